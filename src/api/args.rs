@@ -1,0 +1,437 @@
+//! Arguments of the four tools: the seed's names (KNOWN_ARGS), the `path` alias, lenient but
+//! checked types, and the sorted `unknown_args` report. Turns JSON into a typed [`ToolCall`].
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use crate::backend::BackendChoice;
+use crate::backend::lsp::ServerOverride;
+use crate::honesty::Tool;
+use crate::lang::symbols::SymbolQuery;
+use crate::refactor::{
+    ChangeSignatureRequest, ExtractRequest, InlineRequest, MoveRequest, NewParameter, Request,
+};
+
+use super::error::{ApiError, ErrorCode};
+
+/// Arguments every tool accepts besides its own.
+const COMMON_ARGS: &[&str] = &[
+    "dry_run",
+    "semantic_edit_backend",
+    "line",
+    "column",
+    "expected_sha256",
+    "allow_syntax_errors",
+    "command",
+    "args",
+];
+
+/// The arguments a tool knows (its own, then the common ones).
+pub fn known_args(tool: Tool) -> Vec<&'static str> {
+    let own: &[&str] = match tool {
+        Tool::ExtractFunction => &["file_path", "path", "start_line", "end_line", "new_name"],
+        Tool::InlineFunction => &["file_path", "path", "function_name", "name_path"],
+        Tool::MoveToFile => &["file_path", "path", "symbol_name", "target_file", "name_path"],
+        Tool::ChangeSignature => &["file_path", "path", "function_name", "name_path", "new_parameters"],
+    };
+    own.iter().chain(COMMON_ARGS).copied().collect()
+}
+
+/// How a call is carried out, apart from what it refactors.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallOptions {
+    /// Default true: compute and show, write nothing.
+    pub dry_run: bool,
+    /// `None` when the caller did not say (the engine's default applies).
+    pub backend: Option<BackendChoice>,
+    /// Project path → sha256 the caller previewed.
+    pub expected_sha256: BTreeMap<String, String>,
+    pub allow_syntax_errors: bool,
+    pub server_override: ServerOverride,
+}
+
+impl Default for CallOptions {
+    fn default() -> CallOptions {
+        CallOptions {
+            dry_run: true,
+            backend: None,
+            expected_sha256: BTreeMap::new(),
+            allow_syntax_errors: false,
+            server_override: ServerOverride::default(),
+        }
+    }
+}
+
+/// A parsed tool call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolCall {
+    pub request: Request,
+    pub options: CallOptions,
+    /// Keys the tool does not know, sorted; `_`-prefixed keys are never listed.
+    pub unknown_args: Vec<String>,
+}
+
+impl ToolCall {
+    pub fn tool(&self) -> Tool {
+        self.request.tool()
+    }
+}
+
+/// Parses the JSON arguments of `tool`. File paths are returned as given; the engine resolves
+/// them against the root.
+pub fn parse(tool: Tool, args: &Value) -> Result<ToolCall, ApiError> {
+    let empty = Map::new();
+    let object = match args {
+        Value::Object(map) => map,
+        Value::Null => &empty,
+        other => {
+            return Err(ApiError::new(
+                ErrorCode::InvalidArgument,
+                format!(
+                    "arguments must be a JSON object like {{\"file_path\": \"src/lib.rs\", ...}}, not {}",
+                    kind_of(other)
+                ),
+            ));
+        }
+    };
+    let known = known_args(tool);
+    let mut unknown_args: Vec<String> = object
+        .keys()
+        .filter(|k| !k.starts_with('_') && !known.contains(&k.as_str()))
+        .cloned()
+        .collect();
+    unknown_args.sort();
+
+    let a = Args(object);
+    let file = a.file_path()?;
+    let request = match tool {
+        Tool::ExtractFunction => {
+            let start_line = a.positive("start_line")?.ok_or_else(|| {
+                ApiError::missing("start_line", "the first line of the selection (1-based)")
+            })?;
+            let end_line = a.positive("end_line")?.ok_or_else(|| {
+                ApiError::missing("end_line", "the last line of the selection (1-based, inclusive)")
+            })?;
+            if end_line < start_line {
+                return Err(ApiError::new(
+                    ErrorCode::InvalidRange,
+                    format!(
+                        "end_line {end_line} is before start_line {start_line}; give the first line, then the last"
+                    ),
+                )
+                .with_param("end_line"));
+            }
+            let new_name = a
+                .string("new_name")?
+                .ok_or_else(|| ApiError::missing("new_name", "the name of the new function"))?;
+            Request::Extract(ExtractRequest {
+                file,
+                start_line,
+                end_line,
+                new_name,
+            })
+        }
+        Tool::InlineFunction => Request::Inline(InlineRequest {
+            file,
+            function: a.symbol("function_name")?,
+        }),
+        Tool::MoveToFile => {
+            let symbol = a.symbol("symbol_name")?;
+            let target_file = a
+                .string("target_file")?
+                .ok_or_else(|| ApiError::missing("target_file", "the file to move the item to, relative to the project root"))?;
+            Request::Move(MoveRequest {
+                file,
+                symbol,
+                target_file,
+            })
+        }
+        Tool::ChangeSignature => {
+            let function = a.symbol("function_name")?;
+            let new_parameters = a.new_parameters()?;
+            Request::ChangeSignature(ChangeSignatureRequest {
+                file,
+                function,
+                new_parameters,
+            })
+        }
+    };
+    let options = CallOptions {
+        dry_run: a.boolean("dry_run")?.unwrap_or(true),
+        backend: match a.string("semantic_edit_backend")? {
+            Some(s) => Some(s.parse().map_err(|m: String| ApiError::invalid("semantic_edit_backend", m))?),
+            None => None,
+        },
+        expected_sha256: a.expected_sha256()?,
+        allow_syntax_errors: a.boolean("allow_syntax_errors")?.unwrap_or(false),
+        server_override: ServerOverride {
+            command: a.string("command")?,
+            args: a.string_list("args")?,
+        },
+    };
+    Ok(ToolCall {
+        request,
+        options,
+        unknown_args,
+    })
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+struct Args<'a>(&'a Map<String, Value>);
+
+impl Args<'_> {
+    fn get(&self, key: &str) -> Option<&Value> {
+        self.0.get(key).filter(|v| !v.is_null())
+    }
+
+    fn string(&self, key: &str) -> Result<Option<String>, ApiError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::String(s)) if s.trim().is_empty() => {
+                Err(ApiError::invalid(key, format!("`{key}` is empty; give a value")))
+            }
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(other) => Err(ApiError::invalid(
+                key,
+                format!("`{key}` must be a string, not {}", kind_of(other)),
+            )),
+        }
+    }
+
+    fn boolean(&self, key: &str) -> Result<Option<bool>, ApiError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(Value::String(s)) if s == "true" || s == "false" => Ok(Some(s == "true")),
+            Some(other) => Err(ApiError::invalid(
+                key,
+                format!("`{key}` must be true or false, not {}", kind_of(other)),
+            )),
+        }
+    }
+
+    /// A 1-based number: an integer ≥ 1, or a string of digits.
+    fn positive(&self, key: &str) -> Result<Option<usize>, ApiError> {
+        let bad = |shown: String| {
+            ApiError::invalid(
+                key,
+                format!("`{key}` must be a whole number from 1 up (lines and columns are 1-based), not {shown}"),
+            )
+        };
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::Number(n)) => match n.as_u64() {
+                Some(v) if v >= 1 => Ok(Some(v as usize)),
+                _ => Err(bad(n.to_string())),
+            },
+            Some(Value::String(s)) => match s.trim().parse::<usize>() {
+                Ok(v) if v >= 1 => Ok(Some(v)),
+                _ => Err(bad(format!("\"{s}\""))),
+            },
+            Some(other) => Err(bad(kind_of(other).to_string())),
+        }
+    }
+
+    fn file_path(&self) -> Result<String, ApiError> {
+        let file_path = self.string("file_path")?;
+        let path = self.string("path")?;
+        match (file_path, path) {
+            (Some(a), Some(b)) if a != b => Err(ApiError::invalid(
+                "path",
+                format!("`file_path` (\"{a}\") and its alias `path` (\"{b}\") disagree; give only one"),
+            )),
+            (Some(a), _) | (None, Some(a)) => Ok(a),
+            (None, None) => Err(ApiError::missing(
+                "file_path",
+                "the file to refactor, relative to the project root",
+            )),
+        }
+    }
+
+    /// The symbol from `name_key` and/or `name_path`, with the optional `line` / `column`.
+    fn symbol(&self, name_key: &str) -> Result<SymbolQuery, ApiError> {
+        let name = self.string(name_key)?;
+        let name_path = self.string("name_path")?;
+        let name = match (name, name_path) {
+            (Some(name), Some(path)) => {
+                let last = path.rsplit('/').next().unwrap_or(&path);
+                let name_last = name.rsplit('/').next().unwrap_or(&name);
+                if last != name_last {
+                    return Err(ApiError::invalid(
+                        "name_path",
+                        format!("`name_path` \"{path}\" does not end with `{name_key}` \"{name}\"; give matching values or only one"),
+                    ));
+                }
+                path
+            }
+            (Some(name), None) => name,
+            (None, Some(path)) => path,
+            (None, None) => {
+                return Err(ApiError::missing(
+                    name_key,
+                    "the name of the symbol (or `name_path` like `Type/method`)",
+                ));
+            }
+        };
+        Ok(SymbolQuery {
+            name,
+            line: self.positive("line")?,
+            column: self.positive("column")?,
+        })
+    }
+
+    fn new_parameters(&self) -> Result<Vec<NewParameter>, ApiError> {
+        const SHAPE: &str = "`new_parameters` must be the whole new parameter list as an array of objects, e.g. [{\"name\": \"a\", \"type\": \"i32\"}, {\"name\": \"b\", \"default\": \"1\"}] ([] for none)";
+        let value = self
+            .0
+            .get("new_parameters")
+            .ok_or_else(|| ApiError::missing("new_parameters", "the whole new parameter list, e.g. [{\"name\": \"a\", \"type\": \"i32\"}]"))?;
+        // Agents sometimes send the list as a JSON string; accept that form too.
+        let parsed;
+        let value = match value {
+            Value::String(s) => {
+                parsed = serde_json::from_str::<Value>(s)
+                    .map_err(|_| ApiError::invalid("new_parameters", SHAPE))?;
+                &parsed
+            }
+            v => v,
+        };
+        let Value::Array(items) = value else {
+            return Err(ApiError::invalid("new_parameters", format!("{SHAPE}; got {}", kind_of(value))));
+        };
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                let Value::Object(fields) = item else {
+                    return Err(ApiError::invalid(
+                        "new_parameters",
+                        format!("{SHAPE}; item {i} is {}", kind_of(item)),
+                    ));
+                };
+                if let Some(extra) = fields.keys().find(|k| !["name", "type", "default"].contains(&k.as_str())) {
+                    return Err(ApiError::invalid(
+                        "new_parameters",
+                        format!("item {i} of `new_parameters` has the key `{extra}`; the keys are `name`, `type` and `default`"),
+                    ));
+                }
+                let text = |key: &str| -> Result<Option<String>, ApiError> {
+                    match fields.get(key) {
+                        None | Some(Value::Null) => Ok(None),
+                        Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
+                        Some(Value::String(s)) => Ok(Some(s.trim().to_string())),
+                        Some(Value::Number(n)) if key == "default" => Ok(Some(n.to_string())),
+                        Some(Value::Bool(b)) if key == "default" => Ok(Some(if *b { "True" } else { "False" }.to_string())),
+                        Some(other) => Err(ApiError::invalid(
+                            "new_parameters",
+                            format!("`{key}` of item {i} of `new_parameters` must be a string, not {}", kind_of(other)),
+                        )),
+                    }
+                };
+                let name = text("name")?.ok_or_else(|| {
+                    ApiError::invalid("new_parameters", format!("item {i} of `new_parameters` has no `name`"))
+                })?;
+                Ok(NewParameter {
+                    name,
+                    ty: text("type")?,
+                    default: text("default")?,
+                })
+            })
+            .collect()
+    }
+
+    fn expected_sha256(&self) -> Result<BTreeMap<String, String>, ApiError> {
+        const SHAPE: &str = "`expected_sha256` must be an object mapping each file path to the sha256 hex of the content you previewed";
+        match self.get("expected_sha256") {
+            None => Ok(BTreeMap::new()),
+            Some(Value::Object(map)) => map
+                .iter()
+                .map(|(path, hash)| match hash {
+                    Value::String(h) if h.len() == 64 && h.chars().all(|c| c.is_ascii_hexdigit()) => {
+                        Ok((path.clone(), h.to_ascii_lowercase()))
+                    }
+                    _ => Err(ApiError::invalid(
+                        "expected_sha256",
+                        format!("{SHAPE}; the value for \"{path}\" is not 64 hex digits"),
+                    )),
+                })
+                .collect(),
+            Some(other) => Err(ApiError::invalid("expected_sha256", format!("{SHAPE}, not {}", kind_of(other)))),
+        }
+    }
+
+    fn string_list(&self, key: &str) -> Result<Vec<String>, ApiError> {
+        match self.get(key) {
+            None => Ok(Vec::new()),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|v| match v {
+                    Value::String(s) => Ok(s.clone()),
+                    other => Err(ApiError::invalid(key, format!("`{key}` must be a list of strings; found {}", kind_of(other)))),
+                })
+                .collect(),
+            Some(other) => Err(ApiError::invalid(key, format!("`{key}` must be a list of strings, not {}", kind_of(other)))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn unknown_args_are_sorted_and_underscore_keys_ignored() {
+        let call = parse(
+            Tool::InlineFunction,
+            &json!({"path": "a.py", "function_name": "f", "zeta": 1, "banana": 2, "_meta": 3}),
+        )
+        .unwrap();
+        assert_eq!(call.unknown_args, vec!["banana", "zeta"]);
+        assert_eq!(call.request.file(), "a.py");
+        assert!(call.options.dry_run);
+    }
+
+    #[test]
+    fn missing_and_wrong_types_name_the_parameter() {
+        let err = parse(Tool::ExtractFunction, &json!({"file_path": "a.py", "end_line": 2, "new_name": "f"})).unwrap_err();
+        assert_eq!((err.code, err.param.as_deref()), (ErrorCode::MissingParam, Some("start_line")));
+        let err = parse(Tool::ExtractFunction, &json!({"file_path": "a.py", "start_line": 0, "end_line": 2, "new_name": "f"})).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidArgument);
+        let err = parse(Tool::ExtractFunction, &json!({"file_path": "a.py", "start_line": 5, "end_line": 2, "new_name": "f"})).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidRange);
+        let err = parse(Tool::ChangeSignature, &json!({"file_path": "a.py", "function_name": "f", "new_parameters": {"name": "a"}})).unwrap_err();
+        assert_eq!((err.code, err.param.as_deref()), (ErrorCode::InvalidArgument, Some("new_parameters")));
+        let err = parse(Tool::ChangeSignature, &json!({"file_path": "a.py", "function_name": "f", "new_parameters": ["a"]})).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidArgument);
+        let err = parse(Tool::MoveToFile, &json!({"file_path": "a.py", "symbol_name": "f"})).unwrap_err();
+        assert_eq!(err.param.as_deref(), Some("target_file"));
+        let err = parse(Tool::InlineFunction, &json!([1])).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidArgument);
+    }
+
+    #[test]
+    fn name_path_and_parameters_parse() {
+        let call = parse(
+            Tool::ChangeSignature,
+            &json!({"file_path": "a.rs", "name_path": "Foo/bar", "line": "3", "new_parameters": [{"name": "x", "type": "i32"}, {"name": "y", "default": 2}], "dry_run": false}),
+        )
+        .unwrap();
+        let Request::ChangeSignature(r) = &call.request else { panic!() };
+        assert_eq!(r.function.name, "Foo/bar");
+        assert_eq!(r.function.line, Some(3));
+        assert_eq!(r.new_parameters[1].default.as_deref(), Some("2"));
+        assert!(!call.options.dry_run);
+    }
+}

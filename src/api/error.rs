@@ -1,0 +1,147 @@
+//! The error side of the JSON contract: codes, messages that say what to do, CLI exit codes.
+
+use serde::Serialize;
+
+use crate::backend::BackendError;
+use crate::refactor::{RefactorError, SourceError};
+use crate::workspace::write::WriteError;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    MissingParam,
+    InvalidArgument,
+    InvalidRange,
+    NotFound,
+    AmbiguousSymbol,
+    UnsupportedLanguage,
+    UnsupportedOperation,
+    StaleFile,
+    OutsideRoot,
+    Io,
+    Lsp,
+}
+
+impl ErrorCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::MissingParam => "missing_param",
+            ErrorCode::InvalidArgument => "invalid_argument",
+            ErrorCode::InvalidRange => "invalid_range",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::AmbiguousSymbol => "ambiguous_symbol",
+            ErrorCode::UnsupportedLanguage => "unsupported_language",
+            ErrorCode::UnsupportedOperation => "unsupported_operation",
+            ErrorCode::StaleFile => "stale_file",
+            ErrorCode::OutsideRoot => "outside_root",
+            ErrorCode::Io => "io",
+            ErrorCode::Lsp => "lsp",
+        }
+    }
+
+    /// `candor call` exit status: 2 bad arguments, 3 not found, 4 stale, 1 anything else.
+    pub fn exit_code(self) -> i32 {
+        match self {
+            ErrorCode::MissingParam
+            | ErrorCode::InvalidArgument
+            | ErrorCode::InvalidRange
+            | ErrorCode::AmbiguousSymbol
+            | ErrorCode::UnsupportedLanguage
+            | ErrorCode::UnsupportedOperation
+            | ErrorCode::OutsideRoot => 2,
+            ErrorCode::NotFound => 3,
+            ErrorCode::StaleFile => 4,
+            ErrorCode::Io | ErrorCode::Lsp => 1,
+        }
+    }
+}
+
+/// `{"code", "message", "param"?}` of the error envelope.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[error("{message}")]
+pub struct ApiError {
+    pub code: ErrorCode,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub param: Option<String>,
+}
+
+impl ApiError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            code,
+            message: message.into(),
+            param: None,
+        }
+    }
+
+    pub fn with_param(mut self, param: impl Into<String>) -> ApiError {
+        self.param = Some(param.into());
+        self
+    }
+
+    pub fn missing(param: &str, what: &str) -> ApiError {
+        ApiError::new(
+            ErrorCode::MissingParam,
+            format!("missing required argument `{param}`: {what}"),
+        )
+        .with_param(param)
+    }
+
+    pub fn invalid(param: &str, message: impl Into<String>) -> ApiError {
+        ApiError::new(ErrorCode::InvalidArgument, message).with_param(param)
+    }
+}
+
+impl From<SourceError> for ApiError {
+    fn from(error: SourceError) -> ApiError {
+        let code = match &error {
+            SourceError::Missing { .. } => ErrorCode::NotFound,
+            SourceError::OutsideRoot { .. } => ErrorCode::OutsideRoot,
+            SourceError::Unreadable { .. } => ErrorCode::InvalidArgument,
+            SourceError::Io { .. } => ErrorCode::Io,
+        };
+        ApiError::new(code, error.to_string())
+    }
+}
+
+impl From<RefactorError> for ApiError {
+    fn from(error: RefactorError) -> ApiError {
+        match error {
+            RefactorError::InvalidRange { .. } => {
+                ApiError::new(ErrorCode::InvalidRange, error.to_string())
+            }
+            RefactorError::NotFound(m) => ApiError::new(ErrorCode::NotFound, m),
+            RefactorError::Ambiguous(m) => ApiError::new(ErrorCode::AmbiguousSymbol, m),
+            RefactorError::InvalidArgument { param, message } => ApiError::invalid(param, message),
+            RefactorError::Unsupported(m) => ApiError::new(ErrorCode::UnsupportedOperation, m),
+            RefactorError::UnsupportedLanguage(_) => {
+                ApiError::new(ErrorCode::UnsupportedLanguage, error.to_string()).with_param("file_path")
+            }
+            RefactorError::Source(e) => e.into(),
+            RefactorError::Edit(_) => ApiError::new(ErrorCode::Io, error.to_string()),
+        }
+    }
+}
+
+impl From<BackendError> for ApiError {
+    fn from(error: BackendError) -> ApiError {
+        match error {
+            BackendError::Refactor(e) => e.into(),
+            BackendError::UnsupportedOperation(m) => ApiError::new(ErrorCode::UnsupportedOperation, m),
+            BackendError::Lsp(m) => ApiError::new(ErrorCode::Lsp, m),
+        }
+    }
+}
+
+impl From<WriteError> for ApiError {
+    fn from(error: WriteError) -> ApiError {
+        match error {
+            WriteError::Stale { .. } | WriteError::AlreadyExists { .. } => {
+                ApiError::new(ErrorCode::StaleFile, error.to_string())
+            }
+            WriteError::Source(e) => e.into(),
+            WriteError::Io { .. } => ApiError::new(ErrorCode::Io, error.to_string()),
+        }
+    }
+}

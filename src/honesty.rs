@@ -1,0 +1,154 @@
+//! The honesty contract of `../shared/seed/refactor-backend-honesty.txt`: the four tools, their
+//! canonical tree-sitter caveats, the degraded reason and the confidence table. Agents match on
+//! these strings byte for byte; change them only together with the policy.
+
+use serde::Serialize;
+
+/// What a heuristic (tree-sitter) response says about itself, at envelope level and in `data`.
+pub const DEGRADED_REASON: &str = "tree-sitter heuristic — no semantic analysis";
+
+/// The four refactor tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Tool {
+    ExtractFunction,
+    InlineFunction,
+    MoveToFile,
+    ChangeSignature,
+}
+
+impl Tool {
+    pub const ALL: [Tool; 4] = [
+        Tool::ExtractFunction,
+        Tool::InlineFunction,
+        Tool::MoveToFile,
+        Tool::ChangeSignature,
+    ];
+
+    /// The tool name of the JSON and MCP interfaces.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::ExtractFunction => "refactor_extract_function",
+            Tool::InlineFunction => "refactor_inline_function",
+            Tool::MoveToFile => "refactor_move_to_file",
+            Tool::ChangeSignature => "refactor_change_signature",
+        }
+    }
+
+    /// `data.operation` of the envelope.
+    pub fn operation(self) -> &'static str {
+        match self {
+            Tool::ExtractFunction => "extract_function",
+            Tool::InlineFunction => "inline_function",
+            Tool::MoveToFile => "move_to_file",
+            Tool::ChangeSignature => "change_signature",
+        }
+    }
+
+    /// A human label ("extract function").
+    pub fn label(self) -> &'static str {
+        match self {
+            Tool::ExtractFunction => "extract function",
+            Tool::InlineFunction => "inline function",
+            Tool::MoveToFile => "move to file",
+            Tool::ChangeSignature => "change signature",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Tool> {
+        Tool::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// The canonical caveats of the tree-sitter heuristic for this tool, verbatim from the seed.
+    pub fn caveats(self) -> &'static [&'static str] {
+        match self {
+            Tool::ExtractFunction => &[
+                "captured local variables not detected — caller must verify",
+                "indentation inferred from first line only",
+                "no scope analysis — extracted code may reference unavailable bindings",
+                "no return-value inference — function returns nothing",
+            ],
+            Tool::InlineFunction => &[
+                "no scope analysis — inlined code may shadow caller-side bindings",
+                "no argument-substitution — call-site arguments left as-is",
+                "definition removal heuristic; trailing comments may be stranded",
+            ],
+            Tool::MoveToFile => &[
+                "import dependencies not auto-resolved at target file",
+                "no cross-file reference rewrite for callers in third files",
+                "name-collision at target file not detected",
+            ],
+            Tool::ChangeSignature => &[
+                "no call-site argument re-ordering or default insertion",
+                "no type-checker validation of new parameter types",
+                "callers in non-source files (e.g. tests) may need manual updates",
+            ],
+        }
+    }
+
+    /// Confidence of a result from the tree-sitter heuristic.
+    pub fn heuristic_confidence(self) -> f64 {
+        match self {
+            Tool::ExtractFunction => 0.65,
+            _ => 0.60,
+        }
+    }
+
+    /// Confidence of a result from a language server (the seed's "pre-honesty" values).
+    pub fn semantic_confidence(self) -> f64 {
+        match self {
+            Tool::ExtractFunction => 0.90,
+            _ => 0.85,
+        }
+    }
+}
+
+/// Which path produced a result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BackendKind {
+    /// A language server did the refactor.
+    Lsp,
+    /// Our tree-sitter heuristic did.
+    Hybrid,
+}
+
+impl BackendKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BackendKind::Lsp => "lsp",
+            BackendKind::Hybrid => "hybrid",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn degraded_reason_has_its_em_dash() {
+        assert!(DEGRADED_REASON.contains('\u{2014}'));
+        assert_eq!(DEGRADED_REASON.len(), "tree-sitter heuristic  no semantic analysis".len() + 3);
+    }
+
+    #[test]
+    fn confidence_table_matches_the_seed() {
+        let table: Vec<(&str, f64, f64)> = Tool::ALL
+            .iter()
+            .map(|t| (t.name(), t.semantic_confidence(), t.heuristic_confidence()))
+            .collect();
+        assert_eq!(
+            table,
+            vec![
+                ("refactor_extract_function", 0.90, 0.65),
+                ("refactor_inline_function", 0.85, 0.60),
+                ("refactor_move_to_file", 0.85, 0.60),
+                ("refactor_change_signature", 0.85, 0.60),
+            ]
+        );
+        for tool in Tool::ALL {
+            assert_eq!(Tool::from_name(tool.name()), Some(tool));
+            assert!(!tool.caveats().is_empty());
+        }
+    }
+}

@@ -1,0 +1,326 @@
+//! Call sites and other references of a function name in one parsed file: the shared search
+//! behind inline, change signature and the project-wide call-site search. Purely syntactic: a
+//! call to another function with the same name is found too (the caveats say so).
+
+use std::ops::Range;
+
+use tree_sitter::{Node, Tree};
+
+use super::{Language, node_text, walk_tree};
+
+/// How the function is named at a call site.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallForm {
+    /// `name(...)`
+    Plain,
+    /// `receiver.name(...)`
+    Method { receiver: Range<usize> },
+    /// `path::name(...)` (Rust) — `qualifier` is the text before the last `::`.
+    Path { qualifier: String },
+}
+
+/// One argument of a call, as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Argument {
+    /// The whole argument (`x`, `key=x`, `*xs`).
+    pub range: Range<usize>,
+    /// The value part (`x` in `key=x`); equals `range` for a positional argument.
+    pub value_range: Range<usize>,
+    /// Python keyword argument name.
+    pub keyword: Option<String>,
+    /// `*args` / `**kwargs` in Python.
+    pub splat: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallSite {
+    /// The whole call expression.
+    pub range: Range<usize>,
+    /// The callee expression (`obj.name`, `Type::name`, `name::<T>`).
+    pub callee_range: Range<usize>,
+    /// The name token itself.
+    pub name_range: Range<usize>,
+    /// The argument list including its parentheses.
+    pub arguments_range: Range<usize>,
+    pub args: Vec<Argument>,
+    pub form: CallForm,
+    /// 1-based line of the name.
+    pub line: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReferenceKind {
+    /// The name used as a value, not called (`map(name, xs)`, `let f = name;`).
+    Use,
+    /// The name in an import or `use` declaration.
+    Import,
+    /// A whole-word match inside a string literal.
+    InString,
+    /// A whole-word match inside a comment.
+    InComment,
+    /// Python decorator `@name` (applied, but not as a call we can rewrite).
+    Decorator,
+}
+
+/// A mention of the name that is not a call site (and not a definition's own name).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reference {
+    pub range: Range<usize>,
+    /// 1-based line.
+    pub line: usize,
+    pub kind: ReferenceKind,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Mentions {
+    pub calls: Vec<CallSite>,
+    pub references: Vec<Reference>,
+}
+
+/// Every call of a function called `name` in the file, and every other mention of the name.
+/// Names of definitions (the `fn name`/`def name` itself) are neither.
+pub fn find_mentions(lang: Language, tree: &Tree, text: &str, name: &str) -> Mentions {
+    let mut mentions = Mentions::default();
+    if name.is_empty() || !text.contains(name) {
+        return mentions;
+    }
+    let mut callee_names: Vec<usize> = Vec::new();
+    walk_tree(tree, |node| {
+        if let Some(call) = call_site(lang, node, text, name) {
+            callee_names.push(call.name_range.start);
+            mentions.calls.push(call);
+        }
+        match classify_leaf(lang, node) {
+            Leaf::Name => {
+                if node_text(node, text) == name && !is_definition_name(lang, node) {
+                    mentions.references.push(Reference {
+                        range: node.byte_range(),
+                        line: node.start_position().row + 1,
+                        kind: reference_kind(lang, node),
+                    });
+                }
+                false
+            }
+            Leaf::Text(kind) => {
+                let body = node_text(node, text);
+                for offset in word_matches(body, name) {
+                    let start = node.start_byte() + offset;
+                    let line = text[..start].matches('\n').count() + 1;
+                    mentions.references.push(Reference {
+                        range: start..start + name.len(),
+                        line,
+                        kind,
+                    });
+                }
+                false
+            }
+            Leaf::Other => true,
+        }
+    });
+    // A name that is the callee of a call is a call site, not a plain reference.
+    mentions
+        .references
+        .retain(|r| !callee_names.contains(&r.range.start));
+    mentions.calls.sort_by_key(|c| c.range.start);
+    mentions.references.sort_by_key(|r| r.range.start);
+    mentions
+}
+
+enum Leaf {
+    Name,
+    Text(ReferenceKind),
+    Other,
+}
+
+fn classify_leaf(lang: Language, node: Node<'_>) -> Leaf {
+    match (lang, node.kind()) {
+        (Language::Rust, "identifier" | "field_identifier") => Leaf::Name,
+        (Language::Rust, "string_literal" | "raw_string_literal") => Leaf::Text(ReferenceKind::InString),
+        (Language::Rust, "line_comment" | "block_comment") => Leaf::Text(ReferenceKind::InComment),
+        (Language::Python, "identifier") => Leaf::Name,
+        (Language::Python, "string") => Leaf::Text(ReferenceKind::InString),
+        (Language::Python, "comment") => Leaf::Text(ReferenceKind::InComment),
+        _ => Leaf::Other,
+    }
+}
+
+fn is_definition_name(lang: Language, node: Node<'_>) -> bool {
+    let Some(parent) = node.parent() else { return false };
+    let is_def = match lang {
+        Language::Rust => matches!(parent.kind(), "function_item" | "function_signature_item"),
+        Language::Python => parent.kind() == "function_definition",
+    };
+    is_def && parent.child_by_field_name("name") == Some(node)
+}
+
+fn reference_kind(lang: Language, node: Node<'_>) -> ReferenceKind {
+    let mut current = node.parent();
+    while let Some(parent) = current {
+        match (lang, parent.kind()) {
+            (Language::Rust, "use_declaration")
+            | (Language::Python, "import_statement" | "import_from_statement") => {
+                return ReferenceKind::Import;
+            }
+            (Language::Python, "decorator") => return ReferenceKind::Decorator,
+            (_, k) if k.ends_with("statement") || k.ends_with("declaration") || k == "block" => break,
+            _ => {}
+        }
+        current = parent.parent();
+    }
+    ReferenceKind::Use
+}
+
+/// Byte offsets of whole-word occurrences of `word` in `haystack`.
+pub fn word_matches(haystack: &str, word: &str) -> Vec<usize> {
+    let is_word = |c: char| c == '_' || c.is_alphanumeric();
+    haystack
+        .match_indices(word)
+        .filter(|(i, _)| {
+            let before = haystack[..*i].chars().next_back();
+            let after = haystack[i + word.len()..].chars().next();
+            !before.is_some_and(is_word) && !after.is_some_and(is_word)
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+fn call_site(lang: Language, node: Node<'_>, text: &str, name: &str) -> Option<CallSite> {
+    let (callee, arguments) = match (lang, node.kind()) {
+        (Language::Rust, "call_expression") | (Language::Python, "call") => (
+            node.child_by_field_name("function")?,
+            node.child_by_field_name("arguments")?,
+        ),
+        _ => return None,
+    };
+    let (name_node, form) = callee_name(lang, callee, text)?;
+    if node_text(name_node, text) != name {
+        return None;
+    }
+    let args = if arguments.kind() == "generator_expression" {
+        vec![Argument {
+            range: arguments.byte_range(),
+            value_range: arguments.byte_range(),
+            keyword: None,
+            splat: false,
+        }]
+    } else {
+        call_arguments(lang, arguments, text)
+    };
+    Some(CallSite {
+        range: node.byte_range(),
+        callee_range: callee.byte_range(),
+        name_range: name_node.byte_range(),
+        arguments_range: arguments.byte_range(),
+        args,
+        form,
+        line: name_node.start_position().row + 1,
+    })
+}
+
+fn callee_name<'t>(lang: Language, callee: Node<'t>, text: &str) -> Option<(Node<'t>, CallForm)> {
+    match (lang, callee.kind()) {
+        (_, "identifier") => Some((callee, CallForm::Plain)),
+        (Language::Rust, "generic_function") => callee_name(lang, callee.child_by_field_name("function")?, text),
+        (Language::Rust, "field_expression") => Some((
+            callee.child_by_field_name("field")?,
+            CallForm::Method {
+                receiver: callee.child_by_field_name("value")?.byte_range(),
+            },
+        )),
+        (Language::Rust, "scoped_identifier") => Some((
+            callee.child_by_field_name("name")?,
+            CallForm::Path {
+                qualifier: callee
+                    .child_by_field_name("path")
+                    .map(|p| node_text(p, text).to_string())
+                    .unwrap_or_default(),
+            },
+        )),
+        (Language::Python, "attribute") => Some((
+            callee.child_by_field_name("attribute")?,
+            CallForm::Method {
+                receiver: callee.child_by_field_name("object")?.byte_range(),
+            },
+        )),
+        _ => None,
+    }
+}
+
+fn call_arguments(lang: Language, arguments: Node<'_>, text: &str) -> Vec<Argument> {
+    let mut cursor = arguments.walk();
+    arguments
+        .named_children(&mut cursor)
+        .filter(|arg| !matches!(arg.kind(), "line_comment" | "block_comment" | "comment" | "attribute_item"))
+        .map(|arg| match (lang, arg.kind()) {
+            (Language::Python, "keyword_argument") => Argument {
+                range: arg.byte_range(),
+                value_range: arg
+                    .child_by_field_name("value")
+                    .map_or(arg.byte_range(), |v| v.byte_range()),
+                keyword: arg
+                    .child_by_field_name("name")
+                    .map(|n| node_text(n, text).to_string()),
+                splat: false,
+            },
+            (Language::Python, "list_splat" | "dictionary_splat") => Argument {
+                range: arg.byte_range(),
+                value_range: arg.byte_range(),
+                keyword: None,
+                splat: true,
+            },
+            _ => Argument {
+                range: arg.byte_range(),
+                value_range: arg.byte_range(),
+                keyword: None,
+                splat: false,
+            },
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mentions(lang: Language, text: &str, name: &str) -> Mentions {
+        find_mentions(lang, &lang.parse(text), text, name)
+    }
+
+    #[test]
+    fn rust_calls_in_every_form() {
+        let text = "fn go(a: i32) {}\nfn main() {\n    go(1);\n    x.go(2, 3);\n    Self::go::<u8>(4);\n    let f = go;\n    // go here\n    println!(\"go\");\n}\n";
+        let m = mentions(Language::Rust, text, "go");
+        assert_eq!(m.calls.len(), 3);
+        assert_eq!(m.calls[0].form, CallForm::Plain);
+        assert_eq!(m.calls[0].line, 3);
+        assert_eq!(m.calls[1].args.len(), 2);
+        assert!(matches!(m.calls[1].form, CallForm::Method { .. }));
+        assert_eq!(m.calls[2].form, CallForm::Path { qualifier: "Self".into() });
+        let kinds: Vec<(usize, ReferenceKind)> = m.references.iter().map(|r| (r.line, r.kind)).collect();
+        assert_eq!(
+            kinds,
+            vec![(6, ReferenceKind::Use), (7, ReferenceKind::InComment), (8, ReferenceKind::InString)]
+        );
+    }
+
+    #[test]
+    fn python_calls_keywords_and_references() {
+        let text = "from m import go\n\ndef go(a, b=1):\n    pass\n\ngo(1, b=2)\nobj.go(*xs)\nprint(\"go away\")\nmap(go, [])\n";
+        let m = mentions(Language::Python, text, "go");
+        assert_eq!(m.calls.len(), 2);
+        assert_eq!(m.calls[0].args[1].keyword.as_deref(), Some("b"));
+        assert_eq!(&text[m.calls[0].args[1].value_range.clone()], "2");
+        assert!(m.calls[1].args[0].splat);
+        let kinds: Vec<(usize, ReferenceKind)> = m.references.iter().map(|r| (r.line, r.kind)).collect();
+        assert_eq!(
+            kinds,
+            vec![(1, ReferenceKind::Import), (8, ReferenceKind::InString), (9, ReferenceKind::Use)]
+        );
+    }
+
+    #[test]
+    fn whole_words_only() {
+        assert_eq!(word_matches("go gone ago go_ go", "go"), vec![0, 16]);
+        assert_eq!(word_matches("über go", "go"), vec![6]);
+    }
+}

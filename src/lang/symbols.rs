@@ -1,0 +1,486 @@
+//! The outline of a file: its functions, methods, classes, structs, impls and other named items,
+//! with the byte ranges the refactors need (the item, its leading docs/attributes/decorators, its
+//! name) and `name_path`s like `Type/method`. Also resolves a user's symbol query to one symbol.
+
+use std::ops::Range;
+
+use tree_sitter::{Node, Tree};
+
+use super::{Language, node_text, walk_tree};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SymbolKind {
+    Function,
+    Method,
+    Class,
+    Struct,
+    Enum,
+    Union,
+    Trait,
+    Impl,
+    Module,
+    Const,
+    Static,
+    TypeAlias,
+    Macro,
+    Variable,
+}
+
+impl SymbolKind {
+    pub fn is_function(self) -> bool {
+        matches!(self, SymbolKind::Function | SymbolKind::Method)
+    }
+
+    /// A short label for outlines and status lines (`fn`, `class`, ...).
+    pub fn label(self, lang: Language) -> &'static str {
+        match (self, lang) {
+            (SymbolKind::Function | SymbolKind::Method, Language::Rust) => "fn",
+            (SymbolKind::Function | SymbolKind::Method, Language::Python) => "def",
+            (SymbolKind::Class, _) => "class",
+            (SymbolKind::Struct, _) => "struct",
+            (SymbolKind::Enum, _) => "enum",
+            (SymbolKind::Union, _) => "union",
+            (SymbolKind::Trait, _) => "trait",
+            (SymbolKind::Impl, _) => "impl",
+            (SymbolKind::Module, _) => "mod",
+            (SymbolKind::Const, _) => "const",
+            (SymbolKind::Static, _) => "static",
+            (SymbolKind::TypeAlias, _) => "type",
+            (SymbolKind::Macro, _) => "macro",
+            (SymbolKind::Variable, _) => "var",
+        }
+    }
+}
+
+/// One named item of a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Symbol {
+    pub kind: SymbolKind,
+    pub name: String,
+    /// Containers and name joined by `/`: `Type/method`, `outer/inner`, `module/func`.
+    pub name_path: String,
+    /// The item itself; for a decorated Python definition, including its decorators.
+    pub range: Range<usize>,
+    /// `range` widened to the doc comments, attributes and comments directly above the item.
+    pub full_range: Range<usize>,
+    pub name_range: Range<usize>,
+    /// 1-based line of the name.
+    pub line: usize,
+    /// 1-based line where `full_range` starts.
+    pub first_line: usize,
+    /// 1-based line where the item ends.
+    pub end_line: usize,
+    /// Index of the enclosing symbol in the outline, if any.
+    pub container: Option<usize>,
+    /// Whether the item sits directly in the file (not in a class, impl, function or module).
+    pub top_level: bool,
+}
+
+/// Every named item of the file in document order.
+pub fn outline(lang: Language, tree: &Tree, text: &str) -> Vec<Symbol> {
+    let mut symbols: Vec<Symbol> = Vec::new();
+    // (node id, index in `symbols`) for containers seen so far.
+    let mut containers: Vec<(usize, usize)> = Vec::new();
+    walk_tree(tree, |node| {
+        if let Some((kind, name_node)) = classify(lang, node, text) {
+            let container = enclosing_symbol(lang, node, &containers);
+            let kind = match (kind, container) {
+                (SymbolKind::Function, Some(c))
+                    if matches!(
+                        symbols[c].kind,
+                        SymbolKind::Impl | SymbolKind::Trait | SymbolKind::Class
+                    ) =>
+                {
+                    SymbolKind::Method
+                }
+                (k, _) => k,
+            };
+            let name = match kind {
+                SymbolKind::Impl => impl_label(node, text),
+                _ => node_text(name_node, text).to_string(),
+            };
+            let segment = match kind {
+                SymbolKind::Impl => impl_type_name(node, text),
+                _ => name.clone(),
+            };
+            let name_path = match container {
+                Some(c) => format!("{}/{}", path_segment_of(&symbols[c]), segment),
+                None => segment.clone(),
+            };
+            let range = outer_node(lang, node).byte_range();
+            let full_start = leading_trivia_start(lang, outer_node(lang, node), text);
+            let top_level = container.is_none() && is_file_level(lang, outer_node(lang, node));
+            let line_of = |byte: usize| text[..byte].matches('\n').count() + 1;
+            symbols.push(Symbol {
+                kind,
+                name,
+                name_path: if kind == SymbolKind::Impl {
+                    // An impl block is addressed by its type: `Type` lists its methods.
+                    match container {
+                        Some(c) => format!("{}/{}", path_segment_of(&symbols[c]), segment),
+                        None => segment,
+                    }
+                } else {
+                    name_path
+                },
+                full_range: full_start..range.end,
+                name_range: name_node.byte_range(),
+                line: name_node.start_position().row + 1,
+                first_line: line_of(full_start),
+                end_line: node.end_position().row + 1,
+                range,
+                container,
+                top_level,
+            });
+            containers.push((node.id(), symbols.len() - 1));
+        }
+        true
+    });
+    symbols
+}
+
+/// The node that stands for the item among its siblings (a decorated definition for Python).
+pub fn outer_node<'t>(lang: Language, node: Node<'t>) -> Node<'t> {
+    if lang == Language::Python {
+        if let Some(parent) = node.parent() {
+            if parent.kind() == "decorated_definition" {
+                return parent;
+            }
+        }
+    }
+    if node.kind() == "assignment" {
+        if let Some(parent) = node.parent() {
+            if parent.kind() == "expression_statement" {
+                return parent;
+            }
+        }
+    }
+    node
+}
+
+fn path_segment_of(symbol: &Symbol) -> &str {
+    symbol.name_path.rsplit('/').next().unwrap_or(&symbol.name)
+}
+
+fn is_file_level(lang: Language, node: Node<'_>) -> bool {
+    node.parent().is_some_and(|p| match lang {
+        Language::Rust => p.kind() == "source_file",
+        Language::Python => p.kind() == "module",
+    })
+}
+
+fn enclosing_symbol(lang: Language, node: Node<'_>, containers: &[(usize, usize)]) -> Option<usize> {
+    let mut current = node.parent();
+    while let Some(parent) = current {
+        if let Some(&(_, index)) = containers.iter().rev().find(|(id, _)| *id == parent.id()) {
+            return Some(index);
+        }
+        current = parent.parent();
+    }
+    let _ = lang;
+    None
+}
+
+/// Whether `node` is a named item, with its kind and the node holding its name.
+fn classify<'t>(lang: Language, node: Node<'t>, text: &str) -> Option<(SymbolKind, Node<'t>)> {
+    let kind = match (lang, node.kind()) {
+        (Language::Rust, "function_item" | "function_signature_item") => SymbolKind::Function,
+        (Language::Rust, "struct_item") => SymbolKind::Struct,
+        (Language::Rust, "enum_item") => SymbolKind::Enum,
+        (Language::Rust, "union_item") => SymbolKind::Union,
+        (Language::Rust, "trait_item") => SymbolKind::Trait,
+        (Language::Rust, "impl_item") => {
+            return Some((SymbolKind::Impl, node.child_by_field_name("type")?));
+        }
+        (Language::Rust, "mod_item") => SymbolKind::Module,
+        (Language::Rust, "const_item") => SymbolKind::Const,
+        (Language::Rust, "static_item") => SymbolKind::Static,
+        (Language::Rust, "type_item") => SymbolKind::TypeAlias,
+        (Language::Rust, "macro_definition") => SymbolKind::Macro,
+        (Language::Python, "function_definition") => SymbolKind::Function,
+        (Language::Python, "class_definition") => SymbolKind::Class,
+        (Language::Python, "assignment") => {
+            // Only `NAME = ...` statements directly in the module are outline entries.
+            let statement = node.parent().filter(|p| p.kind() == "expression_statement")?;
+            if !is_file_level(lang, statement) {
+                return None;
+            }
+            let left = node.child_by_field_name("left")?;
+            if left.kind() != "identifier" {
+                return None;
+            }
+            return Some((SymbolKind::Variable, left));
+        }
+        _ => return None,
+    };
+    let name = node.child_by_field_name("name")?;
+    if node_text(name, text).is_empty() {
+        return None;
+    }
+    Some((kind, name))
+}
+
+fn impl_label(node: Node<'_>, text: &str) -> String {
+    let ty = node
+        .child_by_field_name("type")
+        .map(|t| node_text(t, text))
+        .unwrap_or("?");
+    match node.child_by_field_name("trait") {
+        Some(tr) => format!("impl {} for {}", node_text(tr, text), ty),
+        None => format!("impl {ty}"),
+    }
+}
+
+/// `Foo` for `impl<T> Trait for &'a mut crate::m::Foo<T>`.
+fn impl_type_name(node: Node<'_>, text: &str) -> String {
+    let mut ty = match node.child_by_field_name("type") {
+        Some(t) => t,
+        None => return String::from("?"),
+    };
+    loop {
+        let inner = match ty.kind() {
+            "reference_type" | "pointer_type" | "generic_type" => ty.child_by_field_name("type"),
+            "scoped_type_identifier" => ty.child_by_field_name("name"),
+            _ => None,
+        };
+        match inner {
+            Some(next) => ty = next,
+            None => return node_text(ty, text).to_string(),
+        }
+    }
+}
+
+/// Start of the doc comments, attributes and comments directly above `node` (no blank line
+/// between), or of `node` itself when there are none.
+pub fn leading_trivia_start(lang: Language, node: Node<'_>, text: &str) -> usize {
+    let mut start = node.start_byte();
+    let mut current = node;
+    // The first statement of a Python block: tree-sitter hangs the comments above it on the
+    // header (`class A:` (comment) (block ...)), so look before the block.
+    while let Some(prev) = previous_node(current) {
+        let attached = match (lang, prev.kind()) {
+            (Language::Rust, "attribute_item") => true,
+            (Language::Rust, "line_comment" | "block_comment") => {
+                !node_text(prev, text).starts_with("//!") && !node_text(prev, text).starts_with("/*!")
+            }
+            (Language::Python, "comment") => true,
+            _ => false,
+        };
+        if !attached || blank_line_between(text, prev.end_byte(), start) {
+            break;
+        }
+        // A comment that trails code on its own line (`x = 1  # note`) belongs to that code.
+        if !only_whitespace_before(text, prev.start_byte()) {
+            break;
+        }
+        start = prev.start_byte();
+        current = prev;
+    }
+    start
+}
+
+fn previous_node(node: Node<'_>) -> Option<Node<'_>> {
+    node.prev_sibling().or_else(|| {
+        let parent = node.parent()?;
+        if parent.kind() == "block" { parent.prev_sibling() } else { None }
+    })
+}
+
+fn blank_line_between(text: &str, from: usize, to: usize) -> bool {
+    let gap = &text[from.min(to)..to];
+    gap.matches('\n').count() > 1
+}
+
+fn only_whitespace_before(text: &str, at: usize) -> bool {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    text[line_start..at].chars().all(|c| c == ' ' || c == '\t')
+}
+
+/// What the user asked for: a plain name, a `Type/method` path, and optionally a position.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SymbolQuery {
+    /// A name, or a name path such as `Type/method`.
+    pub name: String,
+    /// 1-based line that the symbol spans (its definition), to disambiguate.
+    pub line: Option<usize>,
+    /// 1-based column on `line` (characters), to disambiguate further.
+    pub column: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LookupError {
+    #[error("no {wanted} named `{name}` in this file{}", hint(.similar))]
+    NotFound {
+        name: String,
+        wanted: String,
+        similar: Vec<String>,
+    },
+    #[error(
+        "`{name}` is ambiguous: {} match ({}); pass `name_path` (e.g. `{}`) or `line` to pick one",
+        .candidates.len(),
+        .candidates.iter().map(|(p, l)| format!("{p} at line {l}")).collect::<Vec<_>>().join(", "),
+        .candidates.first().map(|(p, _)| p.as_str()).unwrap_or("Type/name")
+    )]
+    Ambiguous {
+        name: String,
+        candidates: Vec<(String, usize)>,
+    },
+}
+
+fn hint(similar: &[String]) -> String {
+    if similar.is_empty() {
+        String::new()
+    } else {
+        format!("; did you mean {}?", similar.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", "))
+    }
+}
+
+/// Finds the one symbol that `query` designates among those `accept`ed. `wanted` names the kind
+/// of symbol in error messages ("function", "top-level item").
+pub fn resolve<'a>(
+    symbols: &'a [Symbol],
+    query: &SymbolQuery,
+    wanted: &str,
+    accept: impl Fn(&Symbol) -> bool,
+) -> Result<&'a Symbol, LookupError> {
+    let wanted_path: Vec<&str> = query.name.split('/').filter(|s| !s.is_empty()).collect();
+    let matches_path = |s: &Symbol| {
+        let path: Vec<&str> = s.name_path.split('/').collect();
+        path.len() >= wanted_path.len() && path[path.len() - wanted_path.len()..] == wanted_path[..]
+    };
+    let mut found: Vec<&Symbol> = symbols
+        .iter()
+        .filter(|s| accept(s) && !wanted_path.is_empty() && matches_path(s))
+        .collect();
+    if found.is_empty() {
+        let last = wanted_path.last().copied().unwrap_or("");
+        let mut similar: Vec<String> = symbols
+            .iter()
+            .filter(|s| accept(s))
+            .filter(|s| {
+                s.name == last
+                    || s.name.eq_ignore_ascii_case(last)
+                    || (last.len() >= 3 && (s.name.contains(last) || last.contains(s.name.as_str())))
+            })
+            .map(|s| s.name_path.clone())
+            .collect();
+        similar.dedup();
+        similar.truncate(5);
+        return Err(LookupError::NotFound {
+            name: query.name.clone(),
+            wanted: wanted.to_string(),
+            similar,
+        });
+    }
+    if found.len() > 1 {
+        if let Some(line) = query.line {
+            let on_line: Vec<&Symbol> = found
+                .iter()
+                .copied()
+                .filter(|s| s.line == line)
+                .collect();
+            found = if on_line.is_empty() {
+                // The innermost symbol whose lines contain `line`.
+                let mut spanning: Vec<&Symbol> = found
+                    .iter()
+                    .copied()
+                    .filter(|s| s.first_line <= line && line <= s.end_line)
+                    .collect();
+                spanning.sort_by_key(|s| s.end_line - s.first_line);
+                spanning.truncate(1);
+                spanning
+            } else {
+                on_line
+            };
+        }
+    }
+    match found.as_slice() {
+        [one] => Ok(one),
+        [] => Err(LookupError::NotFound {
+            name: format!("{} at line {}", query.name, query.line.unwrap_or(0)),
+            wanted: wanted.to_string(),
+            similar: Vec::new(),
+        }),
+        many => Err(LookupError::Ambiguous {
+            name: query.name.clone(),
+            candidates: many.iter().map(|s| (s.name_path.clone(), s.line)).collect(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outline_of(lang: Language, text: &str) -> Vec<Symbol> {
+        outline(lang, &lang.parse(text), text)
+    }
+
+    #[test]
+    fn rust_outline_has_methods_with_type_paths_and_docs() {
+        let text = "/// Adds.\n#[inline]\nfn add(a: i32) -> i32 { a }\n\nstruct Foo;\n\nimpl<T> Display for &'a Foo<T> {\n    // fmt it\n    fn fmt(&self) {}\n}\n\nmod inner {\n    pub fn deep() {}\n}\n";
+        let symbols = outline_of(Language::Rust, text);
+        let paths: Vec<(&str, SymbolKind)> =
+            symbols.iter().map(|s| (s.name_path.as_str(), s.kind)).collect();
+        assert_eq!(
+            paths,
+            vec![
+                ("add", SymbolKind::Function),
+                ("Foo", SymbolKind::Struct),
+                ("Foo", SymbolKind::Impl),
+                ("Foo/fmt", SymbolKind::Method),
+                ("inner", SymbolKind::Module),
+                ("inner/deep", SymbolKind::Function),
+            ]
+        );
+        let add = &symbols[0];
+        assert_eq!(&text[add.full_range.clone()], "/// Adds.\n#[inline]\nfn add(a: i32) -> i32 { a }");
+        assert_eq!(add.first_line, 1);
+        assert_eq!(add.line, 3);
+        assert!(add.top_level);
+        let fmt = &symbols[3];
+        assert!(text[fmt.full_range.clone()].starts_with("// fmt it"));
+        assert!(!fmt.top_level);
+        assert_eq!(symbols[2].name, "impl Display for &'a Foo<T>");
+    }
+
+    #[test]
+    fn python_outline_has_decorators_and_class_methods() {
+        let text = "import os\n\nLIMIT = 3\n\n@cache\ndef load(p):\n    def inner():\n        pass\n    return p\n\nclass Box:\n    # helper\n    @property\n    def size(self):\n        return 1\n";
+        let symbols = outline_of(Language::Python, text);
+        let paths: Vec<(&str, SymbolKind)> =
+            symbols.iter().map(|s| (s.name_path.as_str(), s.kind)).collect();
+        assert_eq!(
+            paths,
+            vec![
+                ("LIMIT", SymbolKind::Variable),
+                ("load", SymbolKind::Function),
+                ("load/inner", SymbolKind::Function),
+                ("Box", SymbolKind::Class),
+                ("Box/size", SymbolKind::Method),
+            ]
+        );
+        assert!(text[symbols[1].range.clone()].starts_with("@cache\ndef load"));
+        assert!(text[symbols[4].full_range.clone()].starts_with("# helper\n    @property"));
+    }
+
+    #[test]
+    fn resolve_by_path_line_and_reports_ambiguity() {
+        let text = "struct A;\nstruct B;\nimpl A {\n    fn new() {}\n}\nimpl B {\n    fn new() {}\n}\n";
+        let symbols = outline_of(Language::Rust, text);
+        let query = |name: &str, line: Option<usize>| SymbolQuery {
+            name: name.to_string(),
+            line,
+            column: None,
+        };
+        let is_fn = |s: &Symbol| s.kind.is_function();
+        assert_eq!(resolve(&symbols, &query("B/new", None), "function", is_fn).unwrap().line, 7);
+        assert_eq!(resolve(&symbols, &query("new", Some(4)), "function", is_fn).unwrap().line, 4);
+        let err = resolve(&symbols, &query("new", None), "function", is_fn).unwrap_err();
+        assert!(matches!(err, LookupError::Ambiguous { ref candidates, .. } if candidates.len() == 2));
+        assert!(err.to_string().contains("A/new at line 4"));
+        let err = resolve(&symbols, &query("nwe", None), "function", is_fn).unwrap_err();
+        assert!(matches!(err, LookupError::NotFound { .. }));
+    }
+}

@@ -1,0 +1,129 @@
+//! The `candor` binary: parses the command line and hands over to the TUI, `call`, `mcp` or
+//! `undo`. The only place where errors become `anyhow` and exit codes.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+
+use candor::api::{Engine, envelope};
+use candor::backend::BackendChoice;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "candor",
+    version,
+    about = "A terminal refactoring assistant for Rust and Python that is honest about what it knows",
+    args_conflicts_with_subcommands = true
+)]
+struct Cli {
+    /// Project directory (or a file to open in its project); default: the current directory.
+    path: Option<PathBuf>,
+    /// Which backend refactors: auto (default), lsp or tree-sitter. Also CANDOR_BACKEND.
+    #[arg(long, global = true, env = "CANDOR_BACKEND")]
+    backend: Option<BackendChoice>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run one refactor tool and print its JSON envelope.
+    Call {
+        /// refactor_extract_function, refactor_inline_function, refactor_move_to_file or
+        /// refactor_change_signature; omit to list them.
+        tool: Option<String>,
+        /// The arguments as a JSON object, or `-` to read them from standard input.
+        args: Option<String>,
+        /// Project root; paths in the arguments are relative to it.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+    /// Serve the four tools over the Model Context Protocol on stdio.
+    Mcp {
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+    /// Restore the files of the last applied refactor.
+    Undo {
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Show the history instead of undoing.
+        #[arg(long)]
+        list: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("candor: {error:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Some(Command::Call { tool, args, root }) => call(cli.backend, tool, args, root),
+        Some(Command::Mcp { root }) => {
+            let engine = Engine::open(&root, cli.backend)?;
+            candor::mcp::serve(engine, std::io::stdin().lock(), std::io::stdout().lock())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Undo { root, list }) => {
+            let root = candor::workspace::Root::new(&root)
+                .with_context(|| format!("cannot open project root {}", root.display()))?;
+            candor::workspace::undo_command(&root, list)
+        }
+        None => {
+            let path = cli.path.unwrap_or_else(|| PathBuf::from("."));
+            candor::tui::run(&path, cli.backend)?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn call(backend: Option<BackendChoice>, tool: Option<String>, args: Option<String>, root: PathBuf) -> anyhow::Result<ExitCode> {
+    let Some(tool) = tool else {
+        println!("usage: candor call TOOL [ARGS_JSON | -] [--root DIR]\n\ntools:");
+        for (name, description) in candor::api::tool_list() {
+            println!("  {name}\n      {}", description.split(". ").next().unwrap_or(""));
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
+    let text = match args.as_deref() {
+        Some("-") => {
+            let mut buffer = String::new();
+            std::io::stdin().read_to_string(&mut buffer).context("reading the arguments from standard input")?;
+            buffer
+        }
+        Some(text) => text.to_string(),
+        None => "{}".to_string(),
+    };
+    let args: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(value) => value,
+        Err(e) => {
+            let error = candor::api::ApiError::new(
+                candor::api::ErrorCode::InvalidArgument,
+                format!("the arguments are not valid JSON ({e}); pass an object like '{{\"file_path\": \"src/lib.rs\", ...}}'"),
+            );
+            println!("{}", serde_json::to_string_pretty(&envelope::error(&tool, &error))?);
+            return Ok(ExitCode::from(error.code.exit_code() as u8));
+        }
+    };
+    let engine = match Engine::open(&root, backend) {
+        Ok(engine) => engine,
+        Err(error) => {
+            println!("{}", serde_json::to_string_pretty(&envelope::error(&tool, &error))?);
+            return Ok(ExitCode::from(error.code.exit_code() as u8));
+        }
+    };
+    let response = engine.call_json(&tool, &args);
+    println!("{}", serde_json::to_string_pretty(&response.envelope)?);
+    Ok(ExitCode::from(response.exit_code as u8))
+}

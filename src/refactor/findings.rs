@@ -1,0 +1,138 @@
+//! Findings, the fourth honesty surface: concrete, located, best-effort notes on where a caveat
+//! bites in this very edit. Also the check every result goes through: parse it again.
+
+use serde::Serialize;
+
+use crate::edit::FileChange;
+use crate::lang::{Language, syntax_errors};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// `{file, line, severity, message}` of the JSON contract.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    pub severity: Severity,
+    pub message: String,
+}
+
+/// The prefix of the message of a syntax-error finding; `Finding::is_syntax_error` keys on it.
+pub const SYNTAX_ERROR_PREFIX: &str = "the result has a syntax error at line";
+
+impl Finding {
+    pub fn new(file: impl Into<String>, line: usize, severity: Severity, message: impl Into<String>) -> Finding {
+        Finding {
+            file: file.into(),
+            line,
+            severity,
+            message: message.into(),
+        }
+    }
+
+    pub fn info(file: &str, line: usize, message: impl Into<String>) -> Finding {
+        Finding::new(file, line, Severity::Info, message)
+    }
+
+    pub fn warning(file: &str, line: usize, message: impl Into<String>) -> Finding {
+        Finding::new(file, line, Severity::Warning, message)
+    }
+
+    pub fn error(file: &str, line: usize, message: impl Into<String>) -> Finding {
+        Finding::new(file, line, Severity::Error, message)
+    }
+
+    pub fn is_syntax_error(&self) -> bool {
+        self.severity == Severity::Error && self.message.starts_with(SYNTAX_ERROR_PREFIX)
+    }
+}
+
+/// Parses every changed file again. A file that parsed before and does not now gets an
+/// error-severity finding at the first new error; a file that was already broken gets a warning
+/// saying so (its errors are not ours to fix, but the user should know).
+pub fn check_syntax(changes: &[FileChange]) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    for change in changes {
+        let Some(lang) = Language::from_path(&change.path) else {
+            continue;
+        };
+        let after_errors = syntax_errors(&lang.parse(&change.after), &change.after);
+        if after_errors.is_empty() {
+            continue;
+        }
+        let before_errors = if change.created() {
+            Vec::new()
+        } else {
+            syntax_errors(&lang.parse(&change.before), &change.before)
+        };
+        if before_errors.is_empty() || after_errors.len() > before_errors.len() {
+            let first = &after_errors[0];
+            findings.push(Finding::error(
+                &change.path,
+                first.line,
+                format!(
+                    "{SYNTAX_ERROR_PREFIX} {} ({}); it will not be written unless you pass allow_syntax_errors",
+                    first.line, first.description
+                ),
+            ));
+        } else {
+            findings.push(Finding::warning(
+                &change.path,
+                before_errors[0].line,
+                format!(
+                    "the file already had a syntax error at line {} before this refactor; the heuristic may misread the code around it",
+                    before_errors[0].line
+                ),
+            ));
+        }
+    }
+    findings
+}
+
+/// Sorts findings by file, line and severity (errors first on a line) and drops exact duplicates.
+pub fn normalize(findings: &mut Vec<Finding>) {
+    findings.sort_by(|a, b| {
+        (a.file.as_str(), a.line, std::cmp::Reverse(a.severity), a.message.as_str()).cmp(&(
+            b.file.as_str(),
+            b.line,
+            std::cmp::Reverse(b.severity),
+            b.message.as_str(),
+        ))
+    });
+    findings.dedup();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edit::{SourceFile, TextEdit};
+
+    #[test]
+    fn a_broken_result_is_an_error_finding() {
+        let source = SourceFile::from_text("a.py", "def f():\n    return 1\n");
+        let change = FileChange::modify(&source, vec![TextEdit::new(9..13, "")]).unwrap();
+        let findings = check_syntax(&[change]);
+        assert_eq!(findings.len(), 1);
+        assert!(findings[0].is_syntax_error());
+        assert_eq!(findings[0].severity, Severity::Error);
+        let fine = FileChange::modify(&source, vec![TextEdit::new(20..21, "2")]).unwrap();
+        assert!(check_syntax(&[fine]).is_empty());
+    }
+}

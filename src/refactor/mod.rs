@@ -1,0 +1,164 @@
+//! The four refactors on the tree-sitter path, pure: source text in (through [`Sources`]), a
+//! [`Plan`] of validated file changes and findings out. Nothing here touches the disk or the
+//! terminal; the shell passes a `Sources` that reads files, tests pass [`MemorySources`].
+
+pub mod change_signature;
+pub mod extract;
+pub mod findings;
+pub mod inline;
+pub mod move_to_file;
+mod sources;
+
+use serde::Serialize;
+
+use crate::edit::{EditError, FileChange};
+use crate::honesty::Tool;
+use crate::lang::Language;
+use crate::lang::symbols::{LookupError, SymbolQuery};
+
+pub use findings::{Finding, Severity};
+pub use sources::{MemorySources, Mentioning, SourceError, Sources};
+
+/// `refactor_extract_function`: move lines `start_line..=end_line` into `new_name`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExtractRequest {
+    pub file: String,
+    /// 1-based, inclusive.
+    pub start_line: usize,
+    /// 1-based, inclusive.
+    pub end_line: usize,
+    pub new_name: String,
+}
+
+/// `refactor_inline_function`: replace the calls of a function by its body and remove it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InlineRequest {
+    pub file: String,
+    pub function: SymbolQuery,
+}
+
+/// `refactor_move_to_file`: move a top-level item to `target_file`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveRequest {
+    pub file: String,
+    pub symbol: SymbolQuery,
+    /// Project-relative path of the destination.
+    pub target_file: String,
+}
+
+/// One parameter of the new list of `refactor_change_signature`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct NewParameter {
+    pub name: String,
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub ty: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<String>,
+}
+
+/// `refactor_change_signature`: give a function a whole new parameter list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChangeSignatureRequest {
+    pub file: String,
+    pub function: SymbolQuery,
+    pub new_parameters: Vec<NewParameter>,
+}
+
+/// One refactor request of any of the four tools.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Request {
+    Extract(ExtractRequest),
+    Inline(InlineRequest),
+    Move(MoveRequest),
+    ChangeSignature(ChangeSignatureRequest),
+}
+
+impl Request {
+    pub fn tool(&self) -> Tool {
+        match self {
+            Request::Extract(_) => Tool::ExtractFunction,
+            Request::Inline(_) => Tool::InlineFunction,
+            Request::Move(_) => Tool::MoveToFile,
+            Request::ChangeSignature(_) => Tool::ChangeSignature,
+        }
+    }
+
+    /// The project-relative file the request is about.
+    pub fn file(&self) -> &str {
+        match self {
+            Request::Extract(r) => &r.file,
+            Request::Inline(r) => &r.file,
+            Request::Move(r) => &r.file,
+            Request::ChangeSignature(r) => &r.file,
+        }
+    }
+
+    pub fn language(&self) -> Option<Language> {
+        Language::from_path(self.file())
+    }
+}
+
+/// Runs the heuristic refactor for `request`, then parses every changed file again and adds a
+/// finding for each syntax error the result introduced. Findings come out sorted.
+pub fn plan(sources: &dyn Sources, request: &Request) -> Result<Plan, RefactorError> {
+    if request.language().is_none() {
+        return Err(RefactorError::UnsupportedLanguage(request.file().to_string()));
+    }
+    let mut plan = match request {
+        Request::Extract(r) => extract::plan(sources, r),
+        Request::Inline(r) => inline::plan(sources, r),
+        Request::Move(r) => move_to_file::plan(sources, r),
+        Request::ChangeSignature(r) => change_signature::plan(sources, r),
+    }?;
+    let syntax = findings::check_syntax(&plan.changes);
+    plan.findings.extend(syntax);
+    findings::normalize(&mut plan.findings);
+    Ok(plan)
+}
+
+/// What a refactor would do: validated changes, findings, and tool-specific fields for `data`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Plan {
+    pub changes: Vec<FileChange>,
+    pub findings: Vec<Finding>,
+    /// Tool-specific fields merged into the envelope's `data` (e.g. `new_function_name`).
+    pub details: serde_json::Map<String, serde_json::Value>,
+}
+
+impl Plan {
+    /// Whether any finding says the result no longer parses.
+    pub fn has_syntax_errors(&self) -> bool {
+        self.findings.iter().any(Finding::is_syntax_error)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RefactorError {
+    /// The selected lines cannot be refactored as they are; `line` is the 1-based offending line.
+    #[error("{message}")]
+    InvalidRange { line: usize, message: String },
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Ambiguous(String),
+    #[error("{message}")]
+    InvalidArgument { param: &'static str, message: String },
+    /// The operation cannot be done on this code (the message says why and what to do).
+    #[error("{0}")]
+    Unsupported(String),
+    #[error("{0} is not a Rust (.rs) or Python (.py, .pyi) file; candor refactors only those")]
+    UnsupportedLanguage(String),
+    #[error(transparent)]
+    Source(#[from] SourceError),
+    #[error("internal error: the refactor produced inconsistent edits ({0}); please report it")]
+    Edit(#[from] EditError),
+}
+
+impl From<LookupError> for RefactorError {
+    fn from(error: LookupError) -> RefactorError {
+        match error {
+            LookupError::NotFound { .. } => RefactorError::NotFound(error.to_string()),
+            LookupError::Ambiguous { .. } => RefactorError::Ambiguous(error.to_string()),
+        }
+    }
+}

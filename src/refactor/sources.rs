@@ -1,0 +1,101 @@
+//! How the pure refactors see the project: a [`Sources`] answers "what does this file hold" and
+//! "which files mention this name". The shell implements it on the disk
+//! (`workspace::DiskSources`); tests and the fuzzer use [`MemorySources`].
+
+use std::collections::BTreeMap;
+
+use crate::edit::SourceFile;
+use crate::lang::Language;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SourceError {
+    #[error("{path} does not exist; check the path (it is relative to the project root)")]
+    Missing { path: String },
+    #[error("{path} {reason}; candor only edits text source files")]
+    Unreadable { path: String, reason: String },
+    #[error("{path} resolves outside the project root; only files under the root can be read or written")]
+    OutsideRoot { path: String },
+    #[error("{path}: {message}")]
+    Io { path: String, message: String },
+}
+
+/// Files of a project that mention a name, and those that could not be read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Mentioning {
+    pub files: Vec<SourceFile>,
+    /// (path, why) for files that were skipped (binary, not UTF-8, too large).
+    pub skipped: Vec<(String, String)>,
+}
+
+/// Read access to the project for the refactors.
+pub trait Sources {
+    /// The file at a project-relative path; `Ok(None)` when it does not exist.
+    fn file(&self, path: &str) -> Result<Option<SourceFile>, SourceError>;
+
+    /// Every project file of `lang` whose text contains `word` as a substring (so callers still
+    /// filter), in path order. Ignored files (.gitignore and the like) are left out.
+    fn files_mentioning(&self, lang: Language, word: &str) -> Result<Mentioning, SourceError>;
+
+    /// Whether the project-relative directory exists ("" is the root).
+    fn dir_exists(&self, path: &str) -> bool;
+
+    /// Every project file of `lang`, in path order (for module-path resolution and the like).
+    fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError>;
+}
+
+/// An in-memory project: path → file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MemorySources {
+    pub files: BTreeMap<String, SourceFile>,
+}
+
+impl MemorySources {
+    pub fn new() -> MemorySources {
+        MemorySources::default()
+    }
+
+    pub fn with(mut self, path: &str, text: &str) -> MemorySources {
+        self.insert(SourceFile::from_text(path, text));
+        self
+    }
+
+    pub fn insert(&mut self, file: SourceFile) {
+        self.files.insert(file.path.clone(), file);
+    }
+}
+
+impl Sources for MemorySources {
+    fn file(&self, path: &str) -> Result<Option<SourceFile>, SourceError> {
+        Ok(self.files.get(path).cloned())
+    }
+
+    fn files_mentioning(&self, lang: Language, word: &str) -> Result<Mentioning, SourceError> {
+        Ok(Mentioning {
+            files: self
+                .files
+                .values()
+                .filter(|f| f.language() == Some(lang) && f.text.contains(word))
+                .cloned()
+                .collect(),
+            skipped: Vec::new(),
+        })
+    }
+
+    fn dir_exists(&self, path: &str) -> bool {
+        let prefix = path.trim_end_matches('/');
+        prefix.is_empty()
+            || self
+                .files
+                .keys()
+                .any(|p| p.starts_with(prefix) && p[prefix.len()..].starts_with('/'))
+    }
+
+    fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError> {
+        Ok(self
+            .files
+            .values()
+            .filter(|f| f.language() == Some(lang))
+            .map(|f| f.path.clone())
+            .collect())
+    }
+}
