@@ -24,8 +24,8 @@ pub enum ReplaceError {
     },
     /// A file was expected to be absent, and one is there. Nothing was changed.
     Exists,
-    /// A concurrent writer replaced the file while we were swapping it; its content could not be
-    /// put back in place and was kept at `kept`.
+    /// Other writers changed the file twice while we were swapping it: their newest version is in
+    /// place, ours is gone, and an intermediate version of theirs was kept at `kept`.
     Stranded {
         kept: PathBuf,
     },
@@ -135,19 +135,20 @@ fn overwrite(path: &Path, expected: &str, bytes: &[u8], tag: &str) -> Result<(),
 }
 
 /// Undoes an exchange whose swapped-out file was not the expected one: puts it back, then checks
-/// that what came out is ours before deleting it.
+/// that what came out is ours before deleting it. If a third write replaced ours in between, that
+/// newest version goes back in place and the intermediate one is kept aside, visibly.
 fn swap_back(path: &Path, temp: &Path, dir: &Path, ours: &[u8]) -> Result<(), ReplaceError> {
     exchange(temp, path)?;
     let ours_hash = sha256_hex(ours);
     if matches!(hash_of(temp), Ok(Some(h)) if h == ours_hash) {
         std::fs::remove_file(temp)?;
         sync_dir(dir)?;
-        Ok(())
-    } else {
-        let kept = keep_aside(temp, path);
-        sync_dir(dir)?;
-        Err(ReplaceError::Stranded { kept })
+        return Ok(());
     }
+    exchange(temp, path)?;
+    let kept = keep_aside(temp, path);
+    sync_dir(dir)?;
+    Err(ReplaceError::Stranded { kept })
 }
 
 /// Gives a stranded file of another program a visible name next to `path` (temp names are

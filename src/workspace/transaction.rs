@@ -301,7 +301,7 @@ impl FileFailure {
             FileFailure::Replace(ReplaceError::Stranded { kept }) => WriteError::Io {
                 path,
                 message: format!(
-                    "another program replaced it while candor was writing it; that program's version could not be put back and was kept at {}",
+                    "other programs wrote it while candor was writing it; their newest version is in place, and an intermediate version was kept at {}",
                     kept.display()
                 ),
                 done,
@@ -451,7 +451,7 @@ fn roll_back_file(journal: &Journal, manifest: &Manifest, index: usize, real: &P
         Err(ReplaceError::Exists) => Outcome::Changed { found: None },
         Err(ReplaceError::Stranded { kept }) => Outcome::Failed {
             message: format!(
-                "another program replaced it during the rollback; its version was kept at {}",
+                "other programs wrote it during the rollback; their newest version is in place, an intermediate one was kept at {}",
                 kept.display()
             ),
         },
