@@ -397,6 +397,39 @@ fn an_interrupted_transaction_is_rolled_back_at_the_next_write_and_by_undo() {
 }
 
 #[test]
+fn an_interrupted_undo_is_rolled_back_whole_even_after_removing_a_created_folder() {
+    let (dir, changes) = sample_project();
+    let root = Root::new(dir.path()).unwrap();
+    let before = snapshot(dir.path());
+    apply(&root, &changes).unwrap();
+    let applied = snapshot(dir.path());
+    let undo_id = undo::undo_last(&root)
+        .unwrap()
+        .undone
+        .unwrap()
+        .undo_transaction;
+    assert_eq!(snapshot(dir.path()), before);
+    // The undo "crashed" just before its commit: files restored, pkg/sub/ removed.
+    std::fs::remove_file(
+        dir.path()
+            .join(".candor/journal")
+            .join(&undo_id)
+            .join("status.json"),
+    )
+    .unwrap();
+    let report = undo::undo_last(&root).unwrap();
+    assert_eq!(report.recovered.len(), 1);
+    assert!(report.recovered[0].what.starts_with("undo of "));
+    assert_eq!(
+        snapshot(dir.path()),
+        applied,
+        "rolling the undo back recreates the file and its folders"
+    );
+    undo::undo_last(&root).unwrap();
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
 fn recovery_leaves_a_file_changed_after_the_crash_alone() {
     let (dir, changes) = sample_project();
     let root = Root::new(dir.path()).unwrap();

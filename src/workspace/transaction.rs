@@ -66,7 +66,12 @@ pub(crate) struct Planned {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Origin {
     Apply(Tool),
-    Undo { of: String },
+    /// Reverting transaction `of`; `remove_dirs` are the folders it had created, removed (when
+    /// empty) once the files are written and before the commit, so a crash cannot leave them.
+    Undo {
+        of: String,
+        remove_dirs: Vec<String>,
+    },
 }
 
 /// An interrupted transaction found and rolled back.
@@ -220,9 +225,9 @@ pub(crate) fn write(
             }
         }
     }
-    let (kind, tool, undoes) = match origin {
-        Origin::Apply(tool) => (Kind::Apply, Some(tool.name().to_string()), None),
-        Origin::Undo { of } => (Kind::Undo, None, Some(of)),
+    let (kind, tool, undoes, remove_dirs) = match origin {
+        Origin::Apply(tool) => (Kind::Apply, Some(tool.name().to_string()), None, Vec::new()),
+        Origin::Undo { of, remove_dirs } => (Kind::Undo, None, Some(of), remove_dirs),
     };
     let manifest = journal.begin(
         NewEntry {
@@ -250,6 +255,7 @@ pub(crate) fn write(
             return Err(failure.into_error(target, restored, not_restored));
         }
     }
+    remove_empty_dirs(root, &remove_dirs);
     hooks.step();
     if let Err(e) = journal.set_state(&manifest.id, &State::Committed) {
         let (restored, not_restored) = roll_back_failed(journal, root, &manifest, targets.len());
@@ -440,6 +446,14 @@ fn roll_back_file(journal: &Journal, manifest: &Manifest, index: usize, real: &P
             };
         }
     };
+    // Restoring a file an undo removed: its folder may have been removed with it.
+    if let (Some(_), Some(parent)) = (&image, real.parent()) {
+        if let Err(e) = std::fs::create_dir_all(parent) {
+            return Outcome::Failed {
+                message: e.to_string(),
+            };
+        }
+    }
     match replace::replace(
         real,
         record.sha256_after.as_deref(),

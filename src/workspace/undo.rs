@@ -139,10 +139,10 @@ pub fn undo_last_with_hooks(root: &Root, hooks: &Hooks) -> Result<UndoReport, Un
         &BTreeMap::new(),
         Origin::Undo {
             of: manifest.id.clone(),
+            remove_dirs: manifest.created_dirs.clone(),
         },
         hooks,
     )?;
-    transaction::remove_empty_dirs(root, &manifest.created_dirs);
     let files_where = |keep: fn(&journal::FileRecord) -> bool| -> Vec<String> {
         manifest
             .files
