@@ -3,6 +3,7 @@
 
 pub mod calls;
 mod python;
+pub mod regions;
 mod rust;
 pub mod symbols;
 
