@@ -2,7 +2,8 @@
 //! lifecycle and version negotiation, the JSON-RPC error codes for malformed input, tool errors,
 //! containment, and that the server survives all of it with nothing but protocol on stdout.
 
-mod common;
+mod mcp_common;
+use mcp_common as common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;

@@ -5,7 +5,8 @@
 //! test checks what the SDK received: the honesty surfaces against the policy document, the
 //! same payloads as `candor call`, the file on disk, and the error codes.
 
-mod common;
+mod mcp_common;
+use mcp_common as common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

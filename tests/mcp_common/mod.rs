@@ -1,5 +1,6 @@
-//! Shared by the MCP integration tests: the honesty policy read from the shipped document (never
-//! retyped), the small Python and Rust fixtures, and `candor call` for comparisons.
+//! Shared by the MCP integration tests (`mcp_protocol`, `mcp_sdk`): the honesty policy read from
+//! the shipped document (never retyped), the small Python and Rust fixtures, and `candor call`
+//! for comparisons.
 
 #![allow(dead_code)]
 
