@@ -155,3 +155,72 @@ pub fn input_schema(tool: Tool) -> Value {
         "additionalProperties": true,
     })
 }
+
+/// The JSON Schema of the envelope a tool returns (MCP `outputSchema`): the success envelope of
+/// DESIGN.md §2 and the error envelope both validate, so a client that checks
+/// `structuredContent` accepts every answer. Tool-specific fields of `data` are allowed.
+pub fn output_schema() -> Value {
+    let finding = json!({
+        "type": "object",
+        "properties": {
+            "file": {"type": "string"},
+            "line": {"type": "integer", "minimum": 1},
+            "severity": {"type": "string", "enum": ["info", "warning", "error"]},
+            "message": {"type": "string"}
+        },
+        "required": ["file", "line", "severity", "message"]
+    });
+    let change = json!({
+        "type": "object",
+        "properties": {
+            "path": {"type": "string"},
+            "created": {"type": "boolean"},
+            "sha256_before": {"type": ["string", "null"], "description": "null for a file the refactor creates"},
+            "sha256_after": {"type": "string"},
+            "diff": {"type": "string", "description": "unified diff"}
+        },
+        "required": ["path", "created", "sha256_before", "sha256_after", "diff"]
+    });
+    let strings = json!({"type": "array", "items": {"type": "string"}});
+    json!({
+        "type": "object",
+        "properties": {
+            "success": {"type": "boolean"},
+            "tool": {"type": "string"},
+            "backend_used": {"type": "string", "enum": ["lsp", "hybrid"], "description": "lsp: a language server did the work; hybrid: the tree-sitter heuristic did"},
+            "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+            "degraded_reason": {"type": ["string", "null"], "description": format!("\"{DEGRADED_REASON}\" on the heuristic path, null otherwise")},
+            "data": {
+                "type": "object",
+                "properties": {
+                    "operation": {"type": "string"},
+                    "file_path": {"type": "string"},
+                    "dry_run": {"type": "boolean"},
+                    "applied": {"type": "boolean"},
+                    "tree_sitter_caveats": strings,
+                    "degraded_reason": {"type": "string"},
+                    "fallback_reason": {"type": "string"},
+                    "unknown_args": strings,
+                    "findings": {"type": "array", "items": finding},
+                    "changes": {"type": "array", "items": change},
+                    "transaction_id": {"type": "string"}
+                },
+                "required": ["operation", "file_path", "dry_run", "applied", "findings", "changes"],
+                "additionalProperties": true
+            },
+            "error": {
+                "type": "object",
+                "properties": {
+                    "code": {"type": "string", "description": "missing_param, invalid_argument, invalid_range, not_found, ambiguous_symbol, unsupported_language, unsupported_operation, stale_file, outside_root, io or lsp"},
+                    "message": {"type": "string"},
+                    "param": {"type": "string"}
+                },
+                "required": ["code", "message"]
+            }
+        },
+        "required": ["success", "tool"],
+        "if": {"properties": {"success": {"const": true}}},
+        "then": {"required": ["backend_used", "confidence", "degraded_reason", "data"]},
+        "else": {"required": ["error"]}
+    })
+}
