@@ -45,6 +45,10 @@ enum Command {
     Mcp {
         #[arg(long, default_value = ".")]
         root: PathBuf,
+        /// Let clients choose the language-server program per call (`command` / `args`).
+        /// Off by default: an agent could otherwise make candor run any program.
+        #[arg(long)]
+        allow_server_command: bool,
     },
     /// List every call of a function name in the project (path:line:column), as inline and
     /// change signature see them.
@@ -84,8 +88,12 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Call { tool, args, root }) => call(cli.backend, tool, args, root),
-        Some(Command::Mcp { root }) => {
-            let engine = Engine::open(&root, cli.backend)?;
+        Some(Command::Mcp {
+            root,
+            allow_server_command,
+        }) => {
+            let mut engine = Engine::open(&root, cli.backend)?;
+            engine.allow_server_command(allow_server_command);
             candor::mcp::serve(engine, std::io::stdin().lock(), std::io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)
         }

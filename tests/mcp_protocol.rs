@@ -444,6 +444,14 @@ fn tool_calls_errors_and_containment() {
     tool_error(&reply, "invalid_argument");
     let reply = server.call(11, "refactor_inline_function", json!({"file_path": "app.py", "function_name": "helper", "expected_sha256": {"app.py": "nothex"}}));
     tool_error(&reply, "invalid_argument");
+    // A client may not choose a program to run unless the operator allowed it.
+    let reply = server.call(12, "refactor_inline_function", json!({"file_path": "app.py", "function_name": "helper", "command": "/bin/sh", "args": ["-c", "touch pwned"]}));
+    tool_error(&reply, "invalid_argument");
+    assert_eq!(
+        reply["result"]["structuredContent"]["error"]["param"],
+        "command"
+    );
+    assert!(!root.join("pwned").exists());
 
     // Paths outside the root are refused and nothing is written outside: `..`, absolute, symlink.
     let outside_file = dir.path().join("outside.py");

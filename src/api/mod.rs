@@ -31,6 +31,8 @@ pub struct Engine {
     lsp: LspPool,
     default_backend: BackendChoice,
     config: Config,
+    /// Whether calls may name the language-server program (`command` / `args`).
+    server_command_allowed: bool,
 }
 
 /// The envelope of one JSON call and the exit code `candor call` returns for it.
@@ -70,7 +72,14 @@ impl Engine {
             default_backend: backend.or(config.semantic_edit_backend).unwrap_or_default(),
             root,
             config,
+            server_command_allowed: true,
         }
+    }
+
+    /// Allows or refuses the per-call `command` / `args` arguments (refused over MCP unless the
+    /// operator opts in: they choose a program to run).
+    pub fn allow_server_command(&mut self, allowed: bool) {
+        self.server_command_allowed = allowed;
     }
 
     pub fn root(&self) -> &Root {
@@ -123,6 +132,15 @@ impl Engine {
     pub fn parse(&self, tool_name: &str, args: &Value) -> Result<ToolCall, ApiError> {
         let tool = envelope::tool_named(tool_name)?;
         let mut call = args::parse(tool, args)?;
+        if !self.server_command_allowed
+            && (call.options.server_override.command.is_some()
+                || !call.options.server_override.args.is_empty())
+        {
+            return Err(ApiError::invalid(
+                "command",
+                "this server does not let calls choose the language-server program (`command` / `args`); configure servers in .candor/config.toml, or start `candor mcp --allow-server-command`",
+            ));
+        }
         self.resolve_paths(&mut call)?;
         Ok(call)
     }
