@@ -433,22 +433,29 @@ fn plan_call(
         let j = positional;
         positional += 1;
         if let Some(slot) = new.positional.get(j) {
-            if let Some(old_slot) = old.positional.get(j) {
-                if old_slot.name != slot.name && new.has_name(&old_slot.name) {
-                    notes.push(Finding::warning(
-                        path,
-                        call.line,
-                        format!(
-                            "call at {at}: argument {} `{}` was for `{}` and now goes to `{}`; arguments are not re-ordered",
-                            j + 1,
-                            quote(arg_text(i)),
-                            old_slot.name,
-                            slot.name
-                        ),
-                    ));
+            // The argument now means something else when it meant a parameter that still exists
+            // elsewhere, lands on one that existed elsewhere, or was absorbed by `*args`. A plain
+            // rename (old name gone, new name new) is taken as intended.
+            let was = match old.positional.get(j) {
+                Some(old_slot) if old_slot.name != slot.name && (new.has_name(&old_slot.name) || old.has_name(&slot.name)) => {
+                    Some(format!("`{}`", old_slot.name))
                 }
+                None => old.var_positional.as_ref().map(|v| format!("`{v}`")),
+                _ => None,
+            };
+            if let Some(was) = was {
+                notes.push(Finding::warning(
+                    path,
+                    call.line,
+                    format!(
+                        "call at {at}: argument {} `{}` was for {was} and now goes to `{}`; arguments are not re-ordered",
+                        j + 1,
+                        quote(arg_text(i)),
+                        slot.name
+                    ),
+                ));
             }
-        } else if !new.var_positional {
+        } else if new.var_positional.is_none() {
             keep[i] = false;
             notes.push(Finding::warning(
                 path,

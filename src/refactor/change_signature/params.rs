@@ -90,8 +90,8 @@ pub(super) struct Slot {
 pub(super) struct Signature {
     /// Parameters that take positional arguments, in order.
     pub positional: Vec<Slot>,
-    /// `*args` (or Rust's `...`): surplus positional arguments are absorbed.
-    pub var_positional: bool,
+    /// `*args` (or Rust's `...`), by name: surplus positional arguments are absorbed.
+    pub var_positional: Option<String>,
     /// Parameters after `*` / `*args`: only by keyword.
     pub keyword_only: Vec<Slot>,
     /// `**kwargs`: unknown keyword arguments are absorbed.
@@ -122,7 +122,7 @@ impl Signature {
                     }
                 }
                 ParamKind::VarPositional => {
-                    signature.var_positional = true;
+                    signature.var_positional = Some(param.spelled.clone());
                     keyword_only = true;
                 }
                 ParamKind::KeywordMarker => keyword_only = true,
@@ -149,7 +149,7 @@ impl Signature {
             .filter(|s| !s.has_default)
             .count();
         let max = self.positional.len() + self.keyword_only.len();
-        if self.var_positional || self.var_keyword {
+        if self.var_positional.is_some() || self.var_keyword {
             format!("at least {required}")
         } else if required == max {
             format!("{max}")
@@ -190,11 +190,11 @@ mod tests {
         assert!(signature.positional[0].positional_only);
         assert!(!signature.positional[1].positional_only);
         assert_eq!(signature.keyword_only[0].name, "c");
-        assert!(!signature.var_positional);
+        assert!(signature.var_positional.is_none());
         assert_eq!(signature.takes(), "2 to 3");
         assert!(signature.has_name("c") && !signature.has_name("d"));
         let splat = Signature::of(&[param(ParamKind::VarPositional, "args", None)]);
-        assert!(splat.var_positional);
+        assert_eq!(splat.var_positional.as_deref(), Some("args"));
         assert_eq!(splat.takes(), "at least 0");
     }
 }
