@@ -437,7 +437,10 @@ fn plan_call(
             // elsewhere, lands on one that existed elsewhere, or was absorbed by `*args`. A plain
             // rename (old name gone, new name new) is taken as intended.
             let was = match old.positional.get(j) {
-                Some(old_slot) if old_slot.name != slot.name && (new.has_name(&old_slot.name) || old.has_name(&slot.name)) => {
+                Some(old_slot)
+                    if old_slot.name != slot.name
+                        && (new.has_name(&old_slot.name) || old.has_name(&slot.name)) =>
+                {
                     Some(format!("`{}`", old_slot.name))
                 }
                 None => old.var_positional.as_ref().map(|v| format!("`{v}`")),

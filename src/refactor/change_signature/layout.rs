@@ -114,18 +114,20 @@ pub(super) fn parse_list<'t>(
                 .is_some_and(|c| c.start_position().row == child.end_position().row);
             let trails = kind == DecorationKind::Comment
                 && (is_line_comment(text.get(range.clone()).unwrap_or("")) || !next_item_same_row);
-            if trails && pending.is_empty() && last_item_end_row == Some(row) {
-                if let Some((_, item)) = parsed.items.last_mut() {
-                    let whole = match trailing_range.take() {
-                        Some(earlier) => earlier.start..range.end,
-                        None => range.clone(),
-                    };
-                    let mut trailing = decoration(&whole);
-                    trailing.line_comment |= decoration(&range).line_comment;
-                    item.trailing = Some(trailing);
-                    trailing_range = Some(whole);
-                    continue;
-                }
+            let previous = parsed
+                .items
+                .last_mut()
+                .filter(|_| trails && pending.is_empty() && last_item_end_row == Some(row));
+            if let Some((_, item)) = previous {
+                let whole = match trailing_range.take() {
+                    Some(earlier) => earlier.start..range.end,
+                    None => range.clone(),
+                };
+                let mut trailing = decoration(&whole);
+                trailing.line_comment |= decoration(&range).line_comment;
+                item.trailing = Some(trailing);
+                trailing_range = Some(whole);
+                continue;
             }
             pending.push((child.end_position().row, range));
             continue;

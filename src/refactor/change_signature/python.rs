@@ -153,16 +153,18 @@ pub(super) fn new_list(
     for (index, request) in wanted.iter().enumerate() {
         let position = index + 1;
         let (kind, name) = classify(request.name.trim());
-        if let Some(receiver) = &old.receiver {
-            if index == 0 && kind == ParamKind::Regular && name == receiver.name {
-                if request.ty.is_some() || request.default.is_some() {
-                    resolved.notes.push(format!(
-                        "the receiver `{}` of `{function}` is kept as it is; change signature does not change receivers",
-                        receiver.item.text
-                    ));
-                }
-                continue;
+        let echoed_receiver = old
+            .receiver
+            .as_ref()
+            .filter(|r| index == 0 && kind == ParamKind::Regular && name == r.name);
+        if let Some(receiver) = echoed_receiver {
+            if request.ty.is_some() || request.default.is_some() {
+                resolved.notes.push(format!(
+                    "the receiver `{}` of `{function}` is kept as it is; change signature does not change receivers",
+                    receiver.item.text
+                ));
             }
+            continue;
         }
         let is_marker = matches!(kind, ParamKind::KeywordMarker | ParamKind::PositionalMarker);
         if is_marker {

@@ -131,8 +131,16 @@ fn python_removal_drops_arguments_and_warns_about_the_body() {
     ));
     assert!(has(&plan, Severity::Warning, "dropped argument 3 `5`"));
     // `b`'s argument now lands on `c`, which existed before in another position.
-    assert!(has(&plan, Severity::Warning, "argument 2 `g(2, 3, 4)` was for `b` and now goes to `c`"));
-    assert!(has(&plan, Severity::Warning, "argument 2 `3` was for `b` and now goes to `c`"));
+    assert!(has(
+        &plan,
+        Severity::Warning,
+        "argument 2 `g(2, 3, 4)` was for `b` and now goes to `c`"
+    ));
+    assert!(has(
+        &plan,
+        Severity::Warning,
+        "argument 2 `3` was for `b` and now goes to `c`"
+    ));
     assert!(has(
         &plan,
         Severity::Warning,
