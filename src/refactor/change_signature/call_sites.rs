@@ -91,14 +91,8 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile) -> FileOutcom
     let mut outcome = FileOutcome::default();
 
     let mentions = find_mentions(lang, &tree, text, callee.name);
-    let mut calls: Vec<(CallSite, Decision)> = mentions
-        .calls
-        .into_iter()
-        .map(|call| {
-            let decision = decide(callee, &call, text, &tree, path);
-            (call, decision)
-        })
-        .collect();
+    // (call, whether it constructs the class of an `__init__`)
+    let mut calls: Vec<(CallSite, bool)> = mentions.calls.into_iter().map(|c| (c, false)).collect();
     let mut references: Vec<(Reference, &str)> = mentions
         .references
         .into_iter()
@@ -106,14 +100,7 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile) -> FileOutcom
         .collect();
     if let Some(class) = callee.constructor_of() {
         let constructions = find_mentions(lang, &tree, text, class);
-        for call in constructions.calls {
-            calls.push((
-                call,
-                Decision::Rewrite {
-                    explicit_receiver: false,
-                },
-            ));
-        }
+        calls.extend(constructions.calls.into_iter().map(|c| (c, true)));
         references.extend(
             constructions
                 .references
@@ -126,15 +113,27 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile) -> FileOutcom
     calls.sort_by_key(|(c, _)| c.range.start);
 
     let mut plans = Vec::new();
-    for (call, decision) in &calls {
-        match decision {
-            Decision::Skip(why) => {
-                outcome
-                    .findings
-                    .push(Finding::info(path, call.line, why.clone()))
+    for (call, construction) in &calls {
+        let at = call_location(&calls, call, text, path);
+        let decision = if *construction {
+            Decision::Rewrite {
+                explicit_receiver: false,
             }
+        } else {
+            decide(callee, call, text, &tree, &at)
+        };
+        match decision {
+            Decision::Skip(why) => outcome.findings.push(Finding::info(path, call.line, why)),
             Decision::Rewrite { explicit_receiver } => {
-                plans.push(plan_call(callee, call, text, path, eol, *explicit_receiver));
+                plans.push(plan_call(
+                    callee,
+                    call,
+                    text,
+                    path,
+                    &at,
+                    eol,
+                    explicit_receiver,
+                ));
             }
         }
     }
@@ -166,6 +165,9 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile) -> FileOutcom
         {
             continue;
         }
+        if lang == Language::Rust && !names_the_function(callee, &tree, &reference) {
+            continue;
+        }
         outcome
             .findings
             .push(reference_finding(callee, &tree, path, &reference, name));
@@ -176,8 +178,22 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile) -> FileOutcom
     outcome
 }
 
-fn decide(callee: &Callee<'_>, call: &CallSite, text: &str, tree: &Tree, path: &str) -> Decision {
-    let at = format!("{path}:{}", call.line);
+/// `path:line`, or `path:line:column` when the line holds another call of the same name.
+fn call_location(calls: &[(CallSite, bool)], call: &CallSite, text: &str, path: &str) -> String {
+    let shared = calls.iter().filter(|(c, _)| c.line == call.line).count() > 1;
+    if !shared {
+        return format!("{path}:{}", call.line);
+    }
+    let start = call.name_range.start;
+    let line_start = text
+        .get(..start)
+        .and_then(|s| s.rfind('\n'))
+        .map_or(0, |i| i + 1);
+    let column = text.get(line_start..start).map_or(0, |s| s.chars().count()) + 1;
+    format!("{path}:{}:{column}", call.line)
+}
+
+fn decide(callee: &Callee<'_>, call: &CallSite, text: &str, tree: &Tree, at: &str) -> Decision {
     let name = callee.name;
     let shown = quote(text.get(call.callee_range.clone()).unwrap_or(name));
     let rewrite = Decision::Rewrite {
@@ -238,7 +254,7 @@ fn decide(callee: &Callee<'_>, call: &CallSite, text: &str, tree: &Tree, path: &
         }
         (Language::Python, Some(owner), CallForm::Method { receiver }) => {
             let object = text.get(receiver.clone()).unwrap_or("");
-            python_method_call(callee, owner, object, call, tree, text, &at, &shown)
+            python_method_call(callee, owner, object, call, tree, text, at, &shown)
         }
         (Language::Python, Some(_), CallForm::Path { .. }) => rewrite,
     }
@@ -380,10 +396,10 @@ fn plan_call(
     call: &CallSite,
     text: &str,
     path: &str,
+    at: &str,
     eol: &str,
     explicit_receiver: bool,
 ) -> CallPlan {
-    let at = format!("{path}:{}", call.line);
     let args = &call.args;
     let (old, new) = (&callee.old, &callee.new);
     let mut plan = CallPlan {
@@ -730,6 +746,24 @@ fn reference_finding(
             format!("`{name}` appears in a comment at {at}; not updated"),
         ),
     }
+}
+
+/// Whether a Rust mention can be the function at all: a path prefix (`fmt` in `fmt::Result`)
+/// names a module or type, and a method cannot be imported with `use`.
+fn names_the_function(callee: &Callee<'_>, tree: &Tree, reference: &Reference) -> bool {
+    if callee.owner.is_some() && reference.kind == ReferenceKind::Import {
+        return false;
+    }
+    let Some(node) = node_at(tree, &reference.range) else {
+        return true;
+    };
+    let prefix = node.parent().is_some_and(|p| {
+        matches!(
+            p.kind(),
+            "scoped_identifier" | "scoped_type_identifier" | "scoped_use_list"
+        ) && p.child_by_field_name("path") == Some(node)
+    });
+    !prefix
 }
 
 /// A use of the class name that could construct it: not its own definition's name, not an

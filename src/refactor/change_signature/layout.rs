@@ -28,6 +28,8 @@ pub(super) struct Item {
     pub text: String,
     /// A comment after the item on its last line (after the comma).
     pub trailing: Option<Decoration>,
+    /// The blanks written before `trailing` (PEP 8 wants two spaces before `#`).
+    pub trailing_gap: String,
 }
 
 impl Item {
@@ -126,6 +128,9 @@ pub(super) fn parse_list<'t>(
                 let mut trailing = decoration(&whole);
                 trailing.line_comment |= decoration(&range).line_comment;
                 item.trailing = Some(trailing);
+                let before = text.get(..whole.start).unwrap_or("");
+                let blanks = before.len() - before.trim_end_matches([' ', '\t']).len();
+                item.trailing_gap = before[before.len() - blanks..].to_string();
                 trailing_range = Some(whole);
                 continue;
             }
@@ -259,7 +264,11 @@ pub(super) fn render(
         };
         if let Some(trailing) = &item.trailing {
             if line_breaks_after || !trailing.line_comment {
-                out.push(' ');
+                out.push_str(if item.trailing_gap.is_empty() {
+                    " "
+                } else {
+                    &item.trailing_gap
+                });
                 out.push_str(&trailing.text);
             } else {
                 dropped.push(trailing.text.clone());

@@ -298,3 +298,179 @@ fn rust_refusals_name_the_fix() {
         Err(RefactorError::NotFound(_))
     ));
 }
+
+fn messages(plan: &Plan) -> Vec<String> {
+    plan.findings
+        .iter()
+        .map(|f| {
+            format!(
+                "{}:{} {} {}",
+                f.file,
+                f.line,
+                f.severity.as_str(),
+                f.message
+            )
+        })
+        .collect()
+}
+
+/// Through `refactor::plan`, which sorts and deduplicates findings as the user sees them.
+fn run_full(
+    sources: &dyn Sources,
+    file: &str,
+    function: &str,
+    line: Option<usize>,
+    new: &[(&str, Option<&str>, Option<&str>)],
+) -> Plan {
+    let request = ChangeSignatureRequest {
+        file: file.to_string(),
+        function: SymbolQuery {
+            name: function.to_string(),
+            line,
+            column: None,
+        },
+        new_parameters: params(new),
+    };
+    crate::refactor::plan(sources, &crate::refactor::Request::ChangeSignature(request)).unwrap()
+}
+
+#[test]
+fn rust_module_paths_and_method_imports_are_not_mentions() {
+    let text = "use std::fmt;\nstruct X;\nimpl fmt::Display for X {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n        write!(f, \"x\")\n    }\n}\nfn g() { let v = vec![X.fmt(1)]; }\n";
+    let sources = MemorySources::new().with("a.rs", text);
+    let plan = run_full(
+        &sources,
+        "a.rs",
+        "fmt",
+        None,
+        &[("f", None, None), ("alt", Some("bool"), None)],
+    );
+    assert!(
+        after(&plan, "a.rs")
+            .contains("fn fmt(&self, f: &mut fmt::Formatter, alt: bool) -> fmt::Result {")
+    );
+    assert_eq!(
+        messages(&plan),
+        vec![
+            "a.rs:4 warning `X/fmt` implements the trait `Display`: the trait's declaration and its other implementations keep the old signature",
+            "a.rs:8 warning `fmt` appears inside a macro at a.rs:8; a call there is not updated, check it by hand",
+        ]
+    );
+}
+
+#[test]
+fn python_decorator_value_and_method_form_are_reported_not_rewritten() {
+    let text = "def f(a):\n    pass\n\n@f\ndef g():\n    self.f(1)\n    return [f]\n";
+    let sources = MemorySources::new().with("a.py", text);
+    let plan = run_full(
+        &sources,
+        "a.py",
+        "f",
+        None,
+        &[("a", None, None), ("b", None, None)],
+    );
+    assert_eq!(
+        after(&plan, "a.py"),
+        text.replace("def f(a):", "def f(a, b):")
+    );
+    assert_eq!(
+        messages(&plan),
+        vec![
+            "a.py:4 warning `f` is used as a decorator at a.py:4; that use is not updated",
+            "a.py:6 info `self.f(…)` at a.py:6 calls a method named `f`, not the function `f`; left unchanged",
+            "a.py:7 warning `f` is used at a.py:7 without being called (passed as a value?); calls through it are not updated",
+        ]
+    );
+}
+
+#[test]
+fn comments_of_removed_parameters_are_reported() {
+    let text = "def f(\n    a,\n    # b is old\n    b,  # really old\n    c,  # stays\n):\n    pass\n\nf(1, b=2, c=3)\n";
+    let sources = MemorySources::new().with("a.py", text);
+    let plan = run_full(
+        &sources,
+        "a.py",
+        "f",
+        None,
+        &[("a", None, None), ("/", None, None), ("c", None, None)],
+    );
+    assert_eq!(
+        after(&plan, "a.py"),
+        "def f(\n    a,\n    /,\n    c,  # stays\n):\n    pass\n\nf(1, c=3)\n"
+    );
+    assert_eq!(
+        messages(&plan),
+        vec![
+            "a.py:1 info `# b is old` in the parameter list of `f` was dropped with the parameter it belonged to",
+            "a.py:1 info `# really old` in the parameter list of `f` was dropped with the parameter it belonged to",
+            "a.py:9 warning call at a.py:9: dropped keyword argument `b=2`; the new signature has no parameter `b`",
+            "a.py:9 info call at a.py:9 updated: 3 → 2 arguments",
+        ]
+    );
+}
+
+#[test]
+fn calls_on_one_line_are_told_apart_by_column() {
+    let sources = MemorySources::new().with("a.py", "def f(a):\n    pass\n\nf(f(1))\n");
+    let plan = run_full(
+        &sources,
+        "a.py",
+        "f",
+        None,
+        &[("a", None, None), ("b", None, None)],
+    );
+    assert_eq!(
+        after(&plan, "a.py"),
+        "def f(a, b):\n    pass\n\nf(f(1, TODO_argument_b), TODO_argument_b)\n"
+    );
+    let located: Vec<String> = messages(&plan)
+        .into_iter()
+        .filter(|m| m.contains("updated"))
+        .collect();
+    assert_eq!(
+        located,
+        vec![
+            "a.py:4 info call at a.py:4:1 updated: 1 → 2 arguments",
+            "a.py:4 info call at a.py:4:3 updated: 1 → 2 arguments",
+        ]
+    );
+}
+
+/// A project where one file could not be read.
+struct WithSkipped(MemorySources);
+
+impl Sources for WithSkipped {
+    fn file(&self, path: &str) -> Result<Option<SourceFile>, SourceError> {
+        self.0.file(path)
+    }
+
+    fn files_mentioning(
+        &self,
+        lang: Language,
+        word: &str,
+    ) -> Result<crate::refactor::Mentioning, SourceError> {
+        let mut mentioning = self.0.files_mentioning(lang, word)?;
+        mentioning
+            .skipped
+            .push(("big.py".to_string(), "is larger than 2 MB".to_string()));
+        Ok(mentioning)
+    }
+
+    fn dir_exists(&self, path: &str) -> bool {
+        self.0.dir_exists(path)
+    }
+
+    fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError> {
+        self.0.files_of(lang)
+    }
+}
+
+#[test]
+fn skipped_files_are_findings() {
+    let sources = WithSkipped(MemorySources::new().with("a.py", "def f(a):\n    pass\n"));
+    let plan = run_full(&sources, "a.py", "f", None, &[("b", None, None)]);
+    assert_eq!(
+        messages(&plan),
+        vec!["big.py:1 warning big.py was not searched for calls of `f`: is larger than 2 MB"]
+    );
+}
