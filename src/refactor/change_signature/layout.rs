@@ -320,3 +320,95 @@ pub(super) fn collapse_whitespace(text: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::{Language, walk_tree};
+
+    /// Parses the first Python parameter list of `text` and renders `names` in its layout.
+    fn rerender(text: &str, names: &[&str]) -> (String, Vec<String>) {
+        let tree = Language::Python.parse(text);
+        let mut list = None;
+        walk_tree(&tree, |n| {
+            if n.kind() == "parameters" && list.is_none() {
+                list = Some(n);
+            }
+            list.is_none()
+        });
+        let parsed = parse_list(
+            list.unwrap(),
+            text,
+            |n| (n.kind() == "comment").then_some(DecorationKind::Comment),
+            |s| s.starts_with('#'),
+        );
+        let items: Vec<Item> = names
+            .iter()
+            .map(|name| {
+                parsed
+                    .items
+                    .iter()
+                    .map(|(_, item)| item)
+                    .find(|item| item.text == *name)
+                    .cloned()
+                    .unwrap_or_else(|| Item::plain(*name))
+            })
+            .collect();
+        render(&parsed.layout, &items, &parsed.footer, "\n")
+    }
+
+    #[test]
+    fn one_line_stays_one_line() {
+        assert_eq!(
+            rerender("def f(a, b): pass\n", &["b", "c", "a"]).0,
+            "(b, c, a)"
+        );
+        assert_eq!(rerender("def f(a, b,): pass\n", &["c"]).0, "(c,)");
+        assert_eq!(rerender("def f(): pass\n", &["a", "b"]).0, "(a, b)");
+        assert_eq!(rerender("def f(a): pass\n", &[]).0, "()");
+    }
+
+    #[test]
+    fn one_per_line_keeps_indent_trailing_comma_and_comments() {
+        let text = "def f(\n\t# about a\n\ta,\n\tb,  # about b\n\t# the end\n):\n\tpass\n";
+        let (out, dropped) = rerender(text, &["b", "x", "a"]);
+        assert_eq!(
+            out,
+            "(\n\tb,  # about b\n\tx,\n\t# about a\n\ta,\n\t# the end\n)"
+        );
+        assert!(dropped.is_empty());
+        let no_trailing_comma = "def f(\n    a,\n    b\n):\n    pass\n";
+        assert_eq!(
+            rerender(no_trailing_comma, &["a", "c"]).0,
+            "(\n    a,\n    c\n)"
+        );
+    }
+
+    #[test]
+    fn aligned_and_hugging_lists_keep_their_shape() {
+        assert_eq!(
+            rerender("def f(a,\n      b):\n    pass\n", &["a", "b", "c"]).0,
+            "(a,\n      b,\n      c)"
+        );
+        assert_eq!(
+            rerender("def f(\n    a, b\n):\n    pass\n", &["b", "c"]).0,
+            "(\n    b, c\n)"
+        );
+    }
+
+    #[test]
+    fn a_line_comment_that_would_swallow_code_is_dropped_and_reported() {
+        // `a,  # note` in a hugging list: `a` is no longer last on its line after the change.
+        let text = "def f(\n    a, b  # note\n):\n    pass\n";
+        let (out, dropped) = rerender(text, &["b", "a"]);
+        assert_eq!(out, "(\n    b, a\n)");
+        assert_eq!(dropped, vec!["# note".to_string()]);
+    }
+
+    #[test]
+    fn whitespace_collapses_only_across_lines() {
+        assert_eq!(collapse_whitespace("a:  i32"), "a:  i32");
+        assert_eq!(collapse_whitespace("Vec<\n    u8,\n>"), "Vec< u8, >");
+        assert_eq!(one_line(&["&self", "a: i32"]), "(&self, a: i32)");
+    }
+}
