@@ -117,7 +117,8 @@ impl From<RefactorError> for ApiError {
             RefactorError::InvalidArgument { param, message } => ApiError::invalid(param, message),
             RefactorError::Unsupported(m) => ApiError::new(ErrorCode::UnsupportedOperation, m),
             RefactorError::UnsupportedLanguage(_) => {
-                ApiError::new(ErrorCode::UnsupportedLanguage, error.to_string()).with_param("file_path")
+                ApiError::new(ErrorCode::UnsupportedLanguage, error.to_string())
+                    .with_param("file_path")
             }
             RefactorError::Source(e) => e.into(),
             RefactorError::Edit(_) => ApiError::new(ErrorCode::Io, error.to_string()),
@@ -129,7 +130,9 @@ impl From<BackendError> for ApiError {
     fn from(error: BackendError) -> ApiError {
         match error {
             BackendError::Refactor(e) => e.into(),
-            BackendError::UnsupportedOperation(m) => ApiError::new(ErrorCode::UnsupportedOperation, m),
+            BackendError::UnsupportedOperation(m) => {
+                ApiError::new(ErrorCode::UnsupportedOperation, m)
+            }
             BackendError::Lsp(m) => ApiError::new(ErrorCode::Lsp, m),
         }
     }
@@ -142,8 +145,12 @@ impl From<WriteError> for ApiError {
                 ApiError::new(ErrorCode::StaleFile, error.to_string())
             }
             WriteError::Source(e) => e.into(),
-            WriteError::Refused { .. } => ApiError::new(ErrorCode::InvalidArgument, error.to_string()),
-            WriteError::Io { .. } | WriteError::Journal(_) => ApiError::new(ErrorCode::Io, error.to_string()),
+            WriteError::Refused { .. } => {
+                ApiError::new(ErrorCode::InvalidArgument, error.to_string())
+            }
+            WriteError::Io { .. } | WriteError::Journal(_) => {
+                ApiError::new(ErrorCode::Io, error.to_string())
+            }
         }
     }
 }
@@ -187,15 +194,26 @@ mod tests {
                 expected: "e".into(),
                 found: "f".into(),
             },
-            UndoError::Journal(JournalError::Busy { path: "lock".into() }),
+            UndoError::Journal(JournalError::Busy {
+                path: "lock".into(),
+            }),
             UndoError::Write(stale),
-            UndoError::Write(WriteError::Source(SourceError::OutsideRoot { path: "../x".into() })),
-            UndoError::Write(WriteError::Refused { path: ".candor/x".into(), reason: "r".into() }),
+            UndoError::Write(WriteError::Source(SourceError::OutsideRoot {
+                path: "../x".into(),
+            })),
+            UndoError::Write(WriteError::Refused {
+                path: ".candor/x".into(),
+                reason: "r".into(),
+            }),
             UndoError::Write(io),
         ];
         for error in errors {
             let exit = error.exit_code();
-            assert_eq!(i32::from(exit), ApiError::from(error.clone()).code.exit_code(), "{error:?}");
+            assert_eq!(
+                i32::from(exit),
+                ApiError::from(error.clone()).code.exit_code(),
+                "{error:?}"
+            );
         }
     }
 }

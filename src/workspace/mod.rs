@@ -5,6 +5,7 @@
 pub mod journal;
 mod replace;
 mod root;
+pub mod search;
 mod sources;
 pub mod transaction;
 pub mod undo;

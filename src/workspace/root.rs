@@ -60,9 +60,11 @@ impl Root {
             match lexical.strip_prefix(&self.path) {
                 Ok(rest) => rest.to_path_buf(),
                 // An absolute path through a symlinked root (e.g. /tmp vs /private/tmp).
-                Err(_) => match given.canonicalize().ok().and_then(|c| {
-                    c.strip_prefix(&self.path).ok().map(Path::to_path_buf)
-                }) {
+                Err(_) => match given
+                    .canonicalize()
+                    .ok()
+                    .and_then(|c| c.strip_prefix(&self.path).ok().map(Path::to_path_buf))
+                {
                     Some(rest) => rest,
                     None => return Err(outside()),
                 },
@@ -111,13 +113,18 @@ impl Root {
                     path: user_path.to_string(),
                     message: e.to_string(),
                 })?;
-                let target = absolute.parent().map_or(target.clone(), |p| p.join(&target));
+                let target = absolute
+                    .parent()
+                    .map_or(target.clone(), |p| p.join(&target));
                 if !normalize(&target).is_some_and(|t| t.starts_with(&self.path)) {
                     return Err(outside());
                 }
                 return Err(SourceError::Io {
                     path: user_path.to_string(),
-                    message: format!("is a symbolic link to {}, which does not exist; fix or remove the link", target.display()),
+                    message: format!(
+                        "is a symbolic link to {}, which does not exist; fix or remove the link",
+                        target.display()
+                    ),
                 });
             }
         }
@@ -189,21 +196,43 @@ mod tests {
         std::fs::create_dir(dir.path().join("src")).unwrap();
         std::fs::write(dir.path().join("src/a.py"), "x = 1\n").unwrap();
         std::fs::write(outside.path().join("secret.py"), "y = 2\n").unwrap();
-        std::os::unix::fs::symlink(outside.path().join("secret.py"), dir.path().join("link.py")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.py"), dir.path().join("link.py"))
+            .unwrap();
         let root = Root::new(dir.path()).unwrap();
 
         let ok = root.resolve("src/../src/a.py").unwrap();
         assert_eq!(ok.relative, "src/a.py");
         assert!(ok.exists);
-        let abs = root.resolve(root.path().join("src/a.py").to_str().unwrap()).unwrap();
+        let abs = root
+            .resolve(root.path().join("src/a.py").to_str().unwrap())
+            .unwrap();
         assert_eq!(abs.relative, "src/a.py");
         assert!(!root.resolve("src/new.py").unwrap().exists);
 
         std::os::unix::fs::symlink(outside.path(), dir.path().join("linkdir")).unwrap();
-        std::os::unix::fs::symlink(outside.path().join("gone.py"), dir.path().join("dangling.py")).unwrap();
-        std::os::unix::fs::symlink(dir.path().join("src/gone.py"), dir.path().join("dangling_in.py")).unwrap();
-        assert!(matches!(root.resolve("dangling_in.py"), Err(SourceError::Io { .. })), "a dangling link is refused");
-        for bad in ["../x.py", "src/../../x.py", outside.path().join("secret.py").to_str().unwrap(), "link.py", "linkdir/new/x.py", "linkdir/x.py", "dangling.py"] {
+        std::os::unix::fs::symlink(
+            outside.path().join("gone.py"),
+            dir.path().join("dangling.py"),
+        )
+        .unwrap();
+        std::os::unix::fs::symlink(
+            dir.path().join("src/gone.py"),
+            dir.path().join("dangling_in.py"),
+        )
+        .unwrap();
+        assert!(
+            matches!(root.resolve("dangling_in.py"), Err(SourceError::Io { .. })),
+            "a dangling link is refused"
+        );
+        for bad in [
+            "../x.py",
+            "src/../../x.py",
+            outside.path().join("secret.py").to_str().unwrap(),
+            "link.py",
+            "linkdir/new/x.py",
+            "linkdir/x.py",
+            "dangling.py",
+        ] {
             assert!(
                 matches!(root.resolve(bad), Err(SourceError::OutsideRoot { .. })),
                 "{bad} must be refused"

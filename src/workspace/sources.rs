@@ -6,6 +6,8 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
+use tree_sitter::Tree;
+
 use crate::edit::SourceFile;
 use crate::lang::Language;
 use crate::refactor::{Finding, Mentioning, SourceError, Sources};
@@ -28,15 +30,35 @@ impl Default for Limits {
 }
 
 /// The project on disk, as the refactors see it.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct DiskSources {
     pub root: Root,
     pub limits: Limits,
+    /// Recently parsed trees by (path, sha256): previews of the same file reuse them.
+    trees: Mutex<Vec<(String, String, Tree)>>,
 }
+
+/// How many parsed trees the cache keeps.
+const CACHED_TREES: usize = 32;
 
 impl DiskSources {
     pub fn new(root: Root, limits: Limits) -> DiskSources {
-        DiskSources { root, limits }
+        DiskSources {
+            root,
+            limits,
+            trees: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Remembers `tree` as the parse of `file` (the TUI hands over its incrementally
+    /// re-parsed trees this way).
+    pub fn remember_tree(&self, file: &SourceFile, tree: Tree) {
+        let mut trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
+        trees.retain(|(path, _, _)| *path != file.path);
+        trees.push((file.path.clone(), file.sha256.clone(), tree));
+        if trees.len() > CACHED_TREES {
+            trees.remove(0);
+        }
     }
 
     /// Reads and decodes one file; `Ok(None)` when it does not exist.
@@ -51,10 +73,13 @@ impl DiskSources {
                 reason: "is a directory, not a file".to_string(),
             });
         }
-        let bytes = walk::read_limited(&resolved.real, self.limits.max_file_bytes).map_err(|reason| SourceError::Unreadable {
-            path: resolved.relative.clone(),
-            reason,
-        })?;
+        let bytes =
+            walk::read_limited(&resolved.real, self.limits.max_file_bytes).map_err(|reason| {
+                SourceError::Unreadable {
+                    path: resolved.relative.clone(),
+                    reason,
+                }
+            })?;
         decode(&resolved.relative, &bytes).map(Some)
     }
 }
@@ -73,8 +98,12 @@ impl Sources for DiskSources {
 
     fn files_mentioning(&self, lang: Language, word: &str) -> Result<Mentioning, SourceError> {
         let mut mentioning = Mentioning::default();
-        for (absolute, bytes) in walk::files_containing(self.root.path(), lang, word, self.limits.max_file_bytes) {
-            let Some(relative) = self.root.relative_of(&absolute) else { continue };
+        for (absolute, bytes) in
+            walk::files_containing(self.root.path(), lang, word, self.limits.max_file_bytes)
+        {
+            let Some(relative) = self.root.relative_of(&absolute) else {
+                continue;
+            };
             match bytes {
                 Err(reason) => mentioning.skipped.push((relative, reason)),
                 Ok(bytes) => match SourceFile::from_bytes(relative.clone(), &bytes) {
@@ -94,6 +123,21 @@ impl Sources for DiskSources {
             .resolve(path)
             .map(|r| r.exists && r.real.is_dir())
             .unwrap_or(false)
+    }
+
+    fn parse(&self, lang: Language, file: &SourceFile) -> Tree {
+        {
+            let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((_, _, tree)) = trees
+                .iter()
+                .find(|(p, sha, _)| *p == file.path && *sha == file.sha256)
+            {
+                return tree.clone();
+            }
+        }
+        let tree = lang.parse(&file.text);
+        self.remember_tree(file, tree.clone());
+        tree
     }
 
     fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError> {
@@ -144,7 +188,9 @@ impl Sources for SkipRecorder<'_> {
         let mentioning = self.inner.files_mentioning(lang, word)?;
         if let Ok(mut skipped) = self.skipped.lock() {
             for (path, reason) in &mentioning.skipped {
-                skipped.entry(path.clone()).or_insert_with(|| reason.clone());
+                skipped
+                    .entry(path.clone())
+                    .or_insert_with(|| reason.clone());
             }
         }
         Ok(mentioning)
@@ -152,6 +198,10 @@ impl Sources for SkipRecorder<'_> {
 
     fn dir_exists(&self, path: &str) -> bool {
         self.inner.dir_exists(path)
+    }
+
+    fn parse(&self, lang: Language, file: &SourceFile) -> Tree {
+        self.inner.parse(lang, file)
     }
 
     fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError> {
@@ -164,7 +214,12 @@ mod tests {
     use super::*;
 
     fn sources(dir: &std::path::Path, max: u64) -> DiskSources {
-        DiskSources::new(Root::new(dir).unwrap(), Limits { max_file_bytes: max })
+        DiskSources::new(
+            Root::new(dir).unwrap(),
+            Limits {
+                max_file_bytes: max,
+            },
+        )
     }
 
     #[test]
@@ -175,9 +230,16 @@ mod tests {
         std::fs::write(dir.path().join("big.py"), "x = 1\n".repeat(50)).unwrap();
         std::fs::write(dir.path().join("ok.py"), "x = 1\n").unwrap();
         let s = sources(dir.path(), 100);
-        for (file, reason) in [("bin.py", "binary"), ("latin.py", "not valid UTF-8"), ("big.py", "over the 100-byte limit")] {
+        for (file, reason) in [
+            ("bin.py", "binary"),
+            ("latin.py", "not valid UTF-8"),
+            ("big.py", "over the 100-byte limit"),
+        ] {
             let err = s.read(file).unwrap_err();
-            assert!(matches!(err, SourceError::Unreadable { .. }), "{file}: {err:?}");
+            assert!(
+                matches!(err, SourceError::Unreadable { .. }),
+                "{file}: {err:?}"
+            );
             assert!(err.to_string().contains(reason), "{file}: {err}");
         }
         assert!(s.read("ok.py").unwrap().is_some());
@@ -189,16 +251,37 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.py"), "helper()\n").unwrap();
         std::fs::write(dir.path().join("b.py"), b"helper()\n\0").unwrap();
-        std::fs::write(dir.path().join("c.py"), format!("helper()\n{}", "#\n".repeat(100))).unwrap();
+        std::fs::write(
+            dir.path().join("c.py"),
+            format!("helper()\n{}", "#\n".repeat(100)),
+        )
+        .unwrap();
         let s = sources(dir.path(), 100);
         let recorder = SkipRecorder::new(&s);
-        let found = recorder.files_mentioning(Language::Python, "helper").unwrap();
-        assert_eq!(found.files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), vec!["a.py"]);
+        let found = recorder
+            .files_mentioning(Language::Python, "helper")
+            .unwrap();
+        assert_eq!(
+            found
+                .files
+                .iter()
+                .map(|f| f.path.as_str())
+                .collect::<Vec<_>>(),
+            vec!["a.py"]
+        );
         let findings = recorder.findings();
         assert_eq!(findings.len(), 2, "{findings:?}");
         assert_eq!(findings[0].file, "b.py");
-        assert!(findings[0].message.contains("binary"), "{}", findings[0].message);
+        assert!(
+            findings[0].message.contains("binary"),
+            "{}",
+            findings[0].message
+        );
         assert_eq!(findings[1].file, "c.py");
-        assert!(findings[1].message.contains("limit"), "{}", findings[1].message);
+        assert!(
+            findings[1].message.contains("limit"),
+            "{}",
+            findings[1].message
+        );
     }
 }

@@ -10,7 +10,7 @@ use crate::lang::Language;
 
 /// Builds the walker every project scan uses: hidden files skipped, .gitignore / .ignore /
 /// git excludes honoured even outside a git repository, `.candor/` and `target/` never entered.
-fn walker(root: &Path) -> WalkBuilder {
+pub(crate) fn walker(root: &Path) -> WalkBuilder {
     let mut builder = WalkBuilder::new(root);
     builder
         .hidden(true)
@@ -23,7 +23,10 @@ fn walker(root: &Path) -> WalkBuilder {
             let name = entry.file_name();
             !(entry.depth() > 0
                 && entry.file_type().is_some_and(|t| t.is_dir())
-                && (name == ".candor" || name == "target" || name == "node_modules" || name == "__pycache__"))
+                && (name == ".candor"
+                    || name == "target"
+                    || name == "node_modules"
+                    || name == "__pycache__"))
         });
     builder
 }
@@ -40,7 +43,9 @@ pub fn source_files(root: &Path, langs: &[Language]) -> Vec<std::path::PathBuf> 
     walker(root).build_parallel().run(|| {
         Box::new(|entry| {
             if let Ok(entry) = entry {
-                if entry.file_type().is_some_and(|t| t.is_file()) && matches_languages(entry.path(), langs) {
+                if entry.file_type().is_some_and(|t| t.is_file())
+                    && matches_languages(entry.path(), langs)
+                {
                     found.lock().expect("walk lock").push(entry.into_path());
                 }
             }
@@ -54,11 +59,18 @@ pub fn source_files(root: &Path, langs: &[Language]) -> Vec<std::path::PathBuf> 
 
 /// Calls `visit` for each file of `langs` as the walk finds it (unsorted, from worker threads);
 /// the TUI's picker streams with this. Stops early when `visit` returns false.
-pub fn stream_source_files(root: &Path, langs: &[Language], visit: &(dyn Fn(std::path::PathBuf) -> bool + Sync)) {
+pub fn stream_source_files(
+    root: &Path,
+    langs: &[Language],
+    visit: &(dyn Fn(std::path::PathBuf) -> bool + Sync),
+) {
     walker(root).build_parallel().run(|| {
         Box::new(|entry| {
             if let Ok(entry) = entry {
-                if entry.file_type().is_some_and(|t| t.is_file()) && matches_languages(entry.path(), langs) && !visit(entry.into_path()) {
+                if entry.file_type().is_some_and(|t| t.is_file())
+                    && matches_languages(entry.path(), langs)
+                    && !visit(entry.into_path())
+                {
                     return WalkState::Quit;
                 }
             }
@@ -82,13 +94,20 @@ pub fn files_containing(
         let finder = finder.clone();
         let found = &found;
         Box::new(move |entry| {
-            let Ok(entry) = entry else { return WalkState::Continue };
-            if !entry.file_type().is_some_and(|t| t.is_file()) || !matches_languages(entry.path(), &[lang]) {
+            let Ok(entry) = entry else {
+                return WalkState::Continue;
+            };
+            if !entry.file_type().is_some_and(|t| t.is_file())
+                || !matches_languages(entry.path(), &[lang])
+            {
                 return WalkState::Continue;
             }
             match read_limited(entry.path(), max_bytes) {
                 Ok(bytes) if finder.find(&bytes).is_none() => {}
-                result => found.lock().expect("walk lock").push((entry.into_path(), result)),
+                result => found
+                    .lock()
+                    .expect("walk lock")
+                    .push((entry.into_path(), result)),
             }
             WalkState::Continue
         })
@@ -103,7 +122,9 @@ pub fn files_containing(
 pub fn read_limited(path: &Path, max_bytes: u64) -> Result<Vec<u8>, String> {
     use std::io::Read;
     let too_large = |len: u64| {
-        format!("is {len} bytes, over the {max_bytes}-byte limit (raise `max_file_bytes` in the config file to allow it)")
+        format!(
+            "is {len} bytes, over the {max_bytes}-byte limit (raise `max_file_bytes` in the config file to allow it)"
+        )
     };
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot be read ({e})"))?;
     if !meta.is_file() {
@@ -139,7 +160,10 @@ mod tests {
         std::fs::write(root.join("build/c.py"), "helper()\n").unwrap();
         std::fs::write(root.join("lib.rs"), "fn helper() {}\n").unwrap();
         let all = source_files(root, &[Language::Python]);
-        let names: Vec<String> = all.iter().map(|p| p.strip_prefix(root).unwrap().display().to_string()).collect();
+        let names: Vec<String> = all
+            .iter()
+            .map(|p| p.strip_prefix(root).unwrap().display().to_string())
+            .collect();
         assert_eq!(names, vec!["pkg/a.py", "pkg/b.py"]);
         let hits = files_containing(root, Language::Python, "helper", 1 << 20);
         assert_eq!(hits.len(), 1);
@@ -149,7 +173,11 @@ mod tests {
     #[test]
     fn files_over_the_limit_are_reported_not_read() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("big.py"), format!("helper()\n{}", "x = 1\n".repeat(100))).unwrap();
+        std::fs::write(
+            dir.path().join("big.py"),
+            format!("helper()\n{}", "x = 1\n".repeat(100)),
+        )
+        .unwrap();
         std::fs::write(dir.path().join("small.py"), "helper()\n").unwrap();
         let hits = files_containing(dir.path(), Language::Python, "helper", 100);
         assert_eq!(hits.len(), 2);
