@@ -354,7 +354,7 @@ fn killing_candor_call_never_leaves_a_torn_file() {
     let args = json!({
         "file_path": "lib.py",
         "function_name": "area",
-        "new_parameters": [{"name": "w"}, {"name": "h"}, {"name": "d", "default": "1"}],
+        "new_parameters": [{"name": "w"}, {"name": "h"}, {"name": "d"}],
         "dry_run": false,
     });
     let files: [(&str, &[u8]); 3] = [
@@ -366,9 +366,10 @@ fn killing_candor_call_never_leaves_a_torn_file() {
     let reference = common::project(&files);
     let (envelope, code) = common::call(reference.path(), "refactor_change_signature", &args);
     assert_eq!(code, 0, "{envelope:#}");
-    assert!(
-        envelope["data"]["changes"].as_array().unwrap().len() >= 2,
-        "a multi-file write: {envelope:#}"
+    assert_eq!(
+        envelope["data"]["changes"].as_array().unwrap().len(),
+        3,
+        "a write of the definition and both callers: {envelope:#}"
     );
     let new = snapshot(reference.path());
     let written = envelope["data"]["changes"].as_array().unwrap().len();
