@@ -173,7 +173,7 @@ struct Timing {
 
 impl Timing {
     fn calibrate(mut run: impl FnMut(u64) -> Duration) -> Timing {
-        let full_run = PAUSES_MS.map(|pause| run(pause));
+        let full_run = PAUSES_MS.map(&mut run);
         eprintln!("calibration: a full run takes {full_run:?} with pauses {PAUSES_MS:?} ms");
         Timing { full_run }
     }

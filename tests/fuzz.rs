@@ -62,7 +62,7 @@ struct Style {
 
 fn python_file(rng: &mut Rng) -> String {
     let style = Style {
-        indent: *rng.pick(&["    ", "  ", "\t"]),
+        indent: ["    ", "  ", "\t"][rng.below(3)],
         newline: if rng.chance(20) { "\r\n" } else { "\n" },
     };
     let mut lines: Vec<String> = Vec::new();
@@ -205,7 +205,7 @@ fn python_statement(rng: &mut Rng, style: &Style, depth: usize) -> String {
 
 fn rust_file(rng: &mut Rng) -> String {
     let style = Style {
-        indent: *rng.pick(&["    ", "  ", "\t"]),
+        indent: ["    ", "  ", "\t"][rng.below(3)],
         newline: if rng.chance(20) { "\r\n" } else { "\n" },
     };
     let mut lines: Vec<String> = Vec::new();
@@ -392,7 +392,7 @@ fn project(rng: &mut Rng) -> (Language, BTreeMap<String, String>) {
     let ext = if lang == Language::Python { "py" } else { "rs" };
     let mut files = BTreeMap::new();
     let paths = ["main", "lib", "pkg/util", "app"];
-    for n in 0..1 + rng.below(3) {
+    for path in &paths[..1 + rng.below(3)] {
         let mut text = if lang == Language::Python {
             python_file(rng)
         } else {
@@ -401,7 +401,7 @@ fn project(rng: &mut Rng) -> (Language, BTreeMap<String, String>) {
         if rng.chance(35) {
             text = mutate(rng, &text);
         }
-        files.insert(format!("{}.{ext}", paths[n]), text);
+        files.insert(format!("{path}.{ext}"), text);
     }
     (lang, files)
 }

@@ -135,13 +135,13 @@ fn io_error(path: &Path, e: impl std::fmt::Display) -> JournalError {
 fn candor_dir(root: &Root, create: bool) -> Result<Option<PathBuf>, JournalError> {
     let dir = root.path().join(CANDOR_DIR);
     let journal = dir.join("journal");
-    if let Ok(meta) = std::fs::symlink_metadata(&dir) {
-        if meta.file_type().is_symlink() {
-            return Err(io_error(
-                &dir,
-                "it is a symbolic link; candor keeps its journal only in a real folder inside the project",
-            ));
-        }
+    if let Ok(meta) = std::fs::symlink_metadata(&dir)
+        && meta.file_type().is_symlink()
+    {
+        return Err(io_error(
+            &dir,
+            "it is a symbolic link; candor keeps its journal only in a real folder inside the project",
+        ));
     }
     if create {
         let fresh = !dir.exists();

@@ -107,26 +107,26 @@ impl Root {
         let outside = || SourceError::OutsideRoot {
             path: user_path.to_string(),
         };
-        if let Ok(meta) = std::fs::symlink_metadata(absolute) {
-            if meta.file_type().is_symlink() {
-                let target = std::fs::read_link(absolute).map_err(|e| SourceError::Io {
-                    path: user_path.to_string(),
-                    message: e.to_string(),
-                })?;
-                let target = absolute
-                    .parent()
-                    .map_or(target.clone(), |p| p.join(&target));
-                if !normalize(&target).is_some_and(|t| t.starts_with(&self.path)) {
-                    return Err(outside());
-                }
-                return Err(SourceError::Io {
-                    path: user_path.to_string(),
-                    message: format!(
-                        "is a symbolic link to {}, which does not exist; fix or remove the link",
-                        target.display()
-                    ),
-                });
+        if let Ok(meta) = std::fs::symlink_metadata(absolute)
+            && meta.file_type().is_symlink()
+        {
+            let target = std::fs::read_link(absolute).map_err(|e| SourceError::Io {
+                path: user_path.to_string(),
+                message: e.to_string(),
+            })?;
+            let target = absolute
+                .parent()
+                .map_or(target.clone(), |p| p.join(&target));
+            if !normalize(&target).is_some_and(|t| t.starts_with(&self.path)) {
+                return Err(outside());
             }
+            return Err(SourceError::Io {
+                path: user_path.to_string(),
+                message: format!(
+                    "is a symbolic link to {}, which does not exist; fix or remove the link",
+                    target.display()
+                ),
+            });
         }
         let mut missing = Vec::new();
         let mut ancestor = absolute;

@@ -218,10 +218,10 @@ pub(crate) fn write(
     let mut created_dirs = Vec::new();
     for target in &targets {
         for dir in target.missing_dirs.iter().rev() {
-            if let Some(relative) = root.relative_of(dir) {
-                if !created_dirs.contains(&relative) {
-                    created_dirs.push(relative);
-                }
+            if let Some(relative) = root.relative_of(dir)
+                && !created_dirs.contains(&relative)
+            {
+                created_dirs.push(relative);
             }
         }
     }
@@ -447,12 +447,12 @@ fn roll_back_file(journal: &Journal, manifest: &Manifest, index: usize, real: &P
         }
     };
     // Restoring a file an undo removed: its folder may have been removed with it.
-    if let (Some(_), Some(parent)) = (&image, real.parent()) {
-        if let Err(e) = std::fs::create_dir_all(parent) {
-            return Outcome::Failed {
-                message: e.to_string(),
-            };
-        }
+    if let (Some(_), Some(parent)) = (&image, real.parent())
+        && let Err(e) = std::fs::create_dir_all(parent)
+    {
+        return Outcome::Failed {
+            message: e.to_string(),
+        };
     }
     match replace::replace(
         real,
@@ -490,12 +490,11 @@ fn remove_temps(dir: &Path, tag: &str) {
 /// Removes the folders a transaction created (innermost first) when they are empty.
 pub(crate) fn remove_empty_dirs(root: &Root, created: &[String]) {
     for relative in created.iter().rev() {
-        if let Ok(resolved) = root.resolve(relative) {
-            if std::fs::remove_dir(&resolved.real).is_ok() {
-                if let Some(parent) = resolved.real.parent() {
-                    let _ = sync_dir(parent);
-                }
-            }
+        if let Ok(resolved) = root.resolve(relative)
+            && std::fs::remove_dir(&resolved.real).is_ok()
+            && let Some(parent) = resolved.real.parent()
+        {
+            let _ = sync_dir(parent);
         }
     }
 }
