@@ -17,6 +17,9 @@ use serde_json::{Value, json};
 
 use super::transport;
 
+/// How long a server that answered `shutdown` gets to exit before it is killed.
+const EXIT_GRACE_AFTER_SHUTDOWN: Duration = Duration::from_millis(200);
+
 /// How many lines of the server's stderr are kept for error messages.
 const STDERR_TAIL_LINES: usize = 40;
 
@@ -292,15 +295,19 @@ impl Client {
         if self.closed.swap(true, Ordering::SeqCst) {
             return;
         }
-        if self.is_alive() {
-            let _ = self.request("shutdown", Value::Null, grace);
+        let mut wait = grace;
+        if self.is_alive() && self.request("shutdown", Value::Null, grace).is_ok() {
             self.notify("exit", Value::Null);
+            // A server that acknowledged `shutdown` has nothing left to save; rust-analyzer
+            // and pylsp still take most of a second to tear down, which every `candor call`
+            // would pay.
+            wait = wait.min(EXIT_GRACE_AFTER_SHUTDOWN);
         }
         // Closing stdin tells a server that ignored `exit` that we are gone.
         if let Ok(mut outgoing) = self.outgoing.lock() {
             outgoing.take();
         }
-        if self.wait_for_exit(grace).is_none() {
+        if self.wait_for_exit(wait).is_none() {
             if let Ok(mut child) = self.child.lock() {
                 let _ = child.kill();
                 let _ = child.wait();

@@ -465,7 +465,8 @@ mod tests {
         let sources = MemorySources::new().with("src/main.rs", text);
         let x = text.find("x =").unwrap();
         let (line, character) = LineIndex::new(text).utf16_position(text, x);
-        assert_eq!(character, 24, "the emoji is two UTF-16 units");
+        let chars_before = text[text.find("    let s").unwrap()..x].chars().count();
+        assert_eq!((chars_before, character), (21, 22), "the emoji is two UTF-16 units");
         let edit = json!({"changes": {uri(&root, "src/main.rs"): [
             {"range": range(line, character, line, character + 1), "newText": "y"},
         ]}});

@@ -9,6 +9,7 @@ mod client;
 mod convert;
 mod operations;
 mod servers;
+mod session;
 mod transport;
 
 use std::collections::HashMap;
@@ -153,8 +154,8 @@ struct ServerKey {
 /// (locked only for an instant, so the UI can always read it).
 #[derive(Debug)]
 struct Slot {
-    status: Arc<servers::StatusCell>,
-    session: Mutex<Option<servers::Session>>,
+    status: Arc<session::StatusCell>,
+    session: Mutex<Option<session::Session>>,
 }
 
 /// The language servers of a session. Shared by reference across threads: a request holds only
@@ -310,7 +311,7 @@ impl LspPool {
             let mut slots = self.slots.lock().map_err(|_| poisoned())?;
             Arc::clone(slots.entry(key).or_insert_with(|| {
                 Arc::new(Slot {
-                    status: Arc::new(servers::StatusCell::default()),
+                    status: Arc::new(session::StatusCell::default()),
                     session: Mutex::new(None),
                 })
             }))
@@ -323,21 +324,21 @@ impl LspPool {
 
     /// The running session of a slot, started (or restarted after a crash) on demand.
     fn session<'g>(
-        guard: &'g mut Option<servers::Session>,
+        guard: &'g mut Option<session::Session>,
         slot: &Slot,
         settings: &LspSettings,
         root: &Root,
         lang: Language,
         file: &str,
         server_override: &ServerOverride,
-    ) -> Result<&'g mut servers::Session, LspFailure> {
+    ) -> Result<&'g mut session::Session, LspFailure> {
         if guard.as_ref().is_some_and(|s| !s.is_usable()) {
             *guard = None;
         }
         if guard.is_none() {
             let command = servers::resolve_command(lang, settings, server_override)?;
             let workspace = servers::workspace_root(lang, root, file)?;
-            *guard = Some(servers::Session::start(
+            *guard = Some(session::Session::start(
                 &command,
                 &workspace,
                 settings.request_timeout,

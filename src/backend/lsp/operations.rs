@@ -18,7 +18,7 @@ use crate::workspace::Root;
 
 use super::actions::{self, Operation};
 use super::convert::EditedFiles;
-use super::servers::Session;
+use super::session::Session;
 use super::{LspFailure, SemanticResult};
 
 /// At most this many other files are opened so the server sees them as candor reads them.
