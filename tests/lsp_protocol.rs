@@ -276,11 +276,11 @@ fn status_shows_indexing_while_a_request_waits_and_never_blocks() {
         });
         let mut seen = None;
         for _ in 0..400 {
-            if let ServerStatus::Indexing { percent, message } = pool.status(Language::Rust) {
-                if percent.is_some() {
-                    seen = Some((percent, message, request.is_finished()));
-                    break;
-                }
+            if let ServerStatus::Indexing { percent, message } = pool.status(Language::Rust)
+                && percent.is_some()
+            {
+                seen = Some((percent, message, request.is_finished()));
+                break;
             }
             std::thread::sleep(Duration::from_millis(10));
         }

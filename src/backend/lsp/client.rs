@@ -68,7 +68,7 @@ pub enum ClientError {
 }
 
 fn seconds(d: &Duration) -> String {
-    if d.as_millis() % 1000 == 0 {
+    if d.as_millis().is_multiple_of(1000) {
         format!("{} s", d.as_secs())
     } else {
         format!("{:.1} s", d.as_secs_f64())
@@ -185,12 +185,12 @@ impl Client {
         if transport::write_message(&mut frame, message).is_err() {
             return;
         }
-        if let Ok(guard) = self.outgoing.lock() {
-            if let Some(tx) = guard.as_ref() {
-                // A failed send means the writer is gone because the pipe broke; the reader
-                // reports the server's death to whoever waits.
-                let _ = tx.send(frame);
-            }
+        if let Ok(guard) = self.outgoing.lock()
+            && let Some(tx) = guard.as_ref()
+        {
+            // A failed send means the writer is gone because the pipe broke; the reader
+            // reports the server's death to whoever waits.
+            let _ = tx.send(frame);
         }
     }
 
@@ -268,10 +268,10 @@ impl Client {
     fn wait_for_exit(&self, limit: Duration) -> Option<std::process::ExitStatus> {
         let deadline = Instant::now() + limit;
         loop {
-            if let Ok(mut child) = self.child.lock() {
-                if let Ok(Some(status)) = child.try_wait() {
-                    return Some(status);
-                }
+            if let Ok(mut child) = self.child.lock()
+                && let Ok(Some(status)) = child.try_wait()
+            {
+                return Some(status);
             }
             if Instant::now() >= deadline {
                 return None;
@@ -307,11 +307,11 @@ impl Client {
         if let Ok(mut outgoing) = self.outgoing.lock() {
             outgoing.take();
         }
-        if self.wait_for_exit(wait).is_none() {
-            if let Ok(mut child) = self.child.lock() {
-                let _ = child.kill();
-                let _ = child.wait();
-            }
+        if self.wait_for_exit(wait).is_none()
+            && let Ok(mut child) = self.child.lock()
+        {
+            let _ = child.kill();
+            let _ = child.wait();
         }
     }
 }

@@ -108,16 +108,15 @@ impl EditedFiles {
                         let document = item.get("textDocument").unwrap_or(&Value::Null);
                         let uri = document.get("uri").and_then(Value::as_str).unwrap_or("");
                         let path = project_path(root, uri)?;
-                        if let Some(got) = document.get("version").and_then(Value::as_i64) {
-                            if let Some(&expected) = open.get(&path) {
-                                if got != expected {
-                                    return Err(ConvertError::Version {
-                                        path,
-                                        expected,
-                                        got,
-                                    });
-                                }
-                            }
+                        if let Some(got) = document.get("version").and_then(Value::as_i64)
+                            && let Some(&expected) = open.get(&path)
+                            && got != expected
+                        {
+                            return Err(ConvertError::Version {
+                                path,
+                                expected,
+                                got,
+                            });
                         }
                         let edits = item.get("edits").unwrap_or(&Value::Null);
                         self.apply_text_edits(sources, &path, edits)?;
@@ -466,7 +465,11 @@ mod tests {
         let x = text.find("x =").unwrap();
         let (line, character) = LineIndex::new(text).utf16_position(text, x);
         let chars_before = text[text.find("    let s").unwrap()..x].chars().count();
-        assert_eq!((chars_before, character), (21, 22), "the emoji is two UTF-16 units");
+        assert_eq!(
+            (chars_before, character),
+            (21, 22),
+            "the emoji is two UTF-16 units"
+        );
         let edit = json!({"changes": {uri(&root, "src/main.rs"): [
             {"range": range(line, character, line, character + 1), "newText": "y"},
         ]}});

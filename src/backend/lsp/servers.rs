@@ -53,11 +53,12 @@ impl Flavor {
 
     /// Whether the server has a refactor for `tool` at all.
     pub fn offers(self, tool: Tool) -> bool {
-        match (self, tool) {
-            (_, Tool::MoveToFile | Tool::ChangeSignature) => false,
-            (Flavor::JediLanguageServer, Tool::InlineFunction) => false,
-            _ => true,
-        }
+        // None of them has move-to-file or change-signature; jedi cannot inline a function.
+        !matches!(
+            (self, tool),
+            (_, Tool::MoveToFile | Tool::ChangeSignature)
+                | (Flavor::JediLanguageServer, Tool::InlineFunction)
+        )
     }
 
     /// rust-analyzer settings: no `cargo check`, no build scripts or proc-macro server, no

@@ -306,12 +306,11 @@ impl Callbacks for SessionState {
             "window/showMessage" => {
                 // 1 = error, 2 = warning: what a server says when a command failed.
                 let level = params.get("type").and_then(Value::as_i64).unwrap_or(4);
-                if level <= 2 {
-                    if let Some(text) = params.get("message").and_then(Value::as_str) {
-                        if let Ok(mut messages) = self.messages.lock() {
-                            messages.push(text.chars().take(500).collect());
-                        }
-                    }
+                if level <= 2
+                    && let Some(text) = params.get("message").and_then(Value::as_str)
+                    && let Ok(mut messages) = self.messages.lock()
+                {
+                    messages.push(text.chars().take(500).collect());
                 }
             }
             _ => {}
