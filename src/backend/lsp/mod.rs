@@ -253,20 +253,28 @@ impl LspPool {
             LspFailure::Refactor(RefactorError::UnsupportedLanguage(file.to_string()))
         })?;
         let tool = request.tool();
+        if matches!(request, Request::Move(_) | Request::ChangeSignature(_)) {
+            let label = servers::resolve_command(lang, &self.settings, server_override)
+                .map(|c| c.label())
+                .unwrap_or_else(|_| servers::default_label(lang).to_string());
+            return Err(LspFailure::Unsupported(format!(
+                "{label} offers no {} refactor",
+                hyphenated(tool)
+            )));
+        }
+        // Which server, before the request is checked: without one, the heuristic's own
+        // checks apply.
+        let slot = self.slot(root, lang, file, server_override)?;
         let prepared = match request {
+            Request::Extract(r) => operations::prepare_extract(sources, r)?,
+            Request::Inline(r) => operations::prepare_inline(sources, r)?,
             Request::Move(_) | Request::ChangeSignature(_) => {
-                let label = servers::resolve_command(lang, &self.settings, server_override)
-                    .map(|c| c.label())
-                    .unwrap_or_else(|_| servers::default_label(lang).to_string());
                 return Err(LspFailure::Unsupported(format!(
-                    "{label} offers no {} refactor",
+                    "no language server offers a {} refactor",
                     hyphenated(tool)
                 )));
             }
-            Request::Extract(r) => operations::prepare_extract(sources, r)?,
-            Request::Inline(r) => operations::prepare_inline(sources, r)?,
         };
-        let slot = self.slot(root, lang, file, server_override)?;
         let mut guard = slot.session.lock().map_err(|_| poisoned())?;
         let session = Self::session(
             &mut guard,
