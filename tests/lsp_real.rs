@@ -329,6 +329,31 @@ fn jedi_language_server_extracts_and_has_no_inline() {
     assert!(!extracted.contains("jls_extract_def"), "{extracted}");
     run_python_tests(root);
 
+    // jedi extracts the loop without passing in the accumulators it updates: the result parses,
+    // and a finding says where it breaks.
+    let (envelope, _) = call(
+        root,
+        "refactor_extract_function",
+        jedi(json!({
+            "file_path": "orders/totals.py",
+            "start_line": line_of(&extracted, "for price, quantity"),
+            "end_line": line_of(&extracted, "largest = max(largest, cost)"),
+            "new_name": "accumulate",
+        })),
+    );
+    assert_eq!(envelope["backend_used"], "lsp", "{envelope:#}");
+    let findings = envelope["data"]["findings"].as_array().unwrap();
+    let unbound: Vec<&str> = findings
+        .iter()
+        .filter(|f| f["severity"] == "error")
+        .filter_map(|f| f["message"].as_str())
+        .filter(|m| m.contains("UnboundLocalError"))
+        .collect();
+    assert!(
+        unbound.iter().any(|m| m.starts_with("`total` is updated")),
+        "{envelope:#}"
+    );
+
     let (envelope, _) = call(
         root,
         "refactor_inline_function",

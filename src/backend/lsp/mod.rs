@@ -5,6 +5,7 @@
 //! server is doing without ever waiting for one.
 
 mod actions;
+mod checks;
 mod client;
 mod convert;
 mod operations;
