@@ -391,3 +391,69 @@ fn hyphenated(tool: Tool) -> String {
 fn poisoned() -> LspFailure {
     LspFailure::Failed("an earlier language-server request panicked; restart candor".to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pool_can_be_shared_across_threads() {
+        fn shareable<T: Send + Sync>() {}
+        shareable::<LspPool>();
+        shareable::<crate::api::Engine>();
+        let pool = LspPool::new();
+        assert_eq!(pool.status(Language::Rust), ServerStatus::NotStarted);
+    }
+
+    #[test]
+    fn settings_come_from_the_config() {
+        let config = LspConfig {
+            python: Some(ServerCommand {
+                command: "jedi-language-server".to_string(),
+                args: Vec::new(),
+            }),
+            request_timeout_secs: Some(0),
+            ..LspConfig::default()
+        };
+        let settings = LspSettings::from_config(&config);
+        assert_eq!(
+            settings.request_timeout,
+            Duration::from_secs(1),
+            "never zero"
+        );
+        assert_eq!(settings.python.unwrap().command, "jedi-language-server");
+        assert_eq!(
+            LspSettings::from_config(&LspConfig::default()).request_timeout,
+            Duration::from_secs(DEFAULT_REQUEST_TIMEOUT_SECS)
+        );
+    }
+
+    #[test]
+    fn move_and_change_signature_never_start_a_server() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.py"), "def f():\n    pass\n").unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        let sources = refactor::MemorySources::new().with("a.py", "def f():\n    pass\n");
+        let pool = LspPool::new();
+        let request = Request::ChangeSignature(refactor::ChangeSignatureRequest {
+            file: "a.py".to_string(),
+            function: crate::lang::symbols::SymbolQuery {
+                name: "f".to_string(),
+                line: None,
+                column: None,
+            },
+            new_parameters: Vec::new(),
+        });
+        // A command that cannot run proves nothing was started.
+        let over = ServerOverride {
+            command: Some("/nonexistent/pylsp".to_string()),
+            args: Vec::new(),
+        };
+        let failure = pool.plan(&root, &sources, &request, &over).unwrap_err();
+        assert_eq!(
+            failure,
+            LspFailure::Unsupported("pylsp-rope offers no change-signature refactor".to_string())
+        );
+        assert_eq!(pool.status(Language::Python), ServerStatus::NotStarted);
+    }
+}
