@@ -83,8 +83,7 @@ impl EditedFiles {
     }
 
     /// Applies one `WorkspaceEdit` on top of the current state. `open` holds the versions the
-    /// server has of the documents we opened; `versions_hold` says whether the current texts are
-    /// what the server holds at those versions (true until candor changed a text on its own).
+    /// server has of the documents we opened: an edit made for another version is refused.
     pub fn apply(
         &mut self,
         root: &Root,

@@ -220,27 +220,42 @@ pub fn which(program: &str) -> Option<PathBuf> {
 }
 
 /// The directory a server for `file` opens as its workspace. rust-analyzer needs a Cargo
-/// project: the topmost directory between the file and the root that has a `Cargo.toml` (or a
-/// `rust-project.json`). Python servers open the root.
+/// project, found as cargo finds it: the package is the nearest directory above the file with a
+/// `Cargo.toml` (or a `rust-project.json`), and its workspace is the nearest directory from
+/// there up (inside the root) whose `Cargo.toml` has a `[workspace]` table, else the package
+/// itself. A nested crate that belongs to no workspace is opened on its own. Python servers
+/// open the root.
 pub fn workspace_root(lang: Language, root: &Root, file: &str) -> Result<PathBuf, LspFailure> {
     if lang == Language::Python {
         return Ok(root.path().to_path_buf());
     }
-    let mut found = None;
+    // Directories from the file's up to the root, nearest first.
+    let mut ancestors = Vec::new();
     let mut dir = root.path().join(file);
-    while dir.pop() {
-        if dir.join("Cargo.toml").is_file() || dir.join("rust-project.json").is_file() {
-            found = Some(dir.clone());
-        }
-        if dir == root.path() {
-            break;
-        }
+    while dir.pop() && dir.starts_with(root.path()) {
+        ancestors.push(dir.clone());
     }
-    found.ok_or_else(|| {
-        LspFailure::Unavailable(format!(
-            "rust-analyzer needs a Cargo project, and no Cargo.toml is above {file} inside the project root"
-        ))
-    })
+    let package = ancestors
+        .iter()
+        .position(|d| d.join("Cargo.toml").is_file() || d.join("rust-project.json").is_file())
+        .ok_or_else(|| {
+            LspFailure::Unavailable(format!(
+                "rust-analyzer needs a Cargo project, and no Cargo.toml is above {file} inside the project root"
+            ))
+        })?;
+    let workspace = ancestors[package..]
+        .iter()
+        .find(|d| declares_workspace(&d.join("Cargo.toml")))
+        .unwrap_or(&ancestors[package]);
+    Ok(workspace.clone())
+}
+
+/// Whether a manifest has a `[workspace]` table (an unreadable one has not).
+fn declares_workspace(manifest: &Path) -> bool {
+    std::fs::read_to_string(manifest)
+        .ok()
+        .and_then(|text| text.parse::<toml::Table>().ok())
+        .is_some_and(|table| table.contains_key("workspace"))
 }
 
 #[cfg(test)]
@@ -265,16 +280,32 @@ mod tests {
     }
 
     #[test]
-    fn rust_analyzer_opens_the_topmost_cargo_project() {
+    fn rust_analyzer_opens_the_cargo_workspace_of_the_file() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("ws/member/src")).unwrap();
-        std::fs::write(dir.path().join("ws/Cargo.toml"), "[workspace]\n").unwrap();
-        std::fs::write(dir.path().join("ws/member/Cargo.toml"), "[package]\n").unwrap();
-        std::fs::write(dir.path().join("loose.rs"), "").unwrap();
+        let write = |path: &str, text: &str| {
+            let full = dir.path().join(path);
+            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+            std::fs::write(full, text).unwrap();
+        };
+        write("Cargo.toml", "[package]\nname = \"top\"\n");
+        write("ws/Cargo.toml", "[workspace]\nmembers = [\"member\"]\n");
+        write("ws/member/Cargo.toml", "[package]\nname = \"member\"\n");
+        write("ws/member/src/lib.rs", "");
+        write("fixtures/alone/Cargo.toml", "[package]\nname = \"alone\"\n");
+        write("fixtures/alone/src/lib.rs", "");
+        write("src/main.rs", "");
         let root = Root::new(dir.path()).unwrap();
-        let found = workspace_root(Language::Rust, &root, "ws/member/src/lib.rs").unwrap();
-        assert_eq!(found, root.path().join("ws"));
-        let err = workspace_root(Language::Rust, &root, "loose.rs").unwrap_err();
+        let open = |file: &str| workspace_root(Language::Rust, &root, file).unwrap();
+        assert_eq!(open("ws/member/src/lib.rs"), root.path().join("ws"));
+        assert_eq!(
+            open("fixtures/alone/src/lib.rs"),
+            root.path().join("fixtures/alone")
+        );
+        assert_eq!(open("src/main.rs"), root.path());
+        let bare = tempfile::tempdir().unwrap();
+        std::fs::write(bare.path().join("loose.rs"), "").unwrap();
+        let bare_root = Root::new(bare.path()).unwrap();
+        let err = workspace_root(Language::Rust, &bare_root, "loose.rs").unwrap_err();
         assert!(err.reason().contains("Cargo"), "{err}");
         assert_eq!(
             workspace_root(Language::Python, &root, "a/b.py").unwrap(),
