@@ -497,7 +497,12 @@ impl Move<'_> {
 
         let mut details = serde_json::Map::new();
         details.insert("target_file".into(), json!(self.target_path));
-        details.insert("symbol".into(), json!(self.symbol.name_path));
+        let symbol_label = self
+            .pieces
+            .iter()
+            .find(|p| p.item == self.symbol.range)
+            .map_or_else(|| self.symbol.name_path.clone(), |p| self.piece_label(p));
+        details.insert("symbol".into(), json!(symbol_label));
         details.insert("target_created".into(), json!(target_created));
         details.insert(
             "import_added".into(),
@@ -786,9 +791,13 @@ fn offset_after(change: &FileChange, offset: usize) -> usize {
     (offset as isize + shift).max(0) as usize
 }
 
-/// 1-based line in a change's new text of `offset` in its old text.
+/// 1-based line in a change's new text of `offset` in its old text (the last line for an offset
+/// that ends up past the final newline).
 fn line_after(change: &FileChange, offset: usize) -> usize {
-    let after = offset_after(change, offset).min(change.after.len());
+    let mut after = offset_after(change, offset).min(change.after.len());
+    if after == change.after.len() && change.after.ends_with('\n') {
+        after -= 1;
+    }
     change.after[..after].matches('\n').count() + 1
 }
 

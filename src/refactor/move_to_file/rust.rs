@@ -191,7 +191,10 @@ fn module_file(
 /// A `mod name;` (or `mod name { … }`) at the top level of a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct ModDecl {
+    /// Any visibility that reaches beyond the declaring module (`pub`, `pub(crate)`, …).
     public: bool,
+    /// Plain `pub`: reachable from other crates when its parents are.
+    exported: bool,
     inline: bool,
 }
 
@@ -206,6 +209,7 @@ fn find_mod_decl(tree: &Tree, text: &str, name: &str) -> Option<ModDecl> {
         })
         .map(|n| ModDecl {
             public: is_visible(n, text),
+            exported: visibility(n).is_some_and(|v| node_text(v, text) == "pub"),
             inline: n.child_by_field_name("body").is_some(),
         })
 }
@@ -261,6 +265,9 @@ struct Located {
     chain: Vec<(String, ModDecl)>,
     /// The file that must declare the target module, when it does not yet.
     undeclared_in: Option<String>,
+    /// Whether the source module is public API: a library root, or reached from it through
+    /// `pub mod` declarations only.
+    source_is_api: bool,
 }
 
 fn locate(m: &Move<'_>) -> Result<Located, String> {
@@ -291,6 +298,9 @@ fn locate(m: &Move<'_>) -> Result<Located, String> {
                 )
             })?
     };
+    let source_is_api = root.ends_with("lib.rs")
+        && declarations(m.sources, &krate, &root, &source_segments)
+            .is_ok_and(|chain| chain.iter().all(|(_, d)| d.public));
     if target_segments.is_empty() {
         if *target != root {
             return Err(format!(
@@ -302,6 +312,7 @@ fn locate(m: &Move<'_>) -> Result<Located, String> {
             target_segments,
             chain: Vec::new(),
             undeclared_in: None,
+            source_is_api,
         });
     }
     let (last, parents) = target_segments.split_last().ok_or("empty module path")?;
@@ -332,6 +343,7 @@ fn locate(m: &Move<'_>) -> Result<Located, String> {
         target_segments,
         chain,
         undeclared_in,
+        source_is_api,
     })
 }
 
@@ -342,16 +354,18 @@ fn crate_path(segments: &[String], name: &str) -> String {
     path.join("::")
 }
 
-/// The `mod`/`use` line insertion: after the last top-level node `is_anchor` accepts, else after
-/// the file's header (inner attributes, `//!` docs, `extern crate`), else at the top; with blank
-/// lines so that the new line joins a group or starts one.
+/// The `mod`/`use` line insertion: joining the group of the last top-level node `in_group`
+/// accepts, else starting a group after the last one `after` accepts, else after the file's
+/// header (inner attributes, `//!` docs, `extern crate`), else at the top; a new group is set
+/// apart by blank lines from the code around it once `removals` are gone.
 fn line_insertion(
     tree: &Tree,
     text: &str,
     line: &str,
     line_ending: &str,
     removals: &[std::ops::Range<usize>],
-    is_anchor: impl Fn(Node<'_>) -> bool,
+    in_group: impl Fn(Node<'_>) -> bool,
+    after: impl Fn(Node<'_>) -> bool,
 ) -> (usize, String) {
     let index = LineIndex::new(text);
     let root = tree.root_node();
@@ -371,7 +385,7 @@ fn line_insertion(
         let (blanks, next) = super::blank_lines_from(text, at, removals);
         blanks > 0 || next.is_none()
     };
-    if let Some(anchor) = children.iter().rev().find(|n| is_anchor(**n)) {
+    if let Some(anchor) = children.iter().rev().find(|n| in_group(**n)) {
         let at = end_of_line(*anchor);
         return (at, format!("{}{line}{line_ending}", missing_newline(at)));
     }
@@ -386,7 +400,8 @@ fn line_insertion(
             _ => false,
         })
         .last();
-    if let Some(last) = header {
+    let previous_group = children.iter().rev().find(|n| after(**n)).or(header);
+    if let Some(last) = previous_group {
         let at = end_of_line(*last);
         let after = if next_is_blank(at) { "" } else { line_ending };
         return (
@@ -496,6 +511,7 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
             parent_style.line_ending,
             removals,
             is_file_mod,
+            |_| false,
         );
         back.notes.push(Note::new(
             At::Inserted {
@@ -514,6 +530,35 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
             back.other_inserts.push((parent_file, vec![(at, text)]));
         }
         back.module_declared = Some(decl);
+    }
+
+    // A `pub` item of a library's public module leaves the public API when its new module
+    // cannot be reached from other crates.
+    if let (Some(name), Some(item)) = (name, top_level_node(m.tree, &m.symbol.range)) {
+        let item_is_pub = visibility(item).is_some_and(|v| node_text(v, &m.source.text) == "pub");
+        let mut exported = located
+            .chain
+            .iter()
+            .map(|(_, d)| d.exported)
+            .collect::<Vec<_>>();
+        if let Some(decl) = &back.module_declared {
+            exported.push(decl.starts_with("pub mod"));
+        }
+        let hidden_by = exported
+            .iter()
+            .position(|e| !e)
+            .and_then(|i| located.target_segments.get(i));
+        if let (true, true, Some(module)) = (item_is_pub, located.source_is_api, hidden_by) {
+            back.notes.push(Note::new(
+                At::Moved(item.start_byte()),
+                Severity::Warning,
+                format!(
+                    "`{name}` was public API at `{}`; at `{}` other crates cannot reach it because `mod {module}` is not `pub`: re-export it with `pub use` or make the module `pub`",
+                    crate_path(&located.source_segments, name),
+                    crate_path(&located.target_segments, name)
+                ),
+            ));
+        }
     }
 
     let Some(name) = name else {
@@ -574,6 +619,7 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
         style.line_ending,
         &m.removals,
         |n| n.kind() == "use_declaration",
+        is_file_mod,
     );
     back.source_inserts.push((at, text));
     let more = if uses.len() > 1 {
@@ -1223,7 +1269,7 @@ mod tests {
 
     fn insert(text: &str, line: &str, anchor: fn(Node<'_>) -> bool) -> String {
         let tree = Language::Rust.parse(text);
-        let (at, new) = line_insertion(&tree, text, line, "\n", &[], anchor);
+        let (at, new) = line_insertion(&tree, text, line, "\n", &[], anchor, is_file_mod);
         format!("{}{new}{}", &text[..at], &text[at..])
     }
 
