@@ -574,12 +574,12 @@ impl Move<'_> {
                 layout::lines_text(&self.source.text, &index, piece.first_line, piece.last_line);
             let local = edit::validate(&raw, local)?;
             let mut text = edit::apply(&raw, &local);
-            if let Some(to) = target_indent {
-                if layout::has_indented_line(&text) {
-                    let from = TextStyle::detect(&text).indent;
-                    let keep = self.string_continuation_rows(piece);
-                    text = layout::convert_indentation(&text, from, to, &keep);
-                }
+            if let Some(to) = target_indent
+                && layout::has_indented_line(&text)
+            {
+                let from = TextStyle::detect(&text).indent;
+                let keep = self.string_continuation_rows(piece);
+                text = layout::convert_indentation(&text, from, to, &keep);
             }
             if i > 0 {
                 block.push_str(line_ending);
@@ -974,6 +974,56 @@ mod tests {
             "{}",
             dependency.message
         );
+    }
+
+    #[test]
+    fn a_rust_impl_moving_with_its_type_reports_the_module_it_reads() {
+        let sources = MemorySources::new()
+            .with("Cargo.toml", "[package]\nname = \"t\"\n")
+            .with("src/lib.rs", "pub mod shapes;\n")
+            .with(
+                "src/shapes.rs",
+                "use std::fmt;\n\npub enum Color {\n    Red,\n}\n\nimpl fmt::Display for Color {\n    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {\n        write!(f, \"red\")\n    }\n}\n\npub fn red() -> Color {\n    Color::Red\n}\n",
+            );
+        let plan = plan(&sources, &request("src/shapes.rs", "Color", "src/color.rs")).unwrap();
+        assert_eq!(
+            after(&plan, "src/shapes.rs"),
+            "use std::fmt;\nuse crate::color::Color;\n\npub fn red() -> Color {\n    Color::Red\n}\n"
+        );
+        assert!(after(&plan, "src/color.rs").starts_with("pub enum Color {"));
+        assert_eq!(
+            after(&plan, "src/lib.rs"),
+            "pub mod shapes;\npub mod color;\n"
+        );
+        let fmt = plan
+            .findings
+            .iter()
+            .find(|f| f.message.contains("uses `fmt`"))
+            .unwrap();
+        assert_eq!(
+            (fmt.file.as_str(), fmt.line, fmt.severity),
+            ("src/color.rs", 5, Severity::Warning)
+        );
+    }
+
+    #[test]
+    fn a_binary_root_gets_the_mod_and_the_use_in_one_place() {
+        let sources = MemorySources::new()
+            .with("Cargo.toml", "[package]\nname = \"b\"\n")
+            .with(
+                "src/main.rs",
+                "fn double(x: i32) -> i32 {\n    x * 2\n}\n\nfn main() {\n    double(2);\n}\n",
+            );
+        let plan = plan(&sources, &request("src/main.rs", "double", "src/math.rs")).unwrap();
+        assert_eq!(
+            after(&plan, "src/main.rs"),
+            "mod math;\n\nuse crate::math::double;\n\nfn main() {\n    double(2);\n}\n"
+        );
+        assert_eq!(
+            after(&plan, "src/math.rs"),
+            "pub(crate) fn double(x: i32) -> i32 {\n    x * 2\n}\n"
+        );
+        assert_eq!(plan.details["module_declared"], "mod math;");
     }
 
     #[test]

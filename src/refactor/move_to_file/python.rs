@@ -10,7 +10,7 @@ use tree_sitter::{Node, Tree};
 
 use super::{At, Binding, ImportBack, MAX_FINDINGS_PER_KIND, Move, Note, file_name, parent_dir};
 use crate::lang::calls::word_matches;
-use crate::lang::symbols::leading_trivia_start;
+use crate::lang::symbols::{leading_trivia_start, outer_node};
 use crate::lang::{Language, node_text, walk_tree};
 use crate::refactor::{RefactorError, Severity, Sources};
 use crate::text::{LineIndex, TextStyle};
@@ -316,7 +316,17 @@ fn role(node: Node<'_>) -> Role {
         "attribute" if is_field(parent, "attribute", node) => return Role::Other,
         "keyword_argument" if is_field(parent, "name", node) => return Role::Other,
         "function_definition" | "class_definition" if is_field(parent, "name", node) => {
-            return Role::Bind;
+            // A method's name is an attribute of its class, not a name its code can read.
+            let in_class_body = outer_node(Language::Python, parent)
+                .parent()
+                .filter(|b| b.kind() == "block")
+                .and_then(|b| b.parent())
+                .is_some_and(|c| c.kind() == "class_definition");
+            return if in_class_body {
+                Role::Other
+            } else {
+                Role::Bind
+            };
         }
         "parameters"
         | "lambda_parameters"
@@ -693,28 +703,27 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
         Severity::Info,
         format!("added `{statement}`{basis}: {source} still uses `{name}`{more}"),
     ));
-    if let (Some(target), Some(tree)) = (m.target, m.target_tree) {
-        if let Some(line) = imports_module_at(
+    if let (Some(target), Some(tree)) = (m.target, m.target_tree)
+        && let Some(line) = imports_module_at(
             m.sources,
             tree,
             &target.text,
             &m.target_path,
             source,
             &mut cache,
-        ) {
-            back.notes.push(Note::new(
-                At::Line {
-                    path: m.target_path.clone(),
-                    line,
-                },
-                Severity::Warning,
-                format!(
-                    "{} imports from {source} here, and {source} now imports from {}: a circular import that fails if a name is used at import time",
-                    m.target_path,
-                    m.target_path
-                ),
-            ));
-        }
+        )
+    {
+        back.notes.push(Note::new(
+            At::Line {
+                path: m.target_path.clone(),
+                line,
+            },
+            Severity::Warning,
+            format!(
+                "{} imports from {source} here, and {source} now imports from {}: a circular import that fails if a name is used at import time",
+                m.target_path, m.target_path
+            ),
+        ));
     }
     back.import_added = Some(statement);
     Ok(back)
@@ -1077,7 +1086,7 @@ mod tests {
 
     #[test]
     fn roles_of_identifiers() {
-        let text = "def f(a, b=1, *c, d: int = 2):\n    x, y = a, g\n    for i in h: pass\n    with k() as w: pass\n    return o.p(q=r)\n";
+        let text = "def f(a, b=1, *c, d: int = 2):\n    x, y = a, g\n    for i in h: pass\n    with k() as w: pass\n    return o.p(q=r)\nclass C:\n    @staticmethod\n    def os():\n        return os.sep\n";
         let tree = Language::Python.parse(text);
         let mut uses = Vec::new();
         walk_tree(&tree, |n| {
@@ -1086,6 +1095,18 @@ mod tests {
             }
             true
         });
-        assert_eq!(uses, ["int", "a", "g", "h", "k", "o", "r"]);
+        assert_eq!(
+            uses,
+            ["int", "a", "g", "h", "k", "o", "r", "staticmethod", "os"]
+        );
+        let os_def = text.find("def os").unwrap() + 4;
+        let mut os_role = None;
+        walk_tree(&tree, |n| {
+            if n.start_byte() == os_def && n.kind() == "identifier" {
+                os_role = Some(role(n));
+            }
+            true
+        });
+        assert_eq!(os_role, Some(Role::Other));
     }
 }

@@ -268,6 +268,8 @@ struct Located {
     /// Whether the source module is public API: a library root, or reached from it through
     /// `pub mod` declarations only.
     source_is_api: bool,
+    /// The name other crates use for this one.
+    crate_name: Option<String>,
 }
 
 fn locate(m: &Move<'_>) -> Result<Located, String> {
@@ -313,12 +315,18 @@ fn locate(m: &Move<'_>) -> Result<Located, String> {
             chain: Vec::new(),
             undeclared_in: None,
             source_is_api,
+            crate_name: krate.name,
         });
     }
     let (last, parents) = target_segments.split_last().ok_or("empty module path")?;
     let mut chain = declarations(m.sources, &krate, &root, parents)?;
-    let parent = module_file(m.sources, &krate, &root, parents)
-        .ok_or_else(|| format!("no file declares `mod {last};`"))?;
+    let parent = module_file(m.sources, &krate, &root, parents).ok_or_else(|| {
+        format!(
+            "neither `{0}/{1}.rs` nor `{0}/{1}/mod.rs` exists to declare `mod {last};`",
+            krate.src(),
+            parents.join("/")
+        )
+    })?;
     let parent_file = m
         .sources
         .file(&parent)
@@ -344,6 +352,7 @@ fn locate(m: &Move<'_>) -> Result<Located, String> {
         chain,
         undeclared_in,
         source_is_api,
+        crate_name: krate.name,
     })
 }
 
@@ -548,15 +557,28 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
             .iter()
             .position(|e| !e)
             .and_then(|i| located.target_segments.get(i));
-        if let (true, true, Some(module)) = (item_is_pub, located.source_is_api, hidden_by) {
+        let external = |segments: &[String]| {
+            let path = crate_path(segments, name);
+            match &located.crate_name {
+                Some(krate) => path.replacen("crate", krate, 1),
+                None => path,
+            }
+        };
+        let old_path = external(&located.source_segments);
+        let new_path = external(&located.target_segments);
+        if item_is_pub && located.source_is_api {
+            let message = match hidden_by {
+                Some(module) => format!(
+                    "`{name}` was public API at `{old_path}`; at `{new_path}` other crates cannot reach it because `mod {module}` is not `pub`: re-export it with `pub use` or make the module `pub`"
+                ),
+                None => format!(
+                    "`{name}` was public API at `{old_path}`; other crates now reach it at `{new_path}` (re-export it with `pub use` to keep the old path)"
+                ),
+            };
             back.notes.push(Note::new(
                 At::Moved(item.start_byte()),
                 Severity::Warning,
-                format!(
-                    "`{name}` was public API at `{}`; at `{}` other crates cannot reach it because `mod {module}` is not `pub`: re-export it with `pub use` or make the module `pub`",
-                    crate_path(&located.source_segments, name),
-                    crate_path(&located.target_segments, name)
-                ),
+                message,
             ));
         }
     }
@@ -580,19 +602,16 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
         return Ok(back);
     }
 
-    if !source_in_target {
-        if let Some(item) = top_level_node(m.tree, &m.symbol.range) {
-            if let Some(edit) = widen_visibility(item, &m.source.text) {
-                back.moved_edits.push(edit);
-                back.notes.push(Note::new(
-                    At::Moved(item.start_byte()),
-                    Severity::Info,
-                    format!(
-                        "`{name}` becomes `pub(crate)`: {source} still uses it from another module"
-                    ),
-                ));
-            }
-        }
+    if !source_in_target
+        && let Some(item) = top_level_node(m.tree, &m.symbol.range)
+        && let Some(edit) = widen_visibility(item, &m.source.text)
+    {
+        back.moved_edits.push(edit);
+        back.notes.push(Note::new(
+            At::Moved(item.start_byte()),
+            Severity::Info,
+            format!("`{name}` becomes `pub(crate)`: {source} still uses it from another module"),
+        ));
     }
     make_members_reachable(m, source_in_target, &mut back);
 
@@ -695,18 +714,17 @@ fn make_members_reachable(m: &Move<'_>, source_in_target: bool, back: &mut Impor
                         continue;
                     };
                     if mentions_outside(member_name, &["identifier", "field_identifier"]).is_some()
+                        && let Some(edit) = widen_visibility(member, text)
                     {
-                        if let Some(edit) = widen_visibility(member, text) {
-                            back.moved_edits.push(edit);
-                            back.notes.push(Note::new(
-                                At::Moved(member.start_byte()),
-                                Severity::Info,
-                                format!(
-                                    "`{member_name}` becomes `pub(crate)`: {} still uses it from another module",
-                                    m.source.path
-                                ),
-                            ));
-                        }
+                        back.moved_edits.push(edit);
+                        back.notes.push(Note::new(
+                            At::Moved(member.start_byte()),
+                            Severity::Info,
+                            format!(
+                                "`{member_name}` becomes `pub(crate)`: {} still uses it from another module",
+                                m.source.path
+                            ),
+                        ));
                     }
                 }
             }
@@ -910,7 +928,13 @@ fn role(node: Node<'_>) -> Role {
     let is_field = |field: &str| parent.child_by_field_name(field) == Some(node);
     match parent.kind() {
         "lifetime" | "label" => return Role::Other,
-        kind if DEFINITIONS.contains(&kind) && is_field("name") => return Role::Bind,
+        // Associated items and variants are reached through their type, never as bare names.
+        kind if DEFINITIONS.contains(&kind) && is_field("name") => {
+            let associated = parent
+                .parent()
+                .is_some_and(|p| matches!(p.kind(), "declaration_list" | "enum_variant_list"));
+            return if associated { Role::Other } else { Role::Bind };
+        }
         "type_parameter" | "const_parameter" if is_field("name") => return Role::Bind,
         "type_parameters" | "constrained_type_parameter" | "optional_type_parameter" => {
             return Role::Bind;
@@ -967,7 +991,7 @@ pub(super) fn remaining_uses(m: &Move<'_>, name: &str) -> Vec<usize> {
             && node_text(node, text) == name
             && !m.moves(node.start_byte())
             && role(node) == Role::Use
-            && !node.parent().is_some_and(|p| p.kind() == "use_declaration")
+            && node.parent().is_none_or(|p| p.kind() != "use_declaration")
         {
             uses.push(node.start_byte());
         }
@@ -1103,17 +1127,18 @@ pub(super) fn third_file_notes(m: &Move<'_>) -> Result<Vec<Note>, RefactorError>
                 let head = node
                     .child_by_field_name("path")
                     .map(|p| segments_of(node_text(p, &file.text)));
-                if let (Some(tail), Some(head)) = (tail, head) {
-                    if tail == name && reaches_source(&head) {
-                        found.push((
-                                node.start_position().row + 1,
-                                format!(
-                                    "refers to `{}::{name}`, which moves to `{new_path}`: update the path",
-                                    head.join("::")
-                                ),
-                            ));
-                        return false;
-                    }
+                if let (Some(tail), Some(head)) = (tail, head)
+                    && tail == name
+                    && reaches_source(&head)
+                {
+                    found.push((
+                        node.start_position().row + 1,
+                        format!(
+                            "refers to `{}::{name}`, which moves to `{new_path}`: update the path",
+                            head.join("::")
+                        ),
+                    ));
+                    return false;
                 }
                 true
             }
@@ -1339,7 +1364,7 @@ mod tests {
 
     #[test]
     fn roles_of_identifiers() {
-        let text = "fn f<T: Tr>(a: &T, (b, c): P) -> R { let Some(v) = o else { return m!(a) }; for i in it {} let s = S { x: y }; w::z(v); |q| q; }\n";
+        let text = "fn f<T: Tr>(a: &T, (b, c): P) -> R { let Some(v) = o else { return m!(a) }; for i in it {} let s = S { x: y }; w::z(v); |q| q; }\nimpl fmt::Display for X { fn fmt(&self) {} }\n";
         let tree = Language::Rust.parse(text);
         let mut uses = Vec::new();
         walk_tree(&tree, |n| {
@@ -1351,7 +1376,8 @@ mod tests {
         assert_eq!(
             uses,
             [
-                "Tr", "T", "P", "R", "Some", "o", "m", "a", "it", "S", "y", "w", "v", "q"
+                "Tr", "T", "P", "R", "Some", "o", "m", "a", "it", "S", "y", "w", "v", "q", "fmt",
+                "X"
             ]
         );
     }
