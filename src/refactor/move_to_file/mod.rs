@@ -429,8 +429,12 @@ impl Move<'_> {
         let target_created = self.target.is_none();
         let block_start = match self.target {
             None => {
-                builder.create(&self.target_path, block.clone());
-                0
+                let header = match self.lang {
+                    Language::Python => python::future_header(self),
+                    Language::Rust => String::new(),
+                };
+                builder.create(&self.target_path, format!("{header}{block}"));
+                header.len()
             }
             Some(target) => {
                 let tree = self
@@ -475,6 +479,9 @@ impl Move<'_> {
         let changes = builder.build(|path| loaded.get(path).copied())?;
 
         let mut notes = back.notes.clone();
+        if self.lang == Language::Python {
+            notes.extend(python::future_notes(self));
+        }
         notes.extend(self.collision_notes());
         notes.extend(self.dependency_notes(&changes));
         notes.extend(self.string_notes(name));

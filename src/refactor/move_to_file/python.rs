@@ -941,6 +941,89 @@ pub(super) fn third_file_notes(
     Ok(notes)
 }
 
+/// The source's `from __future__ import …` statements (text, offset): they change how the moved
+/// code is compiled (e.g. postponed annotations), so the code needs them where it goes.
+fn future_imports(tree: &Tree, text: &str) -> Vec<(String, usize)> {
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    root.named_children(&mut cursor)
+        .filter(|n| n.kind() == "future_import_statement")
+        .map(|n| (node_text(n, text).to_string(), n.start_byte()))
+        .collect()
+}
+
+/// The start of a created target: the source's `__future__` imports and the blank lines after
+/// them (two before a definition), or nothing.
+pub(super) fn future_header(m: &Move<'_>) -> String {
+    let futures = future_imports(m.tree, &m.source.text);
+    if futures.is_empty() {
+        return String::new();
+    }
+    let line_ending = TextStyle::detect(&m.source.text).line_ending;
+    let mut header: String = futures
+        .iter()
+        .map(|(s, _)| format!("{s}{line_ending}"))
+        .collect();
+    let blank_lines = if matches!(m.symbol.kind, crate::lang::symbols::SymbolKind::Variable) {
+        1
+    } else {
+        2
+    };
+    header.push_str(&line_ending.repeat(blank_lines));
+    header
+}
+
+/// What the `__future__` imports became: copied into a created target, or missing from an
+/// existing one.
+pub(super) fn future_notes(m: &Move<'_>) -> Vec<Note> {
+    let futures = future_imports(m.tree, &m.source.text);
+    let mut notes = Vec::new();
+    match (m.target, m.target_tree) {
+        (None, _) => {
+            for (statement, _) in &futures {
+                notes.push(Note::new(
+                    At::Line {
+                        path: m.target_path.clone(),
+                        line: 1,
+                    },
+                    Severity::Info,
+                    format!(
+                        "copied `{statement}` from {}: it changes how the moved code is compiled",
+                        m.source.path
+                    ),
+                ));
+            }
+        }
+        (Some(target), Some(tree)) => {
+            let present = future_imports(tree, &target.text);
+            for (statement, _) in &futures {
+                let features: Vec<&str> = statement
+                    .rsplit("import")
+                    .next()
+                    .unwrap_or("")
+                    .split(',')
+                    .map(str::trim)
+                    .collect();
+                let missing = features
+                    .iter()
+                    .any(|f| !present.iter().any(|(p, _)| !word_matches(p, f).is_empty()));
+                if missing {
+                    notes.push(Note::new(
+                        At::Line { path: m.target_path.clone(), line: 1 },
+                        Severity::Warning,
+                        format!(
+                            "{} has `{statement}` and {} does not: the moved code compiles differently there (e.g. annotations are evaluated when defined); add it at the top of {}",
+                            m.source.path, m.target_path, m.target_path
+                        ),
+                    ));
+                }
+            }
+        }
+        _ => {}
+    }
+    notes
+}
+
 /// `__file__` in moved code names the target afterwards: a warning when the directory changes.
 pub(super) fn file_relative_notes(m: &Move<'_>) -> Vec<Note> {
     let mut notes = Vec::new();
@@ -965,12 +1048,13 @@ pub(super) fn file_relative_notes(m: &Move<'_>) -> Vec<Note> {
             ),
             _ => return,
         };
+        let severity = if name == "__file__" {
+            Severity::Warning
+        } else {
+            Severity::Info
+        };
         if !notes.iter().any(|n: &Note| n.message == message) {
-            notes.push(Note::new(
-                At::Moved(node.start_byte()),
-                Severity::Warning,
-                message,
-            ));
+            notes.push(Note::new(At::Moved(node.start_byte()), severity, message));
         }
     });
     notes

@@ -4,6 +4,8 @@
 //! to stay reachable, the impl blocks that travel with a type, and the paths to the old location
 //! found in other files.
 
+use std::collections::HashMap;
+
 use tree_sitter::{Node, Tree};
 
 use super::{At, Binding, ImportBack, MAX_FINDINGS_PER_KIND, Move, Note, parent_dir};
@@ -677,20 +679,29 @@ fn make_members_reachable(m: &Move<'_>, source_in_target: bool, back: &mut Impor
         return;
     }
     let text = &m.source.text;
-    let mentions_outside = |name: &str, kinds: &[&str]| -> Option<usize> {
-        let mut first = None;
-        walk_tree(m.tree, |node| {
-            if first.is_none()
-                && kinds.contains(&node.kind())
-                && node_text(node, text) == name
-                && !m.moves(node.start_byte())
-            {
-                first = Some(node.start_byte());
+    // First offset of each name (as a path or method name, and as a field) outside the moved code.
+    let mut names: HashMap<&str, usize> = HashMap::new();
+    let mut fields: HashMap<&str, usize> = HashMap::new();
+    walk_tree(m.tree, |node| {
+        let kind = node.kind();
+        let relevant = matches!(
+            kind,
+            "identifier" | "field_identifier" | "shorthand_field_identifier"
+        );
+        if relevant && !m.moves(node.start_byte()) {
+            let name = node_text(node, text);
+            if kind != "shorthand_field_identifier" {
+                names.entry(name).or_insert(node.start_byte());
             }
-            first.is_none()
-        });
-        first
-    };
+            let shorthand = node
+                .parent()
+                .is_some_and(|p| p.kind() == "shorthand_field_initializer");
+            if kind != "identifier" || shorthand {
+                fields.entry(name).or_insert(node.start_byte());
+            }
+        }
+        true
+    });
     for piece in &m.pieces {
         let Some(item) = top_level_node(m.tree, &piece.item) else {
             continue;
@@ -713,7 +724,7 @@ fn make_members_reachable(m: &Move<'_>, source_in_target: bool, back: &mut Impor
                     else {
                         continue;
                     };
-                    if mentions_outside(member_name, &["identifier", "field_identifier"]).is_some()
+                    if names.contains_key(member_name)
                         && let Some(edit) = widen_visibility(member, text)
                     {
                         back.moved_edits.push(edit);
@@ -743,10 +754,7 @@ fn make_members_reachable(m: &Move<'_>, source_in_target: bool, back: &mut Impor
                     else {
                         continue;
                     };
-                    if let Some(at) = mentions_outside(
-                        field_name,
-                        &["field_identifier", "shorthand_field_identifier"],
-                    ) {
+                    if let Some(&at) = fields.get(field_name) {
                         back.notes.push(Note::new(
                             At::Source(at),
                             Severity::Warning,
