@@ -458,8 +458,8 @@ fn move_and_change_signature_have_no_semantic_path() {
     }
 }
 
-/// Needs the heuristic move and change-signature refactors (other branches): in `auto` they
-/// answer, and say why no language server did.
+/// In `auto`, the heuristic answers move and change signature, and says why no language
+/// server did.
 #[test]
 fn move_and_change_signature_fall_back_in_auto_with_their_reason() {
     if !require(&["rust-analyzer", "pylsp"]) {
