@@ -94,13 +94,19 @@ pub(super) fn remove_whole_lines(
     }
     if last_in_container && above_start > 0 {
         TextEdit::delete(above_start..end)
-    } else if start == 0 || above_start < start {
-        // Blank lines (or the file start) above stay as the separator; those below go.
+    } else if start == 0 || above_start < start || opens_a_block(&text[..start]) {
+        // Blank lines (or the start of the file or block) above stay as the separator; those
+        // below go.
         TextEdit::delete(start..below_end)
     } else {
         // Directly under the previous line: the blank lines below are the separator now.
         TextEdit::delete(start..end)
     }
+}
+
+/// Whether the last line of `before` opens a block (`impl A {`, `class A:`).
+fn opens_a_block(before: &str) -> bool {
+    before.trim_end().ends_with(['{', ':', '(', '['])
 }
 
 /// Removes item `index` of a comma-separated list whose items are at `items` (byte ranges);
@@ -150,6 +156,11 @@ mod tests {
         let method = "impl A {\n    fn a() {}\n\n    fn helper() {}\n}\n";
         assert_eq!(
             remove(method, "fn helper() {}", true),
+            "impl A {\n    fn a() {}\n}\n"
+        );
+        let first_method = "impl A {\n    fn helper() {}\n\n    fn a() {}\n}\n";
+        assert_eq!(
+            remove(first_method, "fn helper() {}", false),
             "impl A {\n    fn a() {}\n}\n"
         );
         let alone = "fn helper() {}\n";

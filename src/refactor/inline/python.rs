@@ -569,7 +569,7 @@ fn bound_names(root: Node<'_>, text: &str) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
     walk_node(root, |n| {
         match n.kind() {
-            "assignment" | "augmented_assignment" | "for_statement" | "for_in_clause" => {
+            "assignment" | "augmented_assignment" | "for_statement" => {
                 if let Some(left) = n.child_by_field_name("left") {
                     target_names(left, text, &mut names);
                 }
@@ -604,7 +604,7 @@ fn bound_names(root: Node<'_>, text: &str) -> BTreeSet<String> {
                 );
                 return false;
             }
-            "lambda" => return false,
+            k if k == "lambda" || COMPREHENSIONS.contains(&k) => return false,
             _ => {}
         }
         if n.kind() == "except_clause" {
@@ -633,15 +633,23 @@ fn target_names(target: Node<'_>, text: &str, names: &mut BTreeSet<String>) {
     });
 }
 
-/// Identifiers read or written in a subtree, except attribute names and keyword names.
+/// Identifiers read or written in a subtree, except attribute names, keyword names and the
+/// variables of comprehensions (they have a scope of their own).
 fn read_names(root: Node<'_>, text: &str) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
+    let mut comprehension_variables = BTreeSet::new();
     walk_node(root, |n| {
+        if n.kind() == "for_in_clause" {
+            if let Some(left) = n.child_by_field_name("left") {
+                target_names(left, text, &mut comprehension_variables);
+            }
+        }
         if n.kind() == "identifier" && !is_attribute_or_keyword_name(n) {
             names.insert(node_text(n, text).to_string());
         }
         true
     });
+    names.retain(|n| !comprehension_variables.contains(n));
     names
 }
 
@@ -837,6 +845,30 @@ fn is_literal_text(value: &str) -> bool {
         || v.parse::<f64>().is_ok()
         || ((v.starts_with('"') || v.starts_with('\'')) && !v.contains('\n'))
         || v == "()"
+}
+
+/// Whether the call sits where any expression fits without parentheses (an argument, an
+/// element, the right side of `=`).
+fn delimits(call: Node<'_>) -> bool {
+    let Some(parent) = call.parent() else {
+        return false;
+    };
+    match parent.kind() {
+        "argument_list"
+        | "list"
+        | "set"
+        | "tuple"
+        | "parenthesized_expression"
+        | "expression_statement"
+        | "return_statement" => true,
+        "keyword_argument" | "pair" => parent
+            .child_by_field_name("value")
+            .is_some_and(|v| v.id() == call.id()),
+        "assignment" | "augmented_assignment" => parent
+            .child_by_field_name("right")
+            .is_some_and(|v| v.id() == call.id()),
+        _ => false,
+    }
 }
 
 /// Atoms need no parentheses when they replace a call.
@@ -1201,8 +1233,11 @@ impl Target for PyTarget<'_> {
             .root_node()
             .descendant_for_byte_range(value.start, value.end);
         let value_text = snippet::normalize_eol(&self.def.text()[value.clone()], eol);
-        let expression = if value_node.is_some_and(|v| v.byte_range() == value && is_atom(v.kind()))
-        {
+        let value_kind = value_node
+            .filter(|v| v.byte_range() == value)
+            .map_or("", |v| v.kind());
+        let fits = delimits(node) && !matches!(value_kind, "expression_list" | "yield" | "");
+        let expression = if is_atom(value_kind) || fits {
             value_text
         } else {
             format!("({value_text})")
@@ -1669,7 +1704,9 @@ impl PyTarget<'_> {
                 ));
             }
         }
-        for name in &self.free {
+        // At the top of the definition's own module, the body's free names are these globals.
+        let same_globals = caller.is_none() && file.path() == self.def.path();
+        for name in self.free.iter().filter(|_| !same_globals) {
             if caller_bound.contains(name) {
                 findings.push(Finding::warning(
                     file.path(),

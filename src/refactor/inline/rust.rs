@@ -218,7 +218,12 @@ fn type_name_of(text: &str) -> String {
     } else {
         t
     };
-    let t = t.split('<').next().unwrap_or(t);
+    let t = t
+        .split('<')
+        .next()
+        .unwrap_or(t)
+        .trim()
+        .trim_end_matches("::");
     t.rsplit("::").next().unwrap_or(t).trim().to_string()
 }
 

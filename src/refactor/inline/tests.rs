@@ -58,204 +58,397 @@ fn python_statement_calls() {
     );
 }
 
+fn warnings(plan: &Plan) -> Vec<String> {
+    messages(plan, Severity::Warning)
+}
+
+// ---------------------------------------------------------------- Python
+
 #[test]
-fn scratch_python() {
-    let show = |files: &[(&str, &str)], file: &str, name: &str| {
-        match inline(files, file, name) {
-            Ok(plan) => {
-                for c in &plan.changes {
-                    eprintln!("==== {} ====\n{}", c.path, c.after);
-                }
-                for f in &plan.findings {
-                    eprintln!("  {:?} {}:{} {}", f.severity, f.file, f.line, f.message);
-                }
-                eprintln!("  details {:?}", plan.details);
-            }
-            Err(e) => eprintln!("ERR {e:?}"),
-        }
-        eprintln!("----------------------------------------");
-    };
-    show(
-        &[(
-            "a.py",
-            "def f(a, b=2, *, c=None):\n    \"\"\"Doc.\"\"\"\n    if a:\n        x = a * b\n    else:\n        x = 0\n    return x\n\n\ndef g(q):\n    y = f(q, c=3)\n    z = f(b=1, a=q) + 1\n    f(1)\n    return y\n",
-        )],
-        "a.py",
-        "f",
+fn python_keywords_defaults_and_the_docstring() {
+    let text = "def f(a, b=2, *, c=None):\n    \"\"\"Doc.\"\"\"\n    x = a * b\n    return x\n\n\ndef g(q):\n    y = f(q, c=3)\n    f(b=1, a=q)\n    return y\n";
+    let plan = inline(&[("a.py", text)], "a.py", "f").unwrap();
+    assert_eq!(
+        after(&plan, "a.py"),
+        "def g(q):\n    a = q\n    c = 3\n    b = 2\n    x = a * b\n    y = x\n    b = 1\n    a = q\n    c = None\n    x = a * b\n    return y\n"
     );
-    show(
-        &[(
-            "a.py",
-            "def sq(v):\n    return v * v\n\n\ndef g(q):\n    z = sq(q) + sq(2)\n    if q and sq(q):\n        pass\n    while sq(q) > 3:\n        q -= 1\n    return [sq(i) for i in range(3)]\n",
-        )],
-        "a.py",
-        "sq",
+    assert_eq!(plan.details["call_sites_updated"], 2);
+    assert_eq!(plan.details["definition_removed"], true);
+}
+
+#[test]
+fn python_values_of_the_final_return() {
+    // `return v` becomes `y = v`, `return v`, or disappears when `v` has no effect; a body
+    // without `return` gives `None`.
+    let text = "def f(a):\n    print(a)\n\n\ndef g(x):\n    y = f(x)\n    y += f(x)\n    return f(x)\n\n\ndef h(x):\n    return f(x)\n    print('never')\n";
+    let plan = inline(&[("a.py", text)], "a.py", "f").unwrap();
+    assert_eq!(
+        after(&plan, "a.py"),
+        "def g(x):\n    a = x\n    print(a)\n    y = None\n    a = x\n    print(a)\n    y += None\n    a = x\n    print(a)\n\n\ndef h(x):\n    a = x\n    print(a)\n    return None\n    print('never')\n"
     );
-    show(
-        &[(
-            "a.py",
-            "def f(a):\n    if a:\n        return 1\n    return 2\n\nf(3)\n",
-        )],
-        "a.py",
-        "f",
-    );
-    show(
-        &[(
-            "a.py",
-            "class A:\n    def m(self, k):\n        s = '''x\n  y'''\n        return self.v + k\n\n\nclass B:\n    def run(self):\n        return A().m(1)\n\n\nclass C(A):\n    def go(self):\n        r = self.m(2)\n        return r\n",
-        )],
-        "a.py",
-        "A/m",
-    );
-    show(
-        &[(
-            "a.py",
-            "class A:\n    def m(self, k):\n        return self.v + k\n\n    def go(self):\n        r = self.m(2)\n        return r\n",
-        )],
-        "a.py",
-        "A/m",
-    );
-    show(
-        &[(
-            "a.py",
-            "class A:\n    def m(self, k):\n        return self.v + k\n\n\nclass B:\n    def go(self):\n        r = A.m(self, 2)\n        return r\n\n\nx = A.m(obj, 3)\n",
-        )],
-        "a.py",
-        "A/m",
-    );
-    show(
-        &[
-            (
-                "pkg/util.py",
-                "import os\n\n\ndef helper(p):\n    return os.path.join(p, 'x')\n\n\ndef other():\n    pass\n",
-            ),
-            (
-                "main.py",
-                "from pkg.util import helper, other\n\nprint(helper('a'))\n",
-            ),
-            (
-                "m2.py",
-                "from pkg.util import helper\nimport pkg.util\n\nv = helper('b')\nw = pkg.util.helper('c')\n",
-            ),
-        ],
-        "pkg/util.py",
-        "helper",
-    );
-    show(
-        &[(
-            "a.py",
-            "def f(a, b):\n    print(a, b)\n\ndef g(a, b):\n    f(b, a)\n    f(a, b)\n    f(f(1, 2), 3)\n",
-        )],
-        "a.py",
-        "f",
-    );
-    show(
-        &[(
-            "a.py",
-            "def f(a):\n    print(a)\n\n\ndef g(x):\n    y = f(x)\n    return f(x)\n\n\ndef h(x):\n    return f(x)\n    print('never')\n",
-        )],
-        "a.py",
-        "f",
+    let text = "def f(a):\n    if a:\n        v = 1\n    else:\n        v = 2\n    with open(a) as fh:\n        return fh.read() + str(v)\n\n\nf('p')\nz = f('q')\n";
+    let plan = inline(&[("a.py", text)], "a.py", "f").unwrap();
+    assert_eq!(
+        after(&plan, "a.py"),
+        "a = 'p'\nif a:\n    v = 1\nelse:\n    v = 2\nwith open(a) as fh:\n    fh.read() + str(v)\na = 'q'\nif a:\n    v = 1\nelse:\n    v = 2\nwith open(a) as fh:\n    z = fh.read() + str(v)\n"
     );
 }
 
 #[test]
-fn scratch_rust() {
-    let show = |files: &[(&str, &str)], file: &str, name: &str| {
-        match inline(files, file, name) {
-            Ok(plan) => {
-                for c in &plan.changes {
-                    eprintln!("==== {} ====\n{}", c.path, c.after);
-                }
-                for f in &plan.findings {
-                    eprintln!("  {:?} {}:{} {}", f.severity, f.file, f.line, f.message);
-                }
-                eprintln!("  details {:?}", plan.details);
-            }
-            Err(e) => eprintln!("ERR {e:?}"),
-        }
-        eprintln!("----------------------------------------");
-    };
-    show(
-        &[(
-            "app.rs",
-            "fn helper(a: i32, b: i32) -> i32 {\n    a + b\n}\n\nfn main() {\n    let x = 1;\n    let y = 2;\n    println!(\"{}\", x);\n    println!(\"{}\", y);\n    let _ = helper(x, y);\n}\n",
-        )],
-        "app.rs",
-        "helper",
+fn python_calls_inside_expressions() {
+    let text = "def sq(v):\n    return v * v\n\n\ndef g(q, xs):\n    z = sq(q + 1) + 2\n    if q and sq(q):\n        pass\n    while sq(q) > 3:\n        q -= 1\n    print(q and sq(q + 1))\n    return [sq(i) for i in xs]\n";
+    let plan = inline(&[("a.py", text)], "a.py", "sq").unwrap();
+    assert_eq!(
+        after(&plan, "a.py"),
+        "def sq(v):\n    return v * v\n\n\ndef g(q, xs):\n    v = q + 1\n    z = (v * v) + 2\n    v = q\n    if q and (v * v):\n        pass\n    while sq(q) > 3:\n        q -= 1\n    print(q and sq(q + 1))\n    return [sq(i) for i in xs]\n"
     );
-    show(
-        &[(
-            "a.rs",
-            "/// Logs.\n#[inline]\nfn log(mut n: u32, s: &str) {\n    n += 1;\n    println!(\"{n} {s}\");\n    return;\n}\n\nfn main() {\n    let s = \"x\";\n    log(1, s);\n    if true {\n        log(2, \"y\");\n    }\n}\n",
-        )],
-        "a.rs",
-        "log",
+    let w = warnings(&plan);
+    assert!(
+        w.iter()
+            .any(|m| m.contains("a.py:9:") && m.contains("`while` condition")),
+        "{w:#?}"
     );
-    show(
-        &[(
-            "a.rs",
-            "fn sq(v: i64) -> i64 {\n    let r = v * v;\n    return r;\n}\n\nfn main() {\n    let a = sq(3).abs();\n    sq(4).abs();\n    let b = match a { 1 => sq(2) + 1, _ => 0 };\n    let c = [sq(1), 2];\n}\n",
-        )],
-        "a.rs",
-        "sq",
+    assert!(
+        w.iter()
+            .any(|m| m.contains("a.py:11:") && m.contains("evaluated only sometimes")),
+        "{w:#?}"
     );
-    show(
-        &[(
-            "a.rs",
-            "fn f(x: i32) -> Option<i32> {\n    if x > 0 { return None; }\n    Some(x)\n}\nfn main() { f(1); }\n",
-        )],
-        "a.rs",
-        "f",
+    assert!(
+        w.iter()
+            .any(|m| m.contains("a.py:12:") && m.contains("comprehension")),
+        "{w:#?}"
     );
-    show(
-        &[(
-            "a.rs",
-            "fn f(x: i32) -> Result<i32, E> {\n    let y = g(x)?;\n    Ok(y)\n}\nfn main() { f(1); }\n",
-        )],
-        "a.rs",
-        "f",
+    assert!(
+        w.iter()
+            .any(|m| m.contains("a.py:1:") && m.contains("is kept")),
+        "{w:#?}"
     );
-    show(
-        &[(
-            "src/lib.rs",
-            "pub struct P { x: i32 }\n\nimpl P {\n    pub fn new(x: i32) -> Self {\n        Self { x }\n    }\n\n    fn norm(&self) -> i32 {\n        self.x.abs()\n    }\n\n    fn twice(&self) -> i32 {\n        self.norm() * 2\n    }\n}\n\nfn use_it(p: &P) -> i32 {\n    let q = P::new(3);\n    P::norm(p) + q.norm()\n}\n",
-        )],
-        "src/lib.rs",
-        "P/norm",
+    let infos = messages(&plan, Severity::Info);
+    assert!(
+        infos
+            .iter()
+            .any(|m| m.contains("a.py:6:") && m.contains("evaluated in assignments before"))
     );
-    show(
-        &[(
-            "src/lib.rs",
-            "pub struct P { x: i32 }\n\nimpl P {\n    pub fn new(x: i32) -> Self {\n        Self { x }\n    }\n}\n\nfn use_it() -> P {\n    P::new(3)\n}\n",
-        )],
-        "src/lib.rs",
-        "P/new",
+    // A body of several statements cannot become an expression.
+    let text = "def f(a):\n    b = a + 1\n    return b\n\n\nprint(f(1))\n";
+    let message = unsupported(inline(&[("a.py", text)], "a.py", "f"));
+    assert!(
+        message.contains("a.py:6") && message.contains("not a single `return`"),
+        "{message}"
     );
-    show(
+}
+
+#[test]
+fn python_refusals_name_the_line() {
+    let cases = [
+        (
+            "def f(a):\n    if a:\n        return 1\n    return 2\n\n\nf(3)\n",
+            "line 3",
+        ),
+        ("def f(a):\n    yield a\n\n\nf(3)\n", "generator"),
+        ("def f(*a):\n    pass\n\n\nf(3)\n", "*args"),
+        (
+            "import functools\n\n\n@functools.cache\ndef f(a):\n    return a\n\n\nf(3)\n",
+            "@functools.cache",
+        ),
+        ("def f(a):\n    global g\n    g = a\n\n\nf(3)\n", "global"),
+        (
+            "def f(a):\n    return f(a - 1)\n\n\nf(3)\n",
+            "calls itself at line 2",
+        ),
+        ("async def f(a):\n    return a\n\n\nf(3)\n", "async"),
+        ("def f(a):\n    return a\n", "found no call"),
+    ];
+    for (text, expected) in cases {
+        let message = unsupported(inline(&[("a.py", text)], "a.py", "f"));
+        assert!(message.contains(expected), "{text:?}: {message}");
+    }
+}
+
+#[test]
+fn python_uses_other_than_calls_keep_the_definition() {
+    let text = "def f(a):\n    return a + 1\n\n\nprint(f(1))\nys = map(f, [1, 2])\n# f is nice\n";
+    let plan = inline(&[("a.py", text)], "a.py", "f").unwrap();
+    assert_eq!(
+        after(&plan, "a.py"),
+        "def f(a):\n    return a + 1\n\n\na = 1\nprint(a + 1)\nys = map(f, [1, 2])\n# f is nice\n"
+    );
+    assert_eq!(plan.details["definition_removed"], false);
+    let w = warnings(&plan);
+    assert!(
+        w.iter()
+            .any(|m| m.contains("a.py:6:") && m.contains("used as a value")),
+        "{w:#?}"
+    );
+    assert!(
+        messages(&plan, Severity::Info)
+            .iter()
+            .any(|m| m.contains("a.py:7:") && m.contains("comment"))
+    );
+}
+
+#[test]
+fn python_methods_bind_self_only_where_sound() {
+    let text = "class A:\n    def m(self, k):\n        return self.v + k\n\n    def go(self):\n        r = self.m(2)\n        return r\n\n\nclass B:\n    def run(self, a):\n        x = A.m(a, 1)\n        return x\n\n\nv = A.m(obj, 3)\n";
+    let plan = inline(&[("a.py", text)], "a.py", "A/m").unwrap();
+    assert_eq!(
+        after(&plan, "a.py"),
+        "class A:\n    def m(self, k):\n        return self.v + k\n\n    def go(self):\n        k = 2\n        r = self.v + k\n        return r\n\n\nclass B:\n    def run(self, a):\n        x = A.m(a, 1)\n        return x\n\n\nself = obj\nk = 3\nv = self.v + k\n"
+    );
+    let w = warnings(&plan);
+    assert!(
+        w.iter()
+            .any(|m| m.contains("a.py:12:") && m.contains("overwrite the caller's own `self`")),
+        "{w:#?}"
+    );
+    assert_eq!(plan.details["definition_removed"], false);
+    // Another receiver: no type analysis, so it is left and the definition stays.
+    let text = "class A:\n    def m(self):\n        return 1\n\n\ndef g(a):\n    return a.m()\n";
+    let message = unsupported(inline(&[("a.py", text)], "a.py", "A/m"));
+    assert!(message.contains("cannot tell the type of `a`"), "{message}");
+    // The only method of a class leaves `pass`.
+    let text =
+        "class A:\n    @staticmethod\n    def m(k):\n        return k * 2\n\n\nprint(A.m(4))\n";
+    let plan = inline(&[("a.py", text)], "a.py", "m").unwrap();
+    assert_eq!(
+        after(&plan, "a.py"),
+        "class A:\n    pass\n\n\nk = 4\nprint(k * 2)\n"
+    );
+}
+
+#[test]
+fn python_across_files_with_imports() {
+    let util = "import os\n\n\ndef helper(p):\n    return os.path.join(p, 'x')\n\n\ndef other():\n    pass\n";
+    let main = "from pkg.util import helper, other\n\nprint(helper('a'))\n";
+    let second = "from pkg.util import helper\nimport pkg.util\n\nv = helper('b')\nw = pkg.util.helper('c')\n";
+    let foreign = "from elsewhere import helper\n\nhelper(1)\n";
+    let plan = inline(
         &[
-            (
-                "src/util.rs",
-                "use std::collections::HashMap;\n\npub fn helper(k: &str) -> usize {\n    let m: HashMap<&str, usize> = HashMap::new();\n    m.len() + k.len()\n}\n",
-            ),
-            (
-                "src/main.rs",
-                "mod util;\nuse util::helper;\n\nfn main() {\n\tlet n = helper(\"a\");\n\tprintln!(\"{n}\");\n}\n",
-            ),
-            (
-                "src/other.rs",
-                "use crate::util::{self, helper};\nfn g() -> usize { helper(\"b\") + util::helper(\"c\") }\n",
-            ),
+            ("pkg/util.py", util),
+            ("main.py", main),
+            ("m2.py", second),
+            ("foreign.py", foreign),
+        ],
+        "pkg/util.py",
+        "helper",
+    )
+    .unwrap();
+    assert_eq!(
+        after(&plan, "pkg/util.py"),
+        "import os\n\n\ndef other():\n    pass\n"
+    );
+    assert_eq!(
+        after(&plan, "main.py"),
+        "from pkg.util import other\n\np = 'a'\nprint(os.path.join(p, 'x'))\n"
+    );
+    assert_eq!(
+        after(&plan, "m2.py"),
+        "import pkg.util\n\np = 'b'\nv = os.path.join(p, 'x')\np = 'c'\nw = os.path.join(p, 'x')\n"
+    );
+    assert!(plan.changes.iter().all(|c| c.path != "foreign.py"));
+    let w = warnings(&plan);
+    assert!(
+        w.iter()
+            .any(|m| m.starts_with("main.py:3:") && m.contains("`os`")),
+        "{w:#?}"
+    );
+}
+
+#[test]
+fn python_swapped_arguments_bind_in_parallel() {
+    let text = "def f(a, b):\n    print(a, b)\n\n\ndef g(a, b):\n    f(b, a)\n";
+    let plan = inline(&[("a.py", text)], "a.py", "f").unwrap();
+    assert_eq!(
+        after(&plan, "a.py"),
+        "def g(a, b):\n    a, b = b, a\n    print(a, b)\n"
+    );
+    let w = warnings(&plan);
+    assert!(w.iter().any(|m| m.contains("assigns `a`")), "{w:#?}");
+}
+
+#[test]
+fn python_reindents_into_tabs_and_crlf_and_keeps_strings() {
+    let util = "def show(n):\n    text = \"\"\"Total:\n    {}\"\"\".format(n)\n    if n:\n        print(text)\n";
+    let main = "from util import show\r\n\r\nclass App:\r\n\tdef run(self):\r\n\t\tshow(3)\r\n";
+    let plan = inline(&[("util.py", util), ("main.py", main)], "util.py", "show").unwrap();
+    assert_eq!(
+        after(&plan, "main.py"),
+        "class App:\r\n\tdef run(self):\r\n\t\tn = 3\r\n\t\ttext = \"\"\"Total:\r\n    {}\"\"\".format(n)\r\n\t\tif n:\r\n\t\t\tprint(text)\r\n"
+    );
+    assert_eq!(after(&plan, "util.py"), "");
+}
+
+// ---------------------------------------------------------------- Rust
+
+#[test]
+fn rust_value_and_statement_calls() {
+    let text = "fn helper(a: i32, b: i32) -> i32 {\n    a + b\n}\n\nfn main() {\n    let x = 1;\n    let _ = helper(x, 2);\n}\n";
+    let plan = inline(&[("app.rs", text)], "app.rs", "helper").unwrap();
+    assert_eq!(
+        after(&plan, "app.rs"),
+        "fn main() {\n    let x = 1;\n    let _ = {\n        let a: i32 = x;\n        let b: i32 = 2;\n        a + b\n    };\n}\n"
+    );
+    let text = "/// Logs.\n#[inline]\nfn log(mut n: u32, s: &str) {\n    n += 1;\n    println!(\"{n} {s}\");\n    return;\n}\n\nfn main() {\n    let s = \"x\";\n    log(1, s);\n}\n";
+    let plan = inline(&[("a.rs", text)], "a.rs", "log").unwrap();
+    assert_eq!(
+        after(&plan, "a.rs"),
+        "fn main() {\n    let s = \"x\";\n    {\n        let mut n: u32 = 1;\n        n += 1;\n        println!(\"{n} {s}\");\n    }\n}\n"
+    );
+}
+
+#[test]
+fn rust_blocks_get_parentheses_where_a_statement_would_start() {
+    let text = "fn sq(v: i64) -> i64 {\n    let r = v * v;\n    return r;\n}\n\nfn main() {\n    let a = sq(3).abs();\n    sq(4).abs();\n    let b = match a { 1 => sq(2) + 1, _ => 0 };\n    let Some(c) = Some(sq(1)) else { return };\n    let d = [sq(5), c];\n}\n";
+    let plan = inline(&[("a.rs", text)], "a.rs", "sq").unwrap();
+    let out = after(&plan, "a.rs");
+    assert!(out.contains("    let a = {\n        let v: i64 = 3;\n        let r = v * v;\n        r\n    }.abs();\n"), "{out}");
+    assert!(out.contains("    ({\n        let v: i64 = 4;"), "{out}");
+    assert!(out.contains("1 => ({\n"), "{out}");
+    assert!(out.contains("let Some(c) = Some({\n"), "{out}");
+    assert!(out.contains("let d = [{\n"), "{out}");
+    assert!(
+        crate::lang::syntax_errors(&Language::Rust.parse(&out), &out).is_empty(),
+        "{out}"
+    );
+    let text = "fn g() -> Option<i32> { Some(1) }\n\nfn main() {\n    let Some(x) = g() else { return };\n}\n";
+    let plan = inline(&[("a.rs", text)], "a.rs", "g").unwrap();
+    assert!(
+        after(&plan, "a.rs").contains("let Some(x) = ({\n        Some(1)\n    }) else { return };")
+    );
+}
+
+#[test]
+fn rust_refusals_name_the_line() {
+    let cases = [
+        (
+            "fn f(x: i32) -> Option<i32> {\n    if x > 0 { return None; }\n    Some(x)\n}\nfn main() { f(1); }\n",
+            "line 2",
+        ),
+        (
+            "fn f(x: i32) -> Result<i32, E> {\n    let y = g(x)?;\n    Ok(y)\n}\nfn main() { f(1); }\n",
+            "`?` (line 2)",
+        ),
+        (
+            "fn f(x: u32) -> u32 {\n    if x == 0 { 0 } else { f(x - 1) }\n}\nfn main() { f(1); }\n",
+            "calls itself at line 2",
+        ),
+        (
+            "fn f<T: Default>(x: T) -> T {\n    T::default()\n}\nfn main() { f(1); }\n",
+            "generic parameter `T`",
+        ),
+        ("async fn f() {}\nfn main() { f(); }\n", "async"),
+        ("#[cfg(test)]\nfn f() {}\nfn main() { f(); }\n", "#[cfg]"),
+        (
+            "fn f() -> anyhow::Result<()> {\n    bail!(\"no\");\n}\nfn main() { f(); }\n",
+            "bail!",
+        ),
+        (
+            "struct S;\nimpl Drop for S {\n    fn drop(&mut self) {}\n}\n",
+            "trait `Drop`",
+        ),
+        ("fn f() {}\n", "found no call"),
+    ];
+    for (text, expected) in cases {
+        let name = if text.contains("drop") { "drop" } else { "f" };
+        let message = unsupported(inline(&[("a.rs", text)], "a.rs", name));
+        assert!(message.contains(expected), "{text:?}: {message}");
+    }
+}
+
+#[test]
+fn rust_methods() {
+    let text = "pub struct P {\n    x: i32,\n}\n\nimpl P {\n    fn norm(&self) -> i32 {\n        self.x.abs()\n    }\n\n    fn twice(&self) -> i32 {\n        self.norm() * 2\n    }\n}\n\nfn use_it(p: &P) -> i32 {\n    P::norm(p)\n}\n";
+    let plan = inline(&[("src/lib.rs", text)], "src/lib.rs", "P/norm").unwrap();
+    assert_eq!(
+        after(&plan, "src/lib.rs"),
+        "pub struct P {\n    x: i32,\n}\n\nimpl P {\n    fn twice(&self) -> i32 {\n        ({\n            self.x.abs()\n        }) * 2\n    }\n}\n\nfn use_it(p: &P) -> i32 {\n    {\n        let this: &P = p;\n        this.x.abs()\n    }\n}\n"
+    );
+    // `q.norm()`: the type of `q` is unknown, so the call is left and the method kept.
+    let text = "struct P {\n    x: i32,\n}\n\nimpl P {\n    fn norm(&self) -> i32 {\n        self.x\n    }\n\n    fn new() -> Self {\n        Self { x: 1 }\n    }\n}\n\nfn f(q: P) -> i32 {\n    q.norm() + P::new().x\n}\n";
+    let plan = inline(&[("a.rs", text)], "a.rs", "P/new").unwrap();
+    assert!(after(&plan, "a.rs").contains("q.norm() + {\n        P { x: 1 }\n    }.x"));
+    let message = unsupported(inline(&[("a.rs", text)], "a.rs", "P/norm"));
+    assert!(
+        message.contains("cannot tell the type of `q`") && message.contains("a.rs:16"),
+        "{message}"
+    );
+}
+
+#[test]
+fn rust_across_files_removes_the_imports() {
+    let util = "use std::collections::HashMap;\n\npub fn helper(k: &str) -> usize {\n    let m: HashMap<&str, usize> = HashMap::new();\n    m.len() + k.len()\n}\n";
+    let main = "mod util;\nuse util::helper;\n\nfn main() {\n\tlet n = helper(\"a\");\n\tprintln!(\"{n}\");\n}\n";
+    let other = "use crate::util::{helper, self};\nfn g() -> usize { util::helper(\"c\") }\n";
+    let plan = inline(
+        &[
+            ("src/util.rs", util),
+            ("src/main.rs", main),
+            ("src/other.rs", other),
         ],
         "src/util.rs",
         "helper",
+    )
+    .unwrap();
+    assert_eq!(
+        after(&plan, "src/util.rs"),
+        "use std::collections::HashMap;\n"
     );
-    show(
-        &[(
-            "a.rs",
-            "fn f(a: i32, b: i32) -> i32 { a - b }\nfn g(a: i32, b: i32) -> i32 { f(b, a) }\n",
-        )],
-        "a.rs",
-        "f",
+    assert_eq!(
+        after(&plan, "src/main.rs"),
+        "mod util;\n\nfn main() {\n\tlet n = {\n\t\tlet k: &str = \"a\";\n\t\tlet m: HashMap<&str, usize> = HashMap::new();\n\t\tm.len() + k.len()\n\t};\n\tprintln!(\"{n}\");\n}\n"
     );
+    assert!(after(&plan, "src/other.rs").starts_with("use crate::util::{self};\n"));
+    let w = warnings(&plan);
+    assert!(
+        w.iter()
+            .any(|m| m.starts_with("src/main.rs:5:") && m.contains("`HashMap`")),
+        "{w:#?}"
+    );
+    assert!(
+        w.iter()
+            .any(|m| m.starts_with("src/util.rs:3:") && m.contains("`pub`")),
+        "{w:#?}"
+    );
+    // A call in a macro cannot be rewritten: the definition stays.
+    let main = "mod util;\nuse util::helper;\n\nfn main() {\n    let n = helper(\"a\");\n    println!(\"{}\", helper(\"b\"));\n}\n";
+    let plan = inline(
+        &[("src/util.rs", util), ("src/main.rs", main)],
+        "src/util.rs",
+        "helper",
+    )
+    .unwrap();
+    assert_eq!(plan.details["definition_removed"], false);
+    assert!(after(&plan, "src/main.rs").starts_with("mod util;\nuse util::helper;\n"));
+    assert!(
+        warnings(&plan)
+            .iter()
+            .any(|m| m.contains("src/main.rs:6:") && m.contains("macro"))
+    );
+}
+
+#[test]
+fn rust_swapped_arguments_bind_as_a_tuple() {
+    let text = "fn f(a: i32, b: i32) -> i32 {\n    a - b\n}\n\nfn g(a: i32, b: i32) -> i32 {\n    f(b, a)\n}\n";
+    let plan = inline(&[("a.rs", text)], "a.rs", "f").unwrap();
+    assert_eq!(
+        after(&plan, "a.rs"),
+        "fn g(a: i32, b: i32) -> i32 {\n    {\n        let (a, b): (i32, i32) = (b, a);\n        a - b\n    }\n}\n"
+    );
+}
+
+#[test]
+fn unknown_and_ambiguous_functions_are_typed_errors() {
+    let text = "struct A;\nstruct B;\nimpl A {\n    fn new() {}\n}\nimpl B {\n    fn new() {}\n}\n";
+    assert!(matches!(
+        inline(&[("a.rs", text)], "a.rs", "new"),
+        Err(RefactorError::Ambiguous(_))
+    ));
+    assert!(matches!(
+        inline(&[("a.rs", text)], "a.rs", "nope"),
+        Err(RefactorError::NotFound(_))
+    ));
+    assert!(matches!(
+        inline(&[("a.rs", text)], "missing.rs", "new"),
+        Err(RefactorError::Source(_))
+    ));
 }
