@@ -1117,10 +1117,10 @@ impl Target for PyTarget<'_> {
         let what = if reference.kind == ReferenceKind::Decorator {
             "used as a decorator"
         } else {
-            "used as a value, not called"
+            "used as a value (not called)"
         };
         RefVerdict::Blocking(format!(
-            "`{name}` is {what} at line {line}, so it is not inlined there; the definition is kept"
+            "`{name}` is {what} at line {line}; it is not inlined there, so the definition is kept"
         ))
     }
 
