@@ -115,7 +115,7 @@ pub(super) struct PyTarget<'a> {
     /// Names defined or imported at the top of the definition's module.
     module_names: BTreeSet<String>,
     /// The definition's module name (`utils` for `pkg/utils.py`, `pkg` for `pkg/__init__.py`).
-    module: String,
+    module: Vec<String>,
     /// Nothing but the end of its block follows the definition.
     last_in_container: bool,
     /// The enclosing block is left with nothing but this definition.
@@ -291,7 +291,7 @@ impl<'a> PyTarget<'a> {
             free,
             class_bound,
             module_names: module_names(def.tree.root_node(), text),
-            module: module_of(def.path()),
+            module: module_parts(def.path()),
             last_in_container: next.is_none(),
             container_emptied,
             name,
@@ -306,16 +306,48 @@ impl<'a> PyTarget<'a> {
     }
 }
 
-/// The module name a file defines: `utils` for `pkg/utils.py`, `pkg` for `pkg/__init__.py`.
-fn module_of(path: &str) -> String {
-    let mut parts = path.rsplit('/');
-    let file = parts.next().unwrap_or(path);
-    let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
-    if stem == "__init__" {
-        parts.next().unwrap_or(stem).to_string()
-    } else {
-        stem.to_string()
+/// The dotted module path of a file from the project root: `pkg/util.py` → `pkg.util`,
+/// `pkg/__init__.py` → `pkg`, as parts.
+fn module_parts(path: &str) -> Vec<String> {
+    let mut parts: Vec<String> = path.split('/').map(str::to_string).collect();
+    if let Some(last) = parts.last_mut() {
+        if let Some((stem, _)) = last.rsplit_once('.') {
+            *last = stem.to_string();
+        }
     }
+    if parts.last().is_some_and(|l| l == "__init__") {
+        parts.pop();
+    }
+    parts
+}
+
+/// Whether `module` as written in an import of `importer` (`pkg.util`, `.util`, `.`) names
+/// the module whose parts are `target`. Absolute imports match on their trailing parts (the
+/// import root depends on `sys.path`); relative ones resolve from the importer's package.
+fn import_names_module(module: &str, importer: &str, target: &[String]) -> bool {
+    let module = module.trim();
+    let dots = module.len() - module.trim_start_matches('.').len();
+    let rest: Vec<&str> = module[dots..]
+        .split('.')
+        .filter(|s| !s.is_empty())
+        .collect();
+    if dots == 0 {
+        return !rest.is_empty()
+            && target.len() >= rest.len()
+            && target[target.len() - rest.len()..]
+                .iter()
+                .zip(&rest)
+                .all(|(a, b)| a == b);
+    }
+    let mut base: Vec<String> = importer.split('/').map(str::to_string).collect();
+    base.pop(); // the importer's own file: its package is its directory
+    for _ in 1..dots {
+        if base.pop().is_none() {
+            return false;
+        }
+    }
+    base.extend(rest.iter().map(|s| s.to_string()));
+    base == target
 }
 
 fn is_docstring(node: Node<'_>) -> bool {
@@ -915,12 +947,12 @@ impl Target for PyTarget<'_> {
                         .child_by_field_name("module_name")
                         .map(|m| node_text(m, text))
                         .unwrap_or("");
-                    let last = module.rsplit('.').find(|s| !s.is_empty()).unwrap_or("");
+                    let names_target = import_names_module(module, file.path(), &self.module);
                     let mut cursor = n.walk();
                     let wildcard = n
                         .named_children(&mut cursor)
                         .any(|c| c.kind() == "wildcard_import");
-                    if last == self.module && wildcard {
+                    if names_target && wildcard {
                         facts.plain_is_ours = true;
                     }
                     let mut cursor = n.walk();
@@ -935,10 +967,15 @@ impl Target for PyTarget<'_> {
                             ),
                             _ => (node_text(item, text), None),
                         };
-                        if last == self.module && imported == self.name && alias.is_none() {
+                        if names_target && imported == self.name && alias.is_none() {
                             facts.plain_is_ours = true;
                         }
-                        if imported == self.module {
+                        let submodule = if module.ends_with('.') {
+                            format!("{module}{imported}")
+                        } else {
+                            format!("{module}.{imported}")
+                        };
+                        if import_names_module(&submodule, file.path(), &self.module) {
                             facts
                                 .module_aliases
                                 .push(alias.unwrap_or(imported).to_string());
@@ -955,7 +992,7 @@ impl Target for PyTarget<'_> {
                                     .child_by_field_name("name")
                                     .map(|x| node_text(x, text))
                                     .unwrap_or("");
-                                if module.rsplit('.').next() == Some(self.module.as_str()) {
+                                if import_names_module(module, file.path(), &self.module) {
                                     facts.module_aliases.extend(
                                         item.child_by_field_name("alias")
                                             .map(|a| node_text(a, text).to_string()),
@@ -964,7 +1001,7 @@ impl Target for PyTarget<'_> {
                             }
                             _ => {
                                 let module = node_text(item, text);
-                                if module.rsplit('.').next() == Some(self.module.as_str()) {
+                                if import_names_module(module, file.path(), &self.module) {
                                     facts.module_aliases.push(module.to_string());
                                 }
                             }
@@ -1749,7 +1786,7 @@ impl PyTarget<'_> {
             return RefVerdict::Ignore;
         }
         let module_text = module.map(|m| node_text(m, text)).unwrap_or("");
-        if module_text.rsplit('.').find(|s| !s.is_empty()) != Some(self.module.as_str())
+        if !import_names_module(module_text, file.path(), &self.module)
             || file.path() == self.def.path()
         {
             return RefVerdict::Ignore;
@@ -1925,4 +1962,24 @@ fn expression_context(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn imports_name_modules_by_path() {
+        let util = module_parts("src/pkg/util.py");
+        assert_eq!(util, vec!["src", "pkg", "util"]);
+        assert!(import_names_module("pkg.util", "main.py", &util));
+        assert!(import_names_module("util", "main.py", &util));
+        assert!(!import_names_module("other.util2", "main.py", &util));
+        assert!(import_names_module(".util", "src/pkg/main.py", &util));
+        assert!(import_names_module("..util", "src/pkg/sub/a.py", &util));
+        assert!(!import_names_module(".util", "src/other/main.py", &util));
+        let package = module_parts("pkg/__init__.py");
+        assert!(import_names_module(".", "pkg/main.py", &package));
+        assert!(!import_names_module(".", "other/main.py", &package));
+    }
 }

@@ -124,6 +124,10 @@ pub(super) struct RustTarget<'a> {
     /// Names defined or imported at the top of the definition's file.
     module_names: BTreeSet<String>,
     is_pub: bool,
+    /// The function or its impl declares generic parameters.
+    generic: bool,
+    /// Another free function of the definition's file has the same name.
+    defined_twice: bool,
     last_in_container: bool,
     /// Identifier-like words of the body, to pick fresh names.
     body_text: String,
@@ -699,6 +703,19 @@ impl<'a> RustTarget<'a> {
             .filter(|n| !bound.contains(n))
             .collect();
         let last_in_container = item.next_named_sibling().is_none();
+        let generic =
+            !fn_generics.is_empty() || matches!(&kind, Kind::Method(info) if info.generic);
+        let mut free_functions = 0;
+        walk_node(def.tree.root_node(), |n| {
+            if n.kind() == "function_item"
+                && enclosing_impl(n).is_none()
+                && n.child_by_field_name("name")
+                    .is_some_and(|x| node_text(x, text) == name)
+            {
+                free_functions += 1;
+            }
+            true
+        });
 
         Ok(Box::new(RustTarget {
             def,
@@ -716,6 +733,8 @@ impl<'a> RustTarget<'a> {
             touches_fields,
             module_names: module_names(def.tree.root_node(), text),
             is_pub,
+            generic,
+            defined_twice: free_functions > 1,
             last_in_container,
             body_text: node_text(block, text).to_string(),
             name,
@@ -773,22 +792,6 @@ impl<'a> RustTarget<'a> {
         false
     }
 
-    fn defined_twice(&self) -> bool {
-        let text = self.def.text();
-        let mut count = 0;
-        walk_node(self.def.tree.root_node(), |n| {
-            if n.kind() == "function_item"
-                && enclosing_impl(n).is_none()
-                && n.child_by_field_name("name")
-                    .is_some_and(|x| node_text(x, text) == self.name)
-            {
-                count += 1;
-            }
-            true
-        });
-        count > 1
-    }
-
     /// How `call` designates the function: `Ok(None)` when it does not, `Err` when it may.
     fn site(
         &self,
@@ -804,7 +807,7 @@ impl<'a> RustTarget<'a> {
                 if !facts.plain_is_ours {
                     return Ok(None);
                 }
-                if file.path() == self.def.path() && self.defined_twice() {
+                if file.path() == self.def.path() && self.defined_twice {
                     return Err(format!(
                         "`{name}` is defined more than once in {}; the heuristic cannot tell which one the call at line {} runs",
                         file.path(),
@@ -1180,6 +1183,12 @@ impl Target for RustTarget<'_> {
             .site(file, facts, node, call)?
             .ok_or("it does not call this function")?;
         let line = call.line;
+        if self.generic && text[call.callee_range.clone()].contains("::<") {
+            return Err(format!(
+                "it gives explicit generic arguments (`{}`), which the bindings cannot carry; remove them or inline it by hand",
+                text[call.callee_range.clone()].trim()
+            ));
+        }
         let own_impl = self.in_own_impl(node, text);
         if let (Some(info), false) = (self.method(), own_impl) {
             if let Some(gline) = self.impl_generic_use {

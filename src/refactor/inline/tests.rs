@@ -452,3 +452,37 @@ fn unknown_and_ambiguous_functions_are_typed_errors() {
         Err(RefactorError::Source(_))
     ));
 }
+
+#[test]
+fn python_relative_and_package_imports() {
+    let init = "def helper(x):\n    return x + 1\n";
+    let main = "from . import helper\n\nv = helper(1)\n";
+    let other = "from other import helper\n\nw = helper(2)\n";
+    let plan = inline(
+        &[
+            ("pkg/__init__.py", init),
+            ("pkg/main.py", main),
+            ("lib/mod.py", other),
+        ],
+        "pkg/__init__.py",
+        "helper",
+    )
+    .unwrap();
+    assert_eq!(after(&plan, "pkg/main.py"), "x = 1\nv = x + 1\n");
+    assert!(plan.changes.iter().all(|c| c.path != "lib/mod.py"));
+}
+
+#[test]
+fn rust_explicit_generic_arguments_are_refused() {
+    let text = "fn show<T: std::fmt::Debug>(x: T) {\n    println!(\"{x:?}\");\n}\n\nfn main() {\n    show(1);\n    show::<u8>(2);\n}\n";
+    let plan = inline(&[("a.rs", text)], "a.rs", "show").unwrap();
+    assert_eq!(
+        after(&plan, "a.rs"),
+        "fn show<T: std::fmt::Debug>(x: T) {\n    println!(\"{x:?}\");\n}\n\nfn main() {\n    {\n        let x = 1;\n        println!(\"{x:?}\");\n    }\n    show::<u8>(2);\n}\n"
+    );
+    assert!(
+        warnings(&plan)
+            .iter()
+            .any(|m| m.contains("a.rs:7:") && m.contains("explicit generic arguments"))
+    );
+}
