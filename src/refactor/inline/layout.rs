@@ -187,6 +187,6 @@ mod tests {
             apply(text, &[remove_list_item(&items, 0).unwrap()]),
             "helper, b"
         );
-        assert!(remove_list_item(&[0..6], 0).is_none());
+        assert!(remove_list_item(std::slice::from_ref(&(0..6)), 0).is_none());
     }
 }

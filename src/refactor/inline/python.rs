@@ -310,10 +310,10 @@ impl<'a> PyTarget<'a> {
 /// `pkg/__init__.py` → `pkg`, as parts.
 fn module_parts(path: &str) -> Vec<String> {
     let mut parts: Vec<String> = path.split('/').map(str::to_string).collect();
-    if let Some(last) = parts.last_mut() {
-        if let Some((stem, _)) = last.rsplit_once('.') {
-            *last = stem.to_string();
-        }
+    if let Some(last) = parts.last_mut()
+        && let Some((stem, _)) = last.rsplit_once('.')
+    {
+        *last = stem.to_string();
     }
     if parts.last().is_some_and(|l| l == "__init__") {
         parts.pop();
@@ -493,11 +493,10 @@ fn last_statement(block: Node<'_>) -> Option<Node<'_>> {
 }
 
 /// The statements that end a path through the body, and the refusal of any other `return`.
-fn tails(
-    block: Node<'_>,
-    text: &str,
-    name: &str,
-) -> Result<(Vec<TailReturn>, Vec<(usize, String)>), RefactorError> {
+/// The final `return`s, and where a path falls off the end (offset, indentation).
+type Tails = (Vec<TailReturn>, Vec<(usize, String)>);
+
+fn tails(block: Node<'_>, text: &str, name: &str) -> Result<Tails, RefactorError> {
     let mut tail_nodes: Vec<Node<'_>> = Vec::new();
     let mut stack = vec![block];
     while let Some(b) = stack.pop() {
@@ -571,10 +570,10 @@ fn tails(
 
 fn has_else(if_statement: Node<'_>) -> bool {
     let mut cursor = if_statement.walk();
-    let has = if_statement
+
+    if_statement
         .children_by_field_name("alternative", &mut cursor)
-        .any(|a| a.kind() == "else_clause");
-    has
+        .any(|a| a.kind() == "else_clause")
 }
 
 /// Zero-argument `super()`, `__class__` and `__private` names depend on the class the code is
@@ -671,10 +670,10 @@ fn read_names(root: Node<'_>, text: &str) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
     let mut comprehension_variables = BTreeSet::new();
     walk_node(root, |n| {
-        if n.kind() == "for_in_clause" {
-            if let Some(left) = n.child_by_field_name("left") {
-                target_names(left, text, &mut comprehension_variables);
-            }
+        if n.kind() == "for_in_clause"
+            && let Some(left) = n.child_by_field_name("left")
+        {
+            target_names(left, text, &mut comprehension_variables);
         }
         if n.kind() == "identifier" && !is_attribute_or_keyword_name(n) {
             names.insert(node_text(n, text).to_string());
@@ -853,8 +852,8 @@ fn is_inert(node: Node<'_>) -> bool {
         }
         "tuple" | "parenthesized_expression" => {
             let mut cursor = node.walk();
-            let all = node.named_children(&mut cursor).all(is_inert);
-            all
+
+            node.named_children(&mut cursor).all(is_inert)
         }
         _ => false,
     }
@@ -1014,7 +1013,8 @@ impl Target for PyTarget<'_> {
             let defines_own = {
                 let mut cursor = file.tree.root_node().walk();
                 let root = file.tree.root_node();
-                let found = root.named_children(&mut cursor).any(|s| {
+
+                root.named_children(&mut cursor).any(|s| {
                     let s = if s.kind() == "decorated_definition" {
                         s.child_by_field_name("definition").unwrap_or(s)
                     } else {
@@ -1023,8 +1023,7 @@ impl Target for PyTarget<'_> {
                     matches!(s.kind(), "function_definition" | "class_definition")
                         && s.child_by_field_name("name")
                             .is_some_and(|n| node_text(n, text) == self.name)
-                });
-                found
+                })
             };
             if defines_own {
                 facts.plain_is_ours = false;
@@ -1953,13 +1952,13 @@ fn expression_context(
         child = node;
         current = node.parent();
     }
-    if let Some(place) = conditional {
-        if let Some(b) = bindings.iter().find(|b| !is_simple_text(&b.value)) {
-            return Err(format!(
-                "it is in {place}, evaluated only sometimes; moving the argument `{}` before the statement would evaluate it always",
-                b.value.trim()
-            ));
-        }
+    if let Some(place) = conditional
+        && let Some(b) = bindings.iter().find(|b| !is_simple_text(&b.value))
+    {
+        return Err(format!(
+            "it is in {place}, evaluated only sometimes; moving the argument `{}` before the statement would evaluate it always",
+            b.value.trim()
+        ));
     }
     Ok(())
 }

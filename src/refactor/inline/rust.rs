@@ -159,10 +159,10 @@ fn module_at(file_path: &str, node: Node<'_>, text: &str) -> Vec<String> {
     let mut inner = Vec::new();
     let mut current = node.parent();
     while let Some(n) = current {
-        if n.kind() == "mod_item" {
-            if let Some(name) = n.child_by_field_name("name") {
-                inner.push(node_text(name, text).to_string());
-            }
+        if n.kind() == "mod_item"
+            && let Some(name) = n.child_by_field_name("name")
+        {
+            inner.push(node_text(name, text).to_string());
         }
         current = n.parent();
     }
@@ -487,15 +487,14 @@ impl<'a> RustTarget<'a> {
         let mut is_pub = false;
         for child in item.children(&mut cursor) {
             match child.kind() {
-                "function_modifiers" => {
+                "function_modifiers"
                     if node_text(child, text)
                         .split_whitespace()
-                        .any(|w| w == "async")
-                    {
-                        return Err(error(format!(
-                            "`{name}` (line {line}) is `async`: a call makes a future, so the body cannot replace it; inline it by hand"
-                        )));
-                    }
+                        .any(|w| w == "async") =>
+                {
+                    return Err(error(format!(
+                        "`{name}` (line {line}) is `async`: a call makes a future, so the body cannot replace it; inline it by hand"
+                    )));
                 }
                 "visibility_modifier" => is_pub = node_text(child, text).trim() == "pub",
                 _ => {}
@@ -773,13 +772,13 @@ impl<'a> RustTarget<'a> {
             if n.kind() == "function_item" {
                 let has_self = n.child_by_field_name("parameters").is_some_and(|p| {
                     let mut c = p.walk();
-                    let found = p.named_children(&mut c).any(|x| {
+
+                    p.named_children(&mut c).any(|x| {
                         x.kind() == "self_parameter"
                             || (x.kind() == "parameter"
                                 && x.child_by_field_name("pattern")
                                     .is_some_and(|pat| pat.kind() == "self"))
-                    });
-                    found
+                    })
                 });
                 return has_self
                     && enclosing_impl(n).is_some_and(|i| {
@@ -1024,10 +1023,10 @@ impl Target for RustTarget<'_> {
                     if node_text(u, text) == self.name
                         && u.parent().is_some_and(|p| p.kind() == "use_list") =>
                 {
-                    if let Some(prefix) = list_prefix(u, text) {
-                        if resolve_prefix(&prefix, &here).iter().any(|c| c == module) {
-                            facts.plain_is_ours = true;
-                        }
+                    if let Some(prefix) = list_prefix(u, text)
+                        && resolve_prefix(&prefix, &here).iter().any(|c| c == module)
+                    {
+                        facts.plain_is_ours = true;
                     }
                     false
                 }
@@ -1215,29 +1214,29 @@ impl Target for RustTarget<'_> {
         let mut bindings: Vec<(String, Option<String>, String)> = Vec::new();
         let mut body_splices: Vec<Splice> = self.tail_splices.clone();
         let mut receiver_name = None;
-        if let (Some(info), Site::Qualified) = (self.method(), site) {
-            if let Some(self_param) = &info.self_param {
-                if args.is_empty() {
-                    return Err(format!(
-                        "it passes no receiver for `{}`'s `self`",
-                        self.name
-                    ));
-                }
-                let receiver = args.remove(0);
-                let body_and_here = [self.body_text.as_str(), text];
-                let fresh = fresh_name("this", &body_and_here);
-                for r in &self.self_ranges {
-                    body_splices.push((r.clone(), fresh.clone()));
-                }
-                let pattern = if self_param.mutable {
-                    format!("mut {fresh}")
-                } else {
-                    fresh.clone()
-                };
-                let ty = self.annotation(&self_param.ty, false, own_impl);
-                bindings.push((pattern, ty, receiver));
-                receiver_name = Some(fresh);
+        if let (Some(info), Site::Qualified) = (self.method(), site)
+            && let Some(self_param) = &info.self_param
+        {
+            if args.is_empty() {
+                return Err(format!(
+                    "it passes no receiver for `{}`'s `self`",
+                    self.name
+                ));
             }
+            let receiver = args.remove(0);
+            let body_and_here = [self.body_text.as_str(), text];
+            let fresh = fresh_name("this", &body_and_here);
+            for r in &self.self_ranges {
+                body_splices.push((r.clone(), fresh.clone()));
+            }
+            let pattern = if self_param.mutable {
+                format!("mut {fresh}")
+            } else {
+                fresh.clone()
+            };
+            let ty = self.annotation(&self_param.ty, false, own_impl);
+            bindings.push((pattern, ty, receiver));
+            receiver_name = Some(fresh);
         }
         if args.len() != self.params.len() {
             return Err(format!(
@@ -1256,13 +1255,12 @@ impl Target for RustTarget<'_> {
             let ty = self.annotation(&param.ty, param.type_unwritable, own_impl);
             bindings.push((param.pattern.clone(), ty, value));
         }
-        if !own_impl {
-            if let Some(info) = self.method() {
-                if !info.generic {
-                    for r in &self.self_type_ranges {
-                        body_splices.push((r.clone(), info.type_text.clone()));
-                    }
-                }
+        if !own_impl
+            && let Some(info) = self.method()
+            && !info.generic
+        {
+            for r in &self.self_type_ranges {
+                body_splices.push((r.clone(), info.type_text.clone()));
             }
         }
 
@@ -1306,24 +1304,24 @@ impl Target for RustTarget<'_> {
         )];
         findings.extend(self.scope_findings(file, node, call, receiver_name.as_deref()));
 
-        if lines.is_empty() {
-            if let Some(statement) = statement.filter(|_| self.unit_return) {
-                // Nothing to run: the statement goes.
-                let range = statement.byte_range();
-                let edit =
-                    if starts_its_line(text, range.start) && ends_its_line(text, range.end, "//") {
-                        TextEdit::delete(
-                            line_start(text, range.start)..line_end_with_newline(text, range.end),
-                        )
-                    } else {
-                        TextEdit::delete(range)
-                    };
-                return Ok(Inlined {
-                    edits: vec![edit],
-                    claim: statement.byte_range(),
-                    findings,
-                });
-            }
+        if lines.is_empty()
+            && let Some(statement) = statement.filter(|_| self.unit_return)
+        {
+            // Nothing to run: the statement goes.
+            let range = statement.byte_range();
+            let edit = if starts_its_line(text, range.start) && ends_its_line(text, range.end, "//")
+            {
+                TextEdit::delete(
+                    line_start(text, range.start)..line_end_with_newline(text, range.end),
+                )
+            } else {
+                TextEdit::delete(range)
+            };
+            return Ok(Inlined {
+                edits: vec![edit],
+                claim: statement.byte_range(),
+                findings,
+            });
         }
         let block = if lines.is_empty() {
             "{}".to_string()
@@ -1402,14 +1400,14 @@ impl RustTarget<'_> {
                     ));
                 }
             }
-            if let Some(r) = receiver {
-                if bound.contains(r) {
-                    findings.push(Finding::warning(
+            if let Some(r) = receiver
+                && bound.contains(r)
+            {
+                findings.push(Finding::warning(
                         file.path(),
                         line,
                         format!("the inlined code binds `{r}` for `self`, which shadows the caller's `{r}` inside the block"),
                     ));
-                }
             }
         }
         if file.path() != self.def.path() {
@@ -1496,10 +1494,10 @@ impl RustTarget<'_> {
         }
         let public = {
             let mut c = declaration.walk();
-            let found = declaration
+
+            declaration
                 .children(&mut c)
-                .any(|x| x.kind() == "visibility_modifier");
-            found
+                .any(|x| x.kind() == "visibility_modifier")
         };
         if public {
             return RefVerdict::Import(Err(format!(
@@ -1560,10 +1558,10 @@ fn list_prefix(node: Node<'_>, text: &str) -> Option<String> {
     let mut parts = Vec::new();
     let mut current = node.parent();
     while let Some(n) = current {
-        if n.kind() == "scoped_use_list" {
-            if let Some(path) = n.child_by_field_name("path") {
-                parts.push(node_text(path, text).to_string());
-            }
+        if n.kind() == "scoped_use_list"
+            && let Some(path) = n.child_by_field_name("path")
+        {
+            parts.push(node_text(path, text).to_string());
         }
         if n.kind() == "use_declaration" {
             break;

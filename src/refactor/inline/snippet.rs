@@ -171,12 +171,14 @@ pub(super) fn convert_indent(relative: &str, from: IndentUnit, to: IndentUnit) -
             rest = r;
             continue;
         }
-        if let IndentUnit::Spaces(n) = from {
-            if n > 0 && rest.len() >= n && rest.as_bytes()[..n].iter().all(|b| *b == b' ') {
-                levels += 1;
-                rest = &rest[n..];
-                continue;
-            }
+        if let IndentUnit::Spaces(n) = from
+            && n > 0
+            && rest.len() >= n
+            && rest.as_bytes()[..n].iter().all(|b| *b == b' ')
+        {
+            levels += 1;
+            rest = &rest[n..];
+            continue;
         }
         break;
     }
@@ -204,7 +206,12 @@ mod tests {
         let end = text.len() - 1;
         let string_start = text.find("\"\"\"").unwrap();
         let string_end = text.rfind("\"\"\"").unwrap() + 3;
-        let (lines, first) = extract(text, start..end, &[], &[string_start..string_end]);
+        let (lines, first) = extract(
+            text,
+            start..end,
+            &[],
+            std::slice::from_ref(&(string_start..string_end)),
+        );
         let verbatim: Vec<bool> = lines.iter().map(|l| l.verbatim).collect();
         assert_eq!(verbatim, vec![false, true, true, false, false]);
         let base = base_indent(&lines, first.as_deref());
