@@ -530,7 +530,7 @@ fn tails(block: Node<'_>, text: &str, name: &str) -> Result<Tails, RefactorError
         .find(|r| !tail_nodes.iter().any(|t| t.id() == r.id()))
     {
         return Err(error(format!(
-            "`{name}` returns early (`return` at line {}); inlined, that `return` would leave the caller instead, so candor does not inline it",
+            "`{name}` returns before its end (`return` at line {}, not in a final position); inlined, that `return` would leave the caller instead, so candor does not inline it",
             early.start_position().row + 1
         )));
     }
@@ -734,6 +734,32 @@ fn statement_of(node: Node<'_>) -> Option<Node<'_>> {
         }
         current = parent;
     }
+}
+
+/// The kind of scope a statement runs in.
+enum Scope {
+    Module,
+    Class(String),
+    Function,
+}
+
+fn scope_kind(statement: Node<'_>, text: &str) -> Scope {
+    let mut current = statement.parent();
+    while let Some(n) = current {
+        match n.kind() {
+            "function_definition" | "lambda" => return Scope::Function,
+            "class_definition" => {
+                let name = n
+                    .child_by_field_name("name")
+                    .map(|x| node_text(x, text))
+                    .unwrap_or("?");
+                return Scope::Class(name.to_string());
+            }
+            _ => {}
+        }
+        current = n.parent();
+    }
+    Scope::Module
 }
 
 /// The innermost function whose body contains `node`, if any.
@@ -1227,6 +1253,27 @@ impl Target for PyTarget<'_> {
             .map(|b| b.name.clone())
             .chain(self.body_bound.iter().cloned())
             .collect();
+        let names = || {
+            assigned
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match scope_kind(statement, text) {
+            Scope::Class(class) if !assigned.is_empty() => {
+                return Err(format!(
+                    "it is in the body of class `{class}`, where the assignments of the inlined code ({}) would become class attributes",
+                    names()
+                ));
+            }
+            Scope::Module if !assigned.is_empty() => findings.push(Finding::info(
+                file.path(),
+                line,
+                format!("the inlined code assigns {} at the top level of the module, where they become module globals", names()),
+            )),
+            _ => {}
+        }
         findings.extend(self.scope_findings(file, &assigned, caller, caller_scope, call));
         let binding_lines = binding_statements(&bindings);
 
@@ -1742,7 +1789,18 @@ impl PyTarget<'_> {
         }
         // At the top of the definition's own module, the body's free names are these globals.
         let same_globals = caller.is_none() && file.path() == self.def.path();
-        for name in self.free.iter().filter(|_| !same_globals) {
+        // A nested function called in its own parent reads the parent's names on purpose.
+        let own_parent = match (&self.kind, caller) {
+            (Kind::Nested { scope }, Some(f)) => {
+                let outer = f
+                    .parent()
+                    .filter(|p| p.kind() == "decorated_definition")
+                    .unwrap_or(f);
+                outer.byte_range() == *scope
+            }
+            _ => false,
+        };
+        for name in self.free.iter().filter(|_| !same_globals && !own_parent) {
             if caller_bound.contains(name) {
                 findings.push(Finding::warning(
                     file.path(),

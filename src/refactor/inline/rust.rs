@@ -131,6 +131,8 @@ pub(super) struct RustTarget<'a> {
     last_in_container: bool,
     /// Identifier-like words of the body, to pick fresh names.
     body_text: String,
+    /// The body is one expression (or `return expr;`): its range and node kind.
+    single_value: Option<(Range<usize>, String)>,
 }
 
 fn error(message: impl Into<String>) -> RefactorError {
@@ -648,7 +650,7 @@ impl<'a> RustTarget<'a> {
             .find(|r| final_return.is_none_or(|(f, _)| f.id() != r.id()))
         {
             return Err(error(format!(
-                "`{name}` returns early (`return` at line {}); inlined, that `return` would leave the caller instead, so candor does not inline it",
+                "`{name}` returns before its end (`return` at line {}, not in a final position); inlined, that `return` would leave the caller instead, so candor does not inline it",
                 early.start_position().row + 1
             )));
         }
@@ -665,6 +667,20 @@ impl<'a> RustTarget<'a> {
         }
         let body = match (statements.first(), statements.last()) {
             (Some(first), Some(last)) => Some(first.start_byte()..last.end_byte()),
+            _ => None,
+        };
+        let single_value = match statements.as_slice() {
+            [only] => {
+                let value = match only.kind() {
+                    "expression_statement" | "return_expression" => final_return
+                        .filter(|(_, statement)| statement.id() == only.id())
+                        .and_then(|(ret, _)| ret.named_child(0)),
+                    "let_declaration" | "empty_statement" => None,
+                    k if k.ends_with("_item") || k.ends_with("comment") => None,
+                    _ => Some(*only),
+                };
+                value.map(|v| (v.byte_range(), v.kind().to_string()))
+            }
             _ => None,
         };
 
@@ -736,6 +752,7 @@ impl<'a> RustTarget<'a> {
             defined_twice: free_functions > 1,
             last_in_container,
             body_text: node_text(block, text).to_string(),
+            single_value,
             name,
         }))
     }
@@ -935,6 +952,78 @@ fn check_exits(block: Node<'_>, text: &str, name: &str) -> Result<(), RefactorEr
     match problem {
         Some(p) => Err(error(p)),
         None => Ok(()),
+    }
+}
+
+/// Expressions that end in a block: pasted bare at the start of a statement they would parse
+/// as one, so they keep the `{ .. }` form.
+const BLOCK_LIKE: &[&str] = &[
+    "block",
+    "if_expression",
+    "match_expression",
+    "loop_expression",
+    "while_expression",
+    "for_expression",
+    "unsafe_block",
+    "async_block",
+    "const_block",
+    "closure_expression",
+];
+
+/// Expressions that bind tighter than any operator around them (no parentheses needed).
+const ATOMIC: &[&str] = &[
+    "call_expression",
+    "field_expression",
+    "identifier",
+    "scoped_identifier",
+    "self",
+    "integer_literal",
+    "float_literal",
+    "string_literal",
+    "raw_string_literal",
+    "char_literal",
+    "boolean_literal",
+    "macro_invocation",
+    "index_expression",
+    "tuple_expression",
+    "array_expression",
+    "parenthesized_expression",
+    "unit_expression",
+    "generic_function",
+    "struct_expression",
+];
+
+/// Whether an expression of `kind` can replace `call` without parentheses: an atom (but a
+/// struct literal not in a condition, where `S { .. }` is refused), or anything in a slot
+/// that delimits it (an argument, an element, a `let` value, a returned value).
+fn expression_fits(call: Node<'_>, kind: &str) -> bool {
+    if kind == "struct_expression" {
+        let mut current = call.parent();
+        while let Some(n) = current {
+            match n.kind() {
+                "if_expression" | "while_expression" | "match_expression" | "for_expression"
+                | "let_condition" => {
+                    return false;
+                }
+                "block" | "function_item" => break,
+                _ => {}
+            }
+            current = n.parent();
+        }
+        return true;
+    }
+    if ATOMIC.contains(&kind) {
+        return true;
+    }
+    let Some(parent) = call.parent() else {
+        return false;
+    };
+    match parent.kind() {
+        "arguments" | "array_expression" | "tuple_expression" | "return_expression"
+        | "field_initializer" => true,
+        "let_declaration" => parent.child_by_field_name("alternative").is_none(),
+        "expression_statement" => true,
+        _ => false,
     }
 }
 
@@ -1266,6 +1355,49 @@ impl Target for RustTarget<'_> {
 
         let eol = file.style.line_ending;
         let indent = crate::text::indentation_at(text, call.range.start).to_string();
+        let mut findings = vec![Finding::info(
+            file.path(),
+            line,
+            format!("inlined the call of `{}` at line {line}", self.name),
+        )];
+        findings.extend(self.scope_findings(file, node, call, receiver_name.as_deref()));
+
+        // Nothing to bind and a body that is one expression: the expression itself.
+        if let (true, Some((value, kind))) = (bindings.is_empty(), &self.single_value)
+            && !BLOCK_LIKE.contains(&kind.as_str())
+        {
+            let (value_lines, first) =
+                snippet::extract(def_text, value.clone(), &body_splices, &self.protected);
+            let base = snippet::base_indent(&value_lines, first.as_deref());
+            let rendered = snippet::layout(
+                &value_lines,
+                &base,
+                Layout {
+                    from_unit: self.def.style.indent,
+                    to_indent: &indent,
+                    to_unit: file.style.indent,
+                },
+            );
+            let joined = rendered.join(eol);
+            let expression = joined
+                .strip_prefix(indent.as_str())
+                .unwrap_or(&joined)
+                .to_string();
+            let before_else = node.parent().is_some_and(|p| {
+                p.kind() == "let_declaration" && p.child_by_field_name("alternative").is_some()
+            }) && expression.trim_end().ends_with('}');
+            let bare = if expression_fits(node, kind) && !before_else {
+                expression
+            } else {
+                format!("({expression})")
+            };
+            return Ok(Inlined {
+                edits: vec![TextEdit::new(call.range.clone(), bare)],
+                claim: call.range.clone(),
+                findings,
+            });
+        }
+
         let inner_indent = format!("{indent}{}", file.style.indent.as_str());
         let mut lines: Vec<String> = binding_statements(&bindings)
             .into_iter()
@@ -1297,12 +1429,6 @@ impl Target for RustTarget<'_> {
             p.kind() == "expression_statement"
                 && p.named_child(0).is_some_and(|c| c.id() == node.id())
         });
-        let mut findings = vec![Finding::info(
-            file.path(),
-            line,
-            format!("inlined the call of `{}` at line {line}", self.name),
-        )];
-        findings.extend(self.scope_findings(file, node, call, receiver_name.as_deref()));
 
         if lines.is_empty()
             && let Some(statement) = statement.filter(|_| self.unit_return)

@@ -310,11 +310,16 @@ fn rust_blocks_get_parentheses_where_a_statement_would_start() {
         crate::lang::syntax_errors(&Language::Rust.parse(&out), &out).is_empty(),
         "{out}"
     );
-    let text = "fn g() -> Option<i32> { Some(1) }\n\nfn main() {\n    let Some(x) = g() else { return };\n}\n";
+    let text = "fn g() -> Option<i32> { Some(1) }\nstruct W { v: i32 }\nfn w() -> W { W { v: 1 } }\n\nfn main() {\n    let Some(x) = g() else { return };\n    let W { v } = w() else { return };\n    if w().v > x {}\n}\n";
     let plan = inline(&[("a.rs", text)], "a.rs", "g").unwrap();
+    assert!(after(&plan, "a.rs").contains("let Some(x) = Some(1) else { return };"));
+    let plan = inline(&[("a.rs", text)], "a.rs", "w").unwrap();
+    let out = after(&plan, "a.rs");
     assert!(
-        after(&plan, "a.rs").contains("let Some(x) = ({\n        Some(1)\n    }) else { return };")
+        out.contains("let W { v } = (W { v: 1 }) else { return };"),
+        "{out}"
     );
+    assert!(out.contains("if (W { v: 1 }).v > x {}"), "{out}");
 }
 
 #[test]
@@ -361,12 +366,12 @@ fn rust_methods() {
     let plan = inline(&[("src/lib.rs", text)], "src/lib.rs", "P/norm").unwrap();
     assert_eq!(
         after(&plan, "src/lib.rs"),
-        "pub struct P {\n    x: i32,\n}\n\nimpl P {\n    fn twice(&self) -> i32 {\n        ({\n            self.x.abs()\n        }) * 2\n    }\n}\n\nfn use_it(p: &P) -> i32 {\n    {\n        let this: &P = p;\n        this.x.abs()\n    }\n}\n"
+        "pub struct P {\n    x: i32,\n}\n\nimpl P {\n    fn twice(&self) -> i32 {\n        self.x.abs() * 2\n    }\n}\n\nfn use_it(p: &P) -> i32 {\n    {\n        let this: &P = p;\n        this.x.abs()\n    }\n}\n"
     );
     // `q.norm()`: the type of `q` is unknown, so the call is left and the method kept.
     let text = "struct P {\n    x: i32,\n}\n\nimpl P {\n    fn norm(&self) -> i32 {\n        self.x\n    }\n\n    fn new() -> Self {\n        Self { x: 1 }\n    }\n}\n\nfn f(q: P) -> i32 {\n    q.norm() + P::new().x\n}\n";
     let plan = inline(&[("a.rs", text)], "a.rs", "P/new").unwrap();
-    assert!(after(&plan, "a.rs").contains("q.norm() + {\n        P { x: 1 }\n    }.x"));
+    assert!(after(&plan, "a.rs").contains("q.norm() + P { x: 1 }.x"));
     let message = unsupported(inline(&[("a.rs", text)], "a.rs", "P/norm"));
     assert!(
         message.contains("cannot tell the type of `q`") && message.contains("a.rs:16"),
