@@ -100,6 +100,8 @@ pub(super) struct Facts {
     pub plain_is_ours: bool,
     /// Expressions naming the target's module (`utils` in `utils.helper(x)`).
     pub module_aliases: Vec<String>,
+    /// Names this file imports (unaliased) from the target's module; `*` for a wildcard.
+    pub imported: Vec<String>,
     /// Notes about the file, reported once whatever happens.
     pub findings: Vec<Finding>,
 }

@@ -979,6 +979,7 @@ impl Target for PyTarget<'_> {
                         .any(|c| c.kind() == "wildcard_import");
                     if names_target && wildcard {
                         facts.plain_is_ours = true;
+                        facts.imported.push("*".to_string());
                     }
                     let mut cursor = n.walk();
                     for item in n.children_by_field_name("name", &mut cursor) {
@@ -994,6 +995,9 @@ impl Target for PyTarget<'_> {
                         };
                         if names_target && imported == self.name && alias.is_none() {
                             facts.plain_is_ours = true;
+                        }
+                        if names_target && alias.is_none() {
+                            facts.imported.push(imported.to_string());
                         }
                         let submodule = if module.ends_with('.') {
                             format!("{module}{imported}")
@@ -1420,10 +1424,27 @@ impl PyTarget<'_> {
             .then_some(SiteKind::Function)),
             (Kind::Method { class, .. }, CallForm::Method { receiver }) => {
                 let receiver_text = text[receiver.clone()].trim().to_string();
-                if receiver_text == *class {
-                    return Ok(Some(SiteKind::ClassQualified));
+                let in_def_file = file.path() == self.def.path();
+                let through_module = receiver_text
+                    .strip_suffix(class.as_str())
+                    .and_then(|r| r.strip_suffix('.'))
+                    .is_some_and(|module| facts.module_aliases.iter().any(|a| a == module));
+                if receiver_text == *class || through_module {
+                    let visible = in_def_file
+                        || through_module
+                        || facts.imported.iter().any(|i| i == class || i == "*");
+                    if visible {
+                        return Ok(Some(SiteKind::ClassQualified));
+                    }
+                    return Err(format!(
+                        "{} does not import `{class}` from {}, so the heuristic cannot tell that `{receiver_text}.{name}(...)` at line {} is this method; it is left as it is",
+                        file.path(),
+                        self.def.path(),
+                        call.line
+                    ));
                 }
-                if let Some((caller_is_class, _)) = self.own_receiver(node, text, &receiver_text) {
+                let own = in_def_file.then(|| self.own_receiver(node, text, &receiver_text)).flatten();
+                if let Some((caller_is_class, _)) = own {
                     return Ok(Some(SiteKind::OwnReceiver {
                         receiver: receiver_text,
                         caller_is_class,

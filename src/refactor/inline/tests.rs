@@ -491,3 +491,22 @@ fn rust_explicit_generic_arguments_are_refused() {
             .any(|m| m.contains("a.rs:7:") && m.contains("explicit generic arguments"))
     );
 }
+
+#[test]
+fn python_class_calls_in_other_files_need_the_import() {
+    let cart = "class Cart:\n    @staticmethod\n    def tax(v):\n        return v * 0.2\n";
+    let good = "from cart import Cart\nimport cart\n\nt = Cart.tax(10)\nu = cart.Cart.tax(20)\n";
+    let unknown = "t = Cart.tax(30)\n";
+    let own = "class Cart:\n    @staticmethod\n    def tax(v):\n        return 0\n\n\nt = Cart.tax(40)\n";
+    let plan = inline(
+        &[("cart.py", cart), ("good.py", good), ("unknown.py", unknown), ("own.py", own)],
+        "cart.py",
+        "Cart/tax",
+    )
+    .unwrap();
+    assert_eq!(after(&plan, "good.py"), "from cart import Cart\nimport cart\n\nv = 10\nt = v * 0.2\nv = 20\nu = v * 0.2\n");
+    assert_eq!(plan.details["definition_removed"], false);
+    let w = warnings(&plan);
+    assert!(w.iter().any(|m| m.starts_with("unknown.py:1:") && m.contains("does not import `Cart`")), "{w:#?}");
+    assert!(w.iter().any(|m| m.starts_with("own.py:7:")), "{w:#?}");
+}
