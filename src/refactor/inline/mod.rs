@@ -147,6 +147,11 @@ pub(super) trait Target {
     fn facts(&self, file: &Parsed<'_>) -> Facts;
     fn owner_of_call(&self, file: &Parsed<'_>, facts: &Facts, call: &CallSite) -> Owner;
     fn reference(&self, file: &Parsed<'_>, facts: &Facts, reference: &Reference) -> RefVerdict;
+    /// Calls the syntax tree does not show as calls (inside macro arguments) that the language
+    /// module can still find and inline.
+    fn hidden_calls(&self, _file: &Parsed<'_>, _facts: &Facts) -> Vec<CallSite> {
+        Vec::new()
+    }
     /// The edits replacing `call` (already known to be ours) by the body, or why it cannot be.
     fn inline(&self, file: &Parsed<'_>, facts: &Facts, call: &CallSite) -> Result<Inlined, String>;
     /// The edits removing the definition from its file.
@@ -212,7 +217,12 @@ fn run(
         let definition = (*path == def.path()).then(|| target.definition_range());
         let inside_definition = |at: usize| definition.as_ref().is_some_and(|d| d.contains(&at));
         let mut claims: Vec<(Range<usize>, usize)> = Vec::new();
-        for call in &mentions.calls {
+        let hidden = target.hidden_calls(parsed, &facts);
+        let hidden_names: Vec<usize> = hidden.iter().map(|c| c.name_range.start).collect();
+        let mut calls = mentions.calls.clone();
+        calls.extend(hidden);
+        calls.sort_by_key(|c| c.range.start);
+        for call in &calls {
             let owner = target.owner_of_call(parsed, &facts, call);
             if inside_definition(call.range.start) {
                 if owner == Owner::Ours {
@@ -266,6 +276,9 @@ fn run(
             }
         }
         for reference in &mentions.references {
+            if hidden_names.contains(&reference.range.start) {
+                continue;
+            }
             let verdict = target.reference(parsed, &facts, reference);
             if inside_definition(reference.range.start) {
                 if let RefVerdict::Blocking(_) = verdict {

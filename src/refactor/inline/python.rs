@@ -1443,7 +1443,9 @@ impl PyTarget<'_> {
                         call.line
                     ));
                 }
-                let own = in_def_file.then(|| self.own_receiver(node, text, &receiver_text)).flatten();
+                let own = in_def_file
+                    .then(|| self.own_receiver(node, text, &receiver_text))
+                    .flatten();
                 if let Some((caller_is_class, _)) = own {
                     return Ok(Some(SiteKind::OwnReceiver {
                         receiver: receiver_text,

@@ -42,6 +42,31 @@ const HARMLESS_ATTRIBUTES: &[&str] = &[
 /// Macros known to return from the function they are written in.
 const RETURNING_MACROS: &[&str] = &["bail", "ensure", "try", "ready"];
 
+/// Standard macros whose arguments are ordinary expressions: a call written in them can be
+/// inlined like any other (as a block expression).
+const EXPRESSION_MACROS: &[&str] = &[
+    "println",
+    "print",
+    "eprintln",
+    "eprint",
+    "format",
+    "format_args",
+    "write",
+    "writeln",
+    "panic",
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_ne",
+    "vec",
+    "dbg",
+    "todo",
+    "unimplemented",
+    "unreachable",
+];
+
 /// Primitive types that are `Copy`: a binding `let a: T = a;` of them changes nothing.
 const COPY_PRIMITIVES: &[&str] = &[
     "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "f32",
@@ -1152,9 +1177,47 @@ impl Target for RustTarget<'_> {
         facts
     }
 
+    fn hidden_calls(&self, file: &Parsed<'_>, facts: &Facts) -> Vec<CallSite> {
+        let in_scope = |at: usize| match &self.kind {
+            Kind::Free { .. } => facts.plain_is_ours,
+            Kind::Local { scope } => file.path() == self.def.path() && scope.contains(&at),
+            Kind::Method(_) => false,
+        };
+        let text = file.text();
+        let mut calls = Vec::new();
+        walk_node(file.tree.root_node(), |n| {
+            if n.kind() != "macro_invocation" {
+                return true;
+            }
+            let macro_name = n
+                .child_by_field_name("macro")
+                .map(|m| node_text(m, text))
+                .unwrap_or("");
+            let last = macro_name.rsplit("::").next().unwrap_or(macro_name);
+            if !EXPRESSION_MACROS.contains(&last) {
+                return true;
+            }
+            walk_node(n, |t| {
+                if let Some(call) = macro_argument_call(t, text, &self.name) {
+                    if in_scope(call.range.start) {
+                        calls.push(call);
+                    }
+                }
+                true
+            });
+            false
+        });
+        calls
+    }
+
     fn owner_of_call(&self, file: &Parsed<'_>, facts: &Facts, call: &CallSite) -> Owner {
         let Some(node) = file.node_at(&call.range, "call_expression") else {
-            return Owner::NotOurs;
+            // A call found in macro arguments: `hidden_calls` only returns this function's.
+            return if macro_call_name(file, call).is_some() {
+                Owner::Ours
+            } else {
+                Owner::NotOurs
+            };
         };
         match self.site(file, facts, node, call) {
             Ok(Some(_)) => Owner::Ours,
@@ -1264,12 +1327,19 @@ impl Target for RustTarget<'_> {
     fn inline(&self, file: &Parsed<'_>, facts: &Facts, call: &CallSite) -> Result<Inlined, String> {
         let text = file.text();
         let def_text = self.def.text();
-        let node = file
-            .node_at(&call.range, "call_expression")
-            .ok_or("the call is not where the parser put it")?;
-        let site = self
-            .site(file, facts, node, call)?
-            .ok_or("it does not call this function")?;
+        let in_macro = macro_call_name(file, call);
+        let node = match (file.node_at(&call.range, "call_expression"), in_macro) {
+            (Some(node), _) => node,
+            (None, Some(name)) => name,
+            (None, None) => return Err("the call is not where the parser put it".into()),
+        };
+        let in_macro = in_macro.is_some();
+        let site = if in_macro {
+            Site::Function
+        } else {
+            self.site(file, facts, node, call)?
+                .ok_or("it does not call this function")?
+        };
         let line = call.line;
         if self.generic && text[call.callee_range.clone()].contains("::<") {
             return Err(format!(
@@ -1386,7 +1456,12 @@ impl Target for RustTarget<'_> {
             let before_else = node.parent().is_some_and(|p| {
                 p.kind() == "let_declaration" && p.child_by_field_name("alternative").is_some()
             }) && expression.trim_end().ends_with('}');
-            let bare = if expression_fits(node, kind) && !before_else {
+            let fits = if in_macro {
+                ATOMIC.contains(&kind.as_str()) && kind != "struct_expression"
+            } else {
+                expression_fits(node, kind)
+            };
+            let bare = if fits && !before_else {
                 expression
             } else {
                 format!("({expression})")
@@ -1426,7 +1501,8 @@ impl Target for RustTarget<'_> {
         }
 
         let statement = node.parent().filter(|p| {
-            p.kind() == "expression_statement"
+            !in_macro
+                && p.kind() == "expression_statement"
                 && p.named_child(0).is_some_and(|c| c.id() == node.id())
         });
 
@@ -1456,7 +1532,7 @@ impl Target for RustTarget<'_> {
         };
         let (range, replacement) = match statement {
             Some(statement) if self.unit_return => (call.range.start..statement.end_byte(), block),
-            _ if needs_parentheses(node) => (call.range.clone(), format!("({block})")),
+            _ if !in_macro && needs_parentheses(node) => (call.range.clone(), format!("({block})")),
             _ => (call.range.clone(), block),
         };
         Ok(Inlined {
@@ -1677,6 +1753,75 @@ enum Shape<'t> {
     ListItem(Node<'t>),
     Aliased,
     Other,
+}
+
+/// A call `name(args)` written in macro arguments: the identifier token followed by a
+/// parenthesised token tree, not after `.`, `::` or `fn`, not followed by `!`.
+fn macro_argument_call(token: Node<'_>, text: &str, name: &str) -> Option<CallSite> {
+    if token.kind() != "identifier" || node_text(token, text) != name {
+        return None;
+    }
+    if token.parent().is_none_or(|p| p.kind() != "token_tree") {
+        return None;
+    }
+    if token
+        .prev_sibling()
+        .is_some_and(|p| matches!(p.kind(), "." | "::" | "fn" | "'"))
+    {
+        return None;
+    }
+    let arguments = token.next_sibling().filter(|n| n.kind() == "token_tree")?;
+    if !node_text(arguments, text).starts_with('(') || arguments.start_byte() != token.end_byte() {
+        return None;
+    }
+    // Split the arguments at the commas of their own level.
+    let mut args = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut end = 0;
+    let mut cursor = arguments.walk();
+    for child in arguments.children(&mut cursor) {
+        match child.kind() {
+            "(" if child.start_byte() == arguments.start_byte() => {}
+            ")" if child.end_byte() == arguments.end_byte() => {}
+            "," => {
+                if let Some(s) = start.take() {
+                    args.push(s..end);
+                }
+            }
+            _ => {
+                start.get_or_insert(child.start_byte());
+                end = child.end_byte();
+            }
+        }
+    }
+    if let Some(s) = start {
+        args.push(s..end);
+    }
+    Some(CallSite {
+        range: token.start_byte()..arguments.end_byte(),
+        callee_range: token.byte_range(),
+        name_range: token.byte_range(),
+        arguments_range: arguments.byte_range(),
+        args: args
+            .into_iter()
+            .map(|r| crate::lang::calls::Argument {
+                range: r.clone(),
+                value_range: r,
+                keyword: None,
+                splat: false,
+            })
+            .collect(),
+        form: CallForm::Plain,
+        line: token.start_position().row + 1,
+    })
+}
+
+/// The identifier of a call found in macro arguments (its name token in a token tree).
+fn macro_call_name<'t>(file: &'t Parsed<'_>, call: &CallSite) -> Option<Node<'t>> {
+    let node = file.node_at(&call.name_range, "identifier")?;
+    node.parent()
+        .is_some_and(|p| p.kind() == "token_tree")
+        .then_some(node)
 }
 
 /// For a node inside `path::{...}`: the text of `path` (with the outer lists' paths).

@@ -415,7 +415,7 @@ fn rust_across_files_removes_the_imports() {
         "{w:#?}"
     );
     // A call in a macro cannot be rewritten: the definition stays.
-    let main = "mod util;\nuse util::helper;\n\nfn main() {\n    let n = helper(\"a\");\n    println!(\"{}\", helper(\"b\"));\n}\n";
+    let main = "mod util;\nuse util::helper;\n\nfn main() {\n    let n = helper(\"a\");\n    my_log!(helper(\"b\"));\n}\n";
     let plan = inline(
         &[("src/util.rs", util), ("src/main.rs", main)],
         "src/util.rs",
@@ -497,16 +497,49 @@ fn python_class_calls_in_other_files_need_the_import() {
     let cart = "class Cart:\n    @staticmethod\n    def tax(v):\n        return v * 0.2\n";
     let good = "from cart import Cart\nimport cart\n\nt = Cart.tax(10)\nu = cart.Cart.tax(20)\n";
     let unknown = "t = Cart.tax(30)\n";
-    let own = "class Cart:\n    @staticmethod\n    def tax(v):\n        return 0\n\n\nt = Cart.tax(40)\n";
+    let own =
+        "class Cart:\n    @staticmethod\n    def tax(v):\n        return 0\n\n\nt = Cart.tax(40)\n";
     let plan = inline(
-        &[("cart.py", cart), ("good.py", good), ("unknown.py", unknown), ("own.py", own)],
+        &[
+            ("cart.py", cart),
+            ("good.py", good),
+            ("unknown.py", unknown),
+            ("own.py", own),
+        ],
         "cart.py",
         "Cart/tax",
     )
     .unwrap();
-    assert_eq!(after(&plan, "good.py"), "from cart import Cart\nimport cart\n\nv = 10\nt = v * 0.2\nv = 20\nu = v * 0.2\n");
+    assert_eq!(
+        after(&plan, "good.py"),
+        "from cart import Cart\nimport cart\n\nv = 10\nt = v * 0.2\nv = 20\nu = v * 0.2\n"
+    );
     assert_eq!(plan.details["definition_removed"], false);
     let w = warnings(&plan);
-    assert!(w.iter().any(|m| m.starts_with("unknown.py:1:") && m.contains("does not import `Cart`")), "{w:#?}");
+    assert!(
+        w.iter()
+            .any(|m| m.starts_with("unknown.py:1:") && m.contains("does not import `Cart`")),
+        "{w:#?}"
+    );
     assert!(w.iter().any(|m| m.starts_with("own.py:7:")), "{w:#?}");
+}
+
+#[test]
+fn rust_calls_in_std_macro_arguments() {
+    let text = "fn twice(x: u8) -> u8 {\n    x * 2\n}\n\nfn main() {\n    let i = 3;\n    assert_eq!(twice(i), 6, \"{}\", twice(1));\n    println!(\"{}\", twice(i).pow(2));\n}\n";
+    let plan = inline(&[("a.rs", text)], "a.rs", "twice").unwrap();
+    let out = after(&plan, "a.rs");
+    assert_eq!(
+        out,
+        "fn main() {\n    let i = 3;\n    assert_eq!({\n        let x: u8 = i;\n        x * 2\n    }, 6, \"{}\", {\n        let x: u8 = 1;\n        x * 2\n    });\n    println!(\"{}\", {\n        let x: u8 = i;\n        x * 2\n    }.pow(2));\n}\n"
+    );
+    assert_eq!(plan.details["call_sites_updated"], 3);
+    // A single-expression body without bindings goes in bare, in parentheses unless atomic.
+    let text =
+        "fn one() -> u8 {\n    2 - 1\n}\n\nfn main() {\n    println!(\"{}\", one() * 3);\n}\n";
+    let plan = inline(&[("a.rs", text)], "a.rs", "one").unwrap();
+    assert_eq!(
+        after(&plan, "a.rs"),
+        "fn main() {\n    println!(\"{}\", (2 - 1) * 3);\n}\n"
+    );
 }
