@@ -1198,10 +1198,10 @@ impl Target for RustTarget<'_> {
                 return true;
             }
             walk_node(n, |t| {
-                if let Some(call) = macro_argument_call(t, text, &self.name) {
-                    if in_scope(call.range.start) {
-                        calls.push(call);
-                    }
+                if let Some(call) = macro_argument_call(t, text, &self.name)
+                    && in_scope(call.range.start)
+                {
+                    calls.push(call);
                 }
                 true
             });
