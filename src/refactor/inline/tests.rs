@@ -543,3 +543,59 @@ fn rust_calls_in_std_macro_arguments() {
         "fn main() {\n    println!(\"{}\", (2 - 1) * 3);\n}\n"
     );
 }
+
+/// A project where one file could not be read.
+struct WithSkipped(MemorySources);
+
+impl crate::refactor::Sources for WithSkipped {
+    fn file(&self, path: &str) -> Result<Option<crate::edit::SourceFile>, SourceError> {
+        self.0.file(path)
+    }
+
+    fn files_mentioning(
+        &self,
+        lang: Language,
+        word: &str,
+    ) -> Result<crate::refactor::Mentioning, SourceError> {
+        let mut mentioning = self.0.files_mentioning(lang, word)?;
+        mentioning.skipped.push((
+            "big.py".to_string(),
+            "is over the file size limit".to_string(),
+        ));
+        Ok(mentioning)
+    }
+
+    fn dir_exists(&self, path: &str) -> bool {
+        self.0.dir_exists(path)
+    }
+
+    fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError> {
+        self.0.files_of(lang)
+    }
+}
+
+#[test]
+fn a_skipped_file_keeps_the_definition() {
+    let sources =
+        WithSkipped(MemorySources::new().with("a.py", "def f(a):\n    return a\n\n\nx = f(1)\n"));
+    let request = InlineRequest {
+        file: "a.py".to_string(),
+        function: SymbolQuery {
+            name: "f".to_string(),
+            line: None,
+            column: None,
+        },
+    };
+    let plan = plan(&sources, &request).unwrap();
+    assert_eq!(
+        after(&plan, "a.py"),
+        "def f(a):\n    return a\n\n\na = 1\nx = a\n"
+    );
+    assert_eq!(plan.details["definition_removed"], false);
+    let w = warnings(&plan);
+    assert!(
+        w.iter()
+            .any(|m| m.starts_with("big.py:1:") && m.contains("over the file size limit")),
+        "{w:#?}"
+    );
+}
