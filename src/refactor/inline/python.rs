@@ -269,13 +269,16 @@ impl<'a> PyTarget<'a> {
             .collect();
 
         let next = next_statement(outer);
-        let container_emptied = outer.parent().is_some_and(|p| p.kind() == "block") && {
-            let parent = outer.parent().expect("checked");
-            let mut cursor = parent.walk();
-            parent
-                .named_children(&mut cursor)
-                .all(|c| c.id() == outer.id() || c.kind() == "comment")
-        };
+        let container_emptied =
+            outer
+                .parent()
+                .filter(|p| p.kind() == "block")
+                .is_some_and(|parent| {
+                    let mut cursor = parent.walk();
+                    parent
+                        .named_children(&mut cursor)
+                        .all(|c| c.id() == outer.id() || c.kind() == "comment")
+                });
 
         Ok(PyTarget {
             def,
@@ -1446,7 +1449,7 @@ impl PyTarget<'_> {
                 let own = in_def_file
                     .then(|| self.own_receiver(node, text, &receiver_text))
                     .flatten();
-                if let Some((caller_is_class, _)) = own {
+                if let Some(caller_is_class) = own {
                     return Ok(Some(SiteKind::OwnReceiver {
                         receiver: receiver_text,
                         caller_is_class,
@@ -1483,7 +1486,7 @@ impl PyTarget<'_> {
 
     /// For `receiver.m(...)`: whether `receiver` is the first parameter of the method of the
     /// same class the call is in (and whether that method is a classmethod).
-    fn own_receiver(&self, node: Node<'_>, text: &str, receiver: &str) -> Option<(bool, ())> {
+    fn own_receiver(&self, node: Node<'_>, text: &str, receiver: &str) -> Option<bool> {
         let class = self.class_name()?;
         let mut current = enclosing_function(node);
         while let Some(func) = current {
@@ -1498,7 +1501,7 @@ impl PyTarget<'_> {
                 if decorators.iter().any(|d| d == "staticmethod") {
                     return None;
                 }
-                return Some((decorators.iter().any(|d| d == "classmethod"), ()));
+                return Some(decorators.iter().any(|d| d == "classmethod"));
             }
             current = enclosing_function(func);
         }
