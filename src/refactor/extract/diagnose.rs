@@ -10,7 +10,7 @@ use tree_sitter::Node;
 use crate::lang::{Language, node_text, walk_node};
 use crate::refactor::Finding;
 
-use super::names::{Occurrence, Role, resolve};
+use super::names::{Names, Role};
 use super::selection::Selection;
 use super::target::{Owner, Target};
 
@@ -32,7 +32,7 @@ pub struct Context<'a, 't> {
     pub file: &'a str,
     pub selection: &'a Selection<'t>,
     pub target: &'a Target<'t>,
-    pub occurrences: &'a [Occurrence],
+    pub names: &'a Names,
     pub new_name: &'a str,
 }
 
@@ -67,7 +67,8 @@ impl Context<'_, '_> {
 
     /// Python names declared `global`/`nonlocal` in the enclosing function: (name, line, inside).
     fn declared(&self) -> Vec<(&str, usize, bool)> {
-        self.occurrences
+        self.names
+            .all
             .iter()
             .filter(|o| o.role == Role::Declare)
             .map(|o| (o.name.as_str(), o.line, self.inside(o.pos)))
@@ -85,7 +86,8 @@ fn names_from_outside(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
     let module_level = cx.target.function.is_none();
     let mut reported = HashSet::new();
     for use_ in cx
-        .occurrences
+        .names
+        .all
         .iter()
         .filter(|o| matches!(o.role, Role::Read | Role::Write) && cx.inside(o.pos))
     {
@@ -100,16 +102,13 @@ fn names_from_outside(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
             // Reported by `receiver_findings`.
             continue;
         }
-        let binding = resolve(cx.occurrences, name, use_.pos).or_else(|| {
+        let binding = cx.names.resolve(name, use_.pos).or_else(|| {
             // Python: a local bound later in the function (a loop) is still a local.
             (cx.lang == Language::Python)
                 .then(|| {
-                    cx.occurrences.iter().find(|o| {
-                        o.role == Role::Bind
-                            && o.name == name
-                            && o.scope == cx.target.region.byte_range()
-                            && !cx.inside(o.pos)
-                    })
+                    cx.names
+                        .bindings_of(name)
+                        .find(|o| o.scope == cx.target.region.byte_range() && !cx.inside(o.pos))
                 })
                 .flatten()
         });
@@ -119,10 +118,7 @@ fn names_from_outside(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         if module_level {
             // Module names are globals: the new function sees them, unless it assigns the name
             // too, which makes it a local of the new function.
-            let assigned = cx
-                .occurrences
-                .iter()
-                .find(|o| o.role == Role::Bind && o.name == name && cx.inside(o.pos));
+            let assigned = cx.names.bindings_of(name).find(|o| cx.inside(o.pos));
             if let Some(assigned) = assigned {
                 reported.insert(name);
                 findings.push(cx.warning(
@@ -166,7 +162,8 @@ fn names_read_after(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
     let declared = cx.declared();
     let mut reported = HashSet::new();
     for read in cx
-        .occurrences
+        .names
+        .all
         .iter()
         .filter(|o| o.role == Role::Read && cx.after(o.pos))
     {
@@ -174,7 +171,7 @@ fn names_read_after(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         if reported.contains(name) || declared.iter().any(|(n, _, _)| *n == name) {
             continue;
         }
-        let Some(binding) = resolve(cx.occurrences, name, read.pos) else {
+        let Some(binding) = cx.names.resolve(name, read.pos) else {
             continue;
         };
         if !cx.inside(binding.pos) {
@@ -198,11 +195,7 @@ fn names_read_after(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         if inside {
             continue;
         }
-        if let Some(assigned) = cx
-            .occurrences
-            .iter()
-            .find(|o| o.role == Role::Bind && o.name == name && cx.inside(o.pos))
-        {
+        if let Some(assigned) = cx.names.bindings_of(name).find(|o| cx.inside(o.pos)) {
             findings.push(cx.warning(
                 assigned.line,
                 format!(
@@ -215,24 +208,26 @@ fn names_read_after(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
 }
 
 fn receiver_findings(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
-    if cx.lang == Language::Rust && cx.target.receiver.is_none() {
-        if let Some(use_) = cx
-            .occurrences
-            .iter()
-            .find(|o| o.name == "self" && o.role == Role::Read && cx.inside(o.pos))
-        {
-            findings.push(cx.warning(
-                use_.line,
-                format!(
-                    "the selection uses `self` (line {}), but `{}` has no receiver",
-                    use_.line, cx.new_name
-                ),
-            ));
-        }
+    let self_used = cx
+        .names
+        .all
+        .iter()
+        .find(|o| o.name == "self" && o.role == Role::Read && cx.inside(o.pos));
+    if let Some(use_) =
+        self_used.filter(|_| cx.lang == Language::Rust && cx.target.receiver.is_none())
+    {
+        findings.push(cx.warning(
+            use_.line,
+            format!(
+                "the selection uses `self` (line {}), but `{}` has no receiver",
+                use_.line, cx.new_name
+            ),
+        ));
     }
     if cx.target.receiver_by_value {
         let used_after = cx
-            .occurrences
+            .names
+            .all
             .iter()
             .find(|o| o.name == "self" && o.role == Role::Read && cx.after(o.pos));
         if let Some(used) = used_after {
@@ -253,7 +248,8 @@ fn receiver_findings(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
 fn type_parameters(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
     let mut reported = HashSet::new();
     for use_ in cx
-        .occurrences
+        .names
+        .all
         .iter()
         .filter(|o| o.role == Role::Type && cx.inside(o.pos))
     {
@@ -529,19 +525,20 @@ fn notes(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
             ),
         ));
     }
-    if cx.lang == Language::Python {
-        if let Some(first_statement) = cx.selection.statements.first() {
-            if is_docstring(cx.selection.block, *first_statement) && cx.target.function.is_some() {
-                findings.push(Finding::info(
-                    cx.file,
-                    line(*first_statement),
-                    format!(
-                        "the selection starts with the docstring of `{}`; it becomes the docstring of `{}`",
-                        cx.target.function_name, cx.new_name
-                    ),
-                ));
-            }
-        }
+    let docstring = cx.selection.statements.first().filter(|s| {
+        cx.lang == Language::Python
+            && cx.target.function.is_some()
+            && is_docstring(cx.selection.block, **s)
+    });
+    if let Some(docstring) = docstring {
+        findings.push(Finding::info(
+            cx.file,
+            line(*docstring),
+            format!(
+                "the selection starts with the docstring of `{}`; it becomes the docstring of `{}`",
+                cx.target.function_name, cx.new_name
+            ),
+        ));
     }
 }
 

@@ -46,8 +46,8 @@ pub fn plan(sources: &dyn Sources, request: &ExtractRequest) -> Result<Plan, Ref
         request.end_line,
     )?;
     let target = target::locate(lang, &tree, text, &selection)?;
-    let occurrences = names::collect(lang, target.region, text);
-    target::check_name(lang, &tree, text, &target, &occurrences, name)?;
+    let names = names::Names::collect(lang, target.region, text);
+    target::check_name(lang, &tree, text, &target, &names, name)?;
 
     let diagnosis = diagnose::diagnose(&diagnose::Context {
         lang,
@@ -55,7 +55,7 @@ pub fn plan(sources: &dyn Sources, request: &ExtractRequest) -> Result<Plan, Ref
         file: &request.file,
         selection: &selection,
         target: &target,
-        occurrences: &occurrences,
+        names: &names,
         new_name: name,
     });
     let mut findings = diagnosis.findings.clone();

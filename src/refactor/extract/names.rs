@@ -5,11 +5,12 @@
 //! node ranges. It is not scope analysis (no macros expanded, no types, no imports followed), and
 //! never claims to be. Pure.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use tree_sitter::Node;
 
-use crate::lang::{Language, node_text, walk_node};
+use crate::lang::{Language, node_text};
 
 /// What an occurrence of a name does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,16 +76,52 @@ pub fn collect(lang: Language, region: Node<'_>, text: &str) -> Vec<Occurrence> 
     out
 }
 
-/// The binding a use of `name` at byte `at` refers to: among the bindings visible there, the
-/// one of the innermost scope, and in it the last one before `at`.
-pub fn resolve<'a>(occurrences: &'a [Occurrence], name: &str, at: usize) -> Option<&'a Occurrence> {
-    let visible = occurrences
-        .iter()
-        .filter(|o| o.role == Role::Bind && o.name == name && o.scope.contains(&at) && o.at < at);
-    let innermost = visible.clone().map(|o| o.scope.len()).min()?;
-    visible
-        .filter(|o| o.scope.len() == innermost)
-        .max_by_key(|o| o.at)
+/// The occurrences of a region with its bindings indexed by name.
+#[derive(Debug, Clone, Default)]
+pub struct Names {
+    pub all: Vec<Occurrence>,
+    bindings: HashMap<String, Vec<usize>>,
+}
+
+impl Names {
+    pub fn collect(lang: Language, region: Node<'_>, text: &str) -> Names {
+        Names::new(collect(lang, region, text))
+    }
+
+    pub fn new(all: Vec<Occurrence>) -> Names {
+        let mut bindings: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, o) in all.iter().enumerate() {
+            if o.role == Role::Bind {
+                bindings.entry(o.name.clone()).or_default().push(i);
+            }
+        }
+        Names { all, bindings }
+    }
+
+    /// Every binding of `name`, in document order.
+    pub fn bindings_of<'a>(
+        &'a self,
+        name: &str,
+    ) -> impl Iterator<Item = &'a Occurrence> + Clone + 'a {
+        self.bindings
+            .get(name)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|&i| self.all.get(i))
+    }
+
+    /// The binding a use of `name` at byte `at` refers to: among the bindings visible there,
+    /// the one of the innermost scope, and in it the last one before `at`.
+    pub fn resolve(&self, name: &str, at: usize) -> Option<&Occurrence> {
+        let visible = self
+            .bindings_of(name)
+            .filter(|o| o.scope.contains(&at) && o.at < at);
+        let innermost = visible.clone().map(|o| o.scope.len()).min()?;
+        visible
+            .filter(|o| o.scope.len() == innermost)
+            .max_by_key(|o| o.at)
+    }
 }
 
 fn field_of<'t>(parent: Node<'t>, child: Node<'t>) -> Option<&'t str> {
@@ -147,11 +184,71 @@ fn is_rust_item(kind: &str) -> bool {
     )
 }
 
+/// The ancestors of the node being visited, root first: a tree-sitter `parent()` walks down
+/// from the root, so climbing with it is quadratic on deeply nested code; this is not.
+#[derive(Clone, Copy)]
+struct Up<'p, 't> {
+    path: &'p [Node<'t>],
+}
+
+impl<'p, 't> Up<'p, 't> {
+    /// The `k`-th ancestor: 0 is the parent.
+    fn nth(self, k: usize) -> Option<Node<'t>> {
+        self.path
+            .len()
+            .checked_sub(k + 1)
+            .and_then(|i| self.path.get(i))
+            .copied()
+    }
+
+    fn parent(self) -> Option<Node<'t>> {
+        self.nth(0)
+    }
+
+    /// The ancestors of the parent.
+    fn rise(self) -> Up<'p, 't> {
+        Up {
+            path: &self.path[..self.path.len().saturating_sub(1)],
+        }
+    }
+
+    /// The nearest ancestor `accept`s.
+    fn find(self, accept: impl Fn(Node<'t>) -> bool) -> Option<Node<'t>> {
+        self.path.iter().rev().copied().find(|n| accept(*n))
+    }
+}
+
+/// Like `lang::walk_node`, also passing the ancestors of each node.
+fn walk_with_ancestors<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>, Up<'_, 't>) -> bool) {
+    let mut cursor = root.walk();
+    let mut path: Vec<Node<'t>> = Vec::new();
+    loop {
+        let node = cursor.node();
+        let descend = visit(node, Up { path: &path });
+        if descend && cursor.goto_first_child() {
+            path.push(node);
+            continue;
+        }
+        loop {
+            if cursor.node() == root {
+                return;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+            path.pop();
+        }
+    }
+}
+
 fn collect_rust(region: Node<'_>, text: &str, out: &mut Vec<Occurrence>) {
-    walk_node(region, |node| {
+    walk_with_ancestors(region, |node, up| {
         let kind = node.kind();
         if node.id() != region.id() && kind == "function_item" {
-            if let (Some(name), Some(parent)) = (node.child_by_field_name("name"), node.parent()) {
+            if let (Some(name), Some(parent)) = (node.child_by_field_name("name"), up.parent()) {
                 // A nested `fn` is visible in its whole block.
                 out.push(Occurrence::binding(name, text, parent.start_byte(), parent));
             }
@@ -162,19 +259,16 @@ fn collect_rust(region: Node<'_>, text: &str, out: &mut Vec<Occurrence>) {
         }
         match kind {
             "identifier" | "shorthand_field_identifier" => {
-                if let Some(occurrence) = classify_rust(node, text) {
+                if let Some(occurrence) = classify_rust(node, up, text) {
                     out.push(occurrence);
                 }
                 false
             }
             "self" => {
-                let parent_kind = node.parent().map(|p| p.kind());
+                let parent_kind = up.parent().map(|p| p.kind());
                 if parent_kind == Some("self_parameter") {
-                    if let Some(function) = node
-                        .parent()
-                        .and_then(|p| p.parent())
-                        .and_then(|p| p.parent())
-                    {
+                    // self_parameter < parameters < function_item
+                    if let Some(function) = up.nth(2) {
                         let mut binding =
                             Occurrence::binding(node, text, node.start_byte(), function);
                         binding.parameter = true;
@@ -190,7 +284,7 @@ fn collect_rust(region: Node<'_>, text: &str, out: &mut Vec<Occurrence>) {
                 false
             }
             "string_literal" | "raw_string_literal" => {
-                if node.parent().is_some_and(|p| p.kind() == "token_tree") {
+                if up.parent().is_some_and(|p| p.kind() == "token_tree") {
                     format_captures(node, text, out);
                 }
                 false
@@ -235,8 +329,8 @@ fn format_captures(node: Node<'_>, text: &str, out: &mut Vec<Occurrence>) {
     }
 }
 
-fn classify_rust(id: Node<'_>, text: &str) -> Option<Occurrence> {
-    let parent = id.parent()?;
+fn classify_rust(id: Node<'_>, up: Up<'_, '_>, text: &str) -> Option<Occurrence> {
+    let parent = up.parent()?;
     let field = field_of(parent, id);
     match parent.kind() {
         "scoped_identifier"
@@ -247,64 +341,47 @@ fn classify_rust(id: Node<'_>, text: &str) -> Option<Occurrence> {
         | "meta_item"
         | "attribute"
         | "field_declaration"
-        | "function_signature_item" => return None,
-        "function_item" => return None,
+        | "function_signature_item"
+        | "function_item" => return None,
         "macro_invocation" if field == Some("macro") => return None,
         "token_tree" => return token_tree_read(id, text),
         _ => {}
     }
     let name = node_text(id, text);
+    let bind = |at: usize, scope: Node<'_>| {
+        (!starts_uppercase(name)).then(|| Occurrence::binding(id, text, at, scope))
+    };
+    let read = || Some(Occurrence::new(id, text, Role::Read));
     let mut child = id;
-    let mut node = parent;
+    let mut up = up;
     loop {
+        let node = up.parent()?;
         let field = field_of(node, child);
-        let bind = |at: usize, scope: Node<'_>| {
-            (!starts_uppercase(name)).then(|| Occurrence::binding(id, text, at, scope))
-        };
+        let is_pattern = field == Some("pattern");
         match node.kind() {
-            "let_declaration" => {
-                return if field == Some("pattern") {
-                    bind(node.end_byte(), node.parent()?)
-                } else {
-                    Some(Occurrence::new(id, text, Role::Read))
-                };
+            "let_declaration" if is_pattern => return bind(node.end_byte(), up.nth(1)?),
+            "for_expression" if is_pattern => {
+                let body = node.child_by_field_name("body")?;
+                return bind(body.start_byte(), node);
             }
-            "for_expression" => {
-                return if field == Some("pattern") {
-                    let body = node.child_by_field_name("body")?;
-                    bind(body.start_byte(), node)
-                } else {
-                    Some(Occurrence::new(id, text, Role::Read))
-                };
+            "let_condition" if is_pattern => {
+                let owner = up
+                    .rise()
+                    .find(|n| matches!(n.kind(), "if_expression" | "while_expression"))?;
+                return bind(node.end_byte(), owner);
             }
-            "let_condition" => {
-                return if field == Some("pattern") {
-                    let mut owner = node.parent()?;
-                    while !matches!(owner.kind(), "if_expression" | "while_expression") {
-                        owner = owner.parent()?;
-                    }
-                    bind(node.end_byte(), owner)
-                } else {
-                    Some(Occurrence::new(id, text, Role::Read))
-                };
-            }
-            "match_pattern" => {
-                return if field == Some("condition") {
-                    Some(Occurrence::new(id, text, Role::Read))
-                } else {
-                    bind(node.start_byte(), node.parent()?)
-                };
-            }
-            "parameter" => {
-                if field != Some("pattern") {
-                    return None;
-                }
-                let function = node.parent()?.parent()?;
+            "let_declaration" | "for_expression" | "let_condition" => return read(),
+            "match_pattern" if field == Some("condition") => return read(),
+            "match_pattern" => return bind(node.start_byte(), up.nth(1)?),
+            "parameter" if is_pattern => {
+                // parameter < parameters | closure_parameters < function_item | closure
+                let function = up.nth(2)?;
                 let mut binding = bind(node.start_byte(), function)?;
                 binding.parameter = function.kind() == "function_item";
                 return Some(binding);
             }
-            "closure_parameters" => return bind(node.start_byte(), node.parent()?),
+            "parameter" => return None,
+            "closure_parameters" => return bind(node.start_byte(), up.nth(1)?),
             "tuple_struct_pattern" | "struct_pattern" if field == Some("type") => return None,
             "assignment_expression" | "compound_assignment_expr" => {
                 let role = if field == Some("left") && child.id() == id.id() {
@@ -315,10 +392,10 @@ fn classify_rust(id: Node<'_>, text: &str) -> Option<Occurrence> {
                 return Some(Occurrence::new(id, text, role));
             }
             kind if RUST_PATTERNS.contains(&kind) => {}
-            _ => return Some(Occurrence::new(id, text, Role::Read)),
+            _ => return read(),
         }
         child = node;
-        node = node.parent()?;
+        up = up.rise();
     }
 }
 
@@ -346,33 +423,29 @@ const PYTHON_PATTERNS: &[&str] = &[
     "list",
 ];
 
-/// The function, lambda, class or module a Python binding at `node` belongs to.
-fn python_scope(node: Node<'_>) -> Option<Node<'_>> {
-    let mut current = node.parent();
-    while let Some(n) = current {
-        if matches!(
+/// The function, lambda, class or module a Python binding belongs to: the nearest of these
+/// among the ancestors `up`.
+fn python_scope<'t>(up: Up<'_, 't>) -> Option<Node<'t>> {
+    up.find(|n| {
+        matches!(
             n.kind(),
             "function_definition" | "lambda" | "class_definition" | "module"
-        ) {
-            return Some(n);
-        }
-        current = n.parent();
-    }
-    None
+        )
+    })
 }
 
 fn collect_python(region: Node<'_>, text: &str, out: &mut Vec<Occurrence>) {
-    walk_node(region, |node| {
+    walk_with_ancestors(region, |node, up| {
         if node.kind() == "identifier" {
-            out.extend(classify_python(node, text));
+            out.extend(classify_python(node, up, text));
             return false;
         }
         true
     });
 }
 
-fn classify_python(id: Node<'_>, text: &str) -> Vec<Occurrence> {
-    let Some(parent) = id.parent() else {
+fn classify_python(id: Node<'_>, up: Up<'_, '_>, text: &str) -> Vec<Occurrence> {
+    let Some(parent) = up.parent() else {
         return Vec::new();
     };
     let field = field_of(parent, id);
@@ -389,76 +462,68 @@ fn classify_python(id: Node<'_>, text: &str) -> Vec<Occurrence> {
         }
         None => Vec::new(),
     };
+    let grandparent = up.nth(1);
     match parent.kind() {
         "attribute" if field == Some("attribute") => Vec::new(),
         "keyword_argument" if field == Some("name") => Vec::new(),
         "function_definition" | "class_definition" if field == Some("name") => {
-            let outer = if parent
-                .parent()
-                .is_some_and(|p| p.kind() == "decorated_definition")
-            {
-                parent.parent().unwrap_or(parent)
+            // The name binds where the definition (with its decorators) stands.
+            let decorated = grandparent.is_some_and(|p| p.kind() == "decorated_definition");
+            let outer = if decorated {
+                up.rise().rise()
+            } else {
+                up.rise()
+            };
+            let start = if decorated {
+                grandparent.unwrap_or(parent)
             } else {
                 parent
             };
-            bind_in(outer.start_byte(), python_scope(outer))
+            bind_in(start.start_byte(), python_scope(outer))
         }
-        "parameters" | "lambda_parameters" => parameter(parent.parent()),
+        "parameters" | "lambda_parameters" => parameter(grandparent),
         "default_parameter" | "typed_default_parameter" if field == Some("name") => {
-            parameter(parent.parent().and_then(|p| p.parent()))
+            parameter(up.nth(2))
         }
-        "typed_parameter" if field.is_none() => parameter(parent.parent().and_then(|p| p.parent())),
+        "typed_parameter" if field.is_none() => parameter(up.nth(2)),
         "list_splat_pattern" | "dictionary_splat_pattern"
-            if parent.parent().is_some_and(|p| {
+            if grandparent.is_some_and(|p| {
                 matches!(
                     p.kind(),
                     "parameters" | "lambda_parameters" | "typed_parameter"
                 )
             }) =>
         {
-            let mut function = parent.parent();
-            if function.is_some_and(|f| f.kind() == "typed_parameter") {
-                function = function.and_then(|f| f.parent());
-            }
-            parameter(function.and_then(|p| p.parent()))
+            let typed = grandparent.is_some_and(|p| p.kind() == "typed_parameter");
+            parameter(up.nth(if typed { 3 } else { 2 }))
         }
         "global_statement" | "nonlocal_statement" => vec![Occurrence::new(id, text, Role::Declare)],
-        "aliased_import" => {
-            if field == Some("alias") {
-                bind_in(id.start_byte(), python_scope(parent))
-            } else {
-                Vec::new()
-            }
-        }
-        "dotted_name" => classify_dotted(id, parent, text),
-        "named_expression" if field == Some("name") => {
-            // The walrus binds in the enclosing function, even inside a comprehension.
-            bind_in(parent.end_byte(), python_scope(parent))
-        }
+        "aliased_import" if field == Some("alias") => bind_in(id.start_byte(), python_scope(up)),
+        "aliased_import" => Vec::new(),
+        "dotted_name" => classify_dotted(id, up, text),
+        // The walrus binds in the enclosing function, even inside a comprehension.
+        "named_expression" if field == Some("name") => bind_in(parent.end_byte(), python_scope(up)),
         "keyword_pattern" if parent.named_child(0).is_some_and(|c| c.id() == id.id()) => Vec::new(),
-        "splat_pattern" => bind_in(id.start_byte(), python_scope(parent)),
+        "splat_pattern" => bind_in(id.start_byte(), python_scope(up)),
         "augmented_assignment" if field == Some("left") => {
             let mut both = read();
-            both.extend(bind_in(parent.end_byte(), python_scope(parent)));
+            both.extend(bind_in(parent.end_byte(), python_scope(up)));
             both
         }
-        _ => climb_python_pattern(id, text),
+        _ => climb_python_pattern(id, up, text),
     }
 }
 
-fn classify_dotted(id: Node<'_>, dotted: Node<'_>, text: &str) -> Vec<Occurrence> {
-    let Some(owner) = dotted.parent() else {
+/// `up` holds the ancestors of `id`; its parent is the `dotted_name`.
+fn classify_dotted(id: Node<'_>, up: Up<'_, '_>, text: &str) -> Vec<Occurrence> {
+    let (Some(dotted), Some(owner)) = (up.parent(), up.nth(1)) else {
         return Vec::new();
     };
     let is_first = dotted.named_child(0).is_some_and(|c| c.id() == id.id());
     let single = dotted.named_child_count() == 1;
     let bind = || {
-        vec![Occurrence::binding(
-            id,
-            text,
-            id.start_byte(),
-            python_scope(dotted).unwrap_or(dotted),
-        )]
+        let scope = python_scope(up).unwrap_or(dotted);
+        vec![Occurrence::binding(id, text, id.start_byte(), scope)]
     };
     match owner.kind() {
         // `import a.b` binds `a`.
@@ -487,34 +552,34 @@ fn classify_dotted(id: Node<'_>, dotted: Node<'_>, text: &str) -> Vec<Occurrence
     }
 }
 
-fn climb_python_pattern(id: Node<'_>, text: &str) -> Vec<Occurrence> {
+fn climb_python_pattern(id: Node<'_>, up: Up<'_, '_>, text: &str) -> Vec<Occurrence> {
     let read = || vec![Occurrence::new(id, text, Role::Read)];
     let mut child = id;
-    let Some(mut node) = id.parent() else {
-        return read();
-    };
+    let mut up = up;
     loop {
+        let Some(node) = up.parent() else {
+            return read();
+        };
         let field = field_of(node, child);
+        let scope = || python_scope(up);
         match node.kind() {
-            "assignment" => {
-                if field != Some("left") {
-                    return read();
-                }
+            "assignment" if field == Some("left") => {
                 // `a = b = 1`: the outermost assignment ends last.
-                let mut statement = node;
-                while let Some(parent) = statement.parent().filter(|p| p.kind() == "assignment") {
-                    statement = parent;
-                }
-                let Some(scope) = python_scope(node) else {
+                let outermost = up
+                    .path
+                    .iter()
+                    .rev()
+                    .take_while(|n| n.kind() == "assignment")
+                    .last()
+                    .copied()
+                    .unwrap_or(node);
+                let Some(scope) = scope() else {
                     return Vec::new();
                 };
-                return vec![Occurrence::binding(id, text, statement.end_byte(), scope)];
+                return vec![Occurrence::binding(id, text, outermost.end_byte(), scope)];
             }
-            "for_statement" => {
-                if field != Some("left") {
-                    return read();
-                }
-                let Some(scope) = python_scope(node) else {
+            "for_statement" if field == Some("left") => {
+                let Some(scope) = scope() else {
                     return Vec::new();
                 };
                 let at = node
@@ -522,11 +587,8 @@ fn climb_python_pattern(id: Node<'_>, text: &str) -> Vec<Occurrence> {
                     .map_or(node.end_byte(), |b| b.start_byte());
                 return vec![Occurrence::binding(id, text, at, scope)];
             }
-            "for_in_clause" => {
-                if field != Some("left") {
-                    return read();
-                }
-                let Some(comprehension) = node.parent() else {
+            "for_in_clause" if field == Some("left") => {
+                let Some(comprehension) = up.nth(1) else {
                     return Vec::new();
                 };
                 return vec![Occurrence::binding(
@@ -537,7 +599,7 @@ fn climb_python_pattern(id: Node<'_>, text: &str) -> Vec<Occurrence> {
                 )];
             }
             "as_pattern_target" => {
-                let Some(scope) = python_scope(node) else {
+                let Some(scope) = scope() else {
                     return Vec::new();
                 };
                 return vec![Occurrence::binding(id, text, id.start_byte(), scope)];
@@ -546,10 +608,7 @@ fn climb_python_pattern(id: Node<'_>, text: &str) -> Vec<Occurrence> {
             _ => return read(),
         }
         child = node;
-        let Some(parent) = node.parent() else {
-            return read();
-        };
-        node = parent;
+        up = up.rise();
     }
 }
 
@@ -655,17 +714,17 @@ fn f(a: i32, (b, c): (i32, i32), Foo { d, e: g }: Foo) -> i32 {
         let text =
             "fn f() {\n    let x = 1;\n    let x = x + 1;\n    { let x = 5; }\n    use_it(x);\n}\n";
         let tree = Language::Rust.parse(text);
-        let list = collect(Language::Rust, tree.root_node().child(0).unwrap(), text);
-        let read_in_let = list
-            .iter()
-            .find(|o| o.name == "x" && o.role == Role::Read && o.line == 3)
-            .unwrap();
-        assert_eq!(resolve(&list, "x", read_in_let.at).unwrap().line, 2);
-        let last_read = list
-            .iter()
-            .find(|o| o.name == "x" && o.role == Role::Read && o.line == 5)
-            .unwrap();
-        assert_eq!(resolve(&list, "x", last_read.at).unwrap().line, 3);
+        let names = Names::collect(Language::Rust, tree.root_node().child(0).unwrap(), text);
+        let read_at = |line: usize| {
+            names
+                .all
+                .iter()
+                .find(|o| o.name == "x" && o.role == Role::Read && o.line == line)
+                .unwrap()
+                .at
+        };
+        assert_eq!(names.resolve("x", read_at(3)).unwrap().line, 2);
+        assert_eq!(names.resolve("x", read_at(5)).unwrap().line, 3);
     }
 
     #[test]
@@ -757,16 +816,16 @@ def f(self, a, b=1, *args, c: int = 2, **kw):
     fn python_comprehension_variables_are_scoped_to_it() {
         let text = "def f(xs):\n    k = 1\n    ys = [k for k in xs]\n    return k\n";
         let tree = Language::Python.parse(text);
-        let list = collect(Language::Python, tree.root_node(), text);
-        let inner = list
-            .iter()
-            .find(|o| o.name == "k" && o.role == Role::Read && o.line == 3)
-            .unwrap();
-        assert_eq!(resolve(&list, "k", inner.at).unwrap().line, 3);
-        let outer = list
-            .iter()
-            .find(|o| o.name == "k" && o.role == Role::Read && o.line == 4)
-            .unwrap();
-        assert_eq!(resolve(&list, "k", outer.at).unwrap().line, 2);
+        let names = Names::collect(Language::Python, tree.root_node(), text);
+        let read_at = |line: usize| {
+            names
+                .all
+                .iter()
+                .find(|o| o.name == "k" && o.role == Role::Read && o.line == line)
+                .unwrap()
+                .at
+        };
+        assert_eq!(names.resolve("k", read_at(3)).unwrap().line, 3);
+        assert_eq!(names.resolve("k", read_at(4)).unwrap().line, 2);
     }
 }

@@ -275,7 +275,7 @@ fn inside_delimiters(lang: Language, node: Node<'_>, code: &Range<usize>) -> boo
         // `{` and `}` (and a label) belong to the block, not to its statements.
         Language::Rust => {
             let open = node.children(&mut node.walk()).find(|c| c.kind() == "{");
-            let close = node.child(node.child_count().saturating_sub(1) as u32);
+            let close = node.child(node.child_count().saturating_sub(1));
             open.is_some_and(|o| code.start >= o.end_byte())
                 && close.is_some_and(|c| c.kind() == "}" && code.end <= c.start_byte())
         }

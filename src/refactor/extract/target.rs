@@ -9,7 +9,7 @@ use crate::lang::{Language, node_text, walk_tree};
 use crate::refactor::RefactorError;
 use crate::text::indentation_at;
 
-use super::names::{self, Occurrence, Role};
+use super::names::Names;
 use super::selection::{Selection, is_comment};
 
 /// What holds the enclosing function, hence the new one.
@@ -318,7 +318,10 @@ fn observed_gap(lang: Language, node: Node<'_>, text: &str) -> Option<usize> {
                     | "impl_item"
                     | "struct_item"
                     | "enum_item"
+                    | "union_item"
                     | "trait_item"
+                    | "mod_item"
+                    | "macro_definition"
             )
     };
     let next = siblings(node, |n| n.next_named_sibling(), lang).filter(|n| is_definition(*n));
@@ -531,7 +534,7 @@ pub fn check_name(
     tree: &Tree,
     text: &str,
     target: &Target<'_>,
-    occurrences: &[Occurrence],
+    names: &Names,
     name: &str,
 ) -> Result<(), RefactorError> {
     if let Some((line, what)) = existing_definition(lang, tree, text, target, name) {
@@ -546,13 +549,9 @@ pub fn check_name(
         return Ok(());
     }
     // A plain call `name()` would find a local of that name first.
-    let shadowing = occurrences.iter().find(|o| {
-        o.role == Role::Bind
-            && o.name == name
-            && match lang {
-                Language::Rust => true,
-                Language::Python => o.scope == target.region.byte_range(),
-            }
+    let shadowing = names.bindings_of(name).find(|o| match lang {
+        Language::Rust => true,
+        Language::Python => o.scope == target.region.byte_range(),
     });
     if let Some(local) = shadowing {
         let of = if target.function.is_some() {
@@ -568,37 +567,7 @@ pub fn check_name(
             ),
         });
     }
-    if target.owner == Owner::Function && lang == Language::Python {
-        // `def name` in the outer function rebinds any local of the outer function with that name.
-        let outer = target.function.and_then(|f| outer_function(f));
-        if let Some(outer) = outer {
-            let outer_names = names::collect(lang, outer, text);
-            if let Some(local) = outer_names
-                .iter()
-                .find(|o| o.role == Role::Bind && o.name == name && o.scope == outer.byte_range())
-            {
-                return Err(RefactorError::InvalidArgument {
-                    param: "new_name",
-                    message: format!(
-                        "`{name}` is already bound at line {} in the enclosing function; the new nested function would replace it; pick another name",
-                        local.line
-                    ),
-                });
-            }
-        }
-    }
     Ok(())
-}
-
-fn outer_function(function: Node<'_>) -> Option<Node<'_>> {
-    let mut current = function.parent();
-    while let Some(node) = current {
-        if node.kind() == "function_definition" {
-            return Some(node);
-        }
-        current = node.parent();
-    }
-    None
 }
 
 /// A definition named `name` in the scope the new function joins: (line, description).
@@ -616,13 +585,13 @@ fn existing_definition(
                 if found.is_some() {
                     return false;
                 }
-                if node.kind() == "impl_item"
-                    && node.child_by_field_name("trait").is_none()
-                    && impl_type_key(node, text) == *type_name
-                {
-                    if let Some(body) = node.child_by_field_name("body") {
-                        found = rust_items_named(body, text, name);
-                    }
+                let body = node.child_by_field_name("body").filter(|_| {
+                    node.kind() == "impl_item"
+                        && node.child_by_field_name("trait").is_none()
+                        && impl_type_key(node, text) == *type_name
+                });
+                if let Some(body) = body {
+                    found = rust_items_named(body, text, name);
                 }
                 true
             });
@@ -637,19 +606,28 @@ fn existing_definition(
             rust_items_named(container, text, name)
         }
         (Language::Python, _) => {
-            let container = match target.function {
+            let scope = match target.function {
                 None => tree.root_node(),
-                Some(function) => {
-                    let outer = function
-                        .parent()
-                        .filter(|p| p.kind() == "decorated_definition")
-                        .unwrap_or(function);
-                    outer.parent()?
-                }
+                Some(function) => enclosing_python_scope(function)?,
             };
-            python_definitions_named(container, text, name)
+            python_binding_named(scope, text, name)
         }
     }
+}
+
+/// The module, class or function whose namespace a Python `function` is defined in.
+fn enclosing_python_scope(function: Node<'_>) -> Option<Node<'_>> {
+    let mut current = function.parent();
+    while let Some(node) = current {
+        if matches!(
+            node.kind(),
+            "function_definition" | "class_definition" | "module"
+        ) {
+            return Some(node);
+        }
+        current = node.parent();
+    }
+    None
 }
 
 fn rust_items_named(container: Node<'_>, text: &str, name: &str) -> Option<(usize, String)> {
@@ -721,47 +699,20 @@ fn imports_name(identifier: Node<'_>) -> bool {
     }
 }
 
-fn python_definitions_named(
-    container: Node<'_>,
-    text: &str,
-    name: &str,
-) -> Option<(usize, String)> {
-    let mut cursor = container.walk();
-    for statement in container.named_children(&mut cursor) {
-        let definition = if statement.kind() == "decorated_definition" {
-            statement
-                .child_by_field_name("definition")
-                .unwrap_or(statement)
-        } else {
-            statement
-        };
-        match definition.kind() {
-            "function_definition" | "class_definition" => {
-                if let Some(n) = definition
-                    .child_by_field_name("name")
-                    .filter(|n| node_text(*n, text) == name)
-                {
-                    let what = if definition.kind() == "class_definition" {
-                        "class"
-                    } else {
-                        "function"
-                    };
-                    return Some((line_of(n), format!("{what} `{name}`")));
-                }
-            }
-            "expression_statement" | "import_statement" | "import_from_statement" => {
-                let bound = names::collect(Language::Python, statement, text);
-                if let Some(o) = bound
-                    .iter()
-                    .find(|o| o.role == Role::Bind && o.name == name)
-                {
-                    return Some((o.line, format!("a binding of `{name}`")));
-                }
-            }
-            _ => {}
-        }
-    }
-    None
+/// A name bound directly in the Python `scope` (a definition, an import, an assignment, a
+/// parameter): the new function would replace it.
+fn python_binding_named(scope: Node<'_>, text: &str, name: &str) -> Option<(usize, String)> {
+    let names = Names::collect(Language::Python, scope, text);
+    let binding = names
+        .bindings_of(name)
+        .find(|o| o.scope == scope.byte_range())?;
+    let node = scope.descendant_for_byte_range(binding.pos, binding.pos + binding.name.len());
+    let what = match node.and_then(|n| n.parent()).map(|p| p.kind()) {
+        Some("function_definition") => format!("function `{name}`"),
+        Some("class_definition") => format!("class `{name}`"),
+        _ => format!("a binding of `{name}`"),
+    };
+    Some((binding.line, what))
 }
 
 #[cfg(test)]
