@@ -165,7 +165,7 @@ fn names_read_after(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         .names
         .all
         .iter()
-        .filter(|o| o.role == Role::Read && cx.after(o.pos))
+        .filter(|o| matches!(o.role, Role::Read | Role::Write) && cx.after(o.pos))
     {
         let name = read.name.as_str();
         if reported.contains(name) || declared.iter().any(|(n, _, _)| *n == name) {
@@ -182,10 +182,15 @@ fn names_read_after(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
             Language::Rust => "declared",
             Language::Python => "assigned",
         };
+        let use_ = if read.role == Role::Write {
+            "assigned"
+        } else {
+            "read"
+        };
         findings.push(cx.warning(
             binding.line,
             format!(
-                "`{name}` is {verb} in the selection and read after it at line {}",
+                "`{name}` is {verb} in the selection and {use_} after it at line {}",
                 read.line
             ),
         ));
@@ -514,6 +519,14 @@ fn notes(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
                 cx.new_name
             ),
         ));
+        if !cx.target.type_defined_here {
+            findings.push(cx.warning(
+                first,
+                format!(
+                    "`{type_name}` is not defined in this file: if it comes from another crate, `impl {type_name}` is not allowed (E0116)"
+                ),
+            ));
+        }
     }
     if cx.target.is_unsafe {
         findings.push(Finding::info(

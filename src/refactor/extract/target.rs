@@ -70,6 +70,9 @@ pub struct Target<'t> {
     pub returns_value: bool,
     /// Rust trait impls: the header of the new inherent impl (`impl<T> Foo<T>`).
     pub wrapper: Option<String>,
+    /// Rust trait impls: whether the type is defined in this file (an inherent impl of a type
+    /// from another crate is not allowed).
+    pub type_defined_here: bool,
     pub placement: Placement,
     /// Indentation of the `fn`/`def` line of the new function (of the wrapper for `wrapper`).
     pub indent: String,
@@ -110,7 +113,7 @@ fn selection_lines(selection: &Selection<'_>) -> String {
 }
 
 fn locate_rust<'t>(
-    _tree: &'t Tree,
+    tree: &'t Tree,
     text: &str,
     selection: &Selection<'t>,
 ) -> Result<Target<'t>, RefactorError> {
@@ -219,6 +222,10 @@ fn locate_rust<'t>(
         is_unsafe: modifiers.split_whitespace().any(|m| m == "unsafe"),
         type_parameters,
         returns_value,
+        type_defined_here: match &owner {
+            Owner::TraitImpl { type_name, .. } => type_defined_in(tree, text, type_name),
+            _ => true,
+        },
         wrapper,
         placement: after(anchor, text),
         indent: indentation_at(text, anchor.start_byte()).to_string(),
@@ -233,6 +240,26 @@ fn is_rust_receiver(parameter: Node<'_>, text: &str) -> bool {
             && parameter
                 .child_by_field_name("pattern")
                 .is_some_and(|p| node_text(p, text) == "self"))
+}
+
+/// Whether the file defines a struct, enum, union or type alias called `name`.
+fn type_defined_in(tree: &Tree, text: &str, name: &str) -> bool {
+    let mut found = false;
+    walk_tree(tree, |node| {
+        if found {
+            return false;
+        }
+        if matches!(
+            node.kind(),
+            "struct_item" | "enum_item" | "union_item" | "type_item"
+        ) {
+            found = node
+                .child_by_field_name("name")
+                .is_some_and(|n| node_text(n, text) == name);
+        }
+        !matches!(node.kind(), "function_item" | "string_literal")
+    });
+    found
 }
 
 /// `Foo` for `impl<T> Trait for foo::Foo<T>`: the key under which impls of a type are grouped.
@@ -448,6 +475,7 @@ fn locate_python<'t>(
         type_parameters: Vec::new(),
         returns_value: false,
         wrapper: None,
+        type_defined_here: true,
         placement: after(outer, text),
         indent: indentation_at(text, outer.start_byte()).to_string(),
         blank_lines: 1,
@@ -455,10 +483,7 @@ fn locate_python<'t>(
     match scope.map(|s| s.kind()) {
         Some("class_definition") => {
             let class = scope.unwrap_or(function);
-            let class_name = class
-                .child_by_field_name("name")
-                .map_or("", |n| node_text(n, text))
-                .to_string();
+            let class_name = qualified_class_name(class, text);
             if decorators.contains(&"classmethod") && first_parameter.is_some() {
                 target.decorator = Some("@classmethod");
                 target.receiver.clone_from(&first_parameter);
@@ -484,6 +509,29 @@ fn locate_python<'t>(
     };
     target.blank_lines = observed_gap(Language::Python, outer, text).unwrap_or(default_gap);
     Ok(target)
+}
+
+/// `Outer.Inner` for a class nested in class bodies: how a method reaches it by name.
+fn qualified_class_name(class: Node<'_>, text: &str) -> String {
+    let mut parts = Vec::new();
+    let mut current = Some(class);
+    while let Some(node) = current {
+        parts.push(
+            node.child_by_field_name("name")
+                .map_or("", |n| node_text(n, text)),
+        );
+        // class_definition < block < class_definition (possibly through decorated_definition)
+        let mut parent = node.parent();
+        if parent.is_some_and(|p| p.kind() == "decorated_definition") {
+            parent = parent.and_then(|p| p.parent());
+        }
+        current = parent
+            .filter(|p| p.kind() == "block")
+            .and_then(|b| b.parent())
+            .filter(|p| p.kind() == "class_definition");
+    }
+    parts.reverse();
+    parts.join(".")
 }
 
 /// Python code at module level: the new function is defined at column 0 right before the
@@ -520,6 +568,7 @@ fn module_level<'t>(tree: &'t Tree, text: &str, selection: &Selection<'t>) -> Ta
         type_parameters: Vec::new(),
         returns_value: false,
         wrapper: None,
+        type_defined_here: true,
         placement: Placement::Before { at },
         indent: String::new(),
         blank_lines: 2,

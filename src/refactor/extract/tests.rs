@@ -495,3 +495,50 @@ fn deeply_nested_code_does_not_overflow() {
         "the selection reads `a`, a parameter of `f` (line 1)"
     ));
 }
+
+#[test]
+fn a_static_method_of_a_nested_class_is_called_through_its_outer_class() {
+    let text = "class Outer:\n    class Inner:\n        @staticmethod\n        def f():\n            print(1)\n";
+    let plan = run("a.py", text, 5, 5, "g").unwrap();
+    assert!(after(&plan).contains("            Outer.Inner.g()\n\n        @staticmethod\n        def g():\n            print(1)\n"), "{}", after(&plan));
+}
+
+#[test]
+fn a_trait_impl_for_a_type_of_another_file_is_flagged() {
+    let text =
+        "impl Greet for String {\n    fn greet(&self) {\n        println!(\"hi\");\n    }\n}\n";
+    let plan = run("a.rs", text, 3, 3, "say").unwrap();
+    assert!(
+        after(&plan).ends_with(
+            "}\n\nimpl String {\n    fn say(&self) {\n        println!(\"hi\");\n    }\n}\n"
+        ),
+        "{}",
+        after(&plan)
+    );
+    assert!(
+        has(
+            &plan,
+            3,
+            Severity::Warning,
+            "`String` is not defined in this file"
+        ),
+        "{:?}",
+        messages(&plan)
+    );
+}
+
+#[test]
+fn rust_assigning_a_name_declared_in_the_selection_after_it() {
+    let text = "fn f() {\n    let mut n = 0;\n    n = 2;\n}\n";
+    let plan = run("a.rs", text, 2, 2, "init").unwrap();
+    assert!(
+        has(
+            &plan,
+            2,
+            Severity::Warning,
+            "`n` is declared in the selection and assigned after it at line 3"
+        ),
+        "{:?}",
+        messages(&plan)
+    );
+}
