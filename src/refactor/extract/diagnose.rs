@@ -20,9 +20,9 @@ pub struct Diagnosis {
     pub findings: Vec<Finding>,
     /// 1-based line of the first `await` that makes the new function `async`.
     pub awaits_at: Option<usize>,
-    /// Python: statements that Python itself would refuse to compile once moved (`break`
-    /// outside a loop): (line of the statement now, what is wrong). The caller reports them as
-    /// syntax errors of the result, so they are not written unless the user insists.
+    /// Python: code that Python itself would refuse to compile after the refactor (`break`
+    /// outside a loop): (byte of it now, what is wrong). The caller reports them as syntax
+    /// errors of the result, so they are not written unless the user insists.
     pub python_syntax: Vec<(usize, String)>,
 }
 
@@ -43,6 +43,7 @@ pub fn diagnose(cx: &Context<'_, '_>) -> Diagnosis {
     receiver_findings(cx, &mut diagnosis.findings);
     type_parameters(cx, &mut diagnosis.findings);
     control_flow(cx, &mut diagnosis);
+    nonlocal_bindings(cx, &mut diagnosis);
     tail_expression(cx, &mut diagnosis.findings);
     notes(cx, &mut diagnosis.findings);
     diagnosis
@@ -65,12 +66,14 @@ impl Context<'_, '_> {
         Finding::warning(self.file, line, message)
     }
 
-    /// Python names declared `global`/`nonlocal` in the enclosing function: (name, line, inside).
+    /// Python names the enclosing function itself declares `global`/`nonlocal`:
+    /// (name, line, inside the selection).
     fn declared(&self) -> Vec<(&str, usize, bool)> {
+        let region = self.target.region.byte_range();
         self.names
             .all
             .iter()
-            .filter(|o| o.role == Role::Declare)
+            .filter(|o| matches!(o.role, Role::Global | Role::Nonlocal) && o.scope == region)
             .map(|o| (o.name.as_str(), o.line, self.inside(o.pos)))
             .collect()
     }
@@ -421,9 +424,10 @@ fn python_flow(cx: &Context<'_, '_>, node: Node<'_>, diagnosis: &mut Diagnosis) 
                 let where_ = target.map_or_else(String::new, |t| {
                     format!(" (its loop at line {} stays behind)", line(t))
                 });
-                diagnosis
-                    .python_syntax
-                    .push((line(node), format!("`{keyword}` outside a loop{where_}")));
+                diagnosis.python_syntax.push((
+                    node.start_byte(),
+                    format!("`{keyword}` outside a loop{where_}"),
+                ));
             }
         }
         "yield" if !boundary_inside(node) => {
@@ -445,7 +449,7 @@ fn python_flow(cx: &Context<'_, '_>, node: Node<'_>, diagnosis: &mut Diagnosis) 
         }
         "nonlocal_statement" if !boundary_inside(node) && cx.target.owner != Owner::Function => {
             diagnosis.python_syntax.push((
-                line(node),
+                node.start_byte(),
                 format!(
                     "`nonlocal` in `{}`, which is not nested in a function",
                     cx.new_name
@@ -453,6 +457,56 @@ fn python_flow(cx: &Context<'_, '_>, node: Node<'_>, diagnosis: &mut Diagnosis) 
             ));
         }
         _ => {}
+    }
+}
+
+/// Python `nonlocal x` in a nested function needs a binding of `x` in an enclosing function:
+/// moving the only binding into the new function, or moving the nested function away from it,
+/// leaves the declaration without one.
+fn nonlocal_bindings(cx: &Context<'_, '_>, diagnosis: &mut Diagnosis) {
+    let region = cx.target.region.byte_range();
+    let mut reported = HashSet::new();
+    for declaration in cx
+        .names
+        .all
+        .iter()
+        .filter(|o| o.role == Role::Nonlocal && o.scope != region)
+    {
+        let name = declaration.name.as_str();
+        let mut bindings = cx
+            .names
+            .bindings_of(name)
+            .filter(|b| b.scope == region)
+            .peekable();
+        if bindings.peek().is_none() || !reported.insert(name) {
+            continue;
+        }
+        let (inside, outside): (Vec<_>, Vec<_>) = bindings.partition(|b| cx.inside(b.pos));
+        if cx.inside(declaration.pos) && inside.is_empty() {
+            let message = format!(
+                "`nonlocal {name}` moves into `{}`, away from `{name}` of `{}`",
+                cx.new_name, cx.target.function_name
+            );
+            if cx.target.owner == Owner::Function {
+                diagnosis.findings.push(cx.warning(
+                    declaration.line,
+                    format!("{message}: it would refer to another `{name}` or to none"),
+                ));
+            } else {
+                diagnosis.python_syntax.push((
+                    declaration.pos,
+                    format!("{message}, which has no binding there"),
+                ));
+            }
+        } else if !cx.inside(declaration.pos) && outside.is_empty() {
+            diagnosis.python_syntax.push((
+                declaration.pos,
+                format!(
+                    "`nonlocal {name}` has no binding left in `{}`: its only assignment moves into `{}`",
+                    cx.target.function_name, cx.new_name
+                ),
+            ));
+        }
     }
 }
 

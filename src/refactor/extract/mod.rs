@@ -85,10 +85,18 @@ pub fn plan(sources: &dyn Sources, request: &ExtractRequest) -> Result<Plan, Ref
     let new_function_line = LineIndex::new(&change.after).line_of(rendered.function_offset) + 1;
 
     // Python refuses these at compile time: report them as syntax errors of the result, on
-    // their line in the new function, so the result is not written unless the user insists.
-    let header_lines = 1 + usize::from(target.decorator.is_some());
-    for (line, what) in &diagnosis.python_syntax {
-        let after_line = new_function_line + header_lines + (line - 1 - selection.first_line);
+    // their line in the result, so it is not written unless the user insists.
+    let after_lines = LineIndex::new(&change.after);
+    for (offset, what) in &diagnosis.python_syntax {
+        let after_line = line_in_result(
+            &lines,
+            &after_lines,
+            &change.edits,
+            &selection,
+            *offset,
+            new_function_line,
+            &target,
+        );
         findings.push(Finding::error(
             &request.file,
             after_line,
@@ -113,6 +121,29 @@ pub fn plan(sources: &dyn Sources, request: &ExtractRequest) -> Result<Plan, Ref
         findings,
         details,
     })
+}
+
+/// The 1-based line of the result where the code at byte `offset` of the original ends up.
+fn line_in_result(
+    lines: &LineIndex,
+    after_lines: &LineIndex,
+    edits: &[crate::edit::TextEdit],
+    selection: &selection::Selection<'_>,
+    offset: usize,
+    new_function_line: usize,
+    target: &target::Target<'_>,
+) -> usize {
+    if selection.contains(offset) {
+        // Moved lines keep their order below the header of the new function.
+        let header_lines = 1 + usize::from(target.decorator.is_some());
+        return new_function_line + header_lines + (lines.line_of(offset) - selection.first_line);
+    }
+    let shift: isize = edits
+        .iter()
+        .filter(|e| e.range.end <= offset)
+        .map(|e| e.new_text.len() as isize - e.range.len() as isize)
+        .sum();
+    after_lines.line_of((offset as isize + shift).max(0) as usize) + 1
 }
 
 #[cfg(test)]

@@ -21,8 +21,10 @@ pub enum Role {
     Write,
     /// A new binding: `let x`, `x = 1` in Python, a parameter, a loop variable.
     Bind,
-    /// Python `global x` / `nonlocal x`.
-    Declare,
+    /// Python `global x`; `scope` is the function it is declared in.
+    Global,
+    /// Python `nonlocal x`; `scope` is the function it is declared in.
+    Nonlocal,
     /// Rust: a type name (for generic parameters).
     Type,
 }
@@ -37,7 +39,7 @@ pub struct Occurrence {
     pub line: usize,
     /// For a binding: from where it holds (`let x = x + 1` binds after the value is read).
     pub at: usize,
-    /// For a binding: the bytes where it is visible.
+    /// For a binding: the bytes where it is visible; for a declaration: its function.
     pub scope: Range<usize>,
     /// For a binding: whether it is a parameter of the function it is scoped to.
     pub parameter: bool,
@@ -497,7 +499,16 @@ fn classify_python(id: Node<'_>, up: Up<'_, '_>, text: &str) -> Vec<Occurrence> 
             let typed = grandparent.is_some_and(|p| p.kind() == "typed_parameter");
             parameter(up.nth(if typed { 3 } else { 2 }))
         }
-        "global_statement" | "nonlocal_statement" => vec![Occurrence::new(id, text, Role::Declare)],
+        "global_statement" | "nonlocal_statement" => {
+            let role = if parent.kind() == "global_statement" {
+                Role::Global
+            } else {
+                Role::Nonlocal
+            };
+            let mut declaration = Occurrence::new(id, text, role);
+            declaration.scope = python_scope(up).map_or(0..0, |s| s.byte_range());
+            vec![declaration]
+        }
         "aliased_import" if field == Some("alias") => bind_in(id.start_byte(), python_scope(up)),
         "aliased_import" => Vec::new(),
         "dotted_name" => classify_dotted(id, up, text),
@@ -803,7 +814,7 @@ def f(self, a, b=1, *args, c: int = 2, **kw):
                 "{name} read at {line}: {list:?}"
             );
         }
-        assert!(has(&list, "gg", Role::Declare, 14));
+        assert!(has(&list, "gg", Role::Global, 14));
         for name in ["q", "RED", "mod", "print", "open"] {
             assert!(
                 !list.iter().any(|(n, r, _)| n == name && *r == Role::Bind),

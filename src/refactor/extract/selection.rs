@@ -215,7 +215,12 @@ fn code_tokens<'t>(
 fn is_statement_list(lang: Language, node: Node<'_>) -> bool {
     match lang {
         Language::Rust => node.kind() == "block",
-        Language::Python => matches!(node.kind(), "block" | "module"),
+        // The block of a `match` holds `case` clauses, not statements.
+        Language::Python => {
+            node.kind() == "module"
+                || (node.kind() == "block"
+                    && node.parent().is_none_or(|p| p.kind() != "match_statement"))
+        }
     }
 }
 
@@ -673,6 +678,15 @@ fn main() {
         assert!(message.contains("header of function `f`"), "{message}");
         // A class body is a statement list for the snapping; the target refuses it later.
         assert!(snap_text(Language::Python, text, 2, 2).is_ok());
+    }
+
+    #[test]
+    fn python_case_clauses_are_not_statements() {
+        let text = "def f(x):\n    match x:\n        case None:\n            return\n        case _:\n            pass\n";
+        let (line, _) = refused_at(snap_text(Language::Python, text, 3, 4));
+        assert_eq!(line, 2);
+        let (label, _) = snap_text(Language::Python, text, 4, 4).unwrap();
+        assert_eq!(label, "4-4");
     }
 
     #[test]

@@ -542,3 +542,98 @@ fn rust_assigning_a_name_declared_in_the_selection_after_it() {
         messages(&plan)
     );
 }
+
+/// Every range of every golden `before` file: no panic, and every result that the refactor
+/// accepts parses again (Python compile-time errors it predicts are reported as syntax errors).
+#[test]
+fn every_range_of_the_fixtures_is_refused_or_parses() {
+    let root =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/extract_function");
+    let mut stack = vec![root];
+    let mut files = Vec::new();
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path
+                .parent()
+                .is_some_and(|p| p.ends_with("before") || p.ends_with("before/src"))
+            {
+                files.push(path);
+            }
+        }
+    }
+    let (mut accepted, mut refused) = (0, 0);
+    for path in files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "rs" || e == "py"))
+    {
+        let file = crate::edit::SourceFile::from_bytes(
+            path.to_string_lossy(),
+            &std::fs::read(path).unwrap(),
+        )
+        .unwrap();
+        let lines = file.text.lines().count();
+        for start in 1..=lines {
+            for end in start..=lines {
+                match run(&file.path, &file.text, start, end, "extracted") {
+                    Ok(plan) => {
+                        accepted += 1;
+                        let predicted = plan
+                            .findings
+                            .iter()
+                            .any(|f| f.message.contains("outside a loop"));
+                        assert!(
+                            !plan.has_syntax_errors() || predicted,
+                            "{}:{start}-{end}: {:?}",
+                            file.path,
+                            plan.findings
+                        );
+                    }
+                    Err(_) => refused += 1,
+                }
+            }
+        }
+    }
+    assert!(
+        accepted > 100 && refused > 100,
+        "accepted {accepted}, refused {refused}"
+    );
+}
+
+#[test]
+fn python_nonlocal_declarations_keep_their_binding() {
+    let text = "def f(items):\n    count = len(items)\n    def done():\n        nonlocal count\n        count -= 1\n    return done\n";
+    // The only binding of `count` moves away from `nonlocal count`.
+    let plan = run("a.py", text, 2, 2, "measure").unwrap();
+    assert!(plan.has_syntax_errors(), "{:?}", messages(&plan));
+    // `nonlocal count` stays on line 4 of the result.
+    assert!(
+        has(
+            &plan,
+            4,
+            Severity::Error,
+            "`nonlocal count` has no binding left in `f`"
+        ),
+        "{:?}",
+        messages(&plan)
+    );
+    // The nested function moves away from the binding.
+    let plan = run("a.py", text, 3, 5, "make_done").unwrap();
+    assert!(plan.has_syntax_errors(), "{:?}", messages(&plan));
+    assert!(
+        has(
+            &plan,
+            9,
+            Severity::Error,
+            "`nonlocal count` moves into `make_done`"
+        ),
+        "{}\n{:?}",
+        after(&plan),
+        messages(&plan)
+    );
+    // Both together are fine.
+    let plan = run("a.py", text, 2, 5, "setup").unwrap();
+    assert!(!plan.has_syntax_errors(), "{:?}", messages(&plan));
+}
