@@ -43,6 +43,16 @@ pub fn diagnose(cx: &Context<'_, '_>) -> Diagnosis {
     receiver_findings(cx, &mut diagnosis.findings);
     type_parameters(cx, &mut diagnosis.findings);
     control_flow(cx, &mut diagnosis);
+    if let Some(line) = diagnosis.awaits_at {
+        diagnosis.findings.push(Finding::info(
+            cx.file,
+            line,
+            format!(
+                "the selection awaits (line {line}): `{}` is `async` and the call awaits it",
+                cx.new_name
+            ),
+        ));
+    }
     nonlocal_bindings(cx, &mut diagnosis);
     tail_expression(cx, &mut diagnosis.findings);
     notes(cx, &mut diagnosis.findings);
@@ -121,7 +131,11 @@ fn names_from_outside(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         if module_level {
             // Module names are globals: the new function sees them, unless it assigns the name
             // too, which makes it a local of the new function.
-            let assigned = cx.names.bindings_of(name).find(|o| cx.inside(o.pos));
+            let module = cx.target.region.byte_range();
+            let assigned = cx
+                .names
+                .bindings_of(name)
+                .find(|o| o.scope == module && cx.inside(o.pos));
             if let Some(assigned) = assigned {
                 reported.insert(name);
                 findings.push(cx.warning(

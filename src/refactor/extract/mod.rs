@@ -58,16 +58,11 @@ pub fn plan(sources: &dyn Sources, request: &ExtractRequest) -> Result<Plan, Ref
         names: &names,
         new_name: name,
     });
-    let mut findings = diagnosis.findings.clone();
-    if let Some(line) = diagnosis.awaits_at {
-        findings.push(Finding::info(
-            &request.file,
-            line,
-            format!(
-                "the selection awaits (line {line}): `{name}` is `async` and the call awaits it"
-            ),
-        ));
-    }
+    let diagnose::Diagnosis {
+        mut findings,
+        awaits_at,
+        python_syntax,
+    } = diagnosis;
 
     let rendered = render::render(
         &render::Spec {
@@ -76,7 +71,7 @@ pub fn plan(sources: &dyn Sources, request: &ExtractRequest) -> Result<Plan, Ref
             lines: &lines,
             style: TextStyle::detect(text),
             name,
-            is_async: diagnosis.awaits_at.is_some(),
+            is_async: awaits_at.is_some(),
         },
         &selection,
         &target,
@@ -87,7 +82,7 @@ pub fn plan(sources: &dyn Sources, request: &ExtractRequest) -> Result<Plan, Ref
     // Python refuses these at compile time: report them as syntax errors of the result, on
     // their line in the result, so it is not written unless the user insists.
     let after_lines = LineIndex::new(&change.after);
-    for (offset, what) in &diagnosis.python_syntax {
+    for (offset, what) in &python_syntax {
         let after_line = line_in_result(
             &lines,
             &after_lines,
@@ -111,11 +106,11 @@ pub fn plan(sources: &dyn Sources, request: &ExtractRequest) -> Result<Plan, Ref
     details.insert("extracted_lines".into(), json!(selection.line_label()));
     details.insert(
         "receiver".into(),
-        target.receiver_label().map_or(Value::Null, Value::from),
+        target.receiver.clone().map_or(Value::Null, Value::from),
     );
     details.insert("call".into(), json!(rendered.call));
     details.insert("new_function_line".into(), json!(new_function_line));
-    details.insert("async".into(), json!(diagnosis.awaits_at.is_some()));
+    details.insert("async".into(), json!(awaits_at.is_some()));
     Ok(Plan {
         changes: vec![change],
         findings,

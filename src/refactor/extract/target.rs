@@ -80,13 +80,6 @@ pub struct Target<'t> {
     pub blank_lines: usize,
 }
 
-impl Target<'_> {
-    /// The receiver for the `details` of the plan.
-    pub fn receiver_label(&self) -> Option<String> {
-        self.receiver.clone()
-    }
-}
-
 fn line_of(node: Node<'_>) -> usize {
     node.start_position().row + 1
 }
