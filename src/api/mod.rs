@@ -137,11 +137,11 @@ impl Engine {
                 .root
                 .resolve(path)
                 .map_err(|e| ApiError::from(e).with_param("expected_sha256"))?;
-            let found = match std::fs::read(&resolved.real) {
-                Ok(bytes) => crate::edit::sha256_hex(&bytes),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    "nothing (no such file)".to_string()
-                }
+            // Through the writer's reader: it refuses what is not a regular file (a FIFO would
+            // block a plain read forever).
+            let found = match write::current_sha256(&resolved.real) {
+                Ok(Some(hash)) => hash,
+                Ok(None) => "nothing (no such file)".to_string(),
                 Err(e) => return Err(ApiError::new(ErrorCode::Io, format!("{path}: {e}"))),
             };
             if !expected.eq_ignore_ascii_case(&found) {
