@@ -593,8 +593,13 @@ fn random_refactors_never_panic_and_every_error_is_typed() {
     let mut rng = Rng(seed);
     let mut stats = Stats::default();
     let mut failures: Vec<String> = Vec::new();
+    // `CANDOR_FUZZ_REPLAY=<case seed>` runs just that case (the seed a failure prints).
+    let replay: Option<u64> = std::env::var("CANDOR_FUZZ_REPLAY")
+        .ok()
+        .and_then(|s| s.parse().ok());
+    let cases = if replay.is_some() { 1 } else { cases };
     for case in 0..cases {
-        let case_seed = rng.next();
+        let case_seed = replay.unwrap_or_else(|| rng.next());
         let mut rng = Rng(case_seed);
         let (lang, files) = project(&mut rng);
         let mut sources = MemorySources::new();
@@ -727,6 +732,39 @@ fn random_refactors_applied_on_disk_undo_byte_for_byte() {
     );
 }
 
+/// Inputs the fuzzer found failing, reduced by hand; they must stay fixed.
+#[test]
+fn inputs_the_fuzzer_found_stay_fixed() {
+    let cases = [
+        // Extract of a body line plus a following dedented top-level comment: overlapping edits
+        // (found by seeds 1 and 2 of the fuzz run, 7 of 120 000 inputs).
+        (
+            "m.py",
+            "def items(b=1):\n    x = total(1)\n\n# comment\n",
+            Tool::ExtractFunction,
+            json!({"file_path": "m.py", "start_line": 2, "end_line": 4, "new_name": "g"}),
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (path, text, tool, args) in cases {
+        let sources = MemorySources::new().with(path, text);
+        let call = args::parse(tool, &args).unwrap();
+        match catch_unwind(AssertUnwindSafe(|| refactor::plan(&sources, &call.request))) {
+            Err(_) => failures.push(format!("{} {args}: panicked", tool.name())),
+            Ok(Ok(plan)) => {
+                if let Err(problem) = check_plan(&sources, &plan) {
+                    failures.push(format!("{} {args}: {problem}", tool.name()));
+                }
+            }
+            Ok(Err(e @ RefactorError::Edit(_))) => {
+                failures.push(format!("{} {args}: {e}", tool.name()))
+            }
+            Ok(Err(_)) => {}
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 // ---- deep nesting ----
 
 const DEPTH: usize = 20_000;
@@ -847,7 +885,10 @@ fn a_deeply_nested_expression_goes_through_all_four_refactors() {
 
 #[test]
 fn deeply_nested_calls_of_the_refactored_function_finish() {
-    let deadline = std::time::Duration::from_secs(20);
+    // Fails today for inline, move and change signature: `lang::calls::find_mentions` asks
+    // tree-sitter for `parent()` (itself a walk down from the root) up to each name's
+    // statement, cubic in the nesting depth (1 000 nested calls: 35 s in a debug build).
+    let deadline = std::time::Duration::from_secs(10);
     let mut lines = Vec::new();
     let mut failures = Vec::new();
     for (file, lang) in [("deep.py", Language::Python), ("deep.rs", Language::Rust)] {

@@ -379,7 +379,10 @@ fn a_stale_preview_is_refused_through_candor_call() {
             sha,
             sha256_hex(&std::fs::read(dir.path().join("app.py")).unwrap())
         );
-        let rewritten = format!("def main():\n    x = {trial}\n    y = 2\n    print(x + y)\n");
+        let rewritten = format!(
+            "def main():\n    x = {}\n    y = 2\n    print(x + y)\n",
+            trial + 100
+        );
         std::fs::write(dir.path().join("app.py"), &rewritten).unwrap();
         let mut apply = args.clone();
         apply["dry_run"] = json!(false);
