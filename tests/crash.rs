@@ -169,23 +169,30 @@ const PAUSES_MS: [u64; 3] = [0, 5, 10];
 /// How long a full, unkilled run takes with each pause: kill delays are spread over that time.
 struct Timing {
     full_run: [Duration; 3],
+    /// How many paused steps a write has (each journal image, publishing, each file, commit).
+    steps: u64,
 }
 
 impl Timing {
-    fn calibrate(mut run: impl FnMut(u64) -> Duration) -> Timing {
+    fn calibrate(steps: u64, mut run: impl FnMut(u64) -> Duration) -> Timing {
         let full_run = PAUSES_MS.map(&mut run);
         eprintln!("calibration: a full run takes {full_run:?} with pauses {PAUSES_MS:?} ms");
-        Timing { full_run }
+        Timing { full_run, steps }
     }
 
-    /// (pause, kill delay) for one trial: the delay uniform over 110% of a full run.
+    /// (pause, kill delay) for one trial: with a pause, most delays fall in the write window
+    /// (the last `steps × pause` of a full run); the rest, and all runs without a pause, are
+    /// uniform over 110% of a full run.
     fn pick(&self, rng: &mut Rng) -> (u64, Duration) {
         let i = rng.below(PAUSES_MS.len());
-        let span = self.full_run[i].as_micros() as usize * 11 / 10;
-        (
-            PAUSES_MS[i],
-            Duration::from_micros(rng.below(span.max(1)) as u64),
-        )
+        let full = self.full_run[i].as_micros() as usize;
+        let window = (self.steps * PAUSES_MS[i] * 1000) as usize;
+        let delay = if window > 0 && rng.chance(70) {
+            full.saturating_sub(window) + rng.below(window.min(full).max(1))
+        } else {
+            rng.below((full * 11 / 10).max(1))
+        };
+        (PAUSES_MS[i], Duration::from_micros(delay as u64))
     }
 }
 
@@ -212,7 +219,7 @@ fn killing_an_apply_never_leaves_a_torn_file() {
             .spawn()
             .unwrap()
     };
-    let timing = Timing::calibrate(|pause| {
+    let timing = Timing::calibrate(2 * FILES as u64 + 3, |pause| {
         let dir = tempfile::tempdir().unwrap();
         setup(dir.path());
         timed(spawn(dir.path(), pause))
@@ -299,7 +306,7 @@ fn killing_candor_undo_never_leaves_a_torn_file() {
             .spawn()
             .unwrap()
     };
-    let timing = Timing::calibrate(|pause| {
+    let timing = Timing::calibrate(2 * FILES as u64 + 3, |pause| {
         let (dir, _) = applied_project();
         timed(spawn(dir.path(), pause))
     });
@@ -348,7 +355,7 @@ const CALLER_B: &str = "import lib\n\ntotal = lib.area(1, 1) + lib.area(7, 8)\n"
 
 #[test]
 fn killing_candor_call_never_leaves_a_torn_file() {
-    let trials = common::count("CANDOR_CRASH_CALL_TRIALS", 40);
+    let trials = common::count("CANDOR_CRASH_CALL_TRIALS", 60);
     let seed = common::seed(0xC4A5_0003);
     let mut rng = Rng(seed);
     let args = json!({
@@ -390,7 +397,7 @@ fn killing_candor_call_never_leaves_a_torn_file() {
             .spawn()
             .unwrap()
     };
-    let timing = Timing::calibrate(|pause| {
+    let timing = Timing::calibrate(2 * written as u64 + 3, |pause| {
         let dir = common::project(&files);
         timed(spawn(dir.path(), pause))
     });
