@@ -207,6 +207,10 @@ fn undo_list_and_nothing_to_undo_on_a_fresh_project() {
     );
     let out = candor(dir.path(), &["undo", "--root", &root_arg(dir.path())]);
     assert_eq!(out.status.code(), Some(3));
+    assert!(
+        !dir.path().join(".candor").exists(),
+        "nor does an undo with nothing to undo"
+    );
 }
 
 #[test]

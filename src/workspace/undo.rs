@@ -84,6 +84,15 @@ pub fn undo_last(root: &Root) -> Result<UndoReport, UndoError> {
 /// [`undo_last`] with explicit test hooks.
 #[doc(hidden)]
 pub fn undo_last_with_hooks(root: &Root, hooks: &Hooks) -> Result<UndoReport, UndoError> {
+    // No journal folder: nothing was ever written here; do not create one just to say so.
+    if !root
+        .path()
+        .join(journal::CANDOR_DIR)
+        .join("journal")
+        .is_dir()
+    {
+        return Err(UndoError::NothingToUndo);
+    }
     let journal = Journal::open(root)?;
     let recovered = transaction::recover(&journal, root)?;
     if !recovered.is_empty() {
