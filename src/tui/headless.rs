@@ -94,6 +94,13 @@ impl Headless {
         self
     }
 
+    /// Presses one key and queues its effects without performing them (to look at the state
+    /// while work is pending).
+    pub fn press_pending(&mut self, key: &str) {
+        let parsed = Key::parse(key).unwrap_or_else(|e| panic!("{e}"));
+        self.dispatch(Action::Key(KeyEvent::new(parsed.code, parsed.modifiers)));
+    }
+
     /// Types text into the focused input, one key per character.
     pub fn type_text(&mut self, text: &str) -> &mut Headless {
         for c in text.chars() {

@@ -604,6 +604,16 @@ impl Keymap {
             .unwrap_or_else(|| "(unbound)".to_string())
     }
 
+    /// The first key of a command that works in `context` (in a context that takes text, a
+    /// plain character would be typed, so the first named key is shown).
+    pub fn hint_in(&self, context: Context, from: Context, command: Command) -> String {
+        let keys = self.keys.get(&(from, command)).cloned().unwrap_or_default();
+        keys.iter()
+            .find(|k| !(context.takes_text() && k.is_plain_char()))
+            .map(Key::to_string)
+            .unwrap_or_else(|| "(unbound)".to_string())
+    }
+
     /// The help screen: one section per context, each line the keys and what they do.
     pub fn help_sections(&self) -> Vec<HelpSection> {
         Context::ALL

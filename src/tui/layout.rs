@@ -132,10 +132,31 @@ pub fn popup(size: (u16, u16), width: u16, height: u16) -> Rect {
     )
 }
 
-/// The refactor form's box (taller for move, whose completions show under the input).
-pub fn form(size: (u16, u16), with_list: bool) -> Rect {
+/// The refactor form's box (taller for move, whose completions show under the input), at the
+/// bottom of the body, or at the top when it would hide `keep_visible` (screen rows of the
+/// lines the refactor is about).
+pub fn form(size: (u16, u16), with_list: bool, keep_visible: Option<(u16, u16)>) -> Rect {
+    let body = frame(size).body;
     let width = size.0.saturating_sub(4).min(84);
-    popup(size, width, if with_list { 14 } else { 9 })
+    let height = (if with_list { 14 } else { 9 }).min(body.height);
+    let x = body.x + (body.width - width) / 2;
+    let bottom = Rect::new(
+        x,
+        (body.bottom() - height).saturating_sub(1).max(body.y),
+        width,
+        height,
+    );
+    let top = Rect::new(x, (body.y + 1).min(body.bottom() - height), width, height);
+    match keep_visible {
+        Some((first, last))
+            if first < bottom.bottom()
+                && last >= bottom.y
+                && !(first < top.bottom() && last >= top.y) =>
+        {
+            top
+        }
+        _ => bottom,
+    }
 }
 
 /// The help overlay.

@@ -19,7 +19,7 @@ pub fn render(state: &State, frame: &mut Frame) {
     let Some(form) = &state.form else { return };
     let t = &state.theme;
     let is_move = matches!(form.kind, FormKind::Move { .. });
-    let area = layout::form(state.size, is_move);
+    let area = layout::form(state.size, is_move, focus_rows(state));
     let (title, about, label) = match &form.kind {
         FormKind::Extract {
             file, start, end, ..
@@ -179,4 +179,17 @@ fn signature_hint(language: Language, is_method: bool, text: &str, style: Style)
         }
         Err(_) => Span::raw(""),
     }
+}
+
+/// The screen rows of the lines the form is about (the selection, else the cursor line), so the
+/// form does not hide them.
+fn focus_rows(state: &State) -> Option<(u16, u16)> {
+    let code = state.code.as_ref()?;
+    let (first, last) = code.selected_lines().unwrap_or((code.cursor, code.cursor));
+    let area = layout::code(state.size, layout::outline_always_shown(state.size)).code;
+    let to_row = |line: usize| -> u16 {
+        let offset = line.saturating_sub(code.top).min(area.height as usize) as u16;
+        area.y + offset
+    };
+    Some((to_row(first), to_row(last)))
 }

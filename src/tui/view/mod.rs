@@ -253,16 +253,24 @@ fn status_line(state: &State, frame: &mut Frame) {
         left.push(Span::styled(format!(" {} writing", spinner(state)), t.info));
     }
     let left_width: usize = left.iter().map(Span::width).sum();
-    let mut right: Vec<Span> = Vec::new();
-    let mut right_width = 0;
-    for (key, label) in hints {
-        let piece = key.len() + label.len() + 3;
-        if left_width + right_width + piece + 1 > area.width as usize {
+    // The last hint (help) always shows; the others while they fit.
+    let piece_width =
+        |(key, label): &(String, String)| key.chars().count() + label.chars().count() + 3;
+    let reserved = hints.last().map_or(0, piece_width);
+    let mut shown: Vec<&(String, String)> = Vec::new();
+    let mut right_width = reserved;
+    for hint in hints.iter().take(hints.len().saturating_sub(1)) {
+        if left_width + right_width + piece_width(hint) + 1 > area.width as usize {
             break;
         }
+        right_width += piece_width(hint);
+        shown.push(hint);
+    }
+    shown.extend(hints.last());
+    let mut right: Vec<Span> = Vec::new();
+    for (key, label) in shown {
         right.push(Span::styled(format!(" {key}"), t.status_key));
         right.push(Span::styled(format!(" {label} "), t.status));
-        right_width += piece;
     }
     let pad = (area.width as usize).saturating_sub(left_width + right_width);
     let mut spans = left;

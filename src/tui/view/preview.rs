@@ -83,19 +83,22 @@ fn render_error(state: &State, error: &ApiError, frame: &mut Frame, area: Rect) 
     } else {
         format!("{back}: back to the code view")
     };
-    let mut lines = vec![
-        Line::from(Span::styled(
-            format!("The refactor was refused ({}).", error.code.as_str()),
-            t.error,
-        )),
-        Line::from(""),
-    ];
-    for text in super::wrap(&error.message, area.width.saturating_sub(1) as usize) {
-        lines.push(Line::from(text));
-    }
+    let width = area.width.saturating_sub(1) as usize;
+    let styled = |text: &str, style: Style| -> Vec<Line<'static>> {
+        super::wrap(text, width)
+            .into_iter()
+            .map(|l| Line::from(Span::styled(l, style)))
+            .collect()
+    };
+    let mut lines = styled(
+        &format!("The refactor was refused ({}).", error.code.as_str()),
+        t.error,
+    );
     lines.push(Line::from(""));
-    lines.push(Line::from(Span::styled("Nothing was written.", t.ok)));
-    lines.push(Line::from(Span::styled(what_next, t.dim)));
+    lines.extend(styled(&error.message, Style::default()));
+    lines.push(Line::from(""));
+    lines.extend(styled("Nothing was written.", t.ok));
+    lines.extend(styled(&what_next, t.dim));
     frame.render_widget(Paragraph::new(lines), area);
 }
 
@@ -244,7 +247,7 @@ fn panel(state: &State, preview: &Preview, frame: &mut Frame, outer: Rect, area:
             }
             _ => "Waiting for the result…",
         };
-        indented(&mut lines, text, "", t.dim);
+        indented(&mut lines, text, "  ", t.dim);
         frame.render_widget(Paragraph::new(lines), area);
         return;
     };
