@@ -88,28 +88,18 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn call(
-    backend: Option<BackendChoice>,
-    tool: Option<String>,
-    args: Option<String>,
-    root: PathBuf,
-) -> anyhow::Result<ExitCode> {
+fn call(backend: Option<BackendChoice>, tool: Option<String>, args: Option<String>, root: PathBuf) -> anyhow::Result<ExitCode> {
     let Some(tool) = tool else {
         println!("usage: candor call TOOL [ARGS_JSON | -] [--root DIR]\n\ntools:");
         for (name, description) in candor::api::tool_list() {
-            println!(
-                "  {name}\n      {}",
-                description.split(". ").next().unwrap_or("")
-            );
+            println!("  {name}\n      {}", description.split(". ").next().unwrap_or(""));
         }
         return Ok(ExitCode::SUCCESS);
     };
     let text = match args.as_deref() {
         Some("-") => {
             let mut buffer = String::new();
-            std::io::stdin()
-                .read_to_string(&mut buffer)
-                .context("reading the arguments from standard input")?;
+            std::io::stdin().read_to_string(&mut buffer).context("reading the arguments from standard input")?;
             buffer
         }
         Some(text) => text.to_string(),
@@ -120,24 +110,16 @@ fn call(
         Err(e) => {
             let error = candor::api::ApiError::new(
                 candor::api::ErrorCode::InvalidArgument,
-                format!(
-                    "the arguments are not valid JSON ({e}); pass an object like '{{\"file_path\": \"src/lib.rs\", ...}}'"
-                ),
+                format!("the arguments are not valid JSON ({e}); pass an object like '{{\"file_path\": \"src/lib.rs\", ...}}'"),
             );
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&envelope::error(&tool, &error))?
-            );
+            println!("{}", serde_json::to_string_pretty(&envelope::error(&tool, &error))?);
             return Ok(ExitCode::from(error.code.exit_code() as u8));
         }
     };
     let engine = match Engine::open(&root, backend) {
         Ok(engine) => engine,
         Err(error) => {
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&envelope::error(&tool, &error))?
-            );
+            println!("{}", serde_json::to_string_pretty(&envelope::error(&tool, &error))?);
             return Ok(ExitCode::from(error.code.exit_code() as u8));
         }
     };

@@ -7,7 +7,5 @@ use crate::api::Engine;
 
 /// Serves MCP requests from `input` until it closes.
 pub fn serve(_engine: Engine, _input: impl BufRead, _output: impl Write) -> std::io::Result<()> {
-    Err(std::io::Error::other(
-        "the MCP server is not implemented yet",
-    ))
+    Err(std::io::Error::other("the MCP server is not implemented yet"))
 }

@@ -47,22 +47,16 @@ impl Engine {
         let root = Root::new(root).map_err(|e| {
             ApiError::new(
                 ErrorCode::Io,
-                format!(
-                    "cannot open project root {}: {e}; pass an existing directory with --root",
-                    root.display()
-                ),
+                format!("cannot open project root {}: {e}; pass an existing directory with --root", root.display()),
             )
         })?;
-        let config = Config::load(root.path())
-            .map_err(|e| ApiError::new(ErrorCode::InvalidArgument, e.to_string()))?;
+        let config = Config::load(root.path()).map_err(|e| ApiError::new(ErrorCode::InvalidArgument, e.to_string()))?;
         Ok(Engine::with_config(root, config, backend))
     }
 
     pub fn with_config(root: Root, config: Config, backend: Option<BackendChoice>) -> Engine {
         let limits = Limits {
-            max_file_bytes: config
-                .max_file_bytes
-                .unwrap_or(Limits::default().max_file_bytes),
+            max_file_bytes: config.max_file_bytes.unwrap_or(Limits::default().max_file_bytes),
         };
         Engine {
             sources: DiskSources::new(root.clone(), limits),
@@ -162,10 +156,7 @@ impl Engine {
             .with_param("file_path"));
         }
         if self.sources.read(file)?.is_none() {
-            return Err(ApiError::from(SourceError::Missing {
-                path: file.to_string(),
-            })
-            .with_param("file_path"));
+            return Err(ApiError::from(SourceError::Missing { path: file.to_string() }).with_param("file_path"));
         }
         let choice = call.options.backend.unwrap_or(self.default_backend);
         Ok(backend::plan(
@@ -180,11 +171,7 @@ impl Engine {
 
     /// Writes a computed outcome as one transaction. Refuses a result with syntax errors unless
     /// `allow_syntax_errors`; returns `None` when there was nothing to write.
-    pub fn apply(
-        &self,
-        outcome: &Outcome,
-        options: &CallOptions,
-    ) -> Result<Option<ApplyReport>, ApiError> {
+    pub fn apply(&self, outcome: &Outcome, options: &CallOptions) -> Result<Option<ApplyReport>, ApiError> {
         if outcome.plan.has_syntax_errors() && !options.allow_syntax_errors {
             let finding = outcome
                 .plan
@@ -195,28 +182,18 @@ impl Engine {
                 .unwrap_or_default();
             return Err(ApiError::invalid(
                 "allow_syntax_errors",
-                format!(
-                    "nothing was written: {finding}. Adjust the request, or pass allow_syntax_errors: true to write it anyway"
-                ),
+                format!("nothing was written: {finding}. Adjust the request, or pass allow_syntax_errors: true to write it anyway"),
             ));
         }
         if outcome.plan.changes.is_empty() {
             return Ok(None);
         }
-        let report = write::apply(
-            &self.root,
-            &outcome.plan.changes,
-            &options.expected_sha256,
-            outcome.tool,
-        )?;
+        let report = write::apply(&self.root, &outcome.plan.changes, &options.expected_sha256, outcome.tool)?;
         Ok(Some(report))
     }
 }
 
 /// Names and descriptions of the tools, for `candor call` without a tool.
 pub fn tool_list() -> Vec<(&'static str, String)> {
-    Tool::ALL
-        .iter()
-        .map(|t| (t.name(), schema::description(*t)))
-        .collect()
+    Tool::ALL.iter().map(|t| (t.name(), schema::description(*t))).collect()
 }

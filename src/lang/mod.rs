@@ -1,10 +1,10 @@
 //! The languages candor knows (Rust and Python): grammars, file extensions, keywords, identifier
 //! rules and syntax checking. Pure: no disk, no terminal.
 
-pub mod calls;
 mod python;
 mod rust;
 pub mod symbols;
+pub mod calls;
 
 use tree_sitter::{Node, Parser, Tree};
 
@@ -248,11 +248,7 @@ mod tests {
         let ok = "def f():\n    return 1\n";
         assert!(syntax_errors(&Language::Python.parse(ok), ok).is_empty());
         // tree-sitter-python accepts a block with no statement; Python does not.
-        for empty in [
-            "def f():\nreturn 1\n",
-            "class A:\n    # nothing\nx = 1\n",
-            "if x:\n",
-        ] {
+        for empty in ["def f():\nreturn 1\n", "class A:\n    # nothing\nx = 1\n", "if x:\n"] {
             let errors = syntax_errors(&Language::Python.parse(empty), empty);
             assert_eq!(errors.len(), 1, "{empty:?}");
             assert_eq!(errors[0].line, 1, "{empty:?}");

@@ -38,12 +38,7 @@ pub struct Finding {
 pub const SYNTAX_ERROR_PREFIX: &str = "the result has a syntax error at line";
 
 impl Finding {
-    pub fn new(
-        file: impl Into<String>,
-        line: usize,
-        severity: Severity,
-        message: impl Into<String>,
-    ) -> Finding {
+    pub fn new(file: impl Into<String>, line: usize, severity: Severity, message: impl Into<String>) -> Finding {
         Finding {
             file: file.into(),
             line,
@@ -114,18 +109,12 @@ pub fn check_syntax(changes: &[FileChange]) -> Vec<Finding> {
 /// Sorts findings by file, line and severity (errors first on a line) and drops exact duplicates.
 pub fn normalize(findings: &mut Vec<Finding>) {
     findings.sort_by(|a, b| {
-        (
-            a.file.as_str(),
-            a.line,
-            std::cmp::Reverse(a.severity),
-            a.message.as_str(),
-        )
-            .cmp(&(
-                b.file.as_str(),
-                b.line,
-                std::cmp::Reverse(b.severity),
-                b.message.as_str(),
-            ))
+        (a.file.as_str(), a.line, std::cmp::Reverse(a.severity), a.message.as_str()).cmp(&(
+            b.file.as_str(),
+            b.line,
+            std::cmp::Reverse(b.severity),
+            b.message.as_str(),
+        ))
     });
     findings.dedup();
 }

@@ -13,9 +13,7 @@ pub enum SourceError {
     Missing { path: String },
     #[error("{path} {reason}; candor only edits text source files")]
     Unreadable { path: String, reason: String },
-    #[error(
-        "{path} resolves outside the project root; only files under the root can be read or written"
-    )]
+    #[error("{path} resolves outside the project root; only files under the root can be read or written")]
     OutsideRoot { path: String },
     #[error("{path}: {message}")]
     Io { path: String, message: String },

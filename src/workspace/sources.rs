@@ -52,11 +52,7 @@ impl DiskSources {
             });
         }
         if meta.len() > self.limits.max_file_bytes {
-            return Err(too_large(
-                &resolved.relative,
-                meta.len(),
-                self.limits.max_file_bytes,
-            ));
+            return Err(too_large(&resolved.relative, meta.len(), self.limits.max_file_bytes));
         }
         let bytes = std::fs::read(&resolved.real).map_err(io)?;
         decode(&resolved.relative, &bytes).map(Some)
@@ -86,16 +82,10 @@ impl Sources for DiskSources {
 
     fn files_mentioning(&self, lang: Language, word: &str) -> Result<Mentioning, SourceError> {
         let mut mentioning = Mentioning::default();
-        for (absolute, bytes) in
-            walk::files_containing(self.root.path(), lang, word, self.limits.max_file_bytes)
-        {
-            let Some(relative) = self.root.relative_of(&absolute) else {
-                continue;
-            };
+        for (absolute, bytes) in walk::files_containing(self.root.path(), lang, word, self.limits.max_file_bytes) {
+            let Some(relative) = self.root.relative_of(&absolute) else { continue };
             match bytes {
-                None => mentioning
-                    .skipped
-                    .push((relative, "is over the file size limit".to_string())),
+                None => mentioning.skipped.push((relative, "is over the file size limit".to_string())),
                 Some(bytes) => match SourceFile::from_bytes(relative.clone(), &bytes) {
                     Ok(file) => mentioning.files.push(file),
                     Err(e) => mentioning.skipped.push((relative, e.to_string())),

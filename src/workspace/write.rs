@@ -22,9 +22,7 @@ pub enum WriteError {
         expected: String,
         found: String,
     },
-    #[error(
-        "{path} already exists, but the plan would create it; nothing was written — preview again"
-    )]
+    #[error("{path} already exists, but the plan would create it; nothing was written — preview again")]
     AlreadyExists { path: String },
     #[error("{0}")]
     Source(#[from] SourceError),
@@ -40,10 +38,7 @@ fn restored_note(restored: &[String]) -> String {
     if restored.is_empty() {
         "no file was changed".to_string()
     } else {
-        format!(
-            "the files already written were restored: {}",
-            restored.join(", ")
-        )
+        format!("the files already written were restored: {}", restored.join(", "))
     }
 }
 
@@ -90,11 +85,7 @@ pub fn apply(
         };
         let found = current.as_deref().map(sha256_hex);
         match (&change.sha256_before, &found) {
-            (None, Some(_)) => {
-                return Err(WriteError::AlreadyExists {
-                    path: change.path.clone(),
-                });
-            }
+            (None, Some(_)) => return Err(WriteError::AlreadyExists { path: change.path.clone() }),
             (Some(want), Some(have)) if want != have => {
                 return Err(WriteError::Stale {
                     path: change.path.clone(),
@@ -112,9 +103,7 @@ pub fn apply(
             _ => {}
         }
         if let Some(want) = expected.get(&change.path) {
-            let have = found
-                .clone()
-                .unwrap_or_else(|| "nothing (no such file)".to_string());
+            let have = found.clone().unwrap_or_else(|| "nothing (no such file)".to_string());
             if !want.eq_ignore_ascii_case(&have) {
                 return Err(WriteError::Stale {
                     path: change.path.clone(),
@@ -149,11 +138,7 @@ pub fn apply(
     }
     Ok(ApplyReport {
         written: changes.iter().map(|c| c.path.clone()).collect(),
-        created: changes
-            .iter()
-            .filter(|c| c.created())
-            .map(|c| c.path.clone())
-            .collect(),
+        created: changes.iter().filter(|c| c.created()).map(|c| c.path.clone()).collect(),
         transaction: None,
     })
 }
@@ -161,9 +146,7 @@ pub fn apply(
 /// Replaces `path` with `bytes`: a temp file in the same directory, fsynced, renamed over the
 /// original, with the original's permissions (a new file gets the directory's default mode).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .ok_or_else(|| std::io::Error::other("the path has no parent directory"))?;
+    let dir = path.parent().ok_or_else(|| std::io::Error::other("the path has no parent directory"))?;
     let permissions = std::fs::metadata(path).map(|m| m.permissions()).ok();
     let mut temp = tempfile::Builder::new()
         .prefix(".candor-")
