@@ -93,6 +93,15 @@ fn call(root: &Path, tool: &str, args: Value) -> (Value, i32) {
     (envelope, output.status.code().unwrap())
 }
 
+/// `helper(a, b)` gains a third parameter `c` (Rust parameters need a type).
+fn new_parameters(ext: &str) -> Value {
+    if ext == "rs" {
+        json!([{"name": "a"}, {"name": "b"}, {"name": "c", "type": "i32"}])
+    } else {
+        json!([{"name": "a"}, {"name": "b"}, {"name": "c", "default": "0"}])
+    }
+}
+
 #[test]
 fn p1_a_refactor_tools_emit_tree_sitter_caveats_and_unknown_args() {
     let policy = policy();
@@ -105,7 +114,7 @@ fn p1_a_refactor_tools_emit_tree_sitter_caveats_and_unknown_args() {
             ("refactor_extract_function", json!({"file_path": file, "start_line": 8, "end_line": 9, "new_name": "show", "banana": 1})),
             ("refactor_inline_function", json!({"file_path": file, "function_name": "helper", "banana": 1})),
             ("refactor_move_to_file", json!({"file_path": file, "symbol_name": "helper", "target_file": format!("helpers.{ext}"), "banana": 1})),
-            ("refactor_change_signature", json!({"file_path": file, "function_name": "helper", "new_parameters": [{"name": "a"}, {"name": "b"}, {"name": "c"}], "banana": 1})),
+            ("refactor_change_signature", json!({"file_path": file, "function_name": "helper", "new_parameters": new_parameters(ext), "banana": 1})),
         ];
         for (tool, args) in calls {
             let (envelope, code) = call(dir.path(), tool, args);
