@@ -78,7 +78,10 @@ impl Config {
             lsp: LspConfig {
                 rust: other.lsp.rust.or(self.lsp.rust),
                 python: other.lsp.python.or(self.lsp.python),
-                request_timeout_secs: other.lsp.request_timeout_secs.or(self.lsp.request_timeout_secs),
+                request_timeout_secs: other
+                    .lsp
+                    .request_timeout_secs
+                    .or(self.lsp.request_timeout_secs),
             },
         }
     }
@@ -107,9 +110,16 @@ mod tests {
         )
         .unwrap();
         let config = Config::read(&dir.path().join(".candor/config.toml")).unwrap();
-        assert_eq!(config.semantic_edit_backend, Some(BackendChoice::TreeSitter));
+        assert_eq!(
+            config.semantic_edit_backend,
+            Some(BackendChoice::TreeSitter)
+        );
         assert_eq!(config.lsp.rust.as_ref().unwrap().args, vec!["-v"]);
-        std::fs::write(dir.path().join(".candor/config.toml"), "semantic_edit_backend = \"magic\"\n").unwrap();
+        std::fs::write(
+            dir.path().join(".candor/config.toml"),
+            "semantic_edit_backend = \"magic\"\n",
+        )
+        .unwrap();
         let err = Config::read(&dir.path().join(".candor/config.toml")).unwrap_err();
         assert!(err.to_string().contains("config.toml"));
     }

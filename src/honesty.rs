@@ -128,7 +128,10 @@ mod tests {
     #[test]
     fn degraded_reason_has_its_em_dash() {
         assert!(DEGRADED_REASON.contains('\u{2014}'));
-        assert_eq!(DEGRADED_REASON.len(), "tree-sitter heuristic  no semantic analysis".len() + 3);
+        assert_eq!(
+            DEGRADED_REASON.len(),
+            "tree-sitter heuristic  no semantic analysis".len() + 3
+        );
     }
 
     #[test]

@@ -45,6 +45,24 @@ enum Command {
     Mcp {
         #[arg(long, default_value = ".")]
         root: PathBuf,
+        /// Let clients choose the language-server program per call (`command` / `args`).
+        /// Off by default: an agent could otherwise make candor run any program.
+        #[arg(long)]
+        allow_server_command: bool,
+    },
+    /// List every call of a function name in the project (path:line:column), as inline and
+    /// change signature see them.
+    Calls {
+        /// The function name.
+        name: String,
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Only this language: rust or python (default: both).
+        #[arg(long)]
+        lang: Option<String>,
+        /// Print a JSON report instead of one line per call.
+        #[arg(long)]
+        json: bool,
     },
     /// Restore the files of the last applied refactor.
     Undo {
@@ -70,11 +88,21 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Call { tool, args, root }) => call(cli.backend, tool, args, root),
-        Some(Command::Mcp { root }) => {
-            let engine = Engine::open(&root, cli.backend)?;
+        Some(Command::Mcp {
+            root,
+            allow_server_command,
+        }) => {
+            let mut engine = Engine::open(&root, cli.backend)?;
+            engine.allow_server_command(allow_server_command);
             candor::mcp::serve(engine, std::io::stdin().lock(), std::io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)
         }
+        Some(Command::Calls {
+            name,
+            root,
+            lang,
+            json,
+        }) => calls(&name, &root, lang.as_deref(), json),
         Some(Command::Undo { root, list }) => {
             let root = candor::workspace::Root::new(&root)
                 .with_context(|| format!("cannot open project root {}", root.display()))?;
@@ -88,18 +116,72 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn call(backend: Option<BackendChoice>, tool: Option<String>, args: Option<String>, root: PathBuf) -> anyhow::Result<ExitCode> {
+fn calls(
+    name: &str,
+    root: &std::path::Path,
+    lang: Option<&str>,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    use candor::lang::Language;
+    let langs = match lang.map(str::to_ascii_lowercase).as_deref() {
+        None => vec![Language::Rust, Language::Python],
+        Some("rust" | "rs") => vec![Language::Rust],
+        Some("python" | "py") => vec![Language::Python],
+        Some(other) => anyhow::bail!("unknown language `{other}`; use rust or python"),
+    };
+    let root = candor::workspace::Root::new(root)
+        .with_context(|| format!("cannot open project root {}", root.display()))?;
+    let config = candor::config::Config::load(root.path())?;
+    let max = config
+        .max_file_bytes
+        .unwrap_or(candor::workspace::Limits::default().max_file_bytes);
+    let report = candor::workspace::search::call_sites(root.path(), &langs, name, max);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    use std::io::Write;
+    if json {
+        serde_json::to_writer_pretty(&mut out, &report)?;
+        writeln!(out)?;
+    } else {
+        for hit in &report.calls {
+            writeln!(out, "{}:{}:{}", hit.path, hit.line, hit.column)?;
+        }
+        eprintln!(
+            "{} calls of `{name}` in {} of {} files{}",
+            report.calls.len(),
+            report.files_parsed,
+            report.files_walked,
+            if report.skipped.is_empty() {
+                String::new()
+            } else {
+                format!(" ({} skipped)", report.skipped.len())
+            }
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn call(
+    backend: Option<BackendChoice>,
+    tool: Option<String>,
+    args: Option<String>,
+    root: PathBuf,
+) -> anyhow::Result<ExitCode> {
     let Some(tool) = tool else {
         println!("usage: candor call TOOL [ARGS_JSON | -] [--root DIR]\n\ntools:");
         for (name, description) in candor::api::tool_list() {
-            println!("  {name}\n      {}", description.split(". ").next().unwrap_or(""));
+            println!(
+                "  {name}\n      {}",
+                description.split(". ").next().unwrap_or("")
+            );
         }
         return Ok(ExitCode::SUCCESS);
     };
     let text = match args.as_deref() {
         Some("-") => {
             let mut buffer = String::new();
-            std::io::stdin().read_to_string(&mut buffer).context("reading the arguments from standard input")?;
+            std::io::stdin()
+                .read_to_string(&mut buffer)
+                .context("reading the arguments from standard input")?;
             buffer
         }
         Some(text) => text.to_string(),
@@ -110,16 +192,24 @@ fn call(backend: Option<BackendChoice>, tool: Option<String>, args: Option<Strin
         Err(e) => {
             let error = candor::api::ApiError::new(
                 candor::api::ErrorCode::InvalidArgument,
-                format!("the arguments are not valid JSON ({e}); pass an object like '{{\"file_path\": \"src/lib.rs\", ...}}'"),
+                format!(
+                    "the arguments are not valid JSON ({e}); pass an object like '{{\"file_path\": \"src/lib.rs\", ...}}'"
+                ),
             );
-            println!("{}", serde_json::to_string_pretty(&envelope::error(&tool, &error))?);
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&envelope::error(&tool, &error))?
+            );
             return Ok(ExitCode::from(error.code.exit_code() as u8));
         }
     };
     let engine = match Engine::open(&root, backend) {
         Ok(engine) => engine,
         Err(error) => {
-            println!("{}", serde_json::to_string_pretty(&envelope::error(&tool, &error))?);
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&envelope::error(&tool, &error))?
+            );
             return Ok(ExitCode::from(error.code.exit_code() as u8));
         }
     };

@@ -200,7 +200,9 @@ fn detect_indent_unit(text: &str) -> IndentUnit {
     if tabs > spaces {
         return IndentUnit::Tab;
     }
-    let best = (1..=8).max_by_key(|&d| (deltas[d], d == 4, d == 2)).unwrap_or(4);
+    let best = (1..=8)
+        .max_by_key(|&d| (deltas[d], d == 4, d == 2))
+        .unwrap_or(4);
     if deltas[best] == 0 {
         IndentUnit::Spaces(4)
     } else {
@@ -233,7 +235,9 @@ pub fn reindent(block: &str, from: &str, to: &str, keep_lines: &[usize]) -> Stri
             out.push_str(&line[content.len()..]);
             continue;
         }
-        let rest = content.strip_prefix(from).unwrap_or_else(|| content.trim_start_matches([' ', '\t']));
+        let rest = content
+            .strip_prefix(from)
+            .unwrap_or_else(|| content.trim_start_matches([' ', '\t']));
         out.push_str(to);
         out.push_str(rest);
         out.push_str(&line[content.len()..]);
@@ -290,7 +294,10 @@ mod tests {
     #[test]
     fn reindent_moves_a_block() {
         let block = "    if x:\n        y()\n\n    z()\n";
-        assert_eq!(reindent(block, "    ", "\t", &[]), "\tif x:\n\t    y()\n\n\tz()\n");
+        assert_eq!(
+            reindent(block, "    ", "\t", &[]),
+            "\tif x:\n\t    y()\n\n\tz()\n"
+        );
         assert_eq!(indentation_at("a\n  \tb", 5), "  \t");
     }
 }

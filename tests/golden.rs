@@ -38,7 +38,11 @@ fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
             if path.is_dir() {
                 stack.push(path);
             } else {
-                let relative = path.strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/");
+                let relative = path
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
                 files.insert(relative, std::fs::read(&path).unwrap());
             }
         }
@@ -82,7 +86,8 @@ fn run_case(tool: Tool, dir: &Path) -> Vec<String> {
         .and_then(|call| refactor::plan(&sources, &call.request).map_err(ApiError::from));
 
     if dir.join("error.json").exists() {
-        let expected: Value = serde_json::from_slice(&std::fs::read(dir.join("error.json")).unwrap()).unwrap();
+        let expected: Value =
+            serde_json::from_slice(&std::fs::read(dir.join("error.json")).unwrap()).unwrap();
         match result {
             Ok(plan) => problems.push(format!(
                 "expected a `{}` error, got a plan changing {:?} with findings {:?}",
@@ -92,11 +97,19 @@ fn run_case(tool: Tool, dir: &Path) -> Vec<String> {
             )),
             Err(error) => {
                 if expected["code"] != error.code.as_str() {
-                    problems.push(format!("error code {} expected, got {} ({})", expected["code"], error.code.as_str(), error.message));
+                    problems.push(format!(
+                        "error code {} expected, got {} ({})",
+                        expected["code"],
+                        error.code.as_str(),
+                        error.message
+                    ));
                 }
                 if let Some(contains) = expected["contains"].as_str() {
                     if !error.message.contains(contains) {
-                        problems.push(format!("error message {:?} does not contain {contains:?}", error.message));
+                        problems.push(format!(
+                            "error message {:?} does not contain {contains:?}",
+                            error.message
+                        ));
                     }
                 }
             }
@@ -107,7 +120,11 @@ fn run_case(tool: Tool, dir: &Path) -> Vec<String> {
     let plan = match result {
         Ok(plan) => plan,
         Err(error) => {
-            problems.push(format!("unexpected error {}: {}", error.code.as_str(), error.message));
+            problems.push(format!(
+                "unexpected error {}: {}",
+                error.code.as_str(),
+                error.message
+            ));
             return problems;
         }
     };
@@ -121,7 +138,9 @@ fn run_case(tool: Tool, dir: &Path) -> Vec<String> {
     }
     for (path, want) in &expected {
         match actual.get(path) {
-            None => problems.push(format!("{path}: expected in after/, but the plan does not produce it")),
+            None => problems.push(format!(
+                "{path}: expected in after/, but the plan does not produce it"
+            )),
             Some(got) if got != want => problems.push(format!(
                 "{path} differs:\n--- expected\n{}\n--- actual\n{}",
                 String::from_utf8_lossy(want),
@@ -132,19 +151,24 @@ fn run_case(tool: Tool, dir: &Path) -> Vec<String> {
     }
     for path in actual.keys() {
         if !expected.contains_key(path) {
-            problems.push(format!("{path}: the plan produces it but after/ does not have it"));
+            problems.push(format!(
+                "{path}: the plan produces it but after/ does not have it"
+            ));
         }
     }
 
     if dir.join("findings.json").exists() {
-        let want: Vec<Value> = serde_json::from_slice(&std::fs::read(dir.join("findings.json")).unwrap()).unwrap();
+        let want: Vec<Value> =
+            serde_json::from_slice(&std::fs::read(dir.join("findings.json")).unwrap()).unwrap();
         let got = &plan.findings;
         let matches = want.len() == got.len()
             && want.iter().zip(got).all(|(w, g)| {
                 w["file"] == g.file.as_str()
                     && w["line"] == g.line
                     && w["severity"] == g.severity.as_str()
-                    && w["contains"].as_str().is_some_and(|c| g.message.contains(c))
+                    && w["contains"]
+                        .as_str()
+                        .is_some_and(|c| g.message.contains(c))
             });
         if !matches {
             problems.push(format!(
@@ -175,15 +199,33 @@ fn golden_fixtures() {
     let mut failures = Vec::new();
     let mut per_tool_lang: BTreeMap<String, usize> = BTreeMap::new();
     for (tool, dir) in &cases {
-        let lang = dir.parent().unwrap().file_name().unwrap().to_string_lossy().into_owned();
-        *per_tool_lang.entry(format!("{}/{}", tool.operation(), lang)).or_default() += 1;
+        let lang = dir
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        *per_tool_lang
+            .entry(format!("{}/{}", tool.operation(), lang))
+            .or_default() += 1;
         let problems = run_case(*tool, dir);
         if !problems.is_empty() {
-            failures.push(format!("{}:\n  {}", dir.strip_prefix(fixtures_root()).unwrap().display(), problems.join("\n  ")));
+            failures.push(format!(
+                "{}:\n  {}",
+                dir.strip_prefix(fixtures_root()).unwrap().display(),
+                problems.join("\n  ")
+            ));
         }
     }
     eprintln!("golden cases per tool/language: {per_tool_lang:?}");
-    assert!(failures.is_empty(), "{} of {} golden cases failed:\n\n{}", failures.len(), cases.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} golden cases failed:\n\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n\n")
+    );
 }
 
 /// Python "after" files compile with the real interpreter.
@@ -198,10 +240,17 @@ fn golden_python_results_compile() {
                     .args(["-m", "py_compile"])
                     .arg(after.join(&path))
                     .env("PYTHONDONTWRITEBYTECODE", "1")
-                    .env("PYTHONPYCACHEPREFIX", std::env::temp_dir().join("candor-pycache"))
+                    .env(
+                        "PYTHONPYCACHEPREFIX",
+                        std::env::temp_dir().join("candor-pycache"),
+                    )
                     .status()
                     .expect("python3 runs");
-                assert!(status.success(), "{}/after/{path} does not compile", dir.display());
+                assert!(
+                    status.success(),
+                    "{}/after/{path} does not compile",
+                    dir.display()
+                );
                 checked += 1;
             }
         }

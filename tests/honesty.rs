@@ -17,7 +17,10 @@ struct Policy {
 }
 
 fn policy() -> Policy {
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/refactor-backend-honesty.txt")).unwrap();
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/refactor-backend-honesty.txt"),
+    )
+    .unwrap();
     let lines: Vec<&str> = text.lines().map(str::trim).collect();
     let degraded_reason = lines
         .iter()
@@ -31,7 +34,10 @@ fn policy() -> Policy {
             confidence.push((parts[0].to_string(), parts[2].parse().unwrap()));
         }
     }
-    let catalogue_start = lines.iter().position(|l| *l == "Per-tool caveat catalogue").unwrap();
+    let catalogue_start = lines
+        .iter()
+        .position(|l| *l == "Per-tool caveat catalogue")
+        .unwrap();
     let mut caveats: Vec<(String, Vec<String>)> = Vec::new();
     for line in &lines[catalogue_start + 1..] {
         if line.starts_with("Adding a new refactor tool") {
@@ -88,8 +94,12 @@ fn call(root: &Path, tool: &str, args: Value) -> (Value, i32) {
         .env("XDG_CONFIG_HOME", root.join(".no-user-config"))
         .output()
         .unwrap();
-    let envelope: Value = serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|e| panic!("{tool}: stdout is not JSON ({e}): {}", String::from_utf8_lossy(&output.stdout)));
+    let envelope: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{tool}: stdout is not JSON ({e}): {}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    });
     (envelope, output.status.code().unwrap())
 }
 
@@ -111,10 +121,22 @@ fn p1_a_refactor_tools_emit_tree_sitter_caveats_and_unknown_args() {
     for file in ["app.py", "app.rs"] {
         let ext = if file.ends_with(".py") { "py" } else { "rs" };
         let calls = [
-            ("refactor_extract_function", json!({"file_path": file, "start_line": 8, "end_line": 9, "new_name": "show", "banana": 1})),
-            ("refactor_inline_function", json!({"file_path": file, "function_name": "helper", "banana": 1})),
-            ("refactor_move_to_file", json!({"file_path": file, "symbol_name": "helper", "target_file": format!("helpers.{ext}"), "banana": 1})),
-            ("refactor_change_signature", json!({"file_path": file, "function_name": "helper", "new_parameters": new_parameters(ext), "banana": 1})),
+            (
+                "refactor_extract_function",
+                json!({"file_path": file, "start_line": 8, "end_line": 9, "new_name": "show", "banana": 1}),
+            ),
+            (
+                "refactor_inline_function",
+                json!({"file_path": file, "function_name": "helper", "banana": 1}),
+            ),
+            (
+                "refactor_move_to_file",
+                json!({"file_path": file, "symbol_name": "helper", "target_file": format!("helpers.{ext}"), "banana": 1}),
+            ),
+            (
+                "refactor_change_signature",
+                json!({"file_path": file, "function_name": "helper", "new_parameters": new_parameters(ext), "banana": 1}),
+            ),
         ];
         for (tool, args) in calls {
             let (envelope, code) = call(dir.path(), tool, args);
@@ -122,19 +144,41 @@ fn p1_a_refactor_tools_emit_tree_sitter_caveats_and_unknown_args() {
             assert_eq!(envelope["success"], true, "{tool} on {file}: {envelope:#}");
             let data = &envelope["data"];
             let expected_caveats = &policy.caveats.iter().find(|(t, _)| t == tool).unwrap().1;
-            assert_eq!(data["tree_sitter_caveats"], json!(expected_caveats), "{tool} on {file}");
+            assert_eq!(
+                data["tree_sitter_caveats"],
+                json!(expected_caveats),
+                "{tool} on {file}"
+            );
             assert_eq!(data["unknown_args"], json!(["banana"]), "{tool} on {file}");
-            assert_eq!(data["degraded_reason"], policy.degraded_reason.as_str(), "{tool} on {file}");
-            assert_eq!(envelope["degraded_reason"], policy.degraded_reason.as_str(), "{tool} on {file}");
+            assert_eq!(
+                data["degraded_reason"],
+                policy.degraded_reason.as_str(),
+                "{tool} on {file}"
+            );
+            assert_eq!(
+                envelope["degraded_reason"],
+                policy.degraded_reason.as_str(),
+                "{tool} on {file}"
+            );
             assert_eq!(envelope["backend_used"], "hybrid", "{tool} on {file}");
             let confidence = policy.confidence.iter().find(|(t, _)| t == tool).unwrap().1;
-            assert_eq!(envelope["confidence"].as_f64(), Some(confidence), "{tool} on {file}");
+            assert_eq!(
+                envelope["confidence"].as_f64(),
+                Some(confidence),
+                "{tool} on {file}"
+            );
             assert_eq!(data["dry_run"], true);
             assert_eq!(data["applied"], false);
-            assert!(!data["changes"].as_array().unwrap().is_empty(), "{tool} on {file} changes nothing");
+            assert!(
+                !data["changes"].as_array().unwrap().is_empty(),
+                "{tool} on {file} changes nothing"
+            );
         }
         // Dry runs wrote nothing.
-        assert_eq!(std::fs::read_to_string(dir.path().join(file)).unwrap(), if ext == "py" { PYTHON } else { RUST });
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(file)).unwrap(),
+            if ext == "py" { PYTHON } else { RUST }
+        );
     }
 }
 
@@ -162,5 +206,8 @@ fn no_unknown_args_key_when_there_are_none_and_underscore_keys_are_silent() {
         json!({"path": "app.py", "start_line": 8, "end_line": 9, "new_name": "show", "_trace": "x"}),
     );
     assert_eq!(envelope["success"], true, "{envelope:#}");
-    assert!(envelope["data"].get("unknown_args").is_none(), "{envelope:#}");
+    assert!(
+        envelope["data"].get("unknown_args").is_none(),
+        "{envelope:#}"
+    );
 }

@@ -32,8 +32,20 @@ pub fn known_args(tool: Tool) -> Vec<&'static str> {
     let own: &[&str] = match tool {
         Tool::ExtractFunction => &["file_path", "path", "start_line", "end_line", "new_name"],
         Tool::InlineFunction => &["file_path", "path", "function_name", "name_path"],
-        Tool::MoveToFile => &["file_path", "path", "symbol_name", "target_file", "name_path"],
-        Tool::ChangeSignature => &["file_path", "path", "function_name", "name_path", "new_parameters"],
+        Tool::MoveToFile => &[
+            "file_path",
+            "path",
+            "symbol_name",
+            "target_file",
+            "name_path",
+        ],
+        Tool::ChangeSignature => &[
+            "file_path",
+            "path",
+            "function_name",
+            "name_path",
+            "new_parameters",
+        ],
     };
     own.iter().chain(COMMON_ARGS).copied().collect()
 }
@@ -111,7 +123,10 @@ pub fn parse(tool: Tool, args: &Value) -> Result<ToolCall, ApiError> {
                 ApiError::missing("start_line", "the first line of the selection (1-based)")
             })?;
             let end_line = a.positive("end_line")?.ok_or_else(|| {
-                ApiError::missing("end_line", "the last line of the selection (1-based, inclusive)")
+                ApiError::missing(
+                    "end_line",
+                    "the last line of the selection (1-based, inclusive)",
+                )
             })?;
             if end_line < start_line {
                 return Err(ApiError::new(
@@ -138,9 +153,12 @@ pub fn parse(tool: Tool, args: &Value) -> Result<ToolCall, ApiError> {
         }),
         Tool::MoveToFile => {
             let symbol = a.symbol("symbol_name")?;
-            let target_file = a
-                .string("target_file")?
-                .ok_or_else(|| ApiError::missing("target_file", "the file to move the item to, relative to the project root"))?;
+            let target_file = a.string("target_file")?.ok_or_else(|| {
+                ApiError::missing(
+                    "target_file",
+                    "the file to move the item to, relative to the project root",
+                )
+            })?;
             Request::Move(MoveRequest {
                 file,
                 symbol,
@@ -160,7 +178,10 @@ pub fn parse(tool: Tool, args: &Value) -> Result<ToolCall, ApiError> {
     let options = CallOptions {
         dry_run: a.boolean("dry_run")?.unwrap_or(true),
         backend: match a.string("semantic_edit_backend")? {
-            Some(s) => Some(s.parse().map_err(|m: String| ApiError::invalid("semantic_edit_backend", m))?),
+            Some(s) => Some(
+                s.parse()
+                    .map_err(|m: String| ApiError::invalid("semantic_edit_backend", m))?,
+            ),
             None => None,
         },
         expected_sha256: a.expected_sha256()?,
@@ -198,9 +219,10 @@ impl Args<'_> {
     fn string(&self, key: &str) -> Result<Option<String>, ApiError> {
         match self.get(key) {
             None => Ok(None),
-            Some(Value::String(s)) if s.trim().is_empty() => {
-                Err(ApiError::invalid(key, format!("`{key}` is empty; give a value")))
-            }
+            Some(Value::String(s)) if s.trim().is_empty() => Err(ApiError::invalid(
+                key,
+                format!("`{key}` is empty; give a value"),
+            )),
             Some(Value::String(s)) => Ok(Some(s.clone())),
             Some(other) => Err(ApiError::invalid(
                 key,
@@ -226,7 +248,9 @@ impl Args<'_> {
         let bad = |shown: String| {
             ApiError::invalid(
                 key,
-                format!("`{key}` must be a whole number from 1 up (lines and columns are 1-based), not {shown}"),
+                format!(
+                    "`{key}` must be a whole number from 1 up (lines and columns are 1-based), not {shown}"
+                ),
             )
         };
         match self.get(key) {
@@ -249,7 +273,9 @@ impl Args<'_> {
         match (file_path, path) {
             (Some(a), Some(b)) if a != b => Err(ApiError::invalid(
                 "path",
-                format!("`file_path` (\"{a}\") and its alias `path` (\"{b}\") disagree; give only one"),
+                format!(
+                    "`file_path` (\"{a}\") and its alias `path` (\"{b}\") disagree; give only one"
+                ),
             )),
             (Some(a), _) | (None, Some(a)) => Ok(a),
             (None, None) => Err(ApiError::missing(
@@ -270,7 +296,9 @@ impl Args<'_> {
                 if last != name_last {
                     return Err(ApiError::invalid(
                         "name_path",
-                        format!("`name_path` \"{path}\" does not end with `{name_key}` \"{name}\"; give matching values or only one"),
+                        format!(
+                            "`name_path` \"{path}\" does not end with `{name_key}` \"{name}\"; give matching values or only one"
+                        ),
                     ));
                 }
                 path
@@ -293,10 +321,12 @@ impl Args<'_> {
 
     fn new_parameters(&self) -> Result<Vec<NewParameter>, ApiError> {
         const SHAPE: &str = "`new_parameters` must be the whole new parameter list as an array of objects, e.g. [{\"name\": \"a\", \"type\": \"i32\"}, {\"name\": \"b\", \"default\": \"1\"}] ([] for none)";
-        let value = self
-            .0
-            .get("new_parameters")
-            .ok_or_else(|| ApiError::missing("new_parameters", "the whole new parameter list, e.g. [{\"name\": \"a\", \"type\": \"i32\"}]"))?;
+        let value = self.0.get("new_parameters").ok_or_else(|| {
+            ApiError::missing(
+                "new_parameters",
+                "the whole new parameter list, e.g. [{\"name\": \"a\", \"type\": \"i32\"}]",
+            )
+        })?;
         // Agents sometimes send the list as a JSON string; accept that form too.
         let parsed;
         let value = match value {
@@ -308,7 +338,10 @@ impl Args<'_> {
             v => v,
         };
         let Value::Array(items) = value else {
-            return Err(ApiError::invalid("new_parameters", format!("{SHAPE}; got {}", kind_of(value))));
+            return Err(ApiError::invalid(
+                "new_parameters",
+                format!("{SHAPE}; got {}", kind_of(value)),
+            ));
         };
         items
             .iter()
@@ -358,7 +391,9 @@ impl Args<'_> {
             Some(Value::Object(map)) => map
                 .iter()
                 .map(|(path, hash)| match hash {
-                    Value::String(h) if h.len() == 64 && h.chars().all(|c| c.is_ascii_hexdigit()) => {
+                    Value::String(h)
+                        if h.len() == 64 && h.chars().all(|c| c.is_ascii_hexdigit()) =>
+                    {
                         Ok((path.clone(), h.to_ascii_lowercase()))
                     }
                     _ => Err(ApiError::invalid(
@@ -367,7 +402,10 @@ impl Args<'_> {
                     )),
                 })
                 .collect(),
-            Some(other) => Err(ApiError::invalid("expected_sha256", format!("{SHAPE}, not {}", kind_of(other)))),
+            Some(other) => Err(ApiError::invalid(
+                "expected_sha256",
+                format!("{SHAPE}, not {}", kind_of(other)),
+            )),
         }
     }
 
@@ -378,10 +416,19 @@ impl Args<'_> {
                 .iter()
                 .map(|v| match v {
                     Value::String(s) => Ok(s.clone()),
-                    other => Err(ApiError::invalid(key, format!("`{key}` must be a list of strings; found {}", kind_of(other)))),
+                    other => Err(ApiError::invalid(
+                        key,
+                        format!(
+                            "`{key}` must be a list of strings; found {}",
+                            kind_of(other)
+                        ),
+                    )),
                 })
                 .collect(),
-            Some(other) => Err(ApiError::invalid(key, format!("`{key}` must be a list of strings, not {}", kind_of(other)))),
+            Some(other) => Err(ApiError::invalid(
+                key,
+                format!("`{key}` must be a list of strings, not {}", kind_of(other)),
+            )),
         }
     }
 }
@@ -405,17 +452,47 @@ mod tests {
 
     #[test]
     fn missing_and_wrong_types_name_the_parameter() {
-        let err = parse(Tool::ExtractFunction, &json!({"file_path": "a.py", "end_line": 2, "new_name": "f"})).unwrap_err();
-        assert_eq!((err.code, err.param.as_deref()), (ErrorCode::MissingParam, Some("start_line")));
-        let err = parse(Tool::ExtractFunction, &json!({"file_path": "a.py", "start_line": 0, "end_line": 2, "new_name": "f"})).unwrap_err();
+        let err = parse(
+            Tool::ExtractFunction,
+            &json!({"file_path": "a.py", "end_line": 2, "new_name": "f"}),
+        )
+        .unwrap_err();
+        assert_eq!(
+            (err.code, err.param.as_deref()),
+            (ErrorCode::MissingParam, Some("start_line"))
+        );
+        let err = parse(
+            Tool::ExtractFunction,
+            &json!({"file_path": "a.py", "start_line": 0, "end_line": 2, "new_name": "f"}),
+        )
+        .unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidArgument);
-        let err = parse(Tool::ExtractFunction, &json!({"file_path": "a.py", "start_line": 5, "end_line": 2, "new_name": "f"})).unwrap_err();
+        let err = parse(
+            Tool::ExtractFunction,
+            &json!({"file_path": "a.py", "start_line": 5, "end_line": 2, "new_name": "f"}),
+        )
+        .unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidRange);
-        let err = parse(Tool::ChangeSignature, &json!({"file_path": "a.py", "function_name": "f", "new_parameters": {"name": "a"}})).unwrap_err();
-        assert_eq!((err.code, err.param.as_deref()), (ErrorCode::InvalidArgument, Some("new_parameters")));
-        let err = parse(Tool::ChangeSignature, &json!({"file_path": "a.py", "function_name": "f", "new_parameters": ["a"]})).unwrap_err();
+        let err = parse(
+            Tool::ChangeSignature,
+            &json!({"file_path": "a.py", "function_name": "f", "new_parameters": {"name": "a"}}),
+        )
+        .unwrap_err();
+        assert_eq!(
+            (err.code, err.param.as_deref()),
+            (ErrorCode::InvalidArgument, Some("new_parameters"))
+        );
+        let err = parse(
+            Tool::ChangeSignature,
+            &json!({"file_path": "a.py", "function_name": "f", "new_parameters": ["a"]}),
+        )
+        .unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidArgument);
-        let err = parse(Tool::MoveToFile, &json!({"file_path": "a.py", "symbol_name": "f"})).unwrap_err();
+        let err = parse(
+            Tool::MoveToFile,
+            &json!({"file_path": "a.py", "symbol_name": "f"}),
+        )
+        .unwrap_err();
         assert_eq!(err.param.as_deref(), Some("target_file"));
         let err = parse(Tool::InlineFunction, &json!([1])).unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidArgument);
@@ -428,7 +505,9 @@ mod tests {
             &json!({"file_path": "a.rs", "name_path": "Foo/bar", "line": "3", "new_parameters": [{"name": "x", "type": "i32"}, {"name": "y", "default": 2}], "dry_run": false}),
         )
         .unwrap();
-        let Request::ChangeSignature(r) = &call.request else { panic!() };
+        let Request::ChangeSignature(r) = &call.request else {
+            panic!()
+        };
         assert_eq!(r.function.name, "Foo/bar");
         assert_eq!(r.function.line, Some(3));
         assert_eq!(r.new_parameters[1].default.as_deref(), Some("2"));

@@ -81,7 +81,11 @@ pub fn tool_named(name: &str) -> Result<Tool, ApiError> {
             super::error::ErrorCode::InvalidArgument,
             format!(
                 "unknown tool `{name}`; the tools are {}",
-                Tool::ALL.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ")
+                Tool::ALL
+                    .iter()
+                    .map(|t| t.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         )
         .with_param("tool")

@@ -116,7 +116,8 @@ impl From<RefactorError> for ApiError {
             RefactorError::InvalidArgument { param, message } => ApiError::invalid(param, message),
             RefactorError::Unsupported(m) => ApiError::new(ErrorCode::UnsupportedOperation, m),
             RefactorError::UnsupportedLanguage(_) => {
-                ApiError::new(ErrorCode::UnsupportedLanguage, error.to_string()).with_param("file_path")
+                ApiError::new(ErrorCode::UnsupportedLanguage, error.to_string())
+                    .with_param("file_path")
             }
             RefactorError::Source(e) => e.into(),
             RefactorError::Edit(_) => ApiError::new(ErrorCode::Io, error.to_string()),
@@ -128,7 +129,9 @@ impl From<BackendError> for ApiError {
     fn from(error: BackendError) -> ApiError {
         match error {
             BackendError::Refactor(e) => e.into(),
-            BackendError::UnsupportedOperation(m) => ApiError::new(ErrorCode::UnsupportedOperation, m),
+            BackendError::UnsupportedOperation(m) => {
+                ApiError::new(ErrorCode::UnsupportedOperation, m)
+            }
             BackendError::Lsp(m) => ApiError::new(ErrorCode::Lsp, m),
         }
     }

@@ -31,6 +31,8 @@ pub struct Engine {
     lsp: LspPool,
     default_backend: BackendChoice,
     config: Config,
+    /// Whether calls may name the language-server program (`command` / `args`).
+    server_command_allowed: bool,
 }
 
 /// The envelope of one JSON call and the exit code `candor call` returns for it.
@@ -47,16 +49,22 @@ impl Engine {
         let root = Root::new(root).map_err(|e| {
             ApiError::new(
                 ErrorCode::Io,
-                format!("cannot open project root {}: {e}; pass an existing directory with --root", root.display()),
+                format!(
+                    "cannot open project root {}: {e}; pass an existing directory with --root",
+                    root.display()
+                ),
             )
         })?;
-        let config = Config::load(root.path()).map_err(|e| ApiError::new(ErrorCode::InvalidArgument, e.to_string()))?;
+        let config = Config::load(root.path())
+            .map_err(|e| ApiError::new(ErrorCode::InvalidArgument, e.to_string()))?;
         Ok(Engine::with_config(root, config, backend))
     }
 
     pub fn with_config(root: Root, config: Config, backend: Option<BackendChoice>) -> Engine {
         let limits = Limits {
-            max_file_bytes: config.max_file_bytes.unwrap_or(Limits::default().max_file_bytes),
+            max_file_bytes: config
+                .max_file_bytes
+                .unwrap_or(Limits::default().max_file_bytes),
         };
         Engine {
             sources: DiskSources::new(root.clone(), limits),
@@ -64,7 +72,14 @@ impl Engine {
             default_backend: backend.or(config.semantic_edit_backend).unwrap_or_default(),
             root,
             config,
+            server_command_allowed: true,
         }
+    }
+
+    /// Allows or refuses the per-call `command` / `args` arguments (refused over MCP unless the
+    /// operator opts in: they choose a program to run).
+    pub fn allow_server_command(&mut self, allowed: bool) {
+        self.server_command_allowed = allowed;
     }
 
     pub fn root(&self) -> &Root {
@@ -117,6 +132,15 @@ impl Engine {
     pub fn parse(&self, tool_name: &str, args: &Value) -> Result<ToolCall, ApiError> {
         let tool = envelope::tool_named(tool_name)?;
         let mut call = args::parse(tool, args)?;
+        if !self.server_command_allowed
+            && (call.options.server_override.command.is_some()
+                || !call.options.server_override.args.is_empty())
+        {
+            return Err(ApiError::invalid(
+                "command",
+                "this server does not let calls choose the language-server program (`command` / `args`); configure servers in .candor/config.toml, or start `candor mcp --allow-server-command`",
+            ));
+        }
         self.resolve_paths(&mut call)?;
         Ok(call)
     }
@@ -156,7 +180,10 @@ impl Engine {
             .with_param("file_path"));
         }
         if self.sources.read(file)?.is_none() {
-            return Err(ApiError::from(SourceError::Missing { path: file.to_string() }).with_param("file_path"));
+            return Err(ApiError::from(SourceError::Missing {
+                path: file.to_string(),
+            })
+            .with_param("file_path"));
         }
         let choice = call.options.backend.unwrap_or(self.default_backend);
         Ok(backend::plan(
@@ -171,7 +198,11 @@ impl Engine {
 
     /// Writes a computed outcome as one transaction. Refuses a result with syntax errors unless
     /// `allow_syntax_errors`; returns `None` when there was nothing to write.
-    pub fn apply(&self, outcome: &Outcome, options: &CallOptions) -> Result<Option<ApplyReport>, ApiError> {
+    pub fn apply(
+        &self,
+        outcome: &Outcome,
+        options: &CallOptions,
+    ) -> Result<Option<ApplyReport>, ApiError> {
         if outcome.plan.has_syntax_errors() && !options.allow_syntax_errors {
             let finding = outcome
                 .plan
@@ -182,18 +213,28 @@ impl Engine {
                 .unwrap_or_default();
             return Err(ApiError::invalid(
                 "allow_syntax_errors",
-                format!("nothing was written: {finding}. Adjust the request, or pass allow_syntax_errors: true to write it anyway"),
+                format!(
+                    "nothing was written: {finding}. Adjust the request, or pass allow_syntax_errors: true to write it anyway"
+                ),
             ));
         }
         if outcome.plan.changes.is_empty() {
             return Ok(None);
         }
-        let report = write::apply(&self.root, &outcome.plan.changes, &options.expected_sha256, outcome.tool)?;
+        let report = write::apply(
+            &self.root,
+            &outcome.plan.changes,
+            &options.expected_sha256,
+            outcome.tool,
+        )?;
         Ok(Some(report))
     }
 }
 
 /// Names and descriptions of the tools, for `candor call` without a tool.
 pub fn tool_list() -> Vec<(&'static str, String)> {
-    Tool::ALL.iter().map(|t| (t.name(), schema::description(*t))).collect()
+    Tool::ALL
+        .iter()
+        .map(|t| (t.name(), schema::description(*t)))
+        .collect()
 }

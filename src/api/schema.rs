@@ -8,10 +8,18 @@ use crate::honesty::{DEGRADED_REASON, Tool};
 /// A description that explains what the tool does and how to read its honesty surfaces.
 pub fn description(tool: Tool) -> String {
     let what = match tool {
-        Tool::ExtractFunction => "Extract function: moves whole statements (start_line..end_line, 1-based inclusive) of one block into a new function `new_name` and leaves a call in their place. A method's statements become a sibling method called through `self`.",
-        Tool::InlineFunction => "Inline function: replaces every call of `function_name` in the project with its body (arguments bound to the parameter names) and removes the definition.",
-        Tool::MoveToFile => "Move to file: moves the top-level item `symbol_name` (with its doc comments, attributes or decorators) to `target_file` (created if missing) and imports it back where the source file still uses it.",
-        Tool::ChangeSignature => "Change signature: gives `function_name` the whole parameter list `new_parameters` and rewrites its call sites positionally (no re-ordering; missing arguments get a placeholder).",
+        Tool::ExtractFunction => {
+            "Extract function: moves whole statements (start_line..end_line, 1-based inclusive) of one block into a new function `new_name` and leaves a call in their place. A method's statements become a sibling method called through `self`."
+        }
+        Tool::InlineFunction => {
+            "Inline function: replaces every call of `function_name` in the project with its body (arguments bound to the parameter names) and removes the definition."
+        }
+        Tool::MoveToFile => {
+            "Move to file: moves the top-level item `symbol_name` (with its doc comments, attributes or decorators) to `target_file` (created if missing) and imports it back where the source file still uses it."
+        }
+        Tool::ChangeSignature => {
+            "Change signature: gives `function_name` the whole parameter list `new_parameters` and rewrites its call sites positionally (no re-ordering; missing arguments get a placeholder)."
+        }
     };
     format!(
         "{what} dry_run defaults to true: you get a diff per file with sha256_before/after and nothing is written; pass dry_run=false (optionally with expected_sha256 from the preview) to write atomically. \
@@ -27,54 +35,117 @@ pub fn input_schema(tool: Tool) -> Value {
     let mut put = |name: &str, schema: Value| {
         properties.insert(name.to_string(), schema);
     };
-    put("file_path", json!({"type": "string", "description": "File to refactor, relative to the project root (.rs, .py or .pyi)."}));
-    put("path", json!({"type": "string", "description": "Alias of file_path."}));
+    put(
+        "file_path",
+        json!({"type": "string", "description": "File to refactor, relative to the project root (.rs, .py or .pyi)."}),
+    );
+    put(
+        "path",
+        json!({"type": "string", "description": "Alias of file_path."}),
+    );
     let required: Vec<&str> = match tool {
         Tool::ExtractFunction => {
-            put("start_line", json!({"type": "integer", "minimum": 1, "description": "First line of the selection (1-based)."}));
-            put("end_line", json!({"type": "integer", "minimum": 1, "description": "Last line of the selection (1-based, inclusive)."}));
-            put("new_name", json!({"type": "string", "description": "Name of the new function; a valid identifier, not a keyword."}));
+            put(
+                "start_line",
+                json!({"type": "integer", "minimum": 1, "description": "First line of the selection (1-based)."}),
+            );
+            put(
+                "end_line",
+                json!({"type": "integer", "minimum": 1, "description": "Last line of the selection (1-based, inclusive)."}),
+            );
+            put(
+                "new_name",
+                json!({"type": "string", "description": "Name of the new function; a valid identifier, not a keyword."}),
+            );
             vec!["file_path", "start_line", "end_line", "new_name"]
         }
         Tool::InlineFunction => {
-            put("function_name", json!({"type": "string", "description": "Function to inline."}));
-            put("name_path", json!({"type": "string", "description": "Disambiguating path such as Type/method."}));
+            put(
+                "function_name",
+                json!({"type": "string", "description": "Function to inline."}),
+            );
+            put(
+                "name_path",
+                json!({"type": "string", "description": "Disambiguating path such as Type/method."}),
+            );
             vec!["file_path", "function_name"]
         }
         Tool::MoveToFile => {
-            put("symbol_name", json!({"type": "string", "description": "Top-level item to move."}));
-            put("target_file", json!({"type": "string", "description": "Destination file relative to the project root; created when missing (its directory must exist)."}));
-            put("name_path", json!({"type": "string", "description": "Disambiguating path."}));
+            put(
+                "symbol_name",
+                json!({"type": "string", "description": "Top-level item to move."}),
+            );
+            put(
+                "target_file",
+                json!({"type": "string", "description": "Destination file relative to the project root; created when missing (its directory must exist)."}),
+            );
+            put(
+                "name_path",
+                json!({"type": "string", "description": "Disambiguating path."}),
+            );
             vec!["file_path", "symbol_name", "target_file"]
         }
         Tool::ChangeSignature => {
-            put("function_name", json!({"type": "string", "description": "Function whose parameters change."}));
-            put("name_path", json!({"type": "string", "description": "Disambiguating path such as Type/method."}));
-            put("new_parameters", json!({
-                "type": "array",
-                "description": "The whole new parameter list, in order (a leading self/&self receiver is kept automatically).",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "name": {"type": "string"},
-                        "type": {"type": "string"},
-                        "default": {"type": "string"}
-                    },
-                    "required": ["name"],
-                    "additionalProperties": false
-                }
-            }));
+            put(
+                "function_name",
+                json!({"type": "string", "description": "Function whose parameters change."}),
+            );
+            put(
+                "name_path",
+                json!({"type": "string", "description": "Disambiguating path such as Type/method."}),
+            );
+            put(
+                "new_parameters",
+                json!({
+                    "type": "array",
+                    "description": "The whole new parameter list, in order (a leading self/&self receiver is kept automatically).",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "name": {"type": "string"},
+                            "type": {"type": "string"},
+                            "default": {"type": "string"}
+                        },
+                        "required": ["name"],
+                        "additionalProperties": false
+                    }
+                }),
+            );
             vec!["file_path", "function_name", "new_parameters"]
         }
     };
-    put("dry_run", json!({"type": "boolean", "default": true, "description": "true (default): preview only. false: write the result as one transaction."}));
-    put("semantic_edit_backend", json!({"type": "string", "enum": ["auto", "lsp", "tree-sitter"], "default": "auto", "description": "auto: language server where it can, heuristic otherwise (data.fallback_reason says why); lsp: language server or an error; tree-sitter: heuristic only."}));
-    put("line", json!({"type": "integer", "minimum": 1, "description": "1-based line of the symbol, to disambiguate."}));
-    put("column", json!({"type": "integer", "minimum": 1, "description": "1-based column of the symbol, to disambiguate."}));
-    put("expected_sha256", json!({"type": "object", "additionalProperties": {"type": "string"}, "description": "path -> sha256 hex of the content you previewed; a mismatch is a stale_file error and nothing is written."}));
-    put("allow_syntax_errors", json!({"type": "boolean", "default": false, "description": "Write even when the result no longer parses."}));
-    put("command", json!({"type": "string", "description": "Language server command to use for this call."}));
-    put("args", json!({"type": "array", "items": {"type": "string"}, "description": "Arguments of `command`."}));
+    put(
+        "dry_run",
+        json!({"type": "boolean", "default": true, "description": "true (default): preview only. false: write the result as one transaction."}),
+    );
+    put(
+        "semantic_edit_backend",
+        json!({"type": "string", "enum": ["auto", "lsp", "tree-sitter"], "default": "auto", "description": "auto: language server where it can, heuristic otherwise (data.fallback_reason says why); lsp: language server or an error; tree-sitter: heuristic only."}),
+    );
+    put(
+        "line",
+        json!({"type": "integer", "minimum": 1, "description": "1-based line of the symbol, to disambiguate."}),
+    );
+    put(
+        "column",
+        json!({"type": "integer", "minimum": 1, "description": "1-based column of the symbol, to disambiguate."}),
+    );
+    put(
+        "expected_sha256",
+        json!({"type": "object", "additionalProperties": {"type": "string"}, "description": "path -> sha256 hex of the content you previewed; a mismatch is a stale_file error and nothing is written."}),
+    );
+    put(
+        "allow_syntax_errors",
+        json!({"type": "boolean", "default": false, "description": "Write even when the result no longer parses."}),
+    );
+    put(
+        "command",
+        json!({"type": "string", "description": "Language server command to use for this call."}),
+    );
+    put(
+        "args",
+        json!({"type": "array", "items": {"type": "string"}, "description": "Arguments of `command`."}),
+    );
     // `file_path` or its alias `path` is required; JSON Schema cannot say "one of" simply
     // without confusing clients, so the schema lists file_path and the server accepts either.
     json!({
@@ -82,5 +153,74 @@ pub fn input_schema(tool: Tool) -> Value {
         "properties": properties,
         "required": required,
         "additionalProperties": true,
+    })
+}
+
+/// The JSON Schema of the envelope a tool returns (MCP `outputSchema`): the success envelope of
+/// DESIGN.md §2 and the error envelope both validate, so a client that checks
+/// `structuredContent` accepts every answer. Tool-specific fields of `data` are allowed.
+pub fn output_schema() -> Value {
+    let finding = json!({
+        "type": "object",
+        "properties": {
+            "file": {"type": "string"},
+            "line": {"type": "integer", "minimum": 1},
+            "severity": {"type": "string", "enum": ["info", "warning", "error"]},
+            "message": {"type": "string"}
+        },
+        "required": ["file", "line", "severity", "message"]
+    });
+    let change = json!({
+        "type": "object",
+        "properties": {
+            "path": {"type": "string"},
+            "created": {"type": "boolean"},
+            "sha256_before": {"type": ["string", "null"], "description": "null for a file the refactor creates"},
+            "sha256_after": {"type": "string"},
+            "diff": {"type": "string", "description": "unified diff"}
+        },
+        "required": ["path", "created", "sha256_before", "sha256_after", "diff"]
+    });
+    let strings = json!({"type": "array", "items": {"type": "string"}});
+    json!({
+        "type": "object",
+        "properties": {
+            "success": {"type": "boolean"},
+            "tool": {"type": "string"},
+            "backend_used": {"type": "string", "enum": ["lsp", "hybrid"], "description": "lsp: a language server did the work; hybrid: the tree-sitter heuristic did"},
+            "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+            "degraded_reason": {"type": ["string", "null"], "description": format!("\"{DEGRADED_REASON}\" on the heuristic path, null otherwise")},
+            "data": {
+                "type": "object",
+                "properties": {
+                    "operation": {"type": "string"},
+                    "file_path": {"type": "string"},
+                    "dry_run": {"type": "boolean"},
+                    "applied": {"type": "boolean"},
+                    "tree_sitter_caveats": strings,
+                    "degraded_reason": {"type": "string"},
+                    "fallback_reason": {"type": "string"},
+                    "unknown_args": strings,
+                    "findings": {"type": "array", "items": finding},
+                    "changes": {"type": "array", "items": change},
+                    "transaction_id": {"type": "string"}
+                },
+                "required": ["operation", "file_path", "dry_run", "applied", "findings", "changes"],
+                "additionalProperties": true
+            },
+            "error": {
+                "type": "object",
+                "properties": {
+                    "code": {"type": "string", "description": "missing_param, invalid_argument, invalid_range, not_found, ambiguous_symbol, unsupported_language, unsupported_operation, stale_file, outside_root, io or lsp"},
+                    "message": {"type": "string"},
+                    "param": {"type": "string"}
+                },
+                "required": ["code", "message"]
+            }
+        },
+        "required": ["success", "tool"],
+        "if": {"properties": {"success": {"const": true}}},
+        "then": {"required": ["backend_used", "confidence", "degraded_reason", "data"]},
+        "else": {"required": ["error"]}
     })
 }

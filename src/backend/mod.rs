@@ -122,9 +122,11 @@ pub fn plan(
         BackendChoice::TreeSitter => heuristic(None),
         BackendChoice::Lsp => match lsp.plan(root, sources, request, server_override) {
             Ok(semantic) => Ok(semantic.into_outcome(request.tool())),
-            Err(lsp::LspFailure::Unsupported(reason)) => Err(BackendError::UnsupportedOperation(format!(
-                "{reason}; use semantic_edit_backend \"auto\" or \"tree-sitter\" for the heuristic"
-            ))),
+            Err(lsp::LspFailure::Unsupported(reason)) => {
+                Err(BackendError::UnsupportedOperation(format!(
+                    "{reason}; use semantic_edit_backend \"auto\" or \"tree-sitter\" for the heuristic"
+                )))
+            }
             Err(lsp::LspFailure::Refactor(e)) => Err(e.into()),
             Err(failure) => Err(BackendError::Lsp(format!(
                 "{}; install or configure the language server, or use semantic_edit_backend \"tree-sitter\"",

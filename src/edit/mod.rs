@@ -39,7 +39,11 @@ impl TextEdit {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EditError {
     #[error("edit {start}..{end} is outside the text ({len} bytes)")]
-    OutOfBounds { start: usize, end: usize, len: usize },
+    OutOfBounds {
+        start: usize,
+        end: usize,
+        len: usize,
+    },
     #[error("edit {start}..{end} is reversed")]
     Reversed { start: usize, end: usize },
     #[error("edit {start}..{end} does not fall on character boundaries")]
@@ -83,7 +87,8 @@ pub fn validate(text: &str, mut edits: Vec<TextEdit>) -> Result<Vec<TextEdit>, E
     edits.sort_by_key(|e| (e.range.start, e.range.end));
     for pair in edits.windows(2) {
         let (a, b) = (&pair[0], &pair[1]);
-        let same_point_inserts = a.range.is_empty() && b.range.is_empty() && a.range.start == b.range.start;
+        let same_point_inserts =
+            a.range.is_empty() && b.range.is_empty() && a.range.start == b.range.start;
         if a.range.end > b.range.start || same_point_inserts {
             return Err(EditError::Overlap {
                 first: a.range.clone(),
@@ -96,7 +101,8 @@ pub fn validate(text: &str, mut edits: Vec<TextEdit>) -> Result<Vec<TextEdit>, E
 
 /// Applies validated edits (as returned by [`validate`]).
 pub fn apply(text: &str, edits: &[TextEdit]) -> String {
-    let mut out = String::with_capacity(text.len() + edits.iter().map(|e| e.new_text.len()).sum::<usize>());
+    let mut out =
+        String::with_capacity(text.len() + edits.iter().map(|e| e.new_text.len()).sum::<usize>());
     let mut cursor = 0;
     for edit in edits {
         out.push_str(&text[cursor..edit.range.start]);
@@ -239,7 +245,8 @@ impl ChangeSetBuilder {
     ) -> Result<Vec<FileChange>, EditError> {
         let mut changes = Vec::new();
         for (path, edits) in self.edits {
-            let file = source(&path).ok_or_else(|| EditError::UnknownFile { path: path.clone() })?;
+            let file =
+                source(&path).ok_or_else(|| EditError::UnknownFile { path: path.clone() })?;
             let change = FileChange::modify(file, edits)?;
             if change.before != change.after {
                 changes.push(change);
@@ -259,23 +266,50 @@ mod tests {
     #[test]
     fn validate_sorts_and_rejects_overlaps() {
         let text = "hello world";
-        let edits = validate(text, vec![TextEdit::new(6..11, "there"), TextEdit::new(0..5, "hi")]).unwrap();
+        let edits = validate(
+            text,
+            vec![TextEdit::new(6..11, "there"), TextEdit::new(0..5, "hi")],
+        )
+        .unwrap();
         assert_eq!(edits[0].range, 0..5);
         assert_eq!(apply(text, &edits), "hi there");
-        let overlap = validate(text, vec![TextEdit::new(0..6, "x"), TextEdit::new(5..7, "y")]);
+        let overlap = validate(
+            text,
+            vec![TextEdit::new(0..6, "x"), TextEdit::new(5..7, "y")],
+        );
         assert!(matches!(overlap, Err(EditError::Overlap { .. })));
-        let twice = validate(text, vec![TextEdit::insert(3, "a"), TextEdit::insert(3, "b")]);
+        let twice = validate(
+            text,
+            vec![TextEdit::insert(3, "a"), TextEdit::insert(3, "b")],
+        );
         assert!(matches!(twice, Err(EditError::Overlap { .. })));
-        let touching = validate(text, vec![TextEdit::insert(5, "!"), TextEdit::new(5..6, "_")]);
+        let touching = validate(
+            text,
+            vec![TextEdit::insert(5, "!"), TextEdit::new(5..6, "_")],
+        );
         assert!(touching.is_ok());
-        assert!(matches!(validate(text, vec![TextEdit::new(3..20, "")]), Err(EditError::OutOfBounds { .. })));
-        assert!(matches!(validate("é", vec![TextEdit::new(1..2, "")]), Err(EditError::NotCharBoundary { .. })));
+        assert!(matches!(
+            validate(text, vec![TextEdit::new(3..20, "")]),
+            Err(EditError::OutOfBounds { .. })
+        ));
+        assert!(matches!(
+            validate("é", vec![TextEdit::new(1..2, "")]),
+            Err(EditError::NotCharBoundary { .. })
+        ));
     }
 
     #[test]
     fn invert_restores_the_original() {
         let text = "fn a() {}\nfn b() {}\n";
-        let edits = validate(text, vec![TextEdit::new(3..4, "alpha"), TextEdit::delete(10..20), TextEdit::insert(0, "// x\n")]).unwrap();
+        let edits = validate(
+            text,
+            vec![
+                TextEdit::new(3..4, "alpha"),
+                TextEdit::delete(10..20),
+                TextEdit::insert(0, "// x\n"),
+            ],
+        )
+        .unwrap();
         let after = apply(text, &edits);
         let inverse = validate(&after, invert(text, &edits)).unwrap();
         assert_eq!(apply(&after, &inverse), text);
@@ -288,7 +322,10 @@ mod tests {
         assert_eq!(source.text, "x = 1\n");
         let change = FileChange::modify(&source, vec![TextEdit::new(4..5, "2")]).unwrap();
         assert_eq!(change.after_bytes(), b"\xEF\xBB\xBFx = 2\n");
-        assert_eq!(change.sha256_before.as_deref(), Some(sha256_hex(b"\xEF\xBB\xBFx = 1\n").as_str()));
+        assert_eq!(
+            change.sha256_before.as_deref(),
+            Some(sha256_hex(b"\xEF\xBB\xBFx = 1\n").as_str())
+        );
         assert_eq!(change.sha256_after, sha256_hex(b"\xEF\xBB\xBFx = 2\n"));
     }
 }

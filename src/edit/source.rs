@@ -41,7 +41,11 @@ impl SourceFile {
         let text = match std::str::from_utf8(body) {
             Ok(text) => text.to_string(),
             Err(e) => {
-                let line = body[..e.valid_up_to()].iter().filter(|b| **b == b'\n').count() + 1;
+                let line = body[..e.valid_up_to()]
+                    .iter()
+                    .filter(|b| **b == b'\n')
+                    .count()
+                    + 1;
                 return Err(DecodeError::NotUtf8 { line });
             }
         };

@@ -135,7 +135,9 @@ enum Leaf {
 fn classify_leaf(lang: Language, node: Node<'_>) -> Leaf {
     match (lang, node.kind()) {
         (Language::Rust, "identifier" | "field_identifier") => Leaf::Name,
-        (Language::Rust, "string_literal" | "raw_string_literal") => Leaf::Text(ReferenceKind::InString),
+        (Language::Rust, "string_literal" | "raw_string_literal") => {
+            Leaf::Text(ReferenceKind::InString)
+        }
         (Language::Rust, "line_comment" | "block_comment") => Leaf::Text(ReferenceKind::InComment),
         (Language::Python, "identifier") => Leaf::Name,
         (Language::Python, "string") => Leaf::Text(ReferenceKind::InString),
@@ -145,7 +147,9 @@ fn classify_leaf(lang: Language, node: Node<'_>) -> Leaf {
 }
 
 fn is_definition_name(lang: Language, node: Node<'_>) -> bool {
-    let Some(parent) = node.parent() else { return false };
+    let Some(parent) = node.parent() else {
+        return false;
+    };
     let is_def = match lang {
         Language::Rust => matches!(parent.kind(), "function_item" | "function_signature_item"),
         Language::Python => parent.kind() == "function_definition",
@@ -162,7 +166,9 @@ fn reference_kind(lang: Language, node: Node<'_>) -> ReferenceKind {
                 return ReferenceKind::Import;
             }
             (Language::Python, "decorator") => return ReferenceKind::Decorator,
-            (_, k) if k.ends_with("statement") || k.ends_with("declaration") || k == "block" => break,
+            (_, k) if k.ends_with("statement") || k.ends_with("declaration") || k == "block" => {
+                break;
+            }
             _ => {}
         }
         current = parent.parent();
@@ -220,7 +226,9 @@ fn call_site(lang: Language, node: Node<'_>, text: &str, name: &str) -> Option<C
 fn callee_name<'t>(lang: Language, callee: Node<'t>, text: &str) -> Option<(Node<'t>, CallForm)> {
     match (lang, callee.kind()) {
         (_, "identifier") => Some((callee, CallForm::Plain)),
-        (Language::Rust, "generic_function") => callee_name(lang, callee.child_by_field_name("function")?, text),
+        (Language::Rust, "generic_function") => {
+            callee_name(lang, callee.child_by_field_name("function")?, text)
+        }
         (Language::Rust, "field_expression") => Some((
             callee.child_by_field_name("field")?,
             CallForm::Method {
@@ -250,7 +258,12 @@ fn call_arguments(lang: Language, arguments: Node<'_>, text: &str) -> Vec<Argume
     let mut cursor = arguments.walk();
     arguments
         .named_children(&mut cursor)
-        .filter(|arg| !matches!(arg.kind(), "line_comment" | "block_comment" | "comment" | "attribute_item"))
+        .filter(|arg| {
+            !matches!(
+                arg.kind(),
+                "line_comment" | "block_comment" | "comment" | "attribute_item"
+            )
+        })
         .map(|arg| match (lang, arg.kind()) {
             (Language::Python, "keyword_argument") => Argument {
                 range: arg.byte_range(),
@@ -295,11 +308,21 @@ mod tests {
         assert_eq!(m.calls[0].line, 3);
         assert_eq!(m.calls[1].args.len(), 2);
         assert!(matches!(m.calls[1].form, CallForm::Method { .. }));
-        assert_eq!(m.calls[2].form, CallForm::Path { qualifier: "Self".into() });
-        let kinds: Vec<(usize, ReferenceKind)> = m.references.iter().map(|r| (r.line, r.kind)).collect();
+        assert_eq!(
+            m.calls[2].form,
+            CallForm::Path {
+                qualifier: "Self".into()
+            }
+        );
+        let kinds: Vec<(usize, ReferenceKind)> =
+            m.references.iter().map(|r| (r.line, r.kind)).collect();
         assert_eq!(
             kinds,
-            vec![(6, ReferenceKind::Use), (7, ReferenceKind::InComment), (8, ReferenceKind::InString)]
+            vec![
+                (6, ReferenceKind::Use),
+                (7, ReferenceKind::InComment),
+                (8, ReferenceKind::InString)
+            ]
         );
     }
 
@@ -311,10 +334,15 @@ mod tests {
         assert_eq!(m.calls[0].args[1].keyword.as_deref(), Some("b"));
         assert_eq!(&text[m.calls[0].args[1].value_range.clone()], "2");
         assert!(m.calls[1].args[0].splat);
-        let kinds: Vec<(usize, ReferenceKind)> = m.references.iter().map(|r| (r.line, r.kind)).collect();
+        let kinds: Vec<(usize, ReferenceKind)> =
+            m.references.iter().map(|r| (r.line, r.kind)).collect();
         assert_eq!(
             kinds,
-            vec![(1, ReferenceKind::Import), (8, ReferenceKind::InString), (9, ReferenceKind::Use)]
+            vec![
+                (1, ReferenceKind::Import),
+                (8, ReferenceKind::InString),
+                (9, ReferenceKind::Use)
+            ]
         );
     }
 

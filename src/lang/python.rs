@@ -3,14 +3,15 @@
 
 use tree_sitter::Tree;
 
+use super::regions::Lexed;
 use super::{SyntaxError, walk_tree};
 
 /// Hard keywords. Soft keywords (`match`, `case`, `type`, `_`) stay usable as names.
 pub(super) const KEYWORDS: &[&str] = &[
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
-    "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if",
-    "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try",
-    "while", "with", "yield",
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
+    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+    "with", "yield",
 ];
 
 /// `def f():` followed by nothing indented parses without an error node in tree-sitter-python;
@@ -20,7 +21,9 @@ pub(super) fn empty_blocks(tree: &Tree) -> Vec<SyntaxError> {
     walk_tree(tree, |node| {
         if node.kind() == "block" {
             let mut cursor = node.walk();
-            let has_statement = node.named_children(&mut cursor).any(|c| c.kind() != "comment");
+            let has_statement = node
+                .named_children(&mut cursor)
+                .any(|c| c.kind() != "comment");
             if !has_statement {
                 // Report on the line of the header that owns the block.
                 let owner = node.parent().unwrap_or(node);
@@ -33,5 +36,75 @@ pub(super) fn empty_blocks(tree: &Tree) -> Vec<SyntaxError> {
         }
         true
     });
+    errors
+}
+
+/// Indentation that Python rejects but tree-sitter-python reads leniently: an indent after a
+/// line that opens no block ("unexpected indent"), no indent after one that does ("expected an
+/// indented block"), and a dedent to a level that was never opened ("unindent does not match
+/// any outer indentation level"). Works on logical lines, so brackets and strings spanning lines
+/// are fine.
+pub(super) fn indentation_errors(text: &str, lexed: &Lexed) -> Vec<SyntaxError> {
+    let mut errors = Vec::new();
+    let mut levels: Vec<usize> = vec![0];
+    let mut opens_block = false;
+    let bounds = lexed.logical_lines.iter().copied().zip(
+        lexed
+            .logical_lines
+            .iter()
+            .copied()
+            .skip(1)
+            .chain(std::iter::once(text.len())),
+    );
+    let mut physical_line = 1;
+    let mut counted_to = 0;
+    for (start, end) in bounds {
+        physical_line += memchr::memchr_iter(b'\n', &text.as_bytes()[counted_to..start]).count();
+        counted_to = start;
+        let line = &text[start..end];
+        let content = line.trim_start_matches([' ', '\t', '\x0c']);
+        if content.trim().is_empty() || content.starts_with('#') {
+            continue;
+        }
+        let indent = &line[..line.len() - content.len()];
+        let width = indent
+            .chars()
+            .fold(0, |w, c| if c == '\t' { (w / 8 + 1) * 8 } else { w + 1 });
+        let top = *levels.last().unwrap_or(&0);
+        let mut error = |description: &str| {
+            errors.push(SyntaxError {
+                line: physical_line,
+                column: indent.chars().count() + 1,
+                description: description.to_string(),
+            });
+        };
+        if opens_block {
+            if width > top {
+                levels.push(width);
+            } else {
+                error("expected an indented block");
+            }
+        } else if width > top {
+            error("unexpected indent");
+        } else if width < top {
+            while levels.last().is_some_and(|l| *l > width) {
+                levels.pop();
+            }
+            if levels.last() != Some(&width) {
+                error("unindent does not match any outer indentation level");
+                levels.push(width);
+            }
+        }
+        // Does this logical line open a block? Its code (without a trailing comment) ends in ':'.
+        let code_end = lexed
+            .spans
+            .iter()
+            .rev()
+            .find(|(r, k)| {
+                *k == super::calls::ReferenceKind::InComment && r.start >= start && r.end <= end
+            })
+            .map_or(end, |(r, _)| r.start);
+        opens_block = text[start..code_end].trim_end().ends_with(':');
+    }
     errors
 }

@@ -170,7 +170,11 @@ fn is_file_level(lang: Language, node: Node<'_>) -> bool {
     })
 }
 
-fn enclosing_symbol(lang: Language, node: Node<'_>, containers: &[(usize, usize)]) -> Option<usize> {
+fn enclosing_symbol(
+    lang: Language,
+    node: Node<'_>,
+    containers: &[(usize, usize)],
+) -> Option<usize> {
     let mut current = node.parent();
     while let Some(parent) = current {
         if let Some(&(_, index)) = containers.iter().rev().find(|(id, _)| *id == parent.id()) {
@@ -202,7 +206,9 @@ fn classify<'t>(lang: Language, node: Node<'t>, text: &str) -> Option<(SymbolKin
         (Language::Python, "class_definition") => SymbolKind::Class,
         (Language::Python, "assignment") => {
             // Only `NAME = ...` statements directly in the module are outline entries.
-            let statement = node.parent().filter(|p| p.kind() == "expression_statement")?;
+            let statement = node
+                .parent()
+                .filter(|p| p.kind() == "expression_statement")?;
             if !is_file_level(lang, statement) {
                 return None;
             }
@@ -262,7 +268,8 @@ pub fn leading_trivia_start(lang: Language, node: Node<'_>, text: &str) -> usize
         let attached = match (lang, prev.kind()) {
             (Language::Rust, "attribute_item") => true,
             (Language::Rust, "line_comment" | "block_comment") => {
-                !node_text(prev, text).starts_with("//!") && !node_text(prev, text).starts_with("/*!")
+                !node_text(prev, text).starts_with("//!")
+                    && !node_text(prev, text).starts_with("/*!")
             }
             (Language::Python, "comment") => true,
             _ => false,
@@ -283,7 +290,11 @@ pub fn leading_trivia_start(lang: Language, node: Node<'_>, text: &str) -> usize
 fn previous_node(node: Node<'_>) -> Option<Node<'_>> {
     node.prev_sibling().or_else(|| {
         let parent = node.parent()?;
-        if parent.kind() == "block" { parent.prev_sibling() } else { None }
+        if parent.kind() == "block" {
+            parent.prev_sibling()
+        } else {
+            None
+        }
     })
 }
 
@@ -332,7 +343,14 @@ fn hint(similar: &[String]) -> String {
     if similar.is_empty() {
         String::new()
     } else {
-        format!("; did you mean {}?", similar.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", "))
+        format!(
+            "; did you mean {}?",
+            similar
+                .iter()
+                .map(|s| format!("`{s}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
     }
 }
 
@@ -361,7 +379,8 @@ pub fn resolve<'a>(
             .filter(|s| {
                 s.name == last
                     || s.name.eq_ignore_ascii_case(last)
-                    || (last.len() >= 3 && (s.name.contains(last) || last.contains(s.name.as_str())))
+                    || (last.len() >= 3
+                        && (s.name.contains(last) || last.contains(s.name.as_str())))
             })
             .map(|s| s.name_path.clone())
             .collect();
@@ -375,11 +394,7 @@ pub fn resolve<'a>(
     }
     if found.len() > 1 {
         if let Some(line) = query.line {
-            let on_line: Vec<&Symbol> = found
-                .iter()
-                .copied()
-                .filter(|s| s.line == line)
-                .collect();
+            let on_line: Vec<&Symbol> = found.iter().copied().filter(|s| s.line == line).collect();
             found = if on_line.is_empty() {
                 // The innermost symbol whose lines contain `line`.
                 let mut spanning: Vec<&Symbol> = found
@@ -421,8 +436,10 @@ mod tests {
     fn rust_outline_has_methods_with_type_paths_and_docs() {
         let text = "/// Adds.\n#[inline]\nfn add(a: i32) -> i32 { a }\n\nstruct Foo;\n\nimpl<T> Display for &'a Foo<T> {\n    // fmt it\n    fn fmt(&self) {}\n}\n\nmod inner {\n    pub fn deep() {}\n}\n";
         let symbols = outline_of(Language::Rust, text);
-        let paths: Vec<(&str, SymbolKind)> =
-            symbols.iter().map(|s| (s.name_path.as_str(), s.kind)).collect();
+        let paths: Vec<(&str, SymbolKind)> = symbols
+            .iter()
+            .map(|s| (s.name_path.as_str(), s.kind))
+            .collect();
         assert_eq!(
             paths,
             vec![
@@ -435,7 +452,10 @@ mod tests {
             ]
         );
         let add = &symbols[0];
-        assert_eq!(&text[add.full_range.clone()], "/// Adds.\n#[inline]\nfn add(a: i32) -> i32 { a }");
+        assert_eq!(
+            &text[add.full_range.clone()],
+            "/// Adds.\n#[inline]\nfn add(a: i32) -> i32 { a }"
+        );
         assert_eq!(add.first_line, 1);
         assert_eq!(add.line, 3);
         assert!(add.top_level);
@@ -449,8 +469,10 @@ mod tests {
     fn python_outline_has_decorators_and_class_methods() {
         let text = "import os\n\nLIMIT = 3\n\n@cache\ndef load(p):\n    def inner():\n        pass\n    return p\n\nclass Box:\n    # helper\n    @property\n    def size(self):\n        return 1\n";
         let symbols = outline_of(Language::Python, text);
-        let paths: Vec<(&str, SymbolKind)> =
-            symbols.iter().map(|s| (s.name_path.as_str(), s.kind)).collect();
+        let paths: Vec<(&str, SymbolKind)> = symbols
+            .iter()
+            .map(|s| (s.name_path.as_str(), s.kind))
+            .collect();
         assert_eq!(
             paths,
             vec![
@@ -467,7 +489,8 @@ mod tests {
 
     #[test]
     fn resolve_by_path_line_and_reports_ambiguity() {
-        let text = "struct A;\nstruct B;\nimpl A {\n    fn new() {}\n}\nimpl B {\n    fn new() {}\n}\n";
+        let text =
+            "struct A;\nstruct B;\nimpl A {\n    fn new() {}\n}\nimpl B {\n    fn new() {}\n}\n";
         let symbols = outline_of(Language::Rust, text);
         let query = |name: &str, line: Option<usize>| SymbolQuery {
             name: name.to_string(),
@@ -475,10 +498,22 @@ mod tests {
             column: None,
         };
         let is_fn = |s: &Symbol| s.kind.is_function();
-        assert_eq!(resolve(&symbols, &query("B/new", None), "function", is_fn).unwrap().line, 7);
-        assert_eq!(resolve(&symbols, &query("new", Some(4)), "function", is_fn).unwrap().line, 4);
+        assert_eq!(
+            resolve(&symbols, &query("B/new", None), "function", is_fn)
+                .unwrap()
+                .line,
+            7
+        );
+        assert_eq!(
+            resolve(&symbols, &query("new", Some(4)), "function", is_fn)
+                .unwrap()
+                .line,
+            4
+        );
         let err = resolve(&symbols, &query("new", None), "function", is_fn).unwrap_err();
-        assert!(matches!(err, LookupError::Ambiguous { ref candidates, .. } if candidates.len() == 2));
+        assert!(
+            matches!(err, LookupError::Ambiguous { ref candidates, .. } if candidates.len() == 2)
+        );
         assert!(err.to_string().contains("A/new at line 4"));
         let err = resolve(&symbols, &query("nwe", None), "function", is_fn).unwrap_err();
         assert!(matches!(err, LookupError::NotFound { .. }));

@@ -2,7 +2,10 @@
 
 use super::{ChangeSignatureRequest, Plan, RefactorError, Sources};
 
-pub fn plan(_sources: &dyn Sources, _request: &ChangeSignatureRequest) -> Result<Plan, RefactorError> {
+pub fn plan(
+    _sources: &dyn Sources,
+    _request: &ChangeSignatureRequest,
+) -> Result<Plan, RefactorError> {
     Err(RefactorError::Unsupported(
         "this refactor is not implemented yet".to_string(),
     ))

@@ -102,7 +102,9 @@ impl Request {
 /// finding for each syntax error the result introduced. Findings come out sorted.
 pub fn plan(sources: &dyn Sources, request: &Request) -> Result<Plan, RefactorError> {
     if request.language().is_none() {
-        return Err(RefactorError::UnsupportedLanguage(request.file().to_string()));
+        return Err(RefactorError::UnsupportedLanguage(
+            request.file().to_string(),
+        ));
     }
     let mut plan = match request {
         Request::Extract(r) => extract::plan(sources, r),
@@ -142,7 +144,10 @@ pub enum RefactorError {
     #[error("{0}")]
     Ambiguous(String),
     #[error("{message}")]
-    InvalidArgument { param: &'static str, message: String },
+    InvalidArgument {
+        param: &'static str,
+        message: String,
+    },
     /// The operation cannot be done on this code (the message says why and what to do).
     #[error("{0}")]
     Unsupported(String),

@@ -13,7 +13,9 @@ pub enum SourceError {
     Missing { path: String },
     #[error("{path} {reason}; candor only edits text source files")]
     Unreadable { path: String, reason: String },
-    #[error("{path} resolves outside the project root; only files under the root can be read or written")]
+    #[error(
+        "{path} resolves outside the project root; only files under the root can be read or written"
+    )]
     OutsideRoot { path: String },
     #[error("{path}: {message}")]
     Io { path: String, message: String },
@@ -41,6 +43,12 @@ pub trait Sources {
 
     /// Every project file of `lang`, in path order (for module-path resolution and the like).
     fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError>;
+
+    /// The syntax tree of `file`. Refactors parse through this so that the shell can reuse
+    /// trees it already has (same content hash) instead of parsing a large file again.
+    fn parse(&self, lang: Language, file: &SourceFile) -> tree_sitter::Tree {
+        lang.parse(&file.text)
+    }
 }
 
 /// An in-memory project: path → file.

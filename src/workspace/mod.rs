@@ -3,6 +3,7 @@
 //! of candor lives here.
 
 mod root;
+pub mod search;
 mod sources;
 pub mod walk;
 pub mod write;

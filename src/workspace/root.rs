@@ -60,9 +60,11 @@ impl Root {
             match lexical.strip_prefix(&self.path) {
                 Ok(rest) => rest.to_path_buf(),
                 // An absolute path through a symlinked root (e.g. /tmp vs /private/tmp).
-                Err(_) => match given.canonicalize().ok().and_then(|c| {
-                    c.strip_prefix(&self.path).ok().map(Path::to_path_buf)
-                }) {
+                Err(_) => match given
+                    .canonicalize()
+                    .ok()
+                    .and_then(|c| c.strip_prefix(&self.path).ok().map(Path::to_path_buf))
+                {
                     Some(rest) => rest,
                     None => return Err(outside()),
                 },
@@ -154,17 +156,25 @@ mod tests {
         std::fs::create_dir(dir.path().join("src")).unwrap();
         std::fs::write(dir.path().join("src/a.py"), "x = 1\n").unwrap();
         std::fs::write(outside.path().join("secret.py"), "y = 2\n").unwrap();
-        std::os::unix::fs::symlink(outside.path().join("secret.py"), dir.path().join("link.py")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.py"), dir.path().join("link.py"))
+            .unwrap();
         let root = Root::new(dir.path()).unwrap();
 
         let ok = root.resolve("src/../src/a.py").unwrap();
         assert_eq!(ok.relative, "src/a.py");
         assert!(ok.exists);
-        let abs = root.resolve(root.path().join("src/a.py").to_str().unwrap()).unwrap();
+        let abs = root
+            .resolve(root.path().join("src/a.py").to_str().unwrap())
+            .unwrap();
         assert_eq!(abs.relative, "src/a.py");
         assert!(!root.resolve("src/new.py").unwrap().exists);
 
-        for bad in ["../x.py", "src/../../x.py", outside.path().join("secret.py").to_str().unwrap(), "link.py"] {
+        for bad in [
+            "../x.py",
+            "src/../../x.py",
+            outside.path().join("secret.py").to_str().unwrap(),
+            "link.py",
+        ] {
             assert!(
                 matches!(root.resolve(bad), Err(SourceError::OutsideRoot { .. })),
                 "{bad} must be refused"

@@ -1,6 +1,10 @@
 //! `Sources` on the disk: reads project files through the root's containment check, with the
 //! size limit, and finds the files that mention a name with the parallel prefiltered walk.
 
+use std::sync::Mutex;
+
+use tree_sitter::Tree;
+
 use crate::edit::SourceFile;
 use crate::lang::Language;
 use crate::refactor::{Mentioning, SourceError, Sources};
@@ -23,15 +27,35 @@ impl Default for Limits {
 }
 
 /// The project on disk, as the refactors see it.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct DiskSources {
     pub root: Root,
     pub limits: Limits,
+    /// Recently parsed trees by (path, sha256): previews of the same file reuse them.
+    trees: Mutex<Vec<(String, String, Tree)>>,
 }
+
+/// How many parsed trees the cache keeps.
+const CACHED_TREES: usize = 32;
 
 impl DiskSources {
     pub fn new(root: Root, limits: Limits) -> DiskSources {
-        DiskSources { root, limits }
+        DiskSources {
+            root,
+            limits,
+            trees: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Remembers `tree` as the parse of `file` (the TUI hands over its incrementally
+    /// re-parsed trees this way).
+    pub fn remember_tree(&self, file: &SourceFile, tree: Tree) {
+        let mut trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
+        trees.retain(|(path, _, _)| *path != file.path);
+        trees.push((file.path.clone(), file.sha256.clone(), tree));
+        if trees.len() > CACHED_TREES {
+            trees.remove(0);
+        }
     }
 
     /// Reads and decodes one file; `Ok(None)` when it does not exist.
@@ -52,7 +76,11 @@ impl DiskSources {
             });
         }
         if meta.len() > self.limits.max_file_bytes {
-            return Err(too_large(&resolved.relative, meta.len(), self.limits.max_file_bytes));
+            return Err(too_large(
+                &resolved.relative,
+                meta.len(),
+                self.limits.max_file_bytes,
+            ));
         }
         let bytes = std::fs::read(&resolved.real).map_err(io)?;
         decode(&resolved.relative, &bytes).map(Some)
@@ -82,10 +110,16 @@ impl Sources for DiskSources {
 
     fn files_mentioning(&self, lang: Language, word: &str) -> Result<Mentioning, SourceError> {
         let mut mentioning = Mentioning::default();
-        for (absolute, bytes) in walk::files_containing(self.root.path(), lang, word, self.limits.max_file_bytes) {
-            let Some(relative) = self.root.relative_of(&absolute) else { continue };
+        for (absolute, bytes) in
+            walk::files_containing(self.root.path(), lang, word, self.limits.max_file_bytes)
+        {
+            let Some(relative) = self.root.relative_of(&absolute) else {
+                continue;
+            };
             match bytes {
-                None => mentioning.skipped.push((relative, "is over the file size limit".to_string())),
+                None => mentioning
+                    .skipped
+                    .push((relative, "is over the file size limit".to_string())),
                 Some(bytes) => match SourceFile::from_bytes(relative.clone(), &bytes) {
                     Ok(file) => mentioning.files.push(file),
                     Err(e) => mentioning.skipped.push((relative, e.to_string())),
@@ -103,6 +137,21 @@ impl Sources for DiskSources {
             .resolve(path)
             .map(|r| r.exists && r.real.is_dir())
             .unwrap_or(false)
+    }
+
+    fn parse(&self, lang: Language, file: &SourceFile) -> Tree {
+        {
+            let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((_, _, tree)) = trees
+                .iter()
+                .find(|(p, sha, _)| *p == file.path && *sha == file.sha256)
+            {
+                return tree.clone();
+            }
+        }
+        let tree = lang.parse(&file.text);
+        self.remember_tree(file, tree.clone());
+        tree
     }
 
     fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError> {

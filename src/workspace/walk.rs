@@ -10,7 +10,7 @@ use crate::lang::Language;
 
 /// Builds the walker every project scan uses: hidden files skipped, .gitignore / .ignore /
 /// git excludes honoured even outside a git repository, `.candor/` and `target/` never entered.
-fn walker(root: &Path) -> WalkBuilder {
+pub(crate) fn walker(root: &Path) -> WalkBuilder {
     let mut builder = WalkBuilder::new(root);
     builder
         .hidden(true)
@@ -23,7 +23,10 @@ fn walker(root: &Path) -> WalkBuilder {
             let name = entry.file_name();
             !(entry.depth() > 0
                 && entry.file_type().is_some_and(|t| t.is_dir())
-                && (name == ".candor" || name == "target" || name == "node_modules" || name == "__pycache__"))
+                && (name == ".candor"
+                    || name == "target"
+                    || name == "node_modules"
+                    || name == "__pycache__"))
         });
     builder
 }
@@ -40,7 +43,9 @@ pub fn source_files(root: &Path, langs: &[Language]) -> Vec<std::path::PathBuf> 
     walker(root).build_parallel().run(|| {
         Box::new(|entry| {
             if let Ok(entry) = entry {
-                if entry.file_type().is_some_and(|t| t.is_file()) && matches_languages(entry.path(), langs) {
+                if entry.file_type().is_some_and(|t| t.is_file())
+                    && matches_languages(entry.path(), langs)
+                {
                     found.lock().expect("walk lock").push(entry.into_path());
                 }
             }
@@ -54,11 +59,18 @@ pub fn source_files(root: &Path, langs: &[Language]) -> Vec<std::path::PathBuf> 
 
 /// Calls `visit` for each file of `langs` as the walk finds it (unsorted, from worker threads);
 /// the TUI's picker streams with this. Stops early when `visit` returns false.
-pub fn stream_source_files(root: &Path, langs: &[Language], visit: &(dyn Fn(std::path::PathBuf) -> bool + Sync)) {
+pub fn stream_source_files(
+    root: &Path,
+    langs: &[Language],
+    visit: &(dyn Fn(std::path::PathBuf) -> bool + Sync),
+) {
     walker(root).build_parallel().run(|| {
         Box::new(|entry| {
             if let Ok(entry) = entry {
-                if entry.file_type().is_some_and(|t| t.is_file()) && matches_languages(entry.path(), langs) && !visit(entry.into_path()) {
+                if entry.file_type().is_some_and(|t| t.is_file())
+                    && matches_languages(entry.path(), langs)
+                    && !visit(entry.into_path())
+                {
                     return WalkState::Quit;
                 }
             }
@@ -82,18 +94,31 @@ pub fn files_containing(
         let finder = finder.clone();
         let found = &found;
         Box::new(move |entry| {
-            let Ok(entry) = entry else { return WalkState::Continue };
-            if !entry.file_type().is_some_and(|t| t.is_file()) || !matches_languages(entry.path(), &[lang]) {
+            let Ok(entry) = entry else {
+                return WalkState::Continue;
+            };
+            if !entry.file_type().is_some_and(|t| t.is_file())
+                || !matches_languages(entry.path(), &[lang])
+            {
                 return WalkState::Continue;
             }
-            let too_big = entry.metadata().map(|m| m.len() > max_bytes).unwrap_or(false);
+            let too_big = entry
+                .metadata()
+                .map(|m| m.len() > max_bytes)
+                .unwrap_or(false);
             if too_big {
-                found.lock().expect("walk lock").push((entry.into_path(), None));
+                found
+                    .lock()
+                    .expect("walk lock")
+                    .push((entry.into_path(), None));
                 return WalkState::Continue;
             }
             if let Ok(bytes) = std::fs::read(entry.path()) {
                 if finder.find(&bytes).is_some() {
-                    found.lock().expect("walk lock").push((entry.into_path(), Some(bytes)));
+                    found
+                        .lock()
+                        .expect("walk lock")
+                        .push((entry.into_path(), Some(bytes)));
                 }
             }
             WalkState::Continue
@@ -120,7 +145,10 @@ mod tests {
         std::fs::write(root.join("build/c.py"), "helper()\n").unwrap();
         std::fs::write(root.join("lib.rs"), "fn helper() {}\n").unwrap();
         let all = source_files(root, &[Language::Python]);
-        let names: Vec<String> = all.iter().map(|p| p.strip_prefix(root).unwrap().display().to_string()).collect();
+        let names: Vec<String> = all
+            .iter()
+            .map(|p| p.strip_prefix(root).unwrap().display().to_string())
+            .collect();
         assert_eq!(names, vec!["pkg/a.py", "pkg/b.py"]);
         let hits = files_containing(root, Language::Python, "helper", 1 << 20);
         assert_eq!(hits.len(), 1);

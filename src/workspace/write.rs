@@ -22,7 +22,9 @@ pub enum WriteError {
         expected: String,
         found: String,
     },
-    #[error("{path} already exists, but the plan would create it; nothing was written — preview again")]
+    #[error(
+        "{path} already exists, but the plan would create it; nothing was written — preview again"
+    )]
     AlreadyExists { path: String },
     #[error("{0}")]
     Source(#[from] SourceError),
@@ -38,7 +40,10 @@ fn restored_note(restored: &[String]) -> String {
     if restored.is_empty() {
         "no file was changed".to_string()
     } else {
-        format!("the files already written were restored: {}", restored.join(", "))
+        format!(
+            "the files already written were restored: {}",
+            restored.join(", ")
+        )
     }
 }
 
@@ -85,7 +90,11 @@ pub fn apply(
         };
         let found = current.as_deref().map(sha256_hex);
         match (&change.sha256_before, &found) {
-            (None, Some(_)) => return Err(WriteError::AlreadyExists { path: change.path.clone() }),
+            (None, Some(_)) => {
+                return Err(WriteError::AlreadyExists {
+                    path: change.path.clone(),
+                });
+            }
             (Some(want), Some(have)) if want != have => {
                 return Err(WriteError::Stale {
                     path: change.path.clone(),
@@ -103,7 +112,9 @@ pub fn apply(
             _ => {}
         }
         if let Some(want) = expected.get(&change.path) {
-            let have = found.clone().unwrap_or_else(|| "nothing (no such file)".to_string());
+            let have = found
+                .clone()
+                .unwrap_or_else(|| "nothing (no such file)".to_string());
             if !want.eq_ignore_ascii_case(&have) {
                 return Err(WriteError::Stale {
                     path: change.path.clone(),
@@ -138,7 +149,11 @@ pub fn apply(
     }
     Ok(ApplyReport {
         written: changes.iter().map(|c| c.path.clone()).collect(),
-        created: changes.iter().filter(|c| c.created()).map(|c| c.path.clone()).collect(),
+        created: changes
+            .iter()
+            .filter(|c| c.created())
+            .map(|c| c.path.clone())
+            .collect(),
         transaction: None,
     })
 }
@@ -146,7 +161,9 @@ pub fn apply(
 /// Replaces `path` with `bytes`: a temp file in the same directory, fsynced, renamed over the
 /// original, with the original's permissions (a new file gets the directory's default mode).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().ok_or_else(|| std::io::Error::other("the path has no parent directory"))?;
+    let dir = path
+        .parent()
+        .ok_or_else(|| std::io::Error::other("the path has no parent directory"))?;
     let permissions = std::fs::metadata(path).map(|m| m.permissions()).ok();
     let mut temp = tempfile::Builder::new()
         .prefix(".candor-")

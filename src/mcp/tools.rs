@@ -1,0 +1,251 @@
+//! The MCP face of the four tools: their `tools/list` entries and `tools/call` over the same
+//! `api::Engine` as `candor call`. The envelope goes out twice, as `structuredContent` and as
+//! text; a missing required argument is a JSON-RPC -32602, every other failure a tool result
+//! with `isError: true` carrying the error envelope.
+
+use serde_json::{Map, Value, json};
+
+use crate::api::{Engine, ErrorCode, envelope, schema};
+use crate::honesty::Tool;
+
+use super::protocol::{RpcError, at_least, kind_of};
+
+/// Since this revision a tool has `title` and `outputSchema`, and a result `structuredContent`.
+const STRUCTURED_SINCE: &str = "2025-06-18";
+/// Since this revision a tool has `annotations`.
+const ANNOTATIONS_SINCE: &str = "2025-03-26";
+
+/// The `tools/list` result for a session speaking `version`.
+pub fn list(version: &str) -> Value {
+    let tools: Vec<Value> = Tool::ALL.iter().map(|tool| entry(*tool, version)).collect();
+    json!({ "tools": tools })
+}
+
+fn entry(tool: Tool, version: &str) -> Value {
+    let mut entry = Map::new();
+    entry.insert("name".into(), json!(tool.name()));
+    if at_least(version, STRUCTURED_SINCE) {
+        entry.insert("title".into(), json!(title(tool)));
+    }
+    entry.insert("description".into(), json!(schema::description(tool)));
+    entry.insert("inputSchema".into(), schema::input_schema(tool));
+    if at_least(version, STRUCTURED_SINCE) {
+        entry.insert("outputSchema".into(), schema::output_schema());
+    }
+    if at_least(version, ANNOTATIONS_SINCE) {
+        // With dry_run false a tool rewrites existing files: not read-only, and destructive
+        // in the specification's sense (not only additive), even though `candor undo` exists.
+        entry.insert(
+            "annotations".into(),
+            json!({
+                "title": title(tool),
+                "readOnlyHint": false,
+                "destructiveHint": true,
+                "idempotentHint": false,
+                "openWorldHint": false,
+            }),
+        );
+    }
+    Value::Object(entry)
+}
+
+/// "Extract function" from the label "extract function".
+fn title(tool: Tool) -> String {
+    let label = tool.label();
+    let mut chars = label.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// `tools/call`: validates the request's own shape, runs the tool, and builds the result.
+pub fn call(
+    engine: &Engine,
+    params: Option<&Map<String, Value>>,
+    version: &str,
+) -> Result<Value, RpcError> {
+    let empty = Map::new();
+    let params = params.unwrap_or(&empty);
+    let name = match params.get("name") {
+        Some(Value::String(name)) => name.as_str(),
+        Some(other) => {
+            return Err(RpcError::invalid_params(format!(
+                "`name` must be the tool name as a string, not {}",
+                kind_of(other)
+            ))
+            .with_data(json!({"param": "name"})));
+        }
+        None => {
+            return Err(RpcError::invalid_params("missing `name`: the tool to call")
+                .with_data(json!({"param": "name"})));
+        }
+    };
+    // An unknown tool is a protocol error (-32602), as the specification's tools page shows:
+    // the client asked for something this server does not offer.
+    let tool = envelope::tool_named(name).map_err(|e| {
+        RpcError::invalid_params(e.message)
+            .with_data(json!({"param": "name", "tools": tool_names()}))
+    })?;
+    let arguments = match params.get("arguments") {
+        None | Some(Value::Null) => Value::Object(Map::new()),
+        Some(Value::Object(arguments)) => Value::Object(arguments.clone()),
+        Some(other) => {
+            return Err(RpcError::invalid_params(format!(
+                "`arguments` must be an object of the tool's arguments, not {}",
+                kind_of(other)
+            ))
+            .with_data(json!({"param": "arguments"})));
+        }
+    };
+    match engine.call(tool.name(), &arguments) {
+        Ok(success) => Ok(result(success, false, version)),
+        Err(error) if error.code == ErrorCode::MissingParam => {
+            let param = error.param.clone().unwrap_or_default();
+            Err(
+                RpcError::invalid_params(error.message.clone()).with_data(json!({
+                    "param": param,
+                    "code": error.code.as_str(),
+                })),
+            )
+        }
+        Err(error) => Ok(result(envelope::error(tool.name(), &error), true, version)),
+    }
+}
+
+fn tool_names() -> Vec<&'static str> {
+    Tool::ALL.iter().map(|t| t.name()).collect()
+}
+
+/// A `CallToolResult`: the envelope as text (exactly what `candor call` prints) and, where the
+/// revision has it, as `structuredContent`.
+pub fn result(envelope: Value, is_error: bool, version: &str) -> Value {
+    let text = serde_json::to_string_pretty(&envelope).unwrap_or_else(|_| envelope.to_string());
+    let mut result = Map::new();
+    result.insert("content".into(), json!([{"type": "text", "text": text}]));
+    if at_least(version, STRUCTURED_SINCE) {
+        result.insert("structuredContent".into(), envelope);
+    }
+    result.insert("isError".into(), json!(is_error));
+    Value::Object(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::protocol::{INVALID_PARAMS, LATEST_VERSION};
+
+    fn engine(dir: &std::path::Path) -> Engine {
+        Engine::open(dir, None).unwrap()
+    }
+
+    fn params(value: Value) -> Map<String, Value> {
+        value.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn the_list_has_the_four_tools_with_schemas() {
+        let latest = list(LATEST_VERSION);
+        let tools = latest["tools"].as_array().unwrap();
+        let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+        assert_eq!(names, tool_names());
+        for tool in tools {
+            assert_eq!(tool["inputSchema"]["type"], "object");
+            assert_eq!(tool["inputSchema"]["additionalProperties"], true);
+            assert!(
+                tool["inputSchema"]["required"]
+                    .as_array()
+                    .unwrap()
+                    .contains(&json!("file_path"))
+            );
+            assert_eq!(tool["outputSchema"]["type"], "object");
+            assert!(
+                tool["description"]
+                    .as_str()
+                    .unwrap()
+                    .contains("tree_sitter_caveats")
+            );
+            assert_eq!(tool["annotations"]["readOnlyHint"], false);
+        }
+        assert_eq!(tools[0]["title"], "Extract function");
+    }
+
+    #[test]
+    fn older_revisions_get_no_structured_fields() {
+        let old = list("2024-11-05");
+        let tool = &old["tools"][0];
+        assert!(tool.get("outputSchema").is_none() && tool.get("title").is_none());
+        assert!(tool.get("annotations").is_none());
+        assert!(list("2025-03-26")["tools"][0].get("annotations").is_some());
+        let r = result(json!({"success": true}), false, "2025-03-26");
+        assert!(r.get("structuredContent").is_none());
+        assert_eq!(r["content"][0]["type"], "text");
+    }
+
+    #[test]
+    fn a_missing_argument_is_invalid_params_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.py"), "def f():\n    return 1\n").unwrap();
+        let engine = engine(dir.path());
+        let error = call(
+            &engine,
+            Some(&params(json!({"name": "refactor_extract_function", "arguments": {"file_path": "a.py", "end_line": 2, "new_name": "g"}}))),
+            LATEST_VERSION,
+        )
+        .unwrap_err();
+        assert_eq!(error.code, INVALID_PARAMS);
+        assert!(error.message.contains("start_line"), "{}", error.message);
+        assert_eq!(error.data.unwrap()["param"], "start_line");
+        // No arguments at all: the file is the first thing missing.
+        let error = call(
+            &engine,
+            Some(&params(json!({"name": "refactor_inline_function"}))),
+            LATEST_VERSION,
+        )
+        .unwrap_err();
+        assert_eq!(error.data.unwrap()["param"], "file_path");
+    }
+
+    #[test]
+    fn unknown_tools_and_bad_shapes_are_invalid_params() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = engine(dir.path());
+        for bad in [
+            json!({"name": "refactor_rename"}),
+            json!({}),
+            json!({"name": 3}),
+            json!({"name": "refactor_inline_function", "arguments": [1]}),
+        ] {
+            let error = call(&engine, Some(&params(bad.clone())), LATEST_VERSION).unwrap_err();
+            assert_eq!(error.code, INVALID_PARAMS, "{bad}");
+        }
+        let error = call(&engine, None, LATEST_VERSION).unwrap_err();
+        assert_eq!(error.code, INVALID_PARAMS);
+    }
+
+    #[test]
+    fn other_failures_are_tool_errors_with_the_envelope() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = engine(dir.path());
+        let result = call(
+            &engine,
+            Some(&params(json!({"name": "refactor_inline_function", "arguments": {"file_path": "missing.py", "function_name": "f"}}))),
+            LATEST_VERSION,
+        )
+        .unwrap();
+        assert_eq!(result["isError"], true);
+        let envelope = &result["structuredContent"];
+        assert_eq!(envelope["success"], false);
+        assert_eq!(envelope["error"]["code"], "not_found");
+        let text: Value =
+            serde_json::from_str(result["content"][0]["text"].as_str().unwrap()).unwrap();
+        assert_eq!(&text, envelope);
+        let result = call(
+            &engine,
+            Some(&params(json!({"name": "refactor_inline_function", "arguments": {"file_path": "../x.py", "function_name": "f"}}))),
+            LATEST_VERSION,
+        )
+        .unwrap();
+        assert_eq!(result["structuredContent"]["error"]["code"], "outside_root");
+    }
+}
