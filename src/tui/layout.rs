@@ -137,8 +137,8 @@ pub fn popup(size: (u16, u16), width: u16, height: u16) -> Rect {
 /// lines the refactor is about).
 pub fn form(size: (u16, u16), with_list: bool, keep_visible: Option<(u16, u16)>) -> Rect {
     let body = frame(size).body;
-    let width = size.0.saturating_sub(4).min(84);
-    let height = (if with_list { 14 } else { 9 }).min(body.height);
+    let width = size.0.saturating_sub(2).min(84);
+    let height = (if with_list { 14 } else { 10 }).min(body.height);
     let x = body.x + (body.width - width) / 2;
     let bottom = Rect::new(
         x,
@@ -161,8 +161,7 @@ pub fn form(size: (u16, u16), with_list: bool, keep_visible: Option<(u16, u16)>)
 
 /// The help overlay.
 pub fn help(size: (u16, u16)) -> Rect {
-    let body = frame(size).body;
-    popup(size, body.width.saturating_sub(4).min(96), body.height)
+    frame(size).body
 }
 
 /// The rectangle inside a one-cell border.

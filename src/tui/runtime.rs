@@ -133,7 +133,8 @@ struct Runtime {
     queue: SharedQueue,
     engine_thread: Option<JoinHandle<()>>,
     root: Root,
-    sources: DiskSources,
+    /// Reads for the code view (the engine has its own, on its thread).
+    sources: Arc<DiskSources>,
     watcher: Option<Watcher>,
 }
 
@@ -141,7 +142,7 @@ impl Runtime {
     fn start(engine: Engine) -> anyhow::Result<Runtime> {
         let (tx, rx) = mpsc::channel();
         let root = engine.root().clone();
-        let sources = engine.sources().clone();
+        let sources = Arc::new(DiskSources::new(root.clone(), engine.sources().limits));
         let queue: SharedQueue = Arc::new((Mutex::new(EngineQueue::default()), Condvar::new()));
         let engine_thread = {
             let queue = queue.clone();

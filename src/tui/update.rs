@@ -261,12 +261,17 @@ fn code_height(state: &State) -> usize {
 
 fn keep_cursor_visible(state: &mut State) {
     let height = code_height(state);
+    // Keep a few lines of context around the cursor, like `scrolloff`.
+    let margin = (height / 4).min(3);
     if let Some(code) = state.code.as_mut() {
-        if code.cursor < code.top {
-            code.top = code.cursor;
-        } else if code.cursor >= code.top + height {
-            code.top = code.cursor + 1 - height;
+        let last = code.doc.line_count().saturating_sub(1);
+        if code.cursor < code.top + margin {
+            code.top = code.cursor.saturating_sub(margin);
+        } else if code.cursor + margin >= code.top + height {
+            code.top = (code.cursor + margin + 1).saturating_sub(height);
         }
+        // No empty screen below the end of the file.
+        code.top = code.top.min((last + 1).saturating_sub(height));
     }
 }
 
@@ -644,6 +649,11 @@ fn validate(form: &Form, submitting: bool) -> Result<Value, String> {
             }
             let source_language = Language::from_path(file);
             let target_language = Language::from_path(text);
+            let still_typing =
+                !submitting && !text.rsplit('/').next().unwrap_or(text).contains('.');
+            if still_typing {
+                return Ok(Value::Null);
+            }
             if target_language.is_none() || target_language != source_language {
                 let (name, extensions) = source_language
                     .map(|l| {

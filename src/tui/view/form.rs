@@ -103,10 +103,14 @@ pub fn render(state: &State, frame: &mut Frame) {
         (None, FormKind::Move { .. }) => {
             let typed = form.input_text();
             let typed = typed.trim();
-            if typed.is_empty() {
-                Span::styled("an existing file or a new one", t.dim)
+            let name = typed.rsplit('/').next().unwrap_or(typed);
+            if typed.is_empty() || !name.contains('.') {
+                Span::styled(
+                    "Tab completes an existing file; a new path creates the file",
+                    t.dim,
+                )
             } else if state.picker.files.iter().any(|f| f == typed) {
-                Span::styled("existing file: the item is appended to it", t.dim)
+                Span::styled("existing file: the item is added to it", t.dim)
             } else {
                 Span::styled("new file: it will be created", t.dim)
             }

@@ -118,8 +118,8 @@ fn status_line(state: &State, frame: &mut Frame) {
     let t = &state.theme;
     let context = state.context();
     let keys = &state.keymap;
-    let hint = |context: Context, command: Command, label: &str| {
-        (keys.hint(context, command), label.to_string())
+    let hint = |from: Context, command: Command, label: &str| {
+        (keys.hint_in(context, from, command), label.to_string())
     };
     let mut left: Vec<Span> = Vec::new();
     let hints: Vec<(String, String)> = match context {
@@ -149,7 +149,7 @@ fn status_line(state: &State, frame: &mut Frame) {
                     .map(|s| format!(" {s}"))
                     .unwrap_or_else(|| {
                         format!(
-                            " line {} of {} — nothing selected",
+                            " line {}/{}, no selection",
                             code.cursor + 1,
                             code.doc.line_count()
                         )
@@ -231,13 +231,20 @@ fn status_line(state: &State, frame: &mut Frame) {
                     left.push(Span::styled(" STALE ", t.stale));
                 }
             }
-            vec![
-                hint(Context::Preview, Command::Apply, "apply"),
-                hint(Context::Preview, Command::FocusWarnings, "findings"),
-                hint(Context::Preview, Command::NextHunk, "next hunk"),
-                hint(Context::Preview, Command::Back, "cancel"),
-                hint(Context::Global, Command::Help, "help"),
-            ]
+            if state.preview.as_ref().is_some_and(|p| p.ready().is_some()) {
+                vec![
+                    hint(Context::Preview, Command::Apply, "apply"),
+                    hint(Context::Preview, Command::FocusWarnings, "findings"),
+                    hint(Context::Preview, Command::NextHunk, "next hunk"),
+                    hint(Context::Preview, Command::Back, "cancel"),
+                    hint(Context::Global, Command::Help, "help"),
+                ]
+            } else {
+                vec![
+                    hint(Context::Preview, Command::Back, "back"),
+                    hint(Context::Global, Command::Help, "help"),
+                ]
+            }
         }
         Context::Findings => vec![
             hint(Context::Findings, Command::Jump, "jump to line"),
@@ -247,7 +254,10 @@ fn status_line(state: &State, frame: &mut Frame) {
             hint(Context::Confirm, Command::Yes, "apply"),
             hint(Context::Confirm, Command::No, "back"),
         ],
-        Context::Help | Context::Global => vec![hint(Context::Help, Command::Back, "close help")],
+        Context::Help | Context::Global => vec![
+            hint(Context::Help, Command::Down, "scroll"),
+            hint(Context::Help, Command::Back, "close help"),
+        ],
     };
     if state.writing.is_some() {
         left.push(Span::styled(format!(" {} writing", spinner(state)), t.info));
