@@ -21,7 +21,7 @@ fn the_demo_has_what_the_readme_walks_through() {
     // Extract: the banner of the receipt (README: lines 52–54 / 46–48).
     for n in 52..=54 {
         assert!(
-            line(&rust, n).trim_start().starts_with("println!(\"="),
+            line(&rust, n).trim_start().starts_with("println!(\""),
             "{}",
             line(&rust, n)
         );
