@@ -45,3 +45,21 @@ fn the_demo_has_what_the_readme_walks_through() {
     let manifest = std::fs::read_to_string(demo_dir().join("rust/Cargo.toml")).unwrap();
     assert!(manifest.contains("\n[workspace]"));
 }
+
+#[test]
+fn the_readme_keys_table_is_the_default_keymap() {
+    let readme =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .unwrap();
+    let start = readme
+        .find("<!-- keys:start -->\n")
+        .expect("README has the keys table markers")
+        + "<!-- keys:start -->\n".len();
+    let end = readme.find("<!-- keys:end -->").unwrap();
+    let expected = candor::tui::keymap::Keymap::default_keymap().markdown_table();
+    assert_eq!(
+        &readme[start..end],
+        expected,
+        "update the README's key table to:\n{expected}"
+    );
+}

@@ -633,6 +633,24 @@ impl Keymap {
     }
 }
 
+impl Keymap {
+    /// The keys as a Markdown table (the README's key table is this, checked by a test).
+    pub fn markdown_table(&self) -> String {
+        let mut table = String::from("| where | keys | what |\n|---|---|---|\n");
+        for section in self.help_sections() {
+            let title = section.title.split(" (").next().unwrap_or(section.title);
+            for (keys, description) in section.entries {
+                let keys: Vec<String> = keys.split(' ').map(|k| format!("`{k}`")).collect();
+                table.push_str(&format!(
+                    "| {title} | {} | {description} |\n",
+                    keys.join(" ")
+                ));
+            }
+        }
+        table
+    }
+}
+
 /// One section of the generated help.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HelpSection {
