@@ -1,0 +1,827 @@
+//! Call sites of the changed function in one file: which calls are its calls (by the form of the
+//! call, never by types), how their arguments map positionally onto the new signature, the
+//! smallest edits that drop surplus arguments and add placeholders, and a finding for every call
+//! and every mention that is not a call. Arguments are never re-ordered.
+
+use std::ops::Range;
+
+use tree_sitter::{Node, Tree};
+
+use super::params::Signature;
+use super::target::{Owner, enclosing, last_path_segment};
+use crate::edit::{SourceFile, TextEdit};
+use crate::lang::calls::{
+    CallForm, CallSite, Reference, ReferenceKind, find_mentions, word_matches,
+};
+use crate::lang::symbols::{SymbolKind, outline};
+use crate::lang::{Language, node_text};
+use crate::refactor::Finding;
+use crate::text::{TextStyle, indentation_at};
+
+/// What the calls are matched against.
+pub(super) struct Callee<'a> {
+    pub lang: Language,
+    pub name: &'a str,
+    pub owner: Option<&'a Owner>,
+    /// Rust `self`, a Python method's `self`/`cls`.
+    pub has_receiver: bool,
+    pub old: Signature,
+    pub new: Signature,
+    /// The new list on one line, for messages.
+    pub new_list: String,
+    /// The definition itself: (file, name range, parameter list range).
+    pub definition: (&'a str, Range<usize>, Range<usize>),
+}
+
+impl Callee<'_> {
+    /// Python `__init__`: its calls are constructions of the class.
+    fn constructor_of(&self) -> Option<&str> {
+        match (self.lang, self.owner) {
+            (Language::Python, Some(owner)) if self.name == "__init__" => {
+                Some(owner.type_name.as_str())
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the receiver is written as the first argument when the call names the type.
+    fn unbound_takes_receiver(&self) -> bool {
+        self.has_receiver && !self.owner.is_some_and(|o| o.class_method)
+    }
+}
+
+/// The words `files_mentioning` must look for.
+pub(super) fn search_words(callee: &Callee<'_>) -> Vec<String> {
+    let mut words = vec![callee.name.to_string()];
+    words.extend(callee.constructor_of().map(str::to_string));
+    words
+}
+
+#[derive(Debug, Default)]
+pub(super) struct FileOutcome {
+    pub edits: Vec<TextEdit>,
+    pub findings: Vec<Finding>,
+    /// Calls whose arguments changed.
+    pub updated: usize,
+}
+
+enum Decision {
+    /// The call is taken for a call of the function; `explicit_receiver` when its first argument
+    /// is the receiver (`Type::m(obj, a)`, `Class.m(obj, a)`).
+    Rewrite { explicit_receiver: bool },
+    /// Not a call of this function (a different one of the same name, as far as the form says).
+    Skip(String),
+}
+
+struct CallPlan {
+    range: Range<usize>,
+    edits: Vec<TextEdit>,
+    deletions: Vec<Range<usize>>,
+    findings: Vec<Finding>,
+}
+
+/// Finds and rewrites the calls in `file`, and reports every other mention.
+pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile) -> FileOutcome {
+    let lang = callee.lang;
+    let text = file.text.as_str();
+    let path = file.path.as_str();
+    let tree = lang.parse(text);
+    let eol = TextStyle::detect(text).line_ending;
+    let is_definition_file = path == callee.definition.0;
+    let mut outcome = FileOutcome::default();
+
+    let mentions = find_mentions(lang, &tree, text, callee.name);
+    // (call, whether it constructs the class of an `__init__`)
+    let mut calls: Vec<(CallSite, bool)> = mentions.calls.into_iter().map(|c| (c, false)).collect();
+    let mut references: Vec<(Reference, &str)> = mentions
+        .references
+        .into_iter()
+        .map(|r| (r, callee.name))
+        .collect();
+    if let Some(class) = callee.constructor_of() {
+        let constructions = find_mentions(lang, &tree, text, class);
+        calls.extend(constructions.calls.into_iter().map(|c| (c, true)));
+        references.extend(
+            constructions
+                .references
+                .into_iter()
+                .filter(|r| matches!(r.kind, ReferenceKind::Use | ReferenceKind::Decorator))
+                .filter(|r| is_plain_class_use(&tree, r))
+                .map(|r| (r, class)),
+        );
+    }
+    calls.sort_by_key(|(c, _)| c.range.start);
+
+    let mut plans = Vec::new();
+    for (call, construction) in &calls {
+        let at = call_location(&calls, call, text, path);
+        let decision = if *construction {
+            Decision::Rewrite {
+                explicit_receiver: false,
+            }
+        } else {
+            decide(callee, call, text, &tree, &at)
+        };
+        match decision {
+            Decision::Skip(why) => outcome.findings.push(Finding::info(path, call.line, why)),
+            Decision::Rewrite { explicit_receiver } => {
+                plans.push(plan_call(
+                    callee,
+                    call,
+                    text,
+                    path,
+                    &at,
+                    eol,
+                    explicit_receiver,
+                ));
+            }
+        }
+    }
+    // A call inside an argument another call drops, or inside the definition's own parameter
+    // list (which is rewritten whole), is not edited on its own.
+    let swallowed = |plan: &CallPlan| {
+        let inside = |r: &Range<usize>| r.start <= plan.range.start && plan.range.end <= r.end;
+        (is_definition_file && inside(&callee.definition.2))
+            || plans
+                .iter()
+                .any(|other| other.range != plan.range && other.deletions.iter().any(inside))
+    };
+    let keep: Vec<bool> = plans.iter().map(|p| !swallowed(p)).collect();
+    for (plan, keep) in plans.into_iter().zip(keep) {
+        if !keep {
+            continue;
+        }
+        if !plan.edits.is_empty() {
+            outcome.updated += 1;
+        }
+        outcome.edits.extend(plan.edits);
+        outcome.findings.extend(plan.findings);
+    }
+
+    for (reference, name) in references {
+        if is_definition_file
+            && callee.definition.2.start <= reference.range.start
+            && reference.range.end <= callee.definition.2.end
+        {
+            continue;
+        }
+        if lang == Language::Rust && !names_the_function(callee, &tree, &reference) {
+            continue;
+        }
+        outcome
+            .findings
+            .push(reference_finding(callee, &tree, path, &reference, name));
+    }
+    outcome
+        .findings
+        .extend(other_definitions(callee, &tree, text, path));
+    outcome
+}
+
+/// `path:line`, or `path:line:column` when the line holds another call of the same name.
+fn call_location(calls: &[(CallSite, bool)], call: &CallSite, text: &str, path: &str) -> String {
+    let shared = calls.iter().filter(|(c, _)| c.line == call.line).count() > 1;
+    if !shared {
+        return format!("{path}:{}", call.line);
+    }
+    let start = call.name_range.start;
+    let line_start = text
+        .get(..start)
+        .and_then(|s| s.rfind('\n'))
+        .map_or(0, |i| i + 1);
+    let column = text.get(line_start..start).map_or(0, |s| s.chars().count()) + 1;
+    format!("{path}:{}:{column}", call.line)
+}
+
+fn decide(callee: &Callee<'_>, call: &CallSite, text: &str, tree: &Tree, at: &str) -> Decision {
+    let name = callee.name;
+    let shown = quote(text.get(call.callee_range.clone()).unwrap_or(name));
+    let rewrite = Decision::Rewrite {
+        explicit_receiver: false,
+    };
+    match (callee.lang, callee.owner, &call.form) {
+        // Free functions.
+        (_, None, CallForm::Plain) | (Language::Python, None, CallForm::Path { .. }) => rewrite,
+        (Language::Rust, None, CallForm::Path { qualifier }) => {
+            let last = last_path_segment(qualifier);
+            if last.starts_with(|c: char| c.is_uppercase()) {
+                Decision::Skip(format!(
+                    "`{shown}(…)` at {at} calls an associated function of `{last}`, not the free function `{name}`; left unchanged"
+                ))
+            } else {
+                rewrite
+            }
+        }
+        (Language::Rust, None, CallForm::Method { .. }) => Decision::Skip(format!(
+            "`{shown}(…)` at {at} is a method call, not a call of the free function `{name}`; left unchanged"
+        )),
+        (Language::Python, None, CallForm::Method { receiver }) => {
+            let object = text.get(receiver.clone()).unwrap_or("");
+            if matches!(object, "self" | "cls") || object.starts_with("super(") {
+                Decision::Skip(format!(
+                    "`{shown}(…)` at {at} calls a method named `{name}`, not the function `{name}`; left unchanged"
+                ))
+            } else {
+                rewrite
+            }
+        }
+        // Methods and associated functions.
+        (_, Some(owner), CallForm::Plain) => Decision::Skip(format!(
+            "`{shown}(…)` at {at} calls a function named `{name}`, not `{}.{name}`; left unchanged",
+            owner.type_name
+        )),
+        (Language::Rust, Some(owner), CallForm::Path { qualifier }) => {
+            if rust_qualifier_names_owner(owner, qualifier, call, tree, text) {
+                Decision::Rewrite {
+                    explicit_receiver: callee.has_receiver,
+                }
+            } else {
+                Decision::Skip(format!(
+                    "`{shown}(…)` at {at} names another type than `{}`; left unchanged",
+                    owner.type_name
+                ))
+            }
+        }
+        (Language::Rust, Some(owner), CallForm::Method { .. }) => {
+            if callee.has_receiver {
+                rewrite
+            } else {
+                Decision::Skip(format!(
+                    "`{shown}(…)` at {at} is a method call, but `{}::{name}` has no `self`; left unchanged",
+                    owner.type_name
+                ))
+            }
+        }
+        (Language::Python, Some(owner), CallForm::Method { receiver }) => {
+            let object = text.get(receiver.clone()).unwrap_or("");
+            python_method_call(callee, owner, object, call, tree, text, at, &shown)
+        }
+        (Language::Python, Some(_), CallForm::Path { .. }) => rewrite,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn python_method_call(
+    callee: &Callee<'_>,
+    owner: &Owner,
+    object: &str,
+    call: &CallSite,
+    tree: &Tree,
+    text: &str,
+    at: &str,
+    shown: &str,
+) -> Decision {
+    let class = owner.type_name.as_str();
+    let name = callee.name;
+    if object.starts_with("super(") {
+        let enclosing_class =
+            node_at(tree, &call.range).and_then(|n| enclosing(n, "class_definition"));
+        let Some(enclosing_class) = enclosing_class else {
+            return Decision::Skip(format!(
+                "`{shown}(…)` at {at} is outside any class; left unchanged"
+            ));
+        };
+        let enclosing_name = enclosing_class
+            .child_by_field_name("name")
+            .map_or("", |n| node_text(n, text));
+        let bases = enclosing_class
+            .child_by_field_name("superclasses")
+            .map_or("", |n| node_text(n, text));
+        return if enclosing_name == class {
+            Decision::Skip(format!(
+                "`{shown}(…)` at {at} inside `{class}` calls the base class's `{name}`, not `{class}.{name}`; left unchanged"
+            ))
+        } else if !word_matches(bases, class).is_empty() {
+            Decision::Rewrite {
+                explicit_receiver: false,
+            }
+        } else {
+            Decision::Skip(format!(
+                "`{shown}(…)` at {at} calls the `{name}` of a base of `{enclosing_name}`, which does not name `{class}`; left unchanged"
+            ))
+        };
+    }
+    let last = object.rsplit('.').next().unwrap_or(object).trim();
+    if last == class {
+        Decision::Rewrite {
+            explicit_receiver: callee.unbound_takes_receiver(),
+        }
+    } else if last.starts_with(|c: char| c.is_uppercase())
+        && !last.chars().all(|c| !c.is_lowercase())
+    {
+        Decision::Skip(format!(
+            "`{shown}(…)` at {at} looks like a call of `{last}.{name}`, not `{class}.{name}`; left unchanged"
+        ))
+    } else {
+        Decision::Rewrite {
+            explicit_receiver: false,
+        }
+    }
+}
+
+/// `Self::m` (inside the owner's impl or trait), `Type::m`, `Trait::m`, `<Type as Trait>::m`.
+fn rust_qualifier_names_owner(
+    owner: &Owner,
+    qualifier: &str,
+    call: &CallSite,
+    tree: &Tree,
+    text: &str,
+) -> bool {
+    let named = |word: &str| word == owner.type_name || owner.trait_name.as_deref() == Some(word);
+    if let Some((ty, tr)) = qualifier
+        .trim_start_matches('<')
+        .trim_end_matches('>')
+        .split_once(" as ")
+    {
+        return named(&last_path_segment(ty)) || named(&last_path_segment(tr));
+    }
+    let last = last_path_segment(qualifier);
+    if last == "Self" {
+        let Some(node) = node_at(tree, &call.range) else {
+            return false;
+        };
+        if let Some(item) = enclosing(node, "impl_item") {
+            let ty = item
+                .child_by_field_name("type")
+                .map_or("", |t| node_text(t, text));
+            let tr = item
+                .child_by_field_name("trait")
+                .map_or("", |t| node_text(t, text));
+            return named(&type_name_of(ty))
+                || (!tr.is_empty() && named(&last_path_segment(tr)) && owner.in_trait);
+        }
+        if let Some(item) = enclosing(node, "trait_item") {
+            let tr = item
+                .child_by_field_name("name")
+                .map_or("", |n| node_text(n, text));
+            return named(tr);
+        }
+        return false;
+    }
+    named(&last)
+}
+
+/// `Foo` for `&'a mut crate::m::Foo<T>`.
+fn type_name_of(ty: &str) -> String {
+    let trimmed = ty.trim_start_matches(['&', ' ']);
+    let trimmed = match trimmed.strip_prefix('\'') {
+        Some(rest) => rest.split_once(' ').map_or("", |(_, r)| r),
+        None => trimmed,
+    };
+    let trimmed = trimmed
+        .trim_start()
+        .strip_prefix("mut ")
+        .unwrap_or(trimmed)
+        .trim();
+    last_path_segment(trimmed)
+}
+
+fn node_at<'t>(tree: &'t Tree, range: &Range<usize>) -> Option<Node<'t>> {
+    tree.root_node()
+        .descendant_for_byte_range(range.start, range.end)
+}
+
+fn placeholder(lang: Language, name: &str) -> String {
+    match lang {
+        Language::Rust => format!(
+            "todo!(\"argument `{}`\")",
+            name.replace('\\', "\\\\").replace('"', "\\\"")
+        ),
+        Language::Python => format!("TODO_argument_{name}"),
+    }
+}
+
+fn plan_call(
+    callee: &Callee<'_>,
+    call: &CallSite,
+    text: &str,
+    path: &str,
+    at: &str,
+    eol: &str,
+    explicit_receiver: bool,
+) -> CallPlan {
+    let args = &call.args;
+    let (old, new) = (&callee.old, &callee.new);
+    let mut plan = CallPlan {
+        range: call.range.clone(),
+        edits: Vec::new(),
+        deletions: Vec::new(),
+        findings: Vec::new(),
+    };
+    let arg_text = |i: usize| {
+        args.get(i)
+            .and_then(|a| text.get(a.range.clone()))
+            .unwrap_or("")
+    };
+    if let Some(splat) = args.iter().position(|a| a.splat) {
+        plan.findings.push(Finding::warning(
+            path,
+            call.line,
+            format!(
+                "call at {at} passes `{}`; it is left unchanged: check it against the new signature {}",
+                quote(arg_text(splat)),
+                callee.new_list
+            ),
+        ));
+        return plan;
+    }
+    let offset = usize::from(explicit_receiver);
+    if explicit_receiver && args.first().is_none_or(|a| a.keyword.is_some()) {
+        plan.findings.push(Finding::warning(
+            path,
+            call.line,
+            format!(
+                "call at {at} passes {}, the new signature takes {} after the receiver, which this call does not pass first; left unchanged",
+                count(args.len()),
+                new.takes()
+            ),
+        ));
+        return plan;
+    }
+
+    let mut keep = vec![true; args.len()];
+    let mut notes: Vec<Finding> = Vec::new();
+    let mut positional = 0usize;
+    for (i, arg) in args.iter().enumerate().skip(offset) {
+        if arg.keyword.is_some() {
+            continue;
+        }
+        let j = positional;
+        positional += 1;
+        if let Some(slot) = new.positional.get(j) {
+            // The argument now means something else when it meant a parameter that still exists
+            // elsewhere, lands on one that existed elsewhere, or was absorbed by `*args`. A plain
+            // rename (old name gone, new name new) is taken as intended.
+            let was = match old.positional.get(j) {
+                Some(old_slot)
+                    if old_slot.name != slot.name
+                        && (new.has_name(&old_slot.name) || old.has_name(&slot.name)) =>
+                {
+                    Some(format!("`{}`", old_slot.name))
+                }
+                None => old.var_positional.as_ref().map(|v| format!("`{v}`")),
+                _ => None,
+            };
+            if let Some(was) = was {
+                notes.push(Finding::warning(
+                    path,
+                    call.line,
+                    format!(
+                        "call at {at}: argument {} `{}` was for {was} and now goes to `{}`; arguments are not re-ordered",
+                        j + 1,
+                        quote(arg_text(i)),
+                        slot.name
+                    ),
+                ));
+            }
+        } else if new.var_positional.is_none() {
+            keep[i] = false;
+            notes.push(Finding::warning(
+                path,
+                call.line,
+                format!(
+                    "call at {at}: dropped argument {} `{}`; the new signature has no parameter in that position",
+                    j + 1,
+                    quote(arg_text(i))
+                ),
+            ));
+        }
+    }
+    let filled = positional.min(new.positional.len());
+    let mut by_keyword: Vec<&str> = Vec::new();
+    for (i, arg) in args.iter().enumerate() {
+        let Some(keyword) = arg.keyword.as_deref() else {
+            continue;
+        };
+        if let Some(position) = new.positional.iter().position(|s| s.name == keyword) {
+            let slot = &new.positional[position];
+            if slot.positional_only {
+                notes.push(Finding::warning(
+                    path,
+                    call.line,
+                    format!("call at {at} passes `{keyword}` by keyword, but `{keyword}` is positional-only in the new signature"),
+                ));
+            } else if position < filled {
+                notes.push(Finding::warning(
+                    path,
+                    call.line,
+                    format!(
+                        "call at {at} passes `{keyword}` by keyword and also in position {}; arguments are not re-ordered, fix this call by hand",
+                        position + 1
+                    ),
+                ));
+            }
+            by_keyword.push(keyword);
+        } else if new.keyword_only.iter().any(|s| s.name == keyword) || new.var_keyword {
+            by_keyword.push(keyword);
+        } else {
+            keep[i] = false;
+            notes.push(Finding::warning(
+                path,
+                call.line,
+                format!(
+                    "call at {at}: dropped keyword argument `{}`; the new signature has no parameter `{keyword}`",
+                    quote(arg_text(i))
+                ),
+            ));
+        }
+    }
+    let mut positional_placeholders: Vec<String> = Vec::new();
+    let mut keyword_placeholders: Vec<String> = Vec::new();
+    let mut gap = false;
+    let mut missing: Vec<(&str, String)> = Vec::new();
+    for slot in new.positional.iter().skip(filled) {
+        if by_keyword.contains(&slot.name.as_str()) || slot.has_default {
+            gap = true;
+            continue;
+        }
+        let value = placeholder(callee.lang, &slot.name);
+        if gap {
+            keyword_placeholders.push(format!("{}={value}", slot.name));
+        } else {
+            positional_placeholders.push(value.clone());
+        }
+        missing.push((&slot.name, value));
+    }
+    for slot in &new.keyword_only {
+        if !slot.has_default && !by_keyword.contains(&slot.name.as_str()) {
+            let value = placeholder(callee.lang, &slot.name);
+            keyword_placeholders.push(format!("{}={value}", slot.name));
+            missing.push((&slot.name, value));
+        }
+    }
+    let dropped = keep.iter().filter(|k| !**k).count();
+    let added = positional_placeholders.len() + keyword_placeholders.len();
+    let generator = args.len() == 1
+        && args
+            .first()
+            .is_some_and(|a| a.range == call.arguments_range);
+    if generator && (dropped > 0 || added > 0) {
+        plan.findings.push(Finding::warning(
+            path,
+            call.line,
+            format!(
+                "call at {at} passes 1 argument, the new signature takes {}; its only argument is a bare generator expression, so it is left unchanged",
+                new.takes()
+            ),
+        ));
+        return plan;
+    }
+    plan.findings.extend(notes);
+    for (name, value) in &missing {
+        plan.findings.push(Finding::warning(
+            path,
+            call.line,
+            format!("call at {at}: no argument for the new parameter `{name}`; passed the placeholder `{value}`, replace it with a real value"),
+        ));
+    }
+
+    // Edits: delete runs of dropped arguments with their separators; insert placeholders.
+    let open = call.arguments_range.start;
+    let close = call.arguments_range.end.saturating_sub(1);
+    let row = |offset: usize| text.get(..offset).map_or(0, |s| s.matches('\n').count());
+    let vertical = args.first().is_some_and(|a| row(a.range.start) > row(open));
+    let indent = args
+        .first()
+        .map_or("", |a| indentation_at(text, a.range.start));
+    let separator = if vertical {
+        format!(",{eol}{indent}")
+    } else {
+        ", ".to_string()
+    };
+    let mut i = 0;
+    while i < args.len() {
+        if keep[i] {
+            i += 1;
+            continue;
+        }
+        let first = i;
+        while i < args.len() && !keep[i] {
+            i += 1;
+        }
+        let last = i - 1;
+        let range = match (first.checked_sub(1).and_then(|p| args.get(p)), args.get(i)) {
+            (Some(previous), _) => previous.range.end..args[last].range.end,
+            (None, Some(next)) => args[first].range.start..next.range.start,
+            (None, None) => open + 1..close,
+        };
+        plan.deletions.push(range.clone());
+        plan.edits.push(TextEdit::delete(range));
+    }
+    let kept: Vec<usize> = (0..args.len()).filter(|&i| keep[i]).collect();
+    let mut appended: Vec<String> = Vec::new();
+    if !positional_placeholders.is_empty() {
+        match kept.iter().find(|&&i| args[i].keyword.is_some()) {
+            Some(&keyword) => {
+                let mut inserted = positional_placeholders.join(&separator);
+                inserted.push_str(&separator);
+                plan.edits
+                    .push(TextEdit::insert(args[keyword].range.start, inserted));
+            }
+            None => appended.append(&mut positional_placeholders),
+        }
+    }
+    appended.append(&mut keyword_placeholders);
+    if !appended.is_empty() {
+        match kept.last() {
+            None => plan
+                .edits
+                .push(TextEdit::insert(open + 1, appended.join(", "))),
+            Some(&last) => {
+                let end = args[last].range.end;
+                let after_comma = if vertical && last + 1 == args.len() {
+                    line_end_after_comma(text, end, close)
+                } else {
+                    None
+                };
+                let inserted: String = match after_comma {
+                    Some(_) => appended
+                        .iter()
+                        .map(|a| format!("{eol}{indent}{a},"))
+                        .collect(),
+                    None => appended.iter().map(|a| format!("{separator}{a}")).collect(),
+                };
+                plan.edits
+                    .push(TextEdit::insert(after_comma.unwrap_or(end), inserted));
+            }
+        }
+    }
+
+    let before = args.len();
+    let after = before - dropped + added;
+    plan.findings.push(if plan.edits.is_empty() {
+        Finding::info(
+            path,
+            call.line,
+            format!("call at {at} unchanged ({})", count(before)),
+        )
+    } else {
+        Finding::info(
+            path,
+            call.line,
+            format!("call at {at} updated: {before} → {after} arguments"),
+        )
+    });
+    plan
+}
+
+/// In a one-argument-per-line call whose last argument is followed by a comma: the end of that
+/// line (after any comment), where a new argument line goes.
+fn line_end_after_comma(text: &str, after_argument: usize, close: usize) -> Option<usize> {
+    let rest = text.get(after_argument..close)?;
+    let comma = rest
+        .find(|c: char| c != ' ' && c != '\t')
+        .filter(|&i| rest[i..].starts_with(','))?;
+    let line = &rest[comma..];
+    let newline = line.find('\n')?;
+    if line[..newline].contains(')') {
+        return None;
+    }
+    let end = if line[..newline].ends_with('\r') {
+        newline - 1
+    } else {
+        newline
+    };
+    Some(after_argument + comma + end)
+}
+
+fn reference_finding(
+    callee: &Callee<'_>,
+    tree: &Tree,
+    path: &str,
+    reference: &Reference,
+    name: &str,
+) -> Finding {
+    let at = format!("{path}:{}", reference.line);
+    let line = reference.line;
+    let in_macro = || {
+        node_at(tree, &reference.range).is_some_and(|n| {
+            enclosing(n, "token_tree").is_some() || enclosing(n, "macro_invocation").is_some()
+        })
+    };
+    match reference.kind {
+        ReferenceKind::Use if name != callee.name => Finding::info(
+            path,
+            line,
+            format!(
+                "`{name}` is used at {at} without a call (a subclass, isinstance, a factory?); constructions through it are not updated"
+            ),
+        ),
+        ReferenceKind::Use if callee.lang == Language::Rust && in_macro() => Finding::warning(
+            path,
+            line,
+            format!(
+                "`{name}` appears inside a macro at {at}; a call there is not updated, check it by hand"
+            ),
+        ),
+        ReferenceKind::Use => Finding::warning(
+            path,
+            line,
+            format!(
+                "`{name}` is used at {at} without being called (passed as a value?); calls through it are not updated"
+            ),
+        ),
+        ReferenceKind::Decorator => Finding::warning(
+            path,
+            line,
+            format!("`{name}` is used as a decorator at {at}; that use is not updated"),
+        ),
+        ReferenceKind::Import => Finding::info(
+            path,
+            line,
+            format!(
+                "`{name}` is imported at {at}; the import needs no change (calls through another name are not found)"
+            ),
+        ),
+        ReferenceKind::InString => Finding::info(
+            path,
+            line,
+            format!(
+                "`{name}` appears in a string at {at}; not updated (if it names the function for a dynamic call, check that call)"
+            ),
+        ),
+        ReferenceKind::InComment => Finding::info(
+            path,
+            line,
+            format!("`{name}` appears in a comment at {at}; not updated"),
+        ),
+    }
+}
+
+/// Whether a Rust mention can be the function at all: a path prefix (`fmt` in `fmt::Result`)
+/// names a module or type, and a method cannot be imported with `use`.
+fn names_the_function(callee: &Callee<'_>, tree: &Tree, reference: &Reference) -> bool {
+    if callee.owner.is_some() && reference.kind == ReferenceKind::Import {
+        return false;
+    }
+    let Some(node) = node_at(tree, &reference.range) else {
+        return true;
+    };
+    let prefix = node.parent().is_some_and(|p| {
+        matches!(
+            p.kind(),
+            "scoped_identifier" | "scoped_type_identifier" | "scoped_use_list"
+        ) && p.child_by_field_name("path") == Some(node)
+    });
+    !prefix
+}
+
+/// A use of the class name that could construct it: not its own definition's name, not an
+/// annotation, not `Class.attribute`.
+fn is_plain_class_use(tree: &Tree, reference: &Reference) -> bool {
+    let Some(node) = node_at(tree, &reference.range) else {
+        return false;
+    };
+    let Some(parent) = node.parent() else {
+        return true;
+    };
+    let own_name =
+        parent.kind() == "class_definition" && parent.child_by_field_name("name") == Some(node);
+    let attribute_object =
+        parent.kind() == "attribute" && parent.child_by_field_name("object") == Some(node);
+    !own_name && !attribute_object && enclosing(node, "type").is_none()
+}
+
+/// Other definitions of the same name whose calls look like ours.
+fn other_definitions(callee: &Callee<'_>, tree: &Tree, text: &str, path: &str) -> Vec<Finding> {
+    let wanted_kind = match callee.owner {
+        None => SymbolKind::Function,
+        Some(_) if callee.constructor_of().is_some() => return Vec::new(),
+        Some(_) if callee.has_receiver || callee.lang == Language::Python => SymbolKind::Method,
+        Some(_) => return Vec::new(),
+    };
+    outline(callee.lang, tree, text)
+        .into_iter()
+        .filter(|s| s.kind == wanted_kind && s.name == callee.name)
+        .filter(|s| !(path == callee.definition.0 && s.name_range == callee.definition.1))
+        .map(|s| {
+            Finding::warning(
+                path,
+                s.line,
+                format!(
+                    "another `{}` is defined at {path}:{}; it keeps its signature, and calls meant for it look the same, so some may have been rewritten: check them",
+                    s.name_path, s.line
+                ),
+            )
+        })
+        .collect()
+}
+
+fn count(n: usize) -> String {
+    if n == 1 {
+        "1 argument".to_string()
+    } else {
+        format!("{n} arguments")
+    }
+}
+
+/// Source text for a message: on one line, at most 40 characters.
+pub(super) fn quote(text: &str) -> String {
+    let one_line = super::layout::collapse_whitespace(text);
+    if one_line.chars().count() <= 40 {
+        one_line
+    } else {
+        let cut: String = one_line.chars().take(39).collect();
+        format!("{cut}…")
+    }
+}

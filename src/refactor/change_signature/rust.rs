@@ -1,0 +1,419 @@
+//! Rust parameter lists: reading `(&self, mut a: i32, (x, y): (u8, u8))` as written, checking a
+//! requested new list against Rust's rules (every parameter typed, no defaults, no name twice)
+//! and rendering its entries. Call sites are not this module's business.
+
+use tree_sitter::Node;
+
+use super::layout::{DecorationKind, Item, collapse_whitespace, parse_list};
+use super::params::{OldList, Param, ParamKind};
+use super::{Resolved, invalid};
+use crate::lang::{Language, node_text, syntax_errors};
+use crate::refactor::{NewParameter, RefactorError};
+
+/// The parameter list node `params` of the Rust function `function`, as written.
+pub(super) fn old_list(
+    params: Node<'_>,
+    text: &str,
+    function: &str,
+) -> Result<OldList, RefactorError> {
+    let parsed = parse_list(
+        params,
+        text,
+        |n| match n.kind() {
+            "line_comment" | "block_comment" => Some(DecorationKind::Comment),
+            "attribute_item" => Some(DecorationKind::Attribute),
+            _ => None,
+        },
+        |s| s.starts_with("//"),
+    );
+    let mut receiver = None;
+    let mut list = Vec::new();
+    for (index, (node, item)) in parsed.items.into_iter().enumerate() {
+        let param = match node.kind() {
+            "self_parameter" => {
+                receiver = Some(receiver_param(item));
+                continue;
+            }
+            "parameter" => {
+                let ty = node.child_by_field_name("type");
+                let head_end = ty.map_or(node.end_byte(), |t| t.start_byte());
+                let head = text
+                    .get(node.start_byte()..head_end)
+                    .unwrap_or("")
+                    .trim_end()
+                    .trim_end_matches(':')
+                    .trim();
+                let (mutable, pattern) = split_mut(head);
+                if pattern == "self" && index == 0 {
+                    receiver = Some(receiver_param(item));
+                    continue;
+                }
+                let pattern = collapse_whitespace(pattern);
+                Param {
+                    kind: ParamKind::Regular,
+                    spelled: pattern.clone(),
+                    name: pattern,
+                    mutable,
+                    ty: ty.map(|t| node_text(t, text).to_string()),
+                    default: None,
+                    item,
+                    old: None,
+                }
+            }
+            "variadic_parameter" => Param {
+                kind: ParamKind::VarPositional,
+                spelled: "...".to_string(),
+                name: "...".to_string(),
+                mutable: false,
+                ty: None,
+                default: None,
+                item,
+                old: None,
+            },
+            other => {
+                return Err(RefactorError::Unsupported(format!(
+                    "the parameter list of `{function}` holds a `{other}` (line {}) that the heuristic cannot read; change this signature by hand",
+                    node.start_position().row + 1
+                )));
+            }
+        };
+        list.push(param);
+    }
+    Ok(OldList {
+        receiver,
+        params: list,
+        layout: parsed.layout,
+        footer: parsed.footer,
+        range: params.byte_range(),
+    })
+}
+
+fn receiver_param(item: Item) -> Param {
+    Param {
+        kind: ParamKind::Regular,
+        spelled: "self".to_string(),
+        name: "self".to_string(),
+        mutable: false,
+        ty: None,
+        default: None,
+        item,
+        old: None,
+    }
+}
+
+/// `mut a` → (true, `a`).
+fn split_mut(head: &str) -> (bool, &str) {
+    match head.strip_prefix("mut") {
+        Some(rest) if rest.starts_with(char::is_whitespace) => (true, rest.trim_start()),
+        _ => (false, head),
+    }
+}
+
+/// `self`, `&self`, `&mut self`, `&'a self`, `mut self`.
+pub(super) fn is_receiver_spelling(name: &str) -> bool {
+    let words: Vec<&str> = name
+        .split(|c: char| c.is_whitespace() || c == '&')
+        .filter(|w| !w.is_empty() && *w != "mut" && !w.starts_with('\''))
+        .collect();
+    words == ["self"]
+}
+
+/// Checks the requested list against Rust's rules and renders every entry. `function` names the
+/// function in messages.
+pub(super) fn new_list(
+    old: &OldList,
+    wanted: &[NewParameter],
+    function: &str,
+) -> Result<Resolved, RefactorError> {
+    let mut resolved = Resolved::default();
+    let mut seen: Vec<String> = Vec::new();
+    for (index, request) in wanted.iter().enumerate() {
+        let position = index + 1;
+        let spelled = request.name.trim();
+        if is_receiver_spelling(spelled) {
+            match &old.receiver {
+                Some(receiver) if index == 0 => {
+                    let as_written = collapse_whitespace(&receiver.item.text);
+                    let given = match &request.ty {
+                        Some(ty) => format!("{spelled}: {ty}"),
+                        None => spelled.to_string(),
+                    };
+                    let just_self = spelled == "self" && request.ty.is_none();
+                    if !just_self && collapse_whitespace(&given) != as_written {
+                        resolved.notes.push(format!(
+                            "the receiver `{as_written}` of `{function}` is kept as it is; change signature does not change receivers (you gave `{given}`)"
+                        ));
+                    }
+                    continue;
+                }
+                Some(_) => {
+                    return Err(invalid(format!(
+                        "`{spelled}` (parameter {position} of new_parameters) can only be the first parameter; leave the receiver out of new_parameters, it is kept"
+                    )));
+                }
+                None => {
+                    return Err(invalid(format!(
+                        "`{function}` has no `self` parameter, and change signature does not add one: remove `{spelled}` from new_parameters"
+                    )));
+                }
+            }
+        }
+        let (user_mut, pattern) = split_mut(spelled);
+        let old_index = old.params.iter().position(|p| {
+            squash(&p.spelled) == squash(pattern)
+                && (p.kind == ParamKind::Regular || pattern == "...")
+        });
+        // A pattern parameter keeps the spelling it was written with.
+        let pattern = match old_index.and_then(|i| old.params.get(i)) {
+            Some(p) => p.spelled.clone(),
+            None => collapse_whitespace(pattern),
+        };
+        let old_param = old_index.and_then(|i| old.params.get(i));
+        if pattern == "..." {
+            let Some(variadic) = old_param else {
+                return Err(invalid(format!(
+                    "`...` (parameter {position}) is only allowed where `{function}` already is a C-variadic function; remove it"
+                )));
+            };
+            if position != wanted.len() {
+                return Err(invalid("`...` must be the last parameter".to_string()));
+            }
+            resolved.params.push(Param {
+                old: old_index,
+                ..variadic.clone()
+            });
+            continue;
+        }
+        if old_param.is_none() {
+            check_binding_name(&pattern, position)?;
+        }
+        if is_plain_name(&pattern) && pattern != "_" {
+            if seen.contains(&pattern) {
+                return Err(invalid(format!(
+                    "`{pattern}` is in new_parameters twice; Rust refuses a name bound twice in one parameter list"
+                )));
+            }
+            seen.push(pattern.clone());
+        }
+        if let Some(default) = &request.default {
+            return Err(invalid(format!(
+                "Rust has no default parameter values: remove \"default\": \"{default}\" from `{pattern}` (parameter {position}); callers that do not pass it get a `todo!()` placeholder instead"
+            )));
+        }
+        let ty = match (&request.ty, old_param.and_then(|p| p.ty.as_ref())) {
+            (Some(ty), _) => {
+                check_type(ty).map_err(|why| {
+                    invalid(format!(
+                        "the type of `{pattern}` (parameter {position}), `{ty}`, {why}"
+                    ))
+                })?;
+                ty.clone()
+            }
+            (None, Some(old_ty)) => old_ty.clone(),
+            (None, None) => {
+                return Err(invalid(format!(
+                    "the new parameter `{pattern}` of `{function}` needs a Rust type: give it as \"type\" (e.g. {{\"name\": \"{pattern}\", \"type\": \"i32\"}}); only a parameter that keeps the name of an old one can leave its type out"
+                )));
+            }
+        };
+        let mutable = user_mut || old_param.is_some_and(|p| p.mutable);
+        let unchanged = old_param.is_some_and(|p| {
+            p.ty.as_deref().map(collapse_whitespace) == Some(collapse_whitespace(&ty))
+                && p.mutable == mutable
+        });
+        let item = match old_param {
+            Some(p) if unchanged => p.item.clone(),
+            _ => {
+                let text = format!("{}{pattern}: {ty}", if mutable { "mut " } else { "" });
+                match old_param {
+                    Some(p) => Item {
+                        text,
+                        ..p.item.clone()
+                    },
+                    None => Item::plain(text),
+                }
+            }
+        };
+        resolved.params.push(Param {
+            kind: ParamKind::Regular,
+            spelled: pattern.clone(),
+            name: pattern,
+            mutable,
+            ty: Some(ty),
+            default: None,
+            item,
+            old: old_index,
+        });
+    }
+    Ok(resolved)
+}
+
+/// `text` without any whitespace, to compare patterns as Rust reads them.
+fn squash(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+fn is_plain_name(name: &str) -> bool {
+    name.chars()
+        .all(|c| c == '_' || c == '#' || unicode_ident::is_xid_continue(c))
+}
+
+/// A new parameter's name must bind one name: an identifier, `_`, or a raw identifier.
+fn check_binding_name(name: &str, position: usize) -> Result<(), RefactorError> {
+    if name == "_" {
+        return Ok(());
+    }
+    if let Some(raw) = name.strip_prefix("r#") {
+        let plain = Language::Rust.validate_identifier(raw).is_ok()
+            || Language::Rust.is_keyword(raw)
+                && !matches!(raw, "crate" | "self" | "super" | "Self");
+        if plain {
+            return Ok(());
+        }
+    }
+    Language::Rust.validate_identifier(name).map_err(|why| {
+        invalid(format!(
+            "parameter {position} of new_parameters: {why}; a Rust parameter needs an identifier (a pattern such as `(x, y)` is accepted only when it is an existing parameter, written as it is)"
+        ))
+    })
+}
+
+/// Whether `ty` parses as exactly one Rust type; the error says why not.
+pub(super) fn check_type(ty: &str) -> Result<(), String> {
+    if ty.contains(['\n', '\r']) {
+        return Err("spans several lines; give it on one line".to_string());
+    }
+    let probe = format!("fn probe(_: {ty}) {{}}\n");
+    let tree = Language::Rust.parse(&probe);
+    let parses = syntax_errors(&tree, &probe).is_empty()
+        && tree.root_node().named_child_count() == 1
+        && tree
+            .root_node()
+            .named_child(0)
+            .and_then(|f| f.child_by_field_name("parameters"))
+            .filter(|p| p.named_child_count() == 1)
+            .and_then(|p| p.named_child(0))
+            .and_then(|p| p.child_by_field_name("type"))
+            .is_some_and(|t| node_text(t, &probe) == ty);
+    if parses {
+        Ok(())
+    } else {
+        Err("does not parse as a Rust type; give the type as it would be written in a signature (e.g. `&mut Vec<u8>`)".to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn old(text: &str) -> OldList {
+        let tree = Language::Rust.parse(text);
+        let mut params = None;
+        crate::lang::walk_tree(&tree, |n| {
+            if n.kind() == "parameters" && params.is_none() {
+                params = Some(n);
+            }
+            params.is_none()
+        });
+        old_list(params.unwrap(), text, "f").unwrap()
+    }
+
+    fn want(items: &[(&str, Option<&str>)]) -> Vec<NewParameter> {
+        items
+            .iter()
+            .map(|(name, ty)| NewParameter {
+                name: name.to_string(),
+                ty: ty.map(str::to_string),
+                default: None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reads_receivers_patterns_and_attributes() {
+        let list = old("fn f(&'a mut self, #[cfg(x)] mut a: i32, (x, y): (u8, u8), _: u8) {}");
+        assert_eq!(list.receiver.as_ref().unwrap().item.text, "&'a mut self");
+        let names: Vec<(&str, bool, Option<&str>)> = list
+            .params
+            .iter()
+            .map(|p| (p.spelled.as_str(), p.mutable, p.ty.as_deref()))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("a", true, Some("i32")),
+                ("(x, y)", false, Some("(u8, u8)")),
+                ("_", false, Some("u8"))
+            ]
+        );
+        assert_eq!(list.params[0].item.prefix, "#[cfg(x)] ");
+        let typed_self = old("fn f(self: Box<Self>, a: i32) {}");
+        assert_eq!(typed_self.receiver.unwrap().item.text, "self: Box<Self>");
+    }
+
+    #[test]
+    fn keeps_old_types_and_mut_by_name() {
+        let list = old("fn f(&self, mut a: i32, b: &str) {}");
+        let new = new_list(
+            &list,
+            &want(&[
+                ("self", None),
+                ("b", None),
+                ("a", Some("u64")),
+                ("c", Some("impl Fn(u8) -> u8")),
+            ]),
+            "f",
+        )
+        .unwrap();
+        let texts: Vec<&str> = new.params.iter().map(|p| p.item.text.as_str()).collect();
+        assert_eq!(texts, vec!["b: &str", "mut a: u64", "c: impl Fn(u8) -> u8"]);
+        assert_eq!(new.params[0].old, Some(1));
+        assert!(new.notes.is_empty());
+        let pattern = new_list(
+            &old("fn f((x, y): (u8, u8)) {}"),
+            &want(&[("(x,  y)", None)]),
+            "f",
+        )
+        .unwrap();
+        assert_eq!(pattern.params[0].item.text, "(x, y): (u8, u8)");
+    }
+
+    #[test]
+    fn refuses_what_rust_refuses() {
+        let list = old("fn f(a: i32) {}");
+        let message = |wanted: Vec<NewParameter>| match new_list(&list, &wanted, "f") {
+            Err(RefactorError::InvalidArgument { param, message }) => {
+                assert_eq!(param, "new_parameters");
+                message
+            }
+            other => panic!("expected a refusal, got {other:?}"),
+        };
+        assert!(message(want(&[("a", None), ("c", None)])).contains("needs a Rust type"));
+        assert!(message(want(&[("a", None), ("a", Some("u8"))])).contains("twice"));
+        assert!(message(want(&[("fn", Some("u8"))])).contains("keyword"));
+        assert!(message(want(&[("self", None)])).contains("no `self`"));
+        assert!(message(want(&[("b", Some("Vec<u8"))])).contains("does not parse"));
+        assert!(message(want(&[("b", Some("u8) {} fn g(x: u8"))])).contains("does not parse"));
+        let mut with_default = want(&[("b", Some("u8"))]);
+        with_default[0].default = Some("1".into());
+        assert!(message(with_default).contains("no default parameter values"));
+        assert!(
+            new_list(
+                &list,
+                &want(&[("r#type", Some("u8")), ("_", Some("u8"))]),
+                "f"
+            )
+            .is_ok()
+        );
+    }
+
+    #[test]
+    fn receiver_spellings() {
+        for yes in ["self", "&self", "&mut self", "& 'a mut self", "mut self"] {
+            assert!(is_receiver_spelling(yes), "{yes}");
+        }
+        for no in ["selfish", "&x", "s"] {
+            assert!(!is_receiver_spelling(no), "{no}");
+        }
+    }
+}
