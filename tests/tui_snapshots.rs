@@ -101,6 +101,24 @@ fn preview_beside_the_warning_panel() {
 }
 
 #[test]
+fn preview_with_findings_and_the_findings_list() {
+    for size in SIZES {
+        let (_dir, root, mut h) = session(size);
+        pick(&mut h, "rust/src/lib", "rust/src/lib.rs");
+        select_symbol(&mut h, "fn shipping_cents");
+        h.press(&["c", "ctrl-e", "ctrl-j"])
+            .type_text("(weight_grams: u64, express: bool)")
+            .press(&["enter"]);
+        ready(&h);
+        snapshot("preview_change_signature", &h, &root);
+        h.press(&["tab", "down"]);
+        snapshot("preview_findings_selected", &h, &root);
+        h.press(&["enter"]);
+        snapshot("preview_jumped_to_finding", &h, &root);
+    }
+}
+
+#[test]
 fn a_refused_refactor_is_a_screen_not_a_crash() {
     for size in SIZES {
         let (_dir, root, mut h) = session(size);

@@ -291,6 +291,27 @@ fn panel(state: &State, preview: &Preview, frame: &mut Frame, outer: Rect, area:
             style.add_modifier(Modifier::BOLD),
         ),
     ]));
+    // The counts first, so they show even when the list is below the fold.
+    let counts: Vec<(usize, &str, Style)> = [
+        (ready.count(Severity::Error), "error", t.error),
+        (ready.count(Severity::Warning), "warning", t.warning),
+        (ready.count(Severity::Info), "note", t.info),
+    ]
+    .into_iter()
+    .filter(|(n, _, _)| *n > 0)
+    .collect();
+    if !counts.is_empty() {
+        let mut spans = vec![Span::raw("  ")];
+        for (i, (n, name, style)) in counts.iter().enumerate() {
+            if i > 0 {
+                spans.push(Span::raw(", "));
+            }
+            let plural = if *n == 1 { "" } else { "s" };
+            spans.push(Span::styled(format!("{n} {name}{plural}"), *style));
+        }
+        spans.push(Span::styled(" below", t.dim));
+        lines.push(Line::from(spans));
+    }
     if outcome.is_heuristic() {
         lines.push(heading("Degraded".to_string()));
         indented(&mut lines, DEGRADED_REASON, "  ", t.warning);
@@ -331,13 +352,13 @@ fn panel(state: &State, preview: &Preview, frame: &mut Frame, outer: Rect, area:
                 selected_at = lines.len();
             }
             let start = lines.len();
-            let text = format!(
-                "{} {}:{} {}",
-                finding.severity.as_str(),
-                finding.file,
-                finding.line,
-                finding.message
-            );
+            // Messages often name their place already; do not say it twice.
+            let place = format!("{}:{}", finding.file, finding.line);
+            let text = if finding.message.contains(&place) {
+                format!("{} {}", finding.severity.as_str(), finding.message)
+            } else {
+                format!("{} {place} {}", finding.severity.as_str(), finding.message)
+            };
             indented(&mut lines, &text, mark, style);
             if focused && i == preview.finding {
                 for line in &mut lines[start..] {
