@@ -21,7 +21,7 @@ use ratatui::crossterm::event::{
 use ratatui::crossterm::execute;
 use serde_json::Value;
 
-use crate::api::{CallOptions, Engine};
+use crate::api::{ApiError, CallOptions, Engine, ErrorCode};
 use crate::backend::{BackendChoice, Outcome};
 use crate::edit::FileChange;
 use crate::honesty::Tool;
@@ -60,6 +60,14 @@ pub fn run(path: &Path, backend: Option<BackendChoice>) -> anyhow::Result<()> {
         .context("cannot set up the terminal (is this an interactive terminal?)")?;
     let ratatui_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        // A worker's panic becomes an error on screen (see `guarded`); only a panic of the UI
+        // thread ends the session, and then the terminal is restored first.
+        if is_worker_thread() {
+            if let Ok(mut last) = WORKER_PANIC.lock() {
+                *last = Some(info.to_string());
+            }
+            return;
+        }
         let _ = execute!(stdout(), DisableMouseCapture, DisableBracketedPaste);
         ratatui_hook(info);
     }));
@@ -77,6 +85,38 @@ pub fn run(path: &Path, backend: Option<BackendChoice>) -> anyhow::Result<()> {
     let _ = execute!(stdout(), DisableMouseCapture, DisableBracketedPaste);
     ratatui::restore();
     result
+}
+
+/// The message of the last panic on a worker thread.
+static WORKER_PANIC: Mutex<Option<String>> = Mutex::new(None);
+
+const WORKER_PREFIX: &str = "candor-";
+
+fn is_worker_thread() -> bool {
+    std::thread::current()
+        .name()
+        .is_some_and(|n| n.starts_with(WORKER_PREFIX))
+}
+
+fn spawn_worker(
+    name: &str,
+    work: impl FnOnce() + Send + 'static,
+) -> std::io::Result<JoinHandle<()>> {
+    std::thread::Builder::new()
+        .name(format!("{WORKER_PREFIX}{name}"))
+        .spawn(work)
+}
+
+/// Runs one job; a panic in it (a bug) becomes an error message instead of a dead thread.
+fn guarded<T>(what: &str, job: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).map_err(|_| {
+        let detail = WORKER_PANIC
+            .lock()
+            .ok()
+            .and_then(|mut p| p.take())
+            .unwrap_or_default();
+        format!("internal error while {what} ({detail}); nothing was written — please report it")
+    })
 }
 
 /// The default keymap with the user's file on top; a broken user file is reported, not fatal.
@@ -147,9 +187,7 @@ impl Runtime {
         let engine_thread = {
             let queue = queue.clone();
             let tx = tx.clone();
-            std::thread::Builder::new()
-                .name("candor-engine".to_string())
-                .spawn(move || engine_loop(engine, &queue, &tx))?
+            spawn_worker("engine", move || engine_loop(engine, &queue, &tx))?
         };
         let watcher = Watcher::new(root.clone(), tx.clone()).ok();
         Ok(Runtime {
@@ -214,21 +252,28 @@ impl Runtime {
             match effect {
                 Effect::StartWalk => {
                     let root = self.root.clone();
-                    let tx = self.tx.clone();
-                    let tx = Mutex::new(tx);
-                    std::thread::spawn(move || {
-                        jobs::walk(&root, &|action| {
-                            if let Ok(tx) = tx.lock() {
-                                let _ = tx.send(action);
-                            }
-                        })
+                    let tx = Mutex::new(self.tx.clone());
+                    let done = self.tx.clone();
+                    let _ = spawn_worker("walk", move || {
+                        let walked = guarded("listing the project's files", || {
+                            jobs::walk(&root, &|action| {
+                                if let Ok(tx) = tx.lock() {
+                                    let _ = tx.send(action);
+                                }
+                            })
+                        });
+                        if let Err(error) = walked {
+                            let _ = done.send(Action::WalkFinished { error: Some(error) });
+                        }
                     });
                 }
                 Effect::LoadFile { id, path } => {
                     let sources = self.sources.clone();
                     let tx = self.tx.clone();
-                    std::thread::spawn(move || {
-                        let result = jobs::load_file(&sources, &path);
+                    let _ = spawn_worker("load", move || {
+                        let result =
+                            guarded("opening the file", || jobs::load_file(&sources, &path))
+                                .and_then(|r| r);
                         let _ = tx.send(Action::FileLoaded { id, result });
                     });
                 }
@@ -306,6 +351,7 @@ fn engine_loop(engine: Engine, queue: &SharedQueue, tx: &Sender<Action>) {
                 },
             }
         };
+        let internal = |message: String| ApiError::new(ErrorCode::Io, message);
         let action = match job {
             Ok(WriteJob::Apply {
                 id,
@@ -313,7 +359,8 @@ fn engine_loop(engine: Engine, queue: &SharedQueue, tx: &Sender<Action>) {
                 options,
             }) => Action::Applied {
                 id,
-                result: jobs::apply(&engine, &outcome, &options),
+                result: guarded("writing", || jobs::apply(&engine, &outcome, &options))
+                    .unwrap_or_else(|m| Err(internal(m))),
             },
             Ok(WriteJob::Undo {
                 id,
@@ -321,11 +368,17 @@ fn engine_loop(engine: Engine, queue: &SharedQueue, tx: &Sender<Action>) {
                 transaction,
             }) => Action::Undone {
                 id,
-                result: jobs::undo(engine.root(), &changes, transaction.as_deref()),
+                result: guarded("undoing", || {
+                    jobs::undo(engine.root(), &changes, transaction.as_deref())
+                })
+                .unwrap_or_else(Err),
             },
             Err((id, tool, args)) => Action::PreviewReady {
                 id,
-                result: jobs::preview(&engine, tool, &args),
+                result: guarded("computing the preview", || {
+                    jobs::preview(&engine, tool, &args)
+                })
+                .unwrap_or_else(|m| Err(internal(m))),
             },
         };
         if tx.send(action).is_err() {
@@ -416,6 +469,24 @@ impl Watcher {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_panicking_job_becomes_an_error() {
+        let (tx, rx) = mpsc::channel();
+        let handle = spawn_worker("test2", move || {
+            assert!(is_worker_thread());
+            let _ = tx.send(guarded("testing", || -> u8 { panic!("a bug") }));
+        })
+        .unwrap();
+        handle.join().unwrap();
+        let message = rx.recv().unwrap().unwrap_err();
+        assert!(
+            message.starts_with("internal error while testing"),
+            "{message}"
+        );
+        assert!(message.contains("nothing was written"));
+        assert_eq!(guarded("fine", || 3), Ok(3));
+    }
 
     #[test]
     fn the_watcher_reports_an_outside_change_with_its_new_hash() {
