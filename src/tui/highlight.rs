@@ -110,7 +110,7 @@ pub fn highlight_lines(
         }
         // Paint wide ranges first and, for the same range, later patterns first: what is painted
         // last wins, so the innermost node and the first pattern decide.
-        painted.sort_by(|a, b| (b.0.len(), b.1).cmp(&(a.0.len(), a.1)));
+        painted.sort_by_key(|p| std::cmp::Reverse((p.0.len(), p.1)));
         for (range, _, class) in painted {
             if let Some(slot) = classes.get_mut(range) {
                 slot.fill(class as u8);

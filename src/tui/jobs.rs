@@ -36,12 +36,12 @@ pub fn walk(root: &Root, send: &(dyn Fn(Action) + Sync)) {
         batch.1 = Instant::now();
     };
     crate::workspace::walk::stream_source_files(root.path(), &Language::ALL, &|path| {
-        if let Some(relative) = root.relative_of(&path) {
-            if let Ok(mut batch) = pending.lock() {
-                batch.0.push(relative);
-                if batch.0.len() >= BATCH || batch.1.elapsed() >= BATCH_DELAY {
-                    flush(&mut batch);
-                }
+        if let Some(relative) = root.relative_of(&path)
+            && let Ok(mut batch) = pending.lock()
+        {
+            batch.0.push(relative);
+            if batch.0.len() >= BATCH || batch.1.elapsed() >= BATCH_DELAY {
+                flush(&mut batch);
             }
         }
         true

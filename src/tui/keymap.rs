@@ -553,22 +553,22 @@ impl Keymap {
         for context in Context::ALL {
             for command in context.commands() {
                 for key in keys.get(&(context, *command)).into_iter().flatten() {
-                    if let Some(other) = lookup.insert((context, *key), *command) {
-                        if other != *command {
-                            return Err(KeymapError {
-                                source_name: sources
-                                    .last()
-                                    .map(|s| s.0)
-                                    .unwrap_or("keymap")
-                                    .to_string(),
-                                message: format!(
-                                    "[{}] binds `{key}` to both `{}` and `{}`; give each key one command",
-                                    context.name(),
-                                    other.name(),
-                                    command.name()
-                                ),
-                            });
-                        }
+                    if let Some(other) = lookup.insert((context, *key), *command)
+                        && other != *command
+                    {
+                        return Err(KeymapError {
+                            source_name: sources
+                                .last()
+                                .map(|s| s.0)
+                                .unwrap_or("keymap")
+                                .to_string(),
+                            message: format!(
+                                "[{}] binds `{key}` to both `{}` and `{}`; give each key one command",
+                                context.name(),
+                                other.name(),
+                                command.name()
+                            ),
+                        });
                     }
                 }
             }

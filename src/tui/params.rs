@@ -95,14 +95,14 @@ fn is_receiver(lang: Language, item: &str, is_method: bool) -> bool {
 
 /// One parameter: `name`, `name: type`, `name = default`, `name: type = default`.
 fn parse_one(lang: Language, item: &str) -> Result<NewParameter, String> {
-    let (head, default) = match find_top_level(lang, item, |s, i| is_assignment(s, i)) {
+    let (head, default) = match find_top_level(lang, item, is_assignment) {
         Some(at) => (item[..at].trim(), Some(item[at + 1..].trim())),
         None => (item, None),
     };
     if default == Some("") {
         return Err("nothing after `=`: give a default value or remove the `=`".to_string());
     }
-    let (name, ty) = match find_top_level(lang, head, |s, i| is_type_colon(s, i)) {
+    let (name, ty) = match find_top_level(lang, head, is_type_colon) {
         Some(at) => (head[..at].trim(), Some(head[at + 1..].trim())),
         None => (head.trim(), None),
     };
@@ -220,10 +220,8 @@ fn scan(
                     return Err(format!("`{}` does not close anything", c as char));
                 }
             }
-            b'>' if lang == Language::Rust && !arrow => {
-                if stack.pop() != Some(b'<') {
-                    return Err("`>` does not close a `<`".to_string());
-                }
+            b'>' if lang == Language::Rust && !arrow && stack.pop() != Some(b'<') => {
+                return Err("`>` does not close a `<`".to_string());
             }
             _ => {}
         }

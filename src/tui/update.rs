@@ -344,14 +344,14 @@ fn code_key(state: &mut State, command: Option<Command>, fx: &mut Vec<Effect>) {
         Command::ChangeSignature => start_change_signature(state),
         _ => {}
     }
-    if let Some(line) = moved {
-        if let Some(code) = state.code.as_mut() {
-            code.cursor = line;
-            if code.visual {
-                if let Some(Selection::Lines { head, .. }) = code.selection.as_mut() {
-                    *head = line;
-                }
-            }
+    if let Some(line) = moved
+        && let Some(code) = state.code.as_mut()
+    {
+        code.cursor = line;
+        if code.visual
+            && let Some(Selection::Lines { head, .. }) = code.selection.as_mut()
+        {
+            *head = line;
         }
     }
     keep_cursor_visible(state);
@@ -437,10 +437,10 @@ fn start_extract(state: &mut State) {
 /// The symbol a refactor targets: the selected one when it fits, else the innermost fitting
 /// one around the cursor.
 fn target_symbol(code: &CodeView, accept: impl Fn(&Symbol) -> bool) -> Option<usize> {
-    if let Some(Selection::Symbol(i)) = code.selection {
-        if code.doc.symbols.get(i).is_some_and(&accept) {
-            return Some(i);
-        }
+    if let Some(Selection::Symbol(i)) = code.selection
+        && code.doc.symbols.get(i).is_some_and(&accept)
+    {
+        return Some(i);
     }
     code.doc.symbol_at(code.cursor, accept)
 }
@@ -1085,11 +1085,11 @@ fn jump_to_finding(state: &mut State, fx: &mut Vec<Effect>) {
     };
     if let Some(file) = ready.diffs.iter().position(|d| d.path == finding.file) {
         let mut row = ready.diffs[file].row_of_line(finding.line);
-        if row.is_none() {
-            if let Some(change) = ready.outcome.plan.changes.get(file) {
-                ready.diffs[file] = diffview::file_diff(change, true);
-                row = ready.diffs[file].row_of_line(finding.line);
-            }
+        if row.is_none()
+            && let Some(change) = ready.outcome.plan.changes.get(file)
+        {
+            ready.diffs[file] = diffview::file_diff(change, true);
+            row = ready.diffs[file].row_of_line(finding.line);
         }
         preview.file = file;
         preview.focus = PreviewFocus::Diff;

@@ -68,10 +68,10 @@ pub fn render(state: &State, frame: &mut Frame) {
         }
     }
     panel(state, preview, frame, areas.panel_box, areas.panel);
-    if preview.confirm {
-        if let Some(ready) = preview.ready() {
-            confirm_prompt(state, ready, frame, areas.diff_box);
-        }
+    if preview.confirm
+        && let Some(ready) = preview.ready()
+    {
+        confirm_prompt(state, ready, frame, areas.diff_box);
     }
 }
 
