@@ -1150,6 +1150,11 @@ fn on_applied(
             });
             state.form = None;
             state.screen = Screen::Code;
+            // The selected lines now hold other code: start afresh.
+            if let Some(code) = state.code.as_mut() {
+                code.selection = None;
+                code.visual = false;
+            }
             let origin = preview.request.origin.clone();
             let same = state.code.as_ref().is_some_and(|c| c.doc.path == origin);
             let goto = if same {

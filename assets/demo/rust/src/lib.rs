@@ -1,7 +1,7 @@
 //! A tiny shop: order lines, totals, shipping and a printed receipt. This is candor's demo crate:
 //! each of the four refactors has a natural target here.
 
-mod money;
+pub mod money;
 
 pub use money::*;
 
