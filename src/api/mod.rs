@@ -12,7 +12,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::backend::lsp::LspPool;
+use crate::backend::lsp::{LspPool, LspSettings};
 use crate::backend::{self, BackendChoice, Outcome};
 use crate::config::Config;
 use crate::honesty::Tool;
@@ -68,7 +68,7 @@ impl Engine {
         };
         Engine {
             sources: DiskSources::new(root.clone(), limits),
-            lsp: LspPool::new(),
+            lsp: LspPool::with_settings(LspSettings::from_config(&config.lsp)),
             default_backend: backend.or(config.semantic_edit_backend).unwrap_or_default(),
             root,
             config,

@@ -267,6 +267,7 @@ mod tests {
             "if x:\n    y = (1,\n  2)\n    s = \"\"\"\nno indent\n\"\"\"\nelse:\n\tpass\n",
             "class A:\n\n    # c\n    def f(self): return 1\n\n\ndef g(): pass\n",
             "x = [\n    1,\n]\nif a: b()\n",
+            "def f(\n    a,  # one\n    b,  # two\n):  # header\n    pass\n",
         ] {
             assert!(
                 syntax_errors(&Language::Python.parse(fine), fine).is_empty(),

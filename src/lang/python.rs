@@ -95,16 +95,7 @@ pub(super) fn indentation_errors(text: &str, lexed: &Lexed) -> Vec<SyntaxError> 
                 levels.push(width);
             }
         }
-        // Does this logical line open a block? Its code (without a trailing comment) ends in ':'.
-        let code_end = lexed
-            .spans
-            .iter()
-            .rev()
-            .find(|(r, k)| {
-                *k == super::calls::ReferenceKind::InComment && r.start >= start && r.end <= end
-            })
-            .map_or(end, |(r, _)| r.start);
-        opens_block = text[start..code_end].trim_end().ends_with(':');
+        opens_block = super::regions::opens_python_block(text, lexed, start, end);
     }
     errors
 }

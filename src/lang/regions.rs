@@ -389,14 +389,7 @@ fn python_region(text: &str, lexed: &Lexed, offset: usize) -> Option<Region> {
         .chars()
         .take_while(|c| c.is_alphanumeric() || *c == '_')
         .collect();
-    // The line without a trailing comment, to see whether it opens a block.
-    let code_end = lexed
-        .spans
-        .iter()
-        .rev()
-        .find(|(r, k)| *k == ReferenceKind::InComment && r.start >= start && r.end <= end)
-        .map_or(end, |(r, _)| r.start);
-    let opens_block = text[start..code_end].trim_end().ends_with(':');
+    let opens_block = opens_python_block(text, lexed, start, end);
 
     let nested = if indent.is_empty() { "" } else { "if 1:\n" };
     let prefix = match first_word.as_str() {
@@ -420,6 +413,18 @@ fn python_region(text: &str, lexed: &Lexed, offset: usize) -> Option<Region> {
         prefix,
         suffix,
     })
+}
+
+/// Whether the Python logical line `start..end` opens a block: its code, without a comment at
+/// its very end, ends with `:`.
+pub(crate) fn opens_python_block(text: &str, lexed: &Lexed, start: usize, end: usize) -> bool {
+    let last_comment = lexed.spans[..lexed.spans.partition_point(|(r, _)| r.start < end)]
+        .last()
+        .filter(|(r, k)| {
+            *k == ReferenceKind::InComment && r.start >= start && text[r.end..end].trim().is_empty()
+        });
+    let code_end = last_comment.map_or(end, |(r, _)| r.start);
+    text[start..code_end].trim_end().ends_with(':')
 }
 
 /// Enclosing brace pairs from the innermost out, each wrapped as a function body, then the

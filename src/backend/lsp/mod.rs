@@ -1,13 +1,34 @@
 //! The semantic backend: language servers (rust-analyzer, pylsp with pylsp-rope,
-//! jedi-language-server) driven over stdio, one per language, started lazily and kept for the
-//! session.
+//! jedi-language-server) driven over stdio, one per language and workspace, started lazily and
+//! kept for the session. [`LspPool::plan`] answers a refactor request or says, in a sentence a
+//! user understands, why it cannot ([`LspFailure`]); [`LspPool::status`] tells the TUI how a
+//! server is doing without ever waiting for one.
 
+mod actions;
+mod checks;
+mod client;
+mod convert;
+mod operations;
+mod servers;
+mod session;
+mod transport;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use crate::config::{LspConfig, ServerCommand};
 use crate::edit::FileChange;
 use crate::honesty::{BackendKind, Tool};
+use crate::lang::Language;
 use crate::refactor::{self, Finding, Plan, RefactorError, Request, Sources};
 use crate::workspace::Root;
 
 use super::{Outcome, ServerInfo};
+
+pub use convert::{minimal_edits, path_to_uri, uri_to_path};
+pub use transport::{TransportError, read_message, write_message};
 
 /// A per-call replacement of the server command line (the seed's `command` / `args`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -68,31 +89,371 @@ impl SemanticResult {
     }
 }
 
-/// The language servers of a session.
-#[derive(Debug, Default)]
-pub struct LspPool {}
+/// How a language server is doing, for the TUI's status line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerStatus {
+    /// No server for the language has been asked for yet.
+    NotStarted,
+    /// The process is starting and answering `initialize`.
+    Starting,
+    /// The server is loading the project (rust-analyzer); `percent` when it says.
+    Indexing {
+        percent: Option<u32>,
+        message: Option<String>,
+    },
+    Ready,
+    /// The server could not start or died; the next request starts a new one.
+    Failed(String),
+}
+
+/// Settings of the language servers (the config file's `[lsp]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LspSettings {
+    pub rust: Option<ServerCommand>,
+    pub python: Option<ServerCommand>,
+    /// Each request, and the wait for a server to load the project, gives up after this.
+    pub request_timeout: Duration,
+}
+
+/// Seconds a request may take unless the config file says otherwise.
+pub const DEFAULT_REQUEST_TIMEOUT_SECS: u64 = 60;
+
+impl Default for LspSettings {
+    fn default() -> LspSettings {
+        LspSettings {
+            rust: None,
+            python: None,
+            request_timeout: Duration::from_secs(DEFAULT_REQUEST_TIMEOUT_SECS),
+        }
+    }
+}
+
+impl LspSettings {
+    pub fn from_config(config: &LspConfig) -> LspSettings {
+        LspSettings {
+            rust: config.rust.clone(),
+            python: config.python.clone(),
+            request_timeout: Duration::from_secs(
+                config
+                    .request_timeout_secs
+                    .unwrap_or(DEFAULT_REQUEST_TIMEOUT_SECS)
+                    .max(1),
+            ),
+        }
+    }
+}
+
+/// Which server process serves a request.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct ServerKey {
+    lang: Language,
+    workspace: PathBuf,
+    command: servers::CommandLine,
+}
+
+/// One server of the pool: its session (locked for the length of a request) and its status
+/// (locked only for an instant, so the UI can always read it).
+#[derive(Debug)]
+struct Slot {
+    status: Arc<session::StatusCell>,
+    session: Mutex<Option<session::Session>>,
+}
+
+/// The language servers of a session. Shared by reference across threads: a request holds only
+/// its own server's lock, and [`LspPool::status`] never waits for a request.
+pub struct LspPool {
+    settings: LspSettings,
+    slots: Mutex<HashMap<ServerKey, Arc<Slot>>>,
+    /// The server each language used last, for [`LspPool::status`].
+    latest: Mutex<HashMap<Language, Arc<Slot>>>,
+}
+
+impl std::fmt::Debug for LspPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let servers = self.slots.lock().map(|s| s.len()).unwrap_or(0);
+        f.debug_struct("LspPool")
+            .field("settings", &self.settings)
+            .field("servers", &servers)
+            .finish()
+    }
+}
+
+impl Default for LspPool {
+    fn default() -> LspPool {
+        LspPool::with_settings(LspSettings::default())
+    }
+}
 
 impl LspPool {
     pub fn new() -> LspPool {
         LspPool::default()
     }
 
+    pub fn with_settings(settings: LspSettings) -> LspPool {
+        LspPool {
+            settings,
+            slots: Mutex::new(HashMap::new()),
+            latest: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn settings(&self) -> &LspSettings {
+        &self.settings
+    }
+
+    /// How the server of `lang` used last is doing. Never blocks on a running request.
+    pub fn status(&self, lang: Language) -> ServerStatus {
+        let slot = self
+            .latest
+            .lock()
+            .ok()
+            .and_then(|latest| latest.get(&lang).cloned());
+        match slot {
+            Some(slot) => slot.status.snapshot(),
+            None => ServerStatus::NotStarted,
+        }
+    }
+
+    /// Starts (or reuses) the server for `file` and waits until it is ready: the TUI calls this
+    /// on a worker thread when a file is opened, so the first refactor does not wait for
+    /// indexing.
+    pub fn start(
+        &self,
+        root: &Root,
+        file: &str,
+        server_override: &ServerOverride,
+    ) -> Result<ServerInfo, LspFailure> {
+        let lang = Language::from_path(file).ok_or_else(|| {
+            LspFailure::Refactor(RefactorError::UnsupportedLanguage(file.to_string()))
+        })?;
+        let slot = self.slot(root, lang, file, server_override)?;
+        let mut guard = slot.session.lock().map_err(|_| poisoned())?;
+        let session = Self::session(
+            &mut guard,
+            &slot,
+            &self.settings,
+            root,
+            lang,
+            file,
+            server_override,
+        )?;
+        session.wait_ready()?;
+        Ok(session.info().clone())
+    }
+
     /// Asks the language server of the request's language to do it.
     pub fn plan(
         &self,
-        _root: &Root,
-        _sources: &dyn Sources,
+        root: &Root,
+        sources: &dyn Sources,
         request: &Request,
-        _server_override: &ServerOverride,
+        server_override: &ServerOverride,
     ) -> Result<SemanticResult, LspFailure> {
-        match request.tool() {
-            Tool::MoveToFile | Tool::ChangeSignature => Err(LspFailure::Unsupported(format!(
-                "no supported language server offers a {} refactor",
-                request.tool().label()
-            ))),
-            _ => Err(LspFailure::Unavailable(
-                "the language-server backend is not available in this build".to_string(),
-            )),
+        let file = request.file();
+        let lang = request.language().ok_or_else(|| {
+            LspFailure::Refactor(RefactorError::UnsupportedLanguage(file.to_string()))
+        })?;
+        let tool = request.tool();
+        if matches!(request, Request::Move(_) | Request::ChangeSignature(_)) {
+            let label = servers::resolve_command(lang, &self.settings, server_override)
+                .map(|c| c.label())
+                .unwrap_or_else(|_| servers::default_label(lang).to_string());
+            return Err(LspFailure::Unsupported(format!(
+                "{label} offers no {} refactor",
+                hyphenated(tool)
+            )));
         }
+        // Which server, before the request is checked: without one, the heuristic's own
+        // checks apply.
+        let slot = self.slot(root, lang, file, server_override)?;
+        let prepared = match request {
+            Request::Extract(r) => operations::prepare_extract(sources, r)?,
+            Request::Inline(r) => operations::prepare_inline(sources, r)?,
+            Request::Move(_) | Request::ChangeSignature(_) => {
+                return Err(LspFailure::Unsupported(format!(
+                    "no language server offers a {} refactor",
+                    hyphenated(tool)
+                )));
+            }
+        };
+        let mut guard = slot.session.lock().map_err(|_| poisoned())?;
+        let session = Self::session(
+            &mut guard,
+            &slot,
+            &self.settings,
+            root,
+            lang,
+            file,
+            server_override,
+        )?;
+        if !session.flavor().offers(tool) {
+            return Err(LspFailure::Unsupported(format!(
+                "{} offers no {} refactor",
+                session.label(),
+                hyphenated(tool)
+            )));
+        }
+        let result = operations::run(session, root, sources, &prepared);
+        if !session.is_usable() {
+            // Timed out or died: the next request starts a fresh server.
+            *guard = None;
+        }
+        result
+    }
+
+    /// The slot of the server that serves `file`, created on first use.
+    fn slot(
+        &self,
+        root: &Root,
+        lang: Language,
+        file: &str,
+        server_override: &ServerOverride,
+    ) -> Result<Arc<Slot>, LspFailure> {
+        let command = servers::resolve_command(lang, &self.settings, server_override)?;
+        let workspace = servers::workspace_root(lang, root, file)?;
+        let key = ServerKey {
+            lang,
+            workspace,
+            command,
+        };
+        let slot = {
+            let mut slots = self.slots.lock().map_err(|_| poisoned())?;
+            Arc::clone(slots.entry(key).or_insert_with(|| {
+                Arc::new(Slot {
+                    status: Arc::new(session::StatusCell::default()),
+                    session: Mutex::new(None),
+                })
+            }))
+        };
+        if let Ok(mut latest) = self.latest.lock() {
+            latest.insert(lang, Arc::clone(&slot));
+        }
+        Ok(slot)
+    }
+
+    /// The running session of a slot, started (or restarted after a crash) on demand.
+    fn session<'g>(
+        guard: &'g mut Option<session::Session>,
+        slot: &Slot,
+        settings: &LspSettings,
+        root: &Root,
+        lang: Language,
+        file: &str,
+        server_override: &ServerOverride,
+    ) -> Result<&'g mut session::Session, LspFailure> {
+        if guard.as_ref().is_some_and(|s| !s.is_usable()) {
+            *guard = None;
+        }
+        if guard.is_none() {
+            let command = servers::resolve_command(lang, settings, server_override)?;
+            let workspace = servers::workspace_root(lang, root, file)?;
+            *guard = Some(session::Session::start(
+                &command,
+                &workspace,
+                settings.request_timeout,
+                Arc::clone(&slot.status),
+            )?);
+        }
+        guard.as_mut().ok_or_else(|| {
+            LspFailure::Failed("the language server could not be started".to_string())
+        })
+    }
+
+    /// Stops every server now (they also stop when the pool is dropped).
+    pub fn shutdown(&self) {
+        let slots: Vec<Arc<Slot>> = self
+            .slots
+            .lock()
+            .map(|mut s| s.drain().map(|(_, slot)| slot).collect())
+            .unwrap_or_default();
+        if let Ok(mut latest) = self.latest.lock() {
+            latest.clear();
+        }
+        for slot in slots {
+            if let Ok(mut session) = slot.session.lock() {
+                session.take();
+            }
+        }
+    }
+}
+
+impl Drop for LspPool {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+/// "move-to-file", as in "rust-analyzer offers no move-to-file refactor".
+fn hyphenated(tool: Tool) -> String {
+    tool.label().replace(' ', "-")
+}
+
+fn poisoned() -> LspFailure {
+    LspFailure::Failed("an earlier language-server request panicked; restart candor".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pool_can_be_shared_across_threads() {
+        fn shareable<T: Send + Sync>() {}
+        shareable::<LspPool>();
+        shareable::<crate::api::Engine>();
+        let pool = LspPool::new();
+        assert_eq!(pool.status(Language::Rust), ServerStatus::NotStarted);
+    }
+
+    #[test]
+    fn settings_come_from_the_config() {
+        let config = LspConfig {
+            python: Some(ServerCommand {
+                command: "jedi-language-server".to_string(),
+                args: Vec::new(),
+            }),
+            request_timeout_secs: Some(0),
+            ..LspConfig::default()
+        };
+        let settings = LspSettings::from_config(&config);
+        assert_eq!(
+            settings.request_timeout,
+            Duration::from_secs(1),
+            "never zero"
+        );
+        assert_eq!(settings.python.unwrap().command, "jedi-language-server");
+        assert_eq!(
+            LspSettings::from_config(&LspConfig::default()).request_timeout,
+            Duration::from_secs(DEFAULT_REQUEST_TIMEOUT_SECS)
+        );
+    }
+
+    #[test]
+    fn move_and_change_signature_never_start_a_server() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.py"), "def f():\n    pass\n").unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        let sources = refactor::MemorySources::new().with("a.py", "def f():\n    pass\n");
+        let pool = LspPool::new();
+        let request = Request::ChangeSignature(refactor::ChangeSignatureRequest {
+            file: "a.py".to_string(),
+            function: crate::lang::symbols::SymbolQuery {
+                name: "f".to_string(),
+                line: None,
+                column: None,
+            },
+            new_parameters: Vec::new(),
+        });
+        // A command that cannot run proves nothing was started.
+        let over = ServerOverride {
+            command: Some("/nonexistent/pylsp".to_string()),
+            args: Vec::new(),
+        };
+        let failure = pool.plan(&root, &sources, &request, &over).unwrap_err();
+        assert_eq!(
+            failure,
+            LspFailure::Unsupported("pylsp-rope offers no change-signature refactor".to_string())
+        );
+        assert_eq!(pool.status(Language::Python), ServerStatus::NotStarted);
     }
 }

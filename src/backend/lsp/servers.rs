@@ -1,0 +1,340 @@
+//! The language servers candor knows: how each is found (per-call override, config file, PATH),
+//! what it is (rust-analyzer, pylsp with pylsp-rope, jedi-language-server, or an unknown one
+//! driven by the protocol alone), how it is configured (rust-analyzer without `cargo check`,
+//! pylsp without linters), what it offers, and which directory it opens. Starts nothing.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::honesty::Tool;
+use crate::lang::Language;
+use crate::workspace::Root;
+
+use super::{LspFailure, LspSettings, ServerOverride};
+
+/// A server we know how to drive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavor {
+    RustAnalyzer,
+    /// python-lsp-server; its refactors come from the pylsp-rope plugin.
+    Pylsp,
+    JediLanguageServer,
+    /// Anything else: driven by the protocol alone.
+    Other,
+}
+
+impl Flavor {
+    /// The flavor of a server name (`serverInfo.name`) or a program's file name.
+    pub fn from_name(name: &str) -> Option<Flavor> {
+        let base = name.rsplit('/').next().unwrap_or(name).to_ascii_lowercase();
+        if base.starts_with("rust-analyzer") {
+            Some(Flavor::RustAnalyzer)
+        } else if base == "pylsp" || base.starts_with("python-lsp-server") || base == "pyls" {
+            Some(Flavor::Pylsp)
+        } else if base.starts_with("jedi-language-server")
+            || base.starts_with("jedi language server")
+        {
+            Some(Flavor::JediLanguageServer)
+        } else {
+            None
+        }
+    }
+
+    /// The name users know the refactoring engine by.
+    pub fn label(self) -> Option<&'static str> {
+        match self {
+            Flavor::RustAnalyzer => Some("rust-analyzer"),
+            Flavor::Pylsp => Some("pylsp-rope"),
+            Flavor::JediLanguageServer => Some("jedi-language-server"),
+            Flavor::Other => None,
+        }
+    }
+
+    /// Whether the server has a refactor for `tool` at all.
+    pub fn offers(self, tool: Tool) -> bool {
+        // None of them has move-to-file or change-signature; jedi cannot inline a function.
+        !matches!(
+            (self, tool),
+            (_, Tool::MoveToFile | Tool::ChangeSignature)
+                | (Flavor::JediLanguageServer, Tool::InlineFunction)
+        )
+    }
+
+    /// rust-analyzer settings: no `cargo check`, no build scripts or proc-macro server, no
+    /// cache priming — candor asks a few questions of one crate and must answer in seconds.
+    pub fn settings(self) -> Value {
+        match self {
+            Flavor::RustAnalyzer => json!({
+                "checkOnSave": false,
+                "cachePriming": {"enable": false},
+                "procMacro": {"enable": false},
+                "cargo": {"buildScripts": {"enable": false}},
+                "diagnostics": {"enable": false},
+                "files": {"watcher": "server"},
+                "lens": {"enable": false},
+                "inlayHints": {"enable": false},
+            }),
+            Flavor::Pylsp => json!({
+                "plugins": {
+                    "pylsp_rope": {"enabled": true, "rename": false},
+                    "jedi_rename": {"enabled": true},
+                    "rope_rename": {"enabled": false},
+                    "rope_autoimport": {"enabled": false},
+                    "rope_completion": {"enabled": false},
+                    "pycodestyle": {"enabled": false},
+                    "pyflakes": {"enabled": false},
+                    "mccabe": {"enabled": false},
+                    "pydocstyle": {"enabled": false},
+                    "pylint": {"enabled": false},
+                    "flake8": {"enabled": false},
+                    "autopep8": {"enabled": false},
+                    "yapf": {"enabled": false},
+                    "preload": {"enabled": false},
+                }
+            }),
+            Flavor::JediLanguageServer | Flavor::Other => Value::Null,
+        }
+    }
+
+    /// The `workspace/configuration` section the settings answer.
+    pub fn section(self) -> Option<&'static str> {
+        match self {
+            Flavor::RustAnalyzer => Some("rust-analyzer"),
+            Flavor::Pylsp => Some("pylsp"),
+            _ => None,
+        }
+    }
+}
+
+/// Where a server command line came from (for messages).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Origin {
+    Path,
+    Config(&'static str),
+    Call,
+}
+
+/// A server command line.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CommandLine {
+    pub program: String,
+    pub args: Vec<String>,
+    pub origin: Origin,
+}
+
+impl CommandLine {
+    /// How messages name the server before it has introduced itself.
+    pub fn describe(&self) -> String {
+        match &self.origin {
+            Origin::Path => self.file_name().to_string(),
+            Origin::Config(key) => format!("`{}` ({key} in the config file)", self.program),
+            Origin::Call => format!("`{}` (the call's `command`)", self.program),
+        }
+    }
+
+    pub fn file_name(&self) -> &str {
+        self.program.rsplit('/').next().unwrap_or(&self.program)
+    }
+
+    pub fn flavor_guess(&self) -> Flavor {
+        Flavor::from_name(self.file_name()).unwrap_or(Flavor::Other)
+    }
+
+    /// The refactoring engine's name for messages about what it offers.
+    pub fn label(&self) -> String {
+        self.flavor_guess()
+            .label()
+            .map(str::to_string)
+            .unwrap_or_else(|| self.file_name().to_string())
+    }
+}
+
+/// The command that serves `lang`: the call's `command`, else the config file's, else the first
+/// default found on PATH.
+pub fn resolve_command(
+    lang: Language,
+    settings: &LspSettings,
+    over: &ServerOverride,
+) -> Result<CommandLine, LspFailure> {
+    if let Some(program) = &over.command {
+        return Ok(CommandLine {
+            program: program.clone(),
+            args: over.args.clone(),
+            origin: Origin::Call,
+        });
+    }
+    let (configured, key) = match lang {
+        Language::Rust => (&settings.rust, "lsp.rust"),
+        Language::Python => (&settings.python, "lsp.python"),
+    };
+    if let Some(configured) = configured {
+        return Ok(CommandLine {
+            program: configured.command.clone(),
+            args: configured.args.clone(),
+            origin: Origin::Config(key),
+        });
+    }
+    let defaults: &[&str] = match lang {
+        Language::Rust => &["rust-analyzer"],
+        Language::Python => &["pylsp", "jedi-language-server"],
+    };
+    for program in defaults {
+        if let Some(found) = which(program) {
+            return Ok(CommandLine {
+                program: found.to_string_lossy().into_owned(),
+                args: Vec::new(),
+                origin: Origin::Path,
+            });
+        }
+    }
+    Err(LspFailure::Unavailable(match defaults {
+        [one] => format!("{one} not found on PATH"),
+        _ => format!("neither {} found on PATH", defaults.join(" nor ")),
+    }))
+}
+
+/// The default label for `lang` when no server could be resolved.
+pub fn default_label(lang: Language) -> &'static str {
+    match lang {
+        Language::Rust => "rust-analyzer",
+        Language::Python => "pylsp-rope",
+    }
+}
+
+/// An executable file named `program` on PATH (or at `program` when it has a `/`).
+pub fn which(program: &str) -> Option<PathBuf> {
+    let executable = |p: &Path| {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        let path = PathBuf::from(program);
+        return executable(&path).then_some(path);
+    }
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(program))
+            .find(|p| executable(p))
+    })
+}
+
+/// The directory a server for `file` opens as its workspace. rust-analyzer needs a Cargo
+/// project, found as cargo finds it: the package is the nearest directory above the file with a
+/// `Cargo.toml` (or a `rust-project.json`), and its workspace is the nearest directory from
+/// there up (inside the root) whose `Cargo.toml` has a `[workspace]` table, else the package
+/// itself. A nested crate that belongs to no workspace is opened on its own. Python servers
+/// open the root.
+pub fn workspace_root(lang: Language, root: &Root, file: &str) -> Result<PathBuf, LspFailure> {
+    if lang == Language::Python {
+        return Ok(root.path().to_path_buf());
+    }
+    // Directories from the file's up to the root, nearest first.
+    let mut ancestors = Vec::new();
+    let mut dir = root.path().join(file);
+    while dir.pop() && dir.starts_with(root.path()) {
+        ancestors.push(dir.clone());
+    }
+    let package = ancestors
+        .iter()
+        .position(|d| d.join("Cargo.toml").is_file() || d.join("rust-project.json").is_file())
+        .ok_or_else(|| {
+            LspFailure::Unavailable(format!(
+                "rust-analyzer needs a Cargo project, and no Cargo.toml is above {file} inside the project root"
+            ))
+        })?;
+    let workspace = ancestors[package..]
+        .iter()
+        .find(|d| declares_workspace(&d.join("Cargo.toml")))
+        .unwrap_or(&ancestors[package]);
+    Ok(workspace.clone())
+}
+
+/// Whether a manifest has a `[workspace]` table (an unreadable one has not).
+fn declares_workspace(manifest: &Path) -> bool {
+    std::fs::read_to_string(manifest)
+        .ok()
+        .and_then(|text| text.parse::<toml::Table>().ok())
+        .is_some_and(|table| table.contains_key("workspace"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flavors_from_names() {
+        assert_eq!(
+            Flavor::from_name("/usr/bin/rust-analyzer"),
+            Some(Flavor::RustAnalyzer)
+        );
+        assert_eq!(Flavor::from_name("pylsp"), Some(Flavor::Pylsp));
+        assert_eq!(
+            Flavor::from_name("jedi-language-server"),
+            Some(Flavor::JediLanguageServer)
+        );
+        assert_eq!(Flavor::from_name("python3"), None);
+        assert!(!Flavor::JediLanguageServer.offers(Tool::InlineFunction));
+        assert!(Flavor::Pylsp.offers(Tool::InlineFunction));
+        assert!(!Flavor::RustAnalyzer.offers(Tool::MoveToFile));
+    }
+
+    #[test]
+    fn rust_analyzer_opens_the_cargo_workspace_of_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |path: &str, text: &str| {
+            let full = dir.path().join(path);
+            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+            std::fs::write(full, text).unwrap();
+        };
+        write("Cargo.toml", "[package]\nname = \"top\"\n");
+        write("ws/Cargo.toml", "[workspace]\nmembers = [\"member\"]\n");
+        write("ws/member/Cargo.toml", "[package]\nname = \"member\"\n");
+        write("ws/member/src/lib.rs", "");
+        write("fixtures/alone/Cargo.toml", "[package]\nname = \"alone\"\n");
+        write("fixtures/alone/src/lib.rs", "");
+        write("src/main.rs", "");
+        let root = Root::new(dir.path()).unwrap();
+        let open = |file: &str| workspace_root(Language::Rust, &root, file).unwrap();
+        assert_eq!(open("ws/member/src/lib.rs"), root.path().join("ws"));
+        assert_eq!(
+            open("fixtures/alone/src/lib.rs"),
+            root.path().join("fixtures/alone")
+        );
+        assert_eq!(open("src/main.rs"), root.path());
+        let bare = tempfile::tempdir().unwrap();
+        std::fs::write(bare.path().join("loose.rs"), "").unwrap();
+        let bare_root = Root::new(bare.path()).unwrap();
+        let err = workspace_root(Language::Rust, &bare_root, "loose.rs").unwrap_err();
+        assert!(err.reason().contains("Cargo"), "{err}");
+        assert_eq!(
+            workspace_root(Language::Python, &root, "a/b.py").unwrap(),
+            root.path()
+        );
+    }
+
+    #[test]
+    fn commands_come_from_the_call_then_the_config() {
+        let settings = LspSettings {
+            rust: Some(crate::config::ServerCommand {
+                command: "/opt/ra".to_string(),
+                args: vec!["--x".to_string()],
+            }),
+            ..LspSettings::default()
+        };
+        let from_config =
+            resolve_command(Language::Rust, &settings, &ServerOverride::default()).unwrap();
+        assert_eq!(
+            (from_config.program.as_str(), from_config.args.len()),
+            ("/opt/ra", 1)
+        );
+        assert!(from_config.describe().contains("lsp.rust"));
+        let over = ServerOverride {
+            command: Some("my-ra".to_string()),
+            args: vec![],
+        };
+        let from_call = resolve_command(Language::Rust, &settings, &over).unwrap();
+        assert_eq!(from_call.program, "my-ra");
+        assert_eq!(from_call.origin, Origin::Call);
+    }
+}

@@ -1,0 +1,481 @@
+//! The semantic path with the real servers, through the real `candor call` binary: on copies of
+//! `tests/lsp_fixtures/`, rust-analyzer and pylsp-rope extract a loop that reads and mutates
+//! locals (so the new function needs parameters and a return value) and inline it back, and the
+//! fixture's own tests pass after each step; jedi-language-server extracts; move and change
+//! signature have no semantic path.
+//!
+//! The servers come from PATH, with this repository's `.venv/bin` first (where `scripts/test`
+//! installs the Python ones). When one is missing the test fails in CI (`CI` set) and is
+//! skipped, saying so, elsewhere.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
+}
+
+/// PATH as `scripts/test` sets it: the repository's `.venv/bin` first.
+fn path_env() -> OsString {
+    let venv = manifest_dir().join(".venv/bin");
+    let mut paths = vec![venv];
+    if let Some(current) = std::env::var_os("PATH") {
+        paths.extend(std::env::split_paths(&current));
+    }
+    std::env::join_paths(paths).unwrap()
+}
+
+fn python() -> PathBuf {
+    if let Some(python) = std::env::var_os("CANDOR_TEST_PYTHON") {
+        return PathBuf::from(python);
+    }
+    let venv = manifest_dir().join(".venv/bin/python");
+    if venv.exists() {
+        venv
+    } else {
+        PathBuf::from("python3")
+    }
+}
+
+/// Whether `program --version` runs (a rustup proxy without its component does not).
+fn runs(program: &str) -> bool {
+    Command::new(program)
+        .arg("--version")
+        .env("PATH", path_env())
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// True when every server is installed; otherwise fails in CI and skips (loudly) elsewhere.
+fn require(programs: &[&str]) -> bool {
+    let missing: Vec<&str> = programs.iter().copied().filter(|p| !runs(p)).collect();
+    if missing.is_empty() {
+        return true;
+    }
+    let message = format!(
+        "{} not installed; scripts/test installs the language servers (rustup component rust-analyzer, .venv with tests/requirements.txt)",
+        missing.join(", ")
+    );
+    assert!(!in_ci(), "CI must run the real-server tests: {message}");
+    eprintln!("SKIPPED (CI unset): {message}");
+    false
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name();
+        if name == "target"
+            || name == "__pycache__"
+            || name == ".ropeproject"
+            || name == "Cargo.lock"
+        {
+            continue;
+        }
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &to.join(&name));
+        } else {
+            std::fs::copy(entry.path(), to.join(&name)).unwrap();
+        }
+    }
+}
+
+/// A fresh copy of a fixture project.
+fn fixture(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(
+        &manifest_dir().join("tests/lsp_fixtures").join(name),
+        dir.path(),
+    );
+    dir
+}
+
+/// `candor call` in `root`; returns the envelope and how long the call took.
+fn call(root: &Path, tool: &str, args: Value) -> (Value, Duration) {
+    let started = Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_candor"))
+        .args(["call", tool, &args.to_string(), "--root"])
+        .arg(root)
+        .env("PATH", path_env())
+        .env("XDG_CONFIG_HOME", root.join(".no-user-config"))
+        .env_remove("CANDOR_BACKEND")
+        .output()
+        .unwrap();
+    let elapsed = started.elapsed();
+    let envelope: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{tool}: stdout is not JSON ({e}): {}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    });
+    (envelope, elapsed)
+}
+
+/// 1-based line of the first line of `text` containing `needle`.
+fn line_of(text: &str, needle: &str) -> usize {
+    text.lines()
+        .position(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("`{needle}` is in the fixture"))
+        + 1
+}
+
+fn run_cargo_tests(root: &Path) {
+    let output = Command::new(env!("CARGO"))
+        .args(["test", "--quiet", "--offline"])
+        .current_dir(root)
+        .env("CARGO_TARGET_DIR", root.join("target"))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "the crate's tests fail:\n{}\n{}\n--- src/lib.rs ---\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+        std::fs::read_to_string(root.join("src/lib.rs")).unwrap_or_default()
+    );
+}
+
+fn run_python_tests(root: &Path) {
+    let output = Command::new(python())
+        .args(["-m", "unittest", "-q"])
+        .current_dir(root)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "the package's tests fail:\n{}\n{}\n--- orders/totals.py ---\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+        std::fs::read_to_string(root.join("orders/totals.py")).unwrap_or_default()
+    );
+}
+
+/// The honesty surfaces of a language-server result.
+fn assert_semantic(envelope: &Value, confidence: f64, server: &str) {
+    assert_eq!(envelope["success"], true, "{envelope:#}");
+    assert_eq!(envelope["backend_used"], "lsp", "{envelope:#}");
+    assert_eq!(
+        envelope["confidence"].as_f64(),
+        Some(confidence),
+        "{envelope:#}"
+    );
+    assert_eq!(envelope["degraded_reason"], Value::Null, "{envelope:#}");
+    let data = &envelope["data"];
+    assert!(data.get("tree_sitter_caveats").is_none(), "{envelope:#}");
+    assert!(data.get("degraded_reason").is_none(), "{envelope:#}");
+    assert!(data.get("fallback_reason").is_none(), "{envelope:#}");
+    assert_eq!(data["lsp_server"]["name"], server, "{envelope:#}");
+    assert!(
+        data["lsp_server"]["version"]
+            .as_str()
+            .is_some_and(|v| !v.is_empty()),
+        "{envelope:#}"
+    );
+    assert_eq!(data["findings"], json!([]), "{envelope:#}");
+    assert_eq!(data["applied"], true, "{envelope:#}");
+}
+
+#[test]
+fn rust_analyzer_extracts_a_loop_and_inlines_it_back() {
+    if !require(&["rust-analyzer"]) {
+        return;
+    }
+    let project = fixture("rust_crate");
+    let root = project.path();
+    run_cargo_tests(root);
+    let before = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
+    let args = json!({
+        "file_path": "src/lib.rs",
+        "start_line": line_of(&before, "for line in lines"),
+        "end_line": line_of(&before, "let average"),
+        "new_name": "accumulate",
+        "semantic_edit_backend": "lsp",
+        "dry_run": false,
+    });
+    let (envelope, extract_time) = call(root, "refactor_extract_function", args);
+    assert_semantic(&envelope, 0.90, "rust-analyzer");
+    assert_eq!(envelope["data"]["new_function_name"], "accumulate");
+    let extracted = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
+    // Parameters by mutable reference for the mutated locals and a return value for the one the
+    // selection defines: what the heuristic cannot infer.
+    assert!(
+        extracted.contains(
+            "let average = accumulate(lines, discount, &mut total, &mut count, &mut largest);"
+        ),
+        "{extracted}"
+    );
+    assert!(extracted.contains("fn accumulate(lines: &[Line], discount: u32, total: &mut u32, count: &mut u32, largest: &mut u32) -> u32 {"), "{extracted}");
+    assert!(
+        !extracted.contains("fun_name") && !extracted.contains("$0"),
+        "{extracted}"
+    );
+    run_cargo_tests(root);
+
+    let (envelope, inline_time) = call(
+        root,
+        "refactor_inline_function",
+        json!({"file_path": "src/lib.rs", "function_name": "accumulate", "semantic_edit_backend": "lsp", "dry_run": false}),
+    );
+    assert_semantic(&envelope, 0.85, "rust-analyzer");
+    let inlined = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
+    assert!(!inlined.contains("accumulate"), "{inlined}");
+    assert!(inlined.contains("for line in lines"), "{inlined}");
+    run_cargo_tests(root);
+    eprintln!(
+        "rust-analyzer: extract {extract_time:?}, inline {inline_time:?} (each call starts the server)"
+    );
+}
+
+#[test]
+fn pylsp_rope_extracts_a_loop_and_inlines_it_back() {
+    if !require(&["pylsp"]) {
+        return;
+    }
+    let project = fixture("py_pkg");
+    let root = project.path();
+    run_python_tests(root);
+    let before = std::fs::read_to_string(root.join("orders/totals.py")).unwrap();
+    let args = json!({
+        "file_path": "orders/totals.py",
+        "start_line": line_of(&before, "largest = 0"),
+        "end_line": line_of(&before, "largest = max(largest, cost)"),
+        "new_name": "accumulate",
+        "semantic_edit_backend": "lsp",
+        "dry_run": false,
+    });
+    let (envelope, extract_time) = call(root, "refactor_extract_function", args);
+    assert_semantic(&envelope, 0.90, "pylsp");
+    assert_eq!(envelope["data"]["lsp_action"], "Extract method");
+    let extracted = std::fs::read_to_string(root.join("orders/totals.py")).unwrap();
+    // The mutated locals go in and come back out; `largest`, defined in the selection, comes out.
+    assert!(
+        extracted.contains("def accumulate(lines, discount, total, count):"),
+        "{extracted}"
+    );
+    assert!(
+        extracted.contains("= accumulate(lines, discount, total, count)"),
+        "{extracted}"
+    );
+    assert!(
+        extracted.contains("    return count, total, largest")
+            || extracted.contains("    return total, count, largest"),
+        "{extracted}"
+    );
+    assert!(!extracted.contains("extracted_method"), "{extracted}");
+    run_python_tests(root);
+
+    let (envelope, inline_time) = call(
+        root,
+        "refactor_inline_function",
+        json!({"file_path": "orders/totals.py", "function_name": "accumulate", "semantic_edit_backend": "lsp", "dry_run": false}),
+    );
+    assert_semantic(&envelope, 0.85, "pylsp");
+    let inlined = std::fs::read_to_string(root.join("orders/totals.py")).unwrap();
+    assert!(!inlined.contains("accumulate"), "{inlined}");
+    run_python_tests(root);
+    assert!(
+        !root.join(".ropeproject").exists(),
+        "the empty .ropeproject pylsp-rope created is removed"
+    );
+    eprintln!(
+        "pylsp-rope: extract {extract_time:?}, inline {inline_time:?} (each call starts the server)"
+    );
+}
+
+#[test]
+fn jedi_language_server_extracts_and_has_no_inline() {
+    if !require(&["jedi-language-server"]) {
+        return;
+    }
+    let project = fixture("py_pkg");
+    let root = project.path();
+    let before = std::fs::read_to_string(root.join("orders/totals.py")).unwrap();
+    let jedi = |mut args: Value| {
+        args["command"] = json!("jedi-language-server");
+        args["semantic_edit_backend"] = json!("lsp");
+        args
+    };
+    let (envelope, _) = call(
+        root,
+        "refactor_extract_function",
+        jedi(json!({
+            "file_path": "orders/totals.py",
+            "start_line": line_of(&before, "average ="),
+            "end_line": line_of(&before, "return {"),
+            "new_name": "report",
+            "dry_run": false,
+        })),
+    );
+    assert_semantic(&envelope, 0.90, "jedi-language-server");
+    let extracted = std::fs::read_to_string(root.join("orders/totals.py")).unwrap();
+    assert!(
+        extracted.contains("def report(total, count, largest):"),
+        "{extracted}"
+    );
+    assert!(
+        extracted.contains("    return report(total, count, largest)"),
+        "{extracted}"
+    );
+    assert!(!extracted.contains("jls_extract_def"), "{extracted}");
+    run_python_tests(root);
+
+    // jedi extracts the loop without passing in the accumulators it updates: the result parses,
+    // and a finding says where it breaks.
+    let (envelope, _) = call(
+        root,
+        "refactor_extract_function",
+        jedi(json!({
+            "file_path": "orders/totals.py",
+            "start_line": line_of(&extracted, "for price, quantity"),
+            "end_line": line_of(&extracted, "largest = max(largest, cost)"),
+            "new_name": "accumulate",
+        })),
+    );
+    assert_eq!(envelope["backend_used"], "lsp", "{envelope:#}");
+    let findings = envelope["data"]["findings"].as_array().unwrap();
+    let unbound: Vec<&str> = findings
+        .iter()
+        .filter(|f| f["severity"] == "error")
+        .filter_map(|f| f["message"].as_str())
+        .filter(|m| m.contains("UnboundLocalError"))
+        .collect();
+    assert!(
+        unbound.iter().any(|m| m.starts_with("`total` is updated")),
+        "{envelope:#}"
+    );
+
+    let (envelope, _) = call(
+        root,
+        "refactor_inline_function",
+        jedi(json!({"file_path": "orders/totals.py", "function_name": "report"})),
+    );
+    assert_eq!(envelope["success"], false, "{envelope:#}");
+    assert_eq!(
+        envelope["error"]["code"], "unsupported_operation",
+        "{envelope:#}"
+    );
+    assert!(
+        envelope["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("jedi-language-server offers no inline-function refactor"),
+        "{envelope:#}"
+    );
+}
+
+#[test]
+fn auto_uses_the_language_server_when_it_can() {
+    if !require(&["rust-analyzer"]) {
+        return;
+    }
+    let project = fixture("rust_crate");
+    let root = project.path();
+    let before = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
+    let (envelope, _) = call(
+        root,
+        "refactor_extract_function",
+        json!({
+            "file_path": "src/lib.rs",
+            "start_line": line_of(&before, "for line in lines"),
+            "end_line": line_of(&before, "let average"),
+            "new_name": "accumulate",
+        }),
+    );
+    assert_eq!(envelope["backend_used"], "lsp", "{envelope:#}");
+    assert_eq!(envelope["data"]["applied"], false);
+    assert!(
+        envelope["data"].get("fallback_reason").is_none(),
+        "{envelope:#}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("src/lib.rs")).unwrap(),
+        before,
+        "a dry run writes nothing"
+    );
+}
+
+/// The calls of the two refactors no language server offers, on both fixtures.
+fn move_and_change_signature() -> Vec<(&'static str, &'static str, Value, &'static str)> {
+    vec![
+        (
+            "rust_crate",
+            "refactor_move_to_file",
+            json!({"file_path": "src/lib.rs", "symbol_name": "summarize", "target_file": "src/summary.rs"}),
+            "rust-analyzer offers no move-to-file refactor",
+        ),
+        (
+            "rust_crate",
+            "refactor_change_signature",
+            json!({"file_path": "src/lib.rs", "function_name": "summarize", "new_parameters": [{"name": "lines", "type": "&[Line]"}]}),
+            "rust-analyzer offers no change-signature refactor",
+        ),
+        (
+            "py_pkg",
+            "refactor_move_to_file",
+            json!({"file_path": "orders/totals.py", "symbol_name": "summarize", "target_file": "orders/summary.py"}),
+            "pylsp-rope offers no move-to-file refactor",
+        ),
+        (
+            "py_pkg",
+            "refactor_change_signature",
+            json!({"file_path": "orders/totals.py", "function_name": "summarize", "new_parameters": [{"name": "lines"}]}),
+            "pylsp-rope offers no change-signature refactor",
+        ),
+    ]
+}
+
+#[test]
+fn move_and_change_signature_have_no_semantic_path() {
+    if !require(&["rust-analyzer", "pylsp"]) {
+        return;
+    }
+    for (name, tool, mut args, reason) in move_and_change_signature() {
+        let project = fixture(name);
+        args["semantic_edit_backend"] = json!("lsp");
+        let (envelope, _) = call(project.path(), tool, args);
+        assert_eq!(envelope["success"], false, "{envelope:#}");
+        assert_eq!(
+            envelope["error"]["code"], "unsupported_operation",
+            "{envelope:#}"
+        );
+        assert!(
+            envelope["error"]["message"]
+                .as_str()
+                .unwrap()
+                .starts_with(reason),
+            "{envelope:#}"
+        );
+    }
+}
+
+/// In `auto`, the heuristic answers move and change signature, and says why no language
+/// server did.
+#[test]
+fn move_and_change_signature_fall_back_in_auto_with_their_reason() {
+    if !require(&["rust-analyzer", "pylsp"]) {
+        return;
+    }
+    for (name, tool, args, reason) in move_and_change_signature() {
+        let project = fixture(name);
+        let (envelope, _) = call(project.path(), tool, args);
+        assert_eq!(envelope["success"], true, "{tool} on {name}: {envelope:#}");
+        assert_eq!(envelope["backend_used"], "hybrid", "{envelope:#}");
+        assert_eq!(envelope["data"]["fallback_reason"], reason, "{envelope:#}");
+        assert!(
+            envelope["data"]["tree_sitter_caveats"]
+                .as_array()
+                .is_some_and(|c| !c.is_empty()),
+            "{envelope:#}"
+        );
+    }
+}
