@@ -9,6 +9,15 @@ use crate::workspace::write::ApplyReport;
 use super::document::Document;
 use super::state::Ready;
 
+/// The language server's state, as the title bar shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LspStatus {
+    /// `rust-analyzer: indexing 40%`
+    pub text: String,
+    /// Starting or indexing: the spinner turns.
+    pub busy: bool,
+}
+
 #[derive(Debug, Clone)]
 pub enum Action {
     Key(KeyEvent),
@@ -43,6 +52,6 @@ pub enum Action {
     /// Watched files changed on disk: each path with the sha256 of what it holds now (`None`
     /// when it is gone).
     FilesChanged(Vec<(String, Option<String>)>),
-    /// What the language servers are doing, when the backend can say.
-    LspStatus(Option<String>),
+    /// What the open file's language server is doing (`None`: not started).
+    LspStatus(Option<LspStatus>),
 }

@@ -30,4 +30,7 @@ pub enum Effect {
     },
     /// Watch exactly these project-relative paths from now on.
     Watch(Vec<String>),
+    /// Start the language server for this file in the background, so the first refactor does
+    /// not wait for it to load the project.
+    WarmUp { path: String },
 }

@@ -161,6 +161,11 @@ impl Headless {
                 self.watched = paths;
                 Vec::new()
             }
+            Effect::WarmUp { path } => {
+                let _ = jobs::warm_up(&self.engine, &path);
+                jobs::lsp_status(&self.engine, &path)
+                    .map_or_else(Vec::new, |s| vec![Action::LspStatus(Some(s))])
+            }
         }
     }
 }

@@ -16,7 +16,7 @@ use crate::lang::Language;
 use crate::workspace::write::{self, ApplyReport};
 use crate::workspace::{DiskSources, Root};
 
-use super::action::Action;
+use super::action::{Action, LspStatus};
 use super::diffview;
 use super::document::Document;
 use super::state::Ready;
@@ -92,6 +92,51 @@ pub fn apply(
             "the refactor changes nothing; nothing was written",
         )
     })
+}
+
+/// Starts the language server of `path`'s language and waits until it is ready (a worker
+/// thread does this when a file is opened). Failures show in the status, not here.
+pub fn warm_up(engine: &Engine, path: &str) -> Result<(), String> {
+    engine
+        .lsp()
+        .start(
+            engine.root(),
+            path,
+            &crate::backend::lsp::ServerOverride::default(),
+        )
+        .map(|_| ())
+        .map_err(|e| e.reason())
+}
+
+/// What the language server of `path`'s language is doing, for the title bar; `None` before
+/// it is started. Never waits for a running request.
+pub fn lsp_status(engine: &Engine, path: &str) -> Option<LspStatus> {
+    use crate::backend::lsp::ServerStatus;
+    let lang = Language::from_path(path)?;
+    let name = match lang {
+        Language::Rust => "rust-analyzer",
+        Language::Python => "Python language server",
+    };
+    let (text, busy) = match engine.lsp().status(lang) {
+        ServerStatus::NotStarted => return None,
+        ServerStatus::Starting => (format!("{name}: starting"), true),
+        ServerStatus::Indexing { percent, message } => {
+            let mut text = format!("{name}: indexing");
+            if let Some(p) = percent {
+                text.push_str(&format!(" {p}%"));
+            }
+            if let Some(m) = message.filter(|m| !m.is_empty()) {
+                text.push_str(&format!(" ({m})"));
+            }
+            (text, true)
+        }
+        ServerStatus::Ready => (format!("{name}: ready"), false),
+        ServerStatus::Failed(reason) => (
+            format!("{name}: unavailable ({reason}); the heuristic is used"),
+            false,
+        ),
+    };
+    Some(LspStatus { text, busy })
 }
 
 /// Restores the files of the last refactor written in this session, when each still holds

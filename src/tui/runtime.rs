@@ -168,6 +168,8 @@ enum WriteJob {
 type SharedQueue = Arc<(Mutex<EngineQueue>, Condvar)>;
 
 struct Runtime {
+    /// Shared with the engine thread; the UI thread only reads the language servers' status.
+    engine: Arc<Engine>,
     tx: Sender<Action>,
     rx: Receiver<Action>,
     queue: SharedQueue,
@@ -180,6 +182,7 @@ struct Runtime {
 
 impl Runtime {
     fn start(engine: Engine) -> anyhow::Result<Runtime> {
+        let engine = Arc::new(engine);
         let (tx, rx) = mpsc::channel();
         let root = engine.root().clone();
         let sources = Arc::new(DiskSources::new(root.clone(), engine.sources().limits));
@@ -187,10 +190,12 @@ impl Runtime {
         let engine_thread = {
             let queue = queue.clone();
             let tx = tx.clone();
-            spawn_worker("engine", move || engine_loop(engine, &queue, &tx))?
+            let engine = engine.clone();
+            spawn_worker("engine", move || engine_loop(&engine, &queue, &tx))?
         };
         let watcher = Watcher::new(root.clone(), tx.clone()).ok();
         Ok(Runtime {
+            engine,
             tx,
             rx,
             queue,
@@ -220,7 +225,14 @@ impl Runtime {
                 Err(RecvTimeoutError::Timeout) => Action::Tick,
                 Err(RecvTimeoutError::Disconnected) => break,
             };
-            if matches!(first, Action::Tick) && !state.busy() {
+            let idle_tick = matches!(first, Action::Tick) && !state.busy();
+            let lsp_moved = state.backend != BackendChoice::TreeSitter
+                && state
+                    .code
+                    .as_ref()
+                    .and_then(|c| jobs::lsp_status(&self.engine, &c.doc.path))
+                    != state.lsp_status;
+            if idle_tick && !lsp_moved {
                 continue;
             }
             let mut batch = vec![first];
@@ -228,6 +240,15 @@ impl Runtime {
                 match self.rx.try_recv() {
                     Ok(action) => batch.push(action),
                     Err(_) => break,
+                }
+            }
+            if state.backend != BackendChoice::TreeSitter {
+                let status = state
+                    .code
+                    .as_ref()
+                    .and_then(|c| jobs::lsp_status(&self.engine, &c.doc.path));
+                if status != state.lsp_status {
+                    batch.push(Action::LspStatus(status));
                 }
             }
             for action in batch {
@@ -307,6 +328,14 @@ impl Runtime {
                         watcher.set(&paths);
                     }
                 }
+                Effect::WarmUp { path } => {
+                    let engine = self.engine.clone();
+                    let _ = spawn_worker("lsp-start", move || {
+                        let _ = guarded("starting the language server", || {
+                            jobs::warm_up(&engine, &path)
+                        });
+                    });
+                }
             }
         }
     }
@@ -331,7 +360,7 @@ impl Runtime {
     }
 }
 
-fn engine_loop(engine: Engine, queue: &SharedQueue, tx: &Sender<Action>) {
+fn engine_loop(engine: &Engine, queue: &SharedQueue, tx: &Sender<Action>) {
     let (lock, ready) = &**queue;
     loop {
         let job = {
@@ -359,7 +388,7 @@ fn engine_loop(engine: Engine, queue: &SharedQueue, tx: &Sender<Action>) {
                 options,
             }) => Action::Applied {
                 id,
-                result: guarded("writing", || jobs::apply(&engine, &outcome, &options))
+                result: guarded("writing", || jobs::apply(engine, &outcome, &options))
                     .unwrap_or_else(|m| Err(internal(m))),
             },
             Ok(WriteJob::Undo {

@@ -57,8 +57,8 @@ pub struct State {
     pub quit: bool,
     /// The files the watcher reports on (the open file and the preview's files).
     pub watched: Vec<String>,
-    /// What the language servers are doing, when the backend reports it.
-    pub lsp_status: Option<String>,
+    /// What the open file's language server is doing, when one is used.
+    pub lsp_status: Option<super::action::LspStatus>,
 }
 
 impl State {
@@ -105,6 +105,7 @@ impl State {
             || self.writing.is_some()
             || self.picker.scanning
             || self.preview.as_ref().is_some_and(|p| p.computing)
+            || self.lsp_status.as_ref().is_some_and(|s| s.busy)
     }
 
     /// Where keys go now.

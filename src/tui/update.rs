@@ -61,7 +61,7 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
             state.picker.scanning = false;
             state.picker.error = error;
         }
-        Action::FileLoaded { id, result } => on_loaded(state, id, result),
+        Action::FileLoaded { id, result } => on_loaded(state, id, result, &mut fx),
         Action::PreviewReady { id, result } => on_preview(state, id, result),
         Action::Applied { id, result } => on_applied(state, id, result, &mut fx),
         Action::Undone { id, result } => on_undone(state, id, result, &mut fx),
@@ -184,12 +184,18 @@ fn load(state: &mut State, path: &str, goto: Option<usize>, show: bool, fx: &mut
     });
 }
 
-fn on_loaded(state: &mut State, id: u64, result: Result<Box<Document>, String>) {
+fn on_loaded(
+    state: &mut State,
+    id: u64,
+    result: Result<Box<Document>, String>,
+    fx: &mut Vec<Effect>,
+) {
     let Some(loading) = state.loading.take_if(|l| l.id == id) else {
         return;
     };
     let show = loading.show;
     let height = code_height(state);
+    let mut warm_up = None;
     match result {
         Ok(doc) => {
             match state.code.as_mut() {
@@ -197,6 +203,9 @@ fn on_loaded(state: &mut State, id: u64, result: Result<Box<Document>, String>) 
                     reload_keeping_place(code, *doc)
                 }
                 _ => {
+                    if state.backend != crate::backend::BackendChoice::TreeSitter {
+                        warm_up = Some(doc.path.clone());
+                    }
                     let mut code = CodeView::new(*doc);
                     code.cursor = loading
                         .goto
@@ -210,6 +219,9 @@ fn on_loaded(state: &mut State, id: u64, result: Result<Box<Document>, String>) 
                 state.screen = Screen::Code;
             }
             keep_cursor_visible(state);
+            if let Some(path) = warm_up {
+                fx.push(Effect::WarmUp { path });
+            }
         }
         Err(message) => {
             state.error(format!("cannot open {}: {message}", loading.path));

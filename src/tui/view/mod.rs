@@ -81,7 +81,7 @@ fn title_bar(state: &State, frame: &mut Frame) {
     ));
     if let Some(status) = &state.lsp_status {
         spans.push(Span::styled(" │ ", t.dim));
-        spans.push(Span::styled(status.clone(), t.info));
+        spans.push(Span::styled(status.text.clone(), t.info));
     }
     if state.busy() {
         spans.push(Span::raw(" "));

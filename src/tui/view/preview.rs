@@ -334,12 +334,12 @@ fn panel(state: &State, preview: &Preview, frame: &mut Frame, outer: Rect, area:
     let findings = &outcome.plan.findings;
     if findings.is_empty() {
         lines.push(heading("Findings: none".to_string()));
-        indented(
-            &mut lines,
-            "nothing specific to this edit was noticed; the caveats still apply",
-            "  ",
-            t.dim,
-        );
+        let note = if outcome.is_heuristic() {
+            "nothing specific to this edit was noticed; the caveats still apply"
+        } else {
+            "nothing specific to this edit was noticed"
+        };
+        indented(&mut lines, note, "  ", t.dim);
     } else {
         lines.push(heading(format!("Findings ({})", findings.len())));
         for (i, finding) in findings.iter().enumerate() {
