@@ -35,6 +35,12 @@ pub struct Document {
 impl Document {
     /// Builds the document of a decoded source file; refuses languages candor does not know.
     pub fn new(source: SourceFile) -> Result<Document, String> {
+        Document::parsed(source).map(|(doc, _)| doc)
+    }
+
+    /// Like [`Document::new`], also returning the syntax tree (the engine's source cache can
+    /// reuse it instead of parsing the file again).
+    pub fn parsed(source: SourceFile) -> Result<(Document, Tree), String> {
         let language = source.language().ok_or_else(|| {
             format!(
                 "{} is not a Rust (.rs) or Python (.py, .pyi) file; candor refactors only those",
@@ -67,7 +73,7 @@ impl Document {
                     .flatten()
             })
             .collect();
-        Ok(Document {
+        let doc = Document {
             path: source.path,
             text,
             sha256: source.sha256,
@@ -77,7 +83,8 @@ impl Document {
             symbols,
             depths,
             parameters,
-        })
+        };
+        Ok((doc, tree))
     }
 
     pub fn line_count(&self) -> usize {

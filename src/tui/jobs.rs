@@ -52,13 +52,16 @@ pub fn walk(root: &Root, send: &(dyn Fn(Action) + Sync)) {
     send(Action::WalkFinished { error: None });
 }
 
-/// Reads and prepares a file for the code view.
+/// Reads and prepares a file for the code view, and leaves its syntax tree in the sources'
+/// cache so that a preview of the same content does not parse it again.
 pub fn load_file(sources: &DiskSources, path: &str) -> Result<Box<Document>, String> {
     let source = sources
         .read(path)
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("{path} does not exist"))?;
-    Document::new(source).map(Box::new)
+    let (doc, tree) = Document::parsed(source.clone())?;
+    sources.remember_tree(&source, tree);
+    Ok(Box::new(doc))
 }
 
 /// Parses the arguments exactly as `candor call` does and computes the refactor, without

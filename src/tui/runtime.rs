@@ -25,7 +25,7 @@ use crate::api::{ApiError, CallOptions, Engine, ErrorCode};
 use crate::backend::{BackendChoice, Outcome};
 use crate::edit::FileChange;
 use crate::honesty::Tool;
-use crate::workspace::{DiskSources, Root};
+use crate::workspace::Root;
 
 use super::action::Action;
 use super::effect::Effect;
@@ -175,8 +175,6 @@ struct Runtime {
     queue: SharedQueue,
     engine_thread: Option<JoinHandle<()>>,
     root: Root,
-    /// Reads for the code view (the engine has its own, on its thread).
-    sources: Arc<DiskSources>,
     watcher: Option<Watcher>,
 }
 
@@ -185,7 +183,6 @@ impl Runtime {
         let engine = Arc::new(engine);
         let (tx, rx) = mpsc::channel();
         let root = engine.root().clone();
-        let sources = Arc::new(DiskSources::new(root.clone(), engine.sources().limits));
         let queue: SharedQueue = Arc::new((Mutex::new(EngineQueue::default()), Condvar::new()));
         let engine_thread = {
             let queue = queue.clone();
@@ -201,7 +198,6 @@ impl Runtime {
             queue,
             engine_thread: Some(engine_thread),
             root,
-            sources,
             watcher,
         })
     }
@@ -289,12 +285,13 @@ impl Runtime {
                     });
                 }
                 Effect::LoadFile { id, path } => {
-                    let sources = self.sources.clone();
+                    let engine = self.engine.clone();
                     let tx = self.tx.clone();
                     let _ = spawn_worker("load", move || {
-                        let result =
-                            guarded("opening the file", || jobs::load_file(&sources, &path))
-                                .and_then(|r| r);
+                        let result = guarded("opening the file", || {
+                            jobs::load_file(engine.sources(), &path)
+                        })
+                        .and_then(|r| r);
                         let _ = tx.send(Action::FileLoaded { id, result });
                     });
                 }
