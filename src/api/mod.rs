@@ -119,6 +119,7 @@ impl Engine {
     /// Parses, computes and (when `dry_run` is false) writes; returns the success envelope.
     pub fn call(&self, tool_name: &str, args: &Value) -> Result<Value, ApiError> {
         let call = self.parse(tool_name, args)?;
+        self.check_expected_hashes(&call.options)?;
         let outcome = self.preview(&call)?;
         let applied = if call.options.dry_run {
             None
@@ -126,6 +127,34 @@ impl Engine {
             self.apply(&outcome, &call.options)?
         };
         Ok(envelope::success(&call, &outcome, applied.as_ref()))
+    }
+
+    /// A caller that says which content it previewed (`expected_sha256`) learns first when the
+    /// disk no longer holds it, before anything is computed from the new content.
+    pub fn check_expected_hashes(&self, options: &CallOptions) -> Result<(), ApiError> {
+        for (path, expected) in &options.expected_sha256 {
+            let resolved = self
+                .root
+                .resolve(path)
+                .map_err(|e| ApiError::from(e).with_param("expected_sha256"))?;
+            let found = match std::fs::read(&resolved.real) {
+                Ok(bytes) => crate::edit::sha256_hex(&bytes),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    "nothing (no such file)".to_string()
+                }
+                Err(e) => return Err(ApiError::new(ErrorCode::Io, format!("{path}: {e}"))),
+            };
+            if !expected.eq_ignore_ascii_case(&found) {
+                return Err(ApiError::new(
+                    ErrorCode::StaleFile,
+                    format!(
+                        "{path} changed on disk since the preview you passed in expected_sha256 (expected sha256 {expected}, found {found}); nothing was written — preview again and re-apply"
+                    ),
+                )
+                .with_param("expected_sha256"));
+            }
+        }
+        Ok(())
     }
 
     /// Parses the arguments and resolves every path against the root.

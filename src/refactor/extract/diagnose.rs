@@ -1,0 +1,639 @@
+//! The findings of extract function: where this very extraction changes or breaks the code —
+//! names the selection needs from outside, names it binds for later code, control flow that
+//! would leave the wrong function, `self` without a receiver, a Rust tail expression. Each
+//! finding is located on a line of the file as it is now. Best effort, syntactic. Pure.
+
+use std::collections::HashSet;
+
+use tree_sitter::Node;
+
+use crate::lang::{Language, node_text, walk_node};
+use crate::refactor::Finding;
+
+use super::names::{Names, Role};
+use super::selection::Selection;
+use super::target::{Owner, Target};
+
+/// What the analysis found, and whether the new function must be `async`.
+#[derive(Debug, Clone, Default)]
+pub struct Diagnosis {
+    pub findings: Vec<Finding>,
+    /// 1-based line of the first `await` that makes the new function `async`.
+    pub awaits_at: Option<usize>,
+    /// Python: code that Python itself would refuse to compile after the refactor (`break`
+    /// outside a loop): (byte of it now, what is wrong). The caller reports them as syntax
+    /// errors of the result, so they are not written unless the user insists.
+    pub python_syntax: Vec<(usize, String)>,
+}
+
+pub struct Context<'a, 't> {
+    pub lang: Language,
+    pub text: &'a str,
+    pub file: &'a str,
+    pub selection: &'a Selection<'t>,
+    pub target: &'a Target<'t>,
+    pub names: &'a Names,
+    pub new_name: &'a str,
+}
+
+pub fn diagnose(cx: &Context<'_, '_>) -> Diagnosis {
+    let mut diagnosis = Diagnosis::default();
+    names_from_outside(cx, &mut diagnosis.findings);
+    names_read_after(cx, &mut diagnosis.findings);
+    receiver_findings(cx, &mut diagnosis.findings);
+    type_parameters(cx, &mut diagnosis.findings);
+    control_flow(cx, &mut diagnosis);
+    if let Some(line) = diagnosis.awaits_at {
+        diagnosis.findings.push(Finding::info(
+            cx.file,
+            line,
+            format!(
+                "the selection awaits (line {line}): `{}` is `async` and the call awaits it",
+                cx.new_name
+            ),
+        ));
+    }
+    nonlocal_bindings(cx, &mut diagnosis);
+    tail_expression(cx, &mut diagnosis.findings);
+    notes(cx, &mut diagnosis.findings);
+    diagnosis
+}
+
+fn line(node: Node<'_>) -> usize {
+    node.start_position().row + 1
+}
+
+impl Context<'_, '_> {
+    fn inside(&self, at: usize) -> bool {
+        self.selection.contains(at)
+    }
+
+    fn after(&self, at: usize) -> bool {
+        at >= self.selection.moved.end
+    }
+
+    fn warning(&self, line: usize, message: String) -> Finding {
+        Finding::warning(self.file, line, message)
+    }
+
+    /// Python names the enclosing function itself declares `global`/`nonlocal`:
+    /// (name, line, inside the selection).
+    fn declared(&self) -> Vec<(&str, usize, bool)> {
+        let region = self.target.region.byte_range();
+        self.names
+            .all
+            .iter()
+            .filter(|o| matches!(o.role, Role::Global | Role::Nonlocal) && o.scope == region)
+            .map(|o| (o.name.as_str(), o.line, self.inside(o.pos)))
+            .collect()
+    }
+
+    fn is_receiver(&self, name: &str) -> bool {
+        self.target.receiver.is_some() && self.target.receiver_name.as_deref() == Some(name)
+    }
+}
+
+/// Names the selection reads (or assigns, in Rust) whose binding is outside it.
+fn names_from_outside(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
+    let declared = cx.declared();
+    let module_level = cx.target.function.is_none();
+    let mut reported = HashSet::new();
+    for use_ in cx
+        .names
+        .all
+        .iter()
+        .filter(|o| matches!(o.role, Role::Read | Role::Write) && cx.inside(o.pos))
+    {
+        let name = use_.name.as_str();
+        if reported.contains(name)
+            || cx.is_receiver(name)
+            || declared.iter().any(|(n, _, _)| *n == name)
+        {
+            continue;
+        }
+        if name == "self" && cx.target.receiver.is_none() && cx.lang == Language::Rust {
+            // Reported by `receiver_findings`.
+            continue;
+        }
+        let binding = cx.names.resolve(name, use_.pos).or_else(|| {
+            // Python: a local bound later in the function (a loop) is still a local.
+            (cx.lang == Language::Python)
+                .then(|| {
+                    cx.names
+                        .bindings_of(name)
+                        .find(|o| o.scope == cx.target.region.byte_range() && !cx.inside(o.pos))
+                })
+                .flatten()
+        });
+        let Some(binding) = binding.filter(|b| !cx.inside(b.pos)) else {
+            continue;
+        };
+        if module_level {
+            // Module names are globals: the new function sees them, unless it assigns the name
+            // too, which makes it a local of the new function.
+            let module = cx.target.region.byte_range();
+            let assigned = cx
+                .names
+                .bindings_of(name)
+                .find(|o| o.scope == module && cx.inside(o.pos));
+            if let Some(assigned) = assigned {
+                reported.insert(name);
+                findings.push(cx.warning(
+                    use_.line,
+                    format!(
+                        "the selection reads `{name}` and assigns it at line {}: in `{}` it becomes a local, so this read raises UnboundLocalError",
+                        assigned.line, cx.new_name
+                    ),
+                ));
+            }
+            continue;
+        }
+        reported.insert(name);
+        let verb = if use_.role == Role::Write {
+            "assigns"
+        } else {
+            "reads"
+        };
+        let message = if name == "self" && cx.target.receiver.is_none() {
+            format!(
+                "the selection uses `self` (line {}), but `{}` has no receiver",
+                use_.line, cx.new_name
+            )
+        } else if binding.parameter {
+            format!(
+                "the selection {verb} `{name}`, a parameter of `{}` (line {})",
+                cx.target.function_name, binding.line
+            )
+        } else {
+            format!(
+                "the selection {verb} `{name}`, bound at line {} outside it",
+                binding.line
+            )
+        };
+        findings.push(cx.warning(use_.line, message));
+    }
+}
+
+/// Names bound in the selection and read after it: the new function keeps them to itself.
+fn names_read_after(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
+    let declared = cx.declared();
+    let mut reported = HashSet::new();
+    for read in cx
+        .names
+        .all
+        .iter()
+        .filter(|o| matches!(o.role, Role::Read | Role::Write) && cx.after(o.pos))
+    {
+        let name = read.name.as_str();
+        if reported.contains(name) || declared.iter().any(|(n, _, _)| *n == name) {
+            continue;
+        }
+        let Some(binding) = cx.names.resolve(name, read.pos) else {
+            continue;
+        };
+        if !cx.inside(binding.pos) {
+            continue;
+        }
+        reported.insert(name);
+        let verb = match cx.lang {
+            Language::Rust => "declared",
+            Language::Python => "assigned",
+        };
+        let use_ = if read.role == Role::Write {
+            "assigned"
+        } else {
+            "read"
+        };
+        findings.push(cx.warning(
+            binding.line,
+            format!(
+                "`{name}` is {verb} in the selection and {use_} after it at line {}",
+                read.line
+            ),
+        ));
+    }
+    // Python: assigning a name the enclosing function declares `global` outside the selection.
+    for (name, declared_line, inside) in declared {
+        if inside {
+            continue;
+        }
+        if let Some(assigned) = cx.names.bindings_of(name).find(|o| cx.inside(o.pos)) {
+            findings.push(cx.warning(
+                assigned.line,
+                format!(
+                    "`{name}` is declared global/nonlocal at line {declared_line}, outside the selection: in `{}` the assignment makes a local; add the declaration to it",
+                    cx.new_name
+                ),
+            ));
+        }
+    }
+}
+
+fn receiver_findings(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
+    let self_used = cx
+        .names
+        .all
+        .iter()
+        .find(|o| o.name == "self" && o.role == Role::Read && cx.inside(o.pos));
+    if let Some(use_) =
+        self_used.filter(|_| cx.lang == Language::Rust && cx.target.receiver.is_none())
+    {
+        findings.push(cx.warning(
+            use_.line,
+            format!(
+                "the selection uses `self` (line {}), but `{}` has no receiver",
+                use_.line, cx.new_name
+            ),
+        ));
+    }
+    if cx.target.receiver_by_value {
+        let used_after = cx
+            .names
+            .all
+            .iter()
+            .find(|o| o.name == "self" && o.role == Role::Read && cx.after(o.pos));
+        if let Some(used) = used_after {
+            findings.push(cx.warning(
+                cx.selection.first_line + 1,
+                format!(
+                    "`{}` takes `{}` like `{}` does: the call moves `self`, which is used after it at line {}",
+                    cx.new_name,
+                    cx.target.receiver.as_deref().unwrap_or("self"),
+                    cx.target.function_name,
+                    used.line
+                ),
+            ));
+        }
+    }
+}
+
+fn type_parameters(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
+    let mut reported = HashSet::new();
+    for use_ in cx
+        .names
+        .all
+        .iter()
+        .filter(|o| o.role == Role::Type && cx.inside(o.pos))
+    {
+        if cx.target.type_parameters.contains(&use_.name) && reported.insert(use_.name.as_str()) {
+            findings.push(cx.warning(
+                use_.line,
+                format!(
+                    "the selection uses the type parameter `{}` of `{}`; `{}` does not declare it",
+                    use_.name, cx.target.function_name, cx.new_name
+                ),
+            ));
+        }
+    }
+}
+
+/// Where control flow or effects would change meaning in the new function.
+fn control_flow(cx: &Context<'_, '_>, diagnosis: &mut Diagnosis) {
+    for statement in &cx.selection.statements {
+        walk_node(*statement, |node| {
+            match cx.lang {
+                Language::Rust => rust_flow(cx, node, diagnosis),
+                Language::Python => python_flow(cx, node, diagnosis),
+            }
+            // Nested functions and items have their own control flow.
+            !(node.id() != statement.id()
+                && matches!(
+                    node.kind(),
+                    "function_item" | "function_definition" | "class_definition"
+                ))
+        });
+    }
+}
+
+/// The first ancestor of `node` (below the enclosing function) that `stop` accepts.
+fn ancestor<'t>(node: Node<'t>, stop: impl Fn(Node<'t>) -> bool) -> Option<Node<'t>> {
+    let mut current = node.parent();
+    while let Some(n) = current {
+        if stop(n) {
+            return Some(n);
+        }
+        current = n.parent();
+    }
+    None
+}
+
+fn rust_flow(cx: &Context<'_, '_>, node: Node<'_>, diagnosis: &mut Diagnosis) {
+    let is_boundary = |n: Node<'_>| {
+        matches!(
+            n.kind(),
+            "closure_expression" | "function_item" | "async_block"
+        )
+    };
+    let boundary_inside =
+        |n: Node<'_>| ancestor(n, is_boundary).is_some_and(|b| cx.inside(b.start_byte()));
+    match node.kind() {
+        "return_expression" if !boundary_inside(node) => {
+            diagnosis.findings.push(cx.warning(
+                line(node),
+                format!("`return` inside the selection (line {}) leaves the extracted function, not the caller", line(node)),
+            ));
+        }
+        "break_expression" | "continue_expression" => {
+            let keyword = if node.kind() == "break_expression" {
+                "break"
+            } else {
+                "continue"
+            };
+            let label = node
+                .children(&mut node.walk())
+                .find(|c| c.kind() == "label")
+                .map(|l| node_text(l, cx.text).to_string());
+            let target = ancestor(node, |n| {
+                is_boundary(n)
+                    || match &label {
+                        None => matches!(
+                            n.kind(),
+                            "loop_expression" | "while_expression" | "for_expression"
+                        ),
+                        Some(label) => {
+                            matches!(
+                                n.kind(),
+                                "loop_expression" | "while_expression" | "for_expression" | "block"
+                            ) && n
+                                .children(&mut n.walk())
+                                .any(|c| c.kind() == "label" && node_text(c, cx.text) == label)
+                        }
+                    }
+            });
+            let fine = target.is_some_and(|t| !is_boundary(t) && cx.inside(t.start_byte()));
+            if !fine {
+                let what = label.map_or_else(|| "a loop".to_string(), |l| format!("`{l}`"));
+                diagnosis.findings.push(Finding::error(
+                    cx.file,
+                    line(node),
+                    format!(
+                        "`{keyword}` inside the selection (line {}) targets {what} outside it; it will not compile in the new function",
+                        line(node)
+                    ),
+                ));
+            }
+        }
+        "try_expression" if !boundary_inside(node) => {
+            diagnosis.findings.push(Finding::error(
+                cx.file,
+                line(node),
+                format!(
+                    "`?` inside the selection (line {}) needs `{}` to return a `Result` or `Option`; it returns nothing, so this will not compile",
+                    line(node),
+                    cx.new_name
+                ),
+            ));
+        }
+        "await_expression" if !boundary_inside(node) => {
+            diagnosis.awaits_at.get_or_insert(line(node));
+        }
+        _ => {}
+    }
+}
+
+fn python_flow(cx: &Context<'_, '_>, node: Node<'_>, diagnosis: &mut Diagnosis) {
+    let is_boundary = |n: Node<'_>| {
+        matches!(
+            n.kind(),
+            "function_definition" | "lambda" | "class_definition"
+        )
+    };
+    let boundary_inside =
+        |n: Node<'_>| ancestor(n, is_boundary).is_some_and(|b| cx.inside(b.start_byte()));
+    let is_async_token = |n: Node<'_>| {
+        matches!(
+            n.kind(),
+            "for_statement" | "with_statement" | "for_in_clause"
+        ) && n.children(&mut n.walk()).any(|c| c.kind() == "async")
+    };
+    match node.kind() {
+        "return_statement" if !boundary_inside(node) => {
+            diagnosis.findings.push(cx.warning(
+                line(node),
+                format!("`return` inside the selection (line {}) leaves the extracted function, not the caller", line(node)),
+            ));
+        }
+        "break_statement" | "continue_statement" => {
+            let keyword = if node.kind() == "break_statement" {
+                "break"
+            } else {
+                "continue"
+            };
+            // The loop a `break` belongs to, not counting a loop's `else:` clause.
+            let mut child = node;
+            let mut target = None;
+            while let Some(parent) = child.parent() {
+                if is_boundary(parent) {
+                    break;
+                }
+                if matches!(parent.kind(), "for_statement" | "while_statement")
+                    && child.kind() != "else_clause"
+                {
+                    target = Some(parent);
+                    break;
+                }
+                child = parent;
+            }
+            if !target.is_some_and(|t| cx.inside(t.start_byte())) {
+                let where_ = target.map_or_else(String::new, |t| {
+                    format!(" (its loop at line {} stays behind)", line(t))
+                });
+                diagnosis.python_syntax.push((
+                    node.start_byte(),
+                    format!("`{keyword}` outside a loop{where_}"),
+                ));
+            }
+        }
+        "yield" if !boundary_inside(node) => {
+            diagnosis.findings.push(cx.warning(
+                line(node),
+                format!(
+                    "`yield` inside the selection (line {}) makes `{}` a generator: the call `{}()` would not run the selected code",
+                    line(node),
+                    cx.new_name,
+                    cx.new_name
+                ),
+            ));
+        }
+        "await" if !boundary_inside(node) => {
+            diagnosis.awaits_at.get_or_insert(line(node));
+        }
+        _ if is_async_token(node) && !boundary_inside(node) => {
+            diagnosis.awaits_at.get_or_insert(line(node));
+        }
+        "nonlocal_statement" if !boundary_inside(node) && cx.target.owner != Owner::Function => {
+            diagnosis.python_syntax.push((
+                node.start_byte(),
+                format!(
+                    "`nonlocal` in `{}`, which is not nested in a function",
+                    cx.new_name
+                ),
+            ));
+        }
+        _ => {}
+    }
+}
+
+/// Python `nonlocal x` in a nested function needs a binding of `x` in an enclosing function:
+/// moving the only binding into the new function, or moving the nested function away from it,
+/// leaves the declaration without one.
+fn nonlocal_bindings(cx: &Context<'_, '_>, diagnosis: &mut Diagnosis) {
+    let region = cx.target.region.byte_range();
+    let mut reported = HashSet::new();
+    for declaration in cx
+        .names
+        .all
+        .iter()
+        .filter(|o| o.role == Role::Nonlocal && o.scope != region)
+    {
+        let name = declaration.name.as_str();
+        let mut bindings = cx
+            .names
+            .bindings_of(name)
+            .filter(|b| b.scope == region)
+            .peekable();
+        if bindings.peek().is_none() || !reported.insert(name) {
+            continue;
+        }
+        let (inside, outside): (Vec<_>, Vec<_>) = bindings.partition(|b| cx.inside(b.pos));
+        if cx.inside(declaration.pos) && inside.is_empty() {
+            let message = format!(
+                "`nonlocal {name}` moves into `{}`, away from `{name}` of `{}`",
+                cx.new_name, cx.target.function_name
+            );
+            if cx.target.owner == Owner::Function {
+                diagnosis.findings.push(cx.warning(
+                    declaration.line,
+                    format!("{message}: it would refer to another `{name}` or to none"),
+                ));
+            } else {
+                diagnosis.python_syntax.push((
+                    declaration.pos,
+                    format!("{message}, which has no binding there"),
+                ));
+            }
+        } else if !cx.inside(declaration.pos) && outside.is_empty() {
+            diagnosis.python_syntax.push((
+                declaration.pos,
+                format!(
+                    "`nonlocal {name}` has no binding left in `{}`: its only assignment moves into `{}`",
+                    cx.target.function_name, cx.new_name
+                ),
+            ));
+        }
+    }
+}
+
+/// A Rust selection ending with the block's value expression: the call takes its place as the
+/// value, and the new function returns nothing.
+fn tail_expression(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
+    let Some(tail) = cx.selection.tail else {
+        return;
+    };
+    let block = cx.selection.block;
+    let owner = block.parent();
+    let owner_kind = owner.map(|o| o.kind());
+    let is_body = owner_kind == Some("function_item");
+    let unit = match owner_kind {
+        Some("function_item") => !cx.target.returns_value,
+        Some("for_expression" | "while_expression" | "loop_expression") => true,
+        Some("if_expression") => {
+            owner.is_some_and(|o| o.child_by_field_name("alternative").is_none())
+        }
+        _ => false,
+    };
+    let l = line(tail);
+    if unit {
+        findings.push(Finding::info(
+            cx.file,
+            l,
+            format!(
+                "the selection ends with the block's tail expression (line {l}); `{}()` takes its place without `;`, and the block's value stays `()`",
+                cx.new_name
+            ),
+        ));
+    } else if is_body {
+        findings.push(cx.warning(
+            l,
+            format!(
+                "the selection ends with the tail expression of `{}` (line {l}), its return value; `{}` returns nothing, so this will not compile",
+                cx.target.function_name, cx.new_name
+            ),
+        ));
+    } else {
+        findings.push(cx.warning(
+            l,
+            format!(
+                "the selection ends with the block's tail expression (line {l}), its value; `{}` returns nothing, so unless that value is `()` this will not compile",
+                cx.new_name
+            ),
+        ));
+    }
+}
+
+/// Notes on choices the refactor made for this selection.
+fn notes(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
+    let first = cx.selection.first_line + 1;
+    if let Owner::TraitImpl {
+        type_name,
+        trait_name,
+    } = &cx.target.owner
+    {
+        findings.push(Finding::info(
+            cx.file,
+            first,
+            format!(
+                "a `{trait_name}` impl cannot take extra methods: `{}` goes in a new `impl {type_name}` block after it",
+                cx.new_name
+            ),
+        ));
+        if !cx.target.type_defined_here {
+            findings.push(cx.warning(
+                first,
+                format!(
+                    "`{type_name}` is not defined in this file: if it comes from another crate, `impl {type_name}` is not allowed (E0116)"
+                ),
+            ));
+        }
+    }
+    if cx.target.is_unsafe {
+        findings.push(Finding::info(
+            cx.file,
+            first,
+            format!(
+                "`{}` is an `unsafe fn` and `{}` is not: unsafe operations of the selection need an `unsafe` block there",
+                cx.target.function_name, cx.new_name
+            ),
+        ));
+    }
+    let docstring = cx.selection.statements.first().filter(|s| {
+        cx.lang == Language::Python
+            && cx.target.function.is_some()
+            && is_docstring(cx.selection.block, **s)
+    });
+    if let Some(docstring) = docstring {
+        findings.push(Finding::info(
+            cx.file,
+            line(*docstring),
+            format!(
+                "the selection starts with the docstring of `{}`; it becomes the docstring of `{}`",
+                cx.target.function_name, cx.new_name
+            ),
+        ));
+    }
+}
+
+fn is_docstring(block: Node<'_>, statement: Node<'_>) -> bool {
+    let first_in_body = block
+        .named_children(&mut block.walk())
+        .find(|c| c.kind() != "comment");
+    first_in_body.is_some_and(|f| f.id() == statement.id())
+        && block
+            .parent()
+            .is_some_and(|p| p.kind() == "function_definition")
+        && statement.kind() == "expression_statement"
+        && statement.named_child_count() == 1
+        && statement
+            .named_child(0)
+            .is_some_and(|s| s.kind() == "string")
+}

@@ -1,0 +1,145 @@
+//! Extract function: moves whole statements of one block into a new function and leaves a call in
+//! their place. The selection is snapped on the syntax tree (`selection`), the new function goes
+//! after the enclosing one with the same receiver (`target`), the text keeps the file's
+//! conventions (`render`), and a syntactic name scan says where the result needs the caller's
+//! attention (`names`, `diagnose`). No parameters and no return value are inferred. Pure.
+
+mod diagnose;
+mod names;
+mod render;
+mod selection;
+mod target;
+
+use serde_json::{Value, json};
+
+use crate::edit::FileChange;
+use crate::lang::Language;
+use crate::text::{LineIndex, TextStyle};
+
+use super::findings::SYNTAX_ERROR_PREFIX;
+use super::{ExtractRequest, Finding, Plan, RefactorError, SourceError, Sources};
+
+pub fn plan(sources: &dyn Sources, request: &ExtractRequest) -> Result<Plan, RefactorError> {
+    let file = sources
+        .file(&request.file)?
+        .ok_or_else(|| SourceError::Missing {
+            path: request.file.clone(),
+        })?;
+    let lang = Language::from_path(&request.file)
+        .ok_or_else(|| RefactorError::UnsupportedLanguage(request.file.clone()))?;
+    let name = request.new_name.as_str();
+    lang.validate_identifier(name)
+        .map_err(|message| RefactorError::InvalidArgument {
+            param: "new_name",
+            message: format!("{message}; pick another name for the new function"),
+        })?;
+
+    let text = file.text.as_str();
+    let tree = lang.parse(text);
+    let lines = LineIndex::new(text);
+    let selection = selection::snap(
+        lang,
+        &tree,
+        text,
+        &lines,
+        request.start_line,
+        request.end_line,
+    )?;
+    let target = target::locate(lang, &tree, text, &selection)?;
+    let names = names::Names::collect(lang, target.region, text);
+    target::check_name(lang, &tree, text, &target, &names, name)?;
+
+    let diagnosis = diagnose::diagnose(&diagnose::Context {
+        lang,
+        text,
+        file: &request.file,
+        selection: &selection,
+        target: &target,
+        names: &names,
+        new_name: name,
+    });
+    let diagnose::Diagnosis {
+        mut findings,
+        awaits_at,
+        python_syntax,
+    } = diagnosis;
+
+    let rendered = render::render(
+        &render::Spec {
+            lang,
+            text,
+            lines: &lines,
+            style: TextStyle::detect(text),
+            name,
+            is_async: awaits_at.is_some(),
+        },
+        &selection,
+        &target,
+    );
+    let change = FileChange::modify(&file, rendered.edits)?;
+    let new_function_line = LineIndex::new(&change.after).line_of(rendered.function_offset) + 1;
+
+    // Python refuses these at compile time: report them as syntax errors of the result, on
+    // their line in the result, so it is not written unless the user insists.
+    let after_lines = LineIndex::new(&change.after);
+    for (offset, what) in &python_syntax {
+        let after_line = line_in_result(
+            &lines,
+            &after_lines,
+            &change.edits,
+            &selection,
+            *offset,
+            new_function_line,
+            &target,
+        );
+        findings.push(Finding::error(
+            &request.file,
+            after_line,
+            format!(
+                "{SYNTAX_ERROR_PREFIX} {after_line} ({what}); it will not be written unless you pass allow_syntax_errors"
+            ),
+        ));
+    }
+
+    let mut details = serde_json::Map::new();
+    details.insert("new_function_name".into(), json!(name));
+    details.insert("extracted_lines".into(), json!(selection.line_label()));
+    details.insert(
+        "receiver".into(),
+        target.receiver.clone().map_or(Value::Null, Value::from),
+    );
+    details.insert("call".into(), json!(rendered.call));
+    details.insert("new_function_line".into(), json!(new_function_line));
+    details.insert("async".into(), json!(awaits_at.is_some()));
+    Ok(Plan {
+        changes: vec![change],
+        findings,
+        details,
+    })
+}
+
+/// The 1-based line of the result where the code at byte `offset` of the original ends up.
+fn line_in_result(
+    lines: &LineIndex,
+    after_lines: &LineIndex,
+    edits: &[crate::edit::TextEdit],
+    selection: &selection::Selection<'_>,
+    offset: usize,
+    new_function_line: usize,
+    target: &target::Target<'_>,
+) -> usize {
+    if selection.contains(offset) {
+        // Moved lines keep their order below the header of the new function.
+        let header_lines = 1 + usize::from(target.decorator.is_some());
+        return new_function_line + header_lines + (lines.line_of(offset) - selection.first_line);
+    }
+    let shift: isize = edits
+        .iter()
+        .filter(|e| e.range.end <= offset)
+        .map(|e| e.new_text.len() as isize - e.range.len() as isize)
+        .sum();
+    after_lines.line_of((offset as isize + shift).max(0) as usize) + 1
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,203 @@
+//! The text extract function writes: the new function (header, the moved lines re-indented to
+//! the file's indent unit, multi-line string contents left alone) and the call that replaces the
+//! selection, as two edits. Generated lines use the file's line ending. Pure.
+
+use tree_sitter::Node;
+
+use crate::edit::TextEdit;
+use crate::lang::{Language, walk_node};
+use crate::text::{LineIndex, TextStyle, reindent};
+
+use super::selection::Selection;
+use super::target::{Placement, Target};
+
+pub struct Rendered {
+    pub edits: Vec<TextEdit>,
+    /// The call as written in place of the selection (`self.show()`).
+    pub call: String,
+    /// Offset, in the text after the edits, of the first line of the new function.
+    pub function_offset: usize,
+}
+
+pub struct Spec<'a> {
+    pub lang: Language,
+    pub text: &'a str,
+    pub lines: &'a LineIndex,
+    pub style: TextStyle,
+    pub name: &'a str,
+    pub is_async: bool,
+}
+
+pub fn render(spec: &Spec<'_>, selection: &Selection<'_>, target: &Target<'_>) -> Rendered {
+    let nl = spec.style.line_ending;
+    let unit = spec.style.indent.as_str();
+    let function = function_text(spec, selection, target, &unit);
+
+    let call = call_text(spec, target);
+    let statement = match (spec.lang, selection.tail.is_some()) {
+        (Language::Rust, false) => format!("{call};"),
+        _ => call.clone(),
+    };
+    let last = selection.last_line;
+    let terminator = &spec.text[spec.lines.line_range(spec.text, last).end..selection.moved.end];
+    let call_line = format!("{}{statement}{terminator}", selection.indent);
+
+    let moved = selection.moved.clone();
+    let delta_before = |at: usize| {
+        if moved.end <= at {
+            call_line.len() as isize - moved.len() as isize
+        } else {
+            0
+        }
+    };
+    match target.placement {
+        Placement::After { at, at_eof } => {
+            let lead = if at_eof {
+                nl.repeat(target.blank_lines + 1)
+            } else {
+                nl.repeat(target.blank_lines)
+            };
+            let trail = if at_eof { "" } else { nl };
+            let inserted = format!("{lead}{function}{trail}");
+            let function_offset = (at as isize + delta_before(at)) as usize + lead.len();
+            Rendered {
+                edits: vec![
+                    TextEdit::new(moved, call_line),
+                    TextEdit::insert(at, inserted),
+                ],
+                call,
+                function_offset,
+            }
+        }
+        Placement::Before { at } => {
+            let above = blank_lines_above(spec.text, at);
+            let lead = if at == 0 {
+                String::new()
+            } else {
+                nl.repeat(target.blank_lines.saturating_sub(above))
+            };
+            let inserted = format!("{lead}{function}{nl}{}", nl.repeat(target.blank_lines));
+            let function_offset = at + lead.len();
+            let edits = if at == moved.start {
+                vec![TextEdit::new(moved, format!("{inserted}{call_line}"))]
+            } else {
+                vec![
+                    TextEdit::insert(at, inserted),
+                    TextEdit::new(moved, call_line),
+                ]
+            };
+            Rendered {
+                edits,
+                call,
+                function_offset,
+            }
+        }
+    }
+}
+
+fn call_text(spec: &Spec<'_>, target: &Target<'_>) -> String {
+    let call = format!("{}{}()", target.call_prefix, spec.name);
+    match (spec.lang, spec.is_async) {
+        (Language::Rust, true) => format!("{call}.await"),
+        (Language::Python, true) => format!("await {call}"),
+        (_, false) => call,
+    }
+}
+
+/// The new function, without a final line ending.
+fn function_text(
+    spec: &Spec<'_>,
+    selection: &Selection<'_>,
+    target: &Target<'_>,
+    unit: &str,
+) -> String {
+    let nl = spec.style.line_ending;
+    let (outer_indent, fn_indent) = match &target.wrapper {
+        Some(_) => (target.indent.clone(), format!("{}{unit}", target.indent)),
+        None => (target.indent.clone(), target.indent.clone()),
+    };
+    let body_indent = format!("{fn_indent}{unit}");
+    let moved_text = &spec.text[selection.moved.clone()];
+    let keep = string_continuation_lines(spec, selection);
+    let mut body = reindent(moved_text, &selection.indent, &body_indent, &keep);
+    if !body.ends_with('\n') {
+        body.push_str(nl);
+    }
+    let receiver = target.receiver.as_deref().unwrap_or("");
+    let async_ = if spec.is_async { "async " } else { "" };
+    let mut out = String::new();
+    match spec.lang {
+        Language::Rust => {
+            if let Some(wrapper) = &target.wrapper {
+                out.push_str(&format!("{outer_indent}{wrapper} {{{nl}"));
+            }
+            let const_ = if target.is_const && !spec.is_async {
+                "const "
+            } else {
+                ""
+            };
+            out.push_str(&format!(
+                "{fn_indent}{const_}{async_}fn {}({receiver}) {{{nl}",
+                spec.name
+            ));
+            out.push_str(&body);
+            out.push_str(&format!("{fn_indent}}}"));
+            if target.wrapper.is_some() {
+                out.push_str(&format!("{nl}{outer_indent}}}"));
+            }
+        }
+        Language::Python => {
+            if let Some(decorator) = target.decorator {
+                out.push_str(&format!("{fn_indent}{decorator}{nl}"));
+            }
+            out.push_str(&format!(
+                "{fn_indent}{async_}def {}({receiver}):{nl}",
+                spec.name
+            ));
+            out.push_str(
+                body.strip_suffix(nl)
+                    .or_else(|| body.strip_suffix('\n'))
+                    .unwrap_or(&body),
+            );
+        }
+    }
+    out
+}
+
+/// Lines of the moved text (0-based, relative to it) that start inside a multi-line string:
+/// their leading whitespace is content, not indentation.
+fn string_continuation_lines(spec: &Spec<'_>, selection: &Selection<'_>) -> Vec<usize> {
+    let mut keep = Vec::new();
+    let first = selection.first_line;
+    for statement in &selection.statements {
+        walk_node(*statement, |node| {
+            let is_string = match spec.lang {
+                Language::Rust => matches!(node.kind(), "string_literal" | "raw_string_literal"),
+                Language::Python => node.kind() == "string",
+            };
+            if !is_string {
+                return true;
+            }
+            push_inner_lines(node, first, &mut keep);
+            false
+        });
+    }
+    keep
+}
+
+fn push_inner_lines(node: Node<'_>, first: usize, keep: &mut Vec<usize>) {
+    let (start, end) = (node.start_position().row, node.end_position().row);
+    for row in start + 1..=end {
+        if row >= first {
+            keep.push(row - first);
+        }
+    }
+}
+
+fn blank_lines_above(text: &str, at: usize) -> usize {
+    text[..at]
+        .split_inclusive('\n')
+        .rev()
+        .take_while(|line| line.trim().is_empty())
+        .count()
+}

@@ -1,0 +1,708 @@
+//! Snapping a line range to whole statements of one block, on the syntax tree. Blank lines and
+//! comments at the edges are fine; a statement cut in half, a range that spans two blocks, or one
+//! that is not inside a statement list is refused with the line that breaks it. Pure.
+
+use std::ops::Range;
+
+use tree_sitter::{Node, Tree};
+
+use crate::lang::{Language, node_text, walk_node};
+use crate::refactor::RefactorError;
+use crate::text::{LineIndex, indentation_at};
+
+/// The statements the user selected, snapped to whole lines.
+#[derive(Debug, Clone)]
+pub struct Selection<'t> {
+    /// The statement list holding them: a Rust `block`, a Python `block` or `module`.
+    pub block: Node<'t>,
+    /// The selected children of `block`, in order (comments excluded).
+    pub statements: Vec<Node<'t>>,
+    /// Bytes of the whole lines that move, terminators included: from the first to the last
+    /// non-blank selected line.
+    pub moved: Range<usize>,
+    /// 0-based first and last moved lines.
+    pub first_line: usize,
+    pub last_line: usize,
+    /// The Rust tail expression of `block`, when it is the last selected statement.
+    pub tail: Option<Node<'t>>,
+    /// Leading whitespace of the first statement's line: where the call goes.
+    pub indent: String,
+}
+
+impl Selection<'_> {
+    /// `"10-14"`, 1-based.
+    pub fn line_label(&self) -> String {
+        format!("{}-{}", self.first_line + 1, self.last_line + 1)
+    }
+
+    /// Whether byte `at` is inside the moved lines.
+    pub fn contains(&self, at: usize) -> bool {
+        self.moved.contains(&at)
+    }
+}
+
+/// Snaps `start_line..=end_line` (1-based) to whole statements of one block.
+pub fn snap<'t>(
+    lang: Language,
+    tree: &'t Tree,
+    text: &str,
+    lines: &LineIndex,
+    start_line: usize,
+    end_line: usize,
+) -> Result<Selection<'t>, RefactorError> {
+    let line_count = lines.line_count();
+    if start_line == 0 || end_line < start_line {
+        return Err(invalid(
+            start_line.max(1),
+            format!(
+                "lines {start_line}-{end_line} are not a range; give 1-based start_line <= end_line"
+            ),
+        ));
+    }
+    if start_line > line_count {
+        return Err(invalid(
+            start_line,
+            format!("start_line {start_line} is past the end of the file ({line_count} lines)"),
+        ));
+    }
+    if end_line > line_count {
+        return Err(invalid(
+            end_line,
+            format!("end_line {end_line} is past the end of the file ({line_count} lines)"),
+        ));
+    }
+    let is_blank = |line: usize| text[lines.line_range(text, line)].trim().is_empty();
+    let Some(first_line) = (start_line - 1..end_line).find(|&l| !is_blank(l)) else {
+        return Err(invalid(
+            start_line,
+            format!("lines {start_line}-{end_line} are blank; select the statements to extract"),
+        ));
+    };
+    let last_line = (start_line - 1..end_line)
+        .rev()
+        .find(|&l| !is_blank(l))
+        .unwrap_or(first_line);
+    let span = lines.line_start(first_line)..lines.line_range(text, last_line).end;
+
+    let tokens = code_tokens(lang, tree, span.clone())?;
+    let Some((first_token, last_token)) = tokens else {
+        return Err(invalid(
+            first_line + 1,
+            format!(
+                "lines {}-{} hold only comments; select the statements to extract",
+                first_line + 1,
+                last_line + 1
+            ),
+        ));
+    };
+    let code = first_token.start_byte()..last_token.end_byte();
+    let block = statement_list(lang, text, first_token, last_token, &code, &span)?;
+
+    let mut statements = Vec::new();
+    let mut cursor = block.walk();
+    for child in block.named_children(&mut cursor) {
+        if is_comment(lang, child.kind())
+            || child.end_byte() <= code.start
+            || child.start_byte() >= code.end
+        {
+            continue;
+        }
+        if child.start_byte() < span.start || child.end_byte() > span.end {
+            return Err(cut_statement(
+                lang,
+                text,
+                child,
+                &span,
+                first_token,
+                last_token,
+            ));
+        }
+        statements.push(child);
+    }
+    let (Some(&first), Some(&last)) = (statements.first(), statements.last()) else {
+        // Tokens strictly inside a statement list always belong to one of its children.
+        return Err(invalid(
+            first_line + 1,
+            "the selection holds no whole statement; select the statements to extract".to_string(),
+        ));
+    };
+    check_attributes(lang, text, first, last)?;
+    if block.has_error() {
+        let line = first_error_line(block).unwrap_or(first_line + 1);
+        return Err(RefactorError::Unsupported(format!(
+            "the code around the selection does not parse (syntax error at line {line}); fix it first, the heuristic will not guess"
+        )));
+    }
+    let tail = (lang == Language::Rust && is_rust_tail(block, last)).then_some(last);
+    Ok(Selection {
+        block,
+        indent: indentation_at(text, first.start_byte()).to_string(),
+        statements,
+        moved: lines.line_start(first_line)..lines.line_start(last_line + 1),
+        first_line,
+        last_line,
+        tail,
+    })
+}
+
+fn invalid(line: usize, message: String) -> RefactorError {
+    RefactorError::InvalidRange { line, message }
+}
+
+pub(super) fn is_comment(lang: Language, kind: &str) -> bool {
+    match lang {
+        Language::Rust => matches!(kind, "line_comment" | "block_comment"),
+        Language::Python => kind == "comment",
+    }
+}
+
+fn line_of(node: Node<'_>) -> usize {
+    node.start_position().row + 1
+}
+
+fn end_line_of(node: Node<'_>) -> usize {
+    node.end_position().row + 1
+}
+
+/// The first and last code tokens (leaves that are not comments) inside `span`. A comment or
+/// token that crosses the edge of the span is refused: moving half of it would break the file.
+fn code_tokens<'t>(
+    lang: Language,
+    tree: &'t Tree,
+    span: Range<usize>,
+) -> Result<Option<(Node<'t>, Node<'t>)>, RefactorError> {
+    let mut first: Option<Node<'t>> = None;
+    let mut last: Option<Node<'t>> = None;
+    let mut crossing: Option<Node<'t>> = None;
+    walk_node(tree.root_node(), |node| {
+        let overlaps = node.start_byte() < span.end && node.end_byte() > span.start;
+        if !overlaps || crossing.is_some() {
+            return false;
+        }
+        let comment = is_comment(lang, node.kind());
+        if comment || node.child_count() == 0 {
+            if comment && (node.start_byte() < span.start || node.end_byte() > span.end) {
+                crossing = Some(node);
+            } else if !comment && node.start_byte() < node.end_byte() {
+                if first.is_none() {
+                    first = Some(node);
+                }
+                last = Some(node);
+            }
+            return false;
+        }
+        true
+    });
+    if let Some(comment) = crossing {
+        let line = if comment.start_byte() < span.start {
+            line_of(comment)
+        } else {
+            end_line_of(comment)
+        };
+        return Err(invalid(
+            line,
+            format!(
+                "line {line}: the comment at lines {}-{} is only partly selected; select all of it or none",
+                line_of(comment),
+                end_line_of(comment)
+            ),
+        ));
+    }
+    Ok(first.zip(last))
+}
+
+/// Whether `node` holds statements the refactor can take some of.
+fn is_statement_list(lang: Language, node: Node<'_>) -> bool {
+    match lang {
+        Language::Rust => node.kind() == "block",
+        // The block of a `match` holds `case` clauses, not statements.
+        Language::Python => {
+            node.kind() == "module"
+                || (node.kind() == "block"
+                    && node.parent().is_none_or(|p| p.kind() != "match_statement"))
+        }
+    }
+}
+
+/// The deepest statement list that holds the code between `first` and `last` strictly inside
+/// its delimiters; a function, class or item met on the way up means the selection takes part
+/// of a definition, which is refused.
+fn statement_list<'t>(
+    lang: Language,
+    text: &str,
+    first: Node<'t>,
+    last: Node<'t>,
+    code: &Range<usize>,
+    span: &Range<usize>,
+) -> Result<Node<'t>, RefactorError> {
+    let mut node = common_ancestor(first, last);
+    loop {
+        if is_statement_list(lang, node) && inside_delimiters(lang, node, code) {
+            return Ok(node);
+        }
+        let kind = node.kind();
+        let whole = node.start_byte() >= span.start && node.end_byte() <= span.end;
+        if (lang.is_function_kind(kind) || kind == "class_definition") && !whole {
+            return Err(definition_cut(lang, text, node, span));
+        }
+        let at_item_level = match lang {
+            Language::Rust => matches!(kind, "source_file" | "declaration_list"),
+            Language::Python => false,
+        };
+        if at_item_level {
+            return Err(invalid(
+                line_of_offset(text, span.start),
+                format!(
+                    "lines {}-{} are not inside a function body; extract function takes statements of a function (select lines inside one)",
+                    line_of_offset(text, span.start),
+                    line_of_offset(text, span.end)
+                ),
+            ));
+        }
+        match node.parent() {
+            Some(parent) => node = parent,
+            None => {
+                return Err(invalid(
+                    line_of_offset(text, span.start),
+                    "the selection is not inside a block of statements; select whole statements of a function body".to_string(),
+                ));
+            }
+        }
+    }
+}
+
+fn line_of_offset(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].matches('\n').count() + 1
+}
+
+fn inside_delimiters(lang: Language, node: Node<'_>, code: &Range<usize>) -> bool {
+    match lang {
+        // `{` and `}` (and a label) belong to the block, not to its statements.
+        Language::Rust => {
+            let open = node.children(&mut node.walk()).find(|c| c.kind() == "{");
+            let close = node.child(node.child_count().saturating_sub(1));
+            open.is_some_and(|o| code.start >= o.end_byte())
+                && close.is_some_and(|c| c.kind() == "}" && code.end <= c.start_byte())
+        }
+        Language::Python => true,
+    }
+}
+
+fn common_ancestor<'t>(a: Node<'t>, b: Node<'t>) -> Node<'t> {
+    let mut ancestors = Vec::new();
+    let mut current = Some(a);
+    while let Some(node) = current {
+        ancestors.push(node.id());
+        current = node.parent();
+    }
+    let mut current = Some(b);
+    while let Some(node) = current {
+        if ancestors.contains(&node.id()) {
+            return node;
+        }
+        current = node.parent();
+    }
+    a
+}
+
+/// A short name for the statement a message talks about.
+pub(super) fn describe(lang: Language, node: Node<'_>, text: &str) -> String {
+    let inner = if node.kind() == "expression_statement" {
+        node.named_child(0).unwrap_or(node)
+    } else {
+        node
+    };
+    let kind = inner.kind();
+    let label = match (lang, kind) {
+        (Language::Rust, "if_expression") | (Language::Python, "if_statement") => "`if`",
+        (Language::Rust, "for_expression") | (Language::Python, "for_statement") => "`for` loop",
+        (Language::Rust, "while_expression") | (Language::Python, "while_statement") => {
+            "`while` loop"
+        }
+        (Language::Rust, "loop_expression") => "`loop`",
+        (Language::Rust, "match_expression") | (Language::Python, "match_statement") => "`match`",
+        (Language::Rust, "let_declaration") => "`let` statement",
+        (Language::Rust, "unsafe_block") => "`unsafe` block",
+        (Language::Rust, "async_block") => "`async` block",
+        (Language::Rust, "block") => "block",
+        (Language::Python, "with_statement") => "`with` block",
+        (Language::Python, "try_statement") => "`try` statement",
+        _ if lang.is_function_kind(kind) || kind == "decorated_definition" => {
+            let function = if kind == "decorated_definition" {
+                inner.child_by_field_name("definition").unwrap_or(inner)
+            } else {
+                inner
+            };
+            let name = function
+                .child_by_field_name("name")
+                .map_or("", |n| node_text(n, text));
+            return format!("function `{name}`");
+        }
+        (Language::Python, "class_definition") => "class",
+        _ => "statement",
+    };
+    label.to_string()
+}
+
+fn cut_statement(
+    lang: Language,
+    text: &str,
+    statement: Node<'_>,
+    span: &Range<usize>,
+    first_token: Node<'_>,
+    last_token: Node<'_>,
+) -> RefactorError {
+    let (start, end) = (line_of(statement), end_line_of(statement));
+    let what = describe(lang, statement, text);
+    let (sel_start, sel_end) = (
+        line_of_offset(text, span.start),
+        line_of_offset(text, span.end),
+    );
+    let starts_before = statement.start_byte() < span.start;
+    let ends_after = statement.end_byte() > span.end;
+    if starts_before && ends_after {
+        let first_list = enclosing_list(lang, first_token, statement);
+        let last_list = enclosing_list(lang, last_token, statement);
+        if first_list.is_some() && first_list != last_list {
+            return invalid(
+                start,
+                format!(
+                    "line {start}: lines {sel_start}-{sel_end} span two blocks of the {what} at lines {start}-{end}; select statements of one block, or lines {start}-{end} for the whole {what}"
+                ),
+            );
+        }
+        return invalid(
+            start,
+            format!(
+                "line {start}: lines {sel_start}-{sel_end} are inside the {what} at lines {start}-{end}, not whole statements of a block; select lines {start}-{end} to extract all of it"
+            ),
+        );
+    }
+    let nested = |token: Node<'_>| enclosing_list(lang, token, statement).is_some();
+    if starts_before {
+        let message = if nested(first_token) {
+            format!(
+                "line {start}: the selection starts inside a block of the {what} at lines {start}-{end} and ends outside it (it spans two blocks); start the selection at line {start}, or after line {end}"
+            )
+        } else {
+            format!(
+                "line {start}: the selection starts in the middle of the {what} at lines {start}-{end}; start it at line {start}, or after line {end}"
+            )
+        };
+        return invalid(start, message);
+    }
+    let message = if nested(last_token) {
+        format!(
+            "line {end}: the selection starts outside the {what} at lines {start}-{end} and ends inside one of its blocks (it spans two blocks); extend the selection to line {end}, or end it before line {start}"
+        )
+    } else {
+        format!(
+            "line {end}: the selection ends in the middle of the {what} at lines {start}-{end}; extend it to line {end}, or end it before line {start}"
+        )
+    };
+    invalid(end, message)
+}
+
+/// The statement list holding `token` below `within`, if any.
+fn enclosing_list<'t>(lang: Language, token: Node<'t>, within: Node<'t>) -> Option<usize> {
+    let mut current = token.parent();
+    while let Some(node) = current {
+        if node.id() == within.id() {
+            return None;
+        }
+        if is_statement_list(lang, node) {
+            return Some(node.id());
+        }
+        current = node.parent();
+    }
+    None
+}
+
+fn definition_cut(
+    lang: Language,
+    text: &str,
+    definition: Node<'_>,
+    span: &Range<usize>,
+) -> RefactorError {
+    let line = line_of(definition);
+    let what = describe(lang, definition, text);
+    let body = definition.child_by_field_name("body");
+    let hint = match body {
+        Some(body) => {
+            let (from, to) = match lang {
+                Language::Rust => (line_of(body) + 1, end_line_of(body).saturating_sub(1)),
+                Language::Python => (line_of(body), end_line_of(body)),
+            };
+            if from <= to {
+                format!("select statements inside its body (lines {from}-{to})")
+            } else {
+                "select statements inside its body".to_string()
+            }
+        }
+        None => "select statements inside a function body".to_string(),
+    };
+    let what = if what == "class" {
+        "class".to_string()
+    } else {
+        what
+    };
+    let part = if span.start > definition.start_byte() {
+        "the end"
+    } else {
+        "the header"
+    };
+    invalid(
+        line,
+        format!(
+            "line {line}: the selection includes {part} of {what} (lines {line}-{}); {hint}",
+            end_line_of(definition)
+        ),
+    )
+}
+
+/// Rust attributes are siblings of the statement they apply to: never split the two.
+fn check_attributes(
+    lang: Language,
+    text: &str,
+    first: Node<'_>,
+    last: Node<'_>,
+) -> Result<(), RefactorError> {
+    if lang != Language::Rust {
+        return Ok(());
+    }
+    if last.kind() == "attribute_item" {
+        let line = line_of(last);
+        return Err(invalid(
+            line,
+            format!(
+                "line {line}: the attribute `{}` applies to the statement after the selection; end the selection before it or include that statement",
+                node_text(last, text).trim()
+            ),
+        ));
+    }
+    let mut previous = first.prev_named_sibling();
+    while let Some(node) = previous {
+        match node.kind() {
+            "attribute_item" => {
+                let line = line_of(node);
+                return Err(invalid(
+                    line,
+                    format!(
+                        "line {line}: the attribute `{}` applies to the first selected statement (line {}); start the selection at line {line}",
+                        node_text(node, text).trim(),
+                        line_of(first)
+                    ),
+                ));
+            }
+            "line_comment" | "block_comment" => previous = node.prev_named_sibling(),
+            _ => break,
+        }
+    }
+    Ok(())
+}
+
+/// Whether `last` is the value expression that ends `block` (no `;`, not a statement).
+fn is_rust_tail(block: Node<'_>, last: Node<'_>) -> bool {
+    let kind = last.kind();
+    let statement = kind == "expression_statement"
+        || kind == "let_declaration"
+        || kind == "empty_statement"
+        || kind == "attribute_item"
+        || kind == "inner_attribute_item"
+        || kind == "macro_invocation" && last.next_sibling().is_some_and(|n| n.kind() == ";")
+        || kind.ends_with("_item")
+        || kind.ends_with("_declaration")
+        || kind == "line_comment"
+        || kind == "block_comment";
+    if statement {
+        return false;
+    }
+    let mut cursor = block.walk();
+    let last_code = block
+        .named_children(&mut cursor)
+        .filter(|c| !matches!(c.kind(), "line_comment" | "block_comment" | "label"))
+        .last();
+    last_code.is_some_and(|n| n.id() == last.id())
+}
+
+fn first_error_line(node: Node<'_>) -> Option<usize> {
+    let mut line = None;
+    walk_node(node, |n| {
+        if line.is_some() {
+            return false;
+        }
+        if n.is_error() || n.is_missing() {
+            line = Some(line_of(n));
+            return false;
+        }
+        n.has_error()
+    });
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snap_text(
+        lang: Language,
+        text: &str,
+        start: usize,
+        end: usize,
+    ) -> Result<(String, String), RefactorError> {
+        let tree = lang.parse(text);
+        let lines = LineIndex::new(text);
+        let selection = snap(lang, &tree, text, &lines, start, end)?;
+        Ok((
+            selection.line_label(),
+            text[selection.moved.clone()].to_string(),
+        ))
+    }
+
+    fn refused_at(result: Result<(String, String), RefactorError>) -> (usize, String) {
+        match result {
+            Err(RefactorError::InvalidRange { line, message }) => (line, message),
+            other => panic!("expected invalid_range, got {other:?}"),
+        }
+    }
+
+    const RUST: &str = "\
+fn main() {
+    let a = 1;
+
+    // note
+    if a > 0 {
+        println!(\"{a}\");
+        call(a,
+             2);
+    } else {
+        other();
+    }
+    a
+}
+";
+
+    #[test]
+    fn blank_and_comment_edges_are_kept_blank_lines_trimmed() {
+        let (label, moved) = snap_text(Language::Rust, RUST, 2, 4).unwrap();
+        assert_eq!(label, "2-4");
+        assert_eq!(moved, "    let a = 1;\n\n    // note\n");
+        let (label, _) = snap_text(Language::Rust, RUST, 3, 11).unwrap();
+        assert_eq!(label, "4-11");
+    }
+
+    #[test]
+    fn nested_block_statements_snap_to_that_block() {
+        let tree = Language::Rust.parse(RUST);
+        let lines = LineIndex::new(RUST);
+        let selection = snap(Language::Rust, &tree, RUST, &lines, 6, 8).unwrap();
+        assert_eq!(selection.statements.len(), 2);
+        assert_eq!(selection.indent, "        ");
+        assert_eq!(selection.block.start_position().row, 4);
+        assert!(selection.tail.is_none());
+    }
+
+    #[test]
+    fn half_a_statement_is_refused_with_its_line() {
+        let (line, message) = refused_at(snap_text(Language::Rust, RUST, 6, 7));
+        assert_eq!(line, 8);
+        assert!(
+            message.contains("ends in the middle of the statement at lines 7-8"),
+            "{message}"
+        );
+        let (line, message) = refused_at(snap_text(Language::Rust, RUST, 8, 8));
+        assert_eq!(line, 7, "{message}");
+        assert!(
+            message.contains("starts in the middle of the statement at lines 7-8"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn two_blocks_are_refused() {
+        let (line, message) = refused_at(snap_text(Language::Rust, RUST, 6, 10));
+        assert_eq!(line, 5);
+        assert!(message.contains("span two blocks"), "{message}");
+        let (line, message) = refused_at(snap_text(Language::Rust, RUST, 10, 12));
+        assert_eq!(line, 5);
+        assert!(message.contains("spans two blocks"), "{message}");
+    }
+
+    #[test]
+    fn headers_items_and_comment_only_ranges_are_refused() {
+        let (line, message) = refused_at(snap_text(Language::Rust, RUST, 1, 3));
+        assert_eq!(line, 1);
+        assert!(message.contains("header of function `main`"), "{message}");
+        let (line, _) = refused_at(snap_text(Language::Rust, RUST, 4, 4));
+        assert_eq!(line, 4);
+        let (line, _) = refused_at(snap_text(Language::Rust, RUST, 3, 3));
+        assert_eq!(line, 3);
+        let items = "struct A;\n\nfn f() {}\n";
+        let (_, message) = refused_at(snap_text(Language::Rust, items, 1, 3));
+        assert!(message.contains("not inside a function body"), "{message}");
+        let (line, _) = refused_at(snap_text(Language::Rust, RUST, 14, 14));
+        assert_eq!(line, 14);
+    }
+
+    #[test]
+    fn the_tail_expression_is_recognised() {
+        let tree = Language::Rust.parse(RUST);
+        let lines = LineIndex::new(RUST);
+        let selection = snap(Language::Rust, &tree, RUST, &lines, 11, 12);
+        assert!(selection.is_err(), "line 11 closes the if");
+        let selection = snap(Language::Rust, &tree, RUST, &lines, 12, 12).unwrap();
+        assert!(selection.tail.is_some());
+    }
+
+    #[test]
+    fn rust_attributes_stay_with_their_statement() {
+        let text = "fn f() {\n    #[allow(unused)]\n    let x = 1;\n    g();\n}\n";
+        let (line, _) = refused_at(snap_text(Language::Rust, text, 3, 4));
+        assert_eq!(line, 2);
+        let (line, _) = refused_at(snap_text(Language::Rust, text, 2, 2));
+        assert_eq!(line, 2);
+        assert!(snap_text(Language::Rust, text, 2, 4).is_ok());
+    }
+
+    #[test]
+    fn python_blocks_and_class_bodies() {
+        let text = "class A:\n    x = 1\n\n    def f(self):\n        # lead\n        y = 2\n        for i in y:\n            print(i)\n        return y\n";
+        let (label, moved) = snap_text(Language::Python, text, 5, 6).unwrap();
+        assert_eq!(label, "5-6");
+        assert_eq!(moved, "        # lead\n        y = 2\n");
+        let (line, message) = refused_at(snap_text(Language::Python, text, 8, 9));
+        assert_eq!(line, 7);
+        assert!(message.contains("`for` loop"), "{message}");
+        let (line, message) = refused_at(snap_text(Language::Python, text, 4, 5));
+        assert_eq!(line, 4);
+        assert!(message.contains("header of function `f`"), "{message}");
+        // A class body is a statement list for the snapping; the target refuses it later.
+        assert!(snap_text(Language::Python, text, 2, 2).is_ok());
+    }
+
+    #[test]
+    fn python_case_clauses_are_not_statements() {
+        let text = "def f(x):\n    match x:\n        case None:\n            return\n        case _:\n            pass\n";
+        let (line, _) = refused_at(snap_text(Language::Python, text, 3, 4));
+        assert_eq!(line, 2);
+        let (label, _) = snap_text(Language::Python, text, 4, 4).unwrap();
+        assert_eq!(label, "4-4");
+    }
+
+    #[test]
+    fn a_triple_quoted_string_cut_in_half_is_refused() {
+        let text = "def f():\n    s = \"\"\"a\n    b\"\"\"\n    t = 1\n";
+        let (line, _) = refused_at(snap_text(Language::Python, text, 3, 4));
+        assert_eq!(line, 2);
+    }
+
+    #[test]
+    fn out_of_file_lines_are_refused() {
+        let (line, _) = refused_at(snap_text(Language::Python, "x = 1\n", 2, 3));
+        assert_eq!(line, 2);
+        let (line, _) = refused_at(snap_text(Language::Python, "x = 1\n", 1, 3));
+        assert_eq!(line, 3);
+        let (line, _) = refused_at(snap_text(Language::Python, "x = 1\n\n\n", 2, 3));
+        assert_eq!(line, 2);
+    }
+}

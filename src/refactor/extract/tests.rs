@@ -1,0 +1,639 @@
+//! Extract function end to end on small files: the text it writes, its findings, its refusals.
+//! The golden fixtures cover the file conventions; these cover the tricky decisions.
+
+use super::*;
+use crate::refactor::{MemorySources, Severity};
+
+fn run(
+    path: &str,
+    text: &str,
+    start: usize,
+    end: usize,
+    name: &str,
+) -> Result<Plan, RefactorError> {
+    let sources = MemorySources::new().with(path, text);
+    let request = ExtractRequest {
+        file: path.to_string(),
+        start_line: start,
+        end_line: end,
+        new_name: name.to_string(),
+    };
+    // Through the dispatcher, so the result is parsed again like in production.
+    crate::refactor::plan(&sources, &crate::refactor::Request::Extract(request))
+}
+
+fn after(plan: &Plan) -> &str {
+    &plan.changes[0].after
+}
+
+fn messages(plan: &Plan) -> Vec<(usize, Severity, String)> {
+    plan.findings
+        .iter()
+        .map(|f| (f.line, f.severity, f.message.clone()))
+        .collect()
+}
+
+fn has(plan: &Plan, line: usize, severity: Severity, part: &str) -> bool {
+    plan.findings
+        .iter()
+        .any(|f| f.line == line && f.severity == severity && f.message.contains(part))
+}
+
+fn refusal(result: Result<Plan, RefactorError>) -> RefactorError {
+    match result {
+        Ok(plan) => panic!(
+            "expected a refusal, got:\n{}\n{:?}",
+            after(&plan),
+            plan.findings
+        ),
+        Err(error) => error,
+    }
+}
+
+/// The samples of `tests/honesty.rs`: lines 8-9 must extract.
+#[test]
+fn the_honesty_samples_extract() {
+    let python = "def helper(a, b):\n    total = a + b\n    return total\n\n\ndef main():\n    x = 1\n    y = 2\n    print(x)\n    print(y)\n    return helper(x, y)\n";
+    let plan = run("app.py", python, 8, 9, "show").unwrap();
+    assert!(
+        after(&plan).contains("    show()\n    print(y)\n"),
+        "{}",
+        after(&plan)
+    );
+    assert!(has(
+        &plan,
+        8,
+        Severity::Warning,
+        "`y` is assigned in the selection and read after it at line 10"
+    ));
+    assert!(has(
+        &plan,
+        9,
+        Severity::Warning,
+        "the selection reads `x`, bound at line 7 outside it"
+    ));
+    assert_eq!(plan.details["extracted_lines"], "8-9");
+    assert_eq!(plan.details["new_function_name"], "show");
+    assert_eq!(plan.details["new_function_line"], 13);
+
+    let rust = "fn helper(a: i32, b: i32) -> i32 {\n    a + b\n}\n\nfn main() {\n    let x = 1;\n    let y = 2;\n    println!(\"{}\", x);\n    println!(\"{}\", y);\n    let _ = helper(x, y);\n}\n";
+    let plan = run("app.rs", rust, 8, 9, "show").unwrap();
+    assert!(after(&plan).ends_with("    show();\n    let _ = helper(x, y);\n}\n\nfn show() {\n    println!(\"{}\", x);\n    println!(\"{}\", y);\n}\n"), "{}", after(&plan));
+    assert!(has(
+        &plan,
+        8,
+        Severity::Warning,
+        "the selection reads `x`, bound at line 6 outside it"
+    ));
+    assert!(has(
+        &plan,
+        9,
+        Severity::Warning,
+        "the selection reads `y`, bound at line 7 outside it"
+    ));
+    assert_eq!(plan.details["receiver"], serde_json::Value::Null);
+    assert_eq!(plan.details["call"], "show()");
+}
+
+#[test]
+fn missing_file_and_bad_names_are_refused() {
+    let sources = MemorySources::new();
+    let request = ExtractRequest {
+        file: "nope.py".into(),
+        start_line: 1,
+        end_line: 1,
+        new_name: "f".into(),
+    };
+    assert!(matches!(
+        plan(&sources, &request),
+        Err(RefactorError::Source(SourceError::Missing { .. }))
+    ));
+    let text = "def f():\n    pass\n";
+    for bad in ["class", "None", "a b", "", "9lives"] {
+        let error = refusal(run("a.py", text, 2, 2, bad));
+        assert!(
+            matches!(
+                error,
+                RefactorError::InvalidArgument {
+                    param: "new_name",
+                    ..
+                }
+            ),
+            "{bad}: {error:?}"
+        );
+    }
+    let error = refusal(run("a.rs", "fn f() {\n    g();\n}\n", 2, 2, "self"));
+    assert!(matches!(
+        error,
+        RefactorError::InvalidArgument {
+            param: "new_name",
+            ..
+        }
+    ));
+}
+
+#[test]
+fn an_empty_file_or_a_file_with_syntax_errors_is_refused() {
+    assert!(matches!(
+        refusal(run("a.py", "", 1, 1, "f")),
+        RefactorError::InvalidRange { line: 1, .. }
+    ));
+    let broken = "fn f() {\n    let x = ;\n    g();\n}\n";
+    assert!(matches!(
+        refusal(run("a.rs", broken, 3, 3, "h")),
+        RefactorError::Unsupported(_)
+    ));
+}
+
+#[test]
+fn python_break_outside_its_loop_is_a_syntax_error_of_the_result() {
+    let text = "def f(xs):\n    for x in xs:\n        if x:\n            break\n        print(x)\n";
+    let plan = run("a.py", text, 3, 4, "stop").unwrap();
+    assert!(plan.has_syntax_errors(), "{:?}", plan.findings);
+    // `break` is on line 9 of the result: `def stop():` is line 7.
+    let lines: Vec<&str> = after(&plan).lines().collect();
+    assert_eq!(lines[8], "        break", "{}", after(&plan));
+    assert!(has(
+        &plan,
+        9,
+        Severity::Error,
+        "`break` outside a loop (its loop at line 2 stays behind)"
+    ));
+    // A loop inside the selection keeps its `break`.
+    let plan = run("a.py", text, 2, 5, "walk").unwrap();
+    assert!(!plan.has_syntax_errors());
+    assert!(
+        plan.findings.iter().all(|f| !f.message.contains("break")),
+        "{:?}",
+        plan.findings
+    );
+}
+
+#[test]
+fn rust_loops_labels_and_closures_in_the_selection_are_fine() {
+    let text = "fn f(items: &[i32]) {\n    'outer: for a in items {\n        for b in items {\n            if a == b { continue 'outer; }\n            let g = |x: i32| { return x + 1; };\n            loop { break; }\n        }\n    }\n}\n";
+    let plan = run("a.rs", text, 3, 7, "inner").unwrap();
+    let found = messages(&plan);
+    assert!(
+        has(
+            &plan,
+            4,
+            Severity::Error,
+            "`continue` inside the selection (line 4) targets `'outer` outside it"
+        ),
+        "{found:?}"
+    );
+    assert!(
+        !found
+            .iter()
+            .any(|(_, _, m)| m.contains("`return`") || m.contains("`break`")),
+        "{found:?}"
+    );
+    // The whole labelled loop is fine.
+    let plan = run("a.rs", text, 2, 8, "outer").unwrap();
+    assert!(
+        !messages(&plan)
+            .iter()
+            .any(|(_, s, _)| *s == Severity::Error),
+        "{:?}",
+        messages(&plan)
+    );
+    assert!(has(
+        &plan,
+        2,
+        Severity::Warning,
+        "the selection reads `items`, a parameter of `f` (line 1)"
+    ));
+}
+
+#[test]
+fn rust_self_receivers() {
+    let text = "struct S { v: Vec<i32> }\n\nimpl S {\n    fn consume(self) -> usize {\n        println!(\"{}\", self.v.len());\n        self.v.len()\n    }\n\n    fn items(&self) {\n        let f = || self.v.len();\n        fn nested() {\n            println!(\"x\");\n        }\n        nested();\n        f();\n    }\n}\n";
+    let plan = run("a.rs", text, 5, 5, "show").unwrap();
+    assert!(
+        after(&plan).contains("        self.show();\n"),
+        "{}",
+        after(&plan)
+    );
+    assert!(
+        after(&plan)
+            .contains("    fn show(self) {\n        println!(\"{}\", self.v.len());\n    }\n")
+    );
+    assert!(
+        has(
+            &plan,
+            5,
+            Severity::Warning,
+            "the call moves `self`, which is used after it at line 6"
+        ),
+        "{:?}",
+        messages(&plan)
+    );
+    assert_eq!(plan.details["receiver"], "self");
+    // A nested fn has no receiver: it goes after `nested`, in `items`.
+    let plan = run("a.rs", text, 12, 12, "say").unwrap();
+    assert!(after(&plan).contains("        fn nested() {\n            say();\n        }\n\n        fn say() {\n            println!(\"x\");\n        }\n        nested();\n"), "{}", after(&plan));
+}
+
+#[test]
+fn rust_generics_unsafe_and_const() {
+    let text = "unsafe fn raw<T: Copy>(p: *const T) -> T {\n    let v: T = *p;\n    v\n}\n\nconst fn seven() -> u32 {\n    let x = 7;\n    x\n}\n";
+    let plan = run("a.rs", text, 2, 2, "read").unwrap();
+    assert!(
+        has(
+            &plan,
+            2,
+            Severity::Warning,
+            "the type parameter `T` of `raw`"
+        ),
+        "{:?}",
+        messages(&plan)
+    );
+    assert!(has(&plan, 2, Severity::Info, "`raw` is an `unsafe fn`"));
+    assert!(has(
+        &plan,
+        2,
+        Severity::Warning,
+        "`v` is declared in the selection and read after it at line 3"
+    ));
+    let plan = run("a.rs", text, 7, 7, "make").unwrap();
+    assert!(
+        after(&plan).contains("\nconst fn make() {\n    let x = 7;\n}\n"),
+        "{}",
+        after(&plan)
+    );
+}
+
+#[test]
+fn rust_await_in_a_nested_async_block_does_not_make_it_async() {
+    let text =
+        "async fn f() {\n    let fut = async {\n        g().await;\n    };\n    fut.await;\n}\n";
+    let plan = run("a.rs", text, 2, 4, "build").unwrap();
+    assert!(
+        after(&plan).contains("\nfn build() {\n"),
+        "{}",
+        after(&plan)
+    );
+    assert_eq!(plan.details["async"], false);
+    let plan = run("a.rs", text, 5, 5, "wait").unwrap();
+    assert!(
+        after(&plan).contains("    wait().await;\n"),
+        "{}",
+        after(&plan)
+    );
+    assert!(after(&plan).contains("\nasync fn wait() {\n    fut.await;\n}\n"));
+}
+
+#[test]
+fn rust_method_names_collide_across_impl_blocks_and_with_locals() {
+    let text = "struct S;\n\nimpl S {\n    fn a(&self) {\n        x();\n    }\n}\n\nimpl S {\n    fn b(&self) {}\n}\n\nfn free() {\n    let tally = 1;\n    y(tally);\n}\n";
+    let error = refusal(run("a.rs", text, 5, 5, "b"));
+    assert!(
+        matches!(&error, RefactorError::InvalidArgument { message, .. } if message.contains("line 10")),
+        "{error:?}"
+    );
+    let error = refusal(run("a.rs", text, 15, 15, "tally"));
+    assert!(
+        matches!(&error, RefactorError::InvalidArgument { message, .. } if message.contains("variable of `free` (bound at line 14)")),
+        "{error:?}"
+    );
+    // `a` exists as a method, not as a free function: fine for a free function elsewhere.
+    assert!(run("a.rs", text, 15, 15, "a").is_ok());
+}
+
+#[test]
+fn rust_trait_default_method_stays_in_the_trait() {
+    let text = "trait Greet {\n    fn name(&self) -> String;\n    fn greet(&self) {\n        println!(\"hi\");\n    }\n}\n";
+    let plan = run("a.rs", text, 4, 4, "say_hi").unwrap();
+    assert_eq!(
+        after(&plan),
+        "trait Greet {\n    fn name(&self) -> String;\n    fn greet(&self) {\n        self.say_hi();\n    }\n\n    fn say_hi(&self) {\n        println!(\"hi\");\n    }\n}\n"
+    );
+    let error = refusal(run("a.rs", text, 4, 4, "name"));
+    assert!(matches!(error, RefactorError::InvalidArgument { .. }));
+}
+
+#[test]
+fn python_local_and_scope_collisions() {
+    let text = "import os\n\n\nclass A:\n    size = 3\n\n    def f(self):\n        show = 1\n        print(show)\n\n\ndef g():\n    print(1)\n";
+    // A method `size` would overwrite the class attribute.
+    let error = refusal(run("a.py", text, 9, 9, "size"));
+    assert!(
+        matches!(&error, RefactorError::InvalidArgument { message, .. } if message.contains("line 5")),
+        "{error:?}"
+    );
+    // `self.show()` is not shadowed by the local `show`.
+    assert!(run("a.py", text, 9, 9, "show").is_ok());
+    // A module-level `os()` would shadow the import.
+    let error = refusal(run("a.py", text, 13, 13, "os"));
+    assert!(
+        matches!(&error, RefactorError::InvalidArgument { message, .. } if message.contains("line 1")),
+        "{error:?}"
+    );
+    let shadowed = "def g():\n    out = []\n    out.append(1)\n";
+    let error = refusal(run("a.py", shadowed, 3, 3, "out"));
+    assert!(
+        matches!(&error, RefactorError::InvalidArgument { message, .. } if message.contains("bound at line 2")),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn python_module_level_names() {
+    let text = "count = 0\ncount = count + 1\nprint(count)\n";
+    let plan = run("a.py", text, 2, 2, "bump").unwrap();
+    assert_eq!(
+        after(&plan),
+        "count = 0\n\n\ndef bump():\n    count = count + 1\n\n\nbump()\nprint(count)\n"
+    );
+    assert!(
+        has(
+            &plan,
+            2,
+            Severity::Warning,
+            "it becomes a local, so this read raises UnboundLocalError"
+        ),
+        "{:?}",
+        messages(&plan)
+    );
+    assert!(has(
+        &plan,
+        2,
+        Severity::Warning,
+        "`count` is assigned in the selection and read after it at line 3"
+    ));
+    // Reading a global is fine; a selection at the top of the file gets no blank lines above.
+    let plan = run("a.py", "print(1)\nprint(2)\n", 1, 1, "first").unwrap();
+    assert_eq!(
+        after(&plan),
+        "def first():\n    print(1)\n\n\nfirst()\nprint(2)\n"
+    );
+    assert!(plan.findings.is_empty());
+}
+
+#[test]
+fn python_globals_comprehensions_and_closures() {
+    let text = "def f(items):\n    global total\n    k = 0\n    total = sum(k for k in items)\n    def cb():\n        return k\n    return cb\n";
+    let plan = run("a.py", text, 4, 4, "add").unwrap();
+    let found = messages(&plan);
+    assert!(
+        has(
+            &plan,
+            4,
+            Severity::Warning,
+            "`total` is declared global/nonlocal at line 2"
+        ),
+        "{found:?}"
+    );
+    assert!(
+        has(
+            &plan,
+            4,
+            Severity::Warning,
+            "the selection reads `items`, a parameter of `f` (line 1)"
+        ),
+        "{found:?}"
+    );
+    // `k` of the comprehension is its own; no finding about the outer `k`.
+    assert!(
+        !found.iter().any(|(_, _, m)| m.contains("`k`")),
+        "{found:?}"
+    );
+    // A nested def in the selection still needs the outer `k`.
+    let plan = run("a.py", text, 5, 6, "make_cb").unwrap();
+    assert!(
+        has(
+            &plan,
+            6,
+            Severity::Warning,
+            "the selection reads `k`, bound at line 3 outside it"
+        ),
+        "{:?}",
+        messages(&plan)
+    );
+    assert!(has(
+        &plan,
+        5,
+        Severity::Warning,
+        "`cb` is assigned in the selection and read after it at line 7"
+    ));
+}
+
+#[test]
+fn python_self_in_a_nested_function_is_captured() {
+    let text = "class A:\n    def f(self):\n        def g():\n            print(self.x)\n            print(2)\n        g()\n";
+    let plan = run("a.py", text, 4, 5, "show").unwrap();
+    assert!(plan.findings.is_empty(), "{:?}", plan.findings);
+    assert!(after(&plan).contains("        def g():\n            show()\n\n        def show():\n            print(self.x)\n            print(2)\n        g()\n"), "{}", after(&plan));
+}
+
+#[test]
+fn python_docstring_async_with_and_one_line_compound_statements() {
+    let text = "async def f(path):\n    \"\"\"Reads.\"\"\"\n    async with open(path) as fh:\n        pass\n    if path: print(path)\n";
+    let plan = run("a.py", text, 2, 4, "read").unwrap();
+    assert!(
+        has(&plan, 2, Severity::Info, "the docstring of `f`"),
+        "{:?}",
+        messages(&plan)
+    );
+    assert!(has(
+        &plan,
+        3,
+        Severity::Info,
+        "`read` is `async` and the call awaits it"
+    ));
+    assert!(
+        after(&plan).contains("    await read()\n"),
+        "{}",
+        after(&plan)
+    );
+    let plan = run("a.py", text, 5, 5, "show").unwrap();
+    assert!(
+        after(&plan).contains("\n\n\ndef show():\n    if path: print(path)"),
+        "{}",
+        after(&plan)
+    );
+}
+
+#[test]
+fn python_staticmethod_in_a_nested_class_and_class_bodies() {
+    let text = "def make():\n    class Local:\n        x = 1\n        def m(self):\n            print(1)\n    return Local\n";
+    let error = refusal(run("a.py", text, 3, 3, "xs"));
+    assert!(matches!(error, RefactorError::InvalidRange { line: 3, .. }));
+    let plan = run("a.py", text, 5, 5, "say").unwrap();
+    assert!(
+        after(&plan)
+            .contains("            self.say()\n\n        def say(self):\n            print(1)\n"),
+        "{}",
+        after(&plan)
+    );
+}
+
+#[test]
+fn a_partly_selected_block_comment_is_refused() {
+    let text = "fn f() {\n    /* one\n       two */\n    g();\n}\n";
+    let error = refusal(run("a.rs", text, 3, 4, "h"));
+    assert!(
+        matches!(error, RefactorError::InvalidRange { line: 2, .. }),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn deeply_nested_code_does_not_overflow() {
+    let depth = 5_000;
+    let text = format!(
+        "def f(a):\n    x = {}a{}\n    print(x)\n",
+        "(".repeat(depth),
+        ")".repeat(depth)
+    );
+    let plan = run("a.py", &text, 2, 2, "deep").unwrap();
+    assert!(has(
+        &plan,
+        2,
+        Severity::Warning,
+        "the selection reads `a`, a parameter of `f` (line 1)"
+    ));
+}
+
+#[test]
+fn a_static_method_of_a_nested_class_is_called_through_its_outer_class() {
+    let text = "class Outer:\n    class Inner:\n        @staticmethod\n        def f():\n            print(1)\n";
+    let plan = run("a.py", text, 5, 5, "g").unwrap();
+    assert!(after(&plan).contains("            Outer.Inner.g()\n\n        @staticmethod\n        def g():\n            print(1)\n"), "{}", after(&plan));
+}
+
+#[test]
+fn a_trait_impl_for_a_type_of_another_file_is_flagged() {
+    let text =
+        "impl Greet for String {\n    fn greet(&self) {\n        println!(\"hi\");\n    }\n}\n";
+    let plan = run("a.rs", text, 3, 3, "say").unwrap();
+    assert!(
+        after(&plan).ends_with(
+            "}\n\nimpl String {\n    fn say(&self) {\n        println!(\"hi\");\n    }\n}\n"
+        ),
+        "{}",
+        after(&plan)
+    );
+    assert!(
+        has(
+            &plan,
+            3,
+            Severity::Warning,
+            "`String` is not defined in this file"
+        ),
+        "{:?}",
+        messages(&plan)
+    );
+}
+
+#[test]
+fn rust_assigning_a_name_declared_in_the_selection_after_it() {
+    let text = "fn f() {\n    let mut n = 0;\n    n = 2;\n}\n";
+    let plan = run("a.rs", text, 2, 2, "init").unwrap();
+    assert!(
+        has(
+            &plan,
+            2,
+            Severity::Warning,
+            "`n` is declared in the selection and assigned after it at line 3"
+        ),
+        "{:?}",
+        messages(&plan)
+    );
+}
+
+/// Every range of every golden `before` file: no panic, and every result that the refactor
+/// accepts parses again (Python compile-time errors it predicts are reported as syntax errors).
+#[test]
+fn every_range_of_the_fixtures_is_refused_or_parses() {
+    let root =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/extract_function");
+    let mut stack = vec![root];
+    let mut files = Vec::new();
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path
+                .parent()
+                .is_some_and(|p| p.ends_with("before") || p.ends_with("before/src"))
+            {
+                files.push(path);
+            }
+        }
+    }
+    let (mut accepted, mut refused) = (0, 0);
+    for path in files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "rs" || e == "py"))
+    {
+        let file = crate::edit::SourceFile::from_bytes(
+            path.to_string_lossy(),
+            &std::fs::read(path).unwrap(),
+        )
+        .unwrap();
+        let lines = file.text.lines().count();
+        for start in 1..=lines {
+            for end in start..=lines {
+                match run(&file.path, &file.text, start, end, "extracted") {
+                    Ok(plan) => {
+                        accepted += 1;
+                        let predicted = plan
+                            .findings
+                            .iter()
+                            .any(|f| f.message.contains("outside a loop"));
+                        assert!(
+                            !plan.has_syntax_errors() || predicted,
+                            "{}:{start}-{end}: {:?}",
+                            file.path,
+                            plan.findings
+                        );
+                    }
+                    Err(_) => refused += 1,
+                }
+            }
+        }
+    }
+    assert!(
+        accepted > 100 && refused > 100,
+        "accepted {accepted}, refused {refused}"
+    );
+}
+
+#[test]
+fn python_nonlocal_declarations_keep_their_binding() {
+    let text = "def f(items):\n    count = len(items)\n    def done():\n        nonlocal count\n        count -= 1\n    return done\n";
+    // The only binding of `count` moves away from `nonlocal count`.
+    let plan = run("a.py", text, 2, 2, "measure").unwrap();
+    assert!(plan.has_syntax_errors(), "{:?}", messages(&plan));
+    // `nonlocal count` stays on line 4 of the result.
+    assert!(
+        has(
+            &plan,
+            4,
+            Severity::Error,
+            "`nonlocal count` has no binding left in `f`"
+        ),
+        "{:?}",
+        messages(&plan)
+    );
+    // The nested function moves away from the binding.
+    let plan = run("a.py", text, 3, 5, "make_done").unwrap();
+    assert!(plan.has_syntax_errors(), "{:?}", messages(&plan));
+    assert!(
+        has(
+            &plan,
+            9,
+            Severity::Error,
+            "`nonlocal count` moves into `make_done`"
+        ),
+        "{}\n{:?}",
+        after(&plan),
+        messages(&plan)
+    );
+    // Both together are fine.
+    let plan = run("a.py", text, 2, 5, "setup").unwrap();
+    assert!(!plan.has_syntax_errors(), "{:?}", messages(&plan));
+}
