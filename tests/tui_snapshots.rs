@@ -119,12 +119,34 @@ fn preview_with_findings_and_the_findings_list() {
 }
 
 #[test]
-fn a_refused_refactor_is_a_screen_not_a_crash() {
+fn a_heuristic_extract_with_a_warning() {
     for size in SIZES {
         let (_dir, root, mut h) = session(size);
         pick(&mut h, "shop/receipt", "python/shop/receipt.py");
         select_lines(&mut h, 49, 50);
+        h.press(&["e"]).type_text("print_lines").press(&["enter"]);
+        let ready = ready(&h);
+        assert!(
+            ready.count(candor::refactor::Severity::Warning) > 0,
+            "the loop reads `items` from outside"
+        );
+        snapshot("preview_extract_warning", &h, &root);
+        h.press(&["enter"]);
+        snapshot("preview_extract_warning_confirm", &h, &root);
+    }
+}
+
+#[test]
+fn a_refused_refactor_is_a_screen_not_a_crash() {
+    for size in SIZES {
+        let (_dir, root, mut h) = session(size);
+        pick(&mut h, "rust/src/lib", "rust/src/lib.rs");
+        select_lines(&mut h, 55, 56);
         h.press(&["e"]).type_text("half").press(&["enter"]);
+        assert!(matches!(
+            h.state.preview.as_ref().unwrap().result,
+            Some(Err(_))
+        ));
         snapshot("preview_refused", &h, &root);
     }
 }

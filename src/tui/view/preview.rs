@@ -392,7 +392,7 @@ fn confirm_prompt(state: &State, ready: &Ready, frame: &mut Frame, diff_box: Rec
         .title(Span::styled(" confirm ", t.warning));
     let keys = &state.keymap;
     let why = if ready.outcome.is_heuristic() {
-        "This is a heuristic result: read the caveats on the right."
+        "Heuristic: read the warnings on the right."
     } else {
         "Read the findings on the right."
     };
