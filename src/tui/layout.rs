@@ -137,9 +137,11 @@ pub fn popup(size: (u16, u16), width: u16, height: u16) -> Rect {
 /// lines the refactor is about).
 pub fn form(size: (u16, u16), with_list: bool, keep_visible: Option<(u16, u16)>) -> Rect {
     let body = frame(size).body;
-    let width = size.0.saturating_sub(2).min(84);
+    // Over the code box (not the outline beside it), inside its border.
+    let code_box = code(size, outline_always_shown(size)).code_box;
+    let width = code_box.width.saturating_sub(2).min(84);
     let height = (if with_list { 14 } else { 10 }).min(body.height);
-    let x = body.x + (body.width - width) / 2;
+    let x = code_box.x + (code_box.width - width) / 2;
     let bottom = Rect::new(
         x,
         (body.bottom() - height).saturating_sub(1).max(body.y),
