@@ -176,3 +176,44 @@ fn no_color_draws_without_colour() {
     let colored = Theme::new(false);
     assert_ne!(colored.selection.bg, None);
 }
+
+#[test]
+fn colours_carry_meaning_in_the_preview() {
+    let (_dir, _root, mut h) = session((120, 40));
+    pick(&mut h, "rust/src/lib", "rust/src/lib.rs");
+    select_symbol(&mut h, "fn shipping_cents");
+    h.press(&["c", "ctrl-e", "ctrl-j"])
+        .type_text("(weight_grams: u64, express: bool)")
+        .press(&["enter"]);
+    ready(&h);
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    terminal.draw(|f| view::render(&h.state, f)).unwrap();
+    let buffer = terminal.backend().buffer();
+    let row_text = |y: u16| {
+        (0..120)
+            .map(|x| buffer[(x, y)].symbol())
+            .collect::<String>()
+    };
+    let row_of = |needle: &str| (0..40).find(|&y| row_text(y).contains(needle)).unwrap();
+    let cell_of = |y: u16, needle: &str| {
+        let text = row_text(y);
+        let column = text.find(needle).unwrap();
+        (text[..column].chars().count() as u16, y)
+    };
+    // The removed line is red, with the removed words on a red background.
+    let removed = row_of("-pub fn shipping_cents");
+    assert_eq!(buffer[cell_of(removed, "pub fn")].fg, Color::Red);
+    assert_eq!(
+        buffer[cell_of(removed, "_lega")].bg,
+        Color::Red,
+        "intraline emphasis"
+    );
+    // The added line is green, and its unchanged words are not emphasised.
+    let added = row_of("+pub fn shipping_cents");
+    assert_eq!(buffer[cell_of(added, "pub fn")].fg, Color::Green);
+    assert_ne!(buffer[cell_of(added, "pub fn")].bg, Color::Green);
+    // The confidence of a heuristic result is yellow, number included.
+    let gauge = row_of("0.60");
+    assert_eq!(buffer[cell_of(gauge, "0.60")].fg, Color::Yellow);
+    assert_eq!(buffer[cell_of(gauge, "█")].fg, Color::Yellow);
+}

@@ -1317,7 +1317,6 @@ fn on_mouse(state: &mut State, event: MouseEvent) {
         Screen::Code => code_mouse(state, event),
         Screen::Picker => picker_mouse(state, event),
         Screen::Preview => {
-            let page = diff_height(state);
             if let Some(preview) = state.preview.as_mut() {
                 let rows = preview
                     .ready()
@@ -1330,7 +1329,6 @@ fn on_mouse(state: &mut State, event: MouseEvent) {
                     MouseEventKind::ScrollUp => preview.scroll = preview.scroll.saturating_sub(3),
                     _ => {}
                 }
-                let _ = page;
             }
         }
         Screen::Form => {}
