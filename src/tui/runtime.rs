@@ -402,7 +402,7 @@ fn engine_loop(engine: &Engine, queue: &SharedQueue, tx: &Sender<Action>) {
             Err((id, tool, args)) => Action::PreviewReady {
                 id,
                 result: guarded("computing the preview", || {
-                    jobs::preview(&engine, tool, &args)
+                    jobs::preview(engine, tool, &args)
                 })
                 .unwrap_or_else(|m| Err(internal(m))),
             },
