@@ -511,6 +511,46 @@ fn undo_round_trips_through_several_transactions_and_keeps_the_history() {
 }
 
 #[test]
+fn a_given_transaction_can_be_undone_even_after_a_later_one() {
+    // The TUI undoes the refactor it wrote, even if an agent wrote another file since.
+    let dir = project(&[("a.py", b"a = 1\n"), ("b.py", b"b = 1\n")]);
+    let root = Root::new(dir.path()).unwrap();
+    let first = apply(&root, &[modify(dir.path(), "a.py", &[("1", "2")])])
+        .unwrap()
+        .transaction
+        .unwrap();
+    let second = apply(&root, &[modify(dir.path(), "b.py", &[("1", "2")])])
+        .unwrap()
+        .transaction
+        .unwrap();
+    let report = undo::undo_transaction(&root, &first).unwrap();
+    assert_eq!(report.undone.unwrap().files, vec!["a.py"]);
+    assert_eq!(std::fs::read(dir.path().join("a.py")).unwrap(), b"a = 1\n");
+    assert_eq!(
+        std::fs::read(dir.path().join("b.py")).unwrap(),
+        b"b = 2\n",
+        "the later one stays"
+    );
+    assert!(matches!(
+        undo::undo_transaction(&root, &first),
+        Err(UndoError::AlreadyUndone { .. })
+    ));
+    assert!(matches!(
+        undo::undo_transaction(&root, "000099-x"),
+        Err(UndoError::UnknownTransaction { .. })
+    ));
+    // `candor undo` now takes the later one, then has nothing left.
+    assert_eq!(
+        undo::undo_last(&root).unwrap().undone.unwrap().transaction,
+        second
+    );
+    assert!(matches!(
+        undo::undo_last(&root),
+        Err(UndoError::NothingToUndo)
+    ));
+}
+
+#[test]
 fn the_journal_keeps_the_last_fifty_transactions() {
     let dir = project(&[("n.py", b"n = 0\n")]);
     let root = Root::new(dir.path()).unwrap();

@@ -159,7 +159,10 @@ impl From<UndoError> for ApiError {
     fn from(error: UndoError) -> ApiError {
         match error {
             UndoError::Write(e) => e.into(),
-            UndoError::NothingToUndo => ApiError::new(ErrorCode::NotFound, error.to_string()),
+            UndoError::NothingToUndo
+            | UndoError::UnknownTransaction { .. }
+            | UndoError::AlreadyUndone { .. }
+            | UndoError::NotApplied { .. } => ApiError::new(ErrorCode::NotFound, error.to_string()),
             UndoError::Changed { .. } => ApiError::new(ErrorCode::StaleFile, error.to_string()),
             UndoError::Journal(_) => ApiError::new(ErrorCode::Io, error.to_string()),
         }
@@ -187,6 +190,12 @@ mod tests {
         };
         let errors = [
             UndoError::NothingToUndo,
+            UndoError::UnknownTransaction { id: "1".into() },
+            UndoError::AlreadyUndone {
+                id: "1".into(),
+                by: "2".into(),
+            },
+            UndoError::NotApplied { id: "1".into() },
             UndoError::Changed {
                 transaction: "1".into(),
                 what: "x".into(),

@@ -13,7 +13,7 @@ use crate::backend::Outcome;
 use crate::edit::{FileChange, sha256_hex};
 use crate::honesty::Tool;
 use crate::lang::Language;
-use crate::workspace::write::{self, ApplyReport};
+use crate::workspace::write::ApplyReport;
 use crate::workspace::{DiskSources, Root};
 
 use super::action::{Action, LspStatus};
@@ -143,46 +143,20 @@ pub fn lsp_status(engine: &Engine, path: &str) -> Option<LspStatus> {
 }
 
 /// Restores the files of the last refactor written in this session, when each still holds
-/// exactly what candor wrote; otherwise nothing is restored.
+/// exactly what candor wrote; otherwise nothing is restored. Goes through the undo journal
+/// (`workspace::undo`), so the history stays right and a crash mid-undo is recovered.
 pub fn undo(
     root: &Root,
-    changes: &[FileChange],
-    _transaction: Option<&str>,
+    _changes: &[FileChange],
+    transaction: Option<&str>,
 ) -> Result<Vec<String>, String> {
-    let mut targets = Vec::new();
-    for change in changes {
-        let resolved = root.resolve(&change.path).map_err(|e| e.to_string())?;
-        let now =
-            write::current_sha256(&resolved.real).map_err(|e| format!("{}: {e}", change.path))?;
-        if now.as_deref() != Some(change.sha256_after.as_str()) {
-            return Err(format!(
-                "{} changed after candor wrote it; nothing was restored (edit it back by hand, or use your version control)",
-                change.path
-            ));
-        }
-        targets.push((resolved.real, change));
+    let id = transaction
+        .ok_or_else(|| "nothing to undo: that write was not recorded in the journal".to_string())?;
+    let report = crate::workspace::undo::undo_transaction(root, id).map_err(|e| e.to_string())?;
+    match report.undone {
+        Some(undone) => Ok(undone.files),
+        None => Err(crate::workspace::undo::describe_report(&report)),
     }
-    let mut restored = Vec::new();
-    for (real, change) in targets {
-        let result = if change.created() {
-            std::fs::remove_file(&real)
-        } else {
-            write::write_atomically(&real, &change.before_bytes())
-        };
-        result.map_err(|e| {
-            format!(
-                "restoring {} failed: {e}; restored so far: {}",
-                change.path,
-                if restored.is_empty() {
-                    "nothing".to_string()
-                } else {
-                    restored.join(", ")
-                }
-            )
-        })?;
-        restored.push(change.path.clone());
-    }
-    Ok(restored)
 }
 
 /// The sha256 of what each path holds now (`None` when it is gone or unreadable).
@@ -260,14 +234,24 @@ mod tests {
     fn undo_restores_only_what_candor_wrote() {
         let dir = tempfile::tempdir().unwrap();
         let root = Root::new(dir.path()).unwrap();
-        std::fs::write(dir.path().join("a.py"), "x = 2\n").unwrap();
+        std::fs::write(dir.path().join("a.py"), "x = 1\n").unwrap();
         let source = crate::edit::SourceFile::from_text("a.py", "x = 1\n");
         let change =
             FileChange::modify(&source, vec![crate::edit::TextEdit::new(4..5, "2")]).unwrap();
         let created = FileChange::create("b.py", "y = 1\n");
-        std::fs::write(dir.path().join("b.py"), "y = 1\n").unwrap();
+        let apply = |changes: &[FileChange]| {
+            crate::workspace::write::apply(
+                &root,
+                changes,
+                &Default::default(),
+                crate::honesty::Tool::InlineFunction,
+            )
+            .unwrap()
+            .transaction
+        };
+        let id = apply(&[change.clone(), created.clone()]);
         assert_eq!(
-            undo(&root, &[change.clone(), created.clone()], None).unwrap(),
+            undo(&root, &[], id.as_deref()).unwrap(),
             vec!["a.py", "b.py"]
         );
         assert_eq!(
@@ -275,12 +259,14 @@ mod tests {
             "x = 1\n"
         );
         assert!(!dir.path().join("b.py").exists());
+        let id = apply(&[change]);
         std::fs::write(dir.path().join("a.py"), "x = 3\n").unwrap();
-        let err = undo(&root, &[change], None).unwrap_err();
+        let err = undo(&root, &[], id.as_deref()).unwrap_err();
         assert!(err.contains("a.py changed"), "{err}");
         assert_eq!(
             std::fs::read_to_string(dir.path().join("a.py")).unwrap(),
             "x = 3\n"
         );
+        assert!(undo(&root, &[], None).is_err());
     }
 }

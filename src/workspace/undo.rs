@@ -4,7 +4,7 @@
 //! stays consistent and a redo is possible later. Also the history (`candor undo --list`).
 //! `undo_last` is what the TUI calls; `undo_command` is the CLI's printing around it.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::process::ExitCode;
 
 use super::Root;
@@ -29,6 +29,8 @@ pub struct Undone {
     pub removed: Vec<String>,
     /// Files the transaction had removed, written again.
     pub recreated: Vec<String>,
+    /// Every file of the transaction, in its order.
+    pub files: Vec<String>,
 }
 
 /// What `undo_last` did. When an interrupted write was found, rolling it back *is* the undo:
@@ -45,6 +47,16 @@ pub enum UndoError {
         "nothing to undo: the journal in .candor/ holds no applied refactor that has not been undone"
     )]
     NothingToUndo,
+    #[error(
+        "transaction {id} is not in the journal in .candor/ (it keeps the last 50); nothing was restored"
+    )]
+    UnknownTransaction { id: String },
+    #[error("transaction {id} was already undone (by {by}); nothing was restored")]
+    AlreadyUndone { id: String, by: String },
+    #[error(
+        "transaction {id} was not completed (it was rolled back); there is nothing of it to undo"
+    )]
+    NotApplied { id: String },
     #[error(
         "cannot undo transaction {transaction} ({what}): {path} changed since candor wrote it (expected sha256 {expected}, found {found}); nothing was restored — undo by hand, or put back what candor wrote in {path} and try again"
     )]
@@ -67,7 +79,10 @@ impl UndoError {
         match self {
             UndoError::Changed { .. }
             | UndoError::Write(WriteError::Stale { .. } | WriteError::AlreadyExists { .. }) => 4,
-            UndoError::NothingToUndo => 3,
+            UndoError::NothingToUndo
+            | UndoError::UnknownTransaction { .. }
+            | UndoError::AlreadyUndone { .. }
+            | UndoError::NotApplied { .. } => 3,
             UndoError::Write(
                 WriteError::Refused { .. } | WriteError::Source(SourceError::OutsideRoot { .. }),
             ) => 2,
@@ -84,16 +99,9 @@ pub fn undo_last(root: &Root) -> Result<UndoReport, UndoError> {
 /// [`undo_last`] with explicit test hooks.
 #[doc(hidden)]
 pub fn undo_last_with_hooks(root: &Root, hooks: &Hooks) -> Result<UndoReport, UndoError> {
-    // No journal folder: nothing was ever written here; do not create one just to say so.
-    if !root
-        .path()
-        .join(journal::CANDOR_DIR)
-        .join("journal")
-        .is_dir()
-    {
+    let Some(journal) = open_existing(root)? else {
         return Err(UndoError::NothingToUndo);
-    }
-    let journal = Journal::open(root)?;
+    };
     let recovered = transaction::recover(&journal, root)?;
     if !recovered.is_empty() {
         return Ok(UndoReport {
@@ -102,19 +110,74 @@ pub fn undo_last_with_hooks(root: &Root, hooks: &Hooks) -> Result<UndoReport, Un
         });
     }
     let entries = journal.entries()?;
-    let undone_ids = undone_ids(&entries);
+    let undone = undone_by(&entries);
     let target = entries
         .iter()
         .rev()
         .find(|e| {
             e.manifest.kind == Kind::Apply
                 && e.state == State::Committed
-                && !undone_ids.contains(e.manifest.id.as_str())
+                && !undone.contains_key(e.manifest.id.as_str())
         })
         .ok_or(UndoError::NothingToUndo)?;
-    let manifest = &target.manifest;
-    let what = transaction::describe(manifest);
+    let undone = undo_entry(&journal, root, &target.manifest, hooks)?;
+    Ok(UndoReport {
+        recovered,
+        undone: Some(undone),
+    })
+}
 
+/// Undoes exactly transaction `id` (the TUI undoes the refactor it wrote, even if something
+/// else wrote after it): with the same checks as [`undo_last`] — every file it wrote must still
+/// hold what it wrote. An interrupted transaction found on the way is rolled back first and
+/// reported in `recovered`.
+pub fn undo_transaction(root: &Root, id: &str) -> Result<UndoReport, UndoError> {
+    let unknown = || UndoError::UnknownTransaction { id: id.to_string() };
+    let journal = open_existing(root)?.ok_or_else(unknown)?;
+    let recovered = transaction::recover(&journal, root)?;
+    let entries = journal.entries()?;
+    let target = entries
+        .iter()
+        .find(|e| e.manifest.id == id)
+        .ok_or_else(unknown)?;
+    if let Some(by) = undone_by(&entries).get(id) {
+        return Err(UndoError::AlreadyUndone {
+            id: id.to_string(),
+            by: by.to_string(),
+        });
+    }
+    if target.manifest.kind != Kind::Apply || target.state != State::Committed {
+        return Err(UndoError::NotApplied { id: id.to_string() });
+    }
+    let undone = undo_entry(&journal, root, &target.manifest, &Hooks::from_env())?;
+    Ok(UndoReport {
+        recovered,
+        undone: Some(undone),
+    })
+}
+
+/// The journal, locked, if this project has one (nothing is created just to find none).
+fn open_existing(root: &Root) -> Result<Option<Journal>, UndoError> {
+    if !root
+        .path()
+        .join(journal::CANDOR_DIR)
+        .join("journal")
+        .is_dir()
+    {
+        return Ok(None);
+    }
+    Ok(Some(Journal::open(root)?))
+}
+
+/// Writes the before-images of `manifest` back, as an `undo` transaction, if every file still
+/// holds exactly what it wrote.
+fn undo_entry(
+    journal: &Journal,
+    root: &Root,
+    manifest: &journal::Manifest,
+    hooks: &Hooks,
+) -> Result<Undone, UndoError> {
+    let what = transaction::describe(manifest);
     let mut planned = Vec::new();
     for (index, record) in manifest.files.iter().enumerate() {
         let resolved = root.resolve(&record.path).map_err(WriteError::from)?;
@@ -142,7 +205,7 @@ pub fn undo_last_with_hooks(root: &Root, hooks: &Hooks) -> Result<UndoReport, Un
         });
     }
     let undo_id = transaction::write(
-        &journal,
+        journal,
         root,
         planned,
         &BTreeMap::new(),
@@ -160,25 +223,28 @@ pub fn undo_last_with_hooks(root: &Root, hooks: &Hooks) -> Result<UndoReport, Un
             .map(|r| r.path.clone())
             .collect()
     };
-    Ok(UndoReport {
-        recovered,
-        undone: Some(Undone {
-            transaction: manifest.id.clone(),
-            undo_transaction: undo_id,
-            what,
-            restored: files_where(|r| r.sha256_before.is_some() && r.sha256_after.is_some()),
-            removed: files_where(|r| r.sha256_before.is_none()),
-            recreated: files_where(|r| r.sha256_after.is_none()),
-        }),
+    Ok(Undone {
+        transaction: manifest.id.clone(),
+        undo_transaction: undo_id,
+        what,
+        restored: files_where(|r| r.sha256_before.is_some() && r.sha256_after.is_some()),
+        removed: files_where(|r| r.sha256_before.is_none()),
+        recreated: files_where(|r| r.sha256_after.is_none()),
+        files: files_where(|_| true),
     })
 }
 
-/// Ids of the transactions a committed undo reverted.
-fn undone_ids(entries: &[Entry]) -> HashSet<&str> {
+/// Transactions a committed undo reverted → the undo's id.
+fn undone_by(entries: &[Entry]) -> BTreeMap<&str, &str> {
     entries
         .iter()
         .filter(|e| e.manifest.kind == Kind::Undo && e.state == State::Committed)
-        .filter_map(|e| e.manifest.undoes.as_deref())
+        .filter_map(|e| {
+            e.manifest
+                .undoes
+                .as_deref()
+                .map(|of| (of, e.manifest.id.as_str()))
+        })
         .collect()
 }
 
@@ -198,16 +264,7 @@ pub struct HistoryEntry {
 /// The journal's transactions, newest first. Reads only: takes no lock, recovers nothing.
 pub fn history(root: &Root) -> Result<Vec<HistoryEntry>, JournalError> {
     let entries = journal::read_history(root)?;
-    let undone_by: BTreeMap<&str, &str> = entries
-        .iter()
-        .filter(|e| e.manifest.kind == Kind::Undo && e.state == State::Committed)
-        .filter_map(|e| {
-            e.manifest
-                .undoes
-                .as_deref()
-                .map(|of| (of, e.manifest.id.as_str()))
-        })
-        .collect();
+    let undone_by = undone_by(&entries);
     Ok(entries
         .iter()
         .rev()
