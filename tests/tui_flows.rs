@@ -276,7 +276,10 @@ fn a_stale_preview_cannot_be_confirmed_until_recomputed() {
     let notice = h.state.notice.as_ref().unwrap();
     assert_eq!(notice.level, NoticeLevel::Warning);
     assert!(notice.text.contains("stale"), "{notice:?}");
-    assert!(!h.state.preview.as_ref().unwrap().confirm, "no prompt for a stale preview");
+    assert!(
+        !h.state.preview.as_ref().unwrap().confirm,
+        "no prompt for a stale preview"
+    );
     h.press_pending("y");
     assert!(h.state.writing.is_none());
     assert!(
