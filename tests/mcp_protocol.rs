@@ -2,8 +2,7 @@
 //! lifecycle and version negotiation, the JSON-RPC error codes for malformed input, tool errors,
 //! containment, and that the server survives all of it with nothing but protocol on stdout.
 
-mod mcp_common;
-use mcp_common as common;
+mod common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -139,7 +138,7 @@ fn error_code(reply: &Value) -> i64 {
 fn project() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("project")).unwrap();
-    common::write_fixtures(&dir.path().join("project"));
+    common::policy::write_fixtures(&dir.path().join("project"));
     dir
 }
 
@@ -492,11 +491,11 @@ fn tool_calls_errors_and_containment() {
     }
     assert_eq!(
         std::fs::read_to_string(root.join("app.py")).unwrap(),
-        common::PYTHON
+        common::policy::PYTHON
     );
     assert_eq!(
         std::fs::read_to_string(root.join("app.rs")).unwrap(),
-        common::RUST
+        common::policy::RUST
     );
     server.assert_no_reply_pending("after tool errors");
     server.finish();

@@ -5,8 +5,7 @@
 //! test checks what the SDK received: the honesty surfaces against the policy document, the
 //! same payloads as `candor call`, the file on disk, and the error codes.
 
-mod mcp_common;
-use mcp_common as common;
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -14,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use common::{PYTHON, RUST, candor_call, four_calls, policy, write_fixtures};
+use common::policy::{PYTHON, RUST, candor_call, four_calls, policy, write_fixtures};
 
 /// The interpreter with the SDK: `CANDOR_TEST_PYTHON` (set by `scripts/test`), else the
 /// worktree's `.venv`, else `python3`.

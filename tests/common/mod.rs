@@ -2,6 +2,8 @@
 //! project's bytes, plans built by hand, and running the real `candor` binary.
 #![allow(dead_code)]
 
+pub mod policy;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

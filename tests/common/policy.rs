@@ -1,11 +1,8 @@
-//! Shared by the MCP integration tests (`mcp_protocol`, `mcp_sdk`): the honesty policy read from
+//! Shared by the honesty and MCP tests: the honesty policy read from
 //! the shipped document (never retyped), the small Python and Rust fixtures, and `candor call`
 //! for comparisons.
 
-#![allow(dead_code)]
-
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::{Value, json};
 
@@ -147,17 +144,5 @@ pub fn write_fixtures(root: &Path) {
 
 /// `candor call TOOL ARGS --root ROOT`: the envelope it prints.
 pub fn candor_call(root: &Path, tool: &str, args: &Value) -> Value {
-    let output = Command::new(env!("CARGO_BIN_EXE_candor"))
-        .args(["call", tool, &args.to_string(), "--root"])
-        .arg(root)
-        .env_remove("CANDOR_BACKEND")
-        .env("XDG_CONFIG_HOME", root.join(".no-user-config"))
-        .output()
-        .unwrap();
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{tool}: candor call printed no JSON ({e}): {}",
-            String::from_utf8_lossy(&output.stdout)
-        )
-    })
+    super::call(root, tool, args).0
 }
