@@ -2,6 +2,8 @@
 //! rules and syntax checking. Pure: no disk, no terminal.
 
 pub mod calls;
+pub mod lex;
+pub mod partial;
 mod python;
 pub mod regions;
 mod rust;

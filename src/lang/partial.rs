@@ -1,0 +1,422 @@
+//! Partial syntax trees in the file's own coordinates. Tree-sitter parses only the statements
+//! around the places of interest and the headers of every block that encloses them, handed to it
+//! as included ranges, so node positions are the real file offsets and the ancestors (class,
+//! impl, function, `if`) exist:
+//! - Python: the logical line of each place; the enclosing `def`/`class`/compound headers found
+//!   by indentation, each with its decorators, and for an `elif`/`else`/`except`/`finally` the
+//!   clauses back to the `if`/`try`/`for`/`while` that opens it. Skipped bodies are empty blocks,
+//!   which tree-sitter-python reads without an error.
+//! - Rust: the statement around each place inside its innermost brace (from the previous
+//!   statement boundary to the next), and for each enclosing brace the statement that holds it,
+//!   up to `{` and from `}`. Blocks in between keep their braces and lose their contents.
+//!
+//! A partial tree is used only when it has no error; the callers parse the whole file otherwise,
+//! so answers stay those of a full parse (`examples/regions_check.rs` compares both on real
+//! trees). Pure.
+
+use std::ops::Range;
+
+use tree_sitter::{Parser, Point, Tree};
+
+use super::Language;
+use super::lex::Lexed;
+
+/// The byte ranges a partial parse of `text` must include for `places` (sorted by nothing in
+/// particular) to parse as in the whole file: sorted, merged, none empty.
+pub fn included_ranges(
+    lang: Language,
+    text: &str,
+    lexed: &Lexed,
+    places: &[Range<usize>],
+) -> Vec<Range<usize>> {
+    let mut ranges = match lang {
+        Language::Python => python_ranges(text, lexed, places),
+        Language::Rust => rust_ranges(text.len(), lexed, places),
+    };
+    ranges.retain(|r| !r.is_empty());
+    ranges.sort_unstable_by_key(|r| r.start);
+    let mut merged: Vec<Range<usize>> = Vec::with_capacity(ranges.len());
+    for range in ranges {
+        match merged.last_mut() {
+            Some(last) if range.start <= last.end => last.end = last.end.max(range.end),
+            _ => merged.push(range),
+        }
+    }
+    merged
+}
+
+/// Parses only `ranges` of `text` (sorted, non-overlapping, non-empty; an empty list parses the
+/// whole text).
+pub fn parse_ranges(lang: Language, text: &str, ranges: &[Range<usize>]) -> Tree {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&lang.grammar())
+        .expect("bundled grammar matches the tree-sitter ABI");
+    let included = tree_sitter_ranges(text, ranges);
+    parser
+        .set_included_ranges(&included)
+        .expect("included ranges are sorted and do not overlap");
+    parser
+        .parse(text, None)
+        .expect("parsing without a timeout or cancellation flag always yields a tree")
+}
+
+/// A partial tree of `text` around `places`, or `None` when it has a syntax error or there is
+/// no place (the caller then parses the whole file).
+pub fn parse_around(
+    lang: Language,
+    text: &str,
+    lexed: &Lexed,
+    places: &[Range<usize>],
+) -> Option<Tree> {
+    if places.is_empty() {
+        return None;
+    }
+    let ranges = included_ranges(lang, text, lexed, places);
+    if ranges.is_empty() {
+        return None;
+    }
+    let tree = parse_ranges(lang, text, &ranges);
+    (!tree.root_node().has_error()).then_some(tree)
+}
+
+fn tree_sitter_ranges(text: &str, ranges: &[Range<usize>]) -> Vec<tree_sitter::Range> {
+    let bytes = text.as_bytes();
+    let (mut row, mut line_start, mut counted) = (0usize, 0usize, 0usize);
+    let mut point = |at: usize| {
+        for newline in memchr::memchr_iter(b'\n', &bytes[counted..at]) {
+            row += 1;
+            line_start = counted + newline + 1;
+        }
+        counted = at;
+        Point::new(row, at - line_start)
+    };
+    ranges
+        .iter()
+        .map(|r| tree_sitter::Range {
+            start_byte: r.start,
+            start_point: point(r.start),
+            end_byte: r.end,
+            end_point: point(r.end),
+        })
+        .collect()
+}
+
+// ---- Python ----------------------------------------------------------------------------------
+
+const NONE: usize = usize::MAX;
+
+/// The block structure of a Python file by indentation, one entry per logical line.
+struct PythonLines<'t> {
+    text: &'t str,
+    starts: &'t [usize],
+    /// Lines with no code (blank or only a comment) take no part in the structure.
+    blank: Vec<bool>,
+    /// The header line of the enclosing block (nearest earlier code line indented less).
+    parent: Vec<usize>,
+    /// The previous code line at the same indentation in the same block.
+    previous: Vec<usize>,
+    /// The next code line at the same indentation in the same block.
+    next: Vec<usize>,
+}
+
+impl<'t> PythonLines<'t> {
+    fn new(text: &'t str, lexed: &'t Lexed) -> PythonLines<'t> {
+        let starts = &lexed.logical_lines[..];
+        let n = starts.len();
+        let mut lines = PythonLines {
+            text,
+            starts,
+            blank: vec![true; n],
+            parent: vec![NONE; n],
+            previous: vec![NONE; n],
+            next: vec![NONE; n],
+        };
+        // (indent width, line) of the open blocks' lines, innermost last.
+        let mut stack: Vec<(usize, usize)> = Vec::new();
+        for i in 0..n {
+            let Some(width) = lines.code_indent(i) else {
+                continue;
+            };
+            lines.blank[i] = false;
+            while stack.last().is_some_and(|(w, _)| *w > width) {
+                stack.pop();
+            }
+            if let Some(&(w, sibling)) = stack.last()
+                && w == width
+            {
+                lines.previous[i] = sibling;
+                lines.next[sibling] = i;
+                stack.pop();
+            }
+            lines.parent[i] = stack.last().map_or(NONE, |(_, p)| *p);
+            stack.push((width, i));
+        }
+        lines
+    }
+
+    fn range(&self, i: usize) -> Range<usize> {
+        self.starts[i]..self.starts.get(i + 1).copied().unwrap_or(self.text.len())
+    }
+
+    /// The indentation width of a line with code, as tree-sitter-python's scanner counts it
+    /// (space 1, tab 8, form feed resets); `None` for a blank or comment-only line.
+    fn code_indent(&self, i: usize) -> Option<usize> {
+        let line = &self.text.as_bytes()[self.range(i)];
+        let mut width = 0;
+        for &b in line {
+            match b {
+                b' ' => width += 1,
+                b'\t' => width += 8,
+                b'\x0c' => width = 0,
+                b'\n' | b'\r' | b'#' => return None,
+                _ => return Some(width),
+            }
+        }
+        None
+    }
+
+    /// The first word of a code line (`def`, `elif`, a name, or `@` for a decorator).
+    fn first_word(&self, i: usize) -> &str {
+        let code = self.text[self.range(i)].trim_start_matches([' ', '\t', '\x0c']);
+        if code.starts_with('@') {
+            return "@";
+        }
+        let end = code
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(code.len());
+        &code[..end]
+    }
+}
+
+fn python_ranges(text: &str, lexed: &Lexed, places: &[Range<usize>]) -> Vec<Range<usize>> {
+    let lines = PythonLines::new(text, lexed);
+    let mut included = vec![false; lines.starts.len()];
+    let line_of = |at: usize| lines.starts.partition_point(|s| *s <= at).saturating_sub(1);
+    // Every logical line a place touches.
+    let mut work: Vec<usize> = places
+        .iter()
+        .flat_map(|p| line_of(p.start)..=line_of(p.end.saturating_sub(1).max(p.start)))
+        .collect();
+    while let Some(i) = work.pop() {
+        if i == NONE || included[i] {
+            continue;
+        }
+        included[i] = true;
+        if lines.blank[i] {
+            continue;
+        }
+        work.push(lines.parent[i]);
+        match lines.first_word(i) {
+            "def" | "class" | "async" => {
+                // Its decorators make it a decorated definition.
+                let mut before = lines.previous[i];
+                while before != NONE && lines.first_word(before) == "@" {
+                    work.push(before);
+                    before = lines.previous[before];
+                }
+            }
+            "@" => {
+                // A decorator needs the definition it decorates.
+                let mut after = lines.next[i];
+                while after != NONE && lines.first_word(after) == "@" {
+                    work.push(after);
+                    after = lines.next[after];
+                }
+                work.push(after);
+            }
+            "elif" | "else" | "except" | "finally" => {
+                // The clauses back to the statement that opens them.
+                let mut before = lines.previous[i];
+                while before != NONE {
+                    work.push(before);
+                    if !matches!(
+                        lines.first_word(before),
+                        "elif" | "else" | "except" | "finally"
+                    ) {
+                        break;
+                    }
+                    before = lines.previous[before];
+                }
+            }
+            _ => {}
+        }
+    }
+    included
+        .iter()
+        .enumerate()
+        .filter(|(_, inside)| **inside)
+        .map(|(i, _)| lines.range(i))
+        .collect()
+}
+
+// ---- Rust ------------------------------------------------------------------------------------
+
+fn rust_ranges(len: usize, lexed: &Lexed, places: &[Range<usize>]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut headers_done = vec![false; lexed.braces.len()];
+    for place in places {
+        let owner = innermost_brace(lexed, place);
+        let statement = statement_around(lexed, len, owner, place);
+        push_without_child_blocks(lexed, owner, statement, &mut out);
+        let mut brace = owner;
+        while let Some(index) = brace {
+            if headers_done[index] {
+                break;
+            }
+            headers_done[index] = true;
+            let this = lexed.braces[index];
+            let statement = statement_around(lexed, len, this.parent, &(this.open..this.close + 1));
+            push_without_child_blocks(lexed, this.parent, statement, &mut out);
+            brace = this.parent;
+        }
+    }
+    out
+}
+
+/// The innermost brace whose block contains `place`.
+fn innermost_brace(lexed: &Lexed, place: &Range<usize>) -> Option<usize> {
+    let mut candidate = lexed
+        .braces
+        .partition_point(|b| b.open < place.start)
+        .checked_sub(1);
+    while let Some(index) = candidate {
+        let brace = lexed.braces[index];
+        if brace.close >= place.end {
+            return Some(index);
+        }
+        candidate = brace.parent;
+    }
+    None
+}
+
+/// The statement of the block `owner` (`None`: the file's items) that contains `range`: from
+/// the last statement boundary of that block at or before it to the first one at or after it.
+fn statement_around(
+    lexed: &Lexed,
+    len: usize,
+    owner: Option<usize>,
+    range: &Range<usize>,
+) -> Range<usize> {
+    let Some(owner) = owner else {
+        let items = &lexed.item_starts;
+        let before = items.partition_point(|s| *s <= range.start);
+        let start = before.checked_sub(1).map_or(0, |i| items[i]);
+        let after = items.partition_point(|s| *s < range.end);
+        let end = items.get(after).copied().unwrap_or(len);
+        return start..end;
+    };
+    let block = lexed.braces[owner];
+    let bounds = &lexed.boundaries;
+    let mut start = block.open + 1;
+    let mut k = bounds.partition_point(|(at, _)| *at <= range.start);
+    while k > 0 {
+        let (at, of) = bounds[k - 1];
+        if at <= block.open {
+            break;
+        }
+        if of == owner {
+            start = at;
+            break;
+        }
+        // A boundary inside a nested block: look before that block instead.
+        let nested_open = lexed.braces[of].open;
+        k = bounds.partition_point(|(a, _)| *a <= nested_open);
+    }
+    let mut end = block.close;
+    let mut k = bounds.partition_point(|(at, _)| *at < range.end);
+    while let Some(&(at, of)) = bounds.get(k) {
+        if at > block.close {
+            break;
+        }
+        if of == owner {
+            end = at;
+            break;
+        }
+        let nested_close = lexed.braces[of].close;
+        k = bounds.partition_point(|(a, _)| *a <= nested_close);
+    }
+    start..end.max(start)
+}
+
+/// Pushes `segment` without the contents of the blocks directly inside it (their braces stay).
+fn push_without_child_blocks(
+    lexed: &Lexed,
+    owner: Option<usize>,
+    segment: Range<usize>,
+    out: &mut Vec<Range<usize>>,
+) {
+    let braces = &lexed.braces;
+    let mut cursor = segment.start;
+    let mut k = braces.partition_point(|b| b.open < segment.start);
+    while let Some(child) = braces.get(k) {
+        if child.open >= segment.end {
+            break;
+        }
+        if child.parent == owner {
+            out.push(cursor..child.open + 1);
+            cursor = child.close.min(segment.end).max(cursor);
+            k = braces.partition_point(|b| b.open <= child.close);
+        } else {
+            k += 1;
+        }
+    }
+    out.push(cursor..segment.end);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::lex::lex;
+
+    fn included(lang: Language, text: &str, word: &str) -> String {
+        let places: Vec<Range<usize>> = text
+            .match_indices(word)
+            .map(|(i, w)| i..i + w.len())
+            .collect();
+        let lexed = lex(lang, text);
+        included_ranges(lang, text, &lexed, &places)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect()
+    }
+
+    #[test]
+    fn python_keeps_headers_decorators_and_clauses() {
+        let text = "import os\n\n@deco\nclass A:\n    x = 1\n\n    def m(self):\n        if a:\n            pass\n        elif b:\n            y = 2\n        else:\n            target(1)\n        return 3\n";
+        assert_eq!(
+            included(Language::Python, text, "target"),
+            "@deco\nclass A:\n    def m(self):\n        if a:\n        elif b:\n        else:\n            target(1)\n"
+        );
+        let tree = parse_around(
+            Language::Python,
+            text,
+            &lex(Language::Python, text),
+            &[text.find("target").unwrap()..text.find("target").unwrap() + 6],
+        )
+        .expect("a clean partial tree");
+        let call = tree
+            .root_node()
+            .descendant_for_byte_range(text.find("target(1)").unwrap(), text.find("(1)").unwrap())
+            .unwrap();
+        assert_eq!(call.start_position().row, 12);
+        let decorated = "@first\n@target\ndef f():\n    pass\n";
+        assert_eq!(
+            included(Language::Python, decorated, "target"),
+            "@first\n@target\ndef f():\n"
+        );
+    }
+
+    #[test]
+    fn rust_keeps_enclosing_headers_and_drops_other_blocks() {
+        let text = "use a::b;\n\nimpl A {\n    fn m(&self) -> u8 {\n        let x = 1;\n        if x { a(); } else { b.target(); }\n        v.iter().map(|q| { q }).count()\n    }\n\n    fn n() {}\n}\n";
+        assert_eq!(
+            included(Language::Rust, text, "target"),
+            "\n\nimpl A {\n    fn m(&self) -> u8 {\n        if x {} else { b.target();}}}"
+        );
+        assert_eq!(
+            included(Language::Rust, text, "count"),
+            "\n\nimpl A {\n    fn m(&self) -> u8 {\n        v.iter().map(|q| {}).count()\n    }}"
+        );
+    }
+}
