@@ -80,6 +80,29 @@ pub fn parse_around(
     (!tree.root_node().has_error()).then_some(tree)
 }
 
+/// A tree of `text` for every question about the statements around the whole-word occurrences
+/// of `words` (in code, strings or comments) and the blocks enclosing them: a partial tree when
+/// one parses cleanly, else the full tree. Says which it is (`true`: partial).
+pub fn parse_around_words(lang: Language, text: &str, words: &[&str]) -> (Tree, bool) {
+    let mut places: Vec<Range<usize>> = words
+        .iter()
+        .flat_map(|word| {
+            super::calls::word_matches(text, word)
+                .into_iter()
+                .map(move |at| at..at + word.len())
+        })
+        .collect();
+    places.sort_unstable_by_key(|p| p.start);
+    if places.is_empty() {
+        return (lang.parse(text), false);
+    }
+    let lexed = super::lex::lex(lang, text);
+    match parse_around(lang, text, &lexed, &places) {
+        Some(tree) => (tree, true),
+        None => (lang.parse(text), false),
+    }
+}
+
 fn tree_sitter_ranges(text: &str, ranges: &[Range<usize>]) -> Vec<tree_sitter::Range> {
     let bytes = text.as_bytes();
     let (mut row, mut line_start, mut counted) = (0usize, 0usize, 0usize);

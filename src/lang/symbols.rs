@@ -82,6 +82,7 @@ pub fn outline(lang: Language, tree: &Tree, text: &str) -> Vec<Symbol> {
     let mut symbols: Vec<Symbol> = Vec::new();
     // (node id, index in `symbols`) for containers seen so far.
     let mut containers: Vec<(usize, usize)> = Vec::new();
+    let mut lines = super::calls::LineCounter::new(text);
     walk_tree(tree, |node| {
         if let Some((kind, name_node)) = classify(lang, node, text) {
             let container = enclosing_symbol(lang, node, &containers);
@@ -111,7 +112,7 @@ pub fn outline(lang: Language, tree: &Tree, text: &str) -> Vec<Symbol> {
             let range = outer_node(lang, node).byte_range();
             let full_start = leading_trivia_start(lang, outer_node(lang, node), text);
             let top_level = container.is_none() && is_file_level(lang, outer_node(lang, node));
-            let line_of = |byte: usize| text[..byte].matches('\n').count() + 1;
+
             symbols.push(Symbol {
                 kind,
                 name,
@@ -127,7 +128,7 @@ pub fn outline(lang: Language, tree: &Tree, text: &str) -> Vec<Symbol> {
                 full_range: full_start..range.end,
                 name_range: name_node.byte_range(),
                 line: name_node.start_position().row + 1,
-                first_line: line_of(full_start),
+                first_line: lines.line_of(full_start) + 1,
                 end_line: node.end_position().row + 1,
                 range,
                 container,

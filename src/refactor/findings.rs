@@ -1,6 +1,7 @@
 //! Findings, the fourth honesty surface: concrete, located, best-effort notes on where a caveat
 //! bites in this very edit. Also the check every result goes through: parse it again.
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::edit::FileChange;
@@ -9,7 +10,7 @@ use crate::lang::{Language, syntax_errors};
 
 /// Files at least this large are checked region by region around the edits first (a full
 /// parse of a big file costs milliseconds per hundred kilobytes).
-const REGION_CHECK_FROM_BYTES: usize = 32 * 1024;
+const REGION_CHECK_FROM_BYTES: usize = 0;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -78,45 +79,42 @@ impl Finding {
 /// error-severity finding at the first new error; a file that was already broken gets a warning
 /// saying so (its errors are not ours to fix, but the user should know).
 pub fn check_syntax(changes: &[FileChange]) -> Vec<Finding> {
-    let mut findings = Vec::new();
-    for change in changes {
-        let Some(lang) = Language::from_path(&change.path) else {
-            continue;
-        };
-        if change.after.len() >= REGION_CHECK_FROM_BYTES && edits_parse_clean(lang, change) {
-            continue;
-        }
-        let after_errors = syntax_errors(&lang.parse(&change.after), &change.after);
-        if after_errors.is_empty() {
-            continue;
-        }
-        let before_errors = if change.created() {
-            Vec::new()
-        } else {
-            syntax_errors(&lang.parse(&change.before), &change.before)
-        };
-        if before_errors.is_empty() || after_errors.len() > before_errors.len() {
-            let first = &after_errors[0];
-            findings.push(Finding::error(
-                &change.path,
-                first.line,
-                format!(
-                    "{SYNTAX_ERROR_PREFIX} {} ({}); it will not be written unless you pass allow_syntax_errors",
-                    first.line, first.description
-                ),
-            ));
-        } else {
-            findings.push(Finding::warning(
-                &change.path,
-                before_errors[0].line,
-                format!(
-                    "the file already had a syntax error at line {} before this refactor; the heuristic may misread the code around it",
-                    before_errors[0].line
-                ),
-            ));
-        }
+    // Each file on its own core; the findings keep the order of the changes.
+    let findings: Vec<Option<Finding>> = changes.par_iter().map(check_change).collect();
+    findings.into_iter().flatten().collect()
+}
+
+fn check_change(change: &FileChange) -> Option<Finding> {
+    let lang = Language::from_path(&change.path)?;
+    if change.after.len() >= REGION_CHECK_FROM_BYTES && edits_parse_clean(lang, change) {
+        return None;
     }
-    findings
+    let after_errors = syntax_errors(&lang.parse(&change.after), &change.after);
+    let first = after_errors.first()?;
+    let before_errors = if change.created() {
+        Vec::new()
+    } else {
+        syntax_errors(&lang.parse(&change.before), &change.before)
+    };
+    if before_errors.is_empty() || after_errors.len() > before_errors.len() {
+        Some(Finding::error(
+            &change.path,
+            first.line,
+            format!(
+                "{SYNTAX_ERROR_PREFIX} {} ({}); it will not be written unless you pass allow_syntax_errors",
+                first.line, first.description
+            ),
+        ))
+    } else {
+        Some(Finding::warning(
+            &change.path,
+            before_errors[0].line,
+            format!(
+                "the file already had a syntax error at line {} before this refactor; the heuristic may misread the code around it",
+                before_errors[0].line
+            ),
+        ))
+    }
 }
 
 /// Whether the regions around every edit of a large file parse cleanly, which shows the edit

@@ -29,8 +29,8 @@ pub struct Mentioning {
     pub skipped: Vec<(String, String)>,
 }
 
-/// Read access to the project for the refactors.
-pub trait Sources {
+/// Read access to the project for the refactors. `Sync`: the refactors read files on every core.
+pub trait Sources: Sync {
     /// The file at a project-relative path; `Ok(None)` when it does not exist.
     fn file(&self, path: &str) -> Result<Option<SourceFile>, SourceError>;
 
@@ -47,6 +47,54 @@ pub trait Sources {
     /// The syntax tree of `file`. Refactors parse through this so that the shell can reuse
     /// trees it already has (same content hash) instead of parsing a large file again.
     fn parse(&self, lang: Language, file: &SourceFile) -> tree_sitter::Tree {
+        lang.parse(&file.text)
+    }
+
+    /// A syntax tree of `file` that answers every question about the statements around the
+    /// whole-word occurrences of `words` and the blocks that enclose them (what a project-wide
+    /// search asks of the files it did not start from): by default a partial tree in the file's
+    /// coordinates (`lang::partial`), the full tree when that one has an error.
+    fn parse_around_words(
+        &self,
+        lang: Language,
+        file: &SourceFile,
+        words: &[&str],
+    ) -> tree_sitter::Tree {
+        crate::lang::partial::parse_around_words(lang, &file.text, words).0
+    }
+}
+
+/// Another [`Sources`] whose every tree is a full parse: the reference that the partial trees of
+/// [`Sources::parse_around_words`] are checked against (same plans, byte for byte).
+pub struct FullTrees<'a>(pub &'a dyn Sources);
+
+impl Sources for FullTrees<'_> {
+    fn file(&self, path: &str) -> Result<Option<SourceFile>, SourceError> {
+        self.0.file(path)
+    }
+
+    fn files_mentioning(&self, lang: Language, word: &str) -> Result<Mentioning, SourceError> {
+        self.0.files_mentioning(lang, word)
+    }
+
+    fn dir_exists(&self, path: &str) -> bool {
+        self.0.dir_exists(path)
+    }
+
+    fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError> {
+        self.0.files_of(lang)
+    }
+
+    fn parse(&self, lang: Language, file: &SourceFile) -> tree_sitter::Tree {
+        self.0.parse(lang, file)
+    }
+
+    fn parse_around_words(
+        &self,
+        lang: Language,
+        file: &SourceFile,
+        _words: &[&str],
+    ) -> tree_sitter::Tree {
         lang.parse(&file.text)
     }
 }

@@ -58,6 +58,15 @@ impl DiskSources {
         }
     }
 
+    /// The full tree of `file` parsed before (same path and content), if any.
+    fn cached_tree(&self, file: &SourceFile) -> Option<Tree> {
+        let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
+        trees
+            .iter()
+            .find(|(p, sha, _)| *p == file.path && *sha == file.sha256)
+            .map(|(_, _, tree)| tree.clone())
+    }
+
     /// Reads and decodes one file; `Ok(None)` when it does not exist.
     pub fn read(&self, path: &str) -> Result<Option<SourceFile>, SourceError> {
         let resolved = self.root.resolve(path)?;
@@ -140,18 +149,18 @@ impl Sources for DiskSources {
     }
 
     fn parse(&self, lang: Language, file: &SourceFile) -> Tree {
-        {
-            let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some((_, _, tree)) = trees
-                .iter()
-                .find(|(p, sha, _)| *p == file.path && *sha == file.sha256)
-            {
-                return tree.clone();
-            }
+        if let Some(tree) = self.cached_tree(file) {
+            return tree;
         }
         let tree = lang.parse(&file.text);
         self.remember_tree(file, tree.clone());
         tree
+    }
+
+    fn parse_around_words(&self, lang: Language, file: &SourceFile, words: &[&str]) -> Tree {
+        // A full tree at hand beats a partial one; a partial tree is never cached.
+        self.cached_tree(file)
+            .unwrap_or_else(|| crate::lang::partial::parse_around_words(lang, &file.text, words).0)
     }
 
     fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError> {

@@ -16,7 +16,7 @@ use crate::lang::calls::{
 use crate::lang::symbols::{SymbolKind, outline};
 use crate::lang::{Language, node_text};
 use crate::refactor::Finding;
-use crate::text::{TextStyle, indentation_at};
+use crate::text::{indentation_at, line_ending};
 
 /// What the calls are matched against.
 pub(super) struct Callee<'a> {
@@ -80,17 +80,18 @@ struct CallPlan {
     findings: Vec<Finding>,
 }
 
-/// Finds and rewrites the calls in `file`, and reports every other mention.
-pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile) -> FileOutcome {
+/// Finds and rewrites the calls in `file`, and reports every other mention. `tree` is a tree of
+/// the file that holds at least the statements around the search words and their enclosing
+/// blocks (`Sources::parse_around_words`).
+pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile, tree: &Tree) -> FileOutcome {
     let lang = callee.lang;
     let text = file.text.as_str();
     let path = file.path.as_str();
-    let tree = lang.parse(text);
-    let eol = TextStyle::detect(text).line_ending;
+    let eol = line_ending(text);
     let is_definition_file = path == callee.definition.0;
     let mut outcome = FileOutcome::default();
 
-    let mentions = find_mentions(lang, &tree, text, callee.name);
+    let mentions = find_mentions(lang, tree, text, callee.name);
     // (call, whether it constructs the class of an `__init__`)
     let mut calls: Vec<(CallSite, bool)> = mentions.calls.into_iter().map(|c| (c, false)).collect();
     let mut references: Vec<(Reference, &str)> = mentions
@@ -99,14 +100,14 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile) -> FileOutcom
         .map(|r| (r, callee.name))
         .collect();
     if let Some(class) = callee.constructor_of() {
-        let constructions = find_mentions(lang, &tree, text, class);
+        let constructions = find_mentions(lang, tree, text, class);
         calls.extend(constructions.calls.into_iter().map(|c| (c, true)));
         references.extend(
             constructions
                 .references
                 .into_iter()
                 .filter(|r| matches!(r.kind, ReferenceKind::Use | ReferenceKind::Decorator))
-                .filter(|r| is_plain_class_use(&tree, r))
+                .filter(|r| is_plain_class_use(tree, r))
                 .map(|r| (r, class)),
         );
     }
@@ -120,7 +121,7 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile) -> FileOutcom
                 explicit_receiver: false,
             }
         } else {
-            decide(callee, call, text, &tree, &at)
+            decide(callee, call, text, tree, &at)
         };
         match decision {
             Decision::Skip(why) => outcome.findings.push(Finding::info(path, call.line, why)),
@@ -165,16 +166,16 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile) -> FileOutcom
         {
             continue;
         }
-        if lang == Language::Rust && !names_the_function(callee, &tree, &reference) {
+        if lang == Language::Rust && !names_the_function(callee, tree, &reference) {
             continue;
         }
         outcome
             .findings
-            .push(reference_finding(callee, &tree, path, &reference, name));
+            .push(reference_finding(callee, tree, path, &reference, name));
     }
     outcome
         .findings
-        .extend(other_definitions(callee, &tree, text, path));
+        .extend(other_definitions(callee, tree, text, path));
     outcome
 }
 
@@ -579,8 +580,12 @@ fn plan_call(
     // Edits: delete runs of dropped arguments with their separators; insert placeholders.
     let open = call.arguments_range.start;
     let close = call.arguments_range.end.saturating_sub(1);
-    let row = |offset: usize| text.get(..offset).map_or(0, |s| s.matches('\n').count());
-    let vertical = args.first().is_some_and(|a| row(a.range.start) > row(open));
+    // The first argument on a later line than `(` (no counting from the top of the file: a
+    // file with many calls would pay for each).
+    let vertical = args.first().is_some_and(|a| {
+        text.get(open..a.range.start)
+            .is_some_and(|s| s.contains('\n'))
+    });
     let indent = args
         .first()
         .map_or("", |a| indentation_at(text, a.range.start));
