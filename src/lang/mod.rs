@@ -2,6 +2,7 @@
 //! rules and syntax checking. Pure: no disk, no terminal.
 
 pub mod calls;
+pub mod incremental;
 pub mod lex;
 pub mod partial;
 mod python;

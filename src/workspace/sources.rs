@@ -34,8 +34,18 @@ impl Default for Limits {
 pub struct DiskSources {
     pub root: Root,
     pub limits: Limits,
-    /// Recently parsed trees by (path, sha256): previews of the same file reuse them.
-    trees: Mutex<Vec<(String, String, Tree)>>,
+    /// Recently parsed trees: previews of the same file reuse them, and a new version of a file
+    /// is re-parsed incrementally from the tree of its previous version.
+    trees: Mutex<Vec<CachedTree>>,
+}
+
+/// A full tree with the path, content hash and text it was parsed from.
+#[derive(Debug)]
+struct CachedTree {
+    path: String,
+    sha256: String,
+    text: String,
+    tree: Tree,
 }
 
 /// How many parsed trees the cache keeps.
@@ -50,12 +60,16 @@ impl DiskSources {
         }
     }
 
-    /// Remembers `tree` as the parse of `file` (the TUI hands over its incrementally
-    /// re-parsed trees this way).
+    /// Remembers `tree` as the parse of `file` (the TUI hands over its trees this way).
     pub fn remember_tree(&self, file: &SourceFile, tree: Tree) {
         let mut trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
-        trees.retain(|(path, _, _)| *path != file.path);
-        trees.push((file.path.clone(), file.sha256.clone(), tree));
+        trees.retain(|cached| cached.path != file.path);
+        trees.push(CachedTree {
+            path: file.path.clone(),
+            sha256: file.sha256.clone(),
+            text: file.text.clone(),
+            tree,
+        });
         if trees.len() > CACHED_TREES {
             trees.remove(0);
         }
@@ -66,8 +80,30 @@ impl DiskSources {
         let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
         trees
             .iter()
-            .find(|(p, sha, _)| *p == file.path && *sha == file.sha256)
-            .map(|(_, _, tree)| tree.clone())
+            .find(|c| c.path == file.path && c.sha256 == file.sha256)
+            .map(|c| c.tree.clone())
+    }
+
+    /// The full tree of `file`: the cached one when the content is the same; re-parsed
+    /// incrementally from the cached tree of an earlier version of the file (only the changed
+    /// part is parsed again); parsed from scratch otherwise. Remembered for the next time.
+    pub fn parse_reusing(&self, lang: Language, file: &SourceFile) -> Tree {
+        let previous = {
+            let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
+            match trees.iter().find(|c| c.path == file.path) {
+                Some(c) if c.sha256 == file.sha256 => return c.tree.clone(),
+                Some(c) => Some((c.text.clone(), c.tree.clone())),
+                None => None,
+            }
+        };
+        let tree = match previous {
+            Some((old_text, old_tree)) => {
+                crate::lang::incremental::reparse(lang, &old_text, &old_tree, &file.text)
+            }
+            None => lang.parse(&file.text),
+        };
+        self.remember_tree(file, tree.clone());
+        tree
     }
 
     /// Reads and decodes one file; `Ok(None)` when it does not exist.
@@ -135,12 +171,7 @@ impl Sources for DiskSources {
     }
 
     fn parse(&self, lang: Language, file: &SourceFile) -> Tree {
-        if let Some(tree) = self.cached_tree(file) {
-            return tree;
-        }
-        let tree = lang.parse(&file.text);
-        self.remember_tree(file, tree.clone());
-        tree
+        self.parse_reusing(lang, file)
     }
 
     fn parse_around_words(&self, lang: Language, file: &SourceFile, words: &[&str]) -> Tree {

@@ -49,7 +49,7 @@ pub fn plan(sources: &dyn Sources, request: &MoveRequest) -> Result<Plan, Refact
             });
         }
     }
-    let tree = lang.parse(&source.text);
+    let tree = sources.parse(lang, &source);
     let symbols = outline(lang, &tree, &source.text);
     let symbol = choose_symbol(lang, &symbols, &request.symbol, &source.path)?;
     let moved: Vec<&Symbol> = match lang {
@@ -61,7 +61,7 @@ pub fn plan(sources: &dyn Sources, request: &MoveRequest) -> Result<Plan, Refact
     };
     let pieces = pieces_of(lang, &source.text, &moved)?;
     let removals = removals_of(&source.text, &pieces);
-    let target_tree = target.as_ref().map(|t| lang.parse(&t.text));
+    let target_tree = target.as_ref().map(|t| sources.parse(lang, t));
     let m = Move {
         sources,
         lang,
