@@ -1,6 +1,7 @@
 //! Checks the fast paths of `lang` against a full parse on a real tree of sources:
 //! `cargo run --release --example regions_check -- DIR [NAMES_PER_FILE]`. For each Rust/Python
 //! file that parses cleanly it takes the first identifiers that are called in it and compares:
+//! - `outline` (which walks only the nodes that can hold an item) with the outline of every node;
 //! - `find_mentions` (which looks only at the name's occurrences) with `find_mentions_walk`
 //!   (which visits every node), both on the full tree;
 //! - `find_mentions_fast` (a partial tree around the occurrences) with the full tree's answer;
@@ -14,6 +15,7 @@ use std::time::{Duration, Instant};
 use candor::lang::Language;
 use candor::lang::calls::{find_mentions, find_mentions_walk};
 use candor::lang::regions::{find_call_names_fast, find_mentions_by_regions};
+use candor::lang::symbols::{outline, outline_of_every_node};
 
 #[derive(Default)]
 struct Tally {
@@ -56,6 +58,7 @@ fn main() {
         .unwrap_or(3);
     let files = candor::workspace::walk::source_files(std::path::Path::new(&dir), &Language::ALL);
     let (mut broken, mut bytes) = (0usize, 0usize);
+    let (mut outlines, mut outline_mismatches) = (0usize, 0usize);
     let mut full_time = Duration::ZERO;
     let mut walk = Tally::default();
     let mut fast = Tally::default();
@@ -78,6 +81,11 @@ fn main() {
             continue;
         }
         bytes += text.len();
+        outlines += 1;
+        if outline(lang, &tree, &text) != outline_of_every_node(lang, &tree, &text) {
+            outline_mismatches += 1;
+            eprintln!("MISMATCH outline {}", path.display());
+        }
         let mut names: Vec<String> = Vec::new();
         for (i, _) in text.match_indices('(') {
             let before = &text[..i];
@@ -144,6 +152,9 @@ fn main() {
         files.len(),
         bytes as f64 / 1e6,
         full_time
+    );
+    println!(
+        "outline (pruned walk) vs every node: {outlines} files, {outline_mismatches} mismatches"
     );
     for (what, tally) in [
         ("find_mentions by occurrence vs walk", &walk),

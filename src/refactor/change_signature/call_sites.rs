@@ -13,7 +13,7 @@ use crate::edit::{SourceFile, TextEdit};
 use crate::lang::calls::{
     CallForm, CallSite, Reference, ReferenceKind, find_mentions, word_matches,
 };
-use crate::lang::symbols::{SymbolKind, outline};
+use crate::lang::symbols::{Symbol, SymbolKind, outline};
 use crate::lang::{Language, node_text};
 use crate::refactor::Finding;
 use crate::text::{indentation_at, line_ending};
@@ -31,6 +31,8 @@ pub(super) struct Callee<'a> {
     pub new_list: String,
     /// The definition itself: (file, name range, parameter list range).
     pub definition: (&'a str, Range<usize>, Range<usize>),
+    /// The outline of the definition's file (computed once, not again for its call sites).
+    pub definition_outline: &'a [Symbol],
 }
 
 impl Callee<'_> {
@@ -795,8 +797,15 @@ fn other_definitions(callee: &Callee<'_>, tree: &Tree, text: &str, path: &str) -
         Some(_) if callee.has_receiver || callee.lang == Language::Python => SymbolKind::Method,
         Some(_) => return Vec::new(),
     };
-    outline(callee.lang, tree, text)
-        .into_iter()
+    let computed;
+    let symbols = if path == callee.definition.0 {
+        callee.definition_outline
+    } else {
+        computed = outline(callee.lang, tree, text);
+        &computed[..]
+    };
+    symbols
+        .iter()
         .filter(|s| s.kind == wanted_kind && s.name == callee.name)
         .filter(|s| !(path == callee.definition.0 && s.name_range == callee.definition.1))
         .map(|s| {

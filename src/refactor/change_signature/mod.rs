@@ -153,6 +153,7 @@ pub fn plan(
         new: Signature::of(&resolved.params),
         new_list: new_list.clone(),
         definition: (path, symbol.name_range.clone(), old.range.clone()),
+        definition_outline: &symbols,
     };
     let mut files: BTreeMap<String, SourceFile> = BTreeMap::new();
     let words = call_sites::search_words(&callee);
