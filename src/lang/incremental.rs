@@ -50,6 +50,58 @@ pub fn reparse(lang: Language, old: &str, old_tree: &Tree, new: &str) -> Tree {
     lang.parse_incremental(new, Some(&edited))
 }
 
+/// The tree of the text that `edits` (sorted, non-overlapping ranges of `old` with their new
+/// text) make of `old`, re-parsed from `old_tree`: each edit is told to the tree where it is, so
+/// only the statements around the edits are parsed again. The same tree as a full parse of `new`.
+pub fn reparse_edits<'e>(
+    lang: Language,
+    old: &str,
+    old_tree: &Tree,
+    edits: impl IntoIterator<Item = (std::ops::Range<usize>, &'e str)>,
+    new: &str,
+) -> Tree {
+    let bytes = old.as_bytes();
+    let (mut row, mut line_start, mut counted) = (0usize, 0usize, 0usize);
+    let mut point = |at: usize| {
+        for newline in memchr::memchr_iter(b'\n', &bytes[counted..at]) {
+            row += 1;
+            line_start = counted + newline + 1;
+        }
+        counted = at;
+        Point::new(row, at - line_start)
+    };
+    let mut input_edits: Vec<InputEdit> = edits
+        .into_iter()
+        .map(|(range, inserted)| {
+            let start_position = point(range.start);
+            let old_end_position = point(range.end);
+            let inserted_rows = memchr::memchr_iter(b'\n', inserted.as_bytes()).count();
+            let new_end_position = match memchr::memrchr(b'\n', inserted.as_bytes()) {
+                Some(last) => Point::new(
+                    start_position.row + inserted_rows,
+                    inserted.len() - last - 1,
+                ),
+                None => Point::new(start_position.row, start_position.column + inserted.len()),
+            };
+            InputEdit {
+                start_byte: range.start,
+                old_end_byte: range.end,
+                new_end_byte: range.start + inserted.len(),
+                start_position,
+                old_end_position,
+                new_end_position,
+            }
+        })
+        .collect();
+    // From the last edit to the first: the positions of the earlier ones stay those of `old`.
+    input_edits.reverse();
+    let mut edited = old_tree.clone();
+    for edit in &input_edits {
+        edited.edit(edit);
+    }
+    lang.parse_incremental(new, Some(&edited))
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -118,5 +170,35 @@ pub(crate) mod tests {
             // A parse from scratch shares nothing with the old tree.
             assert_eq!(reused_nodes(&old_tree, &lang.parse(&new)).0, 0);
         }
+    }
+
+    #[test]
+    fn several_edits_reparse_like_a_full_parse() {
+        let old = "def a():\n    return 1\n\n\ndef b(x):\n    return x\n\n\ndef c():\n    pass\n";
+        let tree = Language::Python.parse(old);
+        let edits = vec![
+            (
+                old.find("1").unwrap()..old.find("1").unwrap() + 1,
+                "(\n        2\n    )",
+            ),
+            (
+                old.find("(x)").unwrap() + 1..old.find("(x)").unwrap() + 2,
+                "x, y",
+            ),
+            (old.len()..old.len(), "\n\ndef d():\n    return b(1, 2)\n"),
+        ];
+        let mut new = old.to_string();
+        for (range, text) in edits.iter().rev() {
+            new.replace_range(range.clone(), text);
+        }
+        let reparsed = reparse_edits(Language::Python, old, &tree, edits.iter().cloned(), &new);
+        assert_eq!(
+            reparsed.root_node().to_sexp(),
+            Language::Python.parse(&new).root_node().to_sexp()
+        );
+        assert_eq!(
+            reparsed.root_node().end_position(),
+            Language::Python.parse(&new).root_node().end_position()
+        );
     }
 }

@@ -273,6 +273,53 @@ fn python_ranges(text: &str, lexed: &Lexed, places: &[Range<usize>]) -> Vec<Rang
         .collect()
 }
 
+/// Python: whether the top-level statements of `text` that `places` touch have none of the
+/// errors [`syntax_errors`](super::syntax_errors) reports, and the whole file's indentation is
+/// sound. A top-level statement starts where the parser and its indentation scanner are as at
+/// the start of the file, so it parses alone as in the file: when the rest of `text` is unchanged
+/// from a version without errors, `true` means `text` has none either.
+pub fn python_statements_clean(text: &str, places: &[Range<usize>]) -> bool {
+    let lexed = super::lex::lex(Language::Python, text);
+    if !super::python::indentation_errors(text, &lexed).is_empty() {
+        return false;
+    }
+    let lines = PythonLines::new(text, &lexed);
+    // Where a top-level statement starts: a code line at the margin that does not continue the
+    // statement before it (a clause of a compound statement, a definition after decorators).
+    let mut starts: Vec<usize> = vec![0];
+    let mut previous_word = "";
+    for i in 0..lines.starts.len() {
+        if lines.blank[i] || lines.code_indent(i) != Some(0) {
+            continue;
+        }
+        let word = lines.first_word(i);
+        if !matches!(word, "elif" | "else" | "except" | "finally") && previous_word != "@" {
+            starts.push(lines.starts[i]);
+        }
+        previous_word = word;
+    }
+    starts.dedup();
+    let statement = |k: usize| starts[k]..starts.get(k + 1).copied().unwrap_or(text.len());
+    let mut ranges: Vec<Range<usize>> = Vec::new();
+    for place in places {
+        let first = starts
+            .partition_point(|s| *s < place.start)
+            .saturating_sub(1);
+        let last = starts
+            .partition_point(|s| *s <= place.end)
+            .saturating_sub(1);
+        ranges.extend((first..=last).map(statement));
+    }
+    ranges.retain(|r| !r.is_empty());
+    ranges.sort_unstable_by_key(|r| r.start);
+    ranges.dedup();
+    if ranges.is_empty() {
+        return true;
+    }
+    let tree = parse_ranges(Language::Python, text, &ranges);
+    !tree.root_node().has_error() && super::python::empty_blocks(&tree, text).is_empty()
+}
+
 // ---- Rust ------------------------------------------------------------------------------------
 
 fn rust_ranges(len: usize, lexed: &Lexed, places: &[Range<usize>]) -> Vec<Range<usize>> {

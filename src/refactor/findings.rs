@@ -6,11 +6,8 @@ use serde::Serialize;
 
 use crate::edit::FileChange;
 use crate::lang::regions;
-use crate::lang::{Language, syntax_errors};
-
-/// Files at least this large are checked region by region around the edits first (a full
-/// parse of a big file costs milliseconds per hundred kilobytes).
-const REGION_CHECK_FROM_BYTES: usize = 0;
+use crate::lang::{Language, SyntaxError, incremental, partial, syntax_errors};
+use tree_sitter::Tree;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -79,22 +76,70 @@ impl Finding {
 /// error-severity finding at the first new error; a file that was already broken gets a warning
 /// saying so (its errors are not ours to fix, but the user should know).
 pub fn check_syntax(changes: &[FileChange]) -> Vec<Finding> {
+    check_syntax_with_trees(changes, &vec![None; changes.len()])
+}
+
+/// What the shell already knows of a file's `before`: its full tree and its syntax errors.
+#[derive(Debug, Clone)]
+pub struct KnownParse {
+    pub tree: Tree,
+    pub errors: Vec<SyntaxError>,
+}
+
+/// [`check_syntax`] where the parse of some files' `before` is known (`known[i]` for
+/// `changes[i]`, e.g. from the shell's cache). Those files are checked whole at any size, with
+/// the same verdicts as a full parse, at the cost of the edits: the tree of `after` comes from
+/// an incremental re-parse, and for Python first from the top-level statements the edits touch.
+pub fn check_syntax_with_trees(
+    changes: &[FileChange],
+    known: &[Option<KnownParse>],
+) -> Vec<Finding> {
     // Each file on its own core; the findings keep the order of the changes.
-    let findings: Vec<Option<Finding>> = changes.par_iter().map(check_change).collect();
+    let findings: Vec<Option<Finding>> = changes
+        .par_iter()
+        .enumerate()
+        .map(|(i, change)| check_change(change, known.get(i).and_then(Option::as_ref)))
+        .collect();
     findings.into_iter().flatten().collect()
 }
 
-fn check_change(change: &FileChange) -> Option<Finding> {
+fn check_change(change: &FileChange, known: Option<&KnownParse>) -> Option<Finding> {
     let lang = Language::from_path(&change.path)?;
-    if change.after.len() >= REGION_CHECK_FROM_BYTES && edits_parse_clean(lang, change) {
-        return None;
+    let known = known.filter(|_| !change.created());
+    match known {
+        // Without the whole tree at hand, the statements around the edits are parsed first (a
+        // full parse costs milliseconds per hundred kilobytes, and a search touches many files);
+        // the whole file only when they do not parse cleanly.
+        None if edits_parse_clean(lang, change) => return None,
+        // A Python file without errors before: the top-level statements the edits touch tell.
+        Some(known)
+            if lang == Language::Python
+                && known.errors.is_empty()
+                && partial::python_statements_clean(&change.after, &edited_ranges(change)) =>
+        {
+            return None;
+        }
+        _ => {}
     }
-    let after_errors = syntax_errors(&lang.parse(&change.after), &change.after);
+    let after_tree = match known {
+        Some(known) => incremental::reparse_edits(
+            lang,
+            &change.before,
+            &known.tree,
+            change
+                .edits
+                .iter()
+                .map(|e| (e.range.clone(), e.new_text.as_str())),
+            &change.after,
+        ),
+        None => lang.parse(&change.after),
+    };
+    let after_errors = syntax_errors(&after_tree, &change.after);
     let first = after_errors.first()?;
-    let before_errors = if change.created() {
-        Vec::new()
-    } else {
-        syntax_errors(&lang.parse(&change.before), &change.before)
+    let before_errors = match (change.created(), known) {
+        (true, _) => Vec::new(),
+        (false, Some(known)) => known.errors.clone(),
+        (false, None) => syntax_errors(&lang.parse(&change.before), &change.before),
     };
     if before_errors.is_empty() || after_errors.len() > before_errors.len() {
         Some(Finding::error(
@@ -117,17 +162,11 @@ fn check_change(change: &FileChange) -> Option<Finding> {
     }
 }
 
-/// Whether the regions around every edit of a large file parse cleanly, which shows the edit
-/// introduced no syntax error. Python edits qualify only inside one logical line, after its
+/// Whether the statements around every edit parse cleanly, which shows the edit introduced no
+/// syntax error. Python edits qualify only inside one logical line, after its
 /// indentation: a region cannot judge indentation against its surroundings.
 fn edits_parse_clean(lang: Language, change: &FileChange) -> bool {
-    let mut ranges = Vec::with_capacity(change.edits.len());
-    let mut shift: isize = 0;
-    for edit in &change.edits {
-        let start = (edit.range.start as isize + shift) as usize;
-        ranges.push(start..start + edit.new_text.len());
-        shift += edit.new_text.len() as isize - edit.range.len() as isize;
-    }
+    let ranges = edited_ranges(change);
     if lang == Language::Python {
         let lexed = regions::lex(lang, &change.after);
         let within_one_line = |range: &std::ops::Range<usize>| {
@@ -151,6 +190,18 @@ fn edits_parse_clean(lang: Language, change: &FileChange) -> bool {
         }
     }
     regions::regions_parse_clean(lang, &change.after, &ranges) == Some(true)
+}
+
+/// The ranges of `after` that the edits wrote.
+fn edited_ranges(change: &FileChange) -> Vec<std::ops::Range<usize>> {
+    let mut ranges = Vec::with_capacity(change.edits.len());
+    let mut shift: isize = 0;
+    for edit in &change.edits {
+        let start = (edit.range.start as isize + shift) as usize;
+        ranges.push(start..start + edit.new_text.len());
+        shift += edit.new_text.len() as isize - edit.range.len() as isize;
+    }
+    ranges
 }
 
 /// Sorts findings by file, line and severity (errors first on a line) and drops exact duplicates.

@@ -50,6 +50,22 @@ pub trait Sources: Sync {
         lang.parse(&file.text)
     }
 
+    /// The full tree of the file at `path` whose content has this sha256, when the shell already
+    /// has it (the result check then re-parses only the edits); never parses.
+    fn cached_tree(&self, _path: &str, _sha256: &str) -> Option<tree_sitter::Tree> {
+        None
+    }
+
+    /// The syntax errors of the file at `path` with this content, when the shell keeps them with
+    /// its tree ([`Sources::cached_tree`]); `None` lets the caller compute them from the tree.
+    fn cached_syntax_errors(
+        &self,
+        _path: &str,
+        _sha256: &str,
+    ) -> Option<Vec<crate::lang::SyntaxError>> {
+        None
+    }
+
     /// A syntax tree of `file` that answers every question about the statements around the
     /// whole-word occurrences of `words` and the blocks that enclose them (what a project-wide
     /// search asks of the files it did not start from): by default a partial tree in the file's
@@ -87,6 +103,18 @@ impl Sources for FullTrees<'_> {
 
     fn parse(&self, lang: Language, file: &SourceFile) -> tree_sitter::Tree {
         self.0.parse(lang, file)
+    }
+
+    fn cached_tree(&self, path: &str, sha256: &str) -> Option<tree_sitter::Tree> {
+        self.0.cached_tree(path, sha256)
+    }
+
+    fn cached_syntax_errors(
+        &self,
+        path: &str,
+        sha256: &str,
+    ) -> Option<Vec<crate::lang::SyntaxError>> {
+        self.0.cached_syntax_errors(path, sha256)
     }
 
     fn parse_around_words(

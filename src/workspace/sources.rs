@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use tree_sitter::Tree;
 
 use crate::edit::SourceFile;
-use crate::lang::Language;
+use crate::lang::{Language, SyntaxError};
 use crate::refactor::{Finding, Mentioning, SourceError, Sources};
 
 use super::{Root, walk};
@@ -46,6 +46,8 @@ struct CachedTree {
     sha256: String,
     text: String,
     tree: Tree,
+    /// Its syntax errors, computed when first asked for.
+    errors: std::sync::Arc<std::sync::OnceLock<Vec<SyntaxError>>>,
 }
 
 /// How many parsed trees the cache keeps.
@@ -69,18 +71,19 @@ impl DiskSources {
             sha256: file.sha256.clone(),
             text: file.text.clone(),
             tree,
+            errors: Default::default(),
         });
         if trees.len() > CACHED_TREES {
             trees.remove(0);
         }
     }
 
-    /// The full tree of `file` parsed before (same path and content), if any.
-    fn cached_tree(&self, file: &SourceFile) -> Option<Tree> {
+    /// The full tree of the file at `path` parsed before with this content, if any.
+    fn tree_of(&self, path: &str, sha256: &str) -> Option<Tree> {
         let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
         trees
             .iter()
-            .find(|c| c.path == file.path && c.sha256 == file.sha256)
+            .find(|c| c.path == path && c.sha256 == sha256)
             .map(|c| c.tree.clone())
     }
 
@@ -176,8 +179,28 @@ impl Sources for DiskSources {
 
     fn parse_around_words(&self, lang: Language, file: &SourceFile, words: &[&str]) -> Tree {
         // A full tree at hand beats a partial one; a partial tree is never cached.
-        self.cached_tree(file)
+        self.tree_of(&file.path, &file.sha256)
             .unwrap_or_else(|| crate::lang::partial::parse_around_words(lang, &file.text, words).0)
+    }
+
+    fn cached_tree(&self, path: &str, sha256: &str) -> Option<Tree> {
+        self.tree_of(path, sha256)
+    }
+
+    fn cached_syntax_errors(&self, path: &str, sha256: &str) -> Option<Vec<SyntaxError>> {
+        let (tree, text, errors) = {
+            let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
+            let c = trees
+                .iter()
+                .find(|c| c.path == path && c.sha256 == sha256)?;
+            (c.tree.clone(), c.text.clone(), c.errors.clone())
+        };
+        // Computed outside the lock, once per content.
+        Some(
+            errors
+                .get_or_init(|| crate::lang::syntax_errors(&tree, &text))
+                .clone(),
+        )
     }
 
     fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError> {
@@ -242,6 +265,18 @@ impl Sources for SkipRecorder<'_> {
 
     fn parse(&self, lang: Language, file: &SourceFile) -> Tree {
         self.inner.parse(lang, file)
+    }
+
+    fn cached_tree(&self, path: &str, sha256: &str) -> Option<Tree> {
+        self.inner.cached_tree(path, sha256)
+    }
+
+    fn cached_syntax_errors(&self, path: &str, sha256: &str) -> Option<Vec<SyntaxError>> {
+        self.inner.cached_syntax_errors(path, sha256)
+    }
+
+    fn parse_around_words(&self, lang: Language, file: &SourceFile, words: &[&str]) -> Tree {
+        self.inner.parse_around_words(lang, file, words)
     }
 
     fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError> {
