@@ -17,7 +17,7 @@ use crate::lang::Language;
 use crate::lang::symbols::{LookupError, SymbolQuery};
 
 pub use findings::{Finding, Severity};
-pub use sources::{FullTrees, MemorySources, Mentioning, SourceError, Sources};
+pub use sources::{FullTrees, MemorySources, Mentioning, SourceError, Sources, tree_of};
 
 /// `refactor_extract_function`: move lines `start_line..=end_line` into `new_name`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -66,6 +66,17 @@ pub trait Sources: Sync {
         None
     }
 
+    /// The outline of `file`, whose full tree is `tree` (from [`Sources::parse`]); the shell may
+    /// keep it with the tree, as the code view has computed it already.
+    fn outline(
+        &self,
+        lang: Language,
+        file: &SourceFile,
+        tree: &tree_sitter::Tree,
+    ) -> Vec<crate::lang::symbols::Symbol> {
+        crate::lang::symbols::outline(lang, tree, &file.text)
+    }
+
     /// A syntax tree of `file` that answers every question about the statements around the
     /// whole-word occurrences of `words` and the blocks that enclose them (what a project-wide
     /// search asks of the files it did not start from): by default a partial tree in the file's
@@ -78,6 +89,15 @@ pub trait Sources: Sync {
     ) -> tree_sitter::Tree {
         crate::lang::partial::parse_around_words(lang, &file.text, words).0
     }
+}
+
+/// The full tree of `file`: the one the shell already has for this content, else a new parse
+/// that is not kept (for the files a refactor reads in passing, which should not push the
+/// user's file out of the shell's cache).
+pub fn tree_of(sources: &dyn Sources, lang: Language, file: &SourceFile) -> tree_sitter::Tree {
+    sources
+        .cached_tree(&file.path, &file.sha256)
+        .unwrap_or_else(|| lang.parse(&file.text))
 }
 
 /// Another [`Sources`] whose every tree is a full parse: the reference that the partial trees of
@@ -115,6 +135,15 @@ impl Sources for FullTrees<'_> {
         sha256: &str,
     ) -> Option<Vec<crate::lang::SyntaxError>> {
         self.0.cached_syntax_errors(path, sha256)
+    }
+
+    fn outline(
+        &self,
+        lang: Language,
+        file: &SourceFile,
+        tree: &tree_sitter::Tree,
+    ) -> Vec<crate::lang::symbols::Symbol> {
+        self.0.outline(lang, file, tree)
     }
 
     fn parse_around_words(

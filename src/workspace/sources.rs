@@ -9,6 +9,7 @@ use std::sync::Mutex;
 use tree_sitter::Tree;
 
 use crate::edit::SourceFile;
+use crate::lang::symbols::Symbol;
 use crate::lang::{Language, SyntaxError};
 use crate::refactor::{Finding, Mentioning, SourceError, Sources};
 
@@ -48,6 +49,8 @@ struct CachedTree {
     tree: Tree,
     /// Its syntax errors, computed when first asked for.
     errors: std::sync::Arc<std::sync::OnceLock<Vec<SyntaxError>>>,
+    /// Its outline, computed when first asked for.
+    outline: std::sync::Arc<std::sync::OnceLock<Vec<Symbol>>>,
 }
 
 /// How many parsed trees the cache keeps.
@@ -72,6 +75,7 @@ impl DiskSources {
             text: file.text.clone(),
             tree,
             errors: Default::default(),
+            outline: Default::default(),
         });
         if trees.len() > CACHED_TREES {
             trees.remove(0);
@@ -92,9 +96,18 @@ impl DiskSources {
     /// part is parsed again); parsed from scratch otherwise. Remembered for the next time.
     pub fn parse_reusing(&self, lang: Language, file: &SourceFile) -> Tree {
         let previous = {
-            let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
-            match trees.iter().find(|c| c.path == file.path) {
-                Some(c) if c.sha256 == file.sha256 => return c.tree.clone(),
+            let mut trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
+            let found = trees.iter().position(|c| c.path == file.path);
+            match found.map(|i| &trees[i]) {
+                Some(c) if c.sha256 == file.sha256 => {
+                    let tree = c.tree.clone();
+                    // The most recently used stays longest.
+                    if let Some(i) = found {
+                        let hit = trees.remove(i);
+                        trees.push(hit);
+                    }
+                    return tree;
+                }
                 Some(c) => Some((c.text.clone(), c.tree.clone())),
                 None => None,
             }
@@ -187,6 +200,23 @@ impl Sources for DiskSources {
         self.tree_of(path, sha256)
     }
 
+    fn outline(&self, lang: Language, file: &SourceFile, tree: &Tree) -> Vec<Symbol> {
+        let memo = {
+            let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
+            trees
+                .iter()
+                .find(|c| c.path == file.path && c.sha256 == file.sha256)
+                .map(|c| c.outline.clone())
+        };
+        // The cached tree is the tree of this content, so its outline is this outline.
+        match memo {
+            Some(memo) => memo
+                .get_or_init(|| crate::lang::symbols::outline(lang, tree, &file.text))
+                .clone(),
+            None => crate::lang::symbols::outline(lang, tree, &file.text),
+        }
+    }
+
     fn cached_syntax_errors(&self, path: &str, sha256: &str) -> Option<Vec<SyntaxError>> {
         let (tree, text, errors) = {
             let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
@@ -277,6 +307,10 @@ impl Sources for SkipRecorder<'_> {
 
     fn parse_around_words(&self, lang: Language, file: &SourceFile, words: &[&str]) -> Tree {
         self.inner.parse_around_words(lang, file, words)
+    }
+
+    fn outline(&self, lang: Language, file: &SourceFile, tree: &Tree) -> Vec<Symbol> {
+        self.inner.outline(lang, file, tree)
     }
 
     fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError> {

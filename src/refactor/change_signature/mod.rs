@@ -21,9 +21,8 @@ use self::layout::{Item, Layout, one_line};
 use self::params::{OldList, Param, Signature};
 use super::{ChangeSignatureRequest, Finding, Plan, RefactorError, SourceError, Sources};
 use crate::edit::{ChangeSetBuilder, SourceFile, TextEdit};
-use crate::lang::symbols::{outline, resolve};
+use crate::lang::symbols::resolve;
 use crate::lang::{Language, walk_node};
-use crate::text::TextStyle;
 
 /// A requested list checked against the language's rules, with notes for the user.
 #[derive(Debug, Default)]
@@ -52,7 +51,7 @@ pub fn plan(
     })?;
     let text = file.text.as_str();
     let tree = sources.parse(lang, &file);
-    let symbols = outline(lang, &tree, text);
+    let symbols = sources.outline(lang, &file, &tree);
     let symbol = resolve(&symbols, &request.function, "function", |s| {
         s.kind.is_function()
     })?;
@@ -103,7 +102,7 @@ pub fn plan(
     }
 
     // The definition.
-    let eol = TextStyle::detect(text).line_ending;
+    let eol = crate::text::line_ending(text);
     let items: Vec<Item> = old
         .receiver
         .iter()

@@ -24,7 +24,7 @@ use super::{Finding, InlineRequest, Plan, RefactorError, SourceError, Sources};
 use crate::edit::{ChangeSetBuilder, SourceFile, TextEdit};
 use crate::lang::Language;
 use crate::lang::calls::{CallSite, Reference, find_mentions};
-use crate::lang::symbols::{Symbol, outline, resolve};
+use crate::lang::symbols::{Symbol, resolve};
 use crate::text::TextStyle;
 
 /// How many refused sites an error message lists before it says "and N more".
@@ -42,7 +42,7 @@ pub fn plan(sources: &dyn Sources, request: &InlineRequest) -> Result<Plan, Refa
     let lang = Language::from_path(&def_file.path)
         .ok_or_else(|| RefactorError::UnsupportedLanguage(def_file.path.clone()))?;
     let def = Parsed::with_tree(&def_file, lang, sources.parse(lang, &def_file));
-    let symbols = outline(lang, &def.tree, def.text());
+    let symbols = sources.outline(lang, &def_file, &def.tree);
     let symbol = resolve(&symbols, &request.function, "function", |s| {
         s.kind.is_function()
     })?;

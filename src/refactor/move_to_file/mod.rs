@@ -20,7 +20,7 @@ use tree_sitter::{Node, Tree};
 use super::{Finding, MoveRequest, Plan, RefactorError, Severity, SourceError, Sources};
 use crate::edit::{self, ChangeSetBuilder, FileChange, SourceFile, TextEdit};
 use crate::lang::calls::{ReferenceKind, find_mentions};
-use crate::lang::symbols::{LookupError, Symbol, SymbolKind, SymbolQuery, outline, resolve};
+use crate::lang::symbols::{LookupError, Symbol, SymbolKind, SymbolQuery, resolve};
 use crate::lang::{Language, walk_tree};
 use crate::text::{LineIndex, TextStyle};
 
@@ -50,7 +50,7 @@ pub fn plan(sources: &dyn Sources, request: &MoveRequest) -> Result<Plan, Refact
         }
     }
     let tree = sources.parse(lang, &source);
-    let symbols = outline(lang, &tree, &source.text);
+    let symbols = sources.outline(lang, &source, &tree);
     let symbol = choose_symbol(lang, &symbols, &request.symbol, &source.path)?;
     let moved: Vec<&Symbol> = match lang {
         Language::Rust => {

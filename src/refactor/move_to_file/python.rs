@@ -824,7 +824,7 @@ pub(super) fn third_file_notes(
             .map(|p| p.dotted())
             .unwrap_or_else(|_| m.target_path.clone());
         let old_dotted = old.dotted();
-        let tree = Language::Python.parse(&file.text);
+        let tree = crate::refactor::tree_of(m.sources, Language::Python, file);
         let package = own_package(m.sources, &file.path, &mut cache);
         let still_works = if import_added {
             format!("; it works only through the import added to {source}")

@@ -246,7 +246,7 @@ fn declarations(
         let Ok(Some(file)) = sources.file(&parent) else {
             return Err(format!("{parent} cannot be read"));
         };
-        let tree = Language::Rust.parse(&file.text);
+        let tree = crate::refactor::tree_of(sources, Language::Rust, &file);
         let decl = find_mod_decl(&tree, &file.text, segment)
             .ok_or_else(|| format!("{parent} does not declare `mod {segment};`"))?;
         if decl.inline {
@@ -335,7 +335,7 @@ fn locate(m: &Move<'_>) -> Result<Located, String> {
         .ok()
         .flatten()
         .ok_or_else(|| format!("{parent} cannot be read"))?;
-    let tree = Language::Rust.parse(&parent_file.text);
+    let tree = crate::refactor::tree_of(m.sources, Language::Rust, &parent_file);
     let undeclared_in = match find_mod_decl(&tree, &parent_file.text, last) {
         Some(decl) if decl.inline => {
             return Err(format!(
@@ -494,7 +494,7 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
                 .file(parent)?
                 .ok_or_else(|| super::internal("the parent module file vanished"))?
         };
-        let parent_tree = Language::Rust.parse(&parent_file.text);
+        let parent_tree = crate::refactor::tree_of(m.sources, Language::Rust, &parent_file);
         let sibling_mods: Vec<bool> = {
             let root = parent_tree.root_node();
             let mut cursor = root.walk();
@@ -1099,7 +1099,7 @@ pub(super) fn third_file_notes(m: &Move<'_>) -> Result<Vec<Note>, RefactorError>
                 || by_super
                 || by_module_name
         };
-        let tree = Language::Rust.parse(&file.text);
+        let tree = crate::refactor::tree_of(m.sources, Language::Rust, file);
         let mut found: Vec<(usize, String)> = Vec::new();
         let mentions_name = file.text.contains(name);
         walk_tree(&tree, |node| match node.kind() {
