@@ -6,7 +6,8 @@
 //! (every n-th function of the outlines, at most MAX_FUNCTIONS, default 300), and for each runs
 //! change signature (a whole new parameter list, so every call is rewritten) and inline, once
 //! with the default trees and once through `FullTrees`. Prints every difference and the time
-//! each way.
+//! each way. For every plan it also compares the result check's fast paths (the trees of the
+//! files known, or only the statements around the edits) with parsing every file whole.
 
 use std::time::{Duration, Instant};
 
@@ -57,6 +58,8 @@ fn main() {
         functions.iter().step_by(stride).take(max).collect();
     let full = FullTrees(&sources);
     let (mut checks, mut differences, mut succeeded) = (0usize, 0usize, 0usize);
+    let (mut checks_syntax, mut known_differences, mut region_differences) =
+        (0usize, 0usize, 0usize);
     let (mut partial_time, mut full_time) = (Duration::ZERO, Duration::ZERO);
     for (file, name_path, line) in picked {
         let query = SymbolQuery {
@@ -88,6 +91,36 @@ fn main() {
             full_time += started.elapsed();
             checks += 1;
             succeeded += usize::from(with_full.is_ok());
+            // The result check: its fast paths against parsing every file whole.
+            if let Ok(planned) = &with_full {
+                use candor::refactor::findings::{
+                    KnownParse, check_syntax, check_syntax_whole, check_syntax_with_trees,
+                };
+                let whole = check_syntax_whole(&planned.changes);
+                let known: Vec<Option<KnownParse>> = planned
+                    .changes
+                    .iter()
+                    .map(|c| {
+                        let lang = Language::from_path(&c.path)?;
+                        (!c.created()).then(|| {
+                            let tree = lang.parse(&c.before);
+                            let errors = candor::lang::syntax_errors(&tree, &c.before);
+                            KnownParse { tree, errors }
+                        })
+                    })
+                    .collect();
+                checks_syntax += 1;
+                if check_syntax_with_trees(&planned.changes, &known) != whole {
+                    known_differences += 1;
+                    eprintln!("DIFFERENT result check with known trees: {file} `{name_path}`");
+                }
+                if check_syntax(&planned.changes) != whole {
+                    region_differences += 1;
+                    eprintln!(
+                        "result check without trees differs (a file with errors elsewhere?): {file} `{name_path}`"
+                    );
+                }
+            }
             if with_partial != with_full {
                 differences += 1;
                 if differences <= 10 {
@@ -105,5 +138,8 @@ fn main() {
         functions.len(),
         partial_time,
         full_time
+    );
+    println!(
+        "result checks of {checks_syntax} plans: with the trees known {known_differences} differences from parsing every file whole; around the edits only {region_differences} differences"
     );
 }

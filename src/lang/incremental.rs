@@ -176,7 +176,7 @@ pub(crate) mod tests {
     fn several_edits_reparse_like_a_full_parse() {
         let old = "def a():\n    return 1\n\n\ndef b(x):\n    return x\n\n\ndef c():\n    pass\n";
         let tree = Language::Python.parse(old);
-        let edits = vec![
+        let edits = [
             (
                 old.find("1").unwrap()..old.find("1").unwrap() + 1,
                 "(\n        2\n    )",

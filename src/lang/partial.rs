@@ -320,6 +320,83 @@ pub fn python_statements_clean(text: &str, places: &[Range<usize>]) -> bool {
     !tree.root_node().has_error() && super::python::empty_blocks(&tree, text).is_empty()
 }
 
+/// Rust: whether the top-level items of `after` that the edits touch parse without errors, and
+/// the items around them are the same items as in `before` (the same boundaries, so an edit that
+/// unbalances braces is never judged by its neighbourhood). `edits` are the ranges of `before`
+/// that were replaced, with the length of their new text, sorted. A top-level item starts where
+/// the parser is as at the start of the file, so when `before` has no error, `true` means
+/// `after` has none either.
+pub fn rust_items_clean(before: &str, after: &str, edits: &[(Range<usize>, usize)]) -> bool {
+    let old_items = super::lex::lex(Language::Rust, before).item_starts;
+    let new_items = super::lex::lex(Language::Rust, after).item_starts;
+    // The written ranges, in `after`.
+    let mut written: Vec<Range<usize>> = Vec::with_capacity(edits.len());
+    let mut shift: isize = 0;
+    for (range, len) in edits {
+        let start = (range.start as isize + shift) as usize;
+        written.push(start..start + len);
+        shift += *len as isize - range.len() as isize;
+    }
+    let item = |k: usize| new_items[k]..new_items.get(k + 1).copied().unwrap_or(after.len());
+    let mut touched: Vec<Range<usize>> = Vec::new();
+    for range in &written {
+        let first = new_items
+            .partition_point(|s| *s < range.start)
+            .saturating_sub(1);
+        let last = new_items
+            .partition_point(|s| *s <= range.end)
+            .saturating_sub(1);
+        touched.extend((first..=last).map(item));
+    }
+    touched.sort_unstable_by_key(|r| r.start);
+    let mut merged: Vec<Range<usize>> = Vec::with_capacity(touched.len());
+    for range in touched {
+        match merged.last_mut() {
+            Some(last) if range.start <= last.end => last.end = last.end.max(range.end),
+            _ => merged.push(range),
+        }
+    }
+    let inside = |at: usize| merged.iter().any(|r| r.start < at && at < r.end);
+    // `after` offsets outside the written ranges, back in `before`, and the other way.
+    let to_before = |at: usize| {
+        let mut delta: isize = 0;
+        for ((range, len), new) in edits.iter().zip(&written) {
+            if new.start >= at {
+                break;
+            }
+            delta += *len as isize - range.len() as isize;
+        }
+        (at as isize - delta) as usize
+    };
+    let to_after = |at: usize| {
+        let mut delta: isize = 0;
+        for (range, len) in edits {
+            if range.start >= at {
+                break;
+            }
+            delta += *len as isize - range.len() as isize;
+        }
+        (at as isize + delta) as usize
+    };
+    let same_boundaries = new_items
+        .iter()
+        .filter(|at| !inside(**at))
+        .all(|at| old_items.binary_search(&to_before(*at)).is_ok())
+        && old_items
+            .iter()
+            .map(|at| to_after(*at))
+            .filter(|at| !inside(*at))
+            .all(|at| new_items.binary_search(&at).is_ok());
+    if !same_boundaries {
+        return false;
+    }
+    merged.retain(|r| !r.is_empty());
+    merged.is_empty()
+        || !parse_ranges(Language::Rust, after, &merged)
+            .root_node()
+            .has_error()
+}
+
 // ---- Rust ------------------------------------------------------------------------------------
 
 fn rust_ranges(len: usize, lexed: &Lexed, places: &[Range<usize>]) -> Vec<Range<usize>> {
@@ -462,7 +539,7 @@ mod tests {
             Language::Python,
             text,
             &lex(Language::Python, text),
-            &[text.find("target").unwrap()..text.find("target").unwrap() + 6],
+            std::slice::from_ref(&(text.find("target").unwrap()..text.find("target").unwrap() + 6)),
         )
         .expect("a clean partial tree");
         let call = tree
@@ -475,6 +552,80 @@ mod tests {
             included(Language::Python, decorated, "target"),
             "@first\n@target\ndef f():\n"
         );
+    }
+
+    /// Applies `(range, text)` edits (sorted) to `before`.
+    fn edited(before: &str, edits: &[(Range<usize>, &str)]) -> String {
+        let mut after = before.to_string();
+        for (range, text) in edits.iter().rev() {
+            after.replace_range(range.clone(), text);
+        }
+        after
+    }
+
+    #[test]
+    fn rust_items_are_clean_only_when_the_file_is() {
+        let before = "use a::b;\n\nfn f() {\n    a();\n    b();\n}\n\nfn g() -> u8 {\n    1\n}\n";
+        let check = |edits: &[(Range<usize>, &str)]| {
+            let after = edited(before, edits);
+            let clean = rust_items_clean(
+                before,
+                &after,
+                &edits
+                    .iter()
+                    .map(|(r, t)| (r.clone(), t.len()))
+                    .collect::<Vec<_>>(),
+            );
+            let parses = !Language::Rust.parse(&after).root_node().has_error();
+            assert!(!clean || parses, "said clean, but {after:?} has an error");
+            clean
+        };
+        let a = before.find("a();").unwrap();
+        assert!(check(&[(a..a + 1, "c")]));
+        assert!(check(&[(a..a, "let x = 1;\n    ")]));
+        assert!(!check(&[(a..a + 4, "a(;")]));
+        // A `}` that closes `f` early leaves `b();` at the top: the boundaries differ.
+        assert!(!check(&[(a + 4..a + 4, " }")]));
+        // An unclosed `{` swallows the rest of the file.
+        assert!(!check(&[(a..a, "{ ")]));
+        let g = before.find("fn g").unwrap();
+        assert!(check(&[(a..a + 1, "c"), (g..g, "fn h() {}\n\n")]));
+    }
+
+    #[test]
+    fn python_statements_are_clean_only_when_the_file_is() {
+        let before = "import os\n\n\ndef f():\n    a()\n    b()\n\n\n@deco\ndef g():\n    if x:\n        pass\n    else:\n        return 1\n";
+        let check = |edits: &[(Range<usize>, &str)]| {
+            let after = edited(before, edits);
+            let mut written = Vec::new();
+            let mut shift: isize = 0;
+            for (range, text) in edits {
+                let start = (range.start as isize + shift) as usize;
+                written.push(start..start + text.len());
+                shift += text.len() as isize - range.len() as isize;
+            }
+            let clean = python_statements_clean(&after, &written);
+            let errors = super::super::syntax_errors(&Language::Python.parse(&after), &after);
+            assert!(
+                !clean || errors.is_empty(),
+                "said clean, but {after:?}: {errors:?}"
+            );
+            clean
+        };
+        let a = before.find("a()").unwrap();
+        assert!(check(&[(a..a + 1, "c")]));
+        assert!(check(&[(a..a, "x = 1\n    ")]));
+        // A new function after `f`, at the margin.
+        let blank = before.find("\n\n\n@deco").unwrap();
+        assert!(check(&[(blank..blank, "\n\n\ndef h():\n    return 2")]));
+        assert!(!check(&[(a..a, "  ")]), "unexpected indent");
+        assert!(!check(&[(a..a + 3, "a(")]), "unclosed bracket");
+        let ret = before.find("return 1").unwrap();
+        assert!(
+            check(&[(ret..ret + 8, "return 2")]),
+            "in an else clause after decorators"
+        );
+        assert!(!check(&[(ret..ret + 8, "")]), "an empty else block");
     }
 
     #[test]

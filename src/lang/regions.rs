@@ -353,13 +353,17 @@ fn r() {
         let text = "def f():\n    return g(1, 2)\n\ndef h():\n    pass\n";
         let at = text.find("1, 2").unwrap();
         assert_eq!(
-            regions_parse_clean(Language::Python, text, &[at..at + 4]),
+            regions_parse_clean(Language::Python, text, std::slice::from_ref(&(at..at + 4))),
             Some(true)
         );
         let broken = "def f():\n    return g(1,, 2)\n";
         let at = broken.find("1,,").unwrap();
         assert_eq!(
-            regions_parse_clean(Language::Python, broken, &[at..at + 3]),
+            regions_parse_clean(
+                Language::Python,
+                broken,
+                std::slice::from_ref(&(at..at + 3))
+            ),
             None
         );
     }

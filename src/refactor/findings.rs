@@ -79,6 +79,28 @@ pub fn check_syntax(changes: &[FileChange]) -> Vec<Finding> {
     check_syntax_with_trees(changes, &vec![None; changes.len()])
 }
 
+/// [`check_syntax`] parsing every file whole, `after` and (when it has errors) `before`: the
+/// reference the faster paths are checked against (`examples/refactor_check.rs`).
+#[doc(hidden)]
+pub fn check_syntax_whole(changes: &[FileChange]) -> Vec<Finding> {
+    let known: Vec<Option<KnownParse>> = changes
+        .iter()
+        .map(|c| {
+            let lang = Language::from_path(&c.path)?;
+            (!c.created()).then(|| {
+                let tree = lang.parse(&c.before);
+                let errors = syntax_errors(&tree, &c.before);
+                KnownParse { tree, errors }
+            })
+        })
+        .collect();
+    changes
+        .iter()
+        .zip(&known)
+        .filter_map(|(change, known)| check_change_whole(change, known.as_ref()))
+        .collect()
+}
+
 /// What the shell already knows of a file's `before`: its full tree and its syntax errors.
 #[derive(Debug, Clone)]
 pub struct KnownParse {
@@ -111,7 +133,7 @@ fn check_change(change: &FileChange, known: Option<&KnownParse>) -> Option<Findi
         // full parse costs milliseconds per hundred kilobytes, and a search touches many files);
         // the whole file only when they do not parse cleanly.
         None if edits_parse_clean(lang, change) => return None,
-        // A Python file without errors before: the top-level statements the edits touch tell.
+        // A file without errors before: the top-level statements the edits touch tell.
         Some(known)
             if lang == Language::Python
                 && known.errors.is_empty()
@@ -119,8 +141,30 @@ fn check_change(change: &FileChange, known: Option<&KnownParse>) -> Option<Findi
         {
             return None;
         }
+        Some(known)
+            if lang == Language::Rust
+                && known.errors.is_empty()
+                && partial::rust_items_clean(
+                    &change.before,
+                    &change.after,
+                    &change
+                        .edits
+                        .iter()
+                        .map(|e| (e.range.clone(), e.new_text.len()))
+                        .collect::<Vec<_>>(),
+                ) =>
+        {
+            return None;
+        }
         _ => {}
     }
+    check_change_whole(change, known)
+}
+
+/// The whole-file verdict: `after` parsed (incrementally from `before` when its tree is known).
+fn check_change_whole(change: &FileChange, known: Option<&KnownParse>) -> Option<Finding> {
+    let lang = Language::from_path(&change.path)?;
+    let known = known.filter(|_| !change.created());
     let after_tree = match known {
         Some(known) => incremental::reparse_edits(
             lang,
