@@ -11,6 +11,9 @@
 //!   state, start-up effects queued — the walk runs in the background in the real UI — and the
 //!   frame drawn).
 //!
+//! - `reparse/<lang>/{incremental,full}`: the 10,000-line file after a one-line change, parsed
+//!   again from its previous tree and from scratch.
+//!
 //! The targets speak of the median ("Fast at project scale"): 5 ms per preview, 2 ms per frame,
 //! 100 ms to the first frame.
 
@@ -181,5 +184,33 @@ fn write_many_files(root: &std::path::Path, count: usize) {
     }
 }
 
-criterion_group!(benches, previews, frames);
+/// Target 6's evidence in figures: the tree of the file after a one-line change, re-parsed from
+/// the previous tree (what the TUI does when the watcher reports a change) and from scratch.
+fn reparse(c: &mut Criterion) {
+    let mut group = c.benchmark_group("reparse");
+    group.sample_size(30);
+    for (lang, project) in [
+        ("rust", common::rust_project()),
+        ("python", common::python_project()),
+    ] {
+        let language = candor::lang::Language::from_path(project.main).unwrap();
+        let old = &project.text;
+        let old_tree = language.parse(old);
+        let at = old.find(&format!("scale_{}(", project.middle)).unwrap();
+        let new = format!("{}renamed_{}", &old[..at], &old[at..]);
+        group.bench_function(format!("{lang}/incremental"), |b| {
+            b.iter(|| {
+                black_box(candor::lang::incremental::reparse(
+                    language, old, &old_tree, &new,
+                ))
+            })
+        });
+        group.bench_function(format!("{lang}/full"), |b| {
+            b.iter(|| black_box(language.parse(&new)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, previews, frames, reparse);
 criterion_main!(benches);

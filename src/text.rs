@@ -179,7 +179,11 @@ fn detect_indent_unit(text: &str) -> IndentUnit {
     let mut previous = 0usize;
     let mut in_triple_string = false;
     for line in text.lines() {
-        if line.matches("\"\"\"").count() % 2 == 1 || line.matches("'''").count() % 2 == 1 {
+        // Most lines hold no quote at all: no need to count triple quotes there.
+        let quoted = memchr::memchr2(b'"', b'\'', line.as_bytes()).is_some();
+        if quoted
+            && (line.matches("\"\"\"").count() % 2 == 1 || line.matches("'''").count() % 2 == 1)
+        {
             in_triple_string = !in_triple_string;
             continue;
         }
