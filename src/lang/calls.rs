@@ -96,15 +96,24 @@ pub fn find_mentions(lang: Language, tree: &Tree, text: &str, name: &str) -> Men
         let Some(node) = root.descendant_for_byte_range(offset, end) else {
             continue;
         };
-        // Inside a string or a comment (the outermost one, as a walk from the root meets it).
-        let mut text_kind = None;
-        let mut current = Some(node);
-        while let Some(n) = current {
-            if let Leaf::Text(kind) = classify_leaf(lang, n) {
-                text_kind = Some(kind);
+        // The ancestors, root first, found once (each `Node::parent` searches from the root).
+        let mut path = vec![root];
+        while let Some(&last) = path.last()
+            && last != node
+        {
+            match last.child_with_descendant(node) {
+                Some(child) => path.push(child),
+                None => break,
             }
-            current = n.parent();
         }
+        if path.last() != Some(&node) {
+            continue;
+        }
+        // Inside a string or a comment (the outermost one, as a walk from the root meets it).
+        let text_kind = path.iter().find_map(|n| match classify_leaf(lang, *n) {
+            Leaf::Text(kind) => Some(kind),
+            _ => None,
+        });
         if let Some(kind) = text_kind {
             mentions.references.push(Reference {
                 range: offset..end,
@@ -119,16 +128,19 @@ pub fn find_mentions(lang: Language, tree: &Tree, text: &str, name: &str) -> Men
         {
             continue;
         }
-        let call = call_of_name(lang, node)
+        let ancestors = &path[..path.len() - 1];
+        let call = call_of_name(lang, ancestors, node)
             .and_then(|call| call_site(lang, call, text, name))
             .filter(|call| call.name_range == (offset..end));
         match call {
             Some(call) => mentions.calls.push(call),
-            None if !is_definition_name(lang, node) => mentions.references.push(Reference {
-                range: node.byte_range(),
-                line: node.start_position().row + 1,
-                kind: reference_kind(lang, node),
-            }),
+            None if !defines(lang, ancestors.last().copied(), node) => {
+                mentions.references.push(Reference {
+                    range: node.byte_range(),
+                    line: node.start_position().row + 1,
+                    kind: kind_among(lang, ancestors),
+                })
+            }
             None => {}
         }
     }
@@ -141,10 +153,12 @@ pub fn find_mentions(lang: Language, tree: &Tree, text: &str, name: &str) -> Men
 }
 
 /// The call expression whose callee is named by `name` (`name(..)`, `x.name(..)`,
-/// `path::name(..)`, `name::<T>(..)`), climbing the way [`callee_name`] descends.
-fn call_of_name<'t>(lang: Language, name: Node<'t>) -> Option<Node<'t>> {
+/// `path::name(..)`, `name::<T>(..)`), climbing the way [`callee_name`] descends; `ancestors`
+/// are those of `name`, root first.
+fn call_of_name<'t>(lang: Language, ancestors: &[Node<'t>], name: Node<'t>) -> Option<Node<'t>> {
+    let mut up = ancestors.len();
     let mut callee = name;
-    if let Some(parent) = name.parent() {
+    if let Some(&parent) = ancestors.last() {
         let field = match (lang, parent.kind()) {
             (Language::Rust, "field_expression") => Some("field"),
             (Language::Rust, "scoped_identifier") => Some("name"),
@@ -153,19 +167,21 @@ fn call_of_name<'t>(lang: Language, name: Node<'t>) -> Option<Node<'t>> {
         };
         if field.is_some_and(|f| parent.child_by_field_name(f) == Some(name)) {
             callee = parent;
+            up -= 1;
         }
     }
-    while let Some(parent) = callee.parent() {
+    while let Some(&parent) = up.checked_sub(1).and_then(|i| ancestors.get(i)) {
         if lang == Language::Rust
             && parent.kind() == "generic_function"
             && parent.child_by_field_name("function") == Some(callee)
         {
             callee = parent;
+            up -= 1;
         } else {
             break;
         }
     }
-    let call = callee.parent()?;
+    let call = *up.checked_sub(1).and_then(|i| ancestors.get(i))?;
     let is_call = matches!(
         (lang, call.kind()),
         (Language::Rust, "call_expression") | (Language::Python, "call")
@@ -270,7 +286,12 @@ fn classify_leaf(lang: Language, node: Node<'_>) -> Leaf {
 }
 
 fn is_definition_name(lang: Language, node: Node<'_>) -> bool {
-    let Some(parent) = node.parent() else {
+    defines(lang, node.parent(), node)
+}
+
+/// Whether `parent` is a function definition whose name is `node`.
+fn defines(lang: Language, parent: Option<Node<'_>>, node: Node<'_>) -> bool {
+    let Some(parent) = parent else {
         return false;
     };
     let is_def = match lang {
@@ -281,8 +302,20 @@ fn is_definition_name(lang: Language, node: Node<'_>) -> bool {
 }
 
 fn reference_kind(lang: Language, node: Node<'_>) -> ReferenceKind {
+    let mut ancestors = Vec::new();
     let mut current = node.parent();
     while let Some(parent) = current {
+        ancestors.push(parent);
+        current = parent.parent();
+    }
+    ancestors.reverse();
+    kind_among(lang, &ancestors)
+}
+
+/// The kind of a plain mention whose ancestors are `ancestors` (root first): an import, a
+/// decorator, or a use, as the nearest statement around it says.
+fn kind_among(lang: Language, ancestors: &[Node<'_>]) -> ReferenceKind {
+    for parent in ancestors.iter().rev() {
         match (lang, parent.kind()) {
             (Language::Rust, "use_declaration")
             | (Language::Python, "import_statement" | "import_from_statement") => {
@@ -294,7 +327,6 @@ fn reference_kind(lang: Language, node: Node<'_>) -> ReferenceKind {
             }
             _ => {}
         }
-        current = parent.parent();
     }
     ReferenceKind::Use
 }

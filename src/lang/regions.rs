@@ -213,16 +213,108 @@ fn lexical_verdict(lang: Language, b: &[u8], lexed: &Lexed, place: &Range<usize>
                 Language::Python if word == b"def" || word == b"class" => Verdict::NotCall,
                 Language::Python if PYTHON_CALL_AFTER.contains(&word) => Verdict::Call,
                 Language::Rust if word == b"fn" => Verdict::NotCall,
+                Language::Rust if rust_in_expression(b, lexed, place) => Verdict::Call,
                 _ => Verdict::Unknown,
+            }
+        }
+        _ if lang == Language::Rust => {
+            if rust_in_expression(b, lexed, place) {
+                Verdict::Call
+            } else {
+                // A Rust pattern (`Some(x) =>`, `let T(a) =`) reads like a call.
+                Verdict::Unknown
             }
         }
         // `*` too: tree-sitter-python reads `[*f(x)]` as a call of `*f`.
         b')' | b']' | b'}' | b'\\' | b'\'' | b'"' | b'*' => Verdict::Unknown,
-        _ => match lang {
-            Language::Python => Verdict::Call,
-            // A Rust pattern (`Some(x) =>`, `let T(a) =`) reads like a call.
-            Language::Rust => Verdict::Unknown,
+        _ => Verdict::Call,
+    }
+}
+
+/// Rust words after which an expression starts.
+const RUST_EXPRESSION_AFTER: &[&[u8]] = &[b"return", b"in", b"if", b"while", b"match", b"break"];
+
+/// Rust: whether the path whose last segment is at `place` (`name`, `a::Type::name`) certainly
+/// stands where an expression does, so that `path(...)` is a call and not a tuple-struct
+/// pattern or a type: after `=` (an initializer or an assignment, not `type A =` or `Item =`),
+/// `=>`, `return`, `in`, `if`, `while`, `match`, an arithmetic operator, or first in the
+/// arguments of a method call. Anything else is left to the parser.
+fn rust_in_expression(b: &[u8], lexed: &Lexed, place: &Range<usize>) -> bool {
+    use super::lex::is_ident_byte;
+    let word_start = |end: usize| {
+        b[..=end]
+            .iter()
+            .rposition(|c| !is_ident_byte(*c))
+            .map_or(0, |p| p + 1)
+    };
+    // Back over the `segment::` pairs of the path.
+    let mut start = place.start;
+    while let Some(p) = previous_token_end(b, lexed, start) {
+        if !(p >= 1 && b[p] == b':' && b[p - 1] == b':') {
+            break;
+        }
+        match previous_token_end(b, lexed, p - 1) {
+            Some(q) if is_ident_byte(b[q]) => start = word_start(q),
+            _ => return false,
+        }
+    }
+    let Some(prev) = previous_token_end(b, lexed, start) else {
+        return false;
+    };
+    if lexed.span_at(prev).is_some() {
+        return false;
+    }
+    let before = prev.checked_sub(1).map(|i| b[i]);
+    match b[prev] {
+        b'=' => match previous_token_end(b, lexed, prev) {
+            // `(a, b) = `, `v[i] = `, `x == `, `x += `: an expression follows.
+            Some(q)
+                if matches!(
+                    b[q],
+                    b')' | b']'
+                        | b'='
+                        | b'!'
+                        | b'+'
+                        | b'-'
+                        | b'*'
+                        | b'/'
+                        | b'%'
+                        | b'^'
+                        | b'|'
+                        | b'&'
+                ) =>
+            {
+                true
+            }
+            // `let x = `, `x = `; not `type A = ` or `<Item = `.
+            Some(q) if is_ident_byte(b[q]) => {
+                let before_word = previous_token_end(b, lexed, word_start(q));
+                match before_word {
+                    Some(w) if matches!(b[w], b'<' | b',') => false,
+                    Some(w) if is_ident_byte(b[w]) => &b[word_start(w)..=w] != b"type",
+                    _ => true,
+                }
+            }
+            _ => false,
         },
+        b'>' => before == Some(b'='),
+        b'+' | b'*' | b'/' | b'%' | b'^' => true,
+        b'-' => true,
+        // `!path(..)`, not `macro_rules! name(`.
+        b'!' => before.is_none_or(|c| !is_ident_byte(c) && !c.is_ascii_whitespace()),
+        b'(' => match previous_token_end(b, lexed, prev) {
+            // `x.method(path(..))`
+            Some(q) if is_ident_byte(b[q]) => {
+                let w = word_start(q);
+                RUST_EXPRESSION_AFTER.contains(&&b[w..=q])
+                    || previous_token_end(b, lexed, w).is_some_and(|d| {
+                        b[d] == b'.' && d.checked_sub(1).is_none_or(|e| b[e] != b'.')
+                    })
+            }
+            _ => false,
+        },
+        c if is_ident_byte(c) => RUST_EXPRESSION_AFTER.contains(&&b[word_start(prev)..=prev]),
+        _ => false,
     }
 }
 
