@@ -85,10 +85,10 @@ say "load average before measuring: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc)
 ROWS=$BENCH/rows.tsv
 : > "$ROWS"
 
-# median (seconds) of each command of a hyperfine run, in order
+# median (seconds) of each command of a hyperfine run, in order; HF_RUNS overrides the runs
 hf() {
-  local json=$BENCH/hf.json
-  hyperfine -N --warmup 3 --runs "$RUNS" --export-json "$json" "$@" >/dev/null 2>&1
+  local json=$BENCH/hf.json runs=${HF_RUNS:-$RUNS}
+  hyperfine -N --warmup 2 --runs "$runs" --export-json "$json" "$@" >/dev/null 2>&1
   python3 -c 'import json,sys; print(" ".join(str(r["median"]) for r in json.load(open(sys.argv[1]))["results"]))' "$json"
 }
 # row: target, what, ours (s), theirs (s), theirs name, goal ratio, goal kind (le: ours/theirs <= goal; ge: theirs/ours >= goal)
@@ -97,10 +97,11 @@ row() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >> "$ROWS"; }
 search() { # tree lang name
   local tree=$1 lang=$2 name=$3
   say "target 1: calls of \`$name\` in $tree"
-  read -r ours rg sg < <(hf \
+  read -r ours rg < <(hf \
     "$CANDOR calls $name --root $BENCH/$tree --lang $lang" \
-    "rg -w $name $BENCH/$tree" \
-    "$AST_GREP run -p $name(\$\$\$) -l $lang $BENCH/$tree")
+    "rg -w $name $BENCH/$tree")
+  # ast-grep parses every file: seconds per run, so fewer runs.
+  read -r sg < <(HF_RUNS=3 hf "$AST_GREP run -p $name(\$\$\$) -l $lang $BENCH/$tree")
   row 1 "call sites of \`$name\` in $tree" "$ours" "$rg" "rg -w" 1.5 le
   row 1 "call sites of \`$name\` in $tree" "$ours" "$sg" "ast-grep" 2 ge
 }
@@ -108,6 +109,7 @@ search Lib python dedent
 search Lib python isinstance
 search Lib python len
 search registry rust unwrap
+search registry rust push
 search registry rust new
 
 say "target 2: change signature of textwrap.dedent on Lib (dry run)"
