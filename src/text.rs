@@ -144,11 +144,9 @@ pub struct TextStyle {
 impl TextStyle {
     /// Detects the file's conventions; an empty or flat file gets four spaces and `\n`.
     pub fn detect(text: &str) -> TextStyle {
-        let crlf = text.matches("\r\n").count();
-        let lf = text.matches('\n').count() - crlf;
         TextStyle {
             indent: detect_indent_unit(text),
-            line_ending: if crlf > lf { "\r\n" } else { "\n" },
+            line_ending: line_ending(text),
             final_newline: text.is_empty() || text.ends_with('\n'),
         }
     }
@@ -164,6 +162,15 @@ impl TextStyle {
     }
 }
 
+/// The line ending a file uses most: `"\r\n"` or `"\n"` (the `line_ending` of
+/// [`TextStyle::detect`], without looking at indentation).
+pub fn line_ending(text: &str) -> &'static str {
+    let bytes = text.as_bytes();
+    let crlf = memchr::memmem::find_iter(bytes, b"\r\n").count();
+    let lf = memchr::memchr_iter(b'\n', bytes).count() - crlf;
+    if crlf > lf { "\r\n" } else { "\n" }
+}
+
 fn detect_indent_unit(text: &str) -> IndentUnit {
     let mut tabs = 0usize;
     let mut spaces = 0usize;
@@ -172,7 +179,11 @@ fn detect_indent_unit(text: &str) -> IndentUnit {
     let mut previous = 0usize;
     let mut in_triple_string = false;
     for line in text.lines() {
-        if line.matches("\"\"\"").count() % 2 == 1 || line.matches("'''").count() % 2 == 1 {
+        // Most lines hold no quote at all: no need to count triple quotes there.
+        let quoted = memchr::memchr2(b'"', b'\'', line.as_bytes()).is_some();
+        if quoted
+            && (line.matches("\"\"\"").count() % 2 == 1 || line.matches("'''").count() % 2 == 1)
+        {
             in_triple_string = !in_triple_string;
             continue;
         }

@@ -79,7 +79,146 @@ pub struct Mentions {
 
 /// Every call of a function called `name` in the file, and every other mention of the name.
 /// Names of definitions (the `fn name`/`def name` itself) are neither.
+///
+/// Looks only at the whole-word occurrences of `name` in the text, each located in the tree, so
+/// the cost follows the occurrences rather than the size of the file; the answer is that of
+/// [`find_mentions_walk`], which visits every node.
 pub fn find_mentions(lang: Language, tree: &Tree, text: &str, name: &str) -> Mentions {
+    let mut mentions = Mentions::default();
+    if name.is_empty() {
+        return mentions;
+    }
+    let offsets = word_matches(text, name);
+    let root = tree.root_node();
+    let mut lines = LineCounter::new(text);
+    for offset in offsets {
+        let end = offset + name.len();
+        let Some(node) = root.descendant_for_byte_range(offset, end) else {
+            continue;
+        };
+        // The ancestors, root first, found once (each `Node::parent` searches from the root).
+        let mut path = vec![root];
+        while let Some(&last) = path.last()
+            && last != node
+        {
+            match last.child_with_descendant(node) {
+                Some(child) => path.push(child),
+                None => break,
+            }
+        }
+        if path.last() != Some(&node) {
+            continue;
+        }
+        // Inside a string or a comment (the outermost one, as a walk from the root meets it).
+        let text_kind = path.iter().find_map(|n| match classify_leaf(lang, *n) {
+            Leaf::Text(kind) => Some(kind),
+            _ => None,
+        });
+        if let Some(kind) = text_kind {
+            mentions.references.push(Reference {
+                range: offset..end,
+                line: lines.line_of(offset) + 1,
+                kind,
+            });
+            continue;
+        }
+        if !matches!(classify_leaf(lang, node), Leaf::Name)
+            || node.byte_range() != (offset..end)
+            || node_text(node, text) != name
+        {
+            continue;
+        }
+        let ancestors = &path[..path.len() - 1];
+        let call = call_of_name(lang, ancestors, node)
+            .and_then(|call| call_site(lang, call, text, name))
+            .filter(|call| call.name_range == (offset..end));
+        match call {
+            Some(call) => mentions.calls.push(call),
+            None if !defines(lang, ancestors.last().copied(), node) => {
+                mentions.references.push(Reference {
+                    range: node.byte_range(),
+                    line: node.start_position().row + 1,
+                    kind: kind_among(lang, ancestors),
+                })
+            }
+            None => {}
+        }
+    }
+    // Calls sharing a start (`a.f().f()`) come outer first, as a walk from the root meets them.
+    mentions
+        .calls
+        .sort_by_key(|c| (c.range.start, std::cmp::Reverse(c.range.end)));
+    mentions.references.sort_by_key(|r| r.range.start);
+    mentions
+}
+
+/// The call expression whose callee is named by `name` (`name(..)`, `x.name(..)`,
+/// `path::name(..)`, `name::<T>(..)`), climbing the way [`callee_name`] descends; `ancestors`
+/// are those of `name`, root first.
+fn call_of_name<'t>(lang: Language, ancestors: &[Node<'t>], name: Node<'t>) -> Option<Node<'t>> {
+    let mut up = ancestors.len();
+    let mut callee = name;
+    if let Some(&parent) = ancestors.last() {
+        let field = match (lang, parent.kind()) {
+            (Language::Rust, "field_expression") => Some("field"),
+            (Language::Rust, "scoped_identifier") => Some("name"),
+            (Language::Python, "attribute") => Some("attribute"),
+            _ => None,
+        };
+        if field.is_some_and(|f| parent.child_by_field_name(f) == Some(name)) {
+            callee = parent;
+            up -= 1;
+        }
+    }
+    while let Some(&parent) = up.checked_sub(1).and_then(|i| ancestors.get(i)) {
+        if lang == Language::Rust
+            && parent.kind() == "generic_function"
+            && parent.child_by_field_name("function") == Some(callee)
+        {
+            callee = parent;
+            up -= 1;
+        } else {
+            break;
+        }
+    }
+    let call = *up.checked_sub(1).and_then(|i| ancestors.get(i))?;
+    let is_call = matches!(
+        (lang, call.kind()),
+        (Language::Rust, "call_expression") | (Language::Python, "call")
+    );
+    (is_call && call.child_by_field_name("function") == Some(callee)).then_some(call)
+}
+
+/// 0-based line numbers of increasing offsets, counting newlines only once.
+pub(crate) struct LineCounter<'t> {
+    text: &'t [u8],
+    offset: usize,
+    line: usize,
+}
+
+impl<'t> LineCounter<'t> {
+    pub(crate) fn new(text: &'t str) -> LineCounter<'t> {
+        LineCounter {
+            text: text.as_bytes(),
+            offset: 0,
+            line: 0,
+        }
+    }
+
+    pub(crate) fn line_of(&mut self, offset: usize) -> usize {
+        if offset < self.offset {
+            self.offset = 0;
+            self.line = 0;
+        }
+        let offset = offset.min(self.text.len());
+        self.line += memchr::memchr_iter(b'\n', &self.text[self.offset..offset]).count();
+        self.offset = offset;
+        self.line
+    }
+}
+
+/// [`find_mentions`] by visiting every node of the tree: the reference it is checked against.
+pub fn find_mentions_walk(lang: Language, tree: &Tree, text: &str, name: &str) -> Mentions {
     let mut mentions = Mentions::default();
     if name.is_empty() || !text.contains(name) {
         return mentions;
@@ -105,7 +244,7 @@ pub fn find_mentions(lang: Language, tree: &Tree, text: &str, name: &str) -> Men
                 let body = node_text(node, text);
                 for offset in word_matches(body, name) {
                     let start = node.start_byte() + offset;
-                    let line = text[..start].matches('\n').count() + 1;
+                    let line = node.start_position().row + body[..offset].matches('\n').count() + 1;
                     mentions.references.push(Reference {
                         range: start..start + name.len(),
                         line,
@@ -147,7 +286,12 @@ fn classify_leaf(lang: Language, node: Node<'_>) -> Leaf {
 }
 
 fn is_definition_name(lang: Language, node: Node<'_>) -> bool {
-    let Some(parent) = node.parent() else {
+    defines(lang, node.parent(), node)
+}
+
+/// Whether `parent` is a function definition whose name is `node`.
+fn defines(lang: Language, parent: Option<Node<'_>>, node: Node<'_>) -> bool {
+    let Some(parent) = parent else {
         return false;
     };
     let is_def = match lang {
@@ -158,8 +302,20 @@ fn is_definition_name(lang: Language, node: Node<'_>) -> bool {
 }
 
 fn reference_kind(lang: Language, node: Node<'_>) -> ReferenceKind {
+    let mut ancestors = Vec::new();
     let mut current = node.parent();
     while let Some(parent) = current {
+        ancestors.push(parent);
+        current = parent.parent();
+    }
+    ancestors.reverse();
+    kind_among(lang, &ancestors)
+}
+
+/// The kind of a plain mention whose ancestors are `ancestors` (root first): an import, a
+/// decorator, or a use, as the nearest statement around it says.
+fn kind_among(lang: Language, ancestors: &[Node<'_>]) -> ReferenceKind {
+    for parent in ancestors.iter().rev() {
         match (lang, parent.kind()) {
             (Language::Rust, "use_declaration")
             | (Language::Python, "import_statement" | "import_from_statement") => {
@@ -171,23 +327,31 @@ fn reference_kind(lang: Language, node: Node<'_>) -> ReferenceKind {
             }
             _ => {}
         }
-        current = parent.parent();
     }
     ReferenceKind::Use
 }
 
 /// Byte offsets of whole-word occurrences of `word` in `haystack`.
 pub fn word_matches(haystack: &str, word: &str) -> Vec<usize> {
-    let is_word = |c: char| c == '_' || c.is_alphanumeric();
-    haystack
-        .match_indices(word)
-        .filter(|(i, _)| {
-            let before = haystack[..*i].chars().next_back();
-            let after = haystack[i + word.len()..].chars().next();
-            !before.is_some_and(is_word) && !after.is_some_and(is_word)
-        })
-        .map(|(i, _)| i)
+    if word.is_empty() {
+        // Every char boundary matches an empty word, as `str::match_indices` has it.
+        return haystack
+            .char_indices()
+            .map(|(i, _)| i)
+            .chain(std::iter::once(haystack.len()))
+            .filter(|i| is_whole_word(haystack, *i, 0))
+            .collect();
+    }
+    memchr::memmem::find_iter(haystack.as_bytes(), word.as_bytes())
+        .filter(|i| is_whole_word(haystack, *i, word.len()))
         .collect()
+}
+
+fn is_whole_word(haystack: &str, at: usize, len: usize) -> bool {
+    let is_word = |c: char| c == '_' || c.is_alphanumeric();
+    let before = haystack.get(..at).and_then(|s| s.chars().next_back());
+    let after = haystack.get(at + len..).and_then(|s| s.chars().next());
+    !before.is_some_and(is_word) && !after.is_some_and(is_word)
 }
 
 fn call_site(lang: Language, node: Node<'_>, text: &str, name: &str) -> Option<CallSite> {
@@ -296,7 +460,10 @@ mod tests {
     use super::*;
 
     fn mentions(lang: Language, text: &str, name: &str) -> Mentions {
-        find_mentions(lang, &lang.parse(text), text, name)
+        let tree = lang.parse(text);
+        let found = find_mentions(lang, &tree, text, name);
+        assert_eq!(found, find_mentions_walk(lang, &tree, text, name));
+        found
     }
 
     #[test]

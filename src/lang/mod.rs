@@ -2,6 +2,9 @@
 //! rules and syntax checking. Pure: no disk, no terminal.
 
 pub mod calls;
+pub mod incremental;
+pub mod lex;
+pub mod partial;
 mod python;
 pub mod regions;
 mod rust;
@@ -127,7 +130,7 @@ pub struct SyntaxError {
 pub fn syntax_errors(tree: &Tree, text: &str) -> Vec<SyntaxError> {
     let mut errors = Vec::new();
     if tree.language().node_kind_for_id(tree.root_node().kind_id()) == Some("module") {
-        errors.extend(python::empty_blocks(tree));
+        errors.extend(python::empty_blocks(tree, text));
         let lexed = regions::lex(Language::Python, text);
         for error in python::indentation_errors(text, &lexed) {
             if !errors.iter().any(|e| e.line == error.line) {

@@ -16,7 +16,10 @@ pub(super) const KEYWORDS: &[&str] = &[
 
 /// `def f():` followed by nothing indented parses without an error node in tree-sitter-python;
 /// Python says "expected an indented block". Reports each such block (comments do not count).
-pub(super) fn empty_blocks(tree: &Tree) -> Vec<SyntaxError> {
+///
+/// A block follows the `:` of its header, so a node whose text has no `:` holds no block and is
+/// not walked into, unless it holds an error (recovery may drop the `:`).
+pub(super) fn empty_blocks(tree: &Tree, text: &str) -> Vec<SyntaxError> {
     let mut errors = Vec::new();
     walk_tree(tree, |node| {
         if node.kind() == "block" {
@@ -34,7 +37,7 @@ pub(super) fn empty_blocks(tree: &Tree) -> Vec<SyntaxError> {
                 });
             }
         }
-        true
+        node.has_error() || memchr::memchr(b':', super::node_text(node, text).as_bytes()).is_some()
     });
     errors
 }

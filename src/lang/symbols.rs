@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use tree_sitter::{Node, Tree};
 
-use super::{Language, node_text, walk_tree};
+use super::{Language, node_text};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -77,14 +77,34 @@ pub struct Symbol {
     pub top_level: bool,
 }
 
-/// Every named item of the file in document order.
+/// Every named item of the file in document order. Walks only the nodes that can hold an item
+/// ([`may_hold_symbols`]), not the expressions of every function body.
 pub fn outline(lang: Language, tree: &Tree, text: &str) -> Vec<Symbol> {
+    outline_walking(lang, tree, text, true)
+}
+
+/// [`outline`] visiting every node of the tree: the reference it is checked against
+/// (`examples/regions_check.rs`).
+#[doc(hidden)]
+pub fn outline_of_every_node(lang: Language, tree: &Tree, text: &str) -> Vec<Symbol> {
+    outline_walking(lang, tree, text, false)
+}
+
+fn outline_walking(lang: Language, tree: &Tree, text: &str, prune: bool) -> Vec<Symbol> {
     let mut symbols: Vec<Symbol> = Vec::new();
-    // (node id, index in `symbols`) for containers seen so far.
-    let mut containers: Vec<(usize, usize)> = Vec::new();
-    walk_tree(tree, |node| {
-        if let Some((kind, name_node)) = classify(lang, node, text) {
-            let container = enclosing_symbol(lang, node, &containers);
+    let mut lines = super::calls::LineCounter::new(text);
+    // The ancestors of the current node, root first, each with the innermost symbol among
+    // itself and its own ancestors: parents and containers without `Node::parent` (which
+    // searches down from the root every time).
+    let mut ancestors: Vec<Level<'_>> = Vec::new();
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
+        let parent = ancestors.last().map(|l| l.node);
+        let grandparent = ancestors.len().checked_sub(2).map(|i| ancestors[i].node);
+        let container = ancestors.last().and_then(|l| l.symbol);
+        let mut this_symbol = None;
+        if let Some((kind, name_node)) = classify(lang, node, parent, grandparent, text) {
             let kind = match (kind, container) {
                 (SymbolKind::Function, Some(c))
                     if matches!(
@@ -108,10 +128,45 @@ pub fn outline(lang: Language, tree: &Tree, text: &str) -> Vec<Symbol> {
                 Some(c) => format!("{}/{}", path_segment_of(&symbols[c]), segment),
                 None => segment.clone(),
             };
-            let range = outer_node(lang, node).byte_range();
-            let full_start = leading_trivia_start(lang, outer_node(lang, node), text);
-            let top_level = container.is_none() && is_file_level(lang, outer_node(lang, node));
-            let line_of = |byte: usize| text[..byte].matches('\n').count() + 1;
+            // The item among its siblings, and what holds it (see `outer_node`).
+            let wrapped = parent.filter(|p| {
+                (lang == Language::Python && p.kind() == "decorated_definition")
+                    || (node.kind() == "assignment" && p.kind() == "expression_statement")
+            });
+            let (outer, outer_parent) = match wrapped {
+                Some(p) => (p, grandparent),
+                None => (node, parent),
+            };
+            let range = outer.byte_range();
+            // Where `outer` sits among the walked siblings: `node` is not recorded yet; its
+            // parent is the last child recorded one level up.
+            let mut at = if wrapped.is_some() {
+                ancestors
+                    .len()
+                    .checked_sub(2)
+                    .map(|l| (l, ancestors[l].children.len() - 1))
+            } else {
+                ancestors
+                    .len()
+                    .checked_sub(1)
+                    .map(|l| (l, ancestors[l].children.len()))
+            };
+            let full_start = trivia_start(lang, outer, text, |_| {
+                let (level, index) = at?;
+                let previous = match index.checked_sub(1) {
+                    Some(i) => (level, i),
+                    // First child of a block: the node before the block.
+                    None if ancestors[level].node.kind() == "block" => {
+                        let up = level.checked_sub(1)?;
+                        (up, ancestors[up].children.len().checked_sub(2)?)
+                    }
+                    None => return None,
+                };
+                at = Some(previous);
+                Some(ancestors[previous.0].children[previous.1])
+            });
+            let top_level = container.is_none() && is_file_level_under(lang, outer_parent);
+
             symbols.push(Symbol {
                 kind,
                 name,
@@ -127,17 +182,67 @@ pub fn outline(lang: Language, tree: &Tree, text: &str) -> Vec<Symbol> {
                 full_range: full_start..range.end,
                 name_range: name_node.byte_range(),
                 line: name_node.start_position().row + 1,
-                first_line: line_of(full_start),
+                first_line: lines.line_of(full_start) + 1,
                 end_line: node.end_position().row + 1,
                 range,
                 container,
                 top_level,
             });
-            containers.push((node.id(), symbols.len() - 1));
+            this_symbol = Some(symbols.len() - 1);
         }
-        true
-    });
-    symbols
+        if let Some(level) = ancestors.last_mut() {
+            level.children.push(node);
+        }
+        let descend = !prune || may_hold_symbols(lang, node, parent.is_none(), text);
+        if descend && cursor.goto_first_child() {
+            ancestors.push(Level {
+                node,
+                symbol: this_symbol.or(container),
+                children: Vec::new(),
+            });
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return symbols;
+            }
+            ancestors.pop();
+        }
+    }
+}
+
+/// A node on the outline's way down: the innermost symbol among it and its ancestors, and its
+/// children walked so far.
+struct Level<'t> {
+    node: Node<'t>,
+    symbol: Option<usize>,
+    children: Vec<Node<'t>>,
+}
+
+/// Whether an item of the outline can lie strictly inside `node`; a superset, read from the
+/// text, so that skipping the other nodes changes nothing:
+/// - Rust: items sit in the file, in blocks and in declaration lists, and the last two open
+///   with `{`; a node without `{` in its text holds none (macro token trees hold tokens only);
+/// - Python: definitions and classes contain `def` or `class`; module-level assignments sit in
+///   expression statements.
+///
+/// Error nodes are always entered: recovery can put anything there.
+fn may_hold_symbols(lang: Language, node: Node<'_>, is_root: bool, text: &str) -> bool {
+    if is_root || node.is_error() {
+        return true;
+    }
+    let body = node_text(node, text).as_bytes();
+    match lang {
+        Language::Rust => node.kind() != "token_tree" && memchr::memchr(b'{', body).is_some(),
+        Language::Python => {
+            node.kind() == "expression_statement"
+                || memchr::memmem::find(body, b"def").is_some()
+                || memchr::memmem::find(body, b"class").is_some()
+        }
+    }
 }
 
 /// The node that stands for the item among its siblings (a decorated definition for Python).
@@ -163,31 +268,22 @@ fn path_segment_of(symbol: &Symbol) -> &str {
     symbol.name_path.rsplit('/').next().unwrap_or(&symbol.name)
 }
 
-fn is_file_level(lang: Language, node: Node<'_>) -> bool {
-    node.parent().is_some_and(|p| match lang {
+/// Whether a node whose parent is `parent` sits directly in the file.
+fn is_file_level_under(lang: Language, parent: Option<Node<'_>>) -> bool {
+    parent.is_some_and(|p| match lang {
         Language::Rust => p.kind() == "source_file",
         Language::Python => p.kind() == "module",
     })
 }
 
-fn enclosing_symbol(
-    lang: Language,
-    node: Node<'_>,
-    containers: &[(usize, usize)],
-) -> Option<usize> {
-    let mut current = node.parent();
-    while let Some(parent) = current {
-        if let Some(&(_, index)) = containers.iter().rev().find(|(id, _)| *id == parent.id()) {
-            return Some(index);
-        }
-        current = parent.parent();
-    }
-    let _ = lang;
-    None
-}
-
 /// Whether `node` is a named item, with its kind and the node holding its name.
-fn classify<'t>(lang: Language, node: Node<'t>, text: &str) -> Option<(SymbolKind, Node<'t>)> {
+fn classify<'t>(
+    lang: Language,
+    node: Node<'t>,
+    parent: Option<Node<'t>>,
+    grandparent: Option<Node<'t>>,
+    text: &str,
+) -> Option<(SymbolKind, Node<'t>)> {
     let kind = match (lang, node.kind()) {
         (Language::Rust, "function_item" | "function_signature_item") => SymbolKind::Function,
         (Language::Rust, "struct_item") => SymbolKind::Struct,
@@ -206,10 +302,8 @@ fn classify<'t>(lang: Language, node: Node<'t>, text: &str) -> Option<(SymbolKin
         (Language::Python, "class_definition") => SymbolKind::Class,
         (Language::Python, "assignment") => {
             // Only `NAME = ...` statements directly in the module are outline entries.
-            let statement = node
-                .parent()
-                .filter(|p| p.kind() == "expression_statement")?;
-            if !is_file_level(lang, statement) {
+            parent.filter(|p| p.kind() == "expression_statement")?;
+            if !is_file_level_under(lang, grandparent) {
                 return None;
             }
             let left = node.child_by_field_name("left")?;
@@ -260,11 +354,22 @@ fn impl_type_name(node: Node<'_>, text: &str) -> String {
 /// Start of the doc comments, attributes and comments directly above `node` (no blank line
 /// between), or of `node` itself when there are none.
 pub fn leading_trivia_start(lang: Language, node: Node<'_>, text: &str) -> usize {
+    trivia_start(lang, node, text, previous_node)
+}
+
+/// [`leading_trivia_start`] with the way to the node before another given (the outline knows
+/// the siblings it has walked, which saves tree-sitter's search for them).
+fn trivia_start<'t>(
+    lang: Language,
+    node: Node<'t>,
+    text: &str,
+    mut previous: impl FnMut(Node<'t>) -> Option<Node<'t>>,
+) -> usize {
     let mut start = node.start_byte();
     let mut current = node;
     // The first statement of a Python block: tree-sitter hangs the comments above it on the
     // header (`class A:` (comment) (block ...)), so look before the block.
-    while let Some(prev) = previous_node(current) {
+    while let Some(prev) = previous(current) {
         let attached = match (lang, prev.kind()) {
             (Language::Rust, "attribute_item") => true,
             (Language::Rust, "line_comment" | "block_comment") => {

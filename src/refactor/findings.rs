@@ -1,15 +1,13 @@
 //! Findings, the fourth honesty surface: concrete, located, best-effort notes on where a caveat
 //! bites in this very edit. Also the check every result goes through: parse it again.
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::edit::FileChange;
 use crate::lang::regions;
-use crate::lang::{Language, syntax_errors};
-
-/// Files at least this large are checked region by region around the edits first (a full
-/// parse of a big file costs milliseconds per hundred kilobytes).
-const REGION_CHECK_FROM_BYTES: usize = 32 * 1024;
+use crate::lang::{Language, SyntaxError, incremental, partial, syntax_errors};
+use tree_sitter::Tree;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -78,58 +76,141 @@ impl Finding {
 /// error-severity finding at the first new error; a file that was already broken gets a warning
 /// saying so (its errors are not ours to fix, but the user should know).
 pub fn check_syntax(changes: &[FileChange]) -> Vec<Finding> {
-    let mut findings = Vec::new();
-    for change in changes {
-        let Some(lang) = Language::from_path(&change.path) else {
-            continue;
-        };
-        if change.after.len() >= REGION_CHECK_FROM_BYTES && edits_parse_clean(lang, change) {
-            continue;
-        }
-        let after_errors = syntax_errors(&lang.parse(&change.after), &change.after);
-        if after_errors.is_empty() {
-            continue;
-        }
-        let before_errors = if change.created() {
-            Vec::new()
-        } else {
-            syntax_errors(&lang.parse(&change.before), &change.before)
-        };
-        if before_errors.is_empty() || after_errors.len() > before_errors.len() {
-            let first = &after_errors[0];
-            findings.push(Finding::error(
-                &change.path,
-                first.line,
-                format!(
-                    "{SYNTAX_ERROR_PREFIX} {} ({}); it will not be written unless you pass allow_syntax_errors",
-                    first.line, first.description
-                ),
-            ));
-        } else {
-            findings.push(Finding::warning(
-                &change.path,
-                before_errors[0].line,
-                format!(
-                    "the file already had a syntax error at line {} before this refactor; the heuristic may misread the code around it",
-                    before_errors[0].line
-                ),
-            ));
-        }
-    }
-    findings
+    check_syntax_with_trees(changes, &vec![None; changes.len()])
 }
 
-/// Whether the regions around every edit of a large file parse cleanly, which shows the edit
-/// introduced no syntax error. Python edits qualify only inside one logical line, after its
+/// [`check_syntax`] parsing every file whole, `after` and (when it has errors) `before`: the
+/// reference the faster paths are checked against (`examples/refactor_check.rs`).
+#[doc(hidden)]
+pub fn check_syntax_whole(changes: &[FileChange]) -> Vec<Finding> {
+    let known: Vec<Option<KnownParse>> = changes
+        .iter()
+        .map(|c| {
+            let lang = Language::from_path(&c.path)?;
+            (!c.created()).then(|| {
+                let tree = lang.parse(&c.before);
+                let errors = syntax_errors(&tree, &c.before);
+                KnownParse { tree, errors }
+            })
+        })
+        .collect();
+    changes
+        .iter()
+        .zip(&known)
+        .filter_map(|(change, known)| check_change_whole(change, known.as_ref()))
+        .collect()
+}
+
+/// What the shell already knows of a file's `before`: its full tree and its syntax errors.
+#[derive(Debug, Clone)]
+pub struct KnownParse {
+    pub tree: Tree,
+    pub errors: Vec<SyntaxError>,
+}
+
+/// [`check_syntax`] where the parse of some files' `before` is known (`known[i]` for
+/// `changes[i]`, e.g. from the shell's cache). Those files are checked whole at any size, with
+/// the same verdicts as a full parse, at the cost of the edits: the tree of `after` comes from
+/// an incremental re-parse, and for Python first from the top-level statements the edits touch.
+pub fn check_syntax_with_trees(
+    changes: &[FileChange],
+    known: &[Option<KnownParse>],
+) -> Vec<Finding> {
+    // Each file on its own core; the findings keep the order of the changes.
+    let findings: Vec<Option<Finding>> = changes
+        .par_iter()
+        .enumerate()
+        .map(|(i, change)| check_change(change, known.get(i).and_then(Option::as_ref)))
+        .collect();
+    findings.into_iter().flatten().collect()
+}
+
+fn check_change(change: &FileChange, known: Option<&KnownParse>) -> Option<Finding> {
+    let lang = Language::from_path(&change.path)?;
+    let known = known.filter(|_| !change.created());
+    match known {
+        // Without the whole tree at hand, the statements around the edits are parsed first (a
+        // full parse costs milliseconds per hundred kilobytes, and a search touches many files);
+        // the whole file only when they do not parse cleanly.
+        None if edits_parse_clean(lang, change) => return None,
+        // A file without errors before: the top-level statements the edits touch tell.
+        Some(known)
+            if lang == Language::Python
+                && known.errors.is_empty()
+                && partial::python_statements_clean(&change.after, &edited_ranges(change)) =>
+        {
+            return None;
+        }
+        Some(known)
+            if lang == Language::Rust
+                && known.errors.is_empty()
+                && partial::rust_items_clean(
+                    &change.before,
+                    &change.after,
+                    &change
+                        .edits
+                        .iter()
+                        .map(|e| (e.range.clone(), e.new_text.len()))
+                        .collect::<Vec<_>>(),
+                ) =>
+        {
+            return None;
+        }
+        _ => {}
+    }
+    check_change_whole(change, known)
+}
+
+/// The whole-file verdict: `after` parsed (incrementally from `before` when its tree is known).
+fn check_change_whole(change: &FileChange, known: Option<&KnownParse>) -> Option<Finding> {
+    let lang = Language::from_path(&change.path)?;
+    let known = known.filter(|_| !change.created());
+    let after_tree = match known {
+        Some(known) => incremental::reparse_edits(
+            lang,
+            &change.before,
+            &known.tree,
+            change
+                .edits
+                .iter()
+                .map(|e| (e.range.clone(), e.new_text.as_str())),
+            &change.after,
+        ),
+        None => lang.parse(&change.after),
+    };
+    let after_errors = syntax_errors(&after_tree, &change.after);
+    let first = after_errors.first()?;
+    let before_errors = match (change.created(), known) {
+        (true, _) => Vec::new(),
+        (false, Some(known)) => known.errors.clone(),
+        (false, None) => syntax_errors(&lang.parse(&change.before), &change.before),
+    };
+    if before_errors.is_empty() || after_errors.len() > before_errors.len() {
+        Some(Finding::error(
+            &change.path,
+            first.line,
+            format!(
+                "{SYNTAX_ERROR_PREFIX} {} ({}); it will not be written unless you pass allow_syntax_errors",
+                first.line, first.description
+            ),
+        ))
+    } else {
+        Some(Finding::warning(
+            &change.path,
+            before_errors[0].line,
+            format!(
+                "the file already had a syntax error at line {} before this refactor; the heuristic may misread the code around it",
+                before_errors[0].line
+            ),
+        ))
+    }
+}
+
+/// Whether the statements around every edit parse cleanly, which shows the edit introduced no
+/// syntax error. Python edits qualify only inside one logical line, after its
 /// indentation: a region cannot judge indentation against its surroundings.
 fn edits_parse_clean(lang: Language, change: &FileChange) -> bool {
-    let mut ranges = Vec::with_capacity(change.edits.len());
-    let mut shift: isize = 0;
-    for edit in &change.edits {
-        let start = (edit.range.start as isize + shift) as usize;
-        ranges.push(start..start + edit.new_text.len());
-        shift += edit.new_text.len() as isize - edit.range.len() as isize;
-    }
+    let ranges = edited_ranges(change);
     if lang == Language::Python {
         let lexed = regions::lex(lang, &change.after);
         let within_one_line = |range: &std::ops::Range<usize>| {
@@ -153,6 +234,18 @@ fn edits_parse_clean(lang: Language, change: &FileChange) -> bool {
         }
     }
     regions::regions_parse_clean(lang, &change.after, &ranges) == Some(true)
+}
+
+/// The ranges of `after` that the edits wrote.
+fn edited_ranges(change: &FileChange) -> Vec<std::ops::Range<usize>> {
+    let mut ranges = Vec::with_capacity(change.edits.len());
+    let mut shift: isize = 0;
+    for edit in &change.edits {
+        let start = (edit.range.start as isize + shift) as usize;
+        ranges.push(start..start + edit.new_text.len());
+        shift += edit.new_text.len() as isize - edit.range.len() as isize;
+    }
+    ranges
 }
 
 /// Sorts findings by file, line and severity (errors first on a line) and drops exact duplicates.

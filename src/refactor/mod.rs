@@ -17,7 +17,7 @@ use crate::lang::Language;
 use crate::lang::symbols::{LookupError, SymbolQuery};
 
 pub use findings::{Finding, Severity};
-pub use sources::{MemorySources, Mentioning, SourceError, Sources};
+pub use sources::{FullTrees, MemorySources, Mentioning, SourceError, Sources, tree_of};
 
 /// `refactor_extract_function`: move lines `start_line..=end_line` into `new_name`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -112,7 +112,21 @@ pub fn plan(sources: &dyn Sources, request: &Request) -> Result<Plan, RefactorEr
         Request::Move(r) => move_to_file::plan(sources, r),
         Request::ChangeSignature(r) => change_signature::plan(sources, r),
     }?;
-    let syntax = findings::check_syntax(&plan.changes);
+    // The trees the shell already has (the file of the request, usually) make the check of
+    // the result whole and cheap: only the edits are parsed again.
+    let trees: Vec<Option<findings::KnownParse>> = plan
+        .changes
+        .iter()
+        .map(|c| {
+            let sha = c.sha256_before.as_deref()?;
+            let tree = sources.cached_tree(&c.path, sha)?;
+            let errors = sources
+                .cached_syntax_errors(&c.path, sha)
+                .unwrap_or_else(|| crate::lang::syntax_errors(&tree, &c.before));
+            Some(findings::KnownParse { tree, errors })
+        })
+        .collect();
+    let syntax = findings::check_syntax_with_trees(&plan.changes, &trees);
     plan.findings.extend(syntax);
     findings::normalize(&mut plan.findings);
     Ok(plan)

@@ -35,20 +35,24 @@ pub struct Document {
 impl Document {
     /// Builds the document of a decoded source file; refuses languages candor does not know.
     pub fn new(source: SourceFile) -> Result<Document, String> {
-        Document::parsed(source).map(|(doc, _)| doc)
+        let tree = Document::language_of(&source)?.parse(&source.text);
+        Document::with_tree(source, tree)
     }
 
-    /// Like [`Document::new`], also returning the syntax tree (the engine's source cache can
-    /// reuse it instead of parsing the file again).
-    pub fn parsed(source: SourceFile) -> Result<(Document, Tree), String> {
-        let language = source.language().ok_or_else(|| {
+    fn language_of(source: &SourceFile) -> Result<Language, String> {
+        source.language().ok_or_else(|| {
             format!(
                 "{} is not a Rust (.rs) or Python (.py, .pyi) file; candor refactors only those",
                 source.path
             )
-        })?;
+        })
+    }
+
+    /// Like [`Document::new`] with the file's syntax tree already at hand (the engine's cache
+    /// re-parses a changed file incrementally).
+    pub fn with_tree(source: SourceFile, tree: Tree) -> Result<Document, String> {
+        let language = Document::language_of(&source)?;
         let text = source.text;
-        let tree = language.parse(&text);
         let lines = line_ranges(&text);
         let highlights = highlight::highlight_lines(language, &tree, &text, &lines);
         let symbols = symbols::outline(language, &tree, &text);
@@ -73,7 +77,7 @@ impl Document {
                     .flatten()
             })
             .collect();
-        let doc = Document {
+        Ok(Document {
             path: source.path,
             text,
             sha256: source.sha256,
@@ -83,8 +87,7 @@ impl Document {
             symbols,
             depths,
             parameters,
-        };
-        Ok((doc, tree))
+        })
     }
 
     pub fn line_count(&self) -> usize {

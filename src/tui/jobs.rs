@@ -52,15 +52,21 @@ pub fn walk(root: &Root, send: &(dyn Fn(Action) + Sync)) {
     send(Action::WalkFinished { error: None });
 }
 
-/// Reads and prepares a file for the code view, and leaves its syntax tree in the sources'
-/// cache so that a preview of the same content does not parse it again.
+/// Reads and prepares a file for the code view. The tree comes from the sources' cache: a file
+/// that changed since it was last parsed is re-parsed incrementally from its previous tree, and
+/// the new tree stays there, so a preview of the same content does not parse it again.
 pub fn load_file(sources: &DiskSources, path: &str) -> Result<Box<Document>, String> {
     let source = sources
         .read(path)
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("{path} does not exist"))?;
-    let (doc, tree) = Document::parsed(source.clone())?;
-    sources.remember_tree(&source, tree);
+    let tree = source
+        .language()
+        .map(|lang| sources.parse_reusing(lang, &source));
+    let doc = match tree {
+        Some(tree) => Document::with_tree(source, tree)?,
+        None => Document::new(source)?,
+    };
     Ok(Box::new(doc))
 }
 
@@ -207,6 +213,40 @@ pub fn project_of(path: &Path) -> std::io::Result<(std::path::PathBuf, Option<St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_changed_file_is_parsed_again_from_its_previous_tree() {
+        use crate::refactor::Sources;
+        let dir = tempfile::tempdir().unwrap();
+        let text: String = (0..300)
+            .map(|i| format!("def f{i}(a, b):\n    return g(a + b * {i})\n\n\n"))
+            .collect();
+        std::fs::write(dir.path().join("big.py"), &text).unwrap();
+        let sources = DiskSources::new(Root::new(dir.path()).unwrap(), Default::default());
+        let first = load_file(&sources, "big.py").unwrap();
+        let source = sources.read("big.py").unwrap().unwrap();
+        let old_tree = sources.parse(Language::Python, &source);
+
+        let edited = text.replace("b * 250)", "b * 250 + 1)");
+        std::fs::write(dir.path().join("big.py"), &edited).unwrap();
+        let second = load_file(&sources, "big.py").unwrap();
+        assert_ne!(first.sha256, second.sha256);
+        // The tree the code view was built from is the one the cache now holds for the new text.
+        let source = sources.read("big.py").unwrap().unwrap();
+        let tree = sources.parse(Language::Python, &source);
+        // tree-sitter keeps the id of each node it reuses: most of the old tree was reused.
+        let (reused, total) = crate::lang::incremental::tests::reused_nodes(&old_tree, &tree);
+        assert!(reused * 10 >= total * 7, "{reused} of {total} nodes reused");
+        assert_eq!(
+            tree.root_node().to_sexp(),
+            Language::Python.parse(&edited).root_node().to_sexp()
+        );
+        assert_eq!(
+            second.symbols,
+            Document::new(source).unwrap().symbols,
+            "the same outline as a full parse"
+        );
+    }
 
     #[test]
     fn a_file_opens_in_its_project() {

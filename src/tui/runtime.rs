@@ -80,12 +80,17 @@ pub fn run(path: &Path, backend: Option<BackendChoice>) -> anyhow::Result<()> {
     if let Some(problem) = keymap_problem {
         state.error(problem);
     }
-    let result =
-        Runtime::start(engine).and_then(|mut runtime| runtime.run(&mut terminal, state, file));
+    // For `scripts/bench.sh`: start-up to the first frame, timed from outside.
+    let first_frame_only = std::env::var_os(EXIT_AFTER_FIRST_FRAME).is_some();
+    let result = Runtime::start(engine)
+        .and_then(|mut runtime| runtime.run(&mut terminal, state, file, first_frame_only));
     let _ = execute!(stdout(), DisableMouseCapture, DisableBracketedPaste);
     ratatui::restore();
     result
 }
+
+/// Set (to anything) in the environment, the UI quits right after drawing its first frame.
+pub const EXIT_AFTER_FIRST_FRAME: &str = "CANDOR_EXIT_AFTER_FIRST_FRAME";
 
 /// The message of the last panic on a worker thread.
 static WORKER_PANIC: Mutex<Option<String>> = Mutex::new(None);
@@ -207,6 +212,7 @@ impl Runtime {
         terminal: &mut DefaultTerminal,
         mut state: State,
         file: Option<String>,
+        first_frame_only: bool,
     ) -> anyhow::Result<()> {
         spawn_input_thread(self.tx.clone());
         if self.watcher.is_none() {
@@ -215,6 +221,10 @@ impl Runtime {
         let effects = update::start(&mut state, file);
         self.perform(effects);
         terminal.draw(|f| view::render(&state, f))?;
+        if first_frame_only {
+            self.shutdown();
+            return Ok(());
+        }
         loop {
             let first = match self.rx.recv_timeout(TICK) {
                 Ok(action) => action,

@@ -8,9 +8,10 @@ use std::sync::Mutex;
 
 use ignore::WalkState;
 
-use crate::edit::SourceFile;
+use crate::edit::DecodeError;
 use crate::lang::Language;
-use crate::lang::regions::find_mentions_fast;
+use crate::lang::calls::LineCounter;
+use crate::lang::regions::find_call_names_fast;
 
 /// One call of the searched name.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -109,22 +110,32 @@ fn scan_file(
     if finder.find(&bytes).is_none() {
         return Scan::NoMatch;
     }
-    let file = match SourceFile::from_bytes(relative, &bytes) {
-        Ok(file) => file,
-        Err(e) => return Scan::Skipped(e.to_string()),
+    // Decoded as `SourceFile` decodes (BOM dropped, binary and non-UTF-8 refused), without
+    // hashing or copying: the search writes nothing.
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    if memchr::memchr(0, &body[..body.len().min(64 * 1024)]).is_some() {
+        return Scan::Skipped(DecodeError::Binary.to_string());
+    }
+    let text = match std::str::from_utf8(body) {
+        Ok(text) => text,
+        Err(e) => {
+            let line = memchr::memchr_iter(b'\n', &body[..e.valid_up_to()]).count() + 1;
+            return Scan::Skipped(DecodeError::NotUtf8 { line }.to_string());
+        }
     };
-    let index = crate::text::LineIndex::new(&file.text);
-    let mentions = find_mentions_fast(lang, &file.text, name);
+    let (names, _) = find_call_names_fast(lang, text, name);
+    let mut lines = LineCounter::new(text);
     Scan::Parsed(
-        mentions
-            .calls
+        names
             .iter()
-            .map(|call| {
-                let (line, column) = index.line_column(&file.text, call.name_range.start);
+            .map(|range| {
+                let at = range.start;
+                let line = lines.line_of(at);
+                let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
                 CallHit {
                     path: relative.to_string(),
-                    line,
-                    column,
+                    line: line + 1,
+                    column: text[line_start..at].chars().count() + 1,
                 }
             })
             .collect(),

@@ -9,7 +9,8 @@ use std::sync::Mutex;
 use tree_sitter::Tree;
 
 use crate::edit::SourceFile;
-use crate::lang::Language;
+use crate::lang::symbols::Symbol;
+use crate::lang::{Language, SyntaxError};
 use crate::refactor::{Finding, Mentioning, SourceError, Sources};
 
 use super::{Root, walk};
@@ -34,8 +35,22 @@ impl Default for Limits {
 pub struct DiskSources {
     pub root: Root,
     pub limits: Limits,
-    /// Recently parsed trees by (path, sha256): previews of the same file reuse them.
-    trees: Mutex<Vec<(String, String, Tree)>>,
+    /// Recently parsed trees: previews of the same file reuse them, and a new version of a file
+    /// is re-parsed incrementally from the tree of its previous version.
+    trees: Mutex<Vec<CachedTree>>,
+}
+
+/// A full tree with the path, content hash and text it was parsed from.
+#[derive(Debug)]
+struct CachedTree {
+    path: String,
+    sha256: String,
+    text: String,
+    tree: Tree,
+    /// Its syntax errors, computed when first asked for.
+    errors: std::sync::Arc<std::sync::OnceLock<Vec<SyntaxError>>>,
+    /// Its outline, computed when first asked for.
+    outline: std::sync::Arc<std::sync::OnceLock<Vec<Symbol>>>,
 }
 
 /// How many parsed trees the cache keeps.
@@ -50,15 +65,61 @@ impl DiskSources {
         }
     }
 
-    /// Remembers `tree` as the parse of `file` (the TUI hands over its incrementally
-    /// re-parsed trees this way).
+    /// Remembers `tree` as the parse of `file` (the TUI hands over its trees this way).
     pub fn remember_tree(&self, file: &SourceFile, tree: Tree) {
         let mut trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
-        trees.retain(|(path, _, _)| *path != file.path);
-        trees.push((file.path.clone(), file.sha256.clone(), tree));
+        trees.retain(|cached| cached.path != file.path);
+        trees.push(CachedTree {
+            path: file.path.clone(),
+            sha256: file.sha256.clone(),
+            text: file.text.clone(),
+            tree,
+            errors: Default::default(),
+            outline: Default::default(),
+        });
         if trees.len() > CACHED_TREES {
             trees.remove(0);
         }
+    }
+
+    /// The full tree of the file at `path` parsed before with this content, if any.
+    fn tree_of(&self, path: &str, sha256: &str) -> Option<Tree> {
+        let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
+        trees
+            .iter()
+            .find(|c| c.path == path && c.sha256 == sha256)
+            .map(|c| c.tree.clone())
+    }
+
+    /// The full tree of `file`: the cached one when the content is the same; re-parsed
+    /// incrementally from the cached tree of an earlier version of the file (only the changed
+    /// part is parsed again); parsed from scratch otherwise. Remembered for the next time.
+    pub fn parse_reusing(&self, lang: Language, file: &SourceFile) -> Tree {
+        let previous = {
+            let mut trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
+            let found = trees.iter().position(|c| c.path == file.path);
+            match found.map(|i| &trees[i]) {
+                Some(c) if c.sha256 == file.sha256 => {
+                    let tree = c.tree.clone();
+                    // The most recently used stays longest.
+                    if let Some(i) = found {
+                        let hit = trees.remove(i);
+                        trees.push(hit);
+                    }
+                    return tree;
+                }
+                Some(c) => Some((c.text.clone(), c.tree.clone())),
+                None => None,
+            }
+        };
+        let tree = match previous {
+            Some((old_text, old_tree)) => {
+                crate::lang::incremental::reparse(lang, &old_text, &old_tree, &file.text)
+            }
+            None => lang.parse(&file.text),
+        };
+        self.remember_tree(file, tree.clone());
+        tree
     }
 
     /// Reads and decodes one file; `Ok(None)` when it does not exist.
@@ -126,18 +187,50 @@ impl Sources for DiskSources {
     }
 
     fn parse(&self, lang: Language, file: &SourceFile) -> Tree {
-        {
+        self.parse_reusing(lang, file)
+    }
+
+    fn parse_around_words(&self, lang: Language, file: &SourceFile, words: &[&str]) -> Tree {
+        // A full tree at hand beats a partial one; a partial tree is never cached.
+        self.tree_of(&file.path, &file.sha256)
+            .unwrap_or_else(|| crate::lang::partial::parse_around_words(lang, &file.text, words).0)
+    }
+
+    fn cached_tree(&self, path: &str, sha256: &str) -> Option<Tree> {
+        self.tree_of(path, sha256)
+    }
+
+    fn outline(&self, lang: Language, file: &SourceFile, tree: &Tree) -> Vec<Symbol> {
+        let memo = {
             let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some((_, _, tree)) = trees
+            trees
                 .iter()
-                .find(|(p, sha, _)| *p == file.path && *sha == file.sha256)
-            {
-                return tree.clone();
-            }
+                .find(|c| c.path == file.path && c.sha256 == file.sha256)
+                .map(|c| c.outline.clone())
+        };
+        // The cached tree is the tree of this content, so its outline is this outline.
+        match memo {
+            Some(memo) => memo
+                .get_or_init(|| crate::lang::symbols::outline(lang, tree, &file.text))
+                .clone(),
+            None => crate::lang::symbols::outline(lang, tree, &file.text),
         }
-        let tree = lang.parse(&file.text);
-        self.remember_tree(file, tree.clone());
-        tree
+    }
+
+    fn cached_syntax_errors(&self, path: &str, sha256: &str) -> Option<Vec<SyntaxError>> {
+        let (tree, text, errors) = {
+            let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
+            let c = trees
+                .iter()
+                .find(|c| c.path == path && c.sha256 == sha256)?;
+            (c.tree.clone(), c.text.clone(), c.errors.clone())
+        };
+        // Computed outside the lock, once per content.
+        Some(
+            errors
+                .get_or_init(|| crate::lang::syntax_errors(&tree, &text))
+                .clone(),
+        )
     }
 
     fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError> {
@@ -202,6 +295,22 @@ impl Sources for SkipRecorder<'_> {
 
     fn parse(&self, lang: Language, file: &SourceFile) -> Tree {
         self.inner.parse(lang, file)
+    }
+
+    fn cached_tree(&self, path: &str, sha256: &str) -> Option<Tree> {
+        self.inner.cached_tree(path, sha256)
+    }
+
+    fn cached_syntax_errors(&self, path: &str, sha256: &str) -> Option<Vec<SyntaxError>> {
+        self.inner.cached_syntax_errors(path, sha256)
+    }
+
+    fn parse_around_words(&self, lang: Language, file: &SourceFile, words: &[&str]) -> Tree {
+        self.inner.parse_around_words(lang, file, words)
+    }
+
+    fn outline(&self, lang: Language, file: &SourceFile, tree: &Tree) -> Vec<Symbol> {
+        self.inner.outline(lang, file, tree)
     }
 
     fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError> {

@@ -13,10 +13,10 @@ use crate::edit::{SourceFile, TextEdit};
 use crate::lang::calls::{
     CallForm, CallSite, Reference, ReferenceKind, find_mentions, word_matches,
 };
-use crate::lang::symbols::{SymbolKind, outline};
+use crate::lang::symbols::{Symbol, SymbolKind, outline};
 use crate::lang::{Language, node_text};
 use crate::refactor::Finding;
-use crate::text::{TextStyle, indentation_at};
+use crate::text::{indentation_at, line_ending};
 
 /// What the calls are matched against.
 pub(super) struct Callee<'a> {
@@ -31,6 +31,8 @@ pub(super) struct Callee<'a> {
     pub new_list: String,
     /// The definition itself: (file, name range, parameter list range).
     pub definition: (&'a str, Range<usize>, Range<usize>),
+    /// The outline of the definition's file (computed once, not again for its call sites).
+    pub definition_outline: &'a [Symbol],
 }
 
 impl Callee<'_> {
@@ -80,17 +82,18 @@ struct CallPlan {
     findings: Vec<Finding>,
 }
 
-/// Finds and rewrites the calls in `file`, and reports every other mention.
-pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile) -> FileOutcome {
+/// Finds and rewrites the calls in `file`, and reports every other mention. `tree` is a tree of
+/// the file that holds at least the statements around the search words and their enclosing
+/// blocks (`Sources::parse_around_words`).
+pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile, tree: &Tree) -> FileOutcome {
     let lang = callee.lang;
     let text = file.text.as_str();
     let path = file.path.as_str();
-    let tree = lang.parse(text);
-    let eol = TextStyle::detect(text).line_ending;
+    let eol = line_ending(text);
     let is_definition_file = path == callee.definition.0;
     let mut outcome = FileOutcome::default();
 
-    let mentions = find_mentions(lang, &tree, text, callee.name);
+    let mentions = find_mentions(lang, tree, text, callee.name);
     // (call, whether it constructs the class of an `__init__`)
     let mut calls: Vec<(CallSite, bool)> = mentions.calls.into_iter().map(|c| (c, false)).collect();
     let mut references: Vec<(Reference, &str)> = mentions
@@ -99,14 +102,14 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile) -> FileOutcom
         .map(|r| (r, callee.name))
         .collect();
     if let Some(class) = callee.constructor_of() {
-        let constructions = find_mentions(lang, &tree, text, class);
+        let constructions = find_mentions(lang, tree, text, class);
         calls.extend(constructions.calls.into_iter().map(|c| (c, true)));
         references.extend(
             constructions
                 .references
                 .into_iter()
                 .filter(|r| matches!(r.kind, ReferenceKind::Use | ReferenceKind::Decorator))
-                .filter(|r| is_plain_class_use(&tree, r))
+                .filter(|r| is_plain_class_use(tree, r))
                 .map(|r| (r, class)),
         );
     }
@@ -120,7 +123,7 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile) -> FileOutcom
                 explicit_receiver: false,
             }
         } else {
-            decide(callee, call, text, &tree, &at)
+            decide(callee, call, text, tree, &at)
         };
         match decision {
             Decision::Skip(why) => outcome.findings.push(Finding::info(path, call.line, why)),
@@ -165,16 +168,16 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile) -> FileOutcom
         {
             continue;
         }
-        if lang == Language::Rust && !names_the_function(callee, &tree, &reference) {
+        if lang == Language::Rust && !names_the_function(callee, tree, &reference) {
             continue;
         }
         outcome
             .findings
-            .push(reference_finding(callee, &tree, path, &reference, name));
+            .push(reference_finding(callee, tree, path, &reference, name));
     }
     outcome
         .findings
-        .extend(other_definitions(callee, &tree, text, path));
+        .extend(other_definitions(callee, tree, text, path));
     outcome
 }
 
@@ -579,8 +582,12 @@ fn plan_call(
     // Edits: delete runs of dropped arguments with their separators; insert placeholders.
     let open = call.arguments_range.start;
     let close = call.arguments_range.end.saturating_sub(1);
-    let row = |offset: usize| text.get(..offset).map_or(0, |s| s.matches('\n').count());
-    let vertical = args.first().is_some_and(|a| row(a.range.start) > row(open));
+    // The first argument on a later line than `(` (no counting from the top of the file: a
+    // file with many calls would pay for each).
+    let vertical = args.first().is_some_and(|a| {
+        text.get(open..a.range.start)
+            .is_some_and(|s| s.contains('\n'))
+    });
     let indent = args
         .first()
         .map_or("", |a| indentation_at(text, a.range.start));
@@ -790,8 +797,15 @@ fn other_definitions(callee: &Callee<'_>, tree: &Tree, text: &str, path: &str) -
         Some(_) if callee.has_receiver || callee.lang == Language::Python => SymbolKind::Method,
         Some(_) => return Vec::new(),
     };
-    outline(callee.lang, tree, text)
-        .into_iter()
+    let computed;
+    let symbols = if path == callee.definition.0 {
+        callee.definition_outline
+    } else {
+        computed = outline(callee.lang, tree, text);
+        &computed[..]
+    };
+    symbols
+        .iter()
         .filter(|s| s.kind == wanted_kind && s.name == callee.name)
         .filter(|s| !(path == callee.definition.0 && s.name_range == callee.definition.1))
         .map(|s| {

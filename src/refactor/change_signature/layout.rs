@@ -167,20 +167,22 @@ pub(super) fn parse_list<'t>(
 }
 
 fn detect_layout(list: Node<'_>, text: &str, items: &[Range<usize>]) -> Layout {
-    let row = |offset: usize| text.get(..offset).map_or(0, |s| s.matches('\n').count());
+    // Whether `later` is on a later line than `earlier` (without counting lines from the top).
+    let later_line = |later: usize, earlier: usize| {
+        later > earlier && text.get(earlier..later).is_some_and(|s| s.contains('\n'))
+    };
     let mut layout = Layout::default();
     let (Some(first), Some(last)) = (items.first(), items.last()) else {
         return layout;
     };
-    let open_row = list.start_position().row;
     let close = list.end_byte().saturating_sub(1);
-    layout.open_break = row(first.start) > open_row;
+    layout.open_break = later_line(first.start, list.start_byte());
     layout.separate_lines = if items.len() == 1 {
         layout.open_break
     } else {
         items
             .windows(2)
-            .all(|pair| row(pair[1].start) > row(pair[0].end))
+            .all(|pair| later_line(pair[1].start, pair[0].end))
     };
     layout.item_indent = if layout.open_break {
         indentation_at(text, first.start).to_string()
@@ -191,7 +193,7 @@ fn detect_layout(list: Node<'_>, text: &str, items: &[Range<usize>]) -> Layout {
     } else {
         String::new()
     };
-    layout.close_break = row(close) > row(last.end) && only_whitespace_before(text, close);
+    layout.close_break = later_line(close, last.end) && only_whitespace_before(text, close);
     layout.close_indent = indentation_at(text, close).to_string();
     let mut cursor = list.walk();
     layout.trailing_comma = list

@@ -13,6 +13,7 @@ mod target;
 
 use std::collections::BTreeMap;
 
+use rayon::prelude::*;
 use serde_json::Value;
 
 use self::call_sites::Callee;
@@ -20,9 +21,8 @@ use self::layout::{Item, Layout, one_line};
 use self::params::{OldList, Param, Signature};
 use super::{ChangeSignatureRequest, Finding, Plan, RefactorError, SourceError, Sources};
 use crate::edit::{ChangeSetBuilder, SourceFile, TextEdit};
-use crate::lang::symbols::{outline, resolve};
+use crate::lang::symbols::resolve;
 use crate::lang::{Language, walk_node};
-use crate::text::TextStyle;
 
 /// A requested list checked against the language's rules, with notes for the user.
 #[derive(Debug, Default)]
@@ -50,8 +50,8 @@ pub fn plan(
         path: path.to_string(),
     })?;
     let text = file.text.as_str();
-    let tree = lang.parse(text);
-    let symbols = outline(lang, &tree, text);
+    let tree = sources.parse(lang, &file);
+    let symbols = sources.outline(lang, &file, &tree);
     let symbol = resolve(&symbols, &request.function, "function", |s| {
         s.kind.is_function()
     })?;
@@ -102,7 +102,7 @@ pub fn plan(
     }
 
     // The definition.
-    let eol = TextStyle::detect(text).line_ending;
+    let eol = crate::text::line_ending(text);
     let items: Vec<Item> = old
         .receiver
         .iter()
@@ -152,10 +152,12 @@ pub fn plan(
         new: Signature::of(&resolved.params),
         new_list: new_list.clone(),
         definition: (path, symbol.name_range.clone(), old.range.clone()),
+        definition_outline: &symbols,
     };
     let mut files: BTreeMap<String, SourceFile> = BTreeMap::new();
-    for word in call_sites::search_words(&callee) {
-        let mentioning = sources.files_mentioning(lang, &word)?;
+    let words = call_sites::search_words(&callee);
+    for word in &words {
+        let mentioning = sources.files_mentioning(lang, word)?;
         for (skipped, why) in mentioning.skipped {
             plan.findings.push(Finding::warning(
                 &skipped,
@@ -174,9 +176,23 @@ pub fn plan(
     }
     // The definition's file as it was read above, whatever the search returned for it.
     files.insert(file.path.clone(), file.clone());
+    // Every file on its own core; the other files only need the statements around the words.
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let outcomes: Vec<call_sites::FileOutcome> = files
+        .values()
+        .collect::<Vec<_>>()
+        .par_iter()
+        .map(|source| {
+            if source.path == file.path {
+                call_sites::rewrite_file(&callee, source, &tree)
+            } else {
+                let tree = sources.parse_around_words(lang, source, &words);
+                call_sites::rewrite_file(&callee, source, &tree)
+            }
+        })
+        .collect();
     let mut updated = 0usize;
-    for source in files.values() {
-        let outcome = call_sites::rewrite_file(&callee, source);
+    for (source, outcome) in files.values().zip(outcomes) {
         updated += outcome.updated;
         plan.findings.extend(outcome.findings);
         for edit in outcome.edits {

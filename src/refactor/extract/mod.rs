@@ -35,7 +35,7 @@ pub fn plan(sources: &dyn Sources, request: &ExtractRequest) -> Result<Plan, Ref
         })?;
 
     let text = file.text.as_str();
-    let tree = lang.parse(text);
+    let tree = sources.parse(lang, &file);
     let lines = LineIndex::new(text);
     let selection = selection::snap(
         lang,

@@ -744,6 +744,11 @@ fn imports_name(identifier: Node<'_>) -> bool {
 /// A name bound directly in the Python `scope` (a definition, an import, an assignment, a
 /// parameter): the new function would replace it.
 fn python_binding_named(scope: Node<'_>, text: &str, name: &str) -> Option<(usize, String)> {
+    // A binding of `name` is an occurrence of the word: none in the scope, nothing to collect
+    // (the scope may be the whole module).
+    if crate::lang::calls::word_matches(node_text(scope, text), name).is_empty() {
+        return None;
+    }
     let names = Names::collect(Language::Python, scope, text);
     let binding = names
         .bindings_of(name)

@@ -17,17 +17,21 @@ mod snippet;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
+use rayon::prelude::*;
 use tree_sitter::{Node, Tree};
 
 use super::{Finding, InlineRequest, Plan, RefactorError, SourceError, Sources};
 use crate::edit::{ChangeSetBuilder, SourceFile, TextEdit};
 use crate::lang::Language;
 use crate::lang::calls::{CallSite, Reference, find_mentions};
-use crate::lang::symbols::{Symbol, outline, resolve};
+use crate::lang::symbols::{Symbol, resolve};
 use crate::text::TextStyle;
 
 /// How many refused sites an error message lists before it says "and N more".
 const LISTED_SITES: usize = 8;
+
+/// How many files are parsed ahead, in parallel, while inlining across the project.
+const PARSED_AHEAD: usize = 64;
 
 pub fn plan(sources: &dyn Sources, request: &InlineRequest) -> Result<Plan, RefactorError> {
     let def_file = sources
@@ -37,8 +41,8 @@ pub fn plan(sources: &dyn Sources, request: &InlineRequest) -> Result<Plan, Refa
         })?;
     let lang = Language::from_path(&def_file.path)
         .ok_or_else(|| RefactorError::UnsupportedLanguage(def_file.path.clone()))?;
-    let def = Parsed::new(&def_file, lang);
-    let symbols = outline(lang, &def.tree, def.text());
+    let def = Parsed::with_tree(&def_file, lang, sources.parse(lang, &def_file));
+    let symbols = sources.outline(lang, &def_file, &def.tree);
     let symbol = resolve(&symbols, &request.function, "function", |s| {
         s.kind.is_function()
     })?;
@@ -58,11 +62,12 @@ pub(super) struct Parsed<'a> {
 }
 
 impl<'a> Parsed<'a> {
-    pub fn new(file: &'a SourceFile, lang: Language) -> Parsed<'a> {
+    /// A file with its syntax tree (from the shell's cache, or parsed in parallel ahead).
+    pub fn with_tree(file: &'a SourceFile, lang: Language, tree: Tree) -> Parsed<'a> {
         Parsed {
             file,
             lang,
-            tree: lang.parse(&file.text),
+            tree,
             style: TextStyle::detect(&file.text),
         }
     }
@@ -200,12 +205,29 @@ fn run(
         });
     }
 
-    for (path, file) in &files {
+    // The other files are parsed on every core, a batch at a time (a batch of trees is what
+    // memory holds at once); the files are then visited in order, as before.
+    let mut parsed_ahead: BTreeMap<&str, Tree> = BTreeMap::new();
+    for (index, (path, file)) in files.iter().enumerate() {
+        if *path != def.path() && !parsed_ahead.contains_key(path.as_str()) {
+            parsed_ahead = files
+                .iter()
+                .skip(index)
+                .filter(|(p, _)| p.as_str() != def.path())
+                .take(PARSED_AHEAD)
+                .collect::<Vec<_>>()
+                .par_iter()
+                .map(|(p, f)| (p.as_str(), lang.parse(&f.text)))
+                .collect();
+        }
         let owned;
         let parsed: &Parsed<'_> = if *path == def.path() {
             def
         } else {
-            owned = Parsed::new(file, lang);
+            let tree = parsed_ahead
+                .remove(path.as_str())
+                .unwrap_or_else(|| lang.parse(&file.text));
+            owned = Parsed::with_tree(file, lang, tree);
             &owned
         };
         let mentions = find_mentions(lang, &parsed.tree, parsed.text(), &name);

@@ -746,6 +746,8 @@ impl<'a> RustTarget<'a> {
         let generic =
             !fn_generics.is_empty() || matches!(&kind, Kind::Method(info) if info.generic);
         let mut free_functions = 0;
+        // A function named `name` holds the name: nodes whose text does not are not entered.
+        let finder = memchr::memmem::Finder::new(name.as_bytes());
         walk_node(def.tree.root_node(), |n| {
             if n.kind() == "function_item"
                 && enclosing_impl(n).is_none()
@@ -754,7 +756,7 @@ impl<'a> RustTarget<'a> {
             {
                 free_functions += 1;
             }
-            true
+            finder.find(node_text(n, text).as_bytes()).is_some()
         });
 
         Ok(Box::new(RustTarget {
@@ -1185,9 +1187,12 @@ impl Target for RustTarget<'_> {
         };
         let text = file.text();
         let mut calls = Vec::new();
+        // A call of the name holds the name: nodes whose text does not are not entered.
+        let finder = memchr::memmem::Finder::new(self.name.as_bytes());
+        let may_hold = |n: Node<'_>| finder.find(node_text(n, text).as_bytes()).is_some();
         walk_node(file.tree.root_node(), |n| {
             if n.kind() != "macro_invocation" {
-                return true;
+                return may_hold(n);
             }
             let macro_name = n
                 .child_by_field_name("macro")
@@ -1195,7 +1200,7 @@ impl Target for RustTarget<'_> {
                 .unwrap_or("");
             let last = macro_name.rsplit("::").next().unwrap_or(macro_name);
             if !EXPRESSION_MACROS.contains(&last) {
-                return true;
+                return may_hold(n);
             }
             walk_node(n, |t| {
                 if let Some(call) = macro_argument_call(t, text, &self.name)
@@ -1203,7 +1208,7 @@ impl Target for RustTarget<'_> {
                 {
                     calls.push(call);
                 }
-                true
+                may_hold(t)
             });
             false
         });

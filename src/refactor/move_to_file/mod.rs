@@ -20,7 +20,7 @@ use tree_sitter::{Node, Tree};
 use super::{Finding, MoveRequest, Plan, RefactorError, Severity, SourceError, Sources};
 use crate::edit::{self, ChangeSetBuilder, FileChange, SourceFile, TextEdit};
 use crate::lang::calls::{ReferenceKind, find_mentions};
-use crate::lang::symbols::{LookupError, Symbol, SymbolKind, SymbolQuery, outline, resolve};
+use crate::lang::symbols::{LookupError, Symbol, SymbolKind, SymbolQuery, resolve};
 use crate::lang::{Language, walk_tree};
 use crate::text::{LineIndex, TextStyle};
 
@@ -49,8 +49,8 @@ pub fn plan(sources: &dyn Sources, request: &MoveRequest) -> Result<Plan, Refact
             });
         }
     }
-    let tree = lang.parse(&source.text);
-    let symbols = outline(lang, &tree, &source.text);
+    let tree = sources.parse(lang, &source);
+    let symbols = sources.outline(lang, &source, &tree);
     let symbol = choose_symbol(lang, &symbols, &request.symbol, &source.path)?;
     let moved: Vec<&Symbol> = match lang {
         Language::Rust => {
@@ -61,7 +61,7 @@ pub fn plan(sources: &dyn Sources, request: &MoveRequest) -> Result<Plan, Refact
     };
     let pieces = pieces_of(lang, &source.text, &moved)?;
     let removals = removals_of(&source.text, &pieces);
-    let target_tree = target.as_ref().map(|t| lang.parse(&t.text));
+    let target_tree = target.as_ref().map(|t| sources.parse(lang, t));
     let m = Move {
         sources,
         lang,

@@ -376,6 +376,8 @@ fn role(node: Node<'_>) -> Role {
 pub(super) fn remaining_uses(m: &Move<'_>, name: &str) -> Vec<usize> {
     let text = &m.source.text;
     let mut uses = Vec::new();
+    // A use is the name: nodes whose text does not hold it are not entered.
+    let finder = memchr::memmem::Finder::new(name.as_bytes());
     walk_tree(m.tree, |node| {
         if node.kind() == "identifier"
             && node_text(node, text) == name
@@ -384,7 +386,7 @@ pub(super) fn remaining_uses(m: &Move<'_>, name: &str) -> Vec<usize> {
         {
             uses.push(node.start_byte());
         }
-        true
+        finder.find(node_text(node, text).as_bytes()).is_some()
     });
     for range in dunder_all_strings(m.tree, text) {
         if !m.moves(range.start) && string_value(&text[range.clone()]) == Some(name) {
@@ -824,7 +826,7 @@ pub(super) fn third_file_notes(
             .map(|p| p.dotted())
             .unwrap_or_else(|_| m.target_path.clone());
         let old_dotted = old.dotted();
-        let tree = Language::Python.parse(&file.text);
+        let tree = crate::refactor::tree_of(m.sources, Language::Python, file);
         let package = own_package(m.sources, &file.path, &mut cache);
         let still_works = if import_added {
             format!("; it works only through the import added to {source}")

@@ -246,7 +246,7 @@ fn declarations(
         let Ok(Some(file)) = sources.file(&parent) else {
             return Err(format!("{parent} cannot be read"));
         };
-        let tree = Language::Rust.parse(&file.text);
+        let tree = crate::refactor::tree_of(sources, Language::Rust, &file);
         let decl = find_mod_decl(&tree, &file.text, segment)
             .ok_or_else(|| format!("{parent} does not declare `mod {segment};`"))?;
         if decl.inline {
@@ -335,7 +335,7 @@ fn locate(m: &Move<'_>) -> Result<Located, String> {
         .ok()
         .flatten()
         .ok_or_else(|| format!("{parent} cannot be read"))?;
-    let tree = Language::Rust.parse(&parent_file.text);
+    let tree = crate::refactor::tree_of(m.sources, Language::Rust, &parent_file);
     let undeclared_in = match find_mod_decl(&tree, &parent_file.text, last) {
         Some(decl) if decl.inline => {
             return Err(format!(
@@ -494,7 +494,7 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
                 .file(parent)?
                 .ok_or_else(|| super::internal("the parent module file vanished"))?
         };
-        let parent_tree = Language::Rust.parse(&parent_file.text);
+        let parent_tree = crate::refactor::tree_of(m.sources, Language::Rust, &parent_file);
         let sibling_mods: Vec<bool> = {
             let root = parent_tree.root_node();
             let mut cursor = root.walk();
@@ -679,6 +679,13 @@ fn make_members_reachable(m: &Move<'_>, source_in_target: bool, back: &mut Impor
         return;
     }
     let text = &m.source.text;
+    // Only the private members and fields of the moved items are looked up below; a node whose
+    // text holds none of their names holds no occurrence of them and is not entered.
+    let wanted = private_member_names(m);
+    let finders: Vec<memchr::memmem::Finder<'_>> = wanted
+        .iter()
+        .map(|w| memchr::memmem::Finder::new(w.as_bytes()))
+        .collect();
     // First offset of each name (as a path or method name, and as a field) outside the moved code.
     let mut names: HashMap<&str, usize> = HashMap::new();
     let mut fields: HashMap<&str, usize> = HashMap::new();
@@ -700,7 +707,8 @@ fn make_members_reachable(m: &Move<'_>, source_in_target: bool, back: &mut Impor
                 fields.entry(name).or_insert(node.start_byte());
             }
         }
-        true
+        let body = node_text(node, text).as_bytes();
+        finders.iter().any(|f| f.find(body).is_some())
     });
     for piece in &m.pieces {
         let Some(item) = top_level_node(m.tree, &piece.item) else {
@@ -769,6 +777,42 @@ fn make_members_reachable(m: &Move<'_>, source_in_target: bool, back: &mut Impor
             _ => {}
         }
     }
+}
+
+/// The names `make_members_reachable` looks up: the members without visibility of the moved
+/// inherent impls, and the fields without visibility of the moved structs and unions.
+fn private_member_names<'a>(m: &'a Move<'_>) -> Vec<&'a str> {
+    let text = &m.source.text;
+    let mut wanted = Vec::new();
+    for piece in &m.pieces {
+        let Some(item) = top_level_node(m.tree, &piece.item) else {
+            continue;
+        };
+        let (body, kinds): (_, &[&str]) = match item.kind() {
+            "impl_item" if item.child_by_field_name("trait").is_none() => (
+                item.child_by_field_name("body"),
+                &["function_item", "const_item"],
+            ),
+            "struct_item" | "union_item" => {
+                (item.child_by_field_name("body"), &["field_declaration"])
+            }
+            _ => continue,
+        };
+        let Some(body) = body else {
+            continue;
+        };
+        let mut cursor = body.walk();
+        for member in body.named_children(&mut cursor) {
+            if kinds.contains(&member.kind()) && visibility(member).is_none() {
+                wanted.extend(
+                    member
+                        .child_by_field_name("name")
+                        .map(|n| node_text(n, text)),
+                );
+            }
+        }
+    }
+    wanted
 }
 
 /// Where a moved item goes in an existing target: before a trailing `#[cfg(test)] mod tests`,
@@ -993,6 +1037,8 @@ fn role(node: Node<'_>) -> Role {
 pub(super) fn remaining_uses(m: &Move<'_>, name: &str) -> Vec<usize> {
     let text = &m.source.text;
     let mut uses = Vec::new();
+    // Every use counted below is (or declares) the name: other nodes are not entered.
+    let finder = memchr::memmem::Finder::new(name.as_bytes());
     walk_tree(m.tree, |node| {
         let is_name = matches!(node.kind(), "identifier" | "type_identifier");
         if is_name
@@ -1015,7 +1061,7 @@ pub(super) fn remaining_uses(m: &Move<'_>, name: &str) -> Vec<usize> {
             }
             return false;
         }
-        true
+        finder.find(node_text(node, text).as_bytes()).is_some()
     });
     uses.sort_unstable();
     uses
@@ -1099,7 +1145,7 @@ pub(super) fn third_file_notes(m: &Move<'_>) -> Result<Vec<Note>, RefactorError>
                 || by_super
                 || by_module_name
         };
-        let tree = Language::Rust.parse(&file.text);
+        let tree = crate::refactor::tree_of(m.sources, Language::Rust, file);
         let mut found: Vec<(usize, String)> = Vec::new();
         let mentions_name = file.text.contains(name);
         walk_tree(&tree, |node| match node.kind() {

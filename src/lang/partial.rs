@@ -1,0 +1,643 @@
+//! Partial syntax trees in the file's own coordinates. Tree-sitter parses only the statements
+//! around the places of interest and the headers of every block that encloses them, handed to it
+//! as included ranges, so node positions are the real file offsets and the ancestors (class,
+//! impl, function, `if`) exist:
+//! - Python: the logical line of each place; the enclosing `def`/`class`/compound headers found
+//!   by indentation, each with its decorators, and for an `elif`/`else`/`except`/`finally` the
+//!   clauses back to the `if`/`try`/`for`/`while` that opens it. Skipped bodies are empty blocks,
+//!   which tree-sitter-python reads without an error.
+//! - Rust: the statement around each place inside its innermost brace (from the previous
+//!   statement boundary to the next), and for each enclosing brace the statement that holds it,
+//!   up to `{` and from `}`. Blocks in between keep their braces and lose their contents.
+//!
+//! A partial tree is used only when it has no error; the callers parse the whole file otherwise,
+//! so answers stay those of a full parse (`examples/regions_check.rs` compares both on real
+//! trees). Pure.
+
+use std::ops::Range;
+
+use tree_sitter::{Parser, Point, Tree};
+
+use super::Language;
+use super::lex::Lexed;
+
+/// The byte ranges a partial parse of `text` must include for `places` (sorted by nothing in
+/// particular) to parse as in the whole file: sorted, merged, none empty.
+pub fn included_ranges(
+    lang: Language,
+    text: &str,
+    lexed: &Lexed,
+    places: &[Range<usize>],
+) -> Vec<Range<usize>> {
+    let mut ranges = match lang {
+        Language::Python => python_ranges(text, lexed, places),
+        Language::Rust => rust_ranges(text.len(), lexed, places),
+    };
+    ranges.retain(|r| !r.is_empty());
+    ranges.sort_unstable_by_key(|r| r.start);
+    let mut merged: Vec<Range<usize>> = Vec::with_capacity(ranges.len());
+    for range in ranges {
+        match merged.last_mut() {
+            Some(last) if range.start <= last.end => last.end = last.end.max(range.end),
+            _ => merged.push(range),
+        }
+    }
+    merged
+}
+
+/// Parses only `ranges` of `text` (sorted, non-overlapping, non-empty; an empty list parses the
+/// whole text).
+pub fn parse_ranges(lang: Language, text: &str, ranges: &[Range<usize>]) -> Tree {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&lang.grammar())
+        .expect("bundled grammar matches the tree-sitter ABI");
+    let included = tree_sitter_ranges(text, ranges);
+    parser
+        .set_included_ranges(&included)
+        .expect("included ranges are sorted and do not overlap");
+    parser
+        .parse(text, None)
+        .expect("parsing without a timeout or cancellation flag always yields a tree")
+}
+
+/// A partial tree of `text` around `places`, or `None` when it has a syntax error or there is
+/// no place (the caller then parses the whole file).
+pub fn parse_around(
+    lang: Language,
+    text: &str,
+    lexed: &Lexed,
+    places: &[Range<usize>],
+) -> Option<Tree> {
+    if places.is_empty() {
+        return None;
+    }
+    let ranges = included_ranges(lang, text, lexed, places);
+    if ranges.is_empty() {
+        return None;
+    }
+    let tree = parse_ranges(lang, text, &ranges);
+    (!tree.root_node().has_error()).then_some(tree)
+}
+
+/// A tree of `text` for every question about the statements around the whole-word occurrences
+/// of `words` (in code, strings or comments) and the blocks enclosing them: a partial tree when
+/// one parses cleanly, else the full tree. Says which it is (`true`: partial).
+pub fn parse_around_words(lang: Language, text: &str, words: &[&str]) -> (Tree, bool) {
+    let mut places: Vec<Range<usize>> = words
+        .iter()
+        .flat_map(|word| {
+            super::calls::word_matches(text, word)
+                .into_iter()
+                .map(move |at| at..at + word.len())
+        })
+        .collect();
+    places.sort_unstable_by_key(|p| p.start);
+    if places.is_empty() {
+        return (lang.parse(text), false);
+    }
+    let lexed = super::lex::lex(lang, text);
+    match parse_around(lang, text, &lexed, &places) {
+        Some(tree) => (tree, true),
+        None => (lang.parse(text), false),
+    }
+}
+
+fn tree_sitter_ranges(text: &str, ranges: &[Range<usize>]) -> Vec<tree_sitter::Range> {
+    let bytes = text.as_bytes();
+    let (mut row, mut line_start, mut counted) = (0usize, 0usize, 0usize);
+    let mut point = |at: usize| {
+        for newline in memchr::memchr_iter(b'\n', &bytes[counted..at]) {
+            row += 1;
+            line_start = counted + newline + 1;
+        }
+        counted = at;
+        Point::new(row, at - line_start)
+    };
+    ranges
+        .iter()
+        .map(|r| tree_sitter::Range {
+            start_byte: r.start,
+            start_point: point(r.start),
+            end_byte: r.end,
+            end_point: point(r.end),
+        })
+        .collect()
+}
+
+// ---- Python ----------------------------------------------------------------------------------
+
+const NONE: usize = usize::MAX;
+
+/// The block structure of a Python file by indentation, one entry per logical line.
+struct PythonLines<'t> {
+    text: &'t str,
+    starts: &'t [usize],
+    /// Lines with no code (blank or only a comment) take no part in the structure.
+    blank: Vec<bool>,
+    /// The header line of the enclosing block (nearest earlier code line indented less).
+    parent: Vec<usize>,
+    /// The previous code line at the same indentation in the same block.
+    previous: Vec<usize>,
+    /// The next code line at the same indentation in the same block.
+    next: Vec<usize>,
+}
+
+impl<'t> PythonLines<'t> {
+    fn new(text: &'t str, lexed: &'t Lexed) -> PythonLines<'t> {
+        let starts = &lexed.logical_lines[..];
+        let n = starts.len();
+        let mut lines = PythonLines {
+            text,
+            starts,
+            blank: vec![true; n],
+            parent: vec![NONE; n],
+            previous: vec![NONE; n],
+            next: vec![NONE; n],
+        };
+        // (indent width, line) of the open blocks' lines, innermost last.
+        let mut stack: Vec<(usize, usize)> = Vec::new();
+        for i in 0..n {
+            let Some(width) = lines.code_indent(i) else {
+                continue;
+            };
+            lines.blank[i] = false;
+            while stack.last().is_some_and(|(w, _)| *w > width) {
+                stack.pop();
+            }
+            if let Some(&(w, sibling)) = stack.last()
+                && w == width
+            {
+                lines.previous[i] = sibling;
+                lines.next[sibling] = i;
+                stack.pop();
+            }
+            lines.parent[i] = stack.last().map_or(NONE, |(_, p)| *p);
+            stack.push((width, i));
+        }
+        lines
+    }
+
+    fn range(&self, i: usize) -> Range<usize> {
+        self.starts[i]..self.starts.get(i + 1).copied().unwrap_or(self.text.len())
+    }
+
+    /// The indentation width of a line with code, as tree-sitter-python's scanner counts it
+    /// (space 1, tab 8, form feed resets); `None` for a blank or comment-only line.
+    fn code_indent(&self, i: usize) -> Option<usize> {
+        let line = &self.text.as_bytes()[self.range(i)];
+        let mut width = 0;
+        for &b in line {
+            match b {
+                b' ' => width += 1,
+                b'\t' => width += 8,
+                b'\x0c' => width = 0,
+                b'\n' | b'\r' | b'#' => return None,
+                _ => return Some(width),
+            }
+        }
+        None
+    }
+
+    /// The first word of a code line (`def`, `elif`, a name, or `@` for a decorator).
+    fn first_word(&self, i: usize) -> &str {
+        let code = self.text[self.range(i)].trim_start_matches([' ', '\t', '\x0c']);
+        if code.starts_with('@') {
+            return "@";
+        }
+        let end = code
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(code.len());
+        &code[..end]
+    }
+}
+
+fn python_ranges(text: &str, lexed: &Lexed, places: &[Range<usize>]) -> Vec<Range<usize>> {
+    let lines = PythonLines::new(text, lexed);
+    let mut included = vec![false; lines.starts.len()];
+    let line_of = |at: usize| lines.starts.partition_point(|s| *s <= at).saturating_sub(1);
+    // Every logical line a place touches.
+    let mut work: Vec<usize> = places
+        .iter()
+        .flat_map(|p| line_of(p.start)..=line_of(p.end.saturating_sub(1).max(p.start)))
+        .collect();
+    while let Some(i) = work.pop() {
+        if i == NONE || included[i] {
+            continue;
+        }
+        included[i] = true;
+        if lines.blank[i] {
+            continue;
+        }
+        work.push(lines.parent[i]);
+        match lines.first_word(i) {
+            "def" | "class" | "async" => {
+                // Its decorators make it a decorated definition.
+                let mut before = lines.previous[i];
+                while before != NONE && lines.first_word(before) == "@" {
+                    work.push(before);
+                    before = lines.previous[before];
+                }
+            }
+            "@" => {
+                // A decorator needs the definition it decorates.
+                let mut after = lines.next[i];
+                while after != NONE && lines.first_word(after) == "@" {
+                    work.push(after);
+                    after = lines.next[after];
+                }
+                work.push(after);
+            }
+            "elif" | "else" | "except" | "finally" => {
+                // The clauses back to the statement that opens them.
+                let mut before = lines.previous[i];
+                while before != NONE {
+                    work.push(before);
+                    if !matches!(
+                        lines.first_word(before),
+                        "elif" | "else" | "except" | "finally"
+                    ) {
+                        break;
+                    }
+                    before = lines.previous[before];
+                }
+            }
+            _ => {}
+        }
+    }
+    included
+        .iter()
+        .enumerate()
+        .filter(|(_, inside)| **inside)
+        .map(|(i, _)| lines.range(i))
+        .collect()
+}
+
+/// Python: whether the top-level statements of `text` that `places` touch have none of the
+/// errors [`syntax_errors`](super::syntax_errors) reports, and the whole file's indentation is
+/// sound. A top-level statement starts where the parser and its indentation scanner are as at
+/// the start of the file, so it parses alone as in the file: when the rest of `text` is unchanged
+/// from a version without errors, `true` means `text` has none either.
+pub fn python_statements_clean(text: &str, places: &[Range<usize>]) -> bool {
+    let lexed = super::lex::lex(Language::Python, text);
+    if !super::python::indentation_errors(text, &lexed).is_empty() {
+        return false;
+    }
+    let lines = PythonLines::new(text, &lexed);
+    // Where a top-level statement starts: a code line at the margin that does not continue the
+    // statement before it (a clause of a compound statement, a definition after decorators).
+    let mut starts: Vec<usize> = vec![0];
+    let mut previous_word = "";
+    for i in 0..lines.starts.len() {
+        if lines.blank[i] || lines.code_indent(i) != Some(0) {
+            continue;
+        }
+        let word = lines.first_word(i);
+        if !matches!(word, "elif" | "else" | "except" | "finally") && previous_word != "@" {
+            starts.push(lines.starts[i]);
+        }
+        previous_word = word;
+    }
+    starts.dedup();
+    let statement = |k: usize| starts[k]..starts.get(k + 1).copied().unwrap_or(text.len());
+    let mut ranges: Vec<Range<usize>> = Vec::new();
+    for place in places {
+        let first = starts
+            .partition_point(|s| *s < place.start)
+            .saturating_sub(1);
+        let last = starts
+            .partition_point(|s| *s <= place.end)
+            .saturating_sub(1);
+        ranges.extend((first..=last).map(statement));
+    }
+    ranges.retain(|r| !r.is_empty());
+    ranges.sort_unstable_by_key(|r| r.start);
+    ranges.dedup();
+    if ranges.is_empty() {
+        return true;
+    }
+    let tree = parse_ranges(Language::Python, text, &ranges);
+    !tree.root_node().has_error() && super::python::empty_blocks(&tree, text).is_empty()
+}
+
+/// Rust: whether the top-level items of `after` that the edits touch parse without errors, and
+/// the items around them are the same items as in `before` (the same boundaries, so an edit that
+/// unbalances braces is never judged by its neighbourhood). `edits` are the ranges of `before`
+/// that were replaced, with the length of their new text, sorted. A top-level item starts where
+/// the parser is as at the start of the file, so when `before` has no error, `true` means
+/// `after` has none either.
+pub fn rust_items_clean(before: &str, after: &str, edits: &[(Range<usize>, usize)]) -> bool {
+    let old_items = super::lex::lex(Language::Rust, before).item_starts;
+    let new_items = super::lex::lex(Language::Rust, after).item_starts;
+    // The written ranges, in `after`.
+    let mut written: Vec<Range<usize>> = Vec::with_capacity(edits.len());
+    let mut shift: isize = 0;
+    for (range, len) in edits {
+        let start = (range.start as isize + shift) as usize;
+        written.push(start..start + len);
+        shift += *len as isize - range.len() as isize;
+    }
+    let item = |k: usize| new_items[k]..new_items.get(k + 1).copied().unwrap_or(after.len());
+    let mut touched: Vec<Range<usize>> = Vec::new();
+    for range in &written {
+        let first = new_items
+            .partition_point(|s| *s < range.start)
+            .saturating_sub(1);
+        let last = new_items
+            .partition_point(|s| *s <= range.end)
+            .saturating_sub(1);
+        touched.extend((first..=last).map(item));
+    }
+    touched.sort_unstable_by_key(|r| r.start);
+    let mut merged: Vec<Range<usize>> = Vec::with_capacity(touched.len());
+    for range in touched {
+        match merged.last_mut() {
+            Some(last) if range.start <= last.end => last.end = last.end.max(range.end),
+            _ => merged.push(range),
+        }
+    }
+    let inside = |at: usize| merged.iter().any(|r| r.start < at && at < r.end);
+    // `after` offsets outside the written ranges, back in `before`, and the other way.
+    let to_before = |at: usize| {
+        let mut delta: isize = 0;
+        for ((range, len), new) in edits.iter().zip(&written) {
+            if new.start >= at {
+                break;
+            }
+            delta += *len as isize - range.len() as isize;
+        }
+        (at as isize - delta) as usize
+    };
+    let to_after = |at: usize| {
+        let mut delta: isize = 0;
+        for (range, len) in edits {
+            if range.start >= at {
+                break;
+            }
+            delta += *len as isize - range.len() as isize;
+        }
+        (at as isize + delta) as usize
+    };
+    let same_boundaries = new_items
+        .iter()
+        .filter(|at| !inside(**at))
+        .all(|at| old_items.binary_search(&to_before(*at)).is_ok())
+        && old_items
+            .iter()
+            .map(|at| to_after(*at))
+            .filter(|at| !inside(*at))
+            .all(|at| new_items.binary_search(&at).is_ok());
+    if !same_boundaries {
+        return false;
+    }
+    merged.retain(|r| !r.is_empty());
+    merged.is_empty()
+        || !parse_ranges(Language::Rust, after, &merged)
+            .root_node()
+            .has_error()
+}
+
+// ---- Rust ------------------------------------------------------------------------------------
+
+fn rust_ranges(len: usize, lexed: &Lexed, places: &[Range<usize>]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut headers_done = vec![false; lexed.braces.len()];
+    for place in places {
+        let owner = innermost_brace(lexed, place);
+        let statement = statement_around(lexed, len, owner, place);
+        push_without_child_blocks(lexed, owner, statement, &mut out);
+        let mut brace = owner;
+        while let Some(index) = brace {
+            if headers_done[index] {
+                break;
+            }
+            headers_done[index] = true;
+            let this = lexed.braces[index];
+            let statement = statement_around(lexed, len, this.parent, &(this.open..this.close + 1));
+            push_without_child_blocks(lexed, this.parent, statement, &mut out);
+            brace = this.parent;
+        }
+    }
+    out
+}
+
+/// The innermost brace whose block contains `place`.
+fn innermost_brace(lexed: &Lexed, place: &Range<usize>) -> Option<usize> {
+    let mut candidate = lexed
+        .braces
+        .partition_point(|b| b.open < place.start)
+        .checked_sub(1);
+    while let Some(index) = candidate {
+        let brace = lexed.braces[index];
+        if brace.close >= place.end {
+            return Some(index);
+        }
+        candidate = brace.parent;
+    }
+    None
+}
+
+/// The statement of the block `owner` (`None`: the file's items) that contains `range`: from
+/// the last statement boundary of that block at or before it to the first one at or after it.
+fn statement_around(
+    lexed: &Lexed,
+    len: usize,
+    owner: Option<usize>,
+    range: &Range<usize>,
+) -> Range<usize> {
+    let Some(owner) = owner else {
+        let items = &lexed.item_starts;
+        let before = items.partition_point(|s| *s <= range.start);
+        let start = before.checked_sub(1).map_or(0, |i| items[i]);
+        let after = items.partition_point(|s| *s < range.end);
+        let end = items.get(after).copied().unwrap_or(len);
+        return start..end;
+    };
+    let block = lexed.braces[owner];
+    let bounds = &lexed.boundaries;
+    let mut start = block.open + 1;
+    let mut k = bounds.partition_point(|(at, _)| *at <= range.start);
+    while k > 0 {
+        let (at, of) = bounds[k - 1];
+        if at <= block.open {
+            break;
+        }
+        if of == owner {
+            start = at;
+            break;
+        }
+        // A boundary inside a nested block: look before that block instead.
+        let nested_open = lexed.braces[of].open;
+        k = bounds.partition_point(|(a, _)| *a <= nested_open);
+    }
+    let mut end = block.close;
+    let mut k = bounds.partition_point(|(at, _)| *at < range.end);
+    while let Some(&(at, of)) = bounds.get(k) {
+        if at > block.close {
+            break;
+        }
+        if of == owner {
+            end = at;
+            break;
+        }
+        let nested_close = lexed.braces[of].close;
+        k = bounds.partition_point(|(a, _)| *a <= nested_close);
+    }
+    start..end.max(start)
+}
+
+/// Pushes `segment` without the contents of the blocks directly inside it (their braces stay).
+fn push_without_child_blocks(
+    lexed: &Lexed,
+    owner: Option<usize>,
+    segment: Range<usize>,
+    out: &mut Vec<Range<usize>>,
+) {
+    let braces = &lexed.braces;
+    let mut cursor = segment.start;
+    let mut k = braces.partition_point(|b| b.open < segment.start);
+    while let Some(child) = braces.get(k) {
+        if child.open >= segment.end {
+            break;
+        }
+        if child.parent == owner {
+            out.push(cursor..child.open + 1);
+            cursor = child.close.min(segment.end).max(cursor);
+            k = braces.partition_point(|b| b.open <= child.close);
+        } else {
+            k += 1;
+        }
+    }
+    out.push(cursor..segment.end);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::lex::lex;
+
+    fn included(lang: Language, text: &str, word: &str) -> String {
+        let places: Vec<Range<usize>> = text
+            .match_indices(word)
+            .map(|(i, w)| i..i + w.len())
+            .collect();
+        let lexed = lex(lang, text);
+        included_ranges(lang, text, &lexed, &places)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect()
+    }
+
+    #[test]
+    fn python_keeps_headers_decorators_and_clauses() {
+        let text = "import os\n\n@deco\nclass A:\n    x = 1\n\n    def m(self):\n        if a:\n            pass\n        elif b:\n            y = 2\n        else:\n            target(1)\n        return 3\n";
+        assert_eq!(
+            included(Language::Python, text, "target"),
+            "@deco\nclass A:\n    def m(self):\n        if a:\n        elif b:\n        else:\n            target(1)\n"
+        );
+        let tree = parse_around(
+            Language::Python,
+            text,
+            &lex(Language::Python, text),
+            std::slice::from_ref(&(text.find("target").unwrap()..text.find("target").unwrap() + 6)),
+        )
+        .expect("a clean partial tree");
+        let call = tree
+            .root_node()
+            .descendant_for_byte_range(text.find("target(1)").unwrap(), text.find("(1)").unwrap())
+            .unwrap();
+        assert_eq!(call.start_position().row, 12);
+        let decorated = "@first\n@target\ndef f():\n    pass\n";
+        assert_eq!(
+            included(Language::Python, decorated, "target"),
+            "@first\n@target\ndef f():\n"
+        );
+    }
+
+    /// Applies `(range, text)` edits (sorted) to `before`.
+    fn edited(before: &str, edits: &[(Range<usize>, &str)]) -> String {
+        let mut after = before.to_string();
+        for (range, text) in edits.iter().rev() {
+            after.replace_range(range.clone(), text);
+        }
+        after
+    }
+
+    #[test]
+    fn rust_items_are_clean_only_when_the_file_is() {
+        let before = "use a::b;\n\nfn f() {\n    a();\n    b();\n}\n\nfn g() -> u8 {\n    1\n}\n";
+        let check = |edits: &[(Range<usize>, &str)]| {
+            let after = edited(before, edits);
+            let clean = rust_items_clean(
+                before,
+                &after,
+                &edits
+                    .iter()
+                    .map(|(r, t)| (r.clone(), t.len()))
+                    .collect::<Vec<_>>(),
+            );
+            let parses = !Language::Rust.parse(&after).root_node().has_error();
+            assert!(!clean || parses, "said clean, but {after:?} has an error");
+            clean
+        };
+        let a = before.find("a();").unwrap();
+        assert!(check(&[(a..a + 1, "c")]));
+        assert!(check(&[(a..a, "let x = 1;\n    ")]));
+        assert!(!check(&[(a..a + 4, "a(;")]));
+        // A `}` that closes `f` early leaves `b();` at the top: the boundaries differ.
+        assert!(!check(&[(a + 4..a + 4, " }")]));
+        // An unclosed `{` swallows the rest of the file.
+        assert!(!check(&[(a..a, "{ ")]));
+        let g = before.find("fn g").unwrap();
+        assert!(check(&[(a..a + 1, "c"), (g..g, "fn h() {}\n\n")]));
+    }
+
+    #[test]
+    fn python_statements_are_clean_only_when_the_file_is() {
+        let before = "import os\n\n\ndef f():\n    a()\n    b()\n\n\n@deco\ndef g():\n    if x:\n        pass\n    else:\n        return 1\n";
+        let check = |edits: &[(Range<usize>, &str)]| {
+            let after = edited(before, edits);
+            let mut written = Vec::new();
+            let mut shift: isize = 0;
+            for (range, text) in edits {
+                let start = (range.start as isize + shift) as usize;
+                written.push(start..start + text.len());
+                shift += text.len() as isize - range.len() as isize;
+            }
+            let clean = python_statements_clean(&after, &written);
+            let errors = super::super::syntax_errors(&Language::Python.parse(&after), &after);
+            assert!(
+                !clean || errors.is_empty(),
+                "said clean, but {after:?}: {errors:?}"
+            );
+            clean
+        };
+        let a = before.find("a()").unwrap();
+        assert!(check(&[(a..a + 1, "c")]));
+        assert!(check(&[(a..a, "x = 1\n    ")]));
+        // A new function after `f`, at the margin.
+        let blank = before.find("\n\n\n@deco").unwrap();
+        assert!(check(&[(blank..blank, "\n\n\ndef h():\n    return 2")]));
+        assert!(!check(&[(a..a, "  ")]), "unexpected indent");
+        assert!(!check(&[(a..a + 3, "a(")]), "unclosed bracket");
+        let ret = before.find("return 1").unwrap();
+        assert!(
+            check(&[(ret..ret + 8, "return 2")]),
+            "in an else clause after decorators"
+        );
+        assert!(!check(&[(ret..ret + 8, "")]), "an empty else block");
+    }
+
+    #[test]
+    fn rust_keeps_enclosing_headers_and_drops_other_blocks() {
+        let text = "use a::b;\n\nimpl A {\n    fn m(&self) -> u8 {\n        let x = 1;\n        if x { a(); } else { b.target(); }\n        v.iter().map(|q| { q }).count()\n    }\n\n    fn n() {}\n}\n";
+        assert_eq!(
+            included(Language::Rust, text, "target"),
+            "\n\nimpl A {\n    fn m(&self) -> u8 {\n        if x {} else { b.target();}}}"
+        );
+        assert_eq!(
+            included(Language::Rust, text, "count"),
+            "\n\nimpl A {\n    fn m(&self) -> u8 {\n        v.iter().map(|q| {}).count()\n    }}"
+        );
+    }
+}
