@@ -11,7 +11,8 @@ use super::params::Signature;
 use super::target::{Owner, enclosing, last_path_segment};
 use crate::edit::{SourceFile, TextEdit};
 use crate::lang::calls::{
-    CallForm, CallSite, Reference, ReferenceKind, find_mentions, word_matches,
+    CallForm, CallSite, Reference, ReferenceKind, TextMention, find_mentions, text_mention,
+    word_matches,
 };
 use crate::lang::symbols::{SymbolKind, outline};
 use crate::lang::{Language, node_text};
@@ -168,9 +169,9 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile) -> FileOutcom
         if lang == Language::Rust && !names_the_function(callee, &tree, &reference) {
             continue;
         }
-        outcome
-            .findings
-            .push(reference_finding(callee, &tree, path, &reference, name));
+        outcome.findings.push(reference_finding(
+            callee, &tree, text, path, &reference, name,
+        ));
     }
     outcome
         .findings
@@ -688,6 +689,7 @@ fn line_end_after_comma(text: &str, after_argument: usize, close: usize) -> Opti
 fn reference_finding(
     callee: &Callee<'_>,
     tree: &Tree,
+    text: &str,
     path: &str,
     reference: &Reference,
     name: &str,
@@ -733,18 +735,37 @@ fn reference_finding(
                 "`{name}` is imported at {at}; the import needs no change (calls through another name are not found)"
             ),
         ),
-        ReferenceKind::InString => Finding::info(
-            path,
-            line,
-            format!(
-                "`{name}` appears in a string at {at}; not updated (if it names the function for a dynamic call, check that call)"
-            ),
-        ),
-        ReferenceKind::InComment => Finding::info(
-            path,
-            line,
-            format!("`{name}` appears in a comment at {at}; not updated"),
-        ),
+        ReferenceKind::InString | ReferenceKind::InComment => {
+            match text_mention(callee.lang, text, reference) {
+                // Doc tests run: a call there breaks like any other call.
+                TextMention::DocExample if TextMention::is_call(text, &reference.range) => {
+                    Finding::warning(
+                        path,
+                        line,
+                        format!(
+                            "a doc example at {at} calls `{name}` with the old parameters; doc tests run it, and it is not updated: update it by hand"
+                        ),
+                    )
+                }
+                TextMention::NameString => Finding::warning(
+                    path,
+                    line,
+                    format!(
+                        "a string at {at} names `{name}` (`getattr`, a patch target, a serde `default = \"…\"`?); a call through it is not updated: check it"
+                    ),
+                ),
+                _ if reference.kind == ReferenceKind::InString => Finding::info(
+                    path,
+                    line,
+                    format!("`{name}` appears in a string at {at}; not updated"),
+                ),
+                _ => Finding::info(
+                    path,
+                    line,
+                    format!("`{name}` appears in a comment at {at}; not updated"),
+                ),
+            }
+        }
     }
 }
 

@@ -17,9 +17,9 @@ use super::layout::{
 use super::snippet::{self, Layout, Line, Splice};
 use super::{Facts, Inlined, Owner, Parsed, RefVerdict, Target, mentions_word};
 use crate::edit::TextEdit;
-use crate::lang::calls::{CallForm, CallSite, Reference, ReferenceKind};
+use crate::lang::calls::{CallForm, CallSite, Reference, ReferenceKind, TextMention, text_mention};
 use crate::lang::symbols::{Symbol, SymbolKind};
-use crate::lang::{node_text, walk_node};
+use crate::lang::{Language, node_text, walk_node};
 use crate::refactor::{Finding, RefactorError};
 
 /// Decorators that do not change what calling the function does.
@@ -1100,6 +1100,13 @@ impl Target for PyTarget<'_> {
         let line = reference.line;
         let name = &self.name;
         match reference.kind {
+            ReferenceKind::InComment | ReferenceKind::InString
+                if text_mention(Language::Python, text, reference) == TextMention::DocExample =>
+            {
+                return RefVerdict::Blocking(format!(
+                    "`{name}` is used in a doctest example at line {line} (`>>>`); doctests run it and it is not inlined there, so the definition is kept"
+                ));
+            }
             ReferenceKind::InComment => {
                 return RefVerdict::Info(format!(
                     "`{name}` is mentioned in a comment at line {line}; it is not changed"
@@ -1131,6 +1138,13 @@ impl Target for PyTarget<'_> {
                         break;
                     }
                     current = n.parent();
+                }
+                if text_mention(Language::Python, text, reference) == TextMention::NameString
+                    && self.string_may_name_target(file, facts, text, &reference.range)
+                {
+                    return RefVerdict::Blocking(format!(
+                        "a string at line {line} names `{name}` (`getattr`, a patch target, an entry point?); that use is not inlined, so the definition is kept"
+                    ));
                 }
                 return RefVerdict::Info(format!(
                     "`{name}` is mentioned in a string at line {line}; it is not changed"
@@ -1389,6 +1403,32 @@ impl Target for PyTarget<'_> {
 }
 
 impl PyTarget<'_> {
+    /// Whether a string whose value is the name (or a dotted path ending in it) can designate
+    /// this function: in its own file, in a file that imports it or its module, or as a dotted
+    /// path through its module (`"pkg.util.helper"`).
+    fn string_may_name_target(
+        &self,
+        file: &Parsed<'_>,
+        facts: &Facts,
+        text: &str,
+        range: &Range<usize>,
+    ) -> bool {
+        let before = &text[..range.start];
+        let path_start = before
+            .rfind(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '.' | ':')))
+            .map_or(0, |i| i + 1);
+        let prefix = before[path_start..].trim_end_matches(['.', ':']);
+        if !prefix.is_empty() {
+            let parts: Vec<&str> = prefix.split(['.', ':']).collect();
+            return self.module.len() >= parts.len()
+                && self.module[self.module.len() - parts.len()..]
+                    .iter()
+                    .zip(&parts)
+                    .all(|(a, b)| a == b);
+        }
+        file.path() == self.def.path() || facts.plain_is_ours || !facts.module_aliases.is_empty()
+    }
+
     /// Whether the call designates this function, and how; `Err` when it may but the
     /// heuristic cannot tell.
     fn site_kind(

@@ -19,9 +19,9 @@ use super::layout::{
 use super::snippet::{self, Layout, Splice};
 use super::{Facts, Inlined, Owner, Parsed, RefVerdict, Target, fresh_name, mentions_word};
 use crate::edit::TextEdit;
-use crate::lang::calls::{CallForm, CallSite, Reference, ReferenceKind};
+use crate::lang::calls::{CallForm, CallSite, Reference, ReferenceKind, TextMention, text_mention};
 use crate::lang::symbols::{Symbol, SymbolKind};
-use crate::lang::{node_text, walk_node};
+use crate::lang::{Language, node_text, walk_node};
 use crate::refactor::{Finding, RefactorError};
 
 /// Attributes that do not change what a call does (anything else is refused).
@@ -1231,14 +1231,27 @@ impl Target for RustTarget<'_> {
         let line = reference.line;
         let name = &self.name;
         match reference.kind {
-            ReferenceKind::InComment => {
+            ReferenceKind::InComment | ReferenceKind::InString => {
+                match text_mention(Language::Rust, text, reference) {
+                    TextMention::DocExample => {
+                        return RefVerdict::Blocking(format!(
+                            "`{name}` is used in a doc test at line {line}; doc tests run it and it is not inlined there, so the definition is kept"
+                        ));
+                    }
+                    TextMention::NameString if in_attribute(file, reference) => {
+                        return RefVerdict::Blocking(format!(
+                            "an attribute at line {line} names `{name}` in a string (a serde `default = \"…\"`, `with`?); code generated from it calls the function, so the definition is kept"
+                        ));
+                    }
+                    _ => {}
+                }
+                let what = if reference.kind == ReferenceKind::InComment {
+                    "a comment"
+                } else {
+                    "a string"
+                };
                 return RefVerdict::Info(format!(
-                    "`{name}` is mentioned in a comment at line {line}; it is not changed"
-                ));
-            }
-            ReferenceKind::InString => {
-                return RefVerdict::Info(format!(
-                    "`{name}` is mentioned in a string at line {line}; it is not changed"
+                    "`{name}` is mentioned in {what} at line {line}; it is not changed"
                 ));
             }
             _ => {}
@@ -1900,6 +1913,21 @@ fn binding_statements(bindings: &[(String, Option<String>, String)]) -> Vec<Stri
             })
             .collect()
     }
+}
+
+/// Whether a mention sits inside an attribute (`#[serde(default = "name")]`).
+fn in_attribute(file: &Parsed<'_>, reference: &Reference) -> bool {
+    let mut current = file
+        .tree
+        .root_node()
+        .descendant_for_byte_range(reference.range.start, reference.range.end);
+    while let Some(node) = current {
+        if matches!(node.kind(), "attribute_item" | "inner_attribute_item") {
+            return true;
+        }
+        current = node.parent();
+    }
+    false
 }
 
 #[cfg(test)]
