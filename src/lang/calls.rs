@@ -294,7 +294,7 @@ fn in_rust_doc_test(text: &str, line_start: usize) -> bool {
             fences.push(content);
         }
     }
-    if fences.len() % 2 == 0 {
+    if fences.len().is_multiple_of(2) {
         return false;
     }
     // The innermost open fence is the first one found walking up.
