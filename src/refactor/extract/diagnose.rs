@@ -10,7 +10,7 @@ use tree_sitter::Node;
 use crate::lang::{Language, node_text, walk_node};
 use crate::refactor::Finding;
 
-use super::names::{Names, Role};
+use super::names::{Names, Occurrence, Role};
 use super::selection::Selection;
 use super::target::{Owner, Target};
 
@@ -188,11 +188,24 @@ fn names_read_after(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         if reported.contains(name) || declared.iter().any(|(n, _, _)| *n == name) {
             continue;
         }
-        let Some(binding) = cx.names.resolve(name, read.pos) else {
+        let Some(mut binding) = cx.names.resolve(name, read.pos) else {
             continue;
         };
         if !cx.inside(binding.pos) {
-            continue;
+            // Python: the last binding before the read may sit in another branch (`else:`)
+            // and not run; the selection's binding then reaches the read.
+            let reaching = (cx.lang == Language::Python && !runs_after_selection(cx, binding))
+                .then(|| {
+                    cx.names
+                        .bindings_of(name)
+                        .filter(|o| o.scope == binding.scope && cx.inside(o.pos))
+                        .last()
+                })
+                .flatten();
+            match reaching {
+                Some(inside) => binding = inside,
+                None => continue,
+            }
         }
         reported.insert(name);
         let verb = match cx.lang {
@@ -227,6 +240,30 @@ fn names_read_after(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
             ));
         }
     }
+}
+
+/// Whether a binding after the selection surely runs once the selection has: it is a statement
+/// of a block that also holds the selection (not in a branch, a loop body or a handler of its own).
+fn runs_after_selection(cx: &Context<'_, '_>, binding: &Occurrence) -> bool {
+    if binding.pos < cx.selection.moved.end {
+        return true;
+    }
+    let Some(mut node) = cx
+        .target
+        .region
+        .descendant_for_byte_range(binding.pos, binding.pos)
+    else {
+        return true;
+    };
+    let selected = cx.selection.block.start_byte();
+    while let Some(parent) = node.parent() {
+        if matches!(parent.kind(), "block" | "module") {
+            return parent.start_byte() <= selected
+                && cx.selection.block.end_byte() <= parent.end_byte();
+        }
+        node = parent;
+    }
+    true
 }
 
 fn receiver_findings(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {

@@ -637,3 +637,30 @@ fn python_nonlocal_declarations_keep_their_binding() {
     let plan = run("a.py", text, 2, 5, "setup").unwrap();
     assert!(!plan.has_syntax_errors(), "{:?}", messages(&plan));
 }
+
+#[test]
+fn python_a_binding_in_another_branch_does_not_hide_the_selection_s() {
+    let text = "def span(growing, a, b):\n    if growing:\n        start = a\n        stop = b\n    else:\n        start = b\n        stop = a\n    return stop - start\n";
+    let plan = run("m.py", text, 4, 4, "pick").unwrap();
+    assert!(
+        has(
+            &plan,
+            4,
+            Severity::Warning,
+            "`stop` is assigned in the selection and read after it at line 8"
+        ),
+        "{:?}",
+        messages(&plan)
+    );
+    // A later binding in the selection's own block runs after it: the read does not see it.
+    let text = "def f(a):\n    tmp = a\n    tmp = 2\n    return tmp\n";
+    let plan = run("m.py", text, 2, 2, "first").unwrap();
+    assert!(
+        !plan
+            .findings
+            .iter()
+            .any(|f| f.message.contains("read after")),
+        "{:?}",
+        messages(&plan)
+    );
+}
