@@ -158,6 +158,17 @@ pub(super) struct RustTarget<'a> {
     body_text: String,
     /// The body is one expression (or `return expr;`): its range and node kind.
     single_value: Option<(Range<usize>, String)>,
+    /// The value the body ends with, when its type may come from the declared return type
+    /// (`s.parse().ok()`, `None`, a `*mut` returned as `*const`): its range, and the return
+    /// type with whether it can be written at a call site. Inlined, the value is bound with
+    /// that type so it keeps it.
+    typed_tail: Option<TypedTail>,
+}
+
+struct TypedTail {
+    value: Range<usize>,
+    ty: String,
+    unwritable: bool,
 }
 
 fn error(message: impl Into<String>) -> RefactorError {
@@ -709,6 +720,36 @@ impl<'a> RustTarget<'a> {
             _ => None,
         };
 
+        let tail_value = match final_return {
+            Some((ret, _)) => ret.named_child(0),
+            None => code.last().copied().and_then(|last| {
+                let open = !node_text(last, text).trim_end().ends_with(';');
+                match last.kind() {
+                    "let_declaration" | "empty_statement" | "macro_invocation" => None,
+                    k if k.ends_with("_item") => None,
+                    "expression_statement" => last.named_child(0).filter(|_| open),
+                    _ => Some(last),
+                }
+            }),
+        };
+        let typed_tail = item
+            .child_by_field_name("return_type")
+            .filter(|_| !unit_return)
+            .zip(tail_value)
+            .filter(|(ty, value)| type_comes_from_return(*ty, *value, text))
+            .map(|(ty, value)| {
+                let mut unwritable = mentions_any(ty, text, &fn_generics).is_some();
+                walk_node(ty, |n| {
+                    unwritable |= matches!(n.kind(), "abstract_type" | "lifetime");
+                    true
+                });
+                TypedTail {
+                    value: value.byte_range(),
+                    ty: node_text(ty, text).to_string(),
+                    unwritable,
+                }
+            });
+
         let mut self_ranges = Vec::new();
         let mut self_type_ranges = Vec::new();
         let mut protected = Vec::new();
@@ -778,6 +819,7 @@ impl<'a> RustTarget<'a> {
             last_in_container,
             body_text: node_text(block, text).to_string(),
             single_value,
+            typed_tail,
             name,
         }))
     }
@@ -882,8 +924,14 @@ impl<'a> RustTarget<'a> {
                 if receiver_text == "self" && self.is_own_self_call(node, text) {
                     return Ok(Some(Site::OwnSelf));
                 }
+                // How the receiver is passed explicitly: as `self` takes it.
+                let borrow = match info.self_param.as_ref().map(|p| p.ty.replace(' ', "")) {
+                    Some(ty) if ty.starts_with("&mut") => "&mut ",
+                    Some(ty) if ty.starts_with('&') => "&",
+                    _ => "",
+                };
                 Err(format!(
-                    "`{receiver_text}.{name}(...)` at line {} may call `{}::{name}`, but the heuristic cannot tell the type of `{receiver_text}` (no type analysis); it is left as it is, so the definition is kept. Write it as `{}::{name}(&{receiver_text}, ...)` to have it inlined",
+                    "`{receiver_text}.{name}(...)` at line {} may call `{}::{name}`, but the heuristic cannot tell the type of `{receiver_text}` (no type analysis); it is left as it is, so the definition is kept. Write it as `{}::{name}({borrow}{receiver_text}, ...)` to have it inlined",
                     call.line, info.type_name, info.type_name
                 ))
             }
@@ -1445,8 +1493,33 @@ impl Target for RustTarget<'_> {
         )];
         findings.extend(self.scope_findings(file, node, call, receiver_name.as_deref()));
 
+        // A value typed by the return type keeps that type: `let value: T = ...; value`.
+        let mut typed_result = None;
+        if let Some(tail) = &self.typed_tail {
+            match self.annotation(&tail.ty, tail.unwritable, own_impl) {
+                Some(ty) => {
+                    let fresh = fresh_name("value", &[self.body_text.as_str(), text]);
+                    body_splices.push((
+                        tail.value.start..tail.value.start,
+                        format!("let {fresh}: {ty} = "),
+                    ));
+                    body_splices.push((tail.value.end..tail.value.end, ";".to_string()));
+                    typed_result = Some(fresh);
+                }
+                None => findings.push(Finding::warning(
+                    file.path(),
+                    line,
+                    format!(
+                        "the value `{}` returned took its type from the return type `{}`, which cannot be written here; if the inlined code no longer compiles, annotate its type",
+                        self.name, tail.ty
+                    ),
+                )),
+            }
+        }
+
         // Nothing to bind and a body that is one expression: the expression itself.
-        if let (true, Some((value, kind))) = (bindings.is_empty(), &self.single_value)
+        if let (true, None, Some((value, kind))) =
+            (bindings.is_empty(), &typed_result, &self.single_value)
             && !BLOCK_LIKE.contains(&kind.as_str())
         {
             let (value_lines, first) =
@@ -1511,6 +1584,9 @@ impl Target for RustTarget<'_> {
                 rendered.remove(0);
             }
             lines.extend(rendered);
+        }
+        if let Some(fresh) = &typed_result {
+            lines.push(format!("{inner_indent}{fresh}"));
         }
 
         let statement = node.parent().filter(|p| {
@@ -1913,6 +1989,123 @@ fn binding_statements(bindings: &[(String, Option<String>, String)]) -> Vec<Stri
             })
             .collect()
     }
+}
+
+/// Whether the type of `value`, the value a function returns, may come from its declared return
+/// type `ty` rather than from the value itself: a coercion (`*mut` to `*const`, `&mut` or
+/// `&String` to `&str`, a `Box<dyn ...>`), a call whose result type is inferred (`parse`,
+/// `collect`, `into`, `Default::default`, `Vec::new`), `None`/`Ok`/`Err`, or a number literal
+/// of a type other than the default one.
+fn type_comes_from_return(ty: Node<'_>, value: Node<'_>, text: &str) -> bool {
+    let ty_text: String = node_text(ty, text).split_whitespace().collect();
+    if ty_text.starts_with('&') || ty_text.starts_with("*const") || ty_text.contains("dyn") {
+        return true;
+    }
+    const INFERRED_METHODS: &[&str] = &[
+        "parse",
+        "collect",
+        "into",
+        "try_into",
+        "sum",
+        "product",
+        "unwrap_or_default",
+        "cast",
+        "as_ref",
+        "as_mut",
+        "borrow",
+        "borrow_mut",
+    ];
+    const INFERRED_PATHS: &[&str] = &[
+        "default",
+        "new",
+        "from",
+        "try_from",
+        "from_iter",
+        "with_capacity",
+    ];
+    const GENERIC_CONTAINERS: &[&str] = &[
+        "Default",
+        "From",
+        "TryFrom",
+        "FromIterator",
+        "Vec",
+        "VecDeque",
+        "HashMap",
+        "HashSet",
+        "BTreeMap",
+        "BTreeSet",
+        "BinaryHeap",
+        "LinkedList",
+    ];
+    // A number literal takes the return type only when nothing else in the value gives one.
+    let mut only_literals = true;
+    walk_node(value, |n| {
+        only_literals &= !matches!(
+            n.kind(),
+            "identifier" | "field_expression" | "call_expression" | "macro_invocation"
+        );
+        only_literals
+    });
+    let literal_typed = only_literals
+        && matches!(
+            ty_text.as_str(),
+            "u8" | "u16"
+                | "u32"
+                | "u64"
+                | "u128"
+                | "usize"
+                | "i8"
+                | "i16"
+                | "i64"
+                | "i128"
+                | "isize"
+                | "f32"
+        );
+    let mut sensitive = false;
+    walk_node(value, |n| {
+        if sensitive {
+            return false;
+        }
+        match n.kind() {
+            "call_expression" => {
+                let function = n.child_by_field_name("function");
+                match function.map(|f| (f.kind(), f)) {
+                    Some(("field_expression", f)) => {
+                        sensitive |= f
+                            .child_by_field_name("field")
+                            .is_some_and(|m| INFERRED_METHODS.contains(&node_text(m, text)));
+                    }
+                    Some(("scoped_identifier", f)) => {
+                        let name = f.child_by_field_name("name").map(|m| node_text(m, text));
+                        let path = f.child_by_field_name("path").map(|p| {
+                            let p = node_text(p, text);
+                            p.rsplit("::").next().unwrap_or(p).to_string()
+                        });
+                        sensitive |= name.is_some_and(|m| INFERRED_PATHS.contains(&m))
+                            && path.is_some_and(|p| GENERIC_CONTAINERS.contains(&p.as_str()));
+                    }
+                    Some(("identifier", f)) => {
+                        sensitive |= matches!(node_text(f, text), "Ok" | "Err");
+                    }
+                    _ => {}
+                }
+            }
+            "identifier" => sensitive |= node_text(n, text) == "None",
+            "integer_literal" | "float_literal" => {
+                let literal = node_text(n, text);
+                sensitive |= literal_typed
+                    && !literal.contains(['i', 'u'])
+                    && !(literal.ends_with("f32") || literal.ends_with("f64"));
+            }
+            // Arguments are typed by the callee, statements are not the value.
+            "closure_expression" | "arguments" | "let_declaration" | "expression_statement" => {
+                return false;
+            }
+            _ => {}
+        }
+        true
+    });
+    sensitive
 }
 
 /// Whether a mention sits inside an attribute (`#[serde(default = "name")]`).

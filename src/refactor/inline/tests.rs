@@ -536,11 +536,19 @@ fn rust_calls_in_std_macro_arguments() {
     assert_eq!(plan.details["call_sites_updated"], 3);
     // A single-expression body without bindings goes in bare, in parentheses unless atomic.
     let text =
-        "fn one() -> u8 {\n    2 - 1\n}\n\nfn main() {\n    println!(\"{}\", one() * 3);\n}\n";
+        "fn one() -> i32 {\n    2 - 1\n}\n\nfn main() {\n    println!(\"{}\", one() * 3);\n}\n";
     let plan = inline(&[("a.rs", text)], "a.rs", "one").unwrap();
     assert_eq!(
         after(&plan, "a.rs"),
         "fn main() {\n    println!(\"{}\", (2 - 1) * 3);\n}\n"
+    );
+    // Literals alone would become `i32` there: a `u8` result keeps its type.
+    let text =
+        "fn one() -> u8 {\n    2 - 1\n}\n\nfn main() {\n    println!(\"{}\", one() * 3);\n}\n";
+    let plan = inline(&[("a.rs", text)], "a.rs", "one").unwrap();
+    assert_eq!(
+        after(&plan, "a.rs"),
+        "fn main() {\n    println!(\"{}\", {\n        let value: u8 = 2 - 1;\n        value\n    } * 3);\n}\n"
     );
 }
 
@@ -597,5 +605,79 @@ fn a_skipped_file_keeps_the_definition() {
         w.iter()
             .any(|m| m.starts_with("big.py:1:") && m.contains("over the file size limit")),
         "{w:#?}"
+    );
+}
+
+#[test]
+fn rust_a_value_typed_by_the_return_type_keeps_it() {
+    // `parse` infers its type from the return type, and `*mut` coerces to `*const` there:
+    // inlined, the value is bound with the declared type.
+    let text = "fn parse(s: &str) -> Option<i32> {\n    s.parse().ok()\n}\n\nfn to_const(p: *mut u8) -> *const u8 {\n    p.wrapping_add(0)\n}\n\nfn main() {\n    if let Some(n) = parse(\"12\") {\n        println!(\"{}\", n);\n    }\n    parse(\"3\");\n}\n";
+    let plan = inline(&[("m.rs", text)], "m.rs", "parse").unwrap();
+    assert!(
+        after(&plan, "m.rs").contains("    if let Some(n) = {\n        let s: &str = \"12\";\n        let value: Option<i32> = s.parse().ok();\n        value\n    } {\n"),
+        "{}",
+        after(&plan, "m.rs")
+    );
+    assert!(
+        after(&plan, "m.rs").contains("    {\n        let s: &str = \"3\";\n        let value: Option<i32> = s.parse().ok();\n        value\n    };\n"),
+        "{}",
+        after(&plan, "m.rs")
+    );
+    let text = "fn to_const(p: *mut u8) -> *const u8 {\n    p.wrapping_add(0)\n}\n\nfn main() {\n    let mut x = 1u8;\n    let q = &mut x as *mut u8;\n    let p = to_const(q);\n}\n";
+    let plan = inline(&[("m.rs", text)], "m.rs", "to_const").unwrap();
+    assert!(
+        after(&plan, "m.rs").contains("    let p = {\n        let p: *mut u8 = q;\n        let value: *const u8 = p.wrapping_add(0);\n        value\n    };\n"),
+        "{}",
+        after(&plan, "m.rs")
+    );
+    // A value whose type is its own stays bare.
+    let text = "fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\nfn main() {\n    let (a, b) = (1, 2);\n    let c = add(a, b);\n}\n";
+    let plan = inline(&[("m.rs", text)], "m.rs", "add").unwrap();
+    assert!(
+        after(&plan, "m.rs").contains("    let c = a + b;\n"),
+        "{}",
+        after(&plan, "m.rs")
+    );
+    // A literal alone takes the return type; next to a typed operand it does not need to.
+    let text = "fn big() -> u64 {\n    1 << 40\n}\n\nfn twice(x: u8) -> u8 {\n    x * 2\n}\n\nfn main() {\n    let b = big();\n    let t = twice(b as u8);\n}\n";
+    let plan = inline(&[("m.rs", text)], "m.rs", "big").unwrap();
+    assert!(
+        after(&plan, "m.rs")
+            .contains("    let b = {\n        let value: u64 = 1 << 40;\n        value\n    };\n"),
+        "{}",
+        after(&plan, "m.rs")
+    );
+    let plan = inline(&[("m.rs", text)], "m.rs", "twice").unwrap();
+    assert!(
+        after(&plan, "m.rs")
+            .contains("    let t = {\n        let x: u8 = b as u8;\n        x * 2\n    };\n"),
+        "{}",
+        after(&plan, "m.rs")
+    );
+    // A return type naming the function's lifetimes cannot be written at the call site: a warning.
+    let text = "fn pick<'a>(s: &'a String) -> &'a str {\n    s\n}\n\nfn main() {\n    let o = String::new();\n    let p = pick(&o);\n}\n";
+    let plan = inline(&[("m.rs", text)], "m.rs", "pick").unwrap();
+    assert!(
+        messages(&plan, Severity::Warning)
+            .iter()
+            .any(|m| m.contains("took its type from the return type `&'a str`")),
+        "{:#?}",
+        plan.findings
+    );
+}
+
+#[test]
+fn rust_the_advice_for_a_method_call_passes_the_receiver_as_self_takes_it() {
+    let text = "struct Foo(usize);\n\nimpl Foo {\n    fn add1(&mut self) {\n        self.0 += 1;\n    }\n\n    fn take(self) -> usize {\n        self.0\n    }\n}\n\nfn main() {\n    let mut f = Foo(0);\n    f.add1();\n    let n = f.take();\n}\n";
+    let message = unsupported(inline(&[("m.rs", text)], "m.rs", "Foo/add1"));
+    assert!(
+        message.contains("Write it as `Foo::add1(&mut f, ...)`"),
+        "{message}"
+    );
+    let message = unsupported(inline(&[("m.rs", text)], "m.rs", "Foo/take"));
+    assert!(
+        message.contains("Write it as `Foo::take(f, ...)`"),
+        "{message}"
     );
 }
