@@ -307,6 +307,9 @@ pub(super) struct Binding {
     pub imported: bool,
     /// Rust: whether a definition is visible outside its module (`pub` of any kind).
     pub public: bool,
+    /// Rust: it binds a module or crate name only (`mod m;`, `extern crate c;`), which lives
+    /// apart from functions, constants and statics of the same name.
+    pub module: bool,
 }
 
 /// Where a finding points, resolved to a line once the changes are built.
@@ -484,6 +487,9 @@ impl Move<'_> {
         }
         notes.extend(self.collision_notes());
         notes.extend(self.dependency_notes(&changes));
+        if self.lang == Language::Rust {
+            notes.extend(rust::private_member_notes(self));
+        }
         notes.extend(self.string_notes(name));
         match self.lang {
             Language::Python => {
@@ -679,9 +685,7 @@ impl Move<'_> {
         let target_name = file_name(&self.target_path);
         let source_name = &self.source.path;
         for (name, offset) in used {
-            if moved_names.contains(&name.as_str())
-                || target_bindings.iter().any(|b| b.name == name)
-            {
+            if moved_names.contains(&name.as_str()) {
                 continue;
             }
             let Some(binding) = source_bindings
@@ -690,6 +694,14 @@ impl Move<'_> {
             else {
                 continue;
             };
+            // A module of that name in the target does not provide a function (`mod identifier;`
+            // next to a call of `identifier(...)`).
+            if target_bindings
+                .iter()
+                .any(|b| b.name == name && (!b.module || binding.module || binding.imported))
+            {
+                continue;
+            }
             if notes.len() >= MAX_FINDINGS_PER_KIND {
                 skipped += 1;
                 continue;
@@ -1011,6 +1023,43 @@ mod tests {
             (fmt.file.as_str(), fmt.line, fmt.severity),
             ("src/color.rs", 5, Severity::Warning)
         );
+    }
+
+    #[test]
+    fn a_rust_move_reports_private_members_and_module_namesakes() {
+        let parse = "pub struct Op(u8);\n\nimpl Op {\n    const DEFAULT: Op = Op(1);\n\n    fn new(v: u8) -> Op {\n        Op(v)\n    }\n\n    pub fn get(&self) -> u8 {\n        self.0\n    }\n}\n\nfn ident(s: &str) -> &str {\n    s.trim()\n}\n\npub fn read(s: &str) -> u8 {\n    let ident = ident(s);\n    let op = if ident.is_empty() { Op::DEFAULT } else { Op::new(1) };\n    op.get()\n}\n";
+        let sources = MemorySources::new()
+            .with("Cargo.toml", "[package]\nname = \"t\"\n")
+            .with(
+                "src/lib.rs",
+                "mod ident;\nmod parse;\n\npub fn total() -> u8 {\n    parse::read(\"x\")\n}\n",
+            )
+            .with("src/ident.rs", "pub fn check() -> bool {\n    true\n}\n")
+            .with("src/parse.rs", parse);
+        let plan = plan(&sources, &request("src/parse.rs", "read", "src/lib.rs")).unwrap();
+        let warnings: Vec<String> = plan
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
+            .map(|f| format!("{}:{}: {}", f.file, f.line, f.message))
+            .collect();
+        let has = |part: &str| warnings.iter().any(|w| w.contains(part));
+        // `ident(s)` is called before `let ident` binds the name, and `mod ident;` in lib.rs is
+        // a module, not the function.
+        assert!(
+            has("`read` uses `ident`, defined at line 15 of src/parse.rs (and it is not `pub`)"),
+            "{warnings:#?}"
+        );
+        assert!(
+            has("`read` uses `Op::DEFAULT`: `Op::DEFAULT` is private to src/parse.rs (line 4)"),
+            "{warnings:#?}"
+        );
+        assert!(
+            has("`read` uses `Op::new`: `Op::new` is private to src/parse.rs (line 6)"),
+            "{warnings:#?}"
+        );
+        // `get` is `pub`: no warning for it.
+        assert!(!has("Op::get"), "{warnings:#?}");
     }
 
     #[test]

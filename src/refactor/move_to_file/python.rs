@@ -216,6 +216,7 @@ pub(super) fn bindings(tree: &Tree, text: &str) -> Vec<Binding> {
             offset,
             imported,
             public: true,
+            module: false,
         })
     };
     for statement in module_level_statements(tree) {

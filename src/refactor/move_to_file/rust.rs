@@ -888,6 +888,7 @@ pub(super) fn bindings(tree: &Tree, text: &str) -> Vec<Binding> {
                         offset,
                         imported: true,
                         public,
+                        module: false,
                     });
                 }
             }
@@ -901,6 +902,7 @@ pub(super) fn bindings(tree: &Tree, text: &str) -> Vec<Binding> {
                         offset,
                         imported: true,
                         public: false,
+                        module: true,
                     });
                 }
             }
@@ -911,6 +913,7 @@ pub(super) fn bindings(tree: &Tree, text: &str) -> Vec<Binding> {
                         offset,
                         imported: false,
                         public: is_visible(node, text),
+                        module: kind == "mod_item",
                     });
                 }
             }
@@ -989,6 +992,100 @@ fn role(node: Node<'_>) -> Role {
     Role::Use
 }
 
+/// Private members of the source's inherent impls (that stay behind) which the moved code
+/// reaches (`Op::DEFAULT`, `Error::new(..)`, `x.helper()`): private to the source module, they
+/// are out of reach from the target module.
+pub(super) fn private_member_notes(m: &Move<'_>) -> Vec<Note> {
+    let text = &m.source.text;
+    // (type name, member name, offset of the member) of private members of inherent impls.
+    let mut private: Vec<(String, String, usize)> = Vec::new();
+    let root = m.tree.root_node();
+    let mut cursor = root.walk();
+    for item in root.named_children(&mut cursor) {
+        if item.kind() != "impl_item"
+            || item.child_by_field_name("trait").is_some()
+            || m.moves(item.start_byte())
+        {
+            continue;
+        }
+        let Some(ty) = item.child_by_field_name("type") else {
+            continue;
+        };
+        let ty = node_text(ty, text);
+        let ty = ty.split('<').next().unwrap_or(ty).trim().to_string();
+        let Some(list) = item.child_by_field_name("body") else {
+            continue;
+        };
+        let mut members = list.walk();
+        for member in list.named_children(&mut members) {
+            if !matches!(member.kind(), "function_item" | "const_item")
+                || visibility(member).is_some()
+            {
+                continue;
+            }
+            if let Some(name) = member.child_by_field_name("name") {
+                private.push((
+                    ty.clone(),
+                    node_text(name, text).to_string(),
+                    member.start_byte(),
+                ));
+            }
+        }
+    }
+    if private.is_empty() {
+        return Vec::new();
+    }
+    let lines = LineIndex::new(text);
+    let mut notes: Vec<Note> = Vec::new();
+    let mut seen: Vec<(String, String)> = Vec::new();
+    m.walk_moved(m.tree, |node| {
+        if !m.moves(node.start_byte()) {
+            return;
+        }
+        let reached = match node.kind() {
+            "scoped_identifier" => {
+                let path = node.child_by_field_name("path").map(|p| node_text(p, text));
+                let name = node.child_by_field_name("name").map(|n| node_text(n, text));
+                path.zip(name).and_then(|(path, name)| {
+                    private
+                        .iter()
+                        .find(|(ty, member, _)| ty == path && member == name)
+                        .map(|found| (found, format!("uses `{path}::{name}`")))
+                })
+            }
+            "field_expression" => {
+                let is_callee = node.parent().is_some_and(|p| {
+                    p.kind() == "call_expression" && p.child_by_field_name("function") == Some(node)
+                });
+                let name = node.child_by_field_name("field").map(|n| node_text(n, text));
+                name.filter(|_| is_callee).and_then(|name| {
+                    private
+                        .iter()
+                        .find(|(_, member, _)| member == name)
+                        .map(|found| (found, format!("calls `.{name}(..)`, maybe")))
+                })
+            }
+            _ => None,
+        };
+        if let Some(((ty, member, at), how)) = reached
+            && !seen.contains(&(ty.clone(), member.clone()))
+        {
+            seen.push((ty.clone(), member.clone()));
+            notes.push(Note::new(
+                At::Moved(node.start_byte()),
+                Severity::Warning,
+                format!(
+                    "`{}` {how}: `{ty}::{member}` is private to {} (line {}); from the target module it is out of reach (E0624): make it `pub(crate)`",
+                    m.symbol.name,
+                    m.source.path,
+                    lines.line_of(*at) + 1
+                ),
+            ));
+        }
+    });
+    notes
+}
+
 /// Offsets of the uses of `name` left in the source once the moved code is gone.
 pub(super) fn remaining_uses(m: &Move<'_>, name: &str) -> Vec<usize> {
     let text = &m.source.text;
@@ -1026,7 +1123,9 @@ pub(super) fn remaining_uses(m: &Move<'_>, name: &str) -> Vec<usize> {
 pub(super) fn used_names(m: &Move<'_>) -> Vec<(String, usize)> {
     let text = &m.source.text;
     let mut used: Vec<(String, usize)> = Vec::new();
-    let mut bound: Vec<String> = Vec::new();
+    // First binding of each name: a use before it (`identifier(..)` then `let identifier`)
+    // reads the outer name, as a Rust binding holds only after itself.
+    let mut bound: Vec<(String, usize)> = Vec::new();
     m.walk_moved(m.tree, |node| {
         if !matches!(node.kind(), "identifier" | "type_identifier") || !m.moves(node.start_byte()) {
             return;
@@ -1036,11 +1135,33 @@ pub(super) fn used_names(m: &Move<'_>) -> Vec<(String, usize)> {
             Role::Use if !used.iter().any(|(n, _)| *n == name) => {
                 used.push((name, node.start_byte()))
             }
-            Role::Bind => bound.push(name),
+            Role::Bind if !bound.iter().any(|(n, _)| *n == name) => {
+                // `let x = x(..);` binds after its value is read.
+                let mut from = node.start_byte();
+                let mut current = node.parent();
+                while let Some(ancestor) = current {
+                    if ancestor.kind() == "let_declaration" {
+                        from = ancestor.end_byte();
+                        break;
+                    }
+                    if matches!(
+                        ancestor.kind(),
+                        "block" | "function_item" | "closure_expression"
+                    ) {
+                        break;
+                    }
+                    current = ancestor.parent();
+                }
+                bound.push((name, from))
+            }
             _ => {}
         }
     });
-    used.retain(|(name, _)| !bound.contains(name));
+    used.retain(|(name, first_use)| {
+        !bound
+            .iter()
+            .any(|(b, first_bind)| b == name && first_bind < first_use)
+    });
     used
 }
 
