@@ -424,6 +424,21 @@ pub(super) fn dunder_all_strings(tree: &Tree, text: &str) -> Vec<Range<usize>> {
 }
 
 /// `'name'` / `"name"` → `name` (no prefixes, no escapes).
+/// `m` in `getattr(m, "name")` (or `hasattr`, `setattr`, `delattr`) when `string` is the name.
+fn attribute_lookup_object<'t>(string: Node<'_>, text: &'t str) -> Option<&'t str> {
+    let arguments = string.parent().filter(|p| p.kind() == "argument_list")?;
+    let call = arguments.parent().filter(|c| c.kind() == "call")?;
+    let function = call.child_by_field_name("function")?;
+    if !matches!(
+        node_text(function, text),
+        "getattr" | "hasattr" | "setattr" | "delattr"
+    ) {
+        return None;
+    }
+    let object = arguments.named_child(0)?;
+    (arguments.named_child(1) == Some(string)).then(|| node_text(object, text))
+}
+
 fn string_value(literal: &str) -> Option<&str> {
     let quote = literal.chars().next().filter(|c| *c == '"' || *c == '\'')?;
     literal.strip_prefix(quote)?.strip_suffix(quote)
@@ -837,8 +852,18 @@ pub(super) fn third_file_notes(
         walk_tree(&tree, |node| {
             match node.kind() {
                 "import_from_statement" => {
-                    if from_module(node, &file.text, package.as_deref()).as_deref()
-                        == Some(&old.parts[..])
+                    let from = from_module(node, &file.text, package.as_deref());
+                    // `from pkg import util` (or `from . import util`) binds the old module.
+                    if let Some(from) = &from {
+                        for (imported, alias) in imported_names(node, &file.text) {
+                            let mut module = from.clone();
+                            module.push(imported.clone());
+                            if module == old.parts {
+                                module_aliases.push(alias.unwrap_or(imported));
+                            }
+                        }
+                    }
+                    if from.as_deref() == Some(&old.parts[..])
                         && imported_names(node, &file.text)
                             .iter()
                             .any(|(n, _)| n == name)
@@ -893,10 +918,19 @@ pub(super) fn third_file_notes(
                 }
                 "string" => {
                     let dotted = format!("{old_dotted}.{name}");
-                    if !word_matches(node_text(node, &file.text), &dotted).is_empty() {
+                    let literal = node_text(node, &file.text);
+                    if !word_matches(literal, &dotted).is_empty() {
                         found.push((
                             node.start_position().row + 1,
                             format!("a string names `{dotted}` (a patch target or a dotted path?); `{name}` now lives in `{new}`"),
+                        ));
+                    } else if string_value(literal) == Some(name)
+                        && let Some(object) = attribute_lookup_object(node, &file.text)
+                        && module_aliases.iter().any(|a| a == object)
+                    {
+                        found.push((
+                            node.start_position().row + 1,
+                            format!("looks `{name}` up on `{object}` by name, which no longer defines it: use `{new}`"),
                         ));
                     }
                     return false;
