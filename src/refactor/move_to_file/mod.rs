@@ -1063,6 +1063,28 @@ mod tests {
     }
 
     #[test]
+    fn a_rust_function_named_in_an_attribute_string_is_imported_back() {
+        let sources = MemorySources::new()
+            .with("Cargo.toml", "[package]\nname = \"t\"\n")
+            .with("src/lib.rs", "mod config;\n")
+            .with(
+                "src/config.rs",
+                "#[derive(Deserialize)]\npub struct Config {\n    #[serde(default = \"default_port\")]\n    pub port: u16,\n}\n\nfn default_port() -> u16 {\n    8080\n}\n",
+            );
+        let plan = plan(
+            &sources,
+            &request("src/config.rs", "default_port", "src/defaults.rs"),
+        )
+        .unwrap();
+        assert!(
+            after(&plan, "src/config.rs").starts_with("use crate::defaults::default_port;\n"),
+            "{}",
+            after(&plan, "src/config.rs")
+        );
+        assert!(after(&plan, "src/defaults.rs").starts_with("pub(crate) fn default_port()"));
+    }
+
+    #[test]
     fn a_binary_root_gets_the_mod_and_the_use_in_one_place() {
         let sources = MemorySources::new()
             .with("Cargo.toml", "[package]\nname = \"b\"\n")

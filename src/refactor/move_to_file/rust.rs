@@ -1100,6 +1100,14 @@ pub(super) fn remaining_uses(m: &Move<'_>, name: &str) -> Vec<usize> {
         {
             uses.push(node.start_byte());
         }
+        // `#[serde(default = "name")]`: the code derived from it calls `name` in this module.
+        if node.kind() == "string_literal"
+            && !m.moves(node.start_byte())
+            && node_text(node, text).trim_matches('"') == name
+            && ancestor_kind(node, "attribute_item")
+        {
+            uses.push(node.start_byte());
+        }
         // `use super::name` in a nested module of the source needs the name at the top.
         if node.kind() == "use_declaration"
             && node.parent().is_some_and(|p| p.kind() != "source_file")
@@ -1116,6 +1124,17 @@ pub(super) fn remaining_uses(m: &Move<'_>, name: &str) -> Vec<usize> {
     });
     uses.sort_unstable();
     uses
+}
+
+fn ancestor_kind(node: Node<'_>, kind: &str) -> bool {
+    let mut current = node.parent();
+    while let Some(n) = current {
+        if n.kind() == kind {
+            return true;
+        }
+        current = n.parent();
+    }
+    false
 }
 
 /// Names the moved code reads, without those it binds itself, with their first offset (macro
