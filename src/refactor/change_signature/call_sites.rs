@@ -738,13 +738,23 @@ fn reference_finding(
         ReferenceKind::InString | ReferenceKind::InComment => {
             match text_mention(callee.lang, text, reference) {
                 // Doc tests run: a call there breaks like any other call.
-                TextMention::DocExample if TextMention::is_call(text, &reference.range) => {
+                TextMention::DocExample
+                    if TextMention::is_call(text, &reference.range)
+                        && !callee.new.accepts_every_call_of(&callee.old) =>
+                {
                     Finding::warning(
                         path,
                         line,
                         format!(
                             "a doc example at {at} calls `{name}` with the old parameters; doc tests run it, and it is not updated: update it by hand"
                         ),
+                    )
+                }
+                TextMention::NameString if in_dunder_all(tree, text, &reference.range) => {
+                    Finding::info(
+                        path,
+                        line,
+                        format!("`{name}` is listed in `__all__` at {at}; nothing to update"),
                     )
                 }
                 TextMention::NameString => Finding::warning(
@@ -804,6 +814,31 @@ fn is_plain_class_use(tree: &Tree, reference: &Reference) -> bool {
 }
 
 /// Other definitions of the same name whose calls look like ours.
+/// Whether the string at `range` is an item of `__all__ = [...]` (or `+=`).
+fn in_dunder_all(tree: &Tree, text: &str, range: &Range<usize>) -> bool {
+    let mut current = node_at(tree, range);
+    while let Some(node) = current {
+        match node.kind() {
+            "assignment" | "augmented_assignment" => {
+                return node
+                    .child_by_field_name("left")
+                    .is_some_and(|l| node_text(l, text) == "__all__");
+            }
+            "string" | "string_content" | "list" | "tuple" | "parenthesized_expression" => {}
+            _ => return false,
+        }
+        current = node.parent();
+    }
+    false
+}
+
+/// A Python stub (`mod.pyi`) next to the module (`mod.py`) declares the same functions.
+fn is_stub_of(stub: &str, module: &str) -> bool {
+    stub.strip_suffix(".pyi")
+        .zip(module.strip_suffix(".py"))
+        .is_some_and(|(a, b)| a == b)
+}
+
 fn other_definitions(callee: &Callee<'_>, tree: &Tree, text: &str, path: &str) -> Vec<Finding> {
     let wanted_kind = match callee.owner {
         None => SymbolKind::Function,
@@ -816,14 +851,18 @@ fn other_definitions(callee: &Callee<'_>, tree: &Tree, text: &str, path: &str) -
         .filter(|s| s.kind == wanted_kind && s.name == callee.name)
         .filter(|s| !(path == callee.definition.0 && s.name_range == callee.definition.1))
         .map(|s| {
-            Finding::warning(
-                path,
-                s.line,
+            let message = if is_stub_of(path, callee.definition.0) {
+                format!(
+                    "the stub {path} declares `{}` at line {}; it keeps the old signature: update it to match",
+                    s.name_path, s.line
+                )
+            } else {
                 format!(
                     "another `{}` is defined at {path}:{}; it keeps its signature, and calls meant for it look the same, so some may have been rewritten: check them",
                     s.name_path, s.line
-                ),
-            )
+                )
+            };
+            Finding::warning(path, s.line, message)
         })
         .collect()
 }
