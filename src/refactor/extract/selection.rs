@@ -134,6 +134,17 @@ pub fn snap<'t>(
         )));
     }
     let tail = (lang == Language::Rust && is_rust_tail(block, last)).then_some(last);
+    // Python: comment lines selected after the end of the block (the dedented comment before
+    // the next statement of an outer block) belong to the outer block: they stay.
+    let block_last_line = block.end_position().row.max(last.end_position().row);
+    let last_line = if block.end_byte() < span.end {
+        (first_line..=last_line.min(block_last_line))
+            .rev()
+            .find(|&l| !is_blank(l))
+            .unwrap_or(first_line)
+    } else {
+        last_line
+    };
     Ok(Selection {
         block,
         indent: indentation_at(text, first.start_byte()).to_string(),

@@ -664,3 +664,16 @@ fn python_a_binding_in_another_branch_does_not_hide_the_selection_s() {
         messages(&plan)
     );
 }
+
+#[test]
+fn python_a_dedented_comment_after_the_block_stays_outside() {
+    // The comment belongs to the outer function's block; the new function goes right after
+    // `_full`, before it. Taking the comment along made the edits overlap.
+    let text = "def outer(size):\n    def _full(A):\n        while True:\n            yield tuple(A)\n            A[0] = 1  # note\n\n    # Algorithm: modified\n    def _partial(A, r):\n        return A\n    return _full\n";
+    let plan = run("m.py", text, 5, 7, "step").unwrap();
+    assert_eq!(
+        after(&plan),
+        "def outer(size):\n    def _full(A):\n        while True:\n            yield tuple(A)\n            step()\n\n    def step():\n        A[0] = 1  # note\n\n    # Algorithm: modified\n    def _partial(A, r):\n        return A\n    return _full\n"
+    );
+    assert_eq!(plan.details["extracted_lines"], "5-5");
+}
