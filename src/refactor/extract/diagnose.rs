@@ -102,13 +102,32 @@ fn names_from_outside(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         .names
         .all
         .iter()
-        .filter(|o| matches!(o.role, Role::Read | Role::Write) && cx.inside(o.pos))
+        .filter(|o| matches!(o.role, Role::Read | Role::Write | Role::Type) && cx.inside(o.pos))
     {
         let name = use_.name.as_str();
         if reported.contains(name)
             || cx.is_receiver(name)
             || declared.iter().any(|(n, _, _)| *n == name)
         {
+            continue;
+        }
+        if use_.role == Role::Type {
+            // Rust: a type, path or macro named by an item declared in the function's body,
+            // outside the selection.
+            if let Some(item) = cx
+                .names
+                .resolve(name, use_.pos)
+                .filter(|b| !cx.inside(b.pos))
+            {
+                reported.insert(name);
+                findings.push(cx.warning(
+                    use_.line,
+                    format!(
+                        "the selection uses `{name}`, declared at line {} inside `{}`; `{}` cannot see it",
+                        item.line, cx.target.function_name, cx.new_name
+                    ),
+                ));
+            }
             continue;
         }
         if name == "self" && cx.target.receiver.is_none() && cx.lang == Language::Rust {
@@ -638,8 +657,17 @@ fn notes(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
             cx.file,
             first,
             format!(
-                "`{}` is an `unsafe fn` and `{}` is not: unsafe operations of the selection need an `unsafe` block there",
+                "`{}` is an `unsafe fn`: `{}` is declared `unsafe fn` too, so unsafe operations of the selection still compile; check its safety contract",
                 cx.target.function_name, cx.new_name
+            ),
+        ));
+    } else if let Some(block_line) = cx.target.unsafe_block {
+        findings.push(Finding::info(
+            cx.file,
+            first,
+            format!(
+                "the selection is inside the `unsafe` block at line {block_line}: `{}` is declared `unsafe fn` so unsafe operations of the selection still compile, and its call stays in that block",
+                cx.new_name
             ),
         ));
     }

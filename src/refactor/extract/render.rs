@@ -136,8 +136,15 @@ fn function_text(
             } else {
                 ""
             };
+            // In an unsafe context the selection may do unsafe operations: the new function
+            // keeps that context, and its call stays inside the caller's.
+            let unsafe_ = if target.is_unsafe || target.unsafe_block.is_some() {
+                "unsafe "
+            } else {
+                ""
+            };
             out.push_str(&format!(
-                "{fn_indent}{const_}{async_}fn {}({receiver}) {{{nl}",
+                "{fn_indent}{const_}{async_}{unsafe_}fn {}({receiver}) {{{nl}",
                 spec.name
             ));
             out.push_str(&body);

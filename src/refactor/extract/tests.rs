@@ -677,3 +677,68 @@ fn python_a_dedented_comment_after_the_block_stays_outside() {
     );
     assert_eq!(plan.details["extracted_lines"], "5-5");
 }
+
+#[test]
+fn rust_an_unsafe_context_is_kept_by_the_new_function() {
+    let text = "unsafe fn raw() -> i32 {\n    3\n}\n\nfn main() {\n    unsafe {\n        let v = raw();\n        println!(\"{}\", v);\n    }\n}\n\nunsafe fn twice() -> i32 {\n    let a = raw();\n    a * 2\n}\n";
+    let plan = run("m.rs", text, 7, 8, "show").unwrap();
+    assert!(
+        after(&plan).contains("    unsafe {\n        show();\n    }\n}\n\nunsafe fn show() {\n    let v = raw();\n    println!(\"{}\", v);\n}\n"),
+        "{}",
+        after(&plan)
+    );
+    assert!(has(
+        &plan,
+        7,
+        Severity::Info,
+        "inside the `unsafe` block at line 6"
+    ));
+    let plan = run("m.rs", text, 13, 13, "first").unwrap();
+    assert!(
+        after(&plan).contains("\nunsafe fn first() {\n    let a = raw();\n}\n"),
+        "{}",
+        after(&plan)
+    );
+    assert!(has(&plan, 13, Severity::Info, "`twice` is an `unsafe fn`"));
+}
+
+#[test]
+fn rust_items_declared_in_the_function_body_are_not_visible_from_the_new_function() {
+    let text = "fn show<T: std::fmt::Debug + Default>(t: T) {\n    use std::collections::HashMap;\n    const K: i32 = 2;\n    static N: i32 = 4;\n    macro_rules! twice {\n        ($e:expr) => {\n            $e * 2\n        };\n    }\n    let m: HashMap<i32, i32> = HashMap::new();\n    println!(\"{:?} {} {} {}\", T::default(), K, N, twice!(3));\n    println!(\"{}\", m.len());\n}\n";
+    let plan = run("m.rs", text, 11, 11, "print_all").unwrap();
+    for part in [
+        "the selection uses the type parameter `T` of `show`",
+        "the selection reads `K`, bound at line 3 outside it",
+        "the selection reads `N`, bound at line 4 outside it",
+        "the selection uses `twice`, declared at line 5 inside `show`",
+    ] {
+        assert!(
+            has(&plan, 11, Severity::Warning, part),
+            "{part}: {:?}",
+            messages(&plan)
+        );
+    }
+    let plan = run("m.rs", text, 10, 10, "make").unwrap();
+    assert!(
+        has(
+            &plan,
+            10,
+            Severity::Warning,
+            "the selection uses `HashMap`, declared at line 2 inside `show`"
+        ),
+        "{:?}",
+        messages(&plan)
+    );
+    // Items the selection declares itself are fine; read after it, they are reported.
+    let plan = run("m.rs", text, 3, 4, "consts").unwrap();
+    assert!(
+        has(
+            &plan,
+            3,
+            Severity::Warning,
+            "`K` is declared in the selection and read after it at line 11"
+        ),
+        "{:?}",
+        messages(&plan)
+    );
+}
