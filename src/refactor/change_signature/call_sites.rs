@@ -738,15 +738,17 @@ fn reference_finding(
         ReferenceKind::InString | ReferenceKind::InComment => {
             match text_mention(callee.lang, text, reference) {
                 // Doc tests run: a call there breaks like any other call.
-                TextMention::DocExample
-                    if TextMention::is_call(text, &reference.range)
-                        && !callee.new.accepts_every_call_of(&callee.old) =>
-                {
+                TextMention::DocExample if !callee.new.accepts_every_call_of(&callee.old) => {
+                    let how = if TextMention::is_call(text, &reference.range) {
+                        "calls"
+                    } else {
+                        "uses"
+                    };
                     Finding::warning(
                         path,
                         line,
                         format!(
-                            "a doc example at {at} calls `{name}` with the old parameters; doc tests run it, and it is not updated: update it by hand"
+                            "a doc example at {at} {how} `{name}` with the old parameters; doc tests run it, and it is not updated: update it by hand"
                         ),
                     )
                 }
