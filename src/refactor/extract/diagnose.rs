@@ -197,12 +197,20 @@ fn names_from_outside(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
 fn names_read_after(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
     let declared = cx.declared();
     let mut reported = HashSet::new();
-    for read in cx
-        .names
-        .all
-        .iter()
-        .filter(|o| matches!(o.role, Role::Read | Role::Write) && cx.after(o.pos))
-    {
+    // Rust items (a nested `fn`, a `const`) are visible in their whole block: a use before the
+    // selection loses them too.
+    let item_before = |o: &Occurrence| {
+        cx.lang == Language::Rust
+            && o.pos < cx.selection.moved.start
+            && cx
+                .names
+                .resolve(&o.name, o.pos)
+                .is_some_and(|b| cx.inside(b.pos) && b.at < cx.selection.moved.start)
+    };
+    for read in cx.names.all.iter().filter(|o| {
+        matches!(o.role, Role::Read | Role::Write | Role::Type)
+            && (cx.after(o.pos) || item_before(o))
+    }) {
         let name = read.name.as_str();
         if reported.contains(name) || declared.iter().any(|(n, _, _)| *n == name) {
             continue;
@@ -236,10 +244,15 @@ fn names_read_after(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         } else {
             "read"
         };
+        let when = if cx.after(read.pos) {
+            "after"
+        } else {
+            "before"
+        };
         findings.push(cx.warning(
             binding.line,
             format!(
-                "`{name}` is {verb} in the selection and {use_} after it at line {}",
+                "`{name}` is {verb} in the selection and {use_} {when} it at line {}",
                 read.line
             ),
         ));

@@ -104,6 +104,39 @@ fn call_text(spec: &Spec<'_>, target: &Target<'_>) -> String {
     }
 }
 
+/// Whether the last selected statement is `panic!(..)`, `unreachable!(..)`, `todo!(..)`,
+/// `unimplemented!(..)` or `std::process::exit(..)`.
+fn ends_diverging(text: &str, selection: &Selection<'_>) -> bool {
+    let Some(last) = selection.statements.last() else {
+        return false;
+    };
+    let expression = if last.kind() == "expression_statement" {
+        last.named_child(0)
+    } else {
+        Some(*last)
+    };
+    let Some(expression) = expression else {
+        return false;
+    };
+    let last_segment = |path: &str| path.rsplit("::").next().unwrap_or(path).trim().to_string();
+    match expression.kind() {
+        "macro_invocation" => expression
+            .child_by_field_name("macro")
+            .map(|m| last_segment(&text[m.byte_range()]))
+            .is_some_and(|m| {
+                matches!(
+                    m.as_str(),
+                    "panic" | "unreachable" | "todo" | "unimplemented"
+                )
+            }),
+        "call_expression" => expression.child_by_field_name("function").is_some_and(|f| {
+            let callee = text[f.byte_range()].split_whitespace().collect::<String>();
+            callee == "std::process::exit" || callee == "process::exit"
+        }),
+        _ => false,
+    }
+}
+
 /// The new function, without a final line ending.
 fn function_text(
     spec: &Spec<'_>,
@@ -143,8 +176,15 @@ fn function_text(
             } else {
                 ""
             };
+            // A selection that ends by panicking never returns: neither does the new function,
+            // so a block that got its type from that (`_ => unreachable!(..)`) keeps it.
+            let never = if !spec.is_async && ends_diverging(spec.text, selection) {
+                " -> !"
+            } else {
+                ""
+            };
             out.push_str(&format!(
-                "{fn_indent}{const_}{async_}{unsafe_}fn {}({receiver}) {{{nl}",
+                "{fn_indent}{const_}{async_}{unsafe_}fn {}({receiver}){never} {{{nl}",
                 spec.name
             ));
             out.push_str(&body);

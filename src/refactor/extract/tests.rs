@@ -742,3 +742,42 @@ fn rust_items_declared_in_the_function_body_are_not_visible_from_the_new_functio
         messages(&plan)
     );
 }
+
+#[test]
+fn rust_tails_that_carry_a_value_and_selections_that_never_return() {
+    // A trailing `if .. else ..` is the function's value.
+    let text =
+        "fn pick(a: bool) -> i32 {\n    if a {\n        1\n    } else {\n        2\n    }\n}\n";
+    let plan = run("m.rs", text, 2, 6, "choose").unwrap();
+    assert!(
+        has(
+            &plan,
+            2,
+            Severity::Warning,
+            "the selection ends with the tail expression of `pick`"
+        ),
+        "{:?}",
+        messages(&plan)
+    );
+    // `unreachable!` gives its arm the type `!`: the new function keeps it.
+    let text = "fn f(n: u8) -> u8 {\n    match n {\n        0 => 1,\n        _ => {\n            unreachable!(\"no\");\n        }\n    }\n}\n";
+    let plan = run("m.rs", text, 5, 5, "never").unwrap();
+    assert!(
+        after(&plan).contains("fn never() -> ! {\n    unreachable!(\"no\");\n}\n"),
+        "{}",
+        after(&plan)
+    );
+    // A nested fn is visible in its whole block: a call before the selection loses it.
+    let text = "fn f() -> i32 {\n    let v = helper();\n    fn helper() -> i32 {\n        4\n    }\n    v\n}\n";
+    let plan = run("m.rs", text, 3, 5, "define").unwrap();
+    assert!(
+        has(
+            &plan,
+            3,
+            Severity::Warning,
+            "`helper` is declared in the selection and read before it at line 2"
+        ),
+        "{:?}",
+        messages(&plan)
+    );
+}
