@@ -155,6 +155,29 @@ impl<'a> PyTarget<'a> {
             .parent()
             .filter(|p| p.kind() == "decorated_definition")
             .unwrap_or(func);
+        // `if ...: def f` / `try: ... except: def f`: another branch gives the name another
+        // meaning, which the inlined body would silently drop.
+        let mut current = outer.parent();
+        while let Some(node) = current {
+            match node.kind() {
+                "if_statement"
+                | "try_statement"
+                | "elif_clause"
+                | "else_clause"
+                | "except_clause"
+                | "except_group_clause"
+                | "match_statement"
+                | "case_clause" => {
+                    let at = node.start_position().row + 1;
+                    return Err(error(format!(
+                        "`{name}` (line {line}) is defined conditionally, inside the statement at line {at}: the body of this definition would replace calls that other branches may define differently; inline it by hand"
+                    )));
+                }
+                "function_definition" | "class_definition" | "module" => break,
+                _ => {}
+            }
+            current = node.parent();
+        }
         let mut decorators = Vec::new();
         let mut cursor = outer.walk();
         for child in outer.named_children(&mut cursor) {
@@ -698,11 +721,29 @@ fn is_attribute_or_keyword_name(n: Node<'_>) -> bool {
     }
 }
 
-/// Names a module defines or imports at its top level.
+/// Names a module defines or imports at its top level, conditional blocks included
+/// (`if ...: from x import y`, `try: ... except ImportError: ...`).
 fn module_names(root: Node<'_>, text: &str) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
-    let mut cursor = root.walk();
-    for statement in root.named_children(&mut cursor) {
+    let mut statements: Vec<Node<'_>> = root.named_children(&mut root.walk()).collect();
+    while let Some(statement) = statements.pop() {
+        if matches!(
+            statement.kind(),
+            "if_statement"
+                | "try_statement"
+                | "with_statement"
+                | "for_statement"
+                | "while_statement"
+                | "elif_clause"
+                | "else_clause"
+                | "except_clause"
+                | "except_group_clause"
+                | "finally_clause"
+                | "block"
+        ) {
+            statements.extend(statement.named_children(&mut statement.walk()));
+            continue;
+        }
         let statement = if statement.kind() == "decorated_definition" {
             statement
                 .child_by_field_name("definition")

@@ -681,3 +681,41 @@ fn rust_the_advice_for_a_method_call_passes_the_receiver_as_self_takes_it() {
         "{message}"
     );
 }
+
+#[test]
+fn python_conditional_definitions_and_conditional_imports() {
+    // Another branch gives `batched` another body: inlining one of them is refused.
+    let text = "import sys\n\nif sys.version_info >= (3, 13):\n    from itertools import batched as fast\n\n    def batched(xs, n):\n        return fast(xs, n)\nelse:\n    def batched(xs, n):\n        return [xs[i:i + n] for i in range(0, len(xs), n)]\n\n\ndef run(xs):\n    return batched(xs, 2)\n";
+    let query = |line: usize| {
+        let sources = MemorySources::new().with("m.py", text);
+        crate::refactor::plan(
+            &sources,
+            &Request::Inline(InlineRequest {
+                file: "m.py".to_string(),
+                function: SymbolQuery {
+                    name: "batched".to_string(),
+                    line: Some(line),
+                    column: None,
+                },
+            }),
+        )
+    };
+    let message = unsupported(query(6));
+    assert!(
+        message.contains(
+            "`batched` (line 6) is defined conditionally, inside the statement at line 3"
+        ),
+        "{message}"
+    );
+    // A name the definition's module imports under `try:` is still one of its names.
+    let util = "try:\n    from fastlib import scale as _scale\nexcept ImportError:\n    def _scale(v):\n        return v * 2\n\n\ndef double(v):\n    return _scale(v)\n";
+    let app = "from util import double\n\n\ndef run():\n    return double(3)\n";
+    let plan = inline(&[("util.py", util), ("app.py", app)], "util.py", "double").unwrap();
+    assert!(
+        warnings(&plan).iter().any(|w| w.contains(
+            "the inlined body uses `_scale`, which util.py defines or imports but app.py does not"
+        )),
+        "{:#?}",
+        plan.findings
+    );
+}
