@@ -2,6 +2,7 @@
 //! rules and syntax checking. Pure: no disk, no terminal.
 
 pub mod calls;
+pub mod locals;
 mod python;
 pub mod regions;
 mod rust;

@@ -14,6 +14,7 @@ use crate::lang::calls::{
     CallForm, CallSite, Reference, ReferenceKind, TextMention, find_mentions, text_mention,
     word_matches,
 };
+use crate::lang::locals::{is_local_binding, shadowed_by_local};
 use crate::lang::symbols::{SymbolKind, outline};
 use crate::lang::{Language, node_text};
 use crate::refactor::Finding;
@@ -169,6 +170,15 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile) -> FileOutcom
         if lang == Language::Rust && !names_the_function(callee, &tree, &reference) {
             continue;
         }
+        // A local of that name (`let helper = ..`, a parameter) is not the function.
+        if reference.kind == ReferenceKind::Use
+            && callee.owner.is_none()
+            && node_at(&tree, &reference.range).is_some_and(|n| {
+                shadowed_by_local(lang, n, name, text) || is_local_binding(lang, n, text)
+            })
+        {
+            continue;
+        }
         outcome.findings.push(reference_finding(
             callee, &tree, text, path, &reference, name,
         ));
@@ -201,7 +211,15 @@ fn decide(callee: &Callee<'_>, call: &CallSite, text: &str, tree: &Tree, at: &st
         explicit_receiver: false,
     };
     match (callee.lang, callee.owner, &call.form) {
-        // Free functions.
+        // Free functions, unless a local binding of that name is what is called.
+        (_, None, CallForm::Plain)
+            if node_at(tree, &call.name_range)
+                .is_some_and(|n| shadowed_by_local(callee.lang, n, name, text)) =>
+        {
+            Decision::Skip(format!(
+                "`{shown}(…)` at {at} calls a local variable or parameter named `{name}`, not the function; left unchanged"
+            ))
+        }
         (_, None, CallForm::Plain) | (Language::Python, None, CallForm::Path { .. }) => rewrite,
         (Language::Rust, None, CallForm::Path { qualifier }) => {
             let last = last_path_segment(qualifier);

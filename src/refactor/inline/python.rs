@@ -18,6 +18,7 @@ use super::snippet::{self, Layout, Line, Splice};
 use super::{Facts, Inlined, Owner, Parsed, RefVerdict, Target, mentions_word};
 use crate::edit::TextEdit;
 use crate::lang::calls::{CallForm, CallSite, Reference, ReferenceKind, TextMention, text_mention};
+use crate::lang::locals::shadowed_by_local;
 use crate::lang::symbols::{Symbol, SymbolKind};
 use crate::lang::{Language, node_text, walk_node};
 use crate::refactor::{Finding, RefactorError};
@@ -1229,7 +1230,9 @@ impl Target for PyTarget<'_> {
             _ => {}
         }
         let plain_ours = match &self.kind {
-            Kind::Free => facts.plain_is_ours,
+            Kind::Free => {
+                facts.plain_is_ours && !shadowed_by_local(Language::Python, node, name, text)
+            }
             Kind::Nested { scope } => {
                 file.path() == self.def.path() && scope.contains(&reference.range.start)
             }
@@ -1483,7 +1486,7 @@ impl PyTarget<'_> {
         let name = &self.name;
         match (&self.kind, &call.form) {
             (Kind::Free, CallForm::Plain) => {
-                if !facts.plain_is_ours {
+                if !facts.plain_is_ours || shadowed_by_local(Language::Python, node, name, text) {
                     return Ok(None);
                 }
                 if file.path() == self.def.path() && self.defined_twice() {

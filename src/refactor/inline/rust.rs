@@ -20,6 +20,7 @@ use super::snippet::{self, Layout, Splice};
 use super::{Facts, Inlined, Owner, Parsed, RefVerdict, Target, fresh_name, mentions_word};
 use crate::edit::TextEdit;
 use crate::lang::calls::{CallForm, CallSite, Reference, ReferenceKind, TextMention, text_mention};
+use crate::lang::locals::shadowed_by_local;
 use crate::lang::symbols::{Symbol, SymbolKind};
 use crate::lang::{Language, node_text, walk_node};
 use crate::refactor::{Finding, RefactorError};
@@ -351,6 +352,13 @@ fn mentions_any<'n>(node: Node<'_>, text: &str, names: &'n [String]) -> Option<(
 
 /// Whether an identifier node is a binding (a pattern), not a use.
 fn is_binding(node: Node<'_>) -> bool {
+    // `Some` in `Some(x)` and `Point` in `Point { x, .. }` name the pattern's type.
+    if node.parent().is_some_and(|p| {
+        matches!(p.kind(), "tuple_struct_pattern" | "struct_pattern")
+            && p.child_by_field_name("type") == Some(node)
+    }) {
+        return false;
+    }
     let mut child = node;
     let mut current = node.parent();
     while let Some(p) = current {
@@ -887,7 +895,7 @@ impl<'a> RustTarget<'a> {
         let name = &self.name;
         match (&self.kind, &call.form) {
             (Kind::Free { .. }, CallForm::Plain) => {
-                if !facts.plain_is_ours {
+                if !facts.plain_is_ours || shadowed_by_local(Language::Rust, node, name, text) {
                     return Ok(None);
                 }
                 if file.path() == self.def.path() && self.defined_twice {
@@ -908,7 +916,8 @@ impl<'a> RustTarget<'a> {
                     .then_some(Site::Function))
             }
             (Kind::Local { scope }, CallForm::Plain) => Ok((file.path() == self.def.path()
-                && scope.contains(&call.range.start))
+                && scope.contains(&call.range.start)
+                && !shadowed_by_local(Language::Rust, node, name, text))
             .then_some(Site::Function)),
             (Kind::Method(info), CallForm::Path { qualifier }) => {
                 let last = type_name_of(qualifier);
@@ -1375,7 +1384,7 @@ impl Target for RustTarget<'_> {
                 file.path() == self.def.path() && scope.contains(&reference.range.start)
             }
             Kind::Method(_) => false,
-        };
+        } && !shadowed_by_local(Language::Rust, node, name, text);
         if ours {
             RefVerdict::Blocking(format!(
                 "`{name}` is used at line {line} as a value, not called, so it is not inlined; the definition is kept"
