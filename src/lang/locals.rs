@@ -138,13 +138,12 @@ fn python_shadowed(node: Node<'_>, name: &str, text: &str) -> bool {
                     return true;
                 }
             }
-            "lambda" => {
+            "lambda"
                 if scope
                     .child_by_field_name("parameters")
-                    .is_some_and(|p| binds_parameter(p, name, text))
-                {
-                    return true;
-                }
+                    .is_some_and(|p| binds_parameter(p, name, text)) =>
+            {
+                return true;
             }
             kind if COMPREHENSIONS.contains(&kind) => {
                 let mut cursor = scope.walk();
