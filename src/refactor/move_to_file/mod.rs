@@ -392,7 +392,7 @@ impl Move<'_> {
     }
 
     /// Names defined by the moved code at its top level.
-    fn moved_names(&self) -> Vec<&str> {
+    pub(super) fn moved_names(&self) -> Vec<&str> {
         self.pieces
             .iter()
             .filter(|p| p.kind != SymbolKind::Impl)
@@ -494,6 +494,7 @@ impl Move<'_> {
         match self.lang {
             Language::Python => {
                 notes.extend(python::third_file_notes(self, back.import_added.is_some())?);
+                notes.extend(python::global_notes(self));
                 notes.extend(python::file_relative_notes(self));
             }
             Language::Rust => {
@@ -1082,6 +1083,49 @@ mod tests {
             after(&plan, "src/config.rs")
         );
         assert!(after(&plan, "src/defaults.rs").starts_with("pub(crate) fn default_port()"));
+    }
+
+    #[test]
+    fn python_module_state_that_does_not_travel_is_reported() {
+        let util = "count = 0\nitems = []\n\n\ndef bump():\n    global count\n    count += 1\n    return __name__\n\n\ndef reset():\n    global items\n    items = []\n";
+        let sources = MemorySources::new().with("util.py", util);
+        let moved = plan(&sources, &request("util.py", "bump", "counter.py")).unwrap();
+        let warnings: Vec<String> = moved
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
+            .map(|f| format!("{}:{}: {}", f.file, f.line, f.message))
+            .collect();
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.starts_with("counter.py:2: `bump` rebinds the module variable `count`")),
+            "{warnings:#?}"
+        );
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.starts_with("counter.py:4: `bump` reads `__name__`")),
+            "{warnings:#?}"
+        );
+        // No advice to import `count`: an import would be a copy.
+        assert!(
+            !warnings.iter().any(|w| w.contains("uses `count`")),
+            "{warnings:#?}"
+        );
+        let moved = plan(&sources, &request("util.py", "items", "store.py")).unwrap();
+        let warnings: Vec<String> = moved
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
+            .map(|f| format!("{}:{}: {}", f.file, f.line, f.message))
+            .collect();
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains("util.py rebinds `items` here (`global items`)")),
+            "{warnings:#?}"
+        );
     }
 
     #[test]

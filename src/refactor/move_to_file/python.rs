@@ -444,11 +444,13 @@ fn string_value(literal: &str) -> Option<&str> {
     literal.strip_prefix(quote)?.strip_suffix(quote)
 }
 
-/// Names the moved code reads, without those it binds itself, with their first offset.
+/// Names the moved code reads, without those it binds itself, with their first offset. Names it
+/// declares `global` are left out: `global_notes` reports them (an import would not do).
 pub(super) fn used_names(m: &Move<'_>) -> Vec<(String, usize)> {
     let text = &m.source.text;
     let mut used: Vec<(String, usize)> = Vec::new();
     let mut bound: Vec<String> = Vec::new();
+    let globals: Vec<String> = global_declarations(m).into_iter().map(|(n, _)| n).collect();
     m.walk_moved(m.tree, |node| {
         if node.kind() != "identifier" || !m.moves(node.start_byte()) {
             return;
@@ -462,8 +464,87 @@ pub(super) fn used_names(m: &Move<'_>) -> Vec<(String, usize)> {
             _ => {}
         }
     });
-    used.retain(|(name, _)| !bound.contains(name));
+    used.retain(|(name, _)| !bound.contains(name) && !globals.contains(name));
     used
+}
+
+/// `global name` statements of the moved code: (name, offset).
+fn global_declarations(m: &Move<'_>) -> Vec<(String, usize)> {
+    let text = &m.source.text;
+    let mut out = Vec::new();
+    m.walk_moved(m.tree, |node| {
+        if node.kind() == "global_statement" && m.moves(node.start_byte()) {
+            let mut cursor = node.walk();
+            for name in node.named_children(&mut cursor) {
+                out.push((node_text(name, text).to_string(), name.start_byte()));
+            }
+        }
+    });
+    out
+}
+
+/// Module-level state that does not travel with the code: a moved function that rebinds a
+/// global of the source (`global count`), code left in the source that rebinds a moved
+/// variable, and module attributes (`__name__`, `__file__`) whose value changes with the module.
+pub(super) fn global_notes(m: &Move<'_>) -> Vec<Note> {
+    let text = &m.source.text;
+    let source_name = &m.source.path;
+    let target_name = &m.target_path;
+    let moved = m.moved_names();
+    let mut notes = Vec::new();
+    for (name, offset) in global_declarations(m) {
+        if moved.contains(&name.as_str()) {
+            continue;
+        }
+        notes.push(Note::new(
+            At::Moved(offset),
+            Severity::Warning,
+            format!(
+                "`{}` rebinds the module variable `{name}` (`global {name}`); in {target_name} that is {target_name}'s own `{name}`, not {source_name}'s: move `{name}` along, or keep `{}` in {source_name}",
+                m.symbol.name, m.symbol.name
+            ),
+        ));
+    }
+    // Code that stays and rebinds a moved variable.
+    walk_tree(m.tree, |node| {
+        if node.kind() == "global_statement" && !m.moves(node.start_byte()) {
+            let mut cursor = node.walk();
+            for name in node.named_children(&mut cursor) {
+                let name_text = node_text(name, text);
+                if moved.contains(&name_text) {
+                    notes.push(Note::new(
+                        At::Source(node.start_byte()),
+                        Severity::Warning,
+                        format!(
+                            "{source_name} rebinds `{name_text}` here (`global {name_text}`); after the move it rebinds {source_name}'s imported copy, and {target_name}'s `{name_text}` keeps the old value"
+                        ),
+                    ));
+                }
+            }
+        }
+        true
+    });
+    let mut seen: Vec<&str> = Vec::new();
+    m.walk_moved(m.tree, |node| {
+        let name = node_text(node, text);
+        if node.kind() == "identifier"
+            && m.moves(node.start_byte())
+            && matches!(name, "__name__" | "__file__" | "__package__" | "__spec__")
+            && role(node) == Role::Use
+            && !seen.contains(&name)
+        {
+            seen.push(name);
+            notes.push(Note::new(
+                At::Moved(node.start_byte()),
+                Severity::Warning,
+                format!(
+                    "`{}` reads `{name}`, which is the module's own: after the move it describes {target_name}, not {source_name}",
+                    m.symbol.name
+                ),
+            ));
+        }
+    });
+    notes
 }
 
 /// Where an import goes in a module: after the last import of its leading block of imports
