@@ -489,6 +489,7 @@ impl Move<'_> {
         notes.extend(self.dependency_notes(&changes));
         if self.lang == Language::Rust {
             notes.extend(rust::private_member_notes(self));
+            notes.extend(rust::location_macro_notes(self));
         }
         notes.extend(self.string_notes(name));
         match self.lang {
@@ -1125,6 +1126,41 @@ mod tests {
                 .iter()
                 .any(|w| w.contains("util.py rebinds `items` here (`global items`)")),
             "{warnings:#?}"
+        );
+    }
+
+    #[test]
+    fn a_rust_move_reports_private_fields_in_macros_tuple_fields_and_location_macros() {
+        let main = "#[derive(Debug, Default)]\nstruct Pt {\n    tags: Vec<u8>,\n}\n\nstruct Wrap<T>(T);\n\nfn here() -> &'static str {\n    module_path!()\n}\n\nfn main() {\n    println!(\"{}\", Pt::default().tags.len());\n    let w = Wrap(1);\n    println!(\"{}\", here());\n}\n";
+        let sources = MemorySources::new()
+            .with("Cargo.toml", "[package]\nname = \"t\"\n")
+            .with("src/main.rs", main);
+        let warnings = |target: &str, symbol: &str| -> Vec<String> {
+            plan(&sources, &request("src/main.rs", symbol, target))
+                .unwrap()
+                .findings
+                .iter()
+                .filter(|f| f.severity == Severity::Warning)
+                .map(|f| format!("{}:{}: {}", f.file, f.line, f.message))
+                .collect()
+        };
+        let pt = warnings("src/pt.rs", "Pt");
+        assert!(
+            pt.iter()
+                .any(|w| w.contains("field `tags` of `Pt` is private to src/pt.rs")),
+            "{pt:#?}"
+        );
+        let wrap = warnings("src/wrap.rs", "Wrap");
+        assert!(
+            wrap.iter()
+                .any(|w| w.contains("the fields of `Wrap` are private to src/wrap.rs")),
+            "{wrap:#?}"
+        );
+        let here = warnings("src/util.rs", "here");
+        assert!(
+            here.iter()
+                .any(|w| w.contains("`here` uses `module_path!()`")),
+            "{here:#?}"
         );
     }
 

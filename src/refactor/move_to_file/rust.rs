@@ -696,7 +696,11 @@ fn make_members_reachable(m: &Move<'_>, source_in_target: bool, back: &mut Impor
             let shorthand = node
                 .parent()
                 .is_some_and(|p| p.kind() == "shorthand_field_initializer");
-            if kind != "identifier" || shorthand {
+            // In a macro's tokens (`println!("{}", p.tags)`) a field is an identifier after `.`.
+            let macro_field = kind == "identifier"
+                && node.parent().is_some_and(|p| p.kind() == "token_tree")
+                && node.prev_sibling().is_some_and(|p| p.kind() == ".");
+            if kind != "identifier" || shorthand || macro_field {
                 fields.entry(name).or_insert(node.start_byte());
             }
         }
@@ -743,6 +747,10 @@ fn make_members_reachable(m: &Move<'_>, source_in_target: bool, back: &mut Impor
                 let Some(body) = item.child_by_field_name("body") else {
                     continue;
                 };
+                if body.kind() == "ordered_field_declaration_list" {
+                    tuple_fields_note(m, piece, body, back);
+                    continue;
+                }
                 let mut cursor = body.walk();
                 for field in body.named_children(&mut cursor) {
                     if field.kind() != "field_declaration" || visibility(field).is_some() {
@@ -768,6 +776,99 @@ fn make_members_reachable(m: &Move<'_>, source_in_target: bool, back: &mut Impor
             }
             _ => {}
         }
+    }
+}
+
+/// Macros whose value depends on where the code is: `module_path!()`, `file!()` describe the
+/// target after the move; `include_str!("..")` and friends resolve their path from the file.
+pub(super) fn location_macro_notes(m: &Move<'_>) -> Vec<Note> {
+    let text = &m.source.text;
+    let same_dir = parent_dir(&m.source.path) == parent_dir(&m.target_path);
+    let mut notes = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    m.walk_moved(m.tree, |node| {
+        if node.kind() != "macro_invocation" || !m.moves(node.start_byte()) {
+            return;
+        }
+        let Some(name) = node.child_by_field_name("macro").map(|n| node_text(n, text)) else {
+            return;
+        };
+        let name = name.rsplit("::").next().unwrap_or(name).to_string();
+        let message = match name.as_str() {
+            "module_path" | "file" => format!(
+                "`{}` uses `{name}!()`, which describes where the code is: after the move it gives {}'s, not {}'s",
+                m.symbol.name, m.target_path, m.source.path
+            ),
+            "include_str" | "include_bytes" | "include" if !same_dir => format!(
+                "`{}` uses `{name}!`, whose path is relative to the file: from {} it points elsewhere than from {}",
+                m.symbol.name, m.target_path, m.source.path
+            ),
+            _ => return,
+        };
+        if !seen.contains(&name) {
+            seen.push(name);
+            notes.push(Note::new(At::Moved(node.start_byte()), Severity::Warning, message));
+        }
+    });
+    notes
+}
+
+/// A moved tuple struct with private fields (`struct Wrap<T>(T);`): the source can no longer
+/// build it (`Wrap(1)`) nor read its fields (`w.0`).
+fn tuple_fields_note(m: &Move<'_>, piece: &super::Piece, body: Node<'_>, back: &mut ImportBack) {
+    let text = &m.source.text;
+    // A field is private unless a visibility modifier comes right before its type.
+    let mut private = false;
+    let mut after_visibility = false;
+    let mut cursor = body.walk();
+    for child in body.named_children(&mut cursor) {
+        match child.kind() {
+            "visibility_modifier" => after_visibility = true,
+            "attribute_item" | "line_comment" | "block_comment" => {}
+            _ => {
+                private |= !after_visibility;
+                after_visibility = false;
+            }
+        }
+    }
+    if !private {
+        return;
+    }
+    let name = piece
+        .name_path
+        .rsplit('/')
+        .next()
+        .unwrap_or(&piece.name_path);
+    let mut used_at = None;
+    walk_tree(m.tree, |node| {
+        if used_at.is_some() || m.moves(node.start_byte()) {
+            return used_at.is_none();
+        }
+        let constructor = node.kind() == "identifier"
+            && node_text(node, text) == name
+            && (node.parent().is_some_and(|p| {
+                p.kind() == "call_expression" && p.child_by_field_name("function") == Some(node)
+            }) || node
+                .next_sibling()
+                .is_some_and(|n| n.kind() == "token_tree" && node_text(n, text).starts_with('(')));
+        let positional = node.kind() == "integer_literal"
+            && (node.parent().is_some_and(|p| {
+                p.kind() == "field_expression" && p.child_by_field_name("field") == Some(node)
+            }) || node.prev_sibling().is_some_and(|p| p.kind() == "."));
+        if constructor || positional {
+            used_at = Some(node.start_byte());
+        }
+        true
+    });
+    if let Some(at) = used_at {
+        back.notes.push(Note::new(
+            At::Source(at),
+            Severity::Warning,
+            format!(
+                "the fields of `{}` are private to {} after the move, and {} builds it or reads a field by position here; make its fields `pub(crate)`",
+                piece.name_path, m.target_path, m.source.path
+            ),
+        ));
     }
 }
 
