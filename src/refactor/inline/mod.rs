@@ -22,7 +22,7 @@ use tree_sitter::{Node, Tree};
 use super::{Finding, InlineRequest, Plan, RefactorError, SourceError, Sources};
 use crate::edit::{ChangeSetBuilder, SourceFile, TextEdit};
 use crate::lang::Language;
-use crate::lang::calls::{CallSite, Reference, find_mentions};
+use crate::lang::calls::{CallSite, Reference, ReferenceKind, find_mentions};
 use crate::lang::symbols::{Symbol, outline, resolve};
 use crate::text::TextStyle;
 
@@ -281,7 +281,12 @@ fn run(
             }
             let verdict = target.reference(parsed, &facts, reference);
             if inside_definition(reference.range.start) {
-                if let RefVerdict::Blocking(_) = verdict {
+                // Its own docs and strings go with the definition.
+                let text_only = matches!(
+                    reference.kind,
+                    ReferenceKind::InString | ReferenceKind::InComment
+                );
+                if let (RefVerdict::Blocking(_), false) = (verdict, text_only) {
                     return Err(RefactorError::Unsupported(format!(
                         "the body of `{name}` refers to `{name}` itself at line {}; a recursive function cannot be inlined",
                         reference.line

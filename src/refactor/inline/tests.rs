@@ -719,3 +719,21 @@ fn python_conditional_definitions_and_conditional_imports() {
         plan.findings
     );
 }
+
+#[test]
+fn a_function_whose_own_docs_show_a_call_is_not_recursive() {
+    let py = "def take(n, xs):\n    \"\"\"First n items.\n\n    >>> take(2, [1, 2, 3])\n    [1, 2]\n    \"\"\"\n    return list(xs)[:n]\n\n\ndef first_two(xs):\n    return take(2, xs)\n";
+    let plan = inline(&[("m.py", py)], "m.py", "take").unwrap();
+    assert!(
+        !after(&plan, "m.py").contains("def take"),
+        "{}",
+        after(&plan, "m.py")
+    );
+    let rs = "/// First n items.\n///\n/// ```\n/// assert_eq!(t::take(1, &[1, 2]), vec![1]);\n/// ```\npub fn take(n: usize, xs: &[i32]) -> Vec<i32> {\n    xs[..n].to_vec()\n}\n\npub fn first(xs: &[i32]) -> Vec<i32> {\n    take(1, xs)\n}\n";
+    let plan = inline(&[("src/lib.rs", rs)], "src/lib.rs", "take").unwrap();
+    assert!(
+        !after(&plan, "src/lib.rs").contains("fn take"),
+        "{}",
+        after(&plan, "src/lib.rs")
+    );
+}
