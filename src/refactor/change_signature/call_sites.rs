@@ -746,13 +746,21 @@ fn reference_finding(
             line,
             format!("`{name}` is used as a decorator at {at}; that use is not updated"),
         ),
-        ReferenceKind::Import => Finding::info(
-            path,
-            line,
-            format!(
-                "`{name}` is imported at {at}; the import needs no change (calls through another name are not found)"
+        ReferenceKind::Import => match import_alias(tree, text, &reference.range) {
+            // `from m import f as g` / `use m::f as g;`: calls of `g` are calls of `f`.
+            Some(alias) => Finding::warning(
+                path,
+                line,
+                format!(
+                    "`{name}` is imported as `{alias}` at {at}; calls through `{alias}` are not updated: check them"
+                ),
             ),
-        ),
+            None => Finding::info(
+                path,
+                line,
+                format!("`{name}` is imported at {at}; the import needs no change"),
+            ),
+        },
         ReferenceKind::InString | ReferenceKind::InComment => {
             match text_mention(callee.lang, text, reference) {
                 // Doc tests run: a call there breaks like any other call.
@@ -834,6 +842,25 @@ fn is_plain_class_use(tree: &Tree, reference: &Reference) -> bool {
 }
 
 /// Other definitions of the same name whose calls look like ours.
+/// The alias an import gives the name at `range` (`g` in `from m import f as g`,
+/// `use m::f as g;`).
+fn import_alias(tree: &Tree, text: &str, range: &Range<usize>) -> Option<String> {
+    let node = node_at(tree, range)?;
+    let mut current = node.parent();
+    while let Some(n) = current {
+        match n.kind() {
+            "aliased_import" | "use_as_clause" => {
+                let alias = n.child_by_field_name("alias")?;
+                return (alias.byte_range() != *range).then(|| node_text(alias, text).to_string());
+            }
+            "dotted_name" | "scoped_identifier" => {}
+            _ => return None,
+        }
+        current = n.parent();
+    }
+    None
+}
+
 /// Whether the string at `range` is an item of `__all__ = [...]` (or `+=`).
 fn in_dunder_all(tree: &Tree, text: &str, range: &Range<usize>) -> bool {
     let mut current = node_at(tree, range);
