@@ -7,6 +7,7 @@ mod python;
 pub mod regions;
 mod rust;
 pub mod symbols;
+pub mod traits;
 
 use tree_sitter::{Node, Parser, Tree};
 

@@ -1725,6 +1725,28 @@ impl RustTarget<'_> {
                     ));
                 }
             }
+            if let Some(body) = &self.body {
+                let traits = crate::lang::traits::needed_traits(
+                    &self.def.tree,
+                    self.def.text(),
+                    body,
+                    Some(&file.tree),
+                    text,
+                );
+                for needed in traits {
+                    findings.push(Finding::warning(
+                        file.path(),
+                        line,
+                        format!(
+                            "the inlined body calls `{}`, a method of the trait `{}`, which {} has in scope and {} does not; import the trait there",
+                            needed.method,
+                            needed.trait_name,
+                            self.def.path(),
+                            file.path()
+                        ),
+                    ));
+                }
+            }
             if let (Some(info), true) = (self.method(), self.touches_fields) {
                 findings.push(Finding::warning(
                     file.path(),

@@ -737,3 +737,24 @@ fn a_function_whose_own_docs_show_a_call_is_not_recursive() {
         after(&plan, "src/lib.rs")
     );
 }
+
+#[test]
+fn rust_trait_methods_need_the_trait_in_scope_at_the_call_site() {
+    let lib = "mod other;\nuse core::str::FromStr;\n\npub struct V(u8);\n\nimpl FromStr for V {\n    type Err = ();\n    fn from_str(_: &str) -> Result<V, ()> {\n        Ok(V(1))\n    }\n}\n\nimpl V {\n    pub fn parse(text: &str) -> Result<V, ()> {\n        V::from_str(text)\n    }\n}\n";
+    let other = "use crate::V;\n\npub fn make() -> Result<V, ()> {\n    V::parse(\"1\")\n}\n";
+    let plan = inline(
+        &[
+            ("Cargo.toml", "[package]\nname = \"t\"\n"),
+            ("src/lib.rs", lib),
+            ("src/other.rs", other),
+        ],
+        "src/lib.rs",
+        "V/parse",
+    )
+    .unwrap();
+    assert!(
+        warnings(&plan).iter().any(|w| w.contains("src/other.rs:4: the inlined body calls `from_str`, a method of the trait `FromStr`, which src/lib.rs has in scope and src/other.rs does not")),
+        "{:#?}",
+        plan.findings
+    );
+}

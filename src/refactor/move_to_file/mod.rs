@@ -490,6 +490,7 @@ impl Move<'_> {
         if self.lang == Language::Rust {
             notes.extend(rust::private_member_notes(self));
             notes.extend(rust::location_macro_notes(self));
+            notes.extend(rust::trait_notes(self));
         }
         notes.extend(self.string_notes(name));
         match self.lang {
@@ -1161,6 +1162,22 @@ mod tests {
             here.iter()
                 .any(|w| w.contains("`here` uses `module_path!()`")),
             "{here:#?}"
+        );
+        // A method of a trait the source imports: the target needs the trait.
+        let display = "use core::fmt::{self, Write};\n\nfn pad(f: &mut fmt::Formatter) -> fmt::Result {\n    f.write_char(' ')\n}\n\nfn main() {}\n";
+        let sources = MemorySources::new()
+            .with("Cargo.toml", "[package]\nname = \"t\"\n")
+            .with("src/main.rs", display);
+        let moved = plan(&sources, &request("src/main.rs", "pad", "src/util.rs")).unwrap();
+        assert!(
+            moved
+                .findings
+                .iter()
+                .any(|f| f.severity == Severity::Warning
+                    && f.message
+                        .contains("`pad` calls `write_char`, a method of the trait `Write`")),
+            "{:#?}",
+            moved.findings
         );
     }
 

@@ -813,6 +813,48 @@ pub(super) fn location_macro_notes(m: &Move<'_>) -> Vec<Note> {
     notes
 }
 
+/// Traits the moved code calls methods of (`Write` for `f.write_char(..)`), that the source has
+/// in scope and the target does not.
+pub(super) fn trait_notes(m: &Move<'_>) -> Vec<Note> {
+    let target_text = m.target.map_or("", |t| t.text.as_str());
+    let moved = m.moved_names();
+    let mut notes = Vec::new();
+    for piece in &m.pieces {
+        let needed_here = crate::lang::traits::needed_traits(
+            m.tree,
+            &m.source.text,
+            &piece.item,
+            m.target_tree,
+            target_text,
+        );
+        for needed in needed_here
+            .into_iter()
+            .filter(|n| !moved.contains(&n.trait_name.as_str()))
+        {
+            if notes.len() >= MAX_FINDINGS_PER_KIND {
+                break;
+            }
+            notes.push(Note::new(
+                At::Moved(needed.at),
+                Severity::Warning,
+                format!(
+                    "`{}` calls `{}`, a method of the trait `{}`, which {} has in scope; {} does not import it",
+                    m.symbol.name,
+                    needed.method,
+                    needed.trait_name,
+                    m.source.path,
+                    file_name_of(&m.target_path)
+                ),
+            ));
+        }
+    }
+    notes
+}
+
+fn file_name_of(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
 /// A moved tuple struct with private fields (`struct Wrap<T>(T);`): the source can no longer
 /// build it (`Wrap(1)`) nor read its fields (`w.0`).
 fn tuple_fields_note(m: &Move<'_>, piece: &super::Piece, body: Node<'_>, back: &mut ImportBack) {
