@@ -670,7 +670,7 @@ fn notes(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
             cx.file,
             first,
             format!(
-                "`{}` is an `unsafe fn`: `{}` is declared `unsafe fn` too, so unsafe operations of the selection still compile; check its safety contract",
+                "`{}` is an `unsafe fn`: `{}` is declared `unsafe fn` too (and called in an `unsafe` block), so unsafe operations of the selection still compile; check its safety contract",
                 cx.target.function_name, cx.new_name
             ),
         ));

@@ -97,10 +97,17 @@ pub fn render(spec: &Spec<'_>, selection: &Selection<'_>, target: &Target<'_>) -
 
 fn call_text(spec: &Spec<'_>, target: &Target<'_>) -> String {
     let call = format!("{}{}()", target.call_prefix, spec.name);
-    match (spec.lang, spec.is_async) {
+    let call = match (spec.lang, spec.is_async) {
         (Language::Rust, true) => format!("{call}.await"),
         (Language::Python, true) => format!("await {call}"),
         (_, false) => call,
+    };
+    // The new function is `unsafe fn`: outside an `unsafe` block its call needs one where
+    // `unsafe_op_in_unsafe_fn` applies (edition 2024, or a crate that denies the lint).
+    if spec.lang == Language::Rust && target.is_unsafe && target.unsafe_block.is_none() {
+        format!("unsafe {{ {call} }}")
+    } else {
+        call
     }
 }
 

@@ -695,7 +695,7 @@ fn rust_an_unsafe_context_is_kept_by_the_new_function() {
     ));
     let plan = run("m.rs", text, 13, 13, "first").unwrap();
     assert!(
-        after(&plan).contains("\nunsafe fn first() {\n    let a = raw();\n}\n"),
+        after(&plan).contains("unsafe fn twice() -> i32 {\n    unsafe { first() };\n    a * 2\n}\n\nunsafe fn first() {\n    let a = raw();\n}\n"),
         "{}",
         after(&plan)
     );
