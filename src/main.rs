@@ -106,7 +106,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Undo { root, list }) => {
             let root = candor::workspace::Root::new(&root)
                 .with_context(|| format!("cannot open project root {}", root.display()))?;
-            candor::workspace::undo_command(&root, list)
+            Ok(candor::workspace::undo_command(&root, list))
         }
         None => {
             let path = cli.path.unwrap_or_else(|| PathBuf::from("."));

@@ -54,6 +54,10 @@ pub fn success(call: &ToolCall, outcome: &Outcome, applied: Option<&ApplyReport>
         if let Some(id) = &report.transaction {
             data.insert("transaction_id".into(), json!(id));
         }
+        if !report.recovered.is_empty() {
+            let recovered: Vec<String> = report.recovered.iter().map(ToString::to_string).collect();
+            data.insert("recovered_transactions".into(), json!(recovered));
+        }
     }
     json!({
         "success": true,

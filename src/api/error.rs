@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use crate::backend::BackendError;
 use crate::refactor::{RefactorError, SourceError};
+use crate::workspace::undo::UndoError;
 use crate::workspace::write::WriteError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -144,7 +145,84 @@ impl From<WriteError> for ApiError {
                 ApiError::new(ErrorCode::StaleFile, error.to_string())
             }
             WriteError::Source(e) => e.into(),
-            WriteError::Io { .. } => ApiError::new(ErrorCode::Io, error.to_string()),
+            WriteError::Refused { .. } => {
+                ApiError::new(ErrorCode::InvalidArgument, error.to_string())
+            }
+            WriteError::Io { .. } | WriteError::Journal(_) => {
+                ApiError::new(ErrorCode::Io, error.to_string())
+            }
+        }
+    }
+}
+
+impl From<UndoError> for ApiError {
+    fn from(error: UndoError) -> ApiError {
+        match error {
+            UndoError::Write(e) => e.into(),
+            UndoError::NothingToUndo
+            | UndoError::UnknownTransaction { .. }
+            | UndoError::AlreadyUndone { .. }
+            | UndoError::NotApplied { .. } => ApiError::new(ErrorCode::NotFound, error.to_string()),
+            UndoError::Changed { .. } => ApiError::new(ErrorCode::StaleFile, error.to_string()),
+            UndoError::Journal(_) => ApiError::new(ErrorCode::Io, error.to_string()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::journal::JournalError;
+    use crate::workspace::write::Failure;
+
+    #[test]
+    fn undo_exit_codes_follow_the_call_table() {
+        let stale = WriteError::Stale {
+            path: "a.py".into(),
+            expected: "e".into(),
+            found: "f".into(),
+            done: Failure::default(),
+        };
+        let io = WriteError::Io {
+            path: "a.py".into(),
+            message: "m".into(),
+            done: Failure::default(),
+        };
+        let errors = [
+            UndoError::NothingToUndo,
+            UndoError::UnknownTransaction { id: "1".into() },
+            UndoError::AlreadyUndone {
+                id: "1".into(),
+                by: "2".into(),
+            },
+            UndoError::NotApplied { id: "1".into() },
+            UndoError::Changed {
+                transaction: "1".into(),
+                what: "x".into(),
+                path: "a.py".into(),
+                expected: "e".into(),
+                found: "f".into(),
+            },
+            UndoError::Journal(JournalError::Busy {
+                path: "lock".into(),
+            }),
+            UndoError::Write(stale),
+            UndoError::Write(WriteError::Source(SourceError::OutsideRoot {
+                path: "../x".into(),
+            })),
+            UndoError::Write(WriteError::Refused {
+                path: ".candor/x".into(),
+                reason: "r".into(),
+            }),
+            UndoError::Write(io),
+        ];
+        for error in errors {
+            let exit = error.exit_code();
+            assert_eq!(
+                i32::from(exit),
+                ApiError::from(error.clone()).code.exit_code(),
+                "{error:?}"
+            );
         }
     }
 }

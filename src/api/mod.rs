@@ -18,7 +18,7 @@ use crate::config::Config;
 use crate::honesty::Tool;
 use crate::refactor::{Request, SourceError};
 use crate::workspace::write::{self, ApplyReport};
-use crate::workspace::{DiskSources, Limits, Root};
+use crate::workspace::{DiskSources, Limits, Root, SkipRecorder};
 
 pub use args::{CallOptions, ToolCall};
 pub use error::{ApiError, ErrorCode};
@@ -137,11 +137,11 @@ impl Engine {
                 .root
                 .resolve(path)
                 .map_err(|e| ApiError::from(e).with_param("expected_sha256"))?;
-            let found = match std::fs::read(&resolved.real) {
-                Ok(bytes) => crate::edit::sha256_hex(&bytes),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    "nothing (no such file)".to_string()
-                }
+            // Through the writer's reader: it refuses what is not a regular file (a FIFO would
+            // block a plain read forever).
+            let found = match write::current_sha256(&resolved.real) {
+                Ok(Some(hash)) => hash,
+                Ok(None) => "nothing (no such file)".to_string(),
                 Err(e) => return Err(ApiError::new(ErrorCode::Io, format!("{path}: {e}"))),
             };
             if !expected.eq_ignore_ascii_case(&found) {
@@ -208,21 +208,34 @@ impl Engine {
             )
             .with_param("file_path"));
         }
-        if self.sources.read(file)?.is_none() {
-            return Err(ApiError::from(SourceError::Missing {
-                path: file.to_string(),
-            })
-            .with_param("file_path"));
+        // The file itself must be readable text: binary, non-UTF-8 or oversized is an error here,
+        // while such a file among those searched is skipped and reported as a finding.
+        match self.sources.read(file) {
+            Ok(Some(_)) => {}
+            Ok(None) => {
+                return Err(ApiError::from(SourceError::Missing {
+                    path: file.to_string(),
+                })
+                .with_param("file_path"));
+            }
+            Err(e) => return Err(ApiError::from(e).with_param("file_path")),
         }
         let choice = call.options.backend.unwrap_or(self.default_backend);
-        Ok(backend::plan(
+        let recorder = SkipRecorder::new(&self.sources);
+        let mut outcome = backend::plan(
             choice,
             &self.lsp,
             &self.root,
-            &self.sources,
+            &recorder,
             &call.request,
             &call.options.server_override,
-        )?)
+        )?;
+        let skipped = recorder.findings();
+        if !skipped.is_empty() {
+            outcome.plan.findings.extend(skipped);
+            crate::refactor::findings::normalize(&mut outcome.plan.findings);
+        }
+        Ok(outcome)
     }
 
     /// Writes a computed outcome as one transaction. Refuses a result with syntax errors unless

@@ -114,17 +114,25 @@ pub fn apply(text: &str, edits: &[TextEdit]) -> String {
 }
 
 /// The edits that turn `apply(original, edits)` back into `original`, in the new text's offsets.
+/// Inverse edits that touch are merged: two adjacent deletions would otherwise invert to two
+/// insertions at one point, which [`validate`] rightly refuses.
 pub fn invert(original: &str, edits: &[TextEdit]) -> Vec<TextEdit> {
     let mut shift: isize = 0;
-    edits
-        .iter()
-        .map(|edit| {
-            let start = (edit.range.start as isize + shift) as usize;
-            let end = start + edit.new_text.len();
-            shift += edit.new_text.len() as isize - edit.range.len() as isize;
-            TextEdit::new(start..end, &original[edit.range.clone()])
-        })
-        .collect()
+    let mut inverse: Vec<TextEdit> = Vec::with_capacity(edits.len());
+    for edit in edits {
+        let start = (edit.range.start as isize + shift) as usize;
+        let end = start + edit.new_text.len();
+        shift += edit.new_text.len() as isize - edit.range.len() as isize;
+        let old_text = &original[edit.range.clone()];
+        match inverse.last_mut() {
+            Some(previous) if previous.range.end == start => {
+                previous.range.end = end;
+                previous.new_text.push_str(old_text);
+            }
+            _ => inverse.push(TextEdit::new(start..end, old_text)),
+        }
+    }
+    inverse
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -313,6 +321,10 @@ mod tests {
         let after = apply(text, &edits);
         let inverse = validate(&after, invert(text, &edits)).unwrap();
         assert_eq!(apply(&after, &inverse), text);
+        // Adjacent deletions (found by the property tests in tests/transaction.rs).
+        let edits = validate("a,", vec![TextEdit::delete(0..1), TextEdit::delete(1..2)]).unwrap();
+        let inverse = validate("", invert("a,", &edits)).unwrap();
+        assert_eq!(apply("", &inverse), "a,");
     }
 
     #[test]

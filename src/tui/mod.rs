@@ -1,11 +1,25 @@
-//! The terminal UI: file picker, code view, refactor forms, preview beside the warning panel,
-//! confirm and undo.
+//! The terminal UI: file picker, code view with outline, refactor forms, the preview beside the
+//! warning panel, confirm and undo.
+//!
+//! A pure state machine (`state`, `action`, `update` → `effect`) drawn by reference (`view`),
+//! and an imperative shell (`runtime`: terminal, threads, watcher; `jobs`: the blocking work).
+//! Every refactor goes through `api::Engine`, exactly as `candor call` does; nothing here
+//! writes to the disk except through the engine's writer.
 
-use std::path::Path;
+pub mod action;
+pub mod diffview;
+pub mod document;
+pub mod effect;
+pub mod headless;
+pub mod highlight;
+pub mod jobs;
+pub mod keymap;
+pub mod layout;
+pub mod params;
+mod runtime;
+pub mod state;
+pub mod theme;
+pub mod update;
+pub mod view;
 
-use crate::backend::BackendChoice;
-
-/// Runs the TUI on `path` (a project directory or a file in one).
-pub fn run(_path: &Path, _backend: Option<BackendChoice>) -> anyhow::Result<()> {
-    anyhow::bail!("the terminal UI is not implemented yet; use `candor call`")
-}
+pub use runtime::run;

@@ -81,15 +81,7 @@ impl Root {
         let absolute = self.path.join(&relative);
         let (real, exists) = match absolute.canonicalize() {
             Ok(real) => (real, true),
-            Err(_) => {
-                // Not there (yet): its parent must resolve inside the root.
-                let parent = absolute.parent().ok_or_else(outside)?;
-                let name = absolute.file_name().ok_or_else(outside)?;
-                match parent.canonicalize() {
-                    Ok(p) => (p.join(name), false),
-                    Err(_) => (absolute.clone(), false),
-                }
-            }
+            Err(_) => (self.resolve_missing(&absolute, user_path)?, false),
         };
         if !real.starts_with(&self.path) {
             return Err(outside());
@@ -105,6 +97,54 @@ impl Root {
             real,
             exists,
         })
+    }
+
+    /// Where a path that does not resolve would be created: its nearest existing ancestor with
+    /// symlinks resolved, joined with the missing rest (so a symlinked directory on the way that
+    /// points outside is caught). A dangling symlink is refused: writing through it would create
+    /// its target, possibly outside, and replacing it would turn the link into a file.
+    fn resolve_missing(&self, absolute: &Path, user_path: &str) -> Result<PathBuf, SourceError> {
+        let outside = || SourceError::OutsideRoot {
+            path: user_path.to_string(),
+        };
+        if let Ok(meta) = std::fs::symlink_metadata(absolute)
+            && meta.file_type().is_symlink()
+        {
+            let target = std::fs::read_link(absolute).map_err(|e| SourceError::Io {
+                path: user_path.to_string(),
+                message: e.to_string(),
+            })?;
+            let target = absolute
+                .parent()
+                .map_or(target.clone(), |p| p.join(&target));
+            if !normalize(&target).is_some_and(|t| t.starts_with(&self.path)) {
+                return Err(outside());
+            }
+            return Err(SourceError::Io {
+                path: user_path.to_string(),
+                message: format!(
+                    "is a symbolic link to {}, which does not exist; fix or remove the link",
+                    target.display()
+                ),
+            });
+        }
+        let mut missing = Vec::new();
+        let mut ancestor = absolute;
+        loop {
+            match ancestor.canonicalize() {
+                Ok(existing) => {
+                    let mut real = existing;
+                    for part in missing.iter().rev() {
+                        real.push(part);
+                    }
+                    return Ok(real);
+                }
+                Err(_) => {
+                    missing.push(ancestor.file_name().ok_or_else(outside)?.to_os_string());
+                    ancestor = ancestor.parent().ok_or_else(outside)?;
+                }
+            }
+        }
     }
 
     /// The project-relative `/` path of an absolute path under the root.
@@ -169,11 +209,29 @@ mod tests {
         assert_eq!(abs.relative, "src/a.py");
         assert!(!root.resolve("src/new.py").unwrap().exists);
 
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("linkdir")).unwrap();
+        std::os::unix::fs::symlink(
+            outside.path().join("gone.py"),
+            dir.path().join("dangling.py"),
+        )
+        .unwrap();
+        std::os::unix::fs::symlink(
+            dir.path().join("src/gone.py"),
+            dir.path().join("dangling_in.py"),
+        )
+        .unwrap();
+        assert!(
+            matches!(root.resolve("dangling_in.py"), Err(SourceError::Io { .. })),
+            "a dangling link is refused"
+        );
         for bad in [
             "../x.py",
             "src/../../x.py",
             outside.path().join("secret.py").to_str().unwrap(),
             "link.py",
+            "linkdir/new/x.py",
+            "linkdir/x.py",
+            "dangling.py",
         ] {
             assert!(
                 matches!(root.resolve(bad), Err(SourceError::OutsideRoot { .. })),

@@ -102,15 +102,12 @@ fn scan_file(
     finder: &memchr::memmem::Finder<'_>,
     max_file_bytes: u64,
 ) -> Scan {
-    let bytes = match std::fs::read(path) {
+    let bytes = match super::walk::read_limited(path, max_file_bytes) {
         Ok(bytes) => bytes,
-        Err(e) => return Scan::Skipped(e.to_string()),
+        Err(why) => return Scan::Skipped(why),
     };
     if finder.find(&bytes).is_none() {
         return Scan::NoMatch;
-    }
-    if bytes.len() as u64 > max_file_bytes {
-        return Scan::Skipped("is over the file size limit".to_string());
     }
     let file = match SourceFile::from_bytes(relative, &bytes) {
         Ok(file) => file,

@@ -1,13 +1,16 @@
 //! `Sources` on the disk: reads project files through the root's containment check, with the
-//! size limit, and finds the files that mention a name with the parallel prefiltered walk.
+//! size limit, and finds the files that mention a name with the parallel prefiltered walk. A file
+//! that is *the* file of a request and cannot be read is an error; one that is merely among the
+//! searched files is skipped, and [`SkipRecorder`] turns the skips into findings.
 
+use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use tree_sitter::Tree;
 
 use crate::edit::SourceFile;
 use crate::lang::Language;
-use crate::refactor::{Mentioning, SourceError, Sources};
+use crate::refactor::{Finding, Mentioning, SourceError, Sources};
 
 use super::{Root, walk};
 
@@ -64,35 +67,20 @@ impl DiskSources {
         if !resolved.exists {
             return Ok(None);
         }
-        let io = |e: std::io::Error| SourceError::Io {
-            path: resolved.relative.clone(),
-            message: e.to_string(),
-        };
-        let meta = std::fs::metadata(&resolved.real).map_err(io)?;
-        if meta.is_dir() {
+        if std::fs::metadata(&resolved.real).is_ok_and(|m| m.is_dir()) {
             return Err(SourceError::Unreadable {
                 path: resolved.relative.clone(),
                 reason: "is a directory, not a file".to_string(),
             });
         }
-        if meta.len() > self.limits.max_file_bytes {
-            return Err(too_large(
-                &resolved.relative,
-                meta.len(),
-                self.limits.max_file_bytes,
-            ));
-        }
-        let bytes = std::fs::read(&resolved.real).map_err(io)?;
+        let bytes =
+            walk::read_limited(&resolved.real, self.limits.max_file_bytes).map_err(|reason| {
+                SourceError::Unreadable {
+                    path: resolved.relative.clone(),
+                    reason,
+                }
+            })?;
         decode(&resolved.relative, &bytes).map(Some)
-    }
-}
-
-fn too_large(path: &str, len: u64, max: u64) -> SourceError {
-    SourceError::Unreadable {
-        path: path.to_string(),
-        reason: format!(
-            "is {len} bytes, over the {max}-byte limit (raise `max_file_bytes` in the config file to allow it)"
-        ),
     }
 }
 
@@ -117,10 +105,8 @@ impl Sources for DiskSources {
                 continue;
             };
             match bytes {
-                None => mentioning
-                    .skipped
-                    .push((relative, "is over the file size limit".to_string())),
-                Some(bytes) => match SourceFile::from_bytes(relative.clone(), &bytes) {
+                Err(reason) => mentioning.skipped.push((relative, reason)),
+                Ok(bytes) => match SourceFile::from_bytes(relative.clone(), &bytes) {
                     Ok(file) => mentioning.files.push(file),
                     Err(e) => mentioning.skipped.push((relative, e.to_string())),
                 },
@@ -159,5 +145,143 @@ impl Sources for DiskSources {
             .iter()
             .filter_map(|p| self.root.relative_of(p))
             .collect())
+    }
+}
+
+/// Wraps the sources of one refactor and remembers every file a project-wide search had to skip
+/// (binary, not UTF-8, over the size limit), so the response can say so as findings.
+pub struct SkipRecorder<'a> {
+    inner: &'a dyn Sources,
+    skipped: Mutex<BTreeMap<String, String>>,
+}
+
+impl<'a> SkipRecorder<'a> {
+    pub fn new(inner: &'a dyn Sources) -> SkipRecorder<'a> {
+        SkipRecorder {
+            inner,
+            skipped: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    /// One warning per skipped file.
+    pub fn findings(&self) -> Vec<Finding> {
+        let skipped = self.skipped.lock().map(|s| s.clone()).unwrap_or_default();
+        skipped
+            .into_iter()
+            .map(|(path, reason)| {
+                Finding::warning(
+                    &path,
+                    1,
+                    format!("{path} was not searched: it {reason}; references in it, if any, were not updated — check it by hand"),
+                )
+            })
+            .collect()
+    }
+}
+
+impl Sources for SkipRecorder<'_> {
+    fn file(&self, path: &str) -> Result<Option<SourceFile>, SourceError> {
+        self.inner.file(path)
+    }
+
+    fn files_mentioning(&self, lang: Language, word: &str) -> Result<Mentioning, SourceError> {
+        let mentioning = self.inner.files_mentioning(lang, word)?;
+        if let Ok(mut skipped) = self.skipped.lock() {
+            for (path, reason) in &mentioning.skipped {
+                skipped
+                    .entry(path.clone())
+                    .or_insert_with(|| reason.clone());
+            }
+        }
+        Ok(mentioning)
+    }
+
+    fn dir_exists(&self, path: &str) -> bool {
+        self.inner.dir_exists(path)
+    }
+
+    fn parse(&self, lang: Language, file: &SourceFile) -> Tree {
+        self.inner.parse(lang, file)
+    }
+
+    fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError> {
+        self.inner.files_of(lang)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sources(dir: &std::path::Path, max: u64) -> DiskSources {
+        DiskSources::new(
+            Root::new(dir).unwrap(),
+            Limits {
+                max_file_bytes: max,
+            },
+        )
+    }
+
+    #[test]
+    fn the_file_itself_is_an_error_when_binary_large_or_not_utf8() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("bin.py"), b"x = 1\n\0\0").unwrap();
+        std::fs::write(dir.path().join("latin.py"), b"x = 'caf\xe9'\n").unwrap();
+        std::fs::write(dir.path().join("big.py"), "x = 1\n".repeat(50)).unwrap();
+        std::fs::write(dir.path().join("ok.py"), "x = 1\n").unwrap();
+        let s = sources(dir.path(), 100);
+        for (file, reason) in [
+            ("bin.py", "binary"),
+            ("latin.py", "not valid UTF-8"),
+            ("big.py", "over the 100-byte limit"),
+        ] {
+            let err = s.read(file).unwrap_err();
+            assert!(
+                matches!(err, SourceError::Unreadable { .. }),
+                "{file}: {err:?}"
+            );
+            assert!(err.to_string().contains(reason), "{file}: {err}");
+        }
+        assert!(s.read("ok.py").unwrap().is_some());
+        assert!(s.read("missing.py").unwrap().is_none());
+    }
+
+    #[test]
+    fn searched_files_that_cannot_be_read_become_findings() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.py"), "helper()\n").unwrap();
+        std::fs::write(dir.path().join("b.py"), b"helper()\n\0").unwrap();
+        std::fs::write(
+            dir.path().join("c.py"),
+            format!("helper()\n{}", "#\n".repeat(100)),
+        )
+        .unwrap();
+        let s = sources(dir.path(), 100);
+        let recorder = SkipRecorder::new(&s);
+        let found = recorder
+            .files_mentioning(Language::Python, "helper")
+            .unwrap();
+        assert_eq!(
+            found
+                .files
+                .iter()
+                .map(|f| f.path.as_str())
+                .collect::<Vec<_>>(),
+            vec!["a.py"]
+        );
+        let findings = recorder.findings();
+        assert_eq!(findings.len(), 2, "{findings:?}");
+        assert_eq!(findings[0].file, "b.py");
+        assert!(
+            findings[0].message.contains("binary"),
+            "{}",
+            findings[0].message
+        );
+        assert_eq!(findings[1].file, "c.py");
+        assert!(
+            findings[1].message.contains("limit"),
+            "{}",
+            findings[1].message
+        );
     }
 }

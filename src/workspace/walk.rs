@@ -80,14 +80,14 @@ pub fn stream_source_files(
 }
 
 /// Files of `lang` under `root` whose bytes contain `needle`, read and filtered in parallel
-/// during the walk. Returns (path, bytes) sorted by path; files larger than `max_bytes` are
-/// returned with `None` so the caller can report them.
+/// during the walk. Returns (path, bytes) sorted by path; a file that could not be searched (over
+/// `max_bytes`, unreadable) comes with `Err(reason)` so the caller can report it.
 pub fn files_containing(
     root: &Path,
     lang: Language,
     needle: &str,
     max_bytes: u64,
-) -> Vec<(std::path::PathBuf, Option<Vec<u8>>)> {
+) -> Vec<(std::path::PathBuf, Result<Vec<u8>, String>)> {
     let finder = memchr::memmem::Finder::new(needle.as_bytes()).into_owned();
     let found = Mutex::new(Vec::new());
     walker(root).build_parallel().run(|| {
@@ -102,24 +102,12 @@ pub fn files_containing(
             {
                 return WalkState::Continue;
             }
-            let too_big = entry
-                .metadata()
-                .map(|m| m.len() > max_bytes)
-                .unwrap_or(false);
-            if too_big {
-                found
+            match read_limited(entry.path(), max_bytes) {
+                Ok(bytes) if finder.find(&bytes).is_none() => {}
+                result => found
                     .lock()
                     .expect("walk lock")
-                    .push((entry.into_path(), None));
-                return WalkState::Continue;
-            }
-            if let Ok(bytes) = std::fs::read(entry.path()) {
-                if finder.find(&bytes).is_some() {
-                    found
-                        .lock()
-                        .expect("walk lock")
-                        .push((entry.into_path(), Some(bytes)));
-                }
+                    .push((entry.into_path(), result)),
             }
             WalkState::Continue
         })
@@ -127,6 +115,33 @@ pub fn files_containing(
     let mut files = found.into_inner().expect("walk lock");
     files.sort_by(|a, b| a.0.cmp(&b.0));
     files
+}
+
+/// Reads a regular file of at most `max_bytes`; the error says why not, as a clause ("is …").
+/// The limit holds for what is read, not only for the size seen before (the file may grow).
+pub fn read_limited(path: &Path, max_bytes: u64) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let too_large = |len: u64| {
+        format!(
+            "is {len} bytes, over the {max_bytes}-byte limit (raise `max_file_bytes` in the config file to allow it)"
+        )
+    };
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot be read ({e})"))?;
+    if !meta.is_file() {
+        return Err("is not a regular file".to_string());
+    }
+    if meta.len() > max_bytes {
+        return Err(too_large(meta.len()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot be read ({e})"))?;
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot be read ({e})"))?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -153,5 +168,22 @@ mod tests {
         let hits = files_containing(root, Language::Python, "helper", 1 << 20);
         assert_eq!(hits.len(), 1);
         assert!(hits[0].0.ends_with("pkg/a.py"));
+    }
+
+    #[test]
+    fn files_over_the_limit_are_reported_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("big.py"),
+            format!("helper()\n{}", "x = 1\n".repeat(100)),
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("small.py"), "helper()\n").unwrap();
+        let hits = files_containing(dir.path(), Language::Python, "helper", 100);
+        assert_eq!(hits.len(), 2);
+        assert!(hits[0].0.ends_with("big.py"));
+        let reason = hits[0].1.as_ref().unwrap_err();
+        assert!(reason.contains("over the 100-byte limit"), "{reason}");
+        assert_eq!(hits[1].1.as_deref(), Ok(&b"helper()\n"[..]));
     }
 }

@@ -134,17 +134,31 @@ pub fn snap<'t>(
         )));
     }
     let tail = (lang == Language::Rust && is_rust_tail(block, last)).then_some(last);
-    // Python: comment lines selected after the end of the block (the dedented comment before
-    // the next statement of an outer block) belong to the outer block: they stay.
-    let block_last_line = block.end_position().row.max(last.end_position().row);
-    let last_line = if block.end_byte() < span.end {
-        (first_line..=last_line.min(block_last_line))
-            .rev()
-            .find(|&l| !is_blank(l))
-            .unwrap_or(first_line)
-    } else {
-        last_line
+    // Comment lines at the edges move with the code only when they belong to the block; a
+    // comment beyond it (after the function, at module level) stays where it is, like blank
+    // lines, so the moved lines never reach past the enclosing function.
+    let statement_first = lines.line_of(first.start_byte());
+    let statement_last = lines.line_of(last.end_byte().saturating_sub(1).max(last.start_byte()));
+    let statement_indent = indent_width(indentation_at(text, first.start_byte()));
+    let belongs = |line: usize| {
+        let range = lines.line_range(text, line);
+        let content = &text[range.clone()];
+        if content.trim().is_empty() {
+            return false;
+        }
+        match lang {
+            Language::Rust => range.start >= block.start_byte() && range.end <= block.end_byte(),
+            Language::Python => indent_width(indentation_at(text, range.start)) >= statement_indent,
+        }
     };
+    let mut first_line = first_line;
+    let mut last_line = last_line;
+    while last_line > statement_last && !belongs(last_line) {
+        last_line -= 1;
+    }
+    while first_line < statement_first && !belongs(first_line) {
+        first_line += 1;
+    }
     Ok(Selection {
         block,
         indent: indentation_at(text, first.start_byte()).to_string(),
@@ -154,6 +168,13 @@ pub fn snap<'t>(
         last_line,
         tail,
     })
+}
+
+/// Columns of an indentation, a tab counting to the next multiple of 8 as Python does.
+fn indent_width(indent: &str) -> usize {
+    indent
+        .chars()
+        .fold(0, |w, c| if c == '\t' { (w / 8 + 1) * 8 } else { w + 1 })
 }
 
 fn invalid(line: usize, message: String) -> RefactorError {

@@ -1,0 +1,36 @@
+//! What `update` asks the runtime to do. Effects are values: the runtime performs them on
+//! worker threads (tests perform them in line) and answers with actions.
+
+use serde_json::Value;
+
+use crate::api::CallOptions;
+use crate::backend::Outcome;
+use crate::edit::FileChange;
+use crate::honesty::Tool;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Walk the project for Rust and Python files, answering with `FilesFound` batches.
+    StartWalk,
+    /// Read and prepare a file for the code view.
+    LoadFile { id: u64, path: String },
+    /// Parse the arguments like `candor call` and compute the refactor without writing.
+    Preview { id: u64, tool: Tool, args: Value },
+    /// Write exactly this outcome through the engine's transaction writer.
+    Apply {
+        id: u64,
+        outcome: Box<Outcome>,
+        options: Box<CallOptions>,
+    },
+    /// Restore the files of the last refactor written.
+    Undo {
+        id: u64,
+        changes: Vec<FileChange>,
+        transaction: Option<String>,
+    },
+    /// Watch exactly these project-relative paths from now on.
+    Watch(Vec<String>),
+    /// Start the language server for this file in the background, so the first refactor does
+    /// not wait for it to load the project.
+    WarmUp { path: String },
+}

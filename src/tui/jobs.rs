@@ -1,0 +1,272 @@
+//! The blocking work behind each effect, as plain functions: walk the project, load a file,
+//! compute a preview with the engine, apply it through the engine's writer, undo it, hash
+//! watched files. The runtime runs them on worker threads; tests call them in line.
+
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::api::{ApiError, CallOptions, Engine};
+use crate::backend::Outcome;
+use crate::edit::{FileChange, sha256_hex};
+use crate::honesty::Tool;
+use crate::lang::Language;
+use crate::workspace::write::ApplyReport;
+use crate::workspace::{DiskSources, Root};
+
+use super::action::{Action, LspStatus};
+use super::diffview;
+use super::document::Document;
+use super::state::Ready;
+
+/// Files per `FilesFound` batch, and the longest a found file waits before it is sent.
+const BATCH: usize = 512;
+const BATCH_DELAY: Duration = Duration::from_millis(40);
+
+/// Walks `root` for Rust and Python files (.gitignore-aware, in parallel), sending them in
+/// batches as they are found, then `WalkFinished`.
+pub fn walk(root: &Root, send: &(dyn Fn(Action) + Sync)) {
+    let pending: Mutex<(Vec<String>, Instant)> = Mutex::new((Vec::new(), Instant::now()));
+    let flush = |batch: &mut (Vec<String>, Instant)| {
+        if !batch.0.is_empty() {
+            send(Action::FilesFound(std::mem::take(&mut batch.0)));
+        }
+        batch.1 = Instant::now();
+    };
+    crate::workspace::walk::stream_source_files(root.path(), &Language::ALL, &|path| {
+        if let Some(relative) = root.relative_of(&path)
+            && let Ok(mut batch) = pending.lock()
+        {
+            batch.0.push(relative);
+            if batch.0.len() >= BATCH || batch.1.elapsed() >= BATCH_DELAY {
+                flush(&mut batch);
+            }
+        }
+        true
+    });
+    if let Ok(mut batch) = pending.lock() {
+        flush(&mut batch);
+    }
+    send(Action::WalkFinished { error: None });
+}
+
+/// Reads and prepares a file for the code view, and leaves its syntax tree in the sources'
+/// cache so that a preview of the same content does not parse it again.
+pub fn load_file(sources: &DiskSources, path: &str) -> Result<Box<Document>, String> {
+    let source = sources
+        .read(path)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("{path} does not exist"))?;
+    let (doc, tree) = Document::parsed(source.clone())?;
+    sources.remember_tree(&source, tree);
+    Ok(Box::new(doc))
+}
+
+/// Parses the arguments exactly as `candor call` does and computes the refactor, without
+/// writing; the diff model is built here, off the UI thread.
+pub fn preview(engine: &Engine, tool: Tool, args: &Value) -> Result<Box<Ready>, ApiError> {
+    let call = engine.parse(tool.name(), args)?;
+    let outcome = engine.preview(&call)?;
+    let diffs = outcome
+        .plan
+        .changes
+        .iter()
+        .map(|c| diffview::file_diff(c, false))
+        .collect();
+    Ok(Box::new(Ready {
+        call,
+        outcome,
+        diffs,
+    }))
+}
+
+/// Writes the outcome that was on screen, through the engine (hash checks, atomic writes,
+/// rollback). Never recomputes it.
+pub fn apply(
+    engine: &Engine,
+    outcome: &Outcome,
+    options: &CallOptions,
+) -> Result<ApplyReport, ApiError> {
+    engine.apply(outcome, options)?.ok_or_else(|| {
+        ApiError::new(
+            crate::api::ErrorCode::InvalidArgument,
+            "the refactor changes nothing; nothing was written",
+        )
+    })
+}
+
+/// Starts the language server of `path`'s language and waits until it is ready (a worker
+/// thread does this when a file is opened). Failures show in the status, not here.
+pub fn warm_up(engine: &Engine, path: &str) -> Result<(), String> {
+    engine
+        .lsp()
+        .start(
+            engine.root(),
+            path,
+            &crate::backend::lsp::ServerOverride::default(),
+        )
+        .map(|_| ())
+        .map_err(|e| e.reason())
+}
+
+/// What the language server of `path`'s language is doing, for the title bar; `None` before
+/// it is started. Never waits for a running request.
+pub fn lsp_status(engine: &Engine, path: &str) -> Option<LspStatus> {
+    use crate::backend::lsp::ServerStatus;
+    let lang = Language::from_path(path)?;
+    let name = match lang {
+        Language::Rust => "rust-analyzer",
+        Language::Python => "Python language server",
+    };
+    let (text, busy) = match engine.lsp().status(lang) {
+        ServerStatus::NotStarted => return None,
+        ServerStatus::Starting => (format!("{name}: starting"), true),
+        ServerStatus::Indexing { percent, message } => {
+            let mut text = format!("{name}: indexing");
+            if let Some(p) = percent {
+                text.push_str(&format!(" {p}%"));
+            }
+            if let Some(m) = message.filter(|m| !m.is_empty()) {
+                text.push_str(&format!(" ({m})"));
+            }
+            (text, true)
+        }
+        ServerStatus::Ready => (format!("{name}: ready"), false),
+        ServerStatus::Failed(reason) => (
+            format!("{name}: unavailable ({reason}); the heuristic is used"),
+            false,
+        ),
+    };
+    Some(LspStatus { text, busy })
+}
+
+/// Restores the files of the last refactor written in this session, when each still holds
+/// exactly what candor wrote; otherwise nothing is restored. Goes through the undo journal
+/// (`workspace::undo`), so the history stays right and a crash mid-undo is recovered.
+pub fn undo(
+    root: &Root,
+    _changes: &[FileChange],
+    transaction: Option<&str>,
+) -> Result<Vec<String>, String> {
+    let id = transaction
+        .ok_or_else(|| "nothing to undo: that write was not recorded in the journal".to_string())?;
+    let report = crate::workspace::undo::undo_transaction(root, id).map_err(|e| e.to_string())?;
+    match report.undone {
+        Some(undone) => Ok(undone.files),
+        None => Err(crate::workspace::undo::describe_report(&report)),
+    }
+}
+
+/// The sha256 of what each path holds now (`None` when it is gone or unreadable).
+pub fn hashes(root: &Root, paths: &[String]) -> Vec<(String, Option<String>)> {
+    paths
+        .iter()
+        .map(|path| {
+            let hash = root
+                .resolve(path)
+                .ok()
+                .and_then(|r| std::fs::read(&r.real).ok())
+                .map(|bytes| sha256_hex(&bytes));
+            (path.clone(), hash)
+        })
+        .collect()
+}
+
+/// Finds the project of a path given on the command line: a directory is the root; a file
+/// opens in the nearest enclosing directory holding `.git`, else `Cargo.toml`,
+/// `pyproject.toml`, `setup.py` or `setup.cfg`, else its own directory.
+pub fn project_of(path: &Path) -> std::io::Result<(std::path::PathBuf, Option<String>)> {
+    let canonical = path.canonicalize()?;
+    if canonical.is_dir() {
+        return Ok((canonical, None));
+    }
+    let dir = canonical.parent().unwrap_or(Path::new("/")).to_path_buf();
+    let has = |d: &Path, names: &[&str]| names.iter().any(|n| d.join(n).exists());
+    let find = |names: &[&str]| {
+        dir.ancestors()
+            .find(|d| has(d, names))
+            .map(Path::to_path_buf)
+    };
+    let root = find(&[".git"])
+        .or_else(|| find(&["Cargo.toml", "pyproject.toml", "setup.py", "setup.cfg"]))
+        .unwrap_or_else(|| dir.clone());
+    let relative = canonical
+        .strip_prefix(&root)
+        .map(|p| {
+            p.components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("/")
+        })
+        .ok();
+    Ok((root, relative))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_opens_in_its_project() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("crate/src")).unwrap();
+        std::fs::write(root.join("crate/Cargo.toml"), "[package]\n").unwrap();
+        std::fs::write(root.join("crate/src/lib.rs"), "fn a() {}\n").unwrap();
+        let (found, file) = project_of(&root.join("crate/src/lib.rs")).unwrap();
+        assert_eq!(
+            (found, file.as_deref()),
+            (root.join("crate"), Some("src/lib.rs"))
+        );
+        std::fs::create_dir(root.join(".git")).unwrap();
+        let (found, file) = project_of(&root.join("crate/src/lib.rs")).unwrap();
+        assert_eq!(
+            (found, file.as_deref()),
+            (root.clone(), Some("crate/src/lib.rs"))
+        );
+        assert_eq!(project_of(&root).unwrap(), (root.clone(), None));
+        assert!(project_of(&root.join("missing.rs")).is_err());
+    }
+
+    #[test]
+    fn undo_restores_only_what_candor_wrote() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        std::fs::write(dir.path().join("a.py"), "x = 1\n").unwrap();
+        let source = crate::edit::SourceFile::from_text("a.py", "x = 1\n");
+        let change =
+            FileChange::modify(&source, vec![crate::edit::TextEdit::new(4..5, "2")]).unwrap();
+        let created = FileChange::create("b.py", "y = 1\n");
+        let apply = |changes: &[FileChange]| {
+            crate::workspace::write::apply(
+                &root,
+                changes,
+                &Default::default(),
+                crate::honesty::Tool::InlineFunction,
+            )
+            .unwrap()
+            .transaction
+        };
+        let id = apply(&[change.clone(), created.clone()]);
+        assert_eq!(
+            undo(&root, &[], id.as_deref()).unwrap(),
+            vec!["a.py", "b.py"]
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a.py")).unwrap(),
+            "x = 1\n"
+        );
+        assert!(!dir.path().join("b.py").exists());
+        let id = apply(&[change]);
+        std::fs::write(dir.path().join("a.py"), "x = 3\n").unwrap();
+        let err = undo(&root, &[], id.as_deref()).unwrap_err();
+        assert!(err.contains("a.py changed"), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a.py")).unwrap(),
+            "x = 3\n"
+        );
+        assert!(undo(&root, &[], None).is_err());
+    }
+}

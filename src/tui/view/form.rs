@@ -1,0 +1,199 @@
+//! The refactor forms over the code view: the new name (extract), the target file with
+//! completions (move), the editable parameter list (change signature), with the input's error
+//! shown inline.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+use crate::lang::Language;
+use crate::tui::keymap::{Command, Context};
+use crate::tui::layout;
+use crate::tui::params;
+use crate::tui::state::{FormKind, State};
+use crate::tui::update::list_offset;
+
+pub fn render(state: &State, frame: &mut Frame) {
+    let Some(form) = &state.form else { return };
+    let t = &state.theme;
+    let is_move = matches!(form.kind, FormKind::Move { .. });
+    let area = layout::form(state.size, is_move, focus_rows(state));
+    let (title, about, label) = match &form.kind {
+        FormKind::Extract {
+            file, start, end, ..
+        } => {
+            let lines = if start == end {
+                format!("line {start}")
+            } else {
+                format!("lines {start}\u{2013}{end}")
+            };
+            (
+                " Extract function ",
+                format!("Extract {lines} of {file} into a new function."),
+                "New function name",
+            )
+        }
+        FormKind::Move { file, target } => (
+            " Move to file ",
+            format!(
+                "Move {} (line {}) out of {file}.",
+                target.label, target.line
+            ),
+            "Target file",
+        ),
+        FormKind::ChangeSignature { file, target, .. } => (
+            " Change signature ",
+            format!(
+                "Change the parameters of {} (line {} of {file}); call sites follow.",
+                target.label, target.line
+            ),
+            "Parameters",
+        ),
+    };
+    frame.render_widget(Clear, area);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.border_focused)
+        .title(Span::styled(title, t.title));
+    frame.render_widget(block, area);
+    let inner = layout::inner(area);
+    let width = inner.width as usize;
+    let mut y = inner.y;
+    let line = |frame: &mut Frame, content: Line, y: &mut u16| {
+        if *y < inner.bottom() {
+            frame.render_widget(
+                Paragraph::new(content),
+                Rect::new(inner.x + 1, *y, inner.width.saturating_sub(2), 1),
+            );
+            *y += 1;
+        }
+    };
+    for text in super::wrap(&about, width.saturating_sub(2))
+        .into_iter()
+        .take(2)
+    {
+        line(frame, Line::from(text), &mut y);
+    }
+    y += 1;
+    line(
+        frame,
+        Line::from(Span::styled(format!("{label}:"), t.dim)),
+        &mut y,
+    );
+    if y < inner.bottom() {
+        frame.render_widget(Span::styled("› ", t.info), Rect::new(inner.x + 1, y, 2, 1));
+        frame.render_widget(
+            &form.input,
+            Rect::new(inner.x + 3, y, inner.width.saturating_sub(4), 1),
+        );
+        y += 1;
+    }
+    let status = match (&form.error, &form.kind) {
+        (Some(error), _) => Span::styled(format!("✗ {error}"), t.error),
+        (
+            None,
+            FormKind::ChangeSignature {
+                language,
+                is_method,
+                ..
+            },
+        ) => signature_hint(*language, *is_method, &form.input_text(), t.dim),
+        (None, FormKind::Move { .. }) => {
+            let typed = form.input_text();
+            let typed = typed.trim();
+            let name = typed.rsplit('/').next().unwrap_or(typed);
+            if typed.is_empty() || !name.contains('.') {
+                Span::styled(
+                    "Tab completes an existing file; a new path creates the file",
+                    t.dim,
+                )
+            } else if state.picker.files.iter().any(|f| f == typed) {
+                Span::styled("existing file: the item is added to it", t.dim)
+            } else {
+                Span::styled("new file: it will be created", t.dim)
+            }
+        }
+        (None, FormKind::Extract { .. }) => {
+            Span::styled("a new name: letters, digits and _, not a keyword", t.dim)
+        }
+    };
+    line(frame, Line::from(status), &mut y);
+
+    if is_move && !form.completions.is_empty() {
+        y += 1;
+        let rows_left = inner.bottom().saturating_sub(y + 1) as usize;
+        let selected = form.completion.unwrap_or(0);
+        let offset = if form.completion.is_some() {
+            list_offset(selected, rows_left)
+        } else {
+            0
+        };
+        for (i, path) in form
+            .completions
+            .iter()
+            .enumerate()
+            .skip(offset)
+            .take(rows_left)
+        {
+            let style = if form.completion == Some(i) {
+                t.list_selected
+            } else {
+                Style::default()
+            };
+            line(
+                frame,
+                Line::from(Span::styled(format!("  {path}"), style)),
+                &mut y,
+            );
+        }
+    }
+    let keys = &state.keymap;
+    let mut help = format!(
+        "{} preview · {} cancel",
+        keys.hint(Context::Form, Command::Submit),
+        keys.hint(Context::Form, Command::Cancel)
+    );
+    if is_move {
+        help.push_str(&format!(
+            " · {} complete",
+            keys.hint(Context::Form, Command::Complete)
+        ));
+    }
+    let bottom = Rect::new(
+        inner.x + 1,
+        inner.bottom().saturating_sub(1),
+        inner.width.saturating_sub(2),
+        1,
+    );
+    frame.render_widget(Paragraph::new(Span::styled(help, t.dim)), bottom);
+}
+
+/// What the parameter list will become, or what the receiver is.
+fn signature_hint(language: Language, is_method: bool, text: &str, style: Style) -> Span<'static> {
+    match params::parse_parameters(language, text, is_method) {
+        Ok(parsed) => {
+            let count = parsed.parameters.len();
+            let mut hint = format!("{count} parameter{}", if count == 1 { "" } else { "s" });
+            if let Some(receiver) = parsed.receiver {
+                hint.push_str(&format!("; the receiver `{receiver}` stays as it is"));
+            }
+            Span::styled(hint, style)
+        }
+        Err(_) => Span::raw(""),
+    }
+}
+
+/// The screen rows of the lines the form is about (the selection, else the cursor line), so the
+/// form does not hide them.
+fn focus_rows(state: &State) -> Option<(u16, u16)> {
+    let code = state.code.as_ref()?;
+    let (first, last) = code.selected_lines().unwrap_or((code.cursor, code.cursor));
+    let area = layout::code(state.size, layout::outline_always_shown(state.size)).code;
+    let to_row = |line: usize| -> u16 {
+        let offset = line.saturating_sub(code.top).min(area.height as usize) as u16;
+        area.y + offset
+    };
+    Some((to_row(first), to_row(last)))
+}

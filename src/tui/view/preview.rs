@@ -1,0 +1,415 @@
+//! The preview: the diff of every changed file (old and new line numbers, word emphasis, hunks)
+//! beside the warning panel (backend, confidence gauge, degraded reason, caveats, findings), and
+//! the second-keystroke prompt.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+use crate::api::ApiError;
+use crate::honesty::DEGRADED_REASON;
+use crate::refactor::Severity;
+use crate::tui::diffview::{Row, RowKind};
+use crate::tui::keymap::{Command, Context};
+use crate::tui::layout;
+use crate::tui::state::{Preview, PreviewFocus, Ready, State};
+use crate::tui::theme::Theme;
+
+pub fn render(state: &State, frame: &mut Frame) {
+    let Some(preview) = &state.preview else {
+        return;
+    };
+    let t = &state.theme;
+    let areas = layout::preview(state.size);
+    let mut title = vec![Span::styled(
+        format!(" {} ", preview.request.title),
+        t.title,
+    )];
+    if preview.stale.is_some() {
+        title.push(Span::styled(" STALE ", t.stale));
+    }
+    if preview.computing {
+        title.push(Span::styled(format!(" {} ", super::spinner(state)), t.info));
+    }
+    let diff_block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(if preview.focus == PreviewFocus::Diff {
+            t.border_focused
+        } else {
+            t.border
+        })
+        .title(Line::from(title));
+    frame.render_widget(diff_block, areas.diff_box);
+
+    match &preview.result {
+        None => {
+            let text = vec![
+                Line::from(Span::styled(
+                    format!("{} computing the preview…", super::spinner(state)),
+                    t.info,
+                )),
+                Line::from(""),
+                Line::from(Span::styled(
+                    "Inline and change signature search the whole project for call sites; a language server may take a moment to start. Keys keep working.",
+                    t.dim,
+                )),
+            ];
+            frame.render_widget(
+                Paragraph::new(text).wrap(ratatui::widgets::Wrap { trim: true }),
+                areas.diff,
+            );
+        }
+        Some(Err(error)) => render_error(state, error, frame, areas.files_bar.union(areas.diff)),
+        Some(Ok(ready)) => {
+            files_bar(state, preview, ready, frame, areas.files_bar);
+            diff_rows(preview, ready, t, frame, areas.diff);
+        }
+    }
+    panel(state, preview, frame, areas.panel_box, areas.panel);
+    if preview.confirm
+        && let Some(ready) = preview.ready()
+    {
+        confirm_prompt(state, ready, frame, areas.diff_box);
+    }
+}
+
+fn render_error(state: &State, error: &ApiError, frame: &mut Frame, area: Rect) {
+    let t = &state.theme;
+    let back = state.keymap.hint(Context::Preview, Command::Back);
+    let what_next = if state.form.is_some() {
+        format!("{back}: back to the form to change the input")
+    } else {
+        format!("{back}: back to the code view")
+    };
+    let width = area.width.saturating_sub(1) as usize;
+    let styled = |text: &str, style: Style| -> Vec<Line<'static>> {
+        super::wrap(text, width)
+            .into_iter()
+            .map(|l| Line::from(Span::styled(l, style)))
+            .collect()
+    };
+    let mut lines = styled(
+        &format!("The refactor was refused ({}).", error.code.as_str()),
+        t.error,
+    );
+    lines.push(Line::from(""));
+    lines.extend(styled(&error.message, Style::default()));
+    lines.push(Line::from(""));
+    lines.extend(styled("Nothing was written.", t.ok));
+    lines.extend(styled(&what_next, t.dim));
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+fn files_bar(state: &State, preview: &Preview, ready: &Ready, frame: &mut Frame, area: Rect) {
+    let t = &state.theme;
+    let mut spans = Vec::new();
+    if ready.diffs.is_empty() {
+        spans.push(Span::styled("no file changes", t.warning));
+    }
+    let many = ready.diffs.len() > 1;
+    if many {
+        spans.push(Span::styled(
+            format!("{}/{} ", preview.file + 1, ready.diffs.len()),
+            t.dim,
+        ));
+    }
+    for (i, diff) in ready.diffs.iter().enumerate() {
+        let current = i == preview.file;
+        let name_style = if current && many {
+            t.list_selected
+        } else if current {
+            Style::default().add_modifier(Modifier::BOLD)
+        } else {
+            t.dim
+        };
+        spans.push(Span::styled(diff.path.clone(), name_style));
+        if diff.created {
+            spans.push(Span::styled(" (new)", t.info));
+        }
+        spans.push(Span::styled(format!(" +{}", diff.added), t.added));
+        spans.push(Span::styled(format!(" -{}", diff.removed), t.removed));
+        if diff.whole_file {
+            spans.push(Span::styled(" whole file", t.dim));
+        }
+        spans.push(Span::raw("  "));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+fn diff_rows(preview: &Preview, ready: &Ready, t: &Theme, frame: &mut Frame, area: Rect) {
+    let Some(diff) = ready.diffs.get(preview.file) else {
+        return;
+    };
+    let number_width = diff
+        .rows
+        .iter()
+        .filter_map(|r| match r {
+            Row::Line { old, new, .. } => Some(old.unwrap_or(0).max(new.unwrap_or(0))),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+        .to_string()
+        .len()
+        .max(3);
+    let lines: Vec<Line> = diff
+        .rows
+        .iter()
+        .enumerate()
+        .skip(preview.scroll)
+        .take(area.height as usize)
+        .map(|(index, row)| {
+            let marked = preview.marked_row == Some(index);
+            match row {
+                Row::Hunk(header) => Line::from(Span::styled(header.clone(), t.hunk)),
+                Row::NoNewline => Line::from(Span::styled("\\ No newline at end of file", t.dim)),
+                Row::Line {
+                    kind,
+                    old,
+                    new,
+                    segments,
+                } => {
+                    let number = |n: Option<usize>| {
+                        n.map_or(" ".repeat(number_width), |n| format!("{n:>number_width$}"))
+                    };
+                    let (sign, plain, emphasis) = match kind {
+                        RowKind::Context => (" ", Style::default(), Style::default()),
+                        RowKind::Removed => ("-", t.removed, t.removed_emphasis),
+                        RowKind::Added => ("+", t.added, t.added_emphasis),
+                    };
+                    let mut spans = vec![
+                        Span::styled(format!("{} {}", number(*old), number(*new)), t.line_number),
+                        Span::styled(
+                            if marked { "▶" } else { "│" },
+                            if marked { t.warning } else { t.border },
+                        ),
+                        Span::styled(sign, plain),
+                    ];
+                    let mut skip = preview.hscroll;
+                    for (emphasized, text) in segments {
+                        let text = text.replace('\t', "    ");
+                        let count = text.chars().count();
+                        if skip >= count {
+                            skip -= count;
+                            continue;
+                        }
+                        let shown: String = text.chars().skip(skip).collect();
+                        skip = 0;
+                        spans.push(Span::styled(
+                            shown,
+                            if *emphasized { emphasis } else { plain },
+                        ));
+                    }
+                    Line::from(spans)
+                }
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// The warning panel. Always drawn beside the diff while a preview is open.
+fn panel(state: &State, preview: &Preview, frame: &mut Frame, outer: Rect, area: Rect) {
+    let t = &state.theme;
+    let focused = preview.focus == PreviewFocus::Findings;
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(if focused { t.border_focused } else { t.border })
+        .title(Span::styled(" Warnings ", t.title));
+    frame.render_widget(block, outer);
+    let width = area.width.saturating_sub(1) as usize;
+    let mut lines: Vec<Line> = Vec::new();
+    let mut selected_at = 0;
+    let heading = |text: String| {
+        Line::from(Span::styled(
+            text,
+            Style::default().add_modifier(Modifier::BOLD),
+        ))
+    };
+    let indented = |lines: &mut Vec<Line<'static>>, text: &str, first: &str, style: Style| {
+        for (i, piece) in super::wrap(text, width.saturating_sub(2))
+            .into_iter()
+            .enumerate()
+        {
+            let prefix = if i == 0 { first } else { "  " };
+            lines.push(Line::from(vec![
+                Span::styled(prefix.to_string(), style),
+                Span::styled(piece, style),
+            ]));
+        }
+    };
+    let Some(ready) = preview.ready() else {
+        let text = match &preview.result {
+            Some(Err(_)) => {
+                "No result: the refactor was refused (see the message). Nothing will be written."
+            }
+            _ => "Waiting for the result…",
+        };
+        indented(&mut lines, text, "  ", t.dim);
+        frame.render_widget(Paragraph::new(lines), area);
+        return;
+    };
+    let outcome = &ready.outcome;
+    lines.push(heading("Backend".to_string()));
+    match &outcome.server {
+        Some(server) => {
+            let version = server
+                .version
+                .as_deref()
+                .map(|v| format!(" {v}"))
+                .unwrap_or_default();
+            indented(
+                &mut lines,
+                &format!("{}{version} (language server)", server.name),
+                "  ",
+                t.ok,
+            );
+        }
+        None => indented(&mut lines, "tree-sitter heuristic", "  ", t.warning),
+    }
+    if let Some(reason) = &outcome.fallback_reason {
+        indented(
+            &mut lines,
+            &format!("why not a language server: {reason}"),
+            "  ",
+            t.dim,
+        );
+    }
+    let confidence = outcome.confidence();
+    lines.push(heading("Confidence".to_string()));
+    let gauge_width = width.saturating_sub(8).max(4);
+    let filled = ((confidence * gauge_width as f64).round() as usize).min(gauge_width);
+    let style = t.confidence(confidence);
+    lines.push(Line::from(vec![
+        Span::raw("  "),
+        Span::styled("█".repeat(filled), style),
+        Span::styled("░".repeat(gauge_width - filled), t.dim),
+        Span::styled(
+            format!(" {confidence:.2}"),
+            style.add_modifier(Modifier::BOLD),
+        ),
+    ]));
+    // The counts first, so they show even when the list is below the fold.
+    let counts: Vec<(usize, &str, Style)> = [
+        (ready.count(Severity::Error), "error", t.error),
+        (ready.count(Severity::Warning), "warning", t.warning),
+        (ready.count(Severity::Info), "note", t.info),
+    ]
+    .into_iter()
+    .filter(|(n, _, _)| *n > 0)
+    .collect();
+    if !counts.is_empty() {
+        let mut spans = vec![Span::raw("  ")];
+        for (i, (n, name, style)) in counts.iter().enumerate() {
+            if i > 0 {
+                spans.push(Span::raw(", "));
+            }
+            let plural = if *n == 1 { "" } else { "s" };
+            spans.push(Span::styled(format!("{n} {name}{plural}"), *style));
+        }
+        spans.push(Span::styled(" below", t.dim));
+        lines.push(Line::from(spans));
+    }
+    if outcome.is_heuristic() {
+        lines.push(heading("Degraded".to_string()));
+        indented(&mut lines, DEGRADED_REASON, "  ", t.warning);
+    }
+    let caveats = ready.caveats();
+    if caveats.is_empty() {
+        lines.push(heading("Caveats: none".to_string()));
+        indented(
+            &mut lines,
+            "a language server did the refactor",
+            "  ",
+            t.dim,
+        );
+    } else {
+        lines.push(heading(format!("Caveats ({})", caveats.len())));
+        for caveat in caveats {
+            indented(&mut lines, caveat, "• ", t.warning);
+        }
+    }
+    let findings = &outcome.plan.findings;
+    if findings.is_empty() {
+        lines.push(heading("Findings: none".to_string()));
+        let note = if outcome.is_heuristic() {
+            "nothing specific to this edit was noticed; the caveats still apply"
+        } else {
+            "nothing specific to this edit was noticed"
+        };
+        indented(&mut lines, note, "  ", t.dim);
+    } else {
+        lines.push(heading(format!("Findings ({})", findings.len())));
+        for (i, finding) in findings.iter().enumerate() {
+            let (mark, style) = match finding.severity {
+                Severity::Error => ("✗ ", t.error),
+                Severity::Warning => ("▲ ", t.warning),
+                Severity::Info => ("· ", t.info),
+            };
+            if i == preview.finding {
+                selected_at = lines.len();
+            }
+            let start = lines.len();
+            // Messages often name their place already; do not say it twice.
+            let place = format!("{}:{}", finding.file, finding.line);
+            let text = if finding.message.contains(&place) {
+                format!("{} {}", finding.severity.as_str(), finding.message)
+            } else {
+                format!("{} {place} {}", finding.severity.as_str(), finding.message)
+            };
+            indented(&mut lines, &text, mark, style);
+            if focused && i == preview.finding {
+                for line in &mut lines[start..] {
+                    *line = line.clone().style(t.list_selected);
+                }
+            }
+        }
+    }
+    let height = area.height as usize;
+    let scroll = if focused && selected_at + 2 > height {
+        selected_at + 2 - height
+    } else {
+        0
+    };
+    frame.render_widget(Paragraph::new(lines).scroll((scroll as u16, 0)), area);
+}
+
+fn confirm_prompt(state: &State, ready: &Ready, frame: &mut Frame, diff_box: Rect) {
+    let t = &state.theme;
+    let height = 5.min(diff_box.height);
+    let area = Rect::new(
+        diff_box.x + 1,
+        diff_box.bottom().saturating_sub(height + 1),
+        diff_box.width.saturating_sub(2),
+        height,
+    );
+    frame.render_widget(Clear, area);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.warning)
+        .title(Span::styled(" confirm ", t.warning));
+    let keys = &state.keymap;
+    let why = if ready.outcome.is_heuristic() {
+        "Heuristic: read the warnings on the right."
+    } else {
+        "Read the findings on the right."
+    };
+    let text = vec![
+        Line::from(Span::styled(
+            ready.confirm_question(),
+            t.warning.add_modifier(Modifier::BOLD),
+        )),
+        Line::from(Span::styled(why, t.dim)),
+        Line::from(Span::styled(
+            format!(
+                "{} apply · {} back",
+                keys.hint(Context::Confirm, Command::Yes),
+                keys.hint(Context::Confirm, Command::No)
+            ),
+            t.dim,
+        )),
+    ];
+    frame.render_widget(Paragraph::new(text).block(block), area);
+}

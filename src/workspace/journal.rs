@@ -1,0 +1,570 @@
+//! The undo journal on disk, under `<root>/.candor/journal/`: one directory per transaction
+//! holding `manifest.json` (id, time, what, files with their sha256 before and after) and
+//! `before/<n>`, the exact bytes of file n before the write. An entry is staged in a hidden
+//! directory, fsynced and published by one rename *before* the first project file is touched;
+//! `status.json` then says `committed` (or `rolled_back`); an entry without it is pending — an
+//! interrupted write that recovery rolls back. Also the project lock every writer holds.
+//! Knows the format only: what to restore, and when, is decided by `transaction` and `undo`.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use crate::edit::sha256_hex;
+
+use super::Root;
+use super::replace::sync_dir;
+
+/// candor's own folder under the project root; never a project file.
+pub const CANDOR_DIR: &str = ".candor";
+/// How many transactions the journal keeps; older ones are deleted after each write.
+pub const MAX_TRANSACTIONS: usize = 50;
+/// How long a writer waits for another candor process to finish writing.
+const LOCK_WAIT: Duration = Duration::from_secs(30);
+const FORMAT: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum JournalError {
+    #[error(
+        "cannot use the undo journal at {path}: {message}; candor writes nothing without its journal — make the project folder writable and try again"
+    )]
+    Io { path: String, message: String },
+    #[error(
+        "the undo journal entry {path} is damaged ({message}); it cannot be used to restore files"
+    )]
+    Corrupt { path: String, message: String },
+    #[error(
+        "another candor process is writing in this project (it holds {path}); try again when it has finished"
+    )]
+    Busy { path: String },
+}
+
+/// Whether a transaction applied a refactor or undid one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Apply,
+    Undo,
+}
+
+/// One file of a transaction. `None` hashes mean "no file" (created, or removed).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileRecord {
+    /// Project-relative path as the user names it (a symlink's own path).
+    pub path: String,
+    pub sha256_before: Option<String>,
+    pub sha256_after: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub format: u32,
+    pub id: String,
+    pub seq: u64,
+    pub time_unix: u64,
+    pub kind: Kind,
+    /// The tool's JSON name, for an `apply`.
+    #[serde(default)]
+    pub tool: Option<String>,
+    /// The transaction an `undo` reverted.
+    #[serde(default)]
+    pub undoes: Option<String>,
+    pub files: Vec<FileRecord>,
+    /// Project-relative directories the transaction created (parents of new files), outermost
+    /// first; removed again, when empty, on rollback and undo.
+    #[serde(default)]
+    pub created_dirs: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum State {
+    /// Published, not committed: being written right now by the lock holder, or interrupted.
+    Pending,
+    Committed,
+    /// Interrupted or failed, then rolled back; `note` says what could not be restored, if any.
+    RolledBack {
+        note: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct StatusFile {
+    state: String,
+    time_unix: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+}
+
+/// One transaction as found in the journal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub manifest: Manifest,
+    pub state: State,
+}
+
+/// What a new entry records before the write starts.
+#[derive(Debug, Clone)]
+pub struct NewEntry<'a> {
+    pub kind: Kind,
+    pub tool: Option<String>,
+    pub undoes: Option<String>,
+    pub files: Vec<FileRecord>,
+    /// The bytes before, per file (`None` for a file that does not exist yet).
+    pub images: Vec<Option<&'a [u8]>>,
+    pub created_dirs: Vec<String>,
+}
+
+/// The journal of a project, opened for writing: holds the project lock until dropped.
+#[derive(Debug)]
+pub struct Journal {
+    dir: PathBuf,
+    _lock: File,
+}
+
+fn io_error(path: &Path, e: impl std::fmt::Display) -> JournalError {
+    JournalError::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    }
+}
+
+/// `<root>/.candor`, checked to be a real directory inside the root (not a link leading out).
+fn candor_dir(root: &Root, create: bool) -> Result<Option<PathBuf>, JournalError> {
+    let dir = root.path().join(CANDOR_DIR);
+    let journal = dir.join("journal");
+    if let Ok(meta) = std::fs::symlink_metadata(&dir)
+        && meta.file_type().is_symlink()
+    {
+        return Err(io_error(
+            &dir,
+            "it is a symbolic link; candor keeps its journal only in a real folder inside the project",
+        ));
+    }
+    if create {
+        let fresh = !dir.exists();
+        std::fs::create_dir_all(&journal).map_err(|e| io_error(&journal, e))?;
+        if fresh {
+            // Keeps the journal out of git even before the user adds `.candor/` to .gitignore;
+            // a project config file next to it stays committable.
+            let _ = std::fs::write(
+                dir.join(".gitignore"),
+                "# written by candor: its undo journal and lock\njournal/\nlock\n",
+            );
+        }
+    } else if !journal.is_dir() {
+        return Ok(None);
+    }
+    let real = dir.canonicalize().map_err(|e| io_error(&dir, e))?;
+    if real != dir {
+        return Err(io_error(
+            &dir,
+            "it leads outside the project; candor keeps its journal only in a real folder inside the project",
+        ));
+    }
+    Ok(Some(dir))
+}
+
+impl Journal {
+    /// Creates the journal folder if needed and takes the project lock (waiting for another candor
+    /// process up to 30 s). Fails rather than let anything be written without a journal.
+    pub fn open(root: &Root) -> Result<Journal, JournalError> {
+        let dir = candor_dir(root, true)?
+            .ok_or_else(|| io_error(&root.path().join(CANDOR_DIR), "missing"))?;
+        let lock_path = dir.join("lock");
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| io_error(&lock_path, e))?;
+        let start = Instant::now();
+        loop {
+            match lock.try_lock() {
+                Ok(()) => break,
+                Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < LOCK_WAIT => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    return Err(JournalError::Busy {
+                        path: format!("{CANDOR_DIR}/lock"),
+                    });
+                }
+                Err(std::fs::TryLockError::Error(e)) => return Err(io_error(&lock_path, e)),
+            }
+        }
+        Ok(Journal {
+            dir: dir.join("journal"),
+            _lock: lock,
+        })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Every readable transaction, oldest first.
+    pub fn entries(&self) -> Result<Vec<Entry>, JournalError> {
+        read_entries(&self.dir)
+    }
+
+    /// Stages the entry (images, then the manifest, each fsynced), then publishes it with one
+    /// rename and fsyncs the journal folder. `step` runs between the stages (a test hook).
+    pub fn begin(&self, new: NewEntry<'_>, step: &dyn Fn()) -> Result<Manifest, JournalError> {
+        let seq = self
+            .entries()?
+            .iter()
+            .map(|e| e.manifest.seq)
+            .max()
+            .unwrap_or(0)
+            + 1;
+        let now = now_unix();
+        let id = format!("{seq:06}-{}", compact_utc(now));
+        let manifest = Manifest {
+            format: FORMAT,
+            id: id.clone(),
+            seq,
+            time_unix: now,
+            kind: new.kind,
+            tool: new.tool,
+            undoes: new.undoes,
+            files: new.files,
+            created_dirs: new.created_dirs,
+        };
+        let staging = self.dir.join(format!(".staging-{id}"));
+        let result = (|| -> std::io::Result<()> {
+            if staging.exists() {
+                std::fs::remove_dir_all(&staging)?;
+            }
+            std::fs::create_dir(&staging)?;
+            let images = staging.join("before");
+            std::fs::create_dir(&images)?;
+            for (index, image) in new.images.iter().enumerate() {
+                if let Some(bytes) = image {
+                    step();
+                    write_new(&images.join(index.to_string()), bytes)?;
+                }
+            }
+            sync_dir(&images)?;
+            let json = serde_json::to_vec_pretty(&manifest).map_err(std::io::Error::other)?;
+            write_new(&staging.join("manifest.json"), &json)?;
+            sync_dir(&staging)?;
+            step();
+            std::fs::rename(&staging, self.dir.join(&id))?;
+            sync_dir(&self.dir)
+        })();
+        if let Err(e) = result {
+            let _ = std::fs::remove_dir_all(&staging);
+            return Err(io_error(&self.dir.join(&id), e));
+        }
+        Ok(manifest)
+    }
+
+    /// Records the final state of a transaction (atomically: the old status or the new one).
+    pub fn set_state(&self, id: &str, state: &State) -> Result<(), JournalError> {
+        let (name, note) = match state {
+            State::Pending => return Ok(()),
+            State::Committed => ("committed", None),
+            State::RolledBack { note } => ("rolled_back", note.clone()),
+        };
+        let status = StatusFile {
+            state: name.to_string(),
+            time_unix: now_unix(),
+            note,
+        };
+        let dir = self.dir.join(id);
+        let json = serde_json::to_vec_pretty(&status).map_err(|e| io_error(&dir, e))?;
+        let temp = dir.join(".status.tmp");
+        let result = (|| -> std::io::Result<()> {
+            let _ = std::fs::remove_file(&temp);
+            write_new(&temp, &json)?;
+            std::fs::rename(&temp, dir.join("status.json"))?;
+            sync_dir(&dir)
+        })();
+        result.map_err(|e| io_error(&dir.join("status.json"), e))
+    }
+
+    /// The bytes file `index` of `manifest` had before, checked against its recorded hash.
+    pub fn before_image(
+        &self,
+        manifest: &Manifest,
+        index: usize,
+    ) -> Result<Option<Vec<u8>>, JournalError> {
+        let Some(record) = manifest.files.get(index) else {
+            return Err(self.corrupt(&manifest.id, format!("it has no file number {index}")));
+        };
+        let Some(want) = &record.sha256_before else {
+            return Ok(None);
+        };
+        let path = self
+            .dir
+            .join(&manifest.id)
+            .join("before")
+            .join(index.to_string());
+        let bytes = std::fs::read(&path)
+            .map_err(|e| self.corrupt(&manifest.id, format!("before/{index}: {e}")))?;
+        if sha256_hex(&bytes) != *want {
+            return Err(self.corrupt(
+                &manifest.id,
+                format!(
+                    "before/{index} does not hash to the recorded sha256 of {}",
+                    record.path
+                ),
+            ));
+        }
+        Ok(Some(bytes))
+    }
+
+    /// Where the journal keeps the before-image of file `index` (for messages).
+    pub fn image_path(&self, id: &str, index: usize) -> String {
+        format!("{CANDOR_DIR}/journal/{id}/before/{index}")
+    }
+
+    fn corrupt(&self, id: &str, message: String) -> JournalError {
+        JournalError::Corrupt {
+            path: format!("{CANDOR_DIR}/journal/{id}"),
+            message,
+        }
+    }
+
+    /// Deletes what an interrupted journal write left behind (staging and trash folders).
+    pub fn clean_leftovers(&self) {
+        if let Ok(read) = std::fs::read_dir(&self.dir) {
+            for entry in read.flatten() {
+                let name = entry.file_name();
+                let name = name.to_string_lossy();
+                if name.starts_with(".staging-") || name.starts_with(".trash-") {
+                    let _ = std::fs::remove_dir_all(entry.path());
+                }
+            }
+        }
+    }
+
+    /// Keeps the newest `keep` finished transactions. An entry is first renamed aside, so a crash
+    /// mid-deletion never leaves a half-deleted entry that looks pending.
+    pub fn prune(&self, keep: usize) -> Result<(), JournalError> {
+        let entries = self.entries()?;
+        let finished: Vec<&Entry> = entries
+            .iter()
+            .filter(|e| e.state != State::Pending)
+            .collect();
+        let excess = finished.len().saturating_sub(keep);
+        for entry in finished.into_iter().take(excess) {
+            let from = self.dir.join(&entry.manifest.id);
+            let trash = self.dir.join(format!(".trash-{}", entry.manifest.id));
+            std::fs::rename(&from, &trash).map_err(|e| io_error(&from, e))?;
+            let _ = std::fs::remove_dir_all(&trash);
+        }
+        Ok(())
+    }
+}
+
+/// The journal of `root` as it is, without taking the lock or creating anything (for listing).
+pub fn read_history(root: &Root) -> Result<Vec<Entry>, JournalError> {
+    match candor_dir(root, false)? {
+        Some(dir) => read_entries(&dir.join("journal")),
+        None => Ok(Vec::new()),
+    }
+}
+
+fn read_entries(dir: &Path) -> Result<Vec<Entry>, JournalError> {
+    let read = match std::fs::read_dir(dir) {
+        Ok(read) => read,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(io_error(dir, e)),
+    };
+    let mut entries = Vec::new();
+    for item in read.flatten() {
+        let name = item.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') || !item.path().is_dir() {
+            continue;
+        }
+        // An entry that cannot be read is skipped: it cannot be restored from, and a damaged
+        // journal must not block every later write.
+        let Ok(bytes) = std::fs::read(item.path().join("manifest.json")) else {
+            continue;
+        };
+        let Ok(manifest) = serde_json::from_slice::<Manifest>(&bytes) else {
+            continue;
+        };
+        if manifest.id != name || manifest.format != FORMAT {
+            continue;
+        }
+        let state = match std::fs::read(item.path().join("status.json")) {
+            Ok(bytes) => match serde_json::from_slice::<StatusFile>(&bytes) {
+                Ok(status) if status.state == "committed" => State::Committed,
+                Ok(status) if status.state == "rolled_back" => {
+                    State::RolledBack { note: status.note }
+                }
+                _ => continue,
+            },
+            Err(_) => State::Pending,
+        };
+        entries.push(Entry { manifest, state });
+    }
+    entries.sort_by_key(|e| e.manifest.seq);
+    Ok(entries)
+}
+
+/// Creates `path` with `bytes`, fsynced.
+fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut file = OpenOptions::new().write(true).create_new(true).open(path)?;
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
+fn now_unix() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// (year, month, day, hour, minute, second) in UTC of a Unix time.
+fn civil(secs: u64) -> (i64, u32, u32, u32, u32, u32) {
+    let days = (secs / 86_400) as i64;
+    let rest = secs % 86_400;
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (
+        year,
+        month,
+        day,
+        (rest / 3600) as u32,
+        (rest % 3600 / 60) as u32,
+        (rest % 60) as u32,
+    )
+}
+
+/// `2026-03-21 10:15:30 UTC`.
+pub fn human_utc(secs: u64) -> String {
+    let (y, mo, d, h, mi, s) = civil(secs);
+    format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}:{s:02} UTC")
+}
+
+/// `20260321T101530Z`.
+fn compact_utc(secs: u64) -> String {
+    let (y, mo, d, h, mi, s) = civil(secs);
+    format!("{y:04}{mo:02}{d:02}T{h:02}{mi:02}{s:02}Z")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_formatting() {
+        assert_eq!(human_utc(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(human_utc(951_782_400), "2000-02-29 00:00:00 UTC");
+        assert_eq!(human_utc(1_774_088_130), "2026-03-21 10:15:30 UTC");
+        assert_eq!(compact_utc(1_774_088_130), "20260321T101530Z");
+    }
+
+    #[test]
+    fn entries_are_staged_published_committed_and_pruned() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        let journal = Journal::open(&root).unwrap();
+        assert!(dir.path().join(".candor/.gitignore").exists());
+        let mut ids = Vec::new();
+        for n in 0..5u8 {
+            let manifest = journal
+                .begin(
+                    NewEntry {
+                        kind: Kind::Apply,
+                        tool: Some("refactor_inline_function".into()),
+                        undoes: None,
+                        files: vec![FileRecord {
+                            path: "a.py".into(),
+                            sha256_before: Some(sha256_hex(&[n])),
+                            sha256_after: Some(sha256_hex(b"after")),
+                        }],
+                        images: vec![Some(&[n])],
+                        created_dirs: Vec::new(),
+                    },
+                    &|| {},
+                )
+                .unwrap();
+            assert_eq!(
+                journal.entries().unwrap().last().unwrap().state,
+                State::Pending
+            );
+            assert_eq!(journal.before_image(&manifest, 0).unwrap(), Some(vec![n]));
+            journal.set_state(&manifest.id, &State::Committed).unwrap();
+            ids.push(manifest.id);
+        }
+        let entries = journal.entries().unwrap();
+        assert_eq!(
+            entries.iter().map(|e| e.manifest.seq).collect::<Vec<_>>(),
+            vec![1, 2, 3, 4, 5]
+        );
+        assert!(entries.iter().all(|e| e.state == State::Committed));
+        journal.prune(2).unwrap();
+        let kept: Vec<String> = journal
+            .entries()
+            .unwrap()
+            .into_iter()
+            .map(|e| e.manifest.id)
+            .collect();
+        assert_eq!(kept, ids[3..].to_vec());
+
+        // A damaged image is refused, not restored.
+        let last = journal.entries().unwrap().pop().unwrap().manifest;
+        std::fs::write(journal.dir().join(&last.id).join("before/0"), b"tampered").unwrap();
+        assert!(matches!(
+            journal.before_image(&last, 0),
+            Err(JournalError::Corrupt { .. })
+        ));
+    }
+
+    #[test]
+    fn a_second_writer_waits_for_the_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        let first = Journal::open(&root).unwrap();
+        let lock = OpenOptions::new()
+            .write(true)
+            .open(dir.path().join(".candor/lock"))
+            .unwrap();
+        assert!(matches!(
+            lock.try_lock(),
+            Err(std::fs::TryLockError::WouldBlock)
+        ));
+        drop(first);
+        assert!(lock.try_lock().is_ok());
+    }
+
+    #[test]
+    fn an_unusable_candor_folder_is_a_clear_error() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(".candor"), b"not a folder").unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        let err = Journal::open(&root).unwrap_err();
+        assert!(matches!(err, JournalError::Io { .. }), "{err:?}");
+        assert!(
+            err.to_string()
+                .contains("writes nothing without its journal")
+        );
+
+        let outside = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join(".candor")).unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        assert!(Journal::open(&root).is_err());
+        assert_eq!(
+            std::fs::read_dir(outside.path()).unwrap().count(),
+            0,
+            "nothing written outside the root"
+        );
+    }
+}

@@ -1,0 +1,394 @@
+//! Undo: restores the last applied refactor from the journal when every file it wrote still holds
+//! exactly what candor wrote, and refuses otherwise, naming the file that changed. The undo is
+//! itself a journaled transaction (kind `undo`, pointing at the one it reverts), so the history
+//! stays consistent and a redo is possible later. Also the history (`candor undo --list`).
+//! `undo_last` is what the TUI calls; `undo_command` is the CLI's printing around it.
+
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+
+use super::Root;
+use super::journal::{self, Entry, Journal, JournalError, Kind, State};
+use super::replace::hash_of;
+use super::transaction::{self, Hooks, Origin, Planned, Recovery};
+use super::write::WriteError;
+use crate::refactor::SourceError;
+
+/// A transaction that was undone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Undone {
+    /// The transaction that was reverted.
+    pub transaction: String,
+    /// The journal entry of the undo itself.
+    pub undo_transaction: String,
+    /// The tool that had written it.
+    pub what: String,
+    /// Files put back as they were.
+    pub restored: Vec<String>,
+    /// Files the transaction had created, removed again.
+    pub removed: Vec<String>,
+    /// Files the transaction had removed, written again.
+    pub recreated: Vec<String>,
+    /// Every file of the transaction, in its order.
+    pub files: Vec<String>,
+}
+
+/// What `undo_last` did. When an interrupted write was found, rolling it back *is* the undo:
+/// `recovered` says so and nothing older is undone (`undone` is `None`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UndoReport {
+    pub recovered: Vec<Recovery>,
+    pub undone: Option<Undone>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UndoError {
+    #[error(
+        "nothing to undo: the journal in .candor/ holds no applied refactor that has not been undone"
+    )]
+    NothingToUndo,
+    #[error(
+        "transaction {id} is not in the journal in .candor/ (it keeps the last 50); nothing was restored"
+    )]
+    UnknownTransaction { id: String },
+    #[error("transaction {id} was already undone (by {by}); nothing was restored")]
+    AlreadyUndone { id: String, by: String },
+    #[error(
+        "transaction {id} was not completed (it was rolled back); there is nothing of it to undo"
+    )]
+    NotApplied { id: String },
+    #[error(
+        "cannot undo transaction {transaction} ({what}): {path} changed since candor wrote it (expected sha256 {expected}, found {found}); nothing was restored — undo by hand, or put back what candor wrote in {path} and try again"
+    )]
+    Changed {
+        transaction: String,
+        what: String,
+        path: String,
+        expected: String,
+        found: String,
+    },
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    #[error(transparent)]
+    Write(#[from] WriteError),
+}
+
+impl UndoError {
+    /// The CLI exit status, by the table of `candor call`: 4 stale, 3 not found, 2 refused, 1 else.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            UndoError::Changed { .. }
+            | UndoError::Write(WriteError::Stale { .. } | WriteError::AlreadyExists { .. }) => 4,
+            UndoError::NothingToUndo
+            | UndoError::UnknownTransaction { .. }
+            | UndoError::AlreadyUndone { .. }
+            | UndoError::NotApplied { .. } => 3,
+            UndoError::Write(
+                WriteError::Refused { .. } | WriteError::Source(SourceError::OutsideRoot { .. }),
+            ) => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// Undoes the last applied refactor of the project (see the module doc).
+pub fn undo_last(root: &Root) -> Result<UndoReport, UndoError> {
+    undo_last_with_hooks(root, &Hooks::from_env())
+}
+
+/// [`undo_last`] with explicit test hooks.
+#[doc(hidden)]
+pub fn undo_last_with_hooks(root: &Root, hooks: &Hooks) -> Result<UndoReport, UndoError> {
+    let Some(journal) = open_existing(root)? else {
+        return Err(UndoError::NothingToUndo);
+    };
+    let recovered = transaction::recover(&journal, root)?;
+    if !recovered.is_empty() {
+        return Ok(UndoReport {
+            recovered,
+            undone: None,
+        });
+    }
+    let entries = journal.entries()?;
+    let undone = undone_by(&entries);
+    let target = entries
+        .iter()
+        .rev()
+        .find(|e| {
+            e.manifest.kind == Kind::Apply
+                && e.state == State::Committed
+                && !undone.contains_key(e.manifest.id.as_str())
+        })
+        .ok_or(UndoError::NothingToUndo)?;
+    let undone = undo_entry(&journal, root, &target.manifest, hooks)?;
+    Ok(UndoReport {
+        recovered,
+        undone: Some(undone),
+    })
+}
+
+/// Undoes exactly transaction `id` (the TUI undoes the refactor it wrote, even if something
+/// else wrote after it): with the same checks as [`undo_last`] — every file it wrote must still
+/// hold what it wrote. An interrupted transaction found on the way is rolled back first and
+/// reported in `recovered`.
+pub fn undo_transaction(root: &Root, id: &str) -> Result<UndoReport, UndoError> {
+    let unknown = || UndoError::UnknownTransaction { id: id.to_string() };
+    let journal = open_existing(root)?.ok_or_else(unknown)?;
+    let recovered = transaction::recover(&journal, root)?;
+    let entries = journal.entries()?;
+    let target = entries
+        .iter()
+        .find(|e| e.manifest.id == id)
+        .ok_or_else(unknown)?;
+    if let Some(by) = undone_by(&entries).get(id) {
+        return Err(UndoError::AlreadyUndone {
+            id: id.to_string(),
+            by: by.to_string(),
+        });
+    }
+    if target.manifest.kind != Kind::Apply || target.state != State::Committed {
+        return Err(UndoError::NotApplied { id: id.to_string() });
+    }
+    let undone = undo_entry(&journal, root, &target.manifest, &Hooks::from_env())?;
+    Ok(UndoReport {
+        recovered,
+        undone: Some(undone),
+    })
+}
+
+/// The journal, locked, if this project has one (nothing is created just to find none).
+fn open_existing(root: &Root) -> Result<Option<Journal>, UndoError> {
+    if !root
+        .path()
+        .join(journal::CANDOR_DIR)
+        .join("journal")
+        .is_dir()
+    {
+        return Ok(None);
+    }
+    Ok(Some(Journal::open(root)?))
+}
+
+/// Writes the before-images of `manifest` back, as an `undo` transaction, if every file still
+/// holds exactly what it wrote.
+fn undo_entry(
+    journal: &Journal,
+    root: &Root,
+    manifest: &journal::Manifest,
+    hooks: &Hooks,
+) -> Result<Undone, UndoError> {
+    let what = transaction::describe(manifest);
+    let mut planned = Vec::new();
+    for (index, record) in manifest.files.iter().enumerate() {
+        let resolved = root.resolve(&record.path).map_err(WriteError::from)?;
+        let found = hash_of(&resolved.real).map_err(|e| WriteError::Io {
+            path: record.path.clone(),
+            message: e.to_string(),
+            done: Default::default(),
+        })?;
+        if found != record.sha256_after {
+            return Err(UndoError::Changed {
+                transaction: manifest.id.clone(),
+                what,
+                path: record.path.clone(),
+                expected: record
+                    .sha256_after
+                    .clone()
+                    .unwrap_or_else(|| "no file".to_string()),
+                found: found.unwrap_or_else(|| "nothing (the file is gone)".to_string()),
+            });
+        }
+        planned.push(Planned {
+            path: record.path.clone(),
+            expected: record.sha256_after.clone(),
+            new: journal.before_image(manifest, index)?,
+        });
+    }
+    let undo_id = transaction::write(
+        journal,
+        root,
+        planned,
+        &BTreeMap::new(),
+        Origin::Undo {
+            of: manifest.id.clone(),
+            remove_dirs: manifest.created_dirs.clone(),
+        },
+        hooks,
+    )?;
+    let files_where = |keep: fn(&journal::FileRecord) -> bool| -> Vec<String> {
+        manifest
+            .files
+            .iter()
+            .filter(|r| keep(r))
+            .map(|r| r.path.clone())
+            .collect()
+    };
+    Ok(Undone {
+        transaction: manifest.id.clone(),
+        undo_transaction: undo_id,
+        what,
+        restored: files_where(|r| r.sha256_before.is_some() && r.sha256_after.is_some()),
+        removed: files_where(|r| r.sha256_before.is_none()),
+        recreated: files_where(|r| r.sha256_after.is_none()),
+        files: files_where(|_| true),
+    })
+}
+
+/// Transactions a committed undo reverted → the undo's id.
+fn undone_by(entries: &[Entry]) -> BTreeMap<&str, &str> {
+    entries
+        .iter()
+        .filter(|e| e.manifest.kind == Kind::Undo && e.state == State::Committed)
+        .filter_map(|e| {
+            e.manifest
+                .undoes
+                .as_deref()
+                .map(|of| (of, e.manifest.id.as_str()))
+        })
+        .collect()
+}
+
+/// One line of `candor undo --list`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryEntry {
+    pub id: String,
+    pub time_unix: u64,
+    /// The tool, or `undo of <id>`.
+    pub what: String,
+    /// Paths, with ` (created)` / ` (removed)` where the transaction created or removed the file.
+    pub files: Vec<String>,
+    /// `applied`, `undone by <id>`, `done`, `rolled back`, or `interrupted`.
+    pub state: String,
+}
+
+/// The journal's transactions, newest first. Reads only: takes no lock, recovers nothing.
+pub fn history(root: &Root) -> Result<Vec<HistoryEntry>, JournalError> {
+    let entries = journal::read_history(root)?;
+    let undone_by = undone_by(&entries);
+    Ok(entries
+        .iter()
+        .rev()
+        .map(|e| {
+            let m = &e.manifest;
+            let state = match (&e.state, m.kind) {
+                (State::Pending, _) => {
+                    "interrupted (rolled back at the next write or undo)".to_string()
+                }
+                (State::RolledBack { note: None }, _) => "rolled back".to_string(),
+                (State::RolledBack { note: Some(note) }, _) => {
+                    format!("rolled back, except: {note}")
+                }
+                (State::Committed, Kind::Undo) => "done".to_string(),
+                (State::Committed, Kind::Apply) => match undone_by.get(m.id.as_str()) {
+                    Some(by) => format!("undone by {by}"),
+                    None => "applied".to_string(),
+                },
+            };
+            HistoryEntry {
+                id: m.id.clone(),
+                time_unix: m.time_unix,
+                what: transaction::describe(m),
+                files: m
+                    .files
+                    .iter()
+                    .map(|f| match (&f.sha256_before, &f.sha256_after) {
+                        (None, Some(_)) => format!("{} (created)", f.path),
+                        (Some(_), None) => format!("{} (removed)", f.path),
+                        _ => f.path.clone(),
+                    })
+                    .collect(),
+                state,
+            }
+        })
+        .collect())
+}
+
+/// The history as a table: id, time (UTC), what, state, files.
+pub fn format_history(entries: &[HistoryEntry]) -> String {
+    if entries.is_empty() {
+        return "no transactions in .candor/journal yet\n".to_string();
+    }
+    let rows: Vec<[String; 5]> = entries
+        .iter()
+        .map(|e| {
+            [
+                e.id.clone(),
+                journal::human_utc(e.time_unix)
+                    .trim_end_matches(" UTC")
+                    .to_string(),
+                e.what.clone(),
+                e.state.clone(),
+                e.files.join(", "),
+            ]
+        })
+        .collect();
+    let header = ["ID", "TIME (UTC)", "WHAT", "STATE", "FILES"].map(String::from);
+    let mut widths = [0usize; 4];
+    for row in std::iter::once(&header).chain(rows.iter()) {
+        for (width, cell) in widths.iter_mut().zip(row.iter()) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in std::iter::once(&header).chain(rows.iter()) {
+        for (width, cell) in widths.iter().zip(row.iter()) {
+            out.push_str(&format!("{cell:<width$}  "));
+        }
+        out.push_str(&row[4]);
+        out.push('\n');
+    }
+    out
+}
+
+/// A one-paragraph account of an undo, for the CLI and the TUI's status line.
+pub fn describe_report(report: &UndoReport) -> String {
+    let mut lines: Vec<String> = report.recovered.iter().map(ToString::to_string).collect();
+    match &report.undone {
+        Some(undone) => {
+            let mut line = format!("undid {} ({})", undone.transaction, undone.what);
+            let parts = [
+                ("restored", &undone.restored),
+                ("removed", &undone.removed),
+                ("recreated", &undone.recreated),
+            ];
+            for (label, files) in parts {
+                if !files.is_empty() {
+                    line.push_str(&format!("; {label} {}", files.join(", ")));
+                }
+            }
+            lines.push(line);
+        }
+        None => lines.push(
+            "nothing older was undone; run `candor undo` again to undo the last applied refactor"
+                .to_string(),
+        ),
+    }
+    lines.join("\n")
+}
+
+/// `candor undo [--list]`: prints the outcome and returns the exit status (0, 3 nothing to undo,
+/// 4 a file changed since, 1 anything else).
+pub fn undo_command(root: &Root, list: bool) -> ExitCode {
+    if list {
+        return match history(root) {
+            Ok(entries) => {
+                print!("{}", format_history(&entries));
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("candor: {e}");
+                ExitCode::from(1)
+            }
+        };
+    }
+    match undo_last(root) {
+        Ok(report) => {
+            println!("{}", describe_report(&report));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("candor: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}

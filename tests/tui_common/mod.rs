@@ -1,0 +1,176 @@
+//! Shared helpers of the TUI tests: a temp copy of the demo project, a headless session on it
+//! (tree-sitter backend, so results are deterministic), and key-level steps a user would take.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use candor::backend::BackendChoice;
+use candor::tui::headless::Headless;
+use candor::tui::state::{Ready, Screen};
+
+pub fn demo_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo")
+}
+
+/// Copies `from` to `to`, leaving out build output and caches.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name();
+        if ["target", "__pycache__", "Cargo.lock", ".candor"]
+            .iter()
+            .any(|n| name == *n)
+        {
+            continue;
+        }
+        let path = entry.path();
+        if path.is_dir() {
+            copy_tree(&path, &to.join(&name));
+        } else {
+            std::fs::copy(&path, to.join(&name)).unwrap();
+        }
+    }
+}
+
+/// A temp copy of `assets/demo`, named `demo` (the name shows in the title bar).
+pub fn demo_copy() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    copy_tree(&demo_dir(), &root);
+    (dir, root)
+}
+
+pub fn open(root: &Path, size: (u16, u16)) -> Headless {
+    Headless::open(root, Some(BackendChoice::TreeSitter), size).unwrap()
+}
+
+pub fn read(root: &Path, path: &str) -> Vec<u8> {
+    std::fs::read(root.join(path)).unwrap()
+}
+
+/// Filters the picker with `query`, checks that `path` is the file selected, and opens it.
+pub fn pick(h: &mut Headless, query: &str, path: &str) {
+    assert_eq!(h.state.screen, Screen::Picker);
+    h.type_text(query);
+    assert_eq!(
+        h.state.picker.selected_path(),
+        Some(path),
+        "picker matches: {:?}",
+        h.state.picker.matches
+    );
+    h.press(&["enter"]);
+    assert_eq!(h.state.screen, Screen::Code, "notice: {:?}", h.state.notice);
+    assert_eq!(h.state.code.as_ref().unwrap().doc.path, path);
+}
+
+/// Moves the cursor to 1-based `line` with `g` and `j`.
+pub fn goto_line(h: &mut Headless, line: usize) {
+    h.press(&["g"]);
+    for _ in 1..line {
+        h.press(&["j"]);
+    }
+    assert_eq!(h.state.code.as_ref().unwrap().cursor + 1, line);
+}
+
+/// Selects 1-based lines `first..=last` with `V`, `j`…, `V`, and checks the status label.
+pub fn select_lines(h: &mut Headless, first: usize, last: usize) {
+    goto_line(h, first);
+    h.press(&["V"]);
+    for _ in first..last {
+        h.press(&["j"]);
+    }
+    h.press(&["V"]);
+    let label = h.state.code.as_ref().unwrap().selection_label().unwrap();
+    assert_eq!(label, format!("lines {first}\u{2013}{last}"));
+}
+
+/// Selects a symbol through the outline (`o`, `j`…, `enter`), checking the status label.
+pub fn select_symbol(h: &mut Headless, label: &str) {
+    h.press(&["o", "g"]);
+    for _ in 0..200 {
+        let code = h.state.code.as_ref().unwrap();
+        let current =
+            candor::tui::state::symbol_label(&code.doc, &code.doc.symbols[code.outline_cursor]);
+        if current == label {
+            h.press(&["enter"]);
+            assert_eq!(
+                h.state.code.as_ref().unwrap().selection_label().as_deref(),
+                Some(label)
+            );
+            return;
+        }
+        h.press(&["j"]);
+    }
+    panic!("no `{label}` in the outline");
+}
+
+/// The preview on screen, or a panic with the error it shows.
+pub fn ready(h: &Headless) -> Ready {
+    assert_eq!(
+        h.state.screen,
+        Screen::Preview,
+        "notice: {:?}",
+        h.state.notice
+    );
+    let preview = h.state.preview.as_ref().unwrap();
+    match &preview.result {
+        Some(Ok(ready)) => (**ready).clone(),
+        Some(Err(e)) => panic!(
+            "the preview is an error: {} ({})",
+            e.message,
+            e.code.as_str()
+        ),
+        None => panic!("the preview was not computed"),
+    }
+}
+
+/// Confirms the preview on screen: Enter, then `y` at the prompt a heuristic result asks.
+pub fn confirm(h: &mut Headless) {
+    h.press(&["enter"]);
+    let preview = h
+        .state
+        .preview
+        .as_ref()
+        .expect("the prompt keeps the preview");
+    assert!(
+        preview.confirm,
+        "a heuristic result asks again; notice: {:?}",
+        h.state.notice
+    );
+    h.press(&["y"]);
+    assert_eq!(
+        h.state.screen,
+        Screen::Code,
+        "after the write: notice {:?}",
+        h.state.notice
+    );
+}
+
+/// Runs the demo's own tests in `root` (Rust: cargo test; Python: unittest), panicking with
+/// their output when they fail.
+pub fn demo_tests_pass(root: &Path, language: &str) {
+    let output = match language {
+        "rust" => std::process::Command::new(env!("CARGO"))
+            .args(["test", "--quiet", "--offline"])
+            .current_dir(root.join("rust"))
+            .env(
+                "CARGO_TARGET_DIR",
+                Path::new(env!("CARGO_TARGET_TMPDIR")).join("demo-target"),
+            )
+            .output()
+            .unwrap(),
+        _ => std::process::Command::new("python3")
+            .args(["-B", "-m", "unittest", "-q"])
+            .current_dir(root.join("python"))
+            .output()
+            .unwrap(),
+    };
+    assert!(
+        output.status.success(),
+        "the demo's {language} tests fail after the refactor:\n{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

@@ -1,0 +1,522 @@
+//! Whole TUI flows driven by keys, without a terminal, on a temp copy of the demo project: for
+//! each refactor in both languages, from the picker to a confirmed write (the bytes on disk are
+//! the previewed bytes, and the demo's own tests still pass); cancel writes nothing; a stale
+//! preview cannot be confirmed; undo restores; errors are shown, never a crash.
+
+mod tui_common;
+
+use candor::api::ErrorCode;
+use candor::honesty::{BackendKind, Tool};
+use candor::tui::state::{NoticeLevel, Screen};
+use tui_common::*;
+
+const RUST: &str = "rust/src/lib.rs";
+const PYTHON: &str = "python/shop/receipt.py";
+
+/// Applies the preview on screen and checks that every changed file on disk holds exactly the
+/// previewed bytes.
+fn confirm_and_check_disk(h: &mut candor::tui::headless::Headless, root: &std::path::Path) {
+    let ready = ready(h);
+    assert!(!ready.outcome.plan.changes.is_empty());
+    confirm(h);
+    for change in &ready.outcome.plan.changes {
+        assert_eq!(
+            read(root, &change.path),
+            change.after_bytes(),
+            "{} on disk is the previewed text",
+            change.path
+        );
+    }
+    let notice = h.state.notice.as_ref().unwrap();
+    assert!(notice.text.contains("press u to undo"), "{notice:?}");
+}
+
+fn assert_heuristic(ready: &candor::tui::state::Ready, tool: Tool) {
+    assert_eq!(ready.outcome.tool, tool);
+    assert_eq!(ready.outcome.backend, BackendKind::Hybrid);
+    assert_eq!(ready.outcome.confidence(), tool.heuristic_confidence());
+    assert_eq!(ready.caveats(), tool.caveats());
+}
+
+fn text(root: &std::path::Path, path: &str) -> String {
+    String::from_utf8(read(root, path)).unwrap()
+}
+
+#[test]
+fn extract_rust_from_the_picker_to_the_disk() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "rust/src/lib", RUST);
+    select_lines(&mut h, 52, 54);
+    h.press(&["e"]);
+    assert_eq!(h.state.screen, Screen::Form);
+    h.type_text("print_header").press(&["enter"]);
+    let ready = ready(&h);
+    assert_heuristic(&ready, Tool::ExtractFunction);
+    confirm_and_check_disk(&mut h, &root);
+    let after = text(&root, RUST);
+    assert!(after.contains("fn print_header()"), "{after}");
+    assert!(after.contains("    print_header();\n"), "{after}");
+    assert_eq!(after.matches("CANDOR DEMO SHOP").count(), 1);
+    assert_eq!(
+        h.state.code.as_ref().unwrap().doc.text,
+        after,
+        "the code view shows the new text"
+    );
+    demo_tests_pass(&root, "rust");
+}
+
+#[test]
+fn extract_python_from_the_picker_to_the_disk() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "shop/receipt", PYTHON);
+    select_lines(&mut h, 46, 48);
+    h.press(&["e"]).type_text("print_header").press(&["enter"]);
+    assert_heuristic(&ready(&h), Tool::ExtractFunction);
+    confirm_and_check_disk(&mut h, &root);
+    let after = text(&root, PYTHON);
+    assert!(after.contains("def print_header():"), "{after}");
+    assert!(after.contains("    print_header()\n"), "{after}");
+    assert_eq!(after.matches("CANDOR DEMO SHOP").count(), 1);
+    demo_tests_pass(&root, "python");
+}
+
+#[test]
+fn inline_rust_helper() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "rust/src/lib", RUST);
+    select_symbol(&mut h, "fn line_total");
+    h.press(&["i"]);
+    assert_heuristic(&ready(&h), Tool::InlineFunction);
+    confirm_and_check_disk(&mut h, &root);
+    let after = text(&root, RUST);
+    assert!(!after.contains("fn line_total"), "{after}");
+    assert!(
+        !after.contains("line_total("),
+        "every call site is inlined: {after}"
+    );
+    assert!(
+        after.contains("item.unit_price_cents * item.quantity"),
+        "{after}"
+    );
+    demo_tests_pass(&root, "rust");
+}
+
+#[test]
+fn inline_python_helper() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "shop/receipt", PYTHON);
+    select_symbol(&mut h, "def line_total");
+    h.press(&["i"]);
+    assert_heuristic(&ready(&h), Tool::InlineFunction);
+    confirm_and_check_disk(&mut h, &root);
+    let after = text(&root, PYTHON);
+    assert!(!after.contains("def line_total"), "{after}");
+    assert!(!after.contains("line_total("), "{after}");
+    assert!(
+        after.contains("item.unit_price_cents * item.quantity"),
+        "{after}"
+    );
+    demo_tests_pass(&root, "python");
+}
+
+#[test]
+fn move_rust_item_with_path_completion() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "rust/src/lib", RUST);
+    select_symbol(&mut h, "fn parse_cents");
+    h.press(&["m"]).type_text("rust/src/mo").press(&["tab"]);
+    assert_eq!(
+        h.state.form.as_ref().unwrap().input_text(),
+        "rust/src/money.rs",
+        "Tab completes an existing path"
+    );
+    h.press(&["enter"]);
+    let ready = ready(&h);
+    assert_heuristic(&ready, Tool::MoveToFile);
+    assert_eq!(ready.diffs.len(), 2, "both files are previewed");
+    confirm_and_check_disk(&mut h, &root);
+    assert!(!text(&root, RUST).contains("fn parse_cents"));
+    assert!(
+        text(&root, "rust/src/money.rs")
+            .contains("pub fn parse_cents(text: &str) -> Option<u64> {")
+    );
+    demo_tests_pass(&root, "rust");
+}
+
+#[test]
+fn move_python_item() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "shop/receipt", PYTHON);
+    select_symbol(&mut h, "def parse_cents");
+    h.press(&["m"])
+        .type_text("python/shop/money.py")
+        .press(&["enter"]);
+    assert_heuristic(&ready(&h), Tool::MoveToFile);
+    confirm_and_check_disk(&mut h, &root);
+    assert!(!text(&root, PYTHON).contains("def parse_cents"));
+    assert!(text(&root, "python/shop/money.py").contains("def parse_cents(text):"));
+    demo_tests_pass(&root, "python");
+}
+
+#[test]
+fn change_signature_rust_drops_the_unused_parameter() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "rust/src/lib", RUST);
+    select_symbol(&mut h, "fn shipping_cents");
+    h.press(&["c"]);
+    let form = h.state.form.as_ref().unwrap();
+    assert_eq!(
+        form.input_text(),
+        "(weight_grams: u64, express: bool, _legacy_zone: u32)",
+        "the current list, editable"
+    );
+    h.press(&["ctrl-e", "ctrl-j"])
+        .type_text("(weight_grams: u64, express: bool)")
+        .press(&["enter"]);
+    assert_heuristic(&ready(&h), Tool::ChangeSignature);
+    confirm_and_check_disk(&mut h, &root);
+    let after = text(&root, RUST);
+    assert!(
+        after.contains("pub fn shipping_cents(weight_grams: u64, express: bool) -> u64 {"),
+        "{after}"
+    );
+    assert!(
+        after.contains("shipping_cents(weight_grams, express)"),
+        "the call site follows: {after}"
+    );
+    demo_tests_pass(&root, "rust");
+}
+
+#[test]
+fn change_signature_python_drops_the_unused_parameter() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "shop/receipt", PYTHON);
+    select_symbol(&mut h, "def shipping_cents");
+    h.press(&["c"]);
+    assert_eq!(
+        h.state.form.as_ref().unwrap().input_text(),
+        "(weight_grams, express=False, legacy_zone=None)"
+    );
+    h.press(&["ctrl-e", "ctrl-j"])
+        .type_text("(weight_grams, express=False)")
+        .press(&["enter"]);
+    assert_heuristic(&ready(&h), Tool::ChangeSignature);
+    confirm_and_check_disk(&mut h, &root);
+    assert!(text(&root, PYTHON).contains("def shipping_cents(weight_grams, express=False):"));
+    demo_tests_pass(&root, "python");
+}
+
+#[test]
+fn cancelling_writes_nothing() {
+    let (_dir, root) = demo_copy();
+    let original = read(&root, RUST);
+    let mut h = open(&root, (80, 24));
+    pick(&mut h, "rust/src/lib", RUST);
+    select_lines(&mut h, 52, 54);
+    // Cancel the form.
+    h.press(&["e"]).type_text("print_header").press(&["esc"]);
+    assert_eq!(h.state.screen, Screen::Code);
+    assert!(h.state.form.is_none());
+    // Say no at the prompt, then cancel the preview.
+    h.press(&["e"]).type_text("print_header").press(&["enter"]);
+    ready(&h);
+    h.press(&["enter"]);
+    assert!(h.state.preview.as_ref().unwrap().confirm);
+    h.press(&["n"]);
+    assert_eq!(h.state.screen, Screen::Preview);
+    assert!(!h.state.preview.as_ref().unwrap().confirm);
+    h.press(&["esc"]);
+    assert_eq!(h.state.screen, Screen::Code);
+    assert!(h.state.preview.is_none());
+    assert!(
+        h.state
+            .notice
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("nothing was written")
+    );
+    assert_eq!(read(&root, RUST), original);
+    assert!(h.state.last_applied.is_none());
+}
+
+#[test]
+fn a_stale_preview_cannot_be_confirmed_until_recomputed() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "rust/src/lib", RUST);
+    select_lines(&mut h, 52, 54);
+    h.press(&["e"]).type_text("print_header").press(&["enter"]);
+    ready(&h);
+    assert!(
+        h.watched.contains(&RUST.to_string()),
+        "the preview's files are watched: {:?}",
+        h.watched
+    );
+
+    // Someone else edits the file; the watcher reports it.
+    let mut edited = text(&root, RUST);
+    edited.push_str("// edited elsewhere\n");
+    std::fs::write(root.join(RUST), &edited).unwrap();
+    h.files_changed(&[RUST]);
+    let preview = h.state.preview.as_ref().unwrap();
+    assert_eq!(preview.stale.as_deref(), Some(RUST));
+    assert!(preview.computing, "a new preview was asked for");
+
+    // Confirm is refused while it is stale: no write is even queued.
+    h.press_pending("enter");
+    let notice = h.state.notice.as_ref().unwrap();
+    assert_eq!(notice.level, NoticeLevel::Warning);
+    assert!(notice.text.contains("stale"), "{notice:?}");
+    assert!(
+        !h.state.preview.as_ref().unwrap().confirm,
+        "no prompt for a stale preview"
+    );
+    h.press_pending("y");
+    assert!(h.state.writing.is_none());
+    assert!(
+        !h.queue
+            .iter()
+            .any(|e| matches!(e, candor::tui::effect::Effect::Apply { .. }))
+    );
+    assert_eq!(text(&root, RUST), edited);
+
+    // The recomputed preview is of the new text, and that is what gets written.
+    h.settle();
+    let preview = h.state.preview.as_ref().unwrap();
+    assert!(preview.stale.is_none() && !preview.computing);
+    assert!(
+        ready(&h).outcome.plan.changes[0]
+            .after
+            .contains("// edited elsewhere")
+    );
+    confirm_and_check_disk(&mut h, &root);
+    assert!(text(&root, RUST).contains("// edited elsewhere"));
+}
+
+#[test]
+fn a_change_the_watcher_missed_is_caught_by_the_write() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "shop/receipt", PYTHON);
+    select_lines(&mut h, 46, 48);
+    h.press(&["e"]).type_text("print_header").press(&["enter"]);
+    ready(&h);
+    let edited = format!("{}# edited elsewhere\n", text(&root, PYTHON));
+    std::fs::write(root.join(PYTHON), &edited).unwrap();
+    h.press(&["enter", "y"]);
+    assert_eq!(h.state.screen, Screen::Preview, "still on the preview");
+    let notice = h.state.notice.as_ref().unwrap();
+    assert_eq!(notice.level, NoticeLevel::Error);
+    assert!(notice.text.contains("changed on disk"), "{notice:?}");
+    assert_eq!(text(&root, PYTHON), edited, "nothing was written");
+    assert!(
+        ready(&h).outcome.plan.changes[0]
+            .after
+            .contains("# edited elsewhere"),
+        "recomputed on the new text"
+    );
+}
+
+#[test]
+fn undo_restores_the_files() {
+    let (_dir, root) = demo_copy();
+    let original_lib = read(&root, RUST);
+    let original_money = read(&root, "rust/src/money.rs");
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "rust/src/lib", RUST);
+    select_symbol(&mut h, "fn parse_cents");
+    h.press(&["m"])
+        .type_text("rust/src/money.rs")
+        .press(&["enter"]);
+    confirm_and_check_disk(&mut h, &root);
+    assert_ne!(read(&root, RUST), original_lib);
+    h.press(&["u"]);
+    assert_eq!(read(&root, RUST), original_lib);
+    assert_eq!(read(&root, "rust/src/money.rs"), original_money);
+    let notice = h.state.notice.as_ref().unwrap();
+    assert!(notice.text.starts_with("undone move to file"), "{notice:?}");
+    assert_eq!(
+        h.state.code.as_ref().unwrap().doc.text.as_bytes(),
+        original_lib,
+        "the code view shows the restored text"
+    );
+    h.press(&["u"]);
+    assert!(
+        h.state
+            .notice
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("nothing to undo")
+    );
+}
+
+#[test]
+fn undo_refuses_when_the_file_changed_after_the_write() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "shop/receipt", PYTHON);
+    select_symbol(&mut h, "def shipping_cents");
+    h.press(&["c", "ctrl-e", "ctrl-j"])
+        .type_text("(weight_grams, express=False)")
+        .press(&["enter"]);
+    confirm_and_check_disk(&mut h, &root);
+    let edited = format!("{}# mine\n", text(&root, PYTHON));
+    std::fs::write(root.join(PYTHON), &edited).unwrap();
+    h.press(&["u"]);
+    let notice = h.state.notice.as_ref().unwrap();
+    assert_eq!(notice.level, NoticeLevel::Error);
+    assert!(notice.text.contains("undo refused"), "{notice:?}");
+    assert_eq!(text(&root, PYTHON), edited);
+}
+
+#[test]
+fn bad_input_is_shown_in_the_ui_and_writes_nothing() {
+    let (_dir, root) = demo_copy();
+    let original = read(&root, RUST);
+    let mut h = open(&root, (80, 24));
+    pick(&mut h, "rust/src/lib", RUST);
+
+    // A name that is a keyword: refused inline, the form stays.
+    select_lines(&mut h, 52, 54);
+    h.press(&["e"]).type_text("fn");
+    assert!(
+        h.state
+            .form
+            .as_ref()
+            .unwrap()
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("keyword")
+    );
+    h.press(&["enter"]);
+    assert_eq!(h.state.screen, Screen::Form);
+    h.press(&["esc", "esc"]);
+
+    // A parameter list that does not parse: the error is inline, Enter does nothing.
+    select_symbol(&mut h, "fn shipping_cents");
+    h.press(&["c", "ctrl-e", "ctrl-j"])
+        .type_text("(weight_grams: u64");
+    assert!(
+        h.state
+            .form
+            .as_ref()
+            .unwrap()
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("end with `)`")
+    );
+    h.press(&["enter"]);
+    assert_eq!(h.state.screen, Screen::Form);
+    h.press(&["esc"]);
+
+    // A target of another language.
+    select_symbol(&mut h, "fn parse_cents");
+    h.press(&["m"]).type_text("python/shop/money.py");
+    assert!(
+        h.state
+            .form
+            .as_ref()
+            .unwrap()
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("Rust file")
+    );
+    h.press(&["esc"]);
+
+    // A selection that cuts the `for` loop in half: the engine refuses, the UI says why.
+    select_lines(&mut h, 55, 56);
+    h.press(&["e"]).type_text("half").press(&["enter"]);
+    let error = match &h.state.preview.as_ref().unwrap().result {
+        Some(Err(error)) => error.clone(),
+        other => panic!("expected a refusal, got {other:?}"),
+    };
+    assert_eq!(error.code, ErrorCode::InvalidRange);
+    h.press(&["enter"]);
+    assert!(
+        h.state
+            .notice
+            .as_ref()
+            .unwrap()
+            .text
+            .starts_with("nothing to apply")
+    );
+    h.press(&["esc"]);
+    assert_eq!(
+        h.state.screen,
+        Screen::Form,
+        "back to the form to fix the input"
+    );
+    assert_eq!(h.state.form.as_ref().unwrap().input_text(), "half");
+
+    // Inline with the cursor outside any function.
+    h.press(&["esc"]);
+    goto_line(&mut h, 3);
+    h.press(&["esc", "i"]);
+    assert_eq!(h.state.screen, Screen::Code);
+    assert!(
+        h.state
+            .notice
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("put the cursor in a function")
+    );
+    assert_eq!(read(&root, RUST), original);
+}
+
+#[test]
+fn the_picker_filters_as_you_type_and_esc_returns() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (80, 24));
+    assert_eq!(
+        h.state.picker.files.len(),
+        7,
+        "Rust and Python files only: {:?}",
+        h.state.picker.files
+    );
+    assert!(!h.state.picker.scanning);
+    h.type_text("money");
+    let matches: Vec<&str> = h
+        .state
+        .picker
+        .matches
+        .iter()
+        .map(|&i| h.state.picker.files[i].as_str())
+        .collect();
+    let mut sorted = matches.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["python/shop/money.py", "rust/src/money.rs"]);
+    assert_eq!(matches.len(), 2);
+    h.press(&["down", "enter"]);
+    let opened = h.state.code.as_ref().unwrap().doc.path.clone();
+    assert!(opened.ends_with("money.py") || opened.ends_with("money.rs"));
+    h.press(&["p"]);
+    assert_eq!(h.state.screen, Screen::Picker);
+    h.press(&["esc"]);
+    assert_eq!(h.state.screen, Screen::Code);
+}
+
+#[test]
+fn a_file_given_on_the_command_line_opens_directly() {
+    let (_dir, root) = demo_copy();
+    let h = open(&root.join(RUST), (80, 24));
+    assert_eq!(h.state.screen, Screen::Code);
+    assert_eq!(
+        h.state.project_name, "rust",
+        "the crate is the file's project"
+    );
+    assert_eq!(h.state.code.as_ref().unwrap().doc.path, "src/lib.rs");
+}

@@ -1,0 +1,356 @@
+//! Undo and containment through the real binary: each of the four tools, in Python and in Rust,
+//! applied with `candor call … dry_run: false` and undone with `candor undo` gives back every
+//! byte; an undo after an outside edit is refused, naming the file; `candor undo --list` shows the
+//! history; paths outside the root (`..`, absolute, symlinks) are refused and nothing outside is
+//! written; a binary or oversized file is a clear `invalid_argument`.
+
+mod common;
+
+use serde_json::{Value, json};
+
+use common::{call, candor, project, snapshot};
+
+const PYTHON: &str = "\
+def helper(a, b):
+    total = a + b
+    return total
+
+
+def main():
+    x = 1
+    y = 2
+    print(x)
+    print(y)
+    return helper(x, y)
+";
+
+const RUST: &str = "\
+fn helper(a: i32, b: i32) -> i32 {
+    a + b
+}
+
+fn main() {
+    let x = 1;
+    let y = 2;
+    println!(\"{}\", x);
+    println!(\"{}\", y);
+    let _ = helper(x, y);
+}
+";
+
+/// The four calls of the honesty test, applied.
+fn calls(file: &str) -> Vec<(&'static str, Value)> {
+    let ext = if file.ends_with(".py") { "py" } else { "rs" };
+    let typed = |name: &str| {
+        if ext == "rs" {
+            json!({"name": name, "type": "i32"})
+        } else {
+            json!({"name": name})
+        }
+    };
+    vec![
+        (
+            "refactor_extract_function",
+            json!({"file_path": file, "start_line": 8, "end_line": 9, "new_name": "show"}),
+        ),
+        (
+            "refactor_inline_function",
+            json!({"file_path": file, "function_name": "helper"}),
+        ),
+        (
+            "refactor_move_to_file",
+            json!({"file_path": file, "symbol_name": "helper", "target_file": format!("helpers.{ext}")}),
+        ),
+        (
+            "refactor_change_signature",
+            json!({"file_path": file, "function_name": "helper", "new_parameters": [typed("a"), typed("b"), typed("c")]}),
+        ),
+    ]
+}
+
+fn root_arg(dir: &std::path::Path) -> String {
+    dir.to_string_lossy().into_owned()
+}
+
+#[test]
+fn each_tool_in_each_language_applies_and_undoes_byte_for_byte() {
+    let mut failures = Vec::new();
+    for (file, text) in [("app.py", PYTHON), ("app.rs", RUST)] {
+        for (tool, mut args) in calls(file) {
+            let dir = project(&[
+                (file, text.as_bytes()),
+                ("other.py", b"untouched = True\r\n"),
+            ]);
+            let before = snapshot(dir.path());
+            args["dry_run"] = json!(false);
+            let (envelope, code) = call(dir.path(), tool, &args);
+            if code != 0 {
+                failures.push(format!(
+                    "{tool} on {file}: apply failed: {}",
+                    envelope["error"]
+                ));
+                continue;
+            }
+            assert_eq!(
+                envelope["data"]["applied"], true,
+                "{tool} on {file}: {envelope:#}"
+            );
+            let id = envelope["data"]["transaction_id"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{tool} on {file}: no transaction_id"));
+            assert_ne!(
+                snapshot(dir.path()),
+                before,
+                "{tool} on {file}: nothing was written"
+            );
+
+            let list = candor(
+                dir.path(),
+                &["undo", "--list", "--root", &root_arg(dir.path())],
+            );
+            let listed = String::from_utf8_lossy(&list.stdout);
+            assert!(
+                list.status.success() && listed.contains(id) && listed.contains(tool),
+                "{tool} on {file}: {listed}"
+            );
+
+            let out = candor(dir.path(), &["undo", "--root", &root_arg(dir.path())]);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{tool} on {file}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(
+                String::from_utf8_lossy(&out.stdout).contains(&format!("undid {id}")),
+                "{tool} on {file}"
+            );
+            assert_eq!(
+                snapshot(dir.path()),
+                before,
+                "{tool} on {file}: undo gives back every byte"
+            );
+
+            let again = candor(dir.path(), &["undo", "--root", &root_arg(dir.path())]);
+            assert_eq!(
+                again.status.code(),
+                Some(3),
+                "{tool} on {file}: nothing left to undo"
+            );
+            assert!(String::from_utf8_lossy(&again.stderr).contains("nothing to undo"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "refactors that could not be applied:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn undo_is_refused_after_an_outside_edit_naming_the_file() {
+    let mut failures = Vec::new();
+    for (file, text) in [("app.py", PYTHON), ("app.rs", RUST)] {
+        for (tool, mut args) in calls(file) {
+            let dir = project(&[(file, text.as_bytes())]);
+            args["dry_run"] = json!(false);
+            let (envelope, code) = call(dir.path(), tool, &args);
+            if code != 0 {
+                failures.push(format!(
+                    "{tool} on {file}: apply failed: {}",
+                    envelope["error"]
+                ));
+                continue;
+            }
+            let changed = envelope["data"]["changes"][0]["path"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            let path = dir.path().join(&changed);
+            let mut edited = std::fs::read(&path).unwrap();
+            edited.extend_from_slice(b"\n# edited by hand\n");
+            std::fs::write(&path, &edited).unwrap();
+            let after_edit = snapshot(dir.path());
+            let out = candor(dir.path(), &["undo", "--root", &root_arg(dir.path())]);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(4), "{tool} on {file}: {stderr}");
+            assert!(
+                stderr.contains(&format!("{changed} changed since candor wrote it")),
+                "{tool} on {file}: {stderr}"
+            );
+            assert_eq!(
+                snapshot(dir.path()),
+                after_edit,
+                "{tool} on {file}: a refused undo writes nothing"
+            );
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "refactors that could not be applied:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn undo_list_and_nothing_to_undo_on_a_fresh_project() {
+    let dir = project(&[("app.py", PYTHON.as_bytes())]);
+    let list = candor(
+        dir.path(),
+        &["undo", "--list", "--root", &root_arg(dir.path())],
+    );
+    assert!(list.status.success());
+    assert!(String::from_utf8_lossy(&list.stdout).contains("no transactions"));
+    assert!(
+        !dir.path().join(".candor").exists(),
+        "listing creates nothing"
+    );
+    let out = candor(dir.path(), &["undo", "--root", &root_arg(dir.path())]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        !dir.path().join(".candor").exists(),
+        "nor does an undo with nothing to undo"
+    );
+}
+
+#[test]
+fn paths_outside_the_root_are_refused_and_nothing_outside_is_written() {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret.py"), PYTHON).unwrap();
+    let dir = project(&[("app.py", PYTHON.as_bytes())]);
+    std::os::unix::fs::symlink(outside.path().join("secret.py"), dir.path().join("link.py"))
+        .unwrap();
+    std::os::unix::fs::symlink(outside.path(), dir.path().join("linkdir")).unwrap();
+    let outside_before = snapshot(outside.path());
+    let inside_before = snapshot(dir.path());
+    let absolute = outside
+        .path()
+        .join("secret.py")
+        .to_string_lossy()
+        .into_owned();
+    let absolute_target = outside.path().join("new.py").to_string_lossy().into_owned();
+    let cases = [
+        (
+            "refactor_inline_function",
+            json!({"file_path": "../secret.py", "function_name": "helper"}),
+            "file_path",
+        ),
+        (
+            "refactor_inline_function",
+            json!({"file_path": absolute, "function_name": "helper"}),
+            "file_path",
+        ),
+        (
+            "refactor_inline_function",
+            json!({"file_path": "link.py", "function_name": "helper"}),
+            "file_path",
+        ),
+        (
+            "refactor_extract_function",
+            json!({"file_path": "linkdir/secret.py", "start_line": 8, "end_line": 9, "new_name": "show"}),
+            "file_path",
+        ),
+        (
+            "refactor_move_to_file",
+            json!({"file_path": "app.py", "symbol_name": "helper", "target_file": "../x.py"}),
+            "target_file",
+        ),
+        (
+            "refactor_move_to_file",
+            json!({"file_path": "app.py", "symbol_name": "helper", "target_file": absolute_target}),
+            "target_file",
+        ),
+        (
+            "refactor_move_to_file",
+            json!({"file_path": "app.py", "symbol_name": "helper", "target_file": "linkdir/new.py"}),
+            "target_file",
+        ),
+        (
+            "refactor_move_to_file",
+            json!({"file_path": "app.py", "symbol_name": "helper", "target_file": "linkdir/deeper/new.py"}),
+            "target_file",
+        ),
+        (
+            "refactor_change_signature",
+            json!({"file_path": "app.py", "function_name": "helper", "new_parameters": [], "expected_sha256": {"../secret.py": "0".repeat(64)}}),
+            "expected_sha256",
+        ),
+    ];
+    for (tool, mut args, param) in cases {
+        args["dry_run"] = json!(false);
+        let (envelope, code) = call(dir.path(), tool, &args);
+        assert_eq!(
+            envelope["error"]["code"], "outside_root",
+            "{args}: {envelope:#}"
+        );
+        assert_eq!(envelope["error"]["param"], param, "{args}: {envelope:#}");
+        assert_eq!(code, 2, "{args}");
+        assert!(
+            envelope["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("outside the project root")
+        );
+    }
+    assert_eq!(
+        snapshot(outside.path()),
+        outside_before,
+        "nothing outside the root was written"
+    );
+    assert_eq!(snapshot(dir.path()), inside_before, "nothing inside either");
+}
+
+#[test]
+fn binary_oversized_and_non_utf8_files_are_clear_errors() {
+    let big = format!("{PYTHON}{}", "x = 1\n".repeat(100));
+    let dir = project(&[
+        ("bin.py", b"def helper():\n    pass\n\0\0\0"),
+        ("latin.py", b"def helper():\n    return 'caf\xe9'\n"),
+        ("big.py", big.as_bytes()),
+        (".candor/config.toml", b"max_file_bytes = 300\n"),
+    ]);
+    for (file, words) in [
+        ("bin.py", "binary"),
+        ("latin.py", "not valid UTF-8 (first invalid byte on line 2)"),
+        ("big.py", "over the 300-byte limit"),
+    ] {
+        let (envelope, code) = call(
+            dir.path(),
+            "refactor_inline_function",
+            &json!({"file_path": file, "function_name": "helper"}),
+        );
+        assert_eq!(
+            envelope["error"]["code"], "invalid_argument",
+            "{file}: {envelope:#}"
+        );
+        assert_eq!(envelope["error"]["param"], "file_path", "{file}");
+        assert_eq!(code, 2);
+        assert!(
+            envelope["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains(words),
+            "{file}: {envelope:#}"
+        );
+    }
+}
+
+#[test]
+fn searched_files_that_cannot_be_read_are_findings_not_failures() {
+    let dir = project(&[
+        ("lib.py", b"def area(w, h):\n    return w * h\n"),
+        ("a.py", b"from lib import area\nprint(area(1, 2))\n"),
+        ("blob.py", b"area(1, 2)\n\0\0binary"),
+    ]);
+    let args =
+        json!({"file_path": "lib.py", "function_name": "area", "new_parameters": [{"name": "w"}]});
+    let (envelope, code) = call(dir.path(), "refactor_change_signature", &args);
+    assert_eq!(code, 0, "{envelope:#}");
+    let findings = envelope["data"]["findings"].as_array().unwrap();
+    assert!(
+        findings.iter().any(|f| f["file"] == "blob.py"
+            && f["severity"] == "warning"
+            && f["message"].as_str().unwrap().contains("was not searched")),
+        "{envelope:#}"
+    );
+}
