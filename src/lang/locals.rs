@@ -1,113 +1,313 @@
 //! Whether a name used at some point of a parsed file is a local binding there (a `let`, a
 //! parameter, a closure or lambda parameter, a loop or pattern variable, a Python local) rather
 //! than the item of that name: a call of `helper(..)` after `let helper = |x| ..;` does not call
-//! the function `helper`. Syntactic and best effort, like the rest of `lang`; never recurses.
+//! the function `helper`. Syntactic and best effort, like the rest of `lang`. Built once per file
+//! and name ([`Locals::new`], one walk), then asked per position without climbing the tree: deep
+//! nesting stays linear, and nothing recurses.
 
-use tree_sitter::Node;
+use std::ops::Range;
 
-use super::{Language, node_text, walk_node};
+use tree_sitter::{Node, Tree};
 
-/// Whether `name` at `node` resolves to a local binding of the code around it.
-pub fn shadowed_by_local(lang: Language, node: Node<'_>, name: &str, text: &str) -> bool {
-    match lang {
-        Language::Rust => rust_shadowed(node, name, text),
-        Language::Python => python_shadowed(node, name, text),
+use super::{Language, node_text, walk_node, walk_tree};
+
+/// The local bindings of one name in one file.
+#[derive(Debug, Clone, Default)]
+pub struct Locals {
+    lang: Option<Language>,
+    /// Rust: where each binding of the name is visible (`from` = where it starts to hold), with
+    /// the function it belongs to (a nested `fn` item does not see its parent's locals).
+    rust: Vec<RustBinding>,
+    /// Rust: the byte ranges of every `fn` item.
+    functions: Vec<Range<usize>>,
+    /// Python: the scopes (function, lambda, comprehension) that say something about the name.
+    python: Vec<PythonScope>,
+}
+
+#[derive(Debug, Clone)]
+struct RustBinding {
+    scope: Range<usize>,
+    from: usize,
+    function: Option<Range<usize>>,
+}
+
+#[derive(Debug, Clone)]
+struct PythonScope {
+    range: Range<usize>,
+    verdict: PythonVerdict,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PythonVerdict {
+    /// A parameter, or bound somewhere in the scope: a local.
+    Local,
+    /// `global name`: the module's, whatever the outer scopes do.
+    Global,
+}
+
+impl Locals {
+    /// Collects the local bindings of `name` in `tree`.
+    pub fn new(lang: Language, tree: &Tree, text: &str, name: &str) -> Locals {
+        let mut locals = Locals {
+            lang: Some(lang),
+            ..Locals::default()
+        };
+        if name.is_empty() || !text.contains(name) {
+            return locals;
+        }
+        match lang {
+            Language::Rust => locals.collect_rust(tree, text, name),
+            Language::Python => locals.collect_python(tree, text, name),
+        }
+        locals
+    }
+
+    /// Whether the name at `node` is one of these local bindings (or is one itself).
+    pub fn shadows(&self, node: Node<'_>) -> bool {
+        let at = node.start_byte();
+        match self.lang {
+            Some(Language::Rust) => {
+                let function = innermost(&self.functions, at);
+                self.rust.iter().any(|b| {
+                    b.from <= at && b.scope.contains(&at) && b.function.as_ref() == function
+                })
+            }
+            Some(Language::Python) => {
+                let mut containing: Vec<&PythonScope> = self
+                    .python
+                    .iter()
+                    .filter(|s| s.range.contains(&at))
+                    .collect();
+                containing.sort_by_key(|s| s.range.len());
+                containing
+                    .first()
+                    .is_some_and(|s| s.verdict == PythonVerdict::Local)
+            }
+            None => false,
+        }
+    }
+
+    /// Top down: each construct that binds (a `let` of a block, the parameters of a `fn` or a
+    /// closure, a `for`, a `match` arm, an `if let`/`while let`) looks at its own pattern, so no
+    /// node is asked for its parent (a walk from the root in tree-sitter).
+    fn collect_rust(&mut self, tree: &Tree, text: &str, name: &str) {
+        let mut stack: Vec<(Node<'_>, Option<Range<usize>>)> = vec![(tree.root_node(), None)];
+        while let Some((node, function)) = stack.pop() {
+            let function = if node.kind() == "function_item" {
+                self.functions.push(node.byte_range());
+                Some(node.byte_range())
+            } else {
+                function
+            };
+            let mut bind = |pattern: Node<'_>, scope: Range<usize>, from: usize| {
+                if pattern_binds(pattern, name, text) {
+                    self.rust.push(RustBinding {
+                        scope,
+                        from,
+                        function: function.clone(),
+                    });
+                }
+            };
+            match node.kind() {
+                "block" => {
+                    let mut cursor = node.walk();
+                    for statement in node.named_children(&mut cursor) {
+                        if statement.kind() == "let_declaration"
+                            && let Some(pattern) = statement.child_by_field_name("pattern")
+                        {
+                            bind(pattern, node.byte_range(), statement.end_byte());
+                        }
+                    }
+                }
+                "function_item" | "closure_expression" => {
+                    if let Some(parameters) = node.child_by_field_name("parameters") {
+                        let mut cursor = parameters.walk();
+                        for parameter in parameters.named_children(&mut cursor) {
+                            let pattern = if parameter.kind() == "parameter" {
+                                parameter.child_by_field_name("pattern")
+                            } else {
+                                Some(parameter)
+                            };
+                            if let Some(pattern) = pattern {
+                                bind(pattern, node.byte_range(), parameters.start_byte());
+                            }
+                        }
+                    }
+                }
+                "for_expression" => {
+                    if let (Some(pattern), Some(body)) = (
+                        node.child_by_field_name("pattern"),
+                        node.child_by_field_name("body"),
+                    ) {
+                        bind(pattern, body.byte_range(), body.start_byte());
+                    }
+                }
+                "match_arm" => {
+                    if let Some(pattern) = node.child_by_field_name("pattern") {
+                        bind(pattern, node.byte_range(), pattern.end_byte());
+                    }
+                }
+                "if_expression" | "while_expression" => {
+                    let mut conditions: Vec<Node<'_>> =
+                        node.child_by_field_name("condition").into_iter().collect();
+                    while let Some(condition) = conditions.pop() {
+                        match condition.kind() {
+                            "let_condition" => {
+                                if let Some(pattern) = condition.child_by_field_name("pattern") {
+                                    bind(pattern, node.byte_range(), condition.end_byte());
+                                }
+                            }
+                            "let_chain" => {
+                                conditions.extend(condition.named_children(&mut condition.walk()))
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                _ => {}
+            }
+            let mut cursor = node.walk();
+            for child in node.children(&mut cursor) {
+                stack.push((child, function.clone()));
+            }
+        }
+    }
+
+    fn collect_python(&mut self, tree: &Tree, text: &str, name: &str) {
+        walk_tree(tree, |node| {
+            let verdict = match node.kind() {
+                "function_definition" => {
+                    let body = node.child_by_field_name("body");
+                    if body.is_some_and(|b| declares(b, "global_statement", name, text)) {
+                        Some(PythonVerdict::Global)
+                    } else {
+                        let local = node
+                            .child_by_field_name("parameters")
+                            .is_some_and(|p| binds_parameter(p, name, text))
+                            || body.is_some_and(|b| python_binds(b, name, text));
+                        let nonlocal =
+                            body.is_some_and(|b| declares(b, "nonlocal_statement", name, text));
+                        (local && !nonlocal).then_some(PythonVerdict::Local)
+                    }
+                }
+                "lambda" => node
+                    .child_by_field_name("parameters")
+                    .is_some_and(|p| binds_parameter(p, name, text))
+                    .then_some(PythonVerdict::Local),
+                kind if COMPREHENSIONS.contains(&kind) => {
+                    let mut cursor = node.walk();
+                    node.named_children(&mut cursor)
+                        .any(|clause| {
+                            clause.kind() == "for_in_clause"
+                                && clause
+                                    .child_by_field_name("left")
+                                    .is_some_and(|left| target_binds(left, name, text))
+                        })
+                        .then_some(PythonVerdict::Local)
+                }
+                _ => None,
+            };
+            if let Some(verdict) = verdict {
+                // The definition's own name and decorators are in the outer scope.
+                let start = match node.kind() {
+                    "function_definition" => node
+                        .child_by_field_name("parameters")
+                        .map_or(node.start_byte(), |p| p.start_byte()),
+                    _ => node.start_byte(),
+                };
+                self.python.push(PythonScope {
+                    range: start..node.end_byte(),
+                    verdict,
+                });
+            }
+            true
+        });
     }
 }
 
-/// Whether `node` (an identifier) is itself a local binding: a Rust pattern binding, or a
-/// Python name inside a function that binds it there.
-pub fn is_local_binding(lang: Language, node: Node<'_>, text: &str) -> bool {
-    match lang {
-        Language::Rust => is_rust_binding(node),
-        Language::Python => {
-            let name = node_text(node, text);
-            python_shadowed(node, name, text)
-        }
-    }
+/// The smallest range of `ranges` containing `at`.
+fn innermost(ranges: &[Range<usize>], at: usize) -> Option<&Range<usize>> {
+    ranges
+        .iter()
+        .filter(|r| r.contains(&at))
+        .min_by_key(|r| r.len())
 }
 
 // ---------------------------------------------------------------------------------------------
-// Rust: a pattern binding visible at `node`, in the enclosing `fn`.
+// Rust
 
-fn rust_shadowed(node: Node<'_>, name: &str, text: &str) -> bool {
-    let Some(function) = ancestor(node, "function_item") else {
-        return false;
-    };
-    let at = node.start_byte();
-    let mut shadowed = false;
-    walk_node(function, |n| {
-        if shadowed || n.start_byte() >= at {
-            return false;
-        }
-        if n.kind() == "function_item" && n.id() != function.id() {
-            return false;
-        }
-        if n.kind() == "identifier" && node_text(n, text) == name && is_rust_binding(n) {
-            shadowed = rust_binding_scope(n)
-                .is_some_and(|scope| scope.start_byte() <= at && at < scope.end_byte());
-        }
-        true
-    });
-    shadowed
-}
-
-/// Whether an identifier is bound by a pattern (`let`, parameter, closure, `for`, `match`,
-/// `if let`); not the type of a pattern (`Some` in `Some(x)`).
-fn is_rust_binding(node: Node<'_>) -> bool {
-    if node.parent().is_some_and(|p| {
-        matches!(p.kind(), "tuple_struct_pattern" | "struct_pattern")
-            && p.child_by_field_name("type") == Some(node)
-    }) {
-        return false;
+/// For an identifier bound by a pattern (`let`, parameter, closure, `for`, `match`, `if let`):
+/// where it is visible, and from where. `None` for any other identifier (and for the type of a
+/// pattern, `Some` in `Some(x)`). Climbs only through the pattern, a few levels.
+fn rust_binding(node: Node<'_>) -> Option<(Range<usize>, usize)> {
+    let parent = node.parent()?;
+    if matches!(parent.kind(), "tuple_struct_pattern" | "struct_pattern")
+        && parent.child_by_field_name("type") == Some(node)
+    {
+        return None;
     }
     let mut child = node;
-    let mut current = node.parent();
+    let mut current = Some(parent);
     while let Some(p) = current {
         match p.kind() {
-            "let_declaration" | "parameter" | "for_expression" | "let_condition" | "match_arm" => {
-                return p
-                    .child_by_field_name("pattern")
-                    .is_some_and(|pattern| pattern.id() == child.id());
+            "let_declaration" => {
+                let is_pattern = p.child_by_field_name("pattern") == Some(child);
+                let block = p.parent()?;
+                return is_pattern.then(|| (block.byte_range(), p.end_byte()));
             }
-            "closure_parameters" => return true,
-            "tuple_pattern"
-            | "struct_pattern"
-            | "tuple_struct_pattern"
-            | "slice_pattern"
-            | "ref_pattern"
-            | "mut_pattern"
-            | "captured_pattern"
-            | "or_pattern"
-            | "field_pattern"
-            | "match_pattern"
-            | "reference_pattern" => {}
-            _ => return false,
+            "parameter" => {
+                let is_pattern = p.child_by_field_name("pattern") == Some(child);
+                let owner = p.parent()?.parent()?;
+                return is_pattern.then(|| (owner.byte_range(), p.start_byte()));
+            }
+            "closure_parameters" => {
+                let closure = p.parent()?;
+                return Some((closure.byte_range(), p.start_byte()));
+            }
+            "for_expression" => {
+                let is_pattern = p.child_by_field_name("pattern") == Some(child);
+                let body = p.child_by_field_name("body")?;
+                return is_pattern.then(|| (body.byte_range(), body.start_byte()));
+            }
+            "match_arm" | "let_condition" => {
+                let is_pattern = p.child_by_field_name("pattern") == Some(child);
+                let owner = if p.kind() == "match_arm" { p } else { p.parent()? };
+                return is_pattern.then(|| (owner.byte_range(), p.end_byte()));
+            }
+            "tuple_pattern" | "struct_pattern" | "tuple_struct_pattern" | "slice_pattern"
+            | "ref_pattern" | "mut_pattern" | "captured_pattern" | "or_pattern"
+            | "field_pattern" | "match_pattern" | "reference_pattern" => {}
+            _ => return None,
         }
         child = p;
         current = p.parent();
     }
-    false
+    None
 }
 
-/// Where a pattern binding is visible: the block of a `let` (from the statement on; callers
-/// check the position), a function or closure for a parameter, the body of a `for`, a `match`
-/// arm, the `if`/`while` of an `if let`.
-fn rust_binding_scope(binding: Node<'_>) -> Option<Node<'_>> {
-    let mut current = binding.parent();
-    while let Some(p) = current {
-        match p.kind() {
-            "let_declaration" => return p.parent(),
-            "parameter" => return p.parent().and_then(|list| list.parent()),
-            "closure_parameters" => return p.parent(),
-            "for_expression" => return p.child_by_field_name("body"),
-            "match_arm" => return Some(p),
-            "let_condition" => return p.parent(),
-            _ => {}
+/// Whether a pattern binds `name` (`op`, `Some(op)`, `(a, op)`, `Point { op, .. }`); the type
+/// of a pattern (`Some`) and paths do not bind.
+fn pattern_binds(pattern: Node<'_>, name: &str, text: &str) -> bool {
+    let mut found = false;
+    walk_node(pattern, |n| match n.kind() {
+        "identifier" | "shorthand_field_identifier" => {
+            // The type of `Some(x)` or `Point { .. }` is no binding (asked only on a match).
+            found |= node_text(n, text) == name
+                && !n.parent().is_some_and(|p| {
+                    matches!(p.kind(), "tuple_struct_pattern" | "struct_pattern")
+                        && p.child_by_field_name("type") == Some(n)
+                });
+            false
         }
-        current = p.parent();
-    }
-    None
+        "scoped_identifier" | "type_identifier" | "closure_expression" | "block" => false,
+        _ => !found,
+    });
+    found
+}
+
+/// Whether a Rust identifier is itself bound by a pattern (`op` in `let op = ..`).
+pub fn is_rust_binding(node: Node<'_>) -> bool {
+    rust_binding(node).is_some()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -120,49 +320,6 @@ const COMPREHENSIONS: &[&str] = &[
     "dictionary_comprehension",
     "generator_expression",
 ];
-
-fn python_shadowed(node: Node<'_>, name: &str, text: &str) -> bool {
-    let mut current = node.parent();
-    while let Some(scope) = current {
-        match scope.kind() {
-            "function_definition" => {
-                let body = scope.child_by_field_name("body");
-                if body.is_some_and(|b| declares(b, "global_statement", name, text)) {
-                    return false;
-                }
-                let local = scope
-                    .child_by_field_name("parameters")
-                    .is_some_and(|p| binds_parameter(p, name, text))
-                    || body.is_some_and(|b| python_binds(b, name, text));
-                if local && !body.is_some_and(|b| declares(b, "nonlocal_statement", name, text)) {
-                    return true;
-                }
-            }
-            "lambda"
-                if scope
-                    .child_by_field_name("parameters")
-                    .is_some_and(|p| binds_parameter(p, name, text)) =>
-            {
-                return true;
-            }
-            kind if COMPREHENSIONS.contains(&kind) => {
-                let mut cursor = scope.walk();
-                let binds = scope.named_children(&mut cursor).any(|clause| {
-                    clause.kind() == "for_in_clause"
-                        && clause
-                            .child_by_field_name("left")
-                            .is_some_and(|left| target_binds(left, name, text))
-                });
-                if binds {
-                    return true;
-                }
-            }
-            _ => {}
-        }
-        current = scope.parent();
-    }
-    false
-}
 
 /// `global name` / `nonlocal name` in a function body (not in nested functions or classes).
 fn declares(body: Node<'_>, kind: &str, name: &str, text: &str) -> bool {
@@ -188,8 +345,7 @@ fn binds_parameter(parameters: Node<'_>, name: &str, text: &str) -> bool {
                 matches!(p.kind(), "default_parameter" | "typed_default_parameter")
                     && p.child_by_field_name("value") == Some(n)
             });
-            let in_annotation = n.parent().is_some_and(|p| p.kind() == "type");
-            found |= !in_default && !in_annotation;
+            found |= !in_default;
         }
         !found && !matches!(n.kind(), "type" | "lambda")
     });
@@ -270,17 +426,6 @@ fn target_binds(target: Node<'_>, name: &str, text: &str) -> bool {
     found
 }
 
-fn ancestor<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
-    let mut current = node.parent();
-    while let Some(n) = current {
-        if n.kind() == kind {
-            return Some(n);
-        }
-        current = n.parent();
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -288,6 +433,7 @@ mod tests {
     /// Whether each `name(` of the text (in order) is a local.
     fn verdicts(lang: Language, text: &str, name: &str) -> Vec<bool> {
         let tree = lang.parse(text);
+        let locals = Locals::new(lang, &tree, text, name);
         let needle = format!("{name}(");
         text.match_indices(&needle)
             .map(|(at, _)| {
@@ -295,17 +441,17 @@ mod tests {
                     .root_node()
                     .descendant_for_byte_range(at, at + name.len())
                     .unwrap();
-                shadowed_by_local(lang, node, name, text)
+                locals.shadows(node)
             })
             .collect()
     }
 
     #[test]
     fn rust_lets_parameters_closures_and_patterns() {
-        let text = "fn op(x: i32) -> i32 { x }\nfn main(f: fn(i32) -> i32) {\n    op(1);\n    let op = |x: i32| x;\n    op(2);\n    {\n        let inner = 1;\n    }\n    if let Some(op) = Some(f) { op(3); }\n}\nfn g(op: fn(i32) -> i32) { op(4); }\nfn h() { match 1 { Some(x) => op(5), _ => 0 }; }\n";
+        let text = "fn op(x: i32) -> i32 { x }\nfn main(f: fn(i32) -> i32) {\n    op(1);\n    let op = |x: i32| x;\n    op(2);\n    {\n        let inner = 1;\n    }\n    if let Some(op) = Some(f) { op(3); }\n    fn nested() -> i32 { op(9) }\n}\nfn g(op: fn(i32) -> i32) { op(4); }\nfn h() { match 1 { Some(x) => op(5), _ => 0 }; let op = op(6); }\n";
         assert_eq!(
             verdicts(Language::Rust, text, "op"),
-            vec![false, false, true, true, true, false]
+            vec![false, false, true, true, false, true, false, false]
         );
     }
 

@@ -14,7 +14,7 @@ use crate::lang::calls::{
     CallForm, CallSite, Reference, ReferenceKind, TextMention, find_mentions, text_mention,
     word_matches,
 };
-use crate::lang::locals::{is_local_binding, shadowed_by_local};
+use crate::lang::locals::{Locals, is_rust_binding};
 use crate::lang::symbols::{SymbolKind, outline};
 use crate::lang::{Language, node_text};
 use crate::refactor::Finding;
@@ -88,6 +88,7 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile) -> FileOutcom
     let text = file.text.as_str();
     let path = file.path.as_str();
     let tree = lang.parse(text);
+    let locals = Locals::new(lang, &tree, text, callee.name);
     let eol = TextStyle::detect(text).line_ending;
     let is_definition_file = path == callee.definition.0;
     let mut outcome = FileOutcome::default();
@@ -122,7 +123,7 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile) -> FileOutcom
                 explicit_receiver: false,
             }
         } else {
-            decide(callee, call, text, &tree, &at)
+            decide(callee, call, text, &tree, &locals, &at)
         };
         match decision {
             Decision::Skip(why) => outcome.findings.push(Finding::info(path, call.line, why)),
@@ -174,7 +175,7 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile) -> FileOutcom
         if reference.kind == ReferenceKind::Use
             && callee.owner.is_none()
             && node_at(&tree, &reference.range).is_some_and(|n| {
-                shadowed_by_local(lang, n, name, text) || is_local_binding(lang, n, text)
+                locals.shadows(n) || (lang == Language::Rust && is_rust_binding(n))
             })
         {
             continue;
@@ -204,7 +205,14 @@ fn call_location(calls: &[(CallSite, bool)], call: &CallSite, text: &str, path: 
     format!("{path}:{}:{column}", call.line)
 }
 
-fn decide(callee: &Callee<'_>, call: &CallSite, text: &str, tree: &Tree, at: &str) -> Decision {
+fn decide(
+    callee: &Callee<'_>,
+    call: &CallSite,
+    text: &str,
+    tree: &Tree,
+    locals: &Locals,
+    at: &str,
+) -> Decision {
     let name = callee.name;
     let shown = quote(text.get(call.callee_range.clone()).unwrap_or(name));
     let rewrite = Decision::Rewrite {
@@ -213,8 +221,7 @@ fn decide(callee: &Callee<'_>, call: &CallSite, text: &str, tree: &Tree, at: &st
     match (callee.lang, callee.owner, &call.form) {
         // Free functions, unless a local binding of that name is what is called.
         (_, None, CallForm::Plain)
-            if node_at(tree, &call.name_range)
-                .is_some_and(|n| shadowed_by_local(callee.lang, n, name, text)) =>
+            if node_at(tree, &call.name_range).is_some_and(|n| locals.shadows(n)) =>
         {
             Decision::Skip(format!(
                 "`{shown}(…)` at {at} calls a local variable or parameter named `{name}`, not the function; left unchanged"

@@ -104,6 +104,8 @@ pub(super) struct Facts {
     pub imported: Vec<String>,
     /// Notes about the file, reported once whatever happens.
     pub findings: Vec<Finding>,
+    /// Local bindings of the name in this file (they are not the function).
+    pub locals: crate::lang::locals::Locals,
 }
 
 /// Whether a call (or a reference) designates the function being inlined.

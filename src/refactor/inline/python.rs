@@ -18,7 +18,7 @@ use super::snippet::{self, Layout, Line, Splice};
 use super::{Facts, Inlined, Owner, Parsed, RefVerdict, Target, mentions_word};
 use crate::edit::TextEdit;
 use crate::lang::calls::{CallForm, CallSite, Reference, ReferenceKind, TextMention, text_mention};
-use crate::lang::locals::shadowed_by_local;
+use crate::lang::locals::Locals;
 use crate::lang::symbols::{Symbol, SymbolKind};
 use crate::lang::{Language, node_text, walk_node};
 use crate::refactor::{Finding, RefactorError};
@@ -1008,6 +1008,7 @@ impl Target for PyTarget<'_> {
     fn facts(&self, file: &Parsed<'_>) -> Facts {
         let mut facts = Facts::default();
         let text = file.text();
+        facts.locals = Locals::new(Language::Python, &file.tree, text, &self.name);
         let is_def_file = file.path() == self.def.path();
         facts.plain_is_ours = is_def_file;
         if !is_def_file {
@@ -1231,7 +1232,7 @@ impl Target for PyTarget<'_> {
         }
         let plain_ours = match &self.kind {
             Kind::Free => {
-                facts.plain_is_ours && !shadowed_by_local(Language::Python, node, name, text)
+                facts.plain_is_ours && !facts.locals.shadows(node)
             }
             Kind::Nested { scope } => {
                 file.path() == self.def.path() && scope.contains(&reference.range.start)
@@ -1486,7 +1487,7 @@ impl PyTarget<'_> {
         let name = &self.name;
         match (&self.kind, &call.form) {
             (Kind::Free, CallForm::Plain) => {
-                if !facts.plain_is_ours || shadowed_by_local(Language::Python, node, name, text) {
+                if !facts.plain_is_ours || facts.locals.shadows(node) {
                     return Ok(None);
                 }
                 if file.path() == self.def.path() && self.defined_twice() {

@@ -20,7 +20,7 @@ use super::snippet::{self, Layout, Splice};
 use super::{Facts, Inlined, Owner, Parsed, RefVerdict, Target, fresh_name, mentions_word};
 use crate::edit::TextEdit;
 use crate::lang::calls::{CallForm, CallSite, Reference, ReferenceKind, TextMention, text_mention};
-use crate::lang::locals::shadowed_by_local;
+use crate::lang::locals::Locals;
 use crate::lang::symbols::{Symbol, SymbolKind};
 use crate::lang::{Language, node_text, walk_node};
 use crate::refactor::{Finding, RefactorError};
@@ -895,7 +895,7 @@ impl<'a> RustTarget<'a> {
         let name = &self.name;
         match (&self.kind, &call.form) {
             (Kind::Free { .. }, CallForm::Plain) => {
-                if !facts.plain_is_ours || shadowed_by_local(Language::Rust, node, name, text) {
+                if !facts.plain_is_ours || facts.locals.shadows(node) {
                     return Ok(None);
                 }
                 if file.path() == self.def.path() && self.defined_twice {
@@ -917,7 +917,7 @@ impl<'a> RustTarget<'a> {
             }
             (Kind::Local { scope }, CallForm::Plain) => Ok((file.path() == self.def.path()
                 && scope.contains(&call.range.start)
-                && !shadowed_by_local(Language::Rust, node, name, text))
+                && !facts.locals.shadows(node))
             .then_some(Site::Function)),
             (Kind::Method(info), CallForm::Path { qualifier }) => {
                 let last = type_name_of(qualifier);
@@ -1158,6 +1158,7 @@ impl Target for RustTarget<'_> {
     fn facts(&self, file: &Parsed<'_>) -> Facts {
         let mut facts = Facts::default();
         let text = file.text();
+        facts.locals = Locals::new(Language::Rust, &file.tree, text, &self.name);
         if file.path() == self.def.path() {
             facts.plain_is_ours = true;
             return facts;
@@ -1384,7 +1385,7 @@ impl Target for RustTarget<'_> {
                 file.path() == self.def.path() && scope.contains(&reference.range.start)
             }
             Kind::Method(_) => false,
-        } && !shadowed_by_local(Language::Rust, node, name, text);
+        } && !facts.locals.shadows(node);
         if ours {
             RefVerdict::Blocking(format!(
                 "`{name}` is used at line {line} as a value, not called, so it is not inlined; the definition is kept"
