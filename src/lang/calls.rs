@@ -6,6 +6,7 @@ use std::ops::Range;
 
 use tree_sitter::{Node, Tree};
 
+use super::finder::NodeFinder;
 use super::{Language, node_text, walk_tree};
 
 /// How the function is named at a call site.
@@ -91,29 +92,23 @@ pub fn find_mentions(lang: Language, tree: &Tree, text: &str, name: &str) -> Men
     let offsets = word_matches(text, name);
     let root = tree.root_node();
     let mut lines = LineCounter::new(text);
+    // The offsets come in order: the finder climbs back from one mention only as far as the next
+    // one needs, which keeps nested mentions (`f(f(f(..)))`) linear.
+    let mut finder = NodeFinder::new(tree);
+    // For each node of the finder's path: the outermost string or comment among it and its
+    // ancestors.
+    let mut in_text: Vec<Option<ReferenceKind>> = Vec::new();
     for offset in offsets {
         let end = offset + name.len();
-        let Some(node) = root.descendant_for_byte_range(offset, end) else {
-            continue;
-        };
-        // The ancestors, root first, found once (each `Node::parent` searches from the root).
-        let mut path = vec![root];
-        while let Some(&last) = path.last()
-            && last != node
-        {
-            match last.child_with_descendant(node) {
-                Some(child) => path.push(child),
-                None => break,
-            }
+        in_text.truncate(finder.seek(offset, end));
+        let path = finder.path();
+        for node in &path[in_text.len()..] {
+            let outer = in_text.last().copied().flatten();
+            in_text.push(outer.or_else(|| text_kind_of(lang, *node)));
         }
-        if path.last() != Some(&node) {
-            continue;
-        }
+        let node = *path.last().unwrap_or(&root);
         // Inside a string or a comment (the outermost one, as a walk from the root meets it).
-        let text_kind = path.iter().find_map(|n| match classify_leaf(lang, *n) {
-            Leaf::Text(kind) => Some(kind),
-            _ => None,
-        });
+        let text_kind = in_text.last().copied().flatten();
         if let Some(kind) = text_kind {
             mentions.references.push(Reference {
                 range: offset..end,
@@ -150,6 +145,13 @@ pub fn find_mentions(lang: Language, tree: &Tree, text: &str, name: &str) -> Men
         .sort_by_key(|c| (c.range.start, std::cmp::Reverse(c.range.end)));
     mentions.references.sort_by_key(|r| r.range.start);
     mentions
+}
+
+fn text_kind_of(lang: Language, node: Node<'_>) -> Option<ReferenceKind> {
+    match classify_leaf(lang, node) {
+        Leaf::Text(kind) => Some(kind),
+        _ => None,
+    }
 }
 
 /// The call expression whose callee is named by `name` (`name(..)`, `x.name(..)`,
@@ -354,6 +356,130 @@ fn is_whole_word(haystack: &str, at: usize, len: usize) -> bool {
     !before.is_some_and(is_word) && !after.is_some_and(is_word)
 }
 
+/// What a whole-word match inside a string or a comment most likely is. Best effort, from the
+/// text around the match only; the refactors use it to tell prose (harmless) from text that
+/// code or tests act on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextMention {
+    /// A comment or a message that happens to use the word.
+    Prose,
+    /// Code in executable documentation: inside a fenced block of a Rust `///` or `//!` comment
+    /// (a doc test, unless the fence says `ignore` or another language), or on a Python doctest
+    /// line (`>>> ` or `... `).
+    DocExample,
+    /// A string whose whole value is the name, or a path ending in it (`"helper"`,
+    /// `"pkg.mod.helper"`, `"pkg.mod:helper"`, `"crate::m::helper"`): a `getattr`, a patch
+    /// target, an entry point, a serde `default = "…"`.
+    NameString,
+}
+
+impl TextMention {
+    /// Whether the mention is followed by an argument list (`name(`), as a call in a doc
+    /// example is.
+    pub fn is_call(text: &str, range: &Range<usize>) -> bool {
+        text.get(range.end..)
+            .is_some_and(|rest| rest.trim_start_matches([' ', '\t']).starts_with('('))
+    }
+}
+
+/// Classifies a mention of the kind `InString` or `InComment` (anything else is `Prose`).
+pub fn text_mention(lang: Language, text: &str, reference: &Reference) -> TextMention {
+    let range = &reference.range;
+    if text.get(range.clone()).is_none() {
+        return TextMention::Prose;
+    }
+    match reference.kind {
+        ReferenceKind::InString | ReferenceKind::InComment => {}
+        _ => return TextMention::Prose,
+    }
+    if reference.kind == ReferenceKind::InString && is_whole_string_value(text, range) {
+        return TextMention::NameString;
+    }
+    let line_start = text[..range.start].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[line_start..].split('\n').next().unwrap_or("");
+    let in_doc_example = match lang {
+        Language::Python => {
+            let code = line.trim_start();
+            code == ">>>" || code.starts_with(">>> ") || code.starts_with("... ")
+        }
+        Language::Rust => {
+            reference.kind == ReferenceKind::InComment && in_rust_doc_test(text, line_start)
+        }
+    };
+    if in_doc_example {
+        TextMention::DocExample
+    } else {
+        TextMention::Prose
+    }
+}
+
+/// `"name"` or `"a.b:name"`: the match ends the literal, and everything from the opening quote
+/// to it is a path (identifier characters, `.`, `:`).
+fn is_whole_string_value(text: &str, range: &Range<usize>) -> bool {
+    let before = &text[..range.start];
+    let path_start = before
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !(c.is_alphanumeric() || matches!(c, '_' | '.' | ':')))
+        .map(|(i, _)| i);
+    let Some(quote_at) = path_start else {
+        return false;
+    };
+    let quote = before[quote_at..].chars().next();
+    let closes = text[range.end..].chars().next();
+    matches!(quote, Some('"' | '\'')) && closes == quote
+}
+
+/// Whether the line starting at `line_start` is inside a fenced code block of a Rust doc
+/// comment whose fence does not opt out of doc testing.
+fn in_rust_doc_test(text: &str, line_start: usize) -> bool {
+    let doc_prefix = |line: &str| -> Option<&'static str> {
+        let t = line.trim_start();
+        if t.starts_with("////") {
+            None
+        } else if t.starts_with("///") {
+            Some("///")
+        } else if t.starts_with("//!") {
+            Some("//!")
+        } else {
+            None
+        }
+    };
+    let line = text[line_start..].split('\n').next().unwrap_or("");
+    let Some(prefix) = doc_prefix(line) else {
+        return false;
+    };
+    // The fences above this line, in the same run of doc comment lines.
+    let mut fences: Vec<&str> = Vec::new();
+    for above in text[..line_start].lines().rev() {
+        if doc_prefix(above) != Some(prefix) {
+            break;
+        }
+        let content = above.trim_start()[prefix.len()..].trim();
+        if content.starts_with("```") || content.starts_with("~~~") {
+            fences.push(content);
+        }
+    }
+    if fences.len().is_multiple_of(2) {
+        return false;
+    }
+    // The innermost open fence is the first one found walking up.
+    let info = fences[0].trim_start_matches(['`', '~']).trim();
+    let opts_out = |word: &str| {
+        matches!(word, "ignore" | "text")
+            || !(word.is_empty()
+                || word == "rust"
+                || word.starts_with("edition")
+                || matches!(
+                    word,
+                    "should_panic" | "no_run" | "compile_fail" | "allow_fail" | "test_harness"
+                ))
+    };
+    !info
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .any(|word| !word.is_empty() && opts_out(word))
+}
+
 fn call_site(lang: Language, node: Node<'_>, text: &str, name: &str) -> Option<CallSite> {
     let (callee, arguments) = match (lang, node.kind()) {
         (Language::Rust, "call_expression") | (Language::Python, "call") => (
@@ -511,6 +637,53 @@ mod tests {
                 (9, ReferenceKind::Use)
             ]
         );
+    }
+
+    fn mention_kinds(lang: Language, text: &str, name: &str) -> Vec<(usize, TextMention)> {
+        let m = mentions(lang, text, name);
+        m.references
+            .iter()
+            .filter(|r| matches!(r.kind, ReferenceKind::InString | ReferenceKind::InComment))
+            .map(|r| (r.line, text_mention(lang, text, r)))
+            .collect()
+    }
+
+    #[test]
+    fn text_mentions_tell_code_from_prose() {
+        let text = "import mock\n\n\ndef f():\n    \"\"\"Use go for this.\n\n    >>> go(1)\n    ... go(2)\n    \"\"\"\n    getattr(m, \"go\")\n    mock.patch('pkg.mod.go')\n    x = \"go away\"\n    y = \"pkg.mod:go\"\n    # see go\n";
+        assert_eq!(
+            mention_kinds(Language::Python, text, "go"),
+            vec![
+                (5, TextMention::Prose),
+                (7, TextMention::DocExample),
+                (8, TextMention::DocExample),
+                (10, TextMention::NameString),
+                (11, TextMention::NameString),
+                (12, TextMention::Prose),
+                (13, TextMention::NameString),
+                (14, TextMention::Prose),
+            ]
+        );
+    }
+
+    #[test]
+    fn rust_doc_tests_are_fenced_blocks_that_do_not_opt_out() {
+        let text = "/// Call go to start.\n///\n/// ```\n/// let x = go(1);\n/// ```\n///\n/// ```text\n/// go(2)\n/// ```\n/// ```no_run\n/// go(3);\n/// ```\n// ```\n// go(4)\nfn main() {\n    #[serde(default = \"go\")]\n    let s = \"go\";\n}\n";
+        assert_eq!(
+            mention_kinds(Language::Rust, text, "go"),
+            vec![
+                (1, TextMention::Prose),
+                (4, TextMention::DocExample),
+                (8, TextMention::Prose),
+                (11, TextMention::DocExample),
+                (14, TextMention::Prose),
+                (16, TextMention::NameString),
+                (17, TextMention::NameString),
+            ]
+        );
+        let range = text.find("go(1)").unwrap();
+        assert!(TextMention::is_call(text, &(range..range + 2)));
+        assert!(!TextMention::is_call(text, &(3..5)));
     }
 
     #[test]

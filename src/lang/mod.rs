@@ -2,13 +2,16 @@
 //! rules and syntax checking. Pure: no disk, no terminal.
 
 pub mod calls;
+pub mod finder;
 pub mod incremental;
 pub mod lex;
+pub mod locals;
 pub mod partial;
 mod python;
 pub mod regions;
 mod rust;
 pub mod symbols;
+pub mod traits;
 
 use tree_sitter::{Node, Parser, Tree};
 
@@ -196,6 +199,73 @@ pub fn node_text<'a>(node: Node<'_>, text: &'a str) -> &'a str {
 /// to descend into the node's children.
 pub fn walk_tree<'t>(tree: &'t Tree, mut visit: impl FnMut(Node<'t>) -> bool) {
     walk_node(tree.root_node(), &mut visit);
+}
+
+/// Like [`walk_tree`], with each node's ancestors (root first): what [`Node::parent`] would
+/// climb, without its walk down from the root at every step (quadratic in deep trees).
+pub fn walk_tree_with_ancestors<'t>(
+    tree: &'t Tree,
+    visit: impl FnMut(Node<'t>, &[Node<'t>]) -> bool,
+) {
+    walk_node_with_ancestors(tree.root_node(), visit);
+}
+
+/// Like [`walk_node`], with each node's ancestors from `root` on (root first; empty for `root`
+/// itself). [`up_from`] goes on above `root` when a caller needs to.
+pub fn walk_node_with_ancestors<'t>(
+    root: Node<'t>,
+    mut visit: impl FnMut(Node<'t>, &[Node<'t>]) -> bool,
+) {
+    let mut cursor = root.walk();
+    let mut ancestors: Vec<Node<'t>> = Vec::new();
+    loop {
+        let node = cursor.node();
+        if visit(node, &ancestors) && cursor.goto_first_child() {
+            ancestors.push(node);
+            continue;
+        }
+        loop {
+            if ancestors.is_empty() {
+                return;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+            ancestors.pop();
+        }
+    }
+}
+
+/// The ancestors of `node`, nearest first: those of `known` (root first, as the walks above
+/// give them), then on up through [`Node::parent`], which is only asked when reached.
+pub fn up_from<'t, 'a>(
+    node: Node<'t>,
+    known: &'a [Node<'t>],
+) -> impl Iterator<Item = Node<'t>> + 'a {
+    let mut above = Some(known.first().copied().unwrap_or(node));
+    let beyond = std::iter::from_fn(move || {
+        let parent = above?.parent();
+        above = parent;
+        parent
+    });
+    known.iter().rev().copied().chain(beyond)
+}
+
+/// The ancestors of `node` in `tree`, root first (empty for the root), found going down once.
+pub fn ancestors_in<'t>(tree: &'t Tree, node: Node<'t>) -> Vec<Node<'t>> {
+    let mut path = Vec::new();
+    let mut current = tree.root_node();
+    while current != node {
+        let Some(child) = current.child_with_descendant(node) else {
+            break;
+        };
+        path.push(current);
+        current = child;
+    }
+    path
 }
 
 /// Like [`walk_tree`], from `root` (inclusive) down.

@@ -11,8 +11,10 @@ use super::params::Signature;
 use super::target::{Owner, enclosing, last_path_segment};
 use crate::edit::{SourceFile, TextEdit};
 use crate::lang::calls::{
-    CallForm, CallSite, Reference, ReferenceKind, find_mentions, word_matches,
+    CallForm, CallSite, Reference, ReferenceKind, TextMention, find_mentions, text_mention,
+    word_matches,
 };
+use crate::lang::locals::{Locals, is_rust_binding};
 use crate::lang::symbols::{Symbol, SymbolKind, outline};
 use crate::lang::{Language, node_text};
 use crate::refactor::Finding;
@@ -89,6 +91,7 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile, tree: &Tree) 
     let lang = callee.lang;
     let text = file.text.as_str();
     let path = file.path.as_str();
+    let locals = Locals::new(lang, tree, text, callee.name);
     let eol = line_ending(text);
     let is_definition_file = path == callee.definition.0;
     let mut outcome = FileOutcome::default();
@@ -123,7 +126,7 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile, tree: &Tree) 
                 explicit_receiver: false,
             }
         } else {
-            decide(callee, call, text, tree, &at)
+            decide(callee, call, text, tree, &locals, &at)
         };
         match decision {
             Decision::Skip(why) => outcome.findings.push(Finding::info(path, call.line, why)),
@@ -171,9 +174,18 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile, tree: &Tree) 
         if lang == Language::Rust && !names_the_function(callee, tree, &reference) {
             continue;
         }
-        outcome
-            .findings
-            .push(reference_finding(callee, tree, path, &reference, name));
+        // A local of that name (`let helper = ..`, a parameter) is not the function.
+        if reference.kind == ReferenceKind::Use
+            && callee.owner.is_none()
+            && node_at(tree, &reference.range).is_some_and(|n| {
+                locals.shadows(n.start_byte()) || (lang == Language::Rust && is_rust_binding(n))
+            })
+        {
+            continue;
+        }
+        outcome.findings.push(reference_finding(
+            callee, tree, text, path, &reference, name,
+        ));
     }
     outcome
         .findings
@@ -196,14 +208,26 @@ fn call_location(calls: &[(CallSite, bool)], call: &CallSite, text: &str, path: 
     format!("{path}:{}:{column}", call.line)
 }
 
-fn decide(callee: &Callee<'_>, call: &CallSite, text: &str, tree: &Tree, at: &str) -> Decision {
+fn decide(
+    callee: &Callee<'_>,
+    call: &CallSite,
+    text: &str,
+    tree: &Tree,
+    locals: &Locals,
+    at: &str,
+) -> Decision {
     let name = callee.name;
     let shown = quote(text.get(call.callee_range.clone()).unwrap_or(name));
     let rewrite = Decision::Rewrite {
         explicit_receiver: false,
     };
     match (callee.lang, callee.owner, &call.form) {
-        // Free functions.
+        // Free functions, unless a local binding of that name is what is called.
+        (_, None, CallForm::Plain) if locals.shadows(call.name_range.start) => {
+            Decision::Skip(format!(
+                "`{shown}(…)` at {at} calls a local variable or parameter named `{name}`, not the function; left unchanged"
+            ))
+        }
         (_, None, CallForm::Plain) | (Language::Python, None, CallForm::Path { .. }) => rewrite,
         (Language::Rust, None, CallForm::Path { qualifier }) => {
             let last = last_path_segment(qualifier);
@@ -695,6 +719,7 @@ fn line_end_after_comma(text: &str, after_argument: usize, close: usize) -> Opti
 fn reference_finding(
     callee: &Callee<'_>,
     tree: &Tree,
+    text: &str,
     path: &str,
     reference: &Reference,
     name: &str,
@@ -733,25 +758,64 @@ fn reference_finding(
             line,
             format!("`{name}` is used as a decorator at {at}; that use is not updated"),
         ),
-        ReferenceKind::Import => Finding::info(
-            path,
-            line,
-            format!(
-                "`{name}` is imported at {at}; the import needs no change (calls through another name are not found)"
+        ReferenceKind::Import => match import_alias(tree, text, &reference.range) {
+            // `from m import f as g` / `use m::f as g;`: calls of `g` are calls of `f`.
+            Some(alias) => Finding::warning(
+                path,
+                line,
+                format!(
+                    "`{name}` is imported as `{alias}` at {at}; calls through `{alias}` are not updated: check them"
+                ),
             ),
-        ),
-        ReferenceKind::InString => Finding::info(
-            path,
-            line,
-            format!(
-                "`{name}` appears in a string at {at}; not updated (if it names the function for a dynamic call, check that call)"
+            None => Finding::info(
+                path,
+                line,
+                format!("`{name}` is imported at {at}; the import needs no change"),
             ),
-        ),
-        ReferenceKind::InComment => Finding::info(
-            path,
-            line,
-            format!("`{name}` appears in a comment at {at}; not updated"),
-        ),
+        },
+        ReferenceKind::InString | ReferenceKind::InComment => {
+            match text_mention(callee.lang, text, reference) {
+                // Doc tests run: a call there breaks like any other call.
+                TextMention::DocExample if !callee.new.accepts_every_call_of(&callee.old) => {
+                    let how = if TextMention::is_call(text, &reference.range) {
+                        "calls"
+                    } else {
+                        "uses"
+                    };
+                    Finding::warning(
+                        path,
+                        line,
+                        format!(
+                            "a doc example at {at} {how} `{name}` with the old parameters; doc tests run it, and it is not updated: update it by hand"
+                        ),
+                    )
+                }
+                TextMention::NameString if in_dunder_all(tree, text, &reference.range) => {
+                    Finding::info(
+                        path,
+                        line,
+                        format!("`{name}` is listed in `__all__` at {at}; nothing to update"),
+                    )
+                }
+                TextMention::NameString => Finding::warning(
+                    path,
+                    line,
+                    format!(
+                        "a string at {at} names `{name}` (`getattr`, a patch target, a serde `default = \"…\"`?); a call through it is not updated: check it"
+                    ),
+                ),
+                _ if reference.kind == ReferenceKind::InString => Finding::info(
+                    path,
+                    line,
+                    format!("`{name}` appears in a string at {at}; not updated"),
+                ),
+                _ => Finding::info(
+                    path,
+                    line,
+                    format!("`{name}` appears in a comment at {at}; not updated"),
+                ),
+            }
+        }
     }
 }
 
@@ -790,6 +854,50 @@ fn is_plain_class_use(tree: &Tree, reference: &Reference) -> bool {
 }
 
 /// Other definitions of the same name whose calls look like ours.
+/// The alias an import gives the name at `range` (`g` in `from m import f as g`,
+/// `use m::f as g;`).
+fn import_alias(tree: &Tree, text: &str, range: &Range<usize>) -> Option<String> {
+    let node = node_at(tree, range)?;
+    let mut current = node.parent();
+    while let Some(n) = current {
+        match n.kind() {
+            "aliased_import" | "use_as_clause" => {
+                let alias = n.child_by_field_name("alias")?;
+                return (alias.byte_range() != *range).then(|| node_text(alias, text).to_string());
+            }
+            "dotted_name" | "scoped_identifier" => {}
+            _ => return None,
+        }
+        current = n.parent();
+    }
+    None
+}
+
+/// Whether the string at `range` is an item of `__all__ = [...]` (or `+=`).
+fn in_dunder_all(tree: &Tree, text: &str, range: &Range<usize>) -> bool {
+    let mut current = node_at(tree, range);
+    while let Some(node) = current {
+        match node.kind() {
+            "assignment" | "augmented_assignment" => {
+                return node
+                    .child_by_field_name("left")
+                    .is_some_and(|l| node_text(l, text) == "__all__");
+            }
+            "string" | "string_content" | "list" | "tuple" | "parenthesized_expression" => {}
+            _ => return false,
+        }
+        current = node.parent();
+    }
+    false
+}
+
+/// A Python stub (`mod.pyi`) next to the module (`mod.py`) declares the same functions.
+fn is_stub_of(stub: &str, module: &str) -> bool {
+    stub.strip_suffix(".pyi")
+        .zip(module.strip_suffix(".py"))
+        .is_some_and(|(a, b)| a == b)
+}
+
 fn other_definitions(callee: &Callee<'_>, tree: &Tree, text: &str, path: &str) -> Vec<Finding> {
     let wanted_kind = match callee.owner {
         None => SymbolKind::Function,
@@ -809,14 +917,18 @@ fn other_definitions(callee: &Callee<'_>, tree: &Tree, text: &str, path: &str) -
         .filter(|s| s.kind == wanted_kind && s.name == callee.name)
         .filter(|s| !(path == callee.definition.0 && s.name_range == callee.definition.1))
         .map(|s| {
-            Finding::warning(
-                path,
-                s.line,
+            let message = if is_stub_of(path, callee.definition.0) {
+                format!(
+                    "the stub {path} declares `{}` at line {}; it keeps the old signature: update it to match",
+                    s.name_path, s.line
+                )
+            } else {
                 format!(
                     "another `{}` is defined at {path}:{}; it keeps its signature, and calls meant for it look the same, so some may have been rewritten: check them",
                     s.name_path, s.line
-                ),
-            )
+                )
+            };
+            Finding::warning(path, s.line, message)
         })
         .collect()
 }

@@ -140,6 +140,37 @@ impl Signature {
             .any(|s| s.name == name)
     }
 
+    /// Whether every call of `old` stays a valid call meaning the same thing: the old
+    /// parameters are all there, in place and no less optional, and what is new has a default.
+    pub fn accepts_every_call_of(&self, old: &Signature) -> bool {
+        let same = |a: &Slot, b: &Slot| {
+            a.name == b.name
+                && a.positional_only == b.positional_only
+                && (a.has_default || !b.has_default)
+        };
+        let positional_kept = self.positional.len() >= old.positional.len()
+            && self
+                .positional
+                .iter()
+                .zip(&old.positional)
+                .all(|(n, o)| same(n, o))
+            && self.positional[old.positional.len()..]
+                .iter()
+                .all(|s| s.has_default);
+        let keywords_kept = old
+            .keyword_only
+            .iter()
+            .all(|o| self.keyword_only.iter().any(|n| same(n, o)))
+            && self
+                .keyword_only
+                .iter()
+                .all(|n| n.has_default || old.keyword_only.iter().any(|o| o.name == n.name));
+        positional_kept
+            && keywords_kept
+            && (old.var_positional.is_none() || self.var_positional.is_some())
+            && (!old.var_keyword || self.var_keyword)
+    }
+
     /// How many arguments a call takes, for messages: `3`, `2 to 3`, `at least 2`.
     pub fn takes(&self) -> String {
         let required = self
@@ -193,6 +224,25 @@ mod tests {
         assert!(signature.var_positional.is_none());
         assert_eq!(signature.takes(), "2 to 3");
         assert!(signature.has_name("c") && !signature.has_name("d"));
+        let extended = Signature::of(&[
+            param(ParamKind::Regular, "a", None),
+            param(ParamKind::PositionalMarker, "/", None),
+            param(ParamKind::Regular, "b", Some("1")),
+            param(ParamKind::Regular, "d", Some("2")),
+            param(ParamKind::KeywordMarker, "*", None),
+            param(ParamKind::Regular, "c", None),
+            param(ParamKind::Regular, "e", Some("3")),
+        ]);
+        assert!(extended.accepts_every_call_of(&signature));
+        assert!(!signature.accepts_every_call_of(&extended));
+        let required_b = Signature::of(&[
+            param(ParamKind::Regular, "a", None),
+            param(ParamKind::PositionalMarker, "/", None),
+            param(ParamKind::Regular, "b", None),
+            param(ParamKind::KeywordMarker, "*", None),
+            param(ParamKind::Regular, "c", None),
+        ]);
+        assert!(!required_b.accepts_every_call_of(&signature));
         let splat = Signature::of(&[param(ParamKind::VarPositional, "args", None)]);
         assert_eq!(splat.var_positional.as_deref(), Some("args"));
         assert_eq!(splat.takes(), "at least 0");

@@ -474,3 +474,56 @@ fn skipped_files_are_findings() {
         vec!["big.py:1 warning big.py was not searched for calls of `f`: is larger than 2 MB"]
     );
 }
+
+#[test]
+fn an_import_under_another_name_warns_that_its_calls_are_not_updated() {
+    let sources = MemorySources::new()
+        .with("lib.py", "def f(a):\n    return a\n")
+        .with(
+            "use.py",
+            "from lib import f as g\nfrom lib import f\n\ng(1)\nf(2)\n",
+        );
+    let plan = run(
+        &sources,
+        "lib.py",
+        "f",
+        &[("a", None, None), ("b", None, None)],
+    )
+    .unwrap();
+    assert!(has(
+        &plan,
+        Severity::Warning,
+        "`f` is imported as `g` at use.py:1; calls through `g` are not updated"
+    ));
+    assert!(has(
+        &plan,
+        Severity::Info,
+        "`f` is imported at use.py:2; the import needs no change"
+    ));
+    let sources = MemorySources::new()
+        .with("Cargo.toml", "[package]\nname = \"t\"\n")
+        .with(
+            "src/lib.rs",
+            "mod util;\nuse crate::util::scale as grow;\n\npub fn run() -> i32 {\n    grow(2)\n}\n",
+        )
+        .with(
+            "src/util.rs",
+            "pub fn scale(v: i32) -> i32 {\n    v * 2\n}\n",
+        );
+    let plan = run(
+        &sources,
+        "src/util.rs",
+        "scale",
+        &[("v", Some("i32"), None), ("by", Some("i32"), None)],
+    )
+    .unwrap();
+    assert!(
+        has(
+            &plan,
+            Severity::Warning,
+            "`scale` is imported as `grow` at src/lib.rs:2; calls through `grow` are not updated"
+        ),
+        "{:#?}",
+        plan.findings
+    );
+}

@@ -10,7 +10,7 @@ use tree_sitter::Node;
 use crate::lang::{Language, node_text, walk_node};
 use crate::refactor::Finding;
 
-use super::names::{Names, Role};
+use super::names::{Names, Occurrence, Role};
 use super::selection::Selection;
 use super::target::{Owner, Target};
 
@@ -102,13 +102,32 @@ fn names_from_outside(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         .names
         .all
         .iter()
-        .filter(|o| matches!(o.role, Role::Read | Role::Write) && cx.inside(o.pos))
+        .filter(|o| matches!(o.role, Role::Read | Role::Write | Role::Type) && cx.inside(o.pos))
     {
         let name = use_.name.as_str();
         if reported.contains(name)
             || cx.is_receiver(name)
             || declared.iter().any(|(n, _, _)| *n == name)
         {
+            continue;
+        }
+        if use_.role == Role::Type {
+            // Rust: a type, path or macro named by an item declared in the function's body,
+            // outside the selection.
+            if let Some(item) = cx
+                .names
+                .resolve(name, use_.pos)
+                .filter(|b| !cx.inside(b.pos))
+            {
+                reported.insert(name);
+                findings.push(cx.warning(
+                    use_.line,
+                    format!(
+                        "the selection uses `{name}`, declared at line {} inside `{}`; `{}` cannot see it",
+                        item.line, cx.target.function_name, cx.new_name
+                    ),
+                ));
+            }
             continue;
         }
         if name == "self" && cx.target.receiver.is_none() && cx.lang == Language::Rust {
@@ -178,21 +197,42 @@ fn names_from_outside(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
 fn names_read_after(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
     let declared = cx.declared();
     let mut reported = HashSet::new();
-    for read in cx
-        .names
-        .all
-        .iter()
-        .filter(|o| matches!(o.role, Role::Read | Role::Write) && cx.after(o.pos))
-    {
+    // Rust items (a nested `fn`, a `const`) are visible in their whole block: a use before the
+    // selection loses them too.
+    let item_before = |o: &Occurrence| {
+        cx.lang == Language::Rust
+            && o.pos < cx.selection.moved.start
+            && cx
+                .names
+                .resolve(&o.name, o.pos)
+                .is_some_and(|b| cx.inside(b.pos) && b.at < cx.selection.moved.start)
+    };
+    for read in cx.names.all.iter().filter(|o| {
+        matches!(o.role, Role::Read | Role::Write | Role::Type)
+            && (cx.after(o.pos) || item_before(o))
+    }) {
         let name = read.name.as_str();
         if reported.contains(name) || declared.iter().any(|(n, _, _)| *n == name) {
             continue;
         }
-        let Some(binding) = cx.names.resolve(name, read.pos) else {
+        let Some(mut binding) = cx.names.resolve(name, read.pos) else {
             continue;
         };
         if !cx.inside(binding.pos) {
-            continue;
+            // Python: the last binding before the read may sit in another branch (`else:`)
+            // and not run; the selection's binding then reaches the read.
+            let reaching = (cx.lang == Language::Python && !runs_after_selection(cx, binding))
+                .then(|| {
+                    cx.names
+                        .bindings_of(name)
+                        .filter(|o| o.scope == binding.scope && cx.inside(o.pos))
+                        .last()
+                })
+                .flatten();
+            match reaching {
+                Some(inside) => binding = inside,
+                None => continue,
+            }
         }
         reported.insert(name);
         let verb = match cx.lang {
@@ -204,10 +244,15 @@ fn names_read_after(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         } else {
             "read"
         };
+        let when = if cx.after(read.pos) {
+            "after"
+        } else {
+            "before"
+        };
         findings.push(cx.warning(
             binding.line,
             format!(
-                "`{name}` is {verb} in the selection and {use_} after it at line {}",
+                "`{name}` is {verb} in the selection and {use_} {when} it at line {}",
                 read.line
             ),
         ));
@@ -227,6 +272,30 @@ fn names_read_after(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
             ));
         }
     }
+}
+
+/// Whether a binding after the selection surely runs once the selection has: it is a statement
+/// of a block that also holds the selection (not in a branch, a loop body or a handler of its own).
+fn runs_after_selection(cx: &Context<'_, '_>, binding: &Occurrence) -> bool {
+    if binding.pos < cx.selection.moved.end {
+        return true;
+    }
+    let Some(mut node) = cx
+        .target
+        .region
+        .descendant_for_byte_range(binding.pos, binding.pos)
+    else {
+        return true;
+    };
+    let selected = cx.selection.block.start_byte();
+    while let Some(parent) = node.parent() {
+        if matches!(parent.kind(), "block" | "module") {
+            return parent.start_byte() <= selected
+                && cx.selection.block.end_byte() <= parent.end_byte();
+        }
+        node = parent;
+    }
+    true
 }
 
 fn receiver_findings(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
@@ -601,8 +670,17 @@ fn notes(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
             cx.file,
             first,
             format!(
-                "`{}` is an `unsafe fn` and `{}` is not: unsafe operations of the selection need an `unsafe` block there",
+                "`{}` is an `unsafe fn`: `{}` is declared `unsafe fn` too (and called in an `unsafe` block), so unsafe operations of the selection still compile; check its safety contract",
                 cx.target.function_name, cx.new_name
+            ),
+        ));
+    } else if let Some(block_line) = cx.target.unsafe_block {
+        findings.push(Finding::info(
+            cx.file,
+            first,
+            format!(
+                "the selection is inside the `unsafe` block at line {block_line}: `{}` is declared `unsafe fn` so unsafe operations of the selection still compile, and its call stays in that block",
+                cx.new_name
             ),
         ));
     }

@@ -257,6 +257,12 @@ fn collect_rust(region: Node<'_>, text: &str, out: &mut Vec<Occurrence>) {
             return false;
         }
         if is_rust_item(kind) {
+            // A local item is visible in its whole block, like a nested `fn`.
+            if let Some(parent) = up.parent().filter(|_| node.id() != region.id()) {
+                for name in rust_item_names(node) {
+                    out.push(Occurrence::binding(name, text, parent.start_byte(), parent));
+                }
+            }
             return false;
         }
         match kind {
@@ -331,9 +337,48 @@ fn format_captures(node: Node<'_>, text: &str, out: &mut Vec<Occurrence>) {
     }
 }
 
+/// The names a local item binds: `const K`, `struct P`, `macro_rules! m`, the leaves of a `use`.
+fn rust_item_names<'t>(item: Node<'t>) -> Vec<Node<'t>> {
+    match item.kind() {
+        "const_item" | "static_item" | "struct_item" | "enum_item" | "union_item"
+        | "trait_item" | "type_item" | "mod_item" | "macro_definition" => {
+            item.child_by_field_name("name").into_iter().collect()
+        }
+        "use_declaration" => {
+            let mut names = Vec::new();
+            let mut stack: Vec<Node<'t>> =
+                item.child_by_field_name("argument").into_iter().collect();
+            while let Some(node) = stack.pop() {
+                match node.kind() {
+                    "identifier" => names.push(node),
+                    "scoped_identifier" => names.extend(node.child_by_field_name("name")),
+                    "use_as_clause" => names.extend(node.child_by_field_name("alias")),
+                    "use_list" => stack.extend(node.named_children(&mut node.walk())),
+                    "scoped_use_list" => stack.extend(node.child_by_field_name("list")),
+                    _ => {}
+                }
+            }
+            names
+        }
+        _ => Vec::new(),
+    }
+}
+
 fn classify_rust(id: Node<'_>, up: Up<'_, '_>, text: &str) -> Option<Occurrence> {
     let parent = up.parent()?;
     let field = field_of(parent, id);
+    // The first segment of a path (`HashMap` in `HashMap::new()`, `T` in `T::default()`) and a
+    // macro's name name items, like a type does.
+    let names_item = match parent.kind() {
+        "scoped_identifier" | "scoped_type_identifier" => {
+            field == Some("path") && up.find(|n| n.kind() == "use_declaration").is_none()
+        }
+        "macro_invocation" => field == Some("macro"),
+        _ => false,
+    };
+    if names_item {
+        return Some(Occurrence::new(id, text, Role::Type));
+    }
     match parent.kind() {
         "scoped_identifier"
         | "scoped_type_identifier"
@@ -406,8 +451,12 @@ fn classify_rust(id: Node<'_>, up: Up<'_, '_>, text: &str) -> Option<Occurrence>
 fn token_tree_read(id: Node<'_>, text: &str) -> Option<Occurrence> {
     let previous = id.prev_sibling().map(|n| n.kind());
     let next = id.next_sibling().map(|n| n.kind());
-    if matches!(previous, Some("." | "::" | "'")) || matches!(next, Some("::" | "!")) {
+    if matches!(previous, Some("." | "::" | "'")) {
         return None;
+    }
+    if matches!(next, Some("::" | "!")) {
+        // The first segment of a path, or a nested macro's name: an item, like a type.
+        return Some(Occurrence::new(id, text, Role::Type));
     }
     Some(Occurrence::new(id, text, Role::Read))
 }

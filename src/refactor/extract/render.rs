@@ -97,10 +97,50 @@ pub fn render(spec: &Spec<'_>, selection: &Selection<'_>, target: &Target<'_>) -
 
 fn call_text(spec: &Spec<'_>, target: &Target<'_>) -> String {
     let call = format!("{}{}()", target.call_prefix, spec.name);
-    match (spec.lang, spec.is_async) {
+    let call = match (spec.lang, spec.is_async) {
         (Language::Rust, true) => format!("{call}.await"),
         (Language::Python, true) => format!("await {call}"),
         (_, false) => call,
+    };
+    // The new function is `unsafe fn`: outside an `unsafe` block its call needs one where
+    // `unsafe_op_in_unsafe_fn` applies (edition 2024, or a crate that denies the lint).
+    if spec.lang == Language::Rust && target.is_unsafe && target.unsafe_block.is_none() {
+        format!("unsafe {{ {call} }}")
+    } else {
+        call
+    }
+}
+
+/// Whether the last selected statement is `panic!(..)`, `unreachable!(..)`, `todo!(..)`,
+/// `unimplemented!(..)` or `std::process::exit(..)`.
+fn ends_diverging(text: &str, selection: &Selection<'_>) -> bool {
+    let Some(last) = selection.statements.last() else {
+        return false;
+    };
+    let expression = if last.kind() == "expression_statement" {
+        last.named_child(0)
+    } else {
+        Some(*last)
+    };
+    let Some(expression) = expression else {
+        return false;
+    };
+    let last_segment = |path: &str| path.rsplit("::").next().unwrap_or(path).trim().to_string();
+    match expression.kind() {
+        "macro_invocation" => expression
+            .child_by_field_name("macro")
+            .map(|m| last_segment(&text[m.byte_range()]))
+            .is_some_and(|m| {
+                matches!(
+                    m.as_str(),
+                    "panic" | "unreachable" | "todo" | "unimplemented"
+                )
+            }),
+        "call_expression" => expression.child_by_field_name("function").is_some_and(|f| {
+            let callee = text[f.byte_range()].split_whitespace().collect::<String>();
+            callee == "std::process::exit" || callee == "process::exit"
+        }),
+        _ => false,
     }
 }
 
@@ -136,8 +176,22 @@ fn function_text(
             } else {
                 ""
             };
+            // In an unsafe context the selection may do unsafe operations: the new function
+            // keeps that context, and its call stays inside the caller's.
+            let unsafe_ = if target.is_unsafe || target.unsafe_block.is_some() {
+                "unsafe "
+            } else {
+                ""
+            };
+            // A selection that ends by panicking never returns: neither does the new function,
+            // so a block that got its type from that (`_ => unreachable!(..)`) keeps it.
+            let never = if !spec.is_async && ends_diverging(spec.text, selection) {
+                " -> !"
+            } else {
+                ""
+            };
             out.push_str(&format!(
-                "{fn_indent}{const_}{async_}fn {}({receiver}) {{{nl}",
+                "{fn_indent}{const_}{async_}{unsafe_}fn {}({receiver}){never} {{{nl}",
                 spec.name
             ));
             out.push_str(&body);

@@ -536,7 +536,16 @@ fn check_attributes(
 /// Whether `last` is the value expression that ends `block` (no `;`, not a statement).
 fn is_rust_tail(block: Node<'_>, last: Node<'_>) -> bool {
     let kind = last.kind();
-    let statement = kind == "expression_statement"
+    // `if .. else ..`, `match`, a block, without `;` at the end of a block: the block's value.
+    let valued_block_like = kind == "expression_statement"
+        && last.child_by_field_name("expression").is_none()
+        && last.named_child(0).is_some_and(|e| match e.kind() {
+            "match_expression" | "block" | "unsafe_block" | "loop_expression" => true,
+            "if_expression" => e.child_by_field_name("alternative").is_some(),
+            _ => false,
+        })
+        && !last.children(&mut last.walk()).any(|c| c.kind() == ";");
+    let statement = (kind == "expression_statement" && !valued_block_like)
         || kind == "let_declaration"
         || kind == "empty_statement"
         || kind == "attribute_item"

@@ -64,6 +64,8 @@ pub struct Target<'t> {
     /// The enclosing function's qualifiers that matter: `const`, `async`, `unsafe`.
     pub is_const: bool,
     pub is_unsafe: bool,
+    /// Rust: the line of an `unsafe` block of the enclosing function around the selection.
+    pub unsafe_block: Option<usize>,
     /// Rust generic parameters declared by the enclosing function itself.
     pub type_parameters: Vec<String>,
     /// Rust: whether the enclosing function declares a return type other than `()`.
@@ -213,6 +215,7 @@ fn locate_rust<'t>(
         call_prefix,
         is_const: modifiers.split_whitespace().any(|m| m == "const"),
         is_unsafe: modifiers.split_whitespace().any(|m| m == "unsafe"),
+        unsafe_block: unsafe_block_around(selection.block, function),
         type_parameters,
         returns_value,
         type_defined_here: match &owner {
@@ -225,6 +228,21 @@ fn locate_rust<'t>(
         blank_lines: observed_gap(Language::Rust, anchor, text).unwrap_or(1),
         owner,
     })
+}
+
+/// The first line of the innermost `unsafe { }` block holding `block`, inside `function`.
+fn unsafe_block_around(block: Node<'_>, function: Node<'_>) -> Option<usize> {
+    let mut current = Some(block);
+    while let Some(node) = current {
+        if node.id() == function.id() {
+            return None;
+        }
+        if node.kind() == "unsafe_block" {
+            return Some(node.start_position().row + 1);
+        }
+        current = node.parent();
+    }
+    None
 }
 
 fn is_rust_receiver(parameter: Node<'_>, text: &str) -> bool {
@@ -465,6 +483,7 @@ fn locate_python<'t>(
         call_prefix: String::new(),
         is_const: false,
         is_unsafe: false,
+        unsafe_block: None,
         type_parameters: Vec::new(),
         returns_value: false,
         wrapper: None,
@@ -558,6 +577,7 @@ fn module_level<'t>(tree: &'t Tree, text: &str, selection: &Selection<'t>) -> Ta
         call_prefix: String::new(),
         is_const: false,
         is_unsafe: false,
+        unsafe_block: None,
         type_parameters: Vec::new(),
         returns_value: false,
         wrapper: None,

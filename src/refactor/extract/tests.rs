@@ -637,3 +637,147 @@ fn python_nonlocal_declarations_keep_their_binding() {
     let plan = run("a.py", text, 2, 5, "setup").unwrap();
     assert!(!plan.has_syntax_errors(), "{:?}", messages(&plan));
 }
+
+#[test]
+fn python_a_binding_in_another_branch_does_not_hide_the_selection_s() {
+    let text = "def span(growing, a, b):\n    if growing:\n        start = a\n        stop = b\n    else:\n        start = b\n        stop = a\n    return stop - start\n";
+    let plan = run("m.py", text, 4, 4, "pick").unwrap();
+    assert!(
+        has(
+            &plan,
+            4,
+            Severity::Warning,
+            "`stop` is assigned in the selection and read after it at line 8"
+        ),
+        "{:?}",
+        messages(&plan)
+    );
+    // A later binding in the selection's own block runs after it: the read does not see it.
+    let text = "def f(a):\n    tmp = a\n    tmp = 2\n    return tmp\n";
+    let plan = run("m.py", text, 2, 2, "first").unwrap();
+    assert!(
+        !plan
+            .findings
+            .iter()
+            .any(|f| f.message.contains("read after")),
+        "{:?}",
+        messages(&plan)
+    );
+}
+
+#[test]
+fn python_a_dedented_comment_after_the_block_stays_outside() {
+    // The comment belongs to the outer function's block; the new function goes right after
+    // `_full`, before it. Taking the comment along made the edits overlap.
+    let text = "def outer(size):\n    def _full(A):\n        while True:\n            yield tuple(A)\n            A[0] = 1  # note\n\n    # Algorithm: modified\n    def _partial(A, r):\n        return A\n    return _full\n";
+    let plan = run("m.py", text, 5, 7, "step").unwrap();
+    assert_eq!(
+        after(&plan),
+        "def outer(size):\n    def _full(A):\n        while True:\n            yield tuple(A)\n            step()\n\n    def step():\n        A[0] = 1  # note\n\n    # Algorithm: modified\n    def _partial(A, r):\n        return A\n    return _full\n"
+    );
+    assert_eq!(plan.details["extracted_lines"], "5-5");
+}
+
+#[test]
+fn rust_an_unsafe_context_is_kept_by_the_new_function() {
+    let text = "unsafe fn raw() -> i32 {\n    3\n}\n\nfn main() {\n    unsafe {\n        let v = raw();\n        println!(\"{}\", v);\n    }\n}\n\nunsafe fn twice() -> i32 {\n    let a = raw();\n    a * 2\n}\n";
+    let plan = run("m.rs", text, 7, 8, "show").unwrap();
+    assert!(
+        after(&plan).contains("    unsafe {\n        show();\n    }\n}\n\nunsafe fn show() {\n    let v = raw();\n    println!(\"{}\", v);\n}\n"),
+        "{}",
+        after(&plan)
+    );
+    assert!(has(
+        &plan,
+        7,
+        Severity::Info,
+        "inside the `unsafe` block at line 6"
+    ));
+    let plan = run("m.rs", text, 13, 13, "first").unwrap();
+    assert!(
+        after(&plan).contains("unsafe fn twice() -> i32 {\n    unsafe { first() };\n    a * 2\n}\n\nunsafe fn first() {\n    let a = raw();\n}\n"),
+        "{}",
+        after(&plan)
+    );
+    assert!(has(&plan, 13, Severity::Info, "`twice` is an `unsafe fn`"));
+}
+
+#[test]
+fn rust_items_declared_in_the_function_body_are_not_visible_from_the_new_function() {
+    let text = "fn show<T: std::fmt::Debug + Default>(t: T) {\n    use std::collections::HashMap;\n    const K: i32 = 2;\n    static N: i32 = 4;\n    macro_rules! twice {\n        ($e:expr) => {\n            $e * 2\n        };\n    }\n    let m: HashMap<i32, i32> = HashMap::new();\n    println!(\"{:?} {} {} {}\", T::default(), K, N, twice!(3));\n    println!(\"{}\", m.len());\n}\n";
+    let plan = run("m.rs", text, 11, 11, "print_all").unwrap();
+    for part in [
+        "the selection uses the type parameter `T` of `show`",
+        "the selection reads `K`, bound at line 3 outside it",
+        "the selection reads `N`, bound at line 4 outside it",
+        "the selection uses `twice`, declared at line 5 inside `show`",
+    ] {
+        assert!(
+            has(&plan, 11, Severity::Warning, part),
+            "{part}: {:?}",
+            messages(&plan)
+        );
+    }
+    let plan = run("m.rs", text, 10, 10, "make").unwrap();
+    assert!(
+        has(
+            &plan,
+            10,
+            Severity::Warning,
+            "the selection uses `HashMap`, declared at line 2 inside `show`"
+        ),
+        "{:?}",
+        messages(&plan)
+    );
+    // Items the selection declares itself are fine; read after it, they are reported.
+    let plan = run("m.rs", text, 3, 4, "consts").unwrap();
+    assert!(
+        has(
+            &plan,
+            3,
+            Severity::Warning,
+            "`K` is declared in the selection and read after it at line 11"
+        ),
+        "{:?}",
+        messages(&plan)
+    );
+}
+
+#[test]
+fn rust_tails_that_carry_a_value_and_selections_that_never_return() {
+    // A trailing `if .. else ..` is the function's value.
+    let text =
+        "fn pick(a: bool) -> i32 {\n    if a {\n        1\n    } else {\n        2\n    }\n}\n";
+    let plan = run("m.rs", text, 2, 6, "choose").unwrap();
+    assert!(
+        has(
+            &plan,
+            2,
+            Severity::Warning,
+            "the selection ends with the tail expression of `pick`"
+        ),
+        "{:?}",
+        messages(&plan)
+    );
+    // `unreachable!` gives its arm the type `!`: the new function keeps it.
+    let text = "fn f(n: u8) -> u8 {\n    match n {\n        0 => 1,\n        _ => {\n            unreachable!(\"no\");\n        }\n    }\n}\n";
+    let plan = run("m.rs", text, 5, 5, "never").unwrap();
+    assert!(
+        after(&plan).contains("fn never() -> ! {\n    unreachable!(\"no\");\n}\n"),
+        "{}",
+        after(&plan)
+    );
+    // A nested fn is visible in its whole block: a call before the selection loses it.
+    let text = "fn f() -> i32 {\n    let v = helper();\n    fn helper() -> i32 {\n        4\n    }\n    v\n}\n";
+    let plan = run("m.rs", text, 3, 5, "define").unwrap();
+    assert!(
+        has(
+            &plan,
+            3,
+            Severity::Warning,
+            "`helper` is declared in the selection and read before it at line 2"
+        ),
+        "{:?}",
+        messages(&plan)
+    );
+}

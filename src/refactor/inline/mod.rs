@@ -23,7 +23,8 @@ use tree_sitter::{Node, Tree};
 use super::{Finding, InlineRequest, Plan, RefactorError, SourceError, Sources};
 use crate::edit::{ChangeSetBuilder, SourceFile, TextEdit};
 use crate::lang::Language;
-use crate::lang::calls::{CallSite, Reference, find_mentions};
+use crate::lang::calls::{CallSite, Reference, ReferenceKind, find_mentions};
+use crate::lang::finder::NodeFinder;
 use crate::lang::symbols::{Symbol, resolve};
 use crate::text::TextStyle;
 
@@ -109,6 +110,27 @@ pub(super) struct Facts {
     pub imported: Vec<String>,
     /// Notes about the file, reported once whatever happens.
     pub findings: Vec<Finding>,
+    /// Local bindings of the name in this file (they are not the function).
+    pub locals: crate::lang::locals::Locals,
+}
+
+/// The line of the claimed range that overlaps `range`, if any.
+fn overlapping(claims: &[(Range<usize>, usize)], range: Range<usize>) -> Option<usize> {
+    claims
+        .iter()
+        .find(|(c, _)| c.start < range.end && range.start < c.end)
+        .map(|(_, line)| *line)
+}
+
+/// A call left alone because it overlaps one inlined at `other_line`.
+fn overlap_left(path: &str, name: &str, line: usize, other_line: usize) -> Left {
+    Left {
+        file: path.to_string(),
+        line,
+        why: format!(
+            "the call of `{name}` at line {line} overlaps the call inlined at line {other_line} (nested, or in the same statement); run the refactor again to inline it"
+        ),
+    }
 }
 
 /// Whether a call (or a reference) designates the function being inlined.
@@ -150,7 +172,14 @@ pub(super) trait Target {
     /// The function's whole text in the definition file (docs, attributes, decorators included).
     fn definition_range(&self) -> Range<usize>;
     fn facts(&self, file: &Parsed<'_>) -> Facts;
-    fn owner_of_call(&self, file: &Parsed<'_>, facts: &Facts, call: &CallSite) -> Owner;
+    /// `node`: the call's node (`call_expression`, `call`), when the tree has one there.
+    fn owner_of_call(
+        &self,
+        file: &Parsed<'_>,
+        facts: &Facts,
+        call: &CallSite,
+        node: Option<Node<'_>>,
+    ) -> Owner;
     fn reference(&self, file: &Parsed<'_>, facts: &Facts, reference: &Reference) -> RefVerdict;
     /// Calls the syntax tree does not show as calls (inside macro arguments) that the language
     /// module can still find and inline.
@@ -244,8 +273,15 @@ fn run(
         let mut calls = mentions.calls.clone();
         calls.extend(hidden);
         calls.sort_by_key(|c| c.range.start);
+        // The calls come in order of position: one finder keeps deep nests linear.
+        let mut finder = NodeFinder::new(&parsed.tree);
+        let call_kind = match lang {
+            Language::Python => "call",
+            Language::Rust => "call_expression",
+        };
         for call in &calls {
-            let owner = target.owner_of_call(parsed, &facts, call);
+            let node = finder.exact(&call.range, call_kind);
+            let owner = target.owner_of_call(parsed, &facts, call, node);
             if inside_definition(call.range.start) {
                 if owner == Owner::Ours {
                     return Err(RefactorError::Unsupported(format!(
@@ -262,20 +298,18 @@ fn run(
                     line: call.line,
                     why,
                 }),
+                // A call inside text an earlier inlining claims (`f(f(x))`) is not worked out
+                // at all: deep nests stay linear.
+                Owner::Ours
+                    if let Some(other) =
+                        overlapping(&claims, call.range.start..call.range.start + 1) =>
+                {
+                    left.push(overlap_left(path, &name, call.line, other));
+                }
                 Owner::Ours => match target.inline(parsed, &facts, call) {
                     Ok(site) => {
-                        if let Some((_, other_line)) = claims
-                            .iter()
-                            .find(|(c, _)| c.start < site.claim.end && site.claim.start < c.end)
-                        {
-                            left.push(Left {
-                                file: path.clone(),
-                                line: call.line,
-                                why: format!(
-                                    "the call of `{name}` at line {} overlaps the call inlined at line {other_line} (nested, or in the same statement); run the refactor again to inline it",
-                                    call.line
-                                ),
-                            });
+                        if let Some(other) = overlapping(&claims, site.claim.clone()) {
+                            left.push(overlap_left(path, &name, call.line, other));
                             continue;
                         }
                         claims.push((site.claim.clone(), call.line));
@@ -303,7 +337,12 @@ fn run(
             }
             let verdict = target.reference(parsed, &facts, reference);
             if inside_definition(reference.range.start) {
-                if let RefVerdict::Blocking(_) = verdict {
+                // Its own docs and strings go with the definition.
+                let text_only = matches!(
+                    reference.kind,
+                    ReferenceKind::InString | ReferenceKind::InComment
+                );
+                if let (RefVerdict::Blocking(_), false) = (verdict, text_only) {
                     return Err(RefactorError::Unsupported(format!(
                         "the body of `{name}` refers to `{name}` itself at line {}; a recursive function cannot be inlined",
                         reference.line

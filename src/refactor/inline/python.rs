@@ -17,9 +17,11 @@ use super::layout::{
 use super::snippet::{self, Layout, Line, Splice};
 use super::{Facts, Inlined, Owner, Parsed, RefVerdict, Target, mentions_word};
 use crate::edit::TextEdit;
-use crate::lang::calls::{CallForm, CallSite, Reference, ReferenceKind};
+use crate::lang::calls::{CallForm, CallSite, Reference, ReferenceKind, TextMention, text_mention};
+use crate::lang::locals::Locals;
 use crate::lang::symbols::{Symbol, SymbolKind};
-use crate::lang::{node_text, walk_node};
+use crate::lang::{Language, node_text, walk_node};
+use crate::lang::{up_from, walk_node_with_ancestors};
 use crate::refactor::{Finding, RefactorError};
 
 /// Decorators that do not change what calling the function does.
@@ -155,6 +157,29 @@ impl<'a> PyTarget<'a> {
             .parent()
             .filter(|p| p.kind() == "decorated_definition")
             .unwrap_or(func);
+        // `if ...: def f` / `try: ... except: def f`: another branch gives the name another
+        // meaning, which the inlined body would silently drop.
+        let mut current = outer.parent();
+        while let Some(node) = current {
+            match node.kind() {
+                "if_statement"
+                | "try_statement"
+                | "elif_clause"
+                | "else_clause"
+                | "except_clause"
+                | "except_group_clause"
+                | "match_statement"
+                | "case_clause" => {
+                    let at = node.start_position().row + 1;
+                    return Err(error(format!(
+                        "`{name}` (line {line}) is defined conditionally, inside the statement at line {at}: the body of this definition would replace calls that other branches may define differently; inline it by hand"
+                    )));
+                }
+                "function_definition" | "class_definition" | "module" => break,
+                _ => {}
+            }
+            current = node.parent();
+        }
         let mut decorators = Vec::new();
         let mut cursor = outer.walk();
         for child in outer.named_children(&mut cursor) {
@@ -672,13 +697,15 @@ fn target_names(target: Node<'_>, text: &str, names: &mut BTreeSet<String>) {
 fn read_names(root: Node<'_>, text: &str) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
     let mut comprehension_variables = BTreeSet::new();
-    walk_node(root, |n| {
+    walk_node_with_ancestors(root, |n, ancestors| {
         if n.kind() == "for_in_clause"
             && let Some(left) = n.child_by_field_name("left")
         {
             target_names(left, text, &mut comprehension_variables);
         }
-        if n.kind() == "identifier" && !is_attribute_or_keyword_name(n) {
+        if n.kind() == "identifier"
+            && !is_attribute_or_keyword_name(n, up_from(n, ancestors).next())
+        {
             names.insert(node_text(n, text).to_string());
         }
         true
@@ -687,8 +714,9 @@ fn read_names(root: Node<'_>, text: &str) -> BTreeSet<String> {
     names
 }
 
-fn is_attribute_or_keyword_name(n: Node<'_>) -> bool {
-    let Some(parent) = n.parent() else {
+/// `parent`: the node's parent, when known.
+fn is_attribute_or_keyword_name<'t>(n: Node<'t>, parent: Option<Node<'t>>) -> bool {
+    let Some(parent) = parent else {
         return false;
     };
     match parent.kind() {
@@ -698,11 +726,29 @@ fn is_attribute_or_keyword_name(n: Node<'_>) -> bool {
     }
 }
 
-/// Names a module defines or imports at its top level.
+/// Names a module defines or imports at its top level, conditional blocks included
+/// (`if ...: from x import y`, `try: ... except ImportError: ...`).
 fn module_names(root: Node<'_>, text: &str) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
-    let mut cursor = root.walk();
-    for statement in root.named_children(&mut cursor) {
+    let mut statements: Vec<Node<'_>> = root.named_children(&mut root.walk()).collect();
+    while let Some(statement) = statements.pop() {
+        if matches!(
+            statement.kind(),
+            "if_statement"
+                | "try_statement"
+                | "with_statement"
+                | "for_statement"
+                | "while_statement"
+                | "elif_clause"
+                | "else_clause"
+                | "except_clause"
+                | "except_group_clause"
+                | "finally_clause"
+                | "block"
+        ) {
+            statements.extend(statement.named_children(&mut statement.walk()));
+            continue;
+        }
         let statement = if statement.kind() == "decorated_definition" {
             statement
                 .child_by_field_name("definition")
@@ -966,6 +1012,7 @@ impl Target for PyTarget<'_> {
     fn facts(&self, file: &Parsed<'_>) -> Facts {
         let mut facts = Facts::default();
         let text = file.text();
+        facts.locals = Locals::new(Language::Python, &file.tree, text, &self.name);
         let is_def_file = file.path() == self.def.path();
         facts.plain_is_ours = is_def_file;
         if !is_def_file {
@@ -1084,8 +1131,14 @@ impl Target for PyTarget<'_> {
         facts
     }
 
-    fn owner_of_call(&self, file: &Parsed<'_>, facts: &Facts, call: &CallSite) -> Owner {
-        let Some(node) = file.node_at(&call.range, "call") else {
+    fn owner_of_call(
+        &self,
+        file: &Parsed<'_>,
+        facts: &Facts,
+        call: &CallSite,
+        node: Option<Node<'_>>,
+    ) -> Owner {
+        let Some(node) = node else {
             return Owner::NotOurs;
         };
         match self.site_kind(file, facts, node, call) {
@@ -1100,6 +1153,13 @@ impl Target for PyTarget<'_> {
         let line = reference.line;
         let name = &self.name;
         match reference.kind {
+            ReferenceKind::InComment | ReferenceKind::InString
+                if text_mention(Language::Python, text, reference) == TextMention::DocExample =>
+            {
+                return RefVerdict::Blocking(format!(
+                    "`{name}` is used in a doctest example at line {line} (`>>>`); doctests run it and it is not inlined there, so the definition is kept"
+                ));
+            }
             ReferenceKind::InComment => {
                 return RefVerdict::Info(format!(
                     "`{name}` is mentioned in a comment at line {line}; it is not changed"
@@ -1131,6 +1191,13 @@ impl Target for PyTarget<'_> {
                         break;
                     }
                     current = n.parent();
+                }
+                if text_mention(Language::Python, text, reference) == TextMention::NameString
+                    && self.string_may_name_target(file, facts, text, &reference.range)
+                {
+                    return RefVerdict::Blocking(format!(
+                        "a string at line {line} names `{name}` (`getattr`, a patch target, an entry point?); that use is not inlined, so the definition is kept"
+                    ));
                 }
                 return RefVerdict::Info(format!(
                     "`{name}` is mentioned in a string at line {line}; it is not changed"
@@ -1174,7 +1241,7 @@ impl Target for PyTarget<'_> {
             _ => {}
         }
         let plain_ours = match &self.kind {
-            Kind::Free => facts.plain_is_ours,
+            Kind::Free => facts.plain_is_ours && !facts.locals.shadows(node.start_byte()),
             Kind::Nested { scope } => {
                 file.path() == self.def.path() && scope.contains(&reference.range.start)
             }
@@ -1389,6 +1456,32 @@ impl Target for PyTarget<'_> {
 }
 
 impl PyTarget<'_> {
+    /// Whether a string whose value is the name (or a dotted path ending in it) can designate
+    /// this function: in its own file, in a file that imports it or its module, or as a dotted
+    /// path through its module (`"pkg.util.helper"`).
+    fn string_may_name_target(
+        &self,
+        file: &Parsed<'_>,
+        facts: &Facts,
+        text: &str,
+        range: &Range<usize>,
+    ) -> bool {
+        let before = &text[..range.start];
+        let path_start = before
+            .rfind(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '.' | ':')))
+            .map_or(0, |i| i + 1);
+        let prefix = before[path_start..].trim_end_matches(['.', ':']);
+        if !prefix.is_empty() {
+            let parts: Vec<&str> = prefix.split(['.', ':']).collect();
+            return self.module.len() >= parts.len()
+                && self.module[self.module.len() - parts.len()..]
+                    .iter()
+                    .zip(&parts)
+                    .all(|(a, b)| a == b);
+        }
+        file.path() == self.def.path() || facts.plain_is_ours || !facts.module_aliases.is_empty()
+    }
+
     /// Whether the call designates this function, and how; `Err` when it may but the
     /// heuristic cannot tell.
     fn site_kind(
@@ -1402,7 +1495,7 @@ impl PyTarget<'_> {
         let name = &self.name;
         match (&self.kind, &call.form) {
             (Kind::Free, CallForm::Plain) => {
-                if !facts.plain_is_ours {
+                if !facts.plain_is_ours || facts.locals.shadows(node.start_byte()) {
                     return Ok(None);
                 }
                 if file.path() == self.def.path() && self.defined_twice() {
@@ -1788,7 +1881,7 @@ impl PyTarget<'_> {
             if n.id() != caller_scope.id() && NESTED_SCOPES.contains(&n.kind()) {
                 return false;
             }
-            if n.kind() == "identifier" && !is_attribute_or_keyword_name(n) {
+            if n.kind() == "identifier" && !is_attribute_or_keyword_name(n, n.parent()) {
                 occurrences.push((node_text(n, text).to_string(), n.start_position().row + 1));
             }
             true

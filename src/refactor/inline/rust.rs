@@ -19,9 +19,11 @@ use super::layout::{
 use super::snippet::{self, Layout, Splice};
 use super::{Facts, Inlined, Owner, Parsed, RefVerdict, Target, fresh_name, mentions_word};
 use crate::edit::TextEdit;
-use crate::lang::calls::{CallForm, CallSite, Reference, ReferenceKind};
+use crate::lang::calls::{CallForm, CallSite, Reference, ReferenceKind, TextMention, text_mention};
+use crate::lang::locals::Locals;
 use crate::lang::symbols::{Symbol, SymbolKind};
-use crate::lang::{node_text, walk_node};
+use crate::lang::{Language, node_text, walk_node};
+use crate::lang::{up_from, walk_node_with_ancestors};
 use crate::refactor::{Finding, RefactorError};
 
 /// Attributes that do not change what a call does (anything else is refused).
@@ -158,6 +160,17 @@ pub(super) struct RustTarget<'a> {
     body_text: String,
     /// The body is one expression (or `return expr;`): its range and node kind.
     single_value: Option<(Range<usize>, String)>,
+    /// The value the body ends with, when its type may come from the declared return type
+    /// (`s.parse().ok()`, `None`, a `*mut` returned as `*const`): its range, and the return
+    /// type with whether it can be written at a call site. Inlined, the value is bound with
+    /// that type so it keeps it.
+    typed_tail: Option<TypedTail>,
+}
+
+struct TypedTail {
+    value: Range<usize>,
+    ty: String,
+    unwritable: bool,
 }
 
 fn error(message: impl Into<String>) -> RefactorError {
@@ -338,11 +351,21 @@ fn mentions_any<'n>(node: Node<'_>, text: &str, names: &'n [String]) -> Option<(
     found
 }
 
-/// Whether an identifier node is a binding (a pattern), not a use.
-fn is_binding(node: Node<'_>) -> bool {
+/// Whether an identifier node is a binding (a pattern), not a use. `ancestors`: those known
+/// of the node, root first (see [`up_from`]).
+fn is_binding<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> bool {
+    let mut up = up_from(node, ancestors);
+    let Some(parent) = up.next() else {
+        return false;
+    };
+    // `Some` in `Some(x)` and `Point` in `Point { x, .. }` name the pattern's type.
+    if matches!(parent.kind(), "tuple_struct_pattern" | "struct_pattern")
+        && parent.child_by_field_name("type") == Some(node)
+    {
+        return false;
+    }
     let mut child = node;
-    let mut current = node.parent();
-    while let Some(p) = current {
+    for p in std::iter::once(parent).chain(up) {
         match p.kind() {
             "let_declaration" | "parameter" | "for_expression" | "let_condition" | "match_arm"
             | "closure_parameters" => {
@@ -365,7 +388,6 @@ fn is_binding(node: Node<'_>) -> bool {
             _ => return false,
         }
         child = p;
-        current = p.parent();
     }
     false
 }
@@ -373,8 +395,8 @@ fn is_binding(node: Node<'_>) -> bool {
 /// Names a subtree binds in patterns (`let`, parameters, closures, `for`, `match`, `if let`).
 fn bound_names(root: Node<'_>, text: &str) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
-    walk_node(root, |n| {
-        if n.kind() == "identifier" && is_binding(n) {
+    walk_node_with_ancestors(root, |n, ancestors| {
+        if n.kind() == "identifier" && is_binding(n, ancestors) {
             names.insert(node_text(n, text).to_string());
         }
         true
@@ -385,9 +407,9 @@ fn bound_names(root: Node<'_>, text: &str) -> BTreeSet<String> {
 /// Identifiers and type names a subtree uses (path roots only, no fields, no lifetimes).
 fn used_names(root: Node<'_>, text: &str) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
-    walk_node(root, |n| match n.kind() {
+    walk_node_with_ancestors(root, |n, ancestors| match n.kind() {
         "identifier" | "type_identifier" => {
-            let parent = n.parent();
+            let parent = up_from(n, ancestors).next();
             let skip = parent.is_some_and(|p| {
                 p.kind() == "lifetime"
                     || (matches!(p.kind(), "scoped_identifier" | "scoped_type_identifier")
@@ -397,7 +419,7 @@ fn used_names(root: Node<'_>, text: &str) -> BTreeSet<String> {
                         && p.child_by_field_name("macro")
                             .is_some_and(|x| x.id() == n.id()))
             });
-            if !skip && !is_binding(n) {
+            if !skip && !is_binding(n, ancestors) {
                 names.insert(node_text(n, text).to_string());
             }
             false
@@ -709,6 +731,36 @@ impl<'a> RustTarget<'a> {
             _ => None,
         };
 
+        let tail_value = match final_return {
+            Some((ret, _)) => ret.named_child(0),
+            None => code.last().copied().and_then(|last| {
+                let open = !node_text(last, text).trim_end().ends_with(';');
+                match last.kind() {
+                    "let_declaration" | "empty_statement" | "macro_invocation" => None,
+                    k if k.ends_with("_item") => None,
+                    "expression_statement" => last.named_child(0).filter(|_| open),
+                    _ => Some(last),
+                }
+            }),
+        };
+        let typed_tail = item
+            .child_by_field_name("return_type")
+            .filter(|_| !unit_return)
+            .zip(tail_value)
+            .filter(|(ty, value)| type_comes_from_return(*ty, *value, text))
+            .map(|(ty, value)| {
+                let mut unwritable = mentions_any(ty, text, &fn_generics).is_some();
+                walk_node(ty, |n| {
+                    unwritable |= matches!(n.kind(), "abstract_type" | "lifetime");
+                    true
+                });
+                TypedTail {
+                    value: value.byte_range(),
+                    ty: node_text(ty, text).to_string(),
+                    unwritable,
+                }
+            });
+
         let mut self_ranges = Vec::new();
         let mut self_type_ranges = Vec::new();
         let mut protected = Vec::new();
@@ -780,6 +832,7 @@ impl<'a> RustTarget<'a> {
             last_in_container,
             body_text: node_text(block, text).to_string(),
             single_value,
+            typed_tail,
             name,
         }))
     }
@@ -847,7 +900,7 @@ impl<'a> RustTarget<'a> {
         let name = &self.name;
         match (&self.kind, &call.form) {
             (Kind::Free { .. }, CallForm::Plain) => {
-                if !facts.plain_is_ours {
+                if !facts.plain_is_ours || facts.locals.shadows(node.start_byte()) {
                     return Ok(None);
                 }
                 if file.path() == self.def.path() && self.defined_twice {
@@ -868,7 +921,8 @@ impl<'a> RustTarget<'a> {
                     .then_some(Site::Function))
             }
             (Kind::Local { scope }, CallForm::Plain) => Ok((file.path() == self.def.path()
-                && scope.contains(&call.range.start))
+                && scope.contains(&call.range.start)
+                && !facts.locals.shadows(node.start_byte()))
             .then_some(Site::Function)),
             (Kind::Method(info), CallForm::Path { qualifier }) => {
                 let last = type_name_of(qualifier);
@@ -884,8 +938,14 @@ impl<'a> RustTarget<'a> {
                 if receiver_text == "self" && self.is_own_self_call(node, text) {
                     return Ok(Some(Site::OwnSelf));
                 }
+                // How the receiver is passed explicitly: as `self` takes it.
+                let borrow = match info.self_param.as_ref().map(|p| p.ty.replace(' ', "")) {
+                    Some(ty) if ty.starts_with("&mut") => "&mut ",
+                    Some(ty) if ty.starts_with('&') => "&",
+                    _ => "",
+                };
                 Err(format!(
-                    "`{receiver_text}.{name}(...)` at line {} may call `{}::{name}`, but the heuristic cannot tell the type of `{receiver_text}` (no type analysis); it is left as it is, so the definition is kept. Write it as `{}::{name}(&{receiver_text}, ...)` to have it inlined",
+                    "`{receiver_text}.{name}(...)` at line {} may call `{}::{name}`, but the heuristic cannot tell the type of `{receiver_text}` (no type analysis); it is left as it is, so the definition is kept. Write it as `{}::{name}({borrow}{receiver_text}, ...)` to have it inlined",
                     call.line, info.type_name, info.type_name
                 ))
             }
@@ -1103,6 +1163,7 @@ impl Target for RustTarget<'_> {
     fn facts(&self, file: &Parsed<'_>) -> Facts {
         let mut facts = Facts::default();
         let text = file.text();
+        facts.locals = Locals::new(Language::Rust, &file.tree, text, &self.name);
         if file.path() == self.def.path() {
             facts.plain_is_ours = true;
             return facts;
@@ -1215,8 +1276,14 @@ impl Target for RustTarget<'_> {
         calls
     }
 
-    fn owner_of_call(&self, file: &Parsed<'_>, facts: &Facts, call: &CallSite) -> Owner {
-        let Some(node) = file.node_at(&call.range, "call_expression") else {
+    fn owner_of_call(
+        &self,
+        file: &Parsed<'_>,
+        facts: &Facts,
+        call: &CallSite,
+        node: Option<Node<'_>>,
+    ) -> Owner {
+        let Some(node) = node else {
             // A call found in macro arguments: `hidden_calls` only returns this function's.
             return if macro_call_name(file, call).is_some() {
                 Owner::Ours
@@ -1236,14 +1303,27 @@ impl Target for RustTarget<'_> {
         let line = reference.line;
         let name = &self.name;
         match reference.kind {
-            ReferenceKind::InComment => {
+            ReferenceKind::InComment | ReferenceKind::InString => {
+                match text_mention(Language::Rust, text, reference) {
+                    TextMention::DocExample => {
+                        return RefVerdict::Blocking(format!(
+                            "`{name}` is used in a doc test at line {line}; doc tests run it and it is not inlined there, so the definition is kept"
+                        ));
+                    }
+                    TextMention::NameString if in_attribute(file, reference) => {
+                        return RefVerdict::Blocking(format!(
+                            "an attribute at line {line} names `{name}` in a string (a serde `default = \"…\"`, `with`?); code generated from it calls the function, so the definition is kept"
+                        ));
+                    }
+                    _ => {}
+                }
+                let what = if reference.kind == ReferenceKind::InComment {
+                    "a comment"
+                } else {
+                    "a string"
+                };
                 return RefVerdict::Info(format!(
-                    "`{name}` is mentioned in a comment at line {line}; it is not changed"
-                ));
-            }
-            ReferenceKind::InString => {
-                return RefVerdict::Info(format!(
-                    "`{name}` is mentioned in a string at line {line}; it is not changed"
+                    "`{name}` is mentioned in {what} at line {line}; it is not changed"
                 ));
             }
             _ => {}
@@ -1256,7 +1336,7 @@ impl Target for RustTarget<'_> {
         else {
             return RefVerdict::Ignore;
         };
-        if node.kind() == "field_identifier" || is_binding(node) {
+        if node.kind() == "field_identifier" || is_binding(node, &[]) {
             return RefVerdict::Ignore;
         }
         if reference.kind == ReferenceKind::Import {
@@ -1319,7 +1399,7 @@ impl Target for RustTarget<'_> {
                 file.path() == self.def.path() && scope.contains(&reference.range.start)
             }
             Kind::Method(_) => false,
-        };
+        } && !facts.locals.shadows(node.start_byte());
         if ours {
             RefVerdict::Blocking(format!(
                 "`{name}` is used at line {line} as a value, not called, so it is not inlined; the definition is kept"
@@ -1437,8 +1517,33 @@ impl Target for RustTarget<'_> {
         )];
         findings.extend(self.scope_findings(file, node, call, receiver_name.as_deref()));
 
+        // A value typed by the return type keeps that type: `let value: T = ...; value`.
+        let mut typed_result = None;
+        if let Some(tail) = &self.typed_tail {
+            match self.annotation(&tail.ty, tail.unwritable, own_impl) {
+                Some(ty) => {
+                    let fresh = fresh_name("value", &[self.body_text.as_str(), text]);
+                    body_splices.push((
+                        tail.value.start..tail.value.start,
+                        format!("let {fresh}: {ty} = "),
+                    ));
+                    body_splices.push((tail.value.end..tail.value.end, ";".to_string()));
+                    typed_result = Some(fresh);
+                }
+                None => findings.push(Finding::warning(
+                    file.path(),
+                    line,
+                    format!(
+                        "the value `{}` returned took its type from the return type `{}`, which cannot be written here; if the inlined code no longer compiles, annotate its type",
+                        self.name, tail.ty
+                    ),
+                )),
+            }
+        }
+
         // Nothing to bind and a body that is one expression: the expression itself.
-        if let (true, Some((value, kind))) = (bindings.is_empty(), &self.single_value)
+        if let (true, None, Some((value, kind))) =
+            (bindings.is_empty(), &typed_result, &self.single_value)
             && !BLOCK_LIKE.contains(&kind.as_str())
         {
             let (value_lines, first) =
@@ -1503,6 +1608,9 @@ impl Target for RustTarget<'_> {
                 rendered.remove(0);
             }
             lines.extend(rendered);
+        }
+        if let Some(fresh) = &typed_result {
+            lines.push(format!("{inner_indent}{fresh}"));
         }
 
         let statement = node.parent().filter(|p| {
@@ -1626,6 +1734,28 @@ impl RustTarget<'_> {
                         line,
                         format!(
                             "the inlined body uses `{name}`, which {} defines or imports but {} does not; bring it into scope there",
+                            self.def.path(),
+                            file.path()
+                        ),
+                    ));
+                }
+            }
+            if let Some(body) = &self.body {
+                let traits = crate::lang::traits::needed_traits(
+                    &self.def.tree,
+                    self.def.text(),
+                    body,
+                    Some(&file.tree),
+                    text,
+                );
+                for needed in traits {
+                    findings.push(Finding::warning(
+                        file.path(),
+                        line,
+                        format!(
+                            "the inlined body calls `{}`, a method of the trait `{}`, which {} has in scope and {} does not; import the trait there",
+                            needed.method,
+                            needed.trait_name,
                             self.def.path(),
                             file.path()
                         ),
@@ -1905,6 +2035,138 @@ fn binding_statements(bindings: &[(String, Option<String>, String)]) -> Vec<Stri
             })
             .collect()
     }
+}
+
+/// Whether the type of `value`, the value a function returns, may come from its declared return
+/// type `ty` rather than from the value itself: a coercion (`*mut` to `*const`, `&mut` or
+/// `&String` to `&str`, a `Box<dyn ...>`), a call whose result type is inferred (`parse`,
+/// `collect`, `into`, `Default::default`, `Vec::new`), `None`/`Ok`/`Err`, or a number literal
+/// of a type other than the default one.
+fn type_comes_from_return(ty: Node<'_>, value: Node<'_>, text: &str) -> bool {
+    let ty_text: String = node_text(ty, text).split_whitespace().collect();
+    if ty_text.starts_with('&') || ty_text.starts_with("*const") || ty_text.contains("dyn") {
+        return true;
+    }
+    const INFERRED_METHODS: &[&str] = &[
+        "parse",
+        "collect",
+        "into",
+        "try_into",
+        "sum",
+        "product",
+        "unwrap_or_default",
+        "cast",
+        "as_ref",
+        "as_mut",
+        "borrow",
+        "borrow_mut",
+    ];
+    const INFERRED_PATHS: &[&str] = &[
+        "default",
+        "new",
+        "from",
+        "try_from",
+        "from_iter",
+        "with_capacity",
+    ];
+    const GENERIC_CONTAINERS: &[&str] = &[
+        "Default",
+        "From",
+        "TryFrom",
+        "FromIterator",
+        "Vec",
+        "VecDeque",
+        "HashMap",
+        "HashSet",
+        "BTreeMap",
+        "BTreeSet",
+        "BinaryHeap",
+        "LinkedList",
+    ];
+    // A number literal takes the return type only when nothing else in the value gives one.
+    let mut only_literals = true;
+    walk_node(value, |n| {
+        only_literals &= !matches!(
+            n.kind(),
+            "identifier" | "field_expression" | "call_expression" | "macro_invocation"
+        );
+        only_literals
+    });
+    let literal_typed = only_literals
+        && matches!(
+            ty_text.as_str(),
+            "u8" | "u16"
+                | "u32"
+                | "u64"
+                | "u128"
+                | "usize"
+                | "i8"
+                | "i16"
+                | "i64"
+                | "i128"
+                | "isize"
+                | "f32"
+        );
+    let mut sensitive = false;
+    walk_node(value, |n| {
+        if sensitive {
+            return false;
+        }
+        match n.kind() {
+            "call_expression" => {
+                let function = n.child_by_field_name("function");
+                match function.map(|f| (f.kind(), f)) {
+                    Some(("field_expression", f)) => {
+                        sensitive |= f
+                            .child_by_field_name("field")
+                            .is_some_and(|m| INFERRED_METHODS.contains(&node_text(m, text)));
+                    }
+                    Some(("scoped_identifier", f)) => {
+                        let name = f.child_by_field_name("name").map(|m| node_text(m, text));
+                        let path = f.child_by_field_name("path").map(|p| {
+                            let p = node_text(p, text);
+                            p.rsplit("::").next().unwrap_or(p).to_string()
+                        });
+                        sensitive |= name.is_some_and(|m| INFERRED_PATHS.contains(&m))
+                            && path.is_some_and(|p| GENERIC_CONTAINERS.contains(&p.as_str()));
+                    }
+                    Some(("identifier", f)) => {
+                        sensitive |= matches!(node_text(f, text), "Ok" | "Err");
+                    }
+                    _ => {}
+                }
+            }
+            "identifier" => sensitive |= node_text(n, text) == "None",
+            "integer_literal" | "float_literal" => {
+                let literal = node_text(n, text);
+                sensitive |= literal_typed
+                    && !literal.contains(['i', 'u'])
+                    && !(literal.ends_with("f32") || literal.ends_with("f64"));
+            }
+            // Arguments are typed by the callee, statements are not the value.
+            "closure_expression" | "arguments" | "let_declaration" | "expression_statement" => {
+                return false;
+            }
+            _ => {}
+        }
+        true
+    });
+    sensitive
+}
+
+/// Whether a mention sits inside an attribute (`#[serde(default = "name")]`).
+fn in_attribute(file: &Parsed<'_>, reference: &Reference) -> bool {
+    let mut current = file
+        .tree
+        .root_node()
+        .descendant_for_byte_range(reference.range.start, reference.range.end);
+    while let Some(node) = current {
+        if matches!(node.kind(), "attribute_item" | "inner_attribute_item") {
+            return true;
+        }
+        current = node.parent();
+    }
+    false
 }
 
 #[cfg(test)]

@@ -536,11 +536,19 @@ fn rust_calls_in_std_macro_arguments() {
     assert_eq!(plan.details["call_sites_updated"], 3);
     // A single-expression body without bindings goes in bare, in parentheses unless atomic.
     let text =
-        "fn one() -> u8 {\n    2 - 1\n}\n\nfn main() {\n    println!(\"{}\", one() * 3);\n}\n";
+        "fn one() -> i32 {\n    2 - 1\n}\n\nfn main() {\n    println!(\"{}\", one() * 3);\n}\n";
     let plan = inline(&[("a.rs", text)], "a.rs", "one").unwrap();
     assert_eq!(
         after(&plan, "a.rs"),
         "fn main() {\n    println!(\"{}\", (2 - 1) * 3);\n}\n"
+    );
+    // Literals alone would become `i32` there: a `u8` result keeps its type.
+    let text =
+        "fn one() -> u8 {\n    2 - 1\n}\n\nfn main() {\n    println!(\"{}\", one() * 3);\n}\n";
+    let plan = inline(&[("a.rs", text)], "a.rs", "one").unwrap();
+    assert_eq!(
+        after(&plan, "a.rs"),
+        "fn main() {\n    println!(\"{}\", {\n        let value: u8 = 2 - 1;\n        value\n    } * 3);\n}\n"
     );
 }
 
@@ -597,5 +605,156 @@ fn a_skipped_file_keeps_the_definition() {
         w.iter()
             .any(|m| m.starts_with("big.py:1:") && m.contains("over the file size limit")),
         "{w:#?}"
+    );
+}
+
+#[test]
+fn rust_a_value_typed_by_the_return_type_keeps_it() {
+    // `parse` infers its type from the return type, and `*mut` coerces to `*const` there:
+    // inlined, the value is bound with the declared type.
+    let text = "fn parse(s: &str) -> Option<i32> {\n    s.parse().ok()\n}\n\nfn to_const(p: *mut u8) -> *const u8 {\n    p.wrapping_add(0)\n}\n\nfn main() {\n    if let Some(n) = parse(\"12\") {\n        println!(\"{}\", n);\n    }\n    parse(\"3\");\n}\n";
+    let plan = inline(&[("m.rs", text)], "m.rs", "parse").unwrap();
+    assert!(
+        after(&plan, "m.rs").contains("    if let Some(n) = {\n        let s: &str = \"12\";\n        let value: Option<i32> = s.parse().ok();\n        value\n    } {\n"),
+        "{}",
+        after(&plan, "m.rs")
+    );
+    assert!(
+        after(&plan, "m.rs").contains("    {\n        let s: &str = \"3\";\n        let value: Option<i32> = s.parse().ok();\n        value\n    };\n"),
+        "{}",
+        after(&plan, "m.rs")
+    );
+    let text = "fn to_const(p: *mut u8) -> *const u8 {\n    p.wrapping_add(0)\n}\n\nfn main() {\n    let mut x = 1u8;\n    let q = &mut x as *mut u8;\n    let p = to_const(q);\n}\n";
+    let plan = inline(&[("m.rs", text)], "m.rs", "to_const").unwrap();
+    assert!(
+        after(&plan, "m.rs").contains("    let p = {\n        let p: *mut u8 = q;\n        let value: *const u8 = p.wrapping_add(0);\n        value\n    };\n"),
+        "{}",
+        after(&plan, "m.rs")
+    );
+    // A value whose type is its own stays bare.
+    let text = "fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\nfn main() {\n    let (a, b) = (1, 2);\n    let c = add(a, b);\n}\n";
+    let plan = inline(&[("m.rs", text)], "m.rs", "add").unwrap();
+    assert!(
+        after(&plan, "m.rs").contains("    let c = a + b;\n"),
+        "{}",
+        after(&plan, "m.rs")
+    );
+    // A literal alone takes the return type; next to a typed operand it does not need to.
+    let text = "fn big() -> u64 {\n    1 << 40\n}\n\nfn twice(x: u8) -> u8 {\n    x * 2\n}\n\nfn main() {\n    let b = big();\n    let t = twice(b as u8);\n}\n";
+    let plan = inline(&[("m.rs", text)], "m.rs", "big").unwrap();
+    assert!(
+        after(&plan, "m.rs")
+            .contains("    let b = {\n        let value: u64 = 1 << 40;\n        value\n    };\n"),
+        "{}",
+        after(&plan, "m.rs")
+    );
+    let plan = inline(&[("m.rs", text)], "m.rs", "twice").unwrap();
+    assert!(
+        after(&plan, "m.rs")
+            .contains("    let t = {\n        let x: u8 = b as u8;\n        x * 2\n    };\n"),
+        "{}",
+        after(&plan, "m.rs")
+    );
+    // A return type naming the function's lifetimes cannot be written at the call site: a warning.
+    let text = "fn pick<'a>(s: &'a String) -> &'a str {\n    s\n}\n\nfn main() {\n    let o = String::new();\n    let p = pick(&o);\n}\n";
+    let plan = inline(&[("m.rs", text)], "m.rs", "pick").unwrap();
+    assert!(
+        messages(&plan, Severity::Warning)
+            .iter()
+            .any(|m| m.contains("took its type from the return type `&'a str`")),
+        "{:#?}",
+        plan.findings
+    );
+}
+
+#[test]
+fn rust_the_advice_for_a_method_call_passes_the_receiver_as_self_takes_it() {
+    let text = "struct Foo(usize);\n\nimpl Foo {\n    fn add1(&mut self) {\n        self.0 += 1;\n    }\n\n    fn take(self) -> usize {\n        self.0\n    }\n}\n\nfn main() {\n    let mut f = Foo(0);\n    f.add1();\n    let n = f.take();\n}\n";
+    let message = unsupported(inline(&[("m.rs", text)], "m.rs", "Foo/add1"));
+    assert!(
+        message.contains("Write it as `Foo::add1(&mut f, ...)`"),
+        "{message}"
+    );
+    let message = unsupported(inline(&[("m.rs", text)], "m.rs", "Foo/take"));
+    assert!(
+        message.contains("Write it as `Foo::take(f, ...)`"),
+        "{message}"
+    );
+}
+
+#[test]
+fn python_conditional_definitions_and_conditional_imports() {
+    // Another branch gives `batched` another body: inlining one of them is refused.
+    let text = "import sys\n\nif sys.version_info >= (3, 13):\n    from itertools import batched as fast\n\n    def batched(xs, n):\n        return fast(xs, n)\nelse:\n    def batched(xs, n):\n        return [xs[i:i + n] for i in range(0, len(xs), n)]\n\n\ndef run(xs):\n    return batched(xs, 2)\n";
+    let query = |line: usize| {
+        let sources = MemorySources::new().with("m.py", text);
+        crate::refactor::plan(
+            &sources,
+            &Request::Inline(InlineRequest {
+                file: "m.py".to_string(),
+                function: SymbolQuery {
+                    name: "batched".to_string(),
+                    line: Some(line),
+                    column: None,
+                },
+            }),
+        )
+    };
+    let message = unsupported(query(6));
+    assert!(
+        message.contains(
+            "`batched` (line 6) is defined conditionally, inside the statement at line 3"
+        ),
+        "{message}"
+    );
+    // A name the definition's module imports under `try:` is still one of its names.
+    let util = "try:\n    from fastlib import scale as _scale\nexcept ImportError:\n    def _scale(v):\n        return v * 2\n\n\ndef double(v):\n    return _scale(v)\n";
+    let app = "from util import double\n\n\ndef run():\n    return double(3)\n";
+    let plan = inline(&[("util.py", util), ("app.py", app)], "util.py", "double").unwrap();
+    assert!(
+        warnings(&plan).iter().any(|w| w.contains(
+            "the inlined body uses `_scale`, which util.py defines or imports but app.py does not"
+        )),
+        "{:#?}",
+        plan.findings
+    );
+}
+
+#[test]
+fn a_function_whose_own_docs_show_a_call_is_not_recursive() {
+    let py = "def take(n, xs):\n    \"\"\"First n items.\n\n    >>> take(2, [1, 2, 3])\n    [1, 2]\n    \"\"\"\n    return list(xs)[:n]\n\n\ndef first_two(xs):\n    return take(2, xs)\n";
+    let plan = inline(&[("m.py", py)], "m.py", "take").unwrap();
+    assert!(
+        !after(&plan, "m.py").contains("def take"),
+        "{}",
+        after(&plan, "m.py")
+    );
+    let rs = "/// First n items.\n///\n/// ```\n/// assert_eq!(t::take(1, &[1, 2]), vec![1]);\n/// ```\npub fn take(n: usize, xs: &[i32]) -> Vec<i32> {\n    xs[..n].to_vec()\n}\n\npub fn first(xs: &[i32]) -> Vec<i32> {\n    take(1, xs)\n}\n";
+    let plan = inline(&[("src/lib.rs", rs)], "src/lib.rs", "take").unwrap();
+    assert!(
+        !after(&plan, "src/lib.rs").contains("fn take"),
+        "{}",
+        after(&plan, "src/lib.rs")
+    );
+}
+
+#[test]
+fn rust_trait_methods_need_the_trait_in_scope_at_the_call_site() {
+    let lib = "mod other;\nuse core::str::FromStr;\n\npub struct V(u8);\n\nimpl FromStr for V {\n    type Err = ();\n    fn from_str(_: &str) -> Result<V, ()> {\n        Ok(V(1))\n    }\n}\n\nimpl V {\n    pub fn parse(text: &str) -> Result<V, ()> {\n        V::from_str(text)\n    }\n}\n";
+    let other = "use crate::V;\n\npub fn make() -> Result<V, ()> {\n    V::parse(\"1\")\n}\n";
+    let plan = inline(
+        &[
+            ("Cargo.toml", "[package]\nname = \"t\"\n"),
+            ("src/lib.rs", lib),
+            ("src/other.rs", other),
+        ],
+        "src/lib.rs",
+        "V/parse",
+    )
+    .unwrap();
+    assert!(
+        warnings(&plan).iter().any(|w| w.contains("src/other.rs:4: the inlined body calls `from_str`, a method of the trait `FromStr`, which src/lib.rs has in scope and src/other.rs does not")),
+        "{:#?}",
+        plan.findings
     );
 }

@@ -307,6 +307,9 @@ pub(super) struct Binding {
     pub imported: bool,
     /// Rust: whether a definition is visible outside its module (`pub` of any kind).
     pub public: bool,
+    /// Rust: it binds a module or crate name only (`mod m;`, `extern crate c;`), which lives
+    /// apart from functions, constants and statics of the same name.
+    pub module: bool,
 }
 
 /// Where a finding points, resolved to a line once the changes are built.
@@ -389,7 +392,7 @@ impl Move<'_> {
     }
 
     /// Names defined by the moved code at its top level.
-    fn moved_names(&self) -> Vec<&str> {
+    pub(super) fn moved_names(&self) -> Vec<&str> {
         self.pieces
             .iter()
             .filter(|p| p.kind != SymbolKind::Impl)
@@ -484,10 +487,16 @@ impl Move<'_> {
         }
         notes.extend(self.collision_notes());
         notes.extend(self.dependency_notes(&changes));
+        if self.lang == Language::Rust {
+            notes.extend(rust::private_member_notes(self));
+            notes.extend(rust::location_macro_notes(self));
+            notes.extend(rust::trait_notes(self));
+        }
         notes.extend(self.string_notes(name));
         match self.lang {
             Language::Python => {
                 notes.extend(python::third_file_notes(self, back.import_added.is_some())?);
+                notes.extend(python::global_notes(self));
                 notes.extend(python::file_relative_notes(self));
             }
             Language::Rust => {
@@ -679,9 +688,7 @@ impl Move<'_> {
         let target_name = file_name(&self.target_path);
         let source_name = &self.source.path;
         for (name, offset) in used {
-            if moved_names.contains(&name.as_str())
-                || target_bindings.iter().any(|b| b.name == name)
-            {
+            if moved_names.contains(&name.as_str()) {
                 continue;
             }
             let Some(binding) = source_bindings
@@ -690,6 +697,14 @@ impl Move<'_> {
             else {
                 continue;
             };
+            // A module of that name in the target does not provide a function (`mod identifier;`
+            // next to a call of `identifier(...)`).
+            if target_bindings
+                .iter()
+                .any(|b| b.name == name && (!b.module || binding.module || binding.imported))
+            {
+                continue;
+            }
             if notes.len() >= MAX_FINDINGS_PER_KIND {
                 skipped += 1;
                 continue;
@@ -1010,6 +1025,159 @@ mod tests {
         assert_eq!(
             (fmt.file.as_str(), fmt.line, fmt.severity),
             ("src/color.rs", 5, Severity::Warning)
+        );
+    }
+
+    #[test]
+    fn a_rust_move_reports_private_members_and_module_namesakes() {
+        let parse = "pub struct Op(u8);\n\nimpl Op {\n    const DEFAULT: Op = Op(1);\n\n    fn new(v: u8) -> Op {\n        Op(v)\n    }\n\n    pub fn get(&self) -> u8 {\n        self.0\n    }\n}\n\nfn ident(s: &str) -> &str {\n    s.trim()\n}\n\npub fn read(s: &str) -> u8 {\n    let ident = ident(s);\n    let op = if ident.is_empty() { Op::DEFAULT } else { Op::new(1) };\n    op.get()\n}\n";
+        let sources = MemorySources::new()
+            .with("Cargo.toml", "[package]\nname = \"t\"\n")
+            .with(
+                "src/lib.rs",
+                "mod ident;\nmod parse;\n\npub fn total() -> u8 {\n    parse::read(\"x\")\n}\n",
+            )
+            .with("src/ident.rs", "pub fn check() -> bool {\n    true\n}\n")
+            .with("src/parse.rs", parse);
+        let plan = plan(&sources, &request("src/parse.rs", "read", "src/lib.rs")).unwrap();
+        let warnings: Vec<String> = plan
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
+            .map(|f| format!("{}:{}: {}", f.file, f.line, f.message))
+            .collect();
+        let has = |part: &str| warnings.iter().any(|w| w.contains(part));
+        // `ident(s)` is called before `let ident` binds the name, and `mod ident;` in lib.rs is
+        // a module, not the function.
+        assert!(
+            has("`read` uses `ident`, defined at line 15 of src/parse.rs (and it is not `pub`)"),
+            "{warnings:#?}"
+        );
+        assert!(
+            has("`read` uses `Op::DEFAULT`: `Op::DEFAULT` is private to src/parse.rs (line 4)"),
+            "{warnings:#?}"
+        );
+        assert!(
+            has("`read` uses `Op::new`: `Op::new` is private to src/parse.rs (line 6)"),
+            "{warnings:#?}"
+        );
+        // `get` is `pub`: no warning for it.
+        assert!(!has("Op::get"), "{warnings:#?}");
+    }
+
+    #[test]
+    fn a_rust_function_named_in_an_attribute_string_is_imported_back() {
+        let sources = MemorySources::new()
+            .with("Cargo.toml", "[package]\nname = \"t\"\n")
+            .with("src/lib.rs", "mod config;\n")
+            .with(
+                "src/config.rs",
+                "#[derive(Deserialize)]\npub struct Config {\n    #[serde(default = \"default_port\")]\n    pub port: u16,\n}\n\nfn default_port() -> u16 {\n    8080\n}\n",
+            );
+        let plan = plan(
+            &sources,
+            &request("src/config.rs", "default_port", "src/defaults.rs"),
+        )
+        .unwrap();
+        assert!(
+            after(&plan, "src/config.rs").starts_with("use crate::defaults::default_port;\n"),
+            "{}",
+            after(&plan, "src/config.rs")
+        );
+        assert!(after(&plan, "src/defaults.rs").starts_with("pub(crate) fn default_port()"));
+    }
+
+    #[test]
+    fn python_module_state_that_does_not_travel_is_reported() {
+        let util = "count = 0\nitems = []\n\n\ndef bump():\n    global count\n    count += 1\n    return __name__\n\n\ndef reset():\n    global items\n    items = []\n";
+        let sources = MemorySources::new().with("util.py", util);
+        let moved = plan(&sources, &request("util.py", "bump", "counter.py")).unwrap();
+        let warnings: Vec<String> = moved
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
+            .map(|f| format!("{}:{}: {}", f.file, f.line, f.message))
+            .collect();
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.starts_with("counter.py:2: `bump` rebinds the module variable `count`")),
+            "{warnings:#?}"
+        );
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.starts_with("counter.py:4: `bump` reads `__name__`")),
+            "{warnings:#?}"
+        );
+        // No advice to import `count`: an import would be a copy.
+        assert!(
+            !warnings.iter().any(|w| w.contains("uses `count`")),
+            "{warnings:#?}"
+        );
+        let moved = plan(&sources, &request("util.py", "items", "store.py")).unwrap();
+        let warnings: Vec<String> = moved
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
+            .map(|f| format!("{}:{}: {}", f.file, f.line, f.message))
+            .collect();
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains("util.py rebinds `items` here (`global items`)")),
+            "{warnings:#?}"
+        );
+    }
+
+    #[test]
+    fn a_rust_move_reports_private_fields_in_macros_tuple_fields_and_location_macros() {
+        let main = "#[derive(Debug, Default)]\nstruct Pt {\n    tags: Vec<u8>,\n}\n\nstruct Wrap<T>(T);\n\nfn here() -> &'static str {\n    module_path!()\n}\n\nfn main() {\n    println!(\"{}\", Pt::default().tags.len());\n    let w = Wrap(1);\n    println!(\"{}\", here());\n}\n";
+        let sources = MemorySources::new()
+            .with("Cargo.toml", "[package]\nname = \"t\"\n")
+            .with("src/main.rs", main);
+        let warnings = |target: &str, symbol: &str| -> Vec<String> {
+            plan(&sources, &request("src/main.rs", symbol, target))
+                .unwrap()
+                .findings
+                .iter()
+                .filter(|f| f.severity == Severity::Warning)
+                .map(|f| format!("{}:{}: {}", f.file, f.line, f.message))
+                .collect()
+        };
+        let pt = warnings("src/pt.rs", "Pt");
+        assert!(
+            pt.iter()
+                .any(|w| w.contains("field `tags` of `Pt` is private to src/pt.rs")),
+            "{pt:#?}"
+        );
+        let wrap = warnings("src/wrap.rs", "Wrap");
+        assert!(
+            wrap.iter()
+                .any(|w| w.contains("the fields of `Wrap` are private to src/wrap.rs")),
+            "{wrap:#?}"
+        );
+        let here = warnings("src/util.rs", "here");
+        assert!(
+            here.iter()
+                .any(|w| w.contains("`here` uses `module_path!()`")),
+            "{here:#?}"
+        );
+        // A method of a trait the source imports: the target needs the trait.
+        let display = "use core::fmt::{self, Write};\n\nfn pad(f: &mut fmt::Formatter) -> fmt::Result {\n    f.write_char(' ')\n}\n\nfn main() {}\n";
+        let sources = MemorySources::new()
+            .with("Cargo.toml", "[package]\nname = \"t\"\n")
+            .with("src/main.rs", display);
+        let moved = plan(&sources, &request("src/main.rs", "pad", "src/util.rs")).unwrap();
+        assert!(
+            moved
+                .findings
+                .iter()
+                .any(|f| f.severity == Severity::Warning
+                    && f.message
+                        .contains("`pad` calls `write_char`, a method of the trait `Write`")),
+            "{:#?}",
+            moved.findings
         );
     }
 

@@ -12,6 +12,7 @@ use super::{At, Binding, ImportBack, MAX_FINDINGS_PER_KIND, Move, Note, file_nam
 use crate::lang::calls::word_matches;
 use crate::lang::symbols::{leading_trivia_start, outer_node};
 use crate::lang::{Language, node_text, walk_tree};
+use crate::lang::{ancestors_in, walk_tree_with_ancestors};
 use crate::refactor::{RefactorError, Severity, Sources};
 use crate::text::{LineIndex, TextStyle};
 
@@ -216,6 +217,7 @@ pub(super) fn bindings(tree: &Tree, text: &str) -> Vec<Binding> {
             offset,
             imported,
             public: true,
+            module: false,
         })
     };
     for statement in module_level_statements(tree) {
@@ -308,8 +310,9 @@ fn is_field<'t>(parent: Node<'t>, field: &str, node: Node<'t>) -> bool {
     parent.child_by_field_name(field) == Some(node)
 }
 
-fn role(node: Node<'_>) -> Role {
-    let Some(parent) = node.parent() else {
+/// `ancestors`: those of `node`, root first ([`walk_tree_with_ancestors`], [`ancestors_in`]).
+fn role<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> Role {
+    let Some(&parent) = ancestors.last() else {
         return Role::Use;
     };
     match parent.kind() {
@@ -344,8 +347,7 @@ fn role(node: Node<'_>) -> Role {
     }
     // Inside an import, or on the left of an assignment or `for`, through patterns.
     let mut child = node;
-    let mut current = Some(parent);
-    while let Some(ancestor) = current {
+    for &ancestor in ancestors.iter().rev() {
         match ancestor.kind() {
             "import_statement" | "import_from_statement" | "future_import_statement" => {
                 return Role::Bind;
@@ -366,7 +368,6 @@ fn role(node: Node<'_>) -> Role {
             _ => return Role::Use,
         }
         child = ancestor;
-        current = ancestor.parent();
     }
     Role::Use
 }
@@ -378,11 +379,11 @@ pub(super) fn remaining_uses(m: &Move<'_>, name: &str) -> Vec<usize> {
     let mut uses = Vec::new();
     // A use is the name: nodes whose text does not hold it are not entered.
     let finder = memchr::memmem::Finder::new(name.as_bytes());
-    walk_tree(m.tree, |node| {
+    walk_tree_with_ancestors(m.tree, |node, ancestors| {
         if node.kind() == "identifier"
             && node_text(node, text) == name
             && !m.moves(node.start_byte())
-            && role(node) == Role::Use
+            && role(node, ancestors) == Role::Use
         {
             uses.push(node.start_byte());
         }
@@ -425,22 +426,39 @@ pub(super) fn dunder_all_strings(tree: &Tree, text: &str) -> Vec<Range<usize>> {
 }
 
 /// `'name'` / `"name"` → `name` (no prefixes, no escapes).
+/// `m` in `getattr(m, "name")` (or `hasattr`, `setattr`, `delattr`) when `string` is the name.
+fn attribute_lookup_object<'t>(string: Node<'_>, text: &'t str) -> Option<&'t str> {
+    let arguments = string.parent().filter(|p| p.kind() == "argument_list")?;
+    let call = arguments.parent().filter(|c| c.kind() == "call")?;
+    let function = call.child_by_field_name("function")?;
+    if !matches!(
+        node_text(function, text),
+        "getattr" | "hasattr" | "setattr" | "delattr"
+    ) {
+        return None;
+    }
+    let object = arguments.named_child(0)?;
+    (arguments.named_child(1) == Some(string)).then(|| node_text(object, text))
+}
+
 fn string_value(literal: &str) -> Option<&str> {
     let quote = literal.chars().next().filter(|c| *c == '"' || *c == '\'')?;
     literal.strip_prefix(quote)?.strip_suffix(quote)
 }
 
-/// Names the moved code reads, without those it binds itself, with their first offset.
+/// Names the moved code reads, without those it binds itself, with their first offset. Names it
+/// declares `global` are left out: `global_notes` reports them (an import would not do).
 pub(super) fn used_names(m: &Move<'_>) -> Vec<(String, usize)> {
     let text = &m.source.text;
     let mut used: Vec<(String, usize)> = Vec::new();
     let mut bound: Vec<String> = Vec::new();
+    let globals: Vec<String> = global_declarations(m).into_iter().map(|(n, _)| n).collect();
     m.walk_moved(m.tree, |node| {
         if node.kind() != "identifier" || !m.moves(node.start_byte()) {
             return;
         }
         let name = node_text(node, text).to_string();
-        match role(node) {
+        match role(node, &ancestors_in(m.tree, node)) {
             Role::Use if !used.iter().any(|(n, _)| *n == name) => {
                 used.push((name, node.start_byte()))
             }
@@ -448,8 +466,87 @@ pub(super) fn used_names(m: &Move<'_>) -> Vec<(String, usize)> {
             _ => {}
         }
     });
-    used.retain(|(name, _)| !bound.contains(name));
+    used.retain(|(name, _)| !bound.contains(name) && !globals.contains(name));
     used
+}
+
+/// `global name` statements of the moved code: (name, offset).
+fn global_declarations(m: &Move<'_>) -> Vec<(String, usize)> {
+    let text = &m.source.text;
+    let mut out = Vec::new();
+    m.walk_moved(m.tree, |node| {
+        if node.kind() == "global_statement" && m.moves(node.start_byte()) {
+            let mut cursor = node.walk();
+            for name in node.named_children(&mut cursor) {
+                out.push((node_text(name, text).to_string(), name.start_byte()));
+            }
+        }
+    });
+    out
+}
+
+/// Module-level state that does not travel with the code: a moved function that rebinds a
+/// global of the source (`global count`), code left in the source that rebinds a moved
+/// variable, and module attributes (`__name__`, `__file__`) whose value changes with the module.
+pub(super) fn global_notes(m: &Move<'_>) -> Vec<Note> {
+    let text = &m.source.text;
+    let source_name = &m.source.path;
+    let target_name = &m.target_path;
+    let moved = m.moved_names();
+    let mut notes = Vec::new();
+    for (name, offset) in global_declarations(m) {
+        if moved.contains(&name.as_str()) {
+            continue;
+        }
+        notes.push(Note::new(
+            At::Moved(offset),
+            Severity::Warning,
+            format!(
+                "`{}` rebinds the module variable `{name}` (`global {name}`); in {target_name} that is {target_name}'s own `{name}`, not {source_name}'s: move `{name}` along, or keep `{}` in {source_name}",
+                m.symbol.name, m.symbol.name
+            ),
+        ));
+    }
+    // Code that stays and rebinds a moved variable.
+    walk_tree(m.tree, |node| {
+        if node.kind() == "global_statement" && !m.moves(node.start_byte()) {
+            let mut cursor = node.walk();
+            for name in node.named_children(&mut cursor) {
+                let name_text = node_text(name, text);
+                if moved.contains(&name_text) {
+                    notes.push(Note::new(
+                        At::Source(node.start_byte()),
+                        Severity::Warning,
+                        format!(
+                            "{source_name} rebinds `{name_text}` here (`global {name_text}`); after the move it rebinds {source_name}'s imported copy, and {target_name}'s `{name_text}` keeps the old value"
+                        ),
+                    ));
+                }
+            }
+        }
+        true
+    });
+    let mut seen: Vec<&str> = Vec::new();
+    m.walk_moved(m.tree, |node| {
+        let name = node_text(node, text);
+        if node.kind() == "identifier"
+            && m.moves(node.start_byte())
+            && matches!(name, "__name__" | "__file__" | "__package__" | "__spec__")
+            && role(node, &ancestors_in(m.tree, node)) == Role::Use
+            && !seen.contains(&name)
+        {
+            seen.push(name);
+            notes.push(Note::new(
+                At::Moved(node.start_byte()),
+                Severity::Warning,
+                format!(
+                    "`{}` reads `{name}`, which is the module's own: after the move it describes {target_name}, not {source_name}",
+                    m.symbol.name
+                ),
+            ));
+        }
+    });
+    notes
 }
 
 /// Where an import goes in a module: after the last import of its leading block of imports
@@ -838,8 +935,18 @@ pub(super) fn third_file_notes(
         walk_tree(&tree, |node| {
             match node.kind() {
                 "import_from_statement" => {
-                    if from_module(node, &file.text, package.as_deref()).as_deref()
-                        == Some(&old.parts[..])
+                    let from = from_module(node, &file.text, package.as_deref());
+                    // `from pkg import util` (or `from . import util`) binds the old module.
+                    if let Some(from) = &from {
+                        for (imported, alias) in imported_names(node, &file.text) {
+                            let mut module = from.clone();
+                            module.push(imported.clone());
+                            if module == old.parts {
+                                module_aliases.push(alias.unwrap_or(imported));
+                            }
+                        }
+                    }
+                    if from.as_deref() == Some(&old.parts[..])
                         && imported_names(node, &file.text)
                             .iter()
                             .any(|(n, _)| n == name)
@@ -894,10 +1001,19 @@ pub(super) fn third_file_notes(
                 }
                 "string" => {
                     let dotted = format!("{old_dotted}.{name}");
-                    if !word_matches(node_text(node, &file.text), &dotted).is_empty() {
+                    let literal = node_text(node, &file.text);
+                    if !word_matches(literal, &dotted).is_empty() {
                         found.push((
                             node.start_position().row + 1,
                             format!("a string names `{dotted}` (a patch target or a dotted path?); `{name}` now lives in `{new}`"),
+                        ));
+                    } else if string_value(literal) == Some(name)
+                        && let Some(object) = attribute_lookup_object(node, &file.text)
+                        && module_aliases.iter().any(|a| a == object)
+                    {
+                        found.push((
+                            node.start_position().row + 1,
+                            format!("looks `{name}` up on `{object}` by name, which no longer defines it: use `{new}`"),
                         ));
                     }
                     return false;
@@ -1176,7 +1292,7 @@ mod tests {
         let tree = Language::Python.parse(text);
         let mut uses = Vec::new();
         walk_tree(&tree, |n| {
-            if n.kind() == "identifier" && role(n) == Role::Use {
+            if n.kind() == "identifier" && role(n, &ancestors_in(&tree, n)) == Role::Use {
                 uses.push(node_text(n, text).to_string());
             }
             true
@@ -1189,7 +1305,7 @@ mod tests {
         let mut os_role = None;
         walk_tree(&tree, |n| {
             if n.start_byte() == os_def && n.kind() == "identifier" {
-                os_role = Some(role(n));
+                os_role = Some(role(n, &ancestors_in(&tree, n)));
             }
             true
         });

@@ -12,6 +12,7 @@ use super::{At, Binding, ImportBack, MAX_FINDINGS_PER_KIND, Move, Note, parent_d
 use crate::edit::TextEdit;
 use crate::lang::symbols::{Symbol, SymbolKind, leading_trivia_start};
 use crate::lang::{Language, node_text, walk_node, walk_tree};
+use crate::lang::{ancestors_in, walk_tree_with_ancestors};
 use crate::refactor::{RefactorError, Severity, Sources};
 use crate::text::{LineIndex, TextStyle};
 
@@ -703,7 +704,11 @@ fn make_members_reachable(m: &Move<'_>, source_in_target: bool, back: &mut Impor
             let shorthand = node
                 .parent()
                 .is_some_and(|p| p.kind() == "shorthand_field_initializer");
-            if kind != "identifier" || shorthand {
+            // In a macro's tokens (`println!("{}", p.tags)`) a field is an identifier after `.`.
+            let macro_field = kind == "identifier"
+                && node.parent().is_some_and(|p| p.kind() == "token_tree")
+                && node.prev_sibling().is_some_and(|p| p.kind() == ".");
+            if kind != "identifier" || shorthand || macro_field {
                 fields.entry(name).or_insert(node.start_byte());
             }
         }
@@ -751,6 +756,10 @@ fn make_members_reachable(m: &Move<'_>, source_in_target: bool, back: &mut Impor
                 let Some(body) = item.child_by_field_name("body") else {
                     continue;
                 };
+                if body.kind() == "ordered_field_declaration_list" {
+                    tuple_fields_note(m, piece, body, back);
+                    continue;
+                }
                 let mut cursor = body.walk();
                 for field in body.named_children(&mut cursor) {
                     if field.kind() != "field_declaration" || visibility(field).is_some() {
@@ -813,6 +822,141 @@ fn private_member_names<'a>(m: &'a Move<'_>) -> Vec<&'a str> {
         }
     }
     wanted
+}
+
+/// Macros whose value depends on where the code is: `module_path!()`, `file!()` describe the
+/// target after the move; `include_str!("..")` and friends resolve their path from the file.
+pub(super) fn location_macro_notes(m: &Move<'_>) -> Vec<Note> {
+    let text = &m.source.text;
+    let same_dir = parent_dir(&m.source.path) == parent_dir(&m.target_path);
+    let mut notes = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    m.walk_moved(m.tree, |node| {
+        if node.kind() != "macro_invocation" || !m.moves(node.start_byte()) {
+            return;
+        }
+        let Some(name) = node.child_by_field_name("macro").map(|n| node_text(n, text)) else {
+            return;
+        };
+        let name = name.rsplit("::").next().unwrap_or(name).to_string();
+        let message = match name.as_str() {
+            "module_path" | "file" => format!(
+                "`{}` uses `{name}!()`, which describes where the code is: after the move it gives {}'s, not {}'s",
+                m.symbol.name, m.target_path, m.source.path
+            ),
+            "include_str" | "include_bytes" | "include" if !same_dir => format!(
+                "`{}` uses `{name}!`, whose path is relative to the file: from {} it points elsewhere than from {}",
+                m.symbol.name, m.target_path, m.source.path
+            ),
+            _ => return,
+        };
+        if !seen.contains(&name) {
+            seen.push(name);
+            notes.push(Note::new(At::Moved(node.start_byte()), Severity::Warning, message));
+        }
+    });
+    notes
+}
+
+/// Traits the moved code calls methods of (`Write` for `f.write_char(..)`), that the source has
+/// in scope and the target does not.
+pub(super) fn trait_notes(m: &Move<'_>) -> Vec<Note> {
+    let target_text = m.target.map_or("", |t| t.text.as_str());
+    let moved = m.moved_names();
+    let mut notes = Vec::new();
+    for piece in &m.pieces {
+        let needed_here = crate::lang::traits::needed_traits(
+            m.tree,
+            &m.source.text,
+            &piece.item,
+            m.target_tree,
+            target_text,
+        );
+        for needed in needed_here
+            .into_iter()
+            .filter(|n| !moved.contains(&n.trait_name.as_str()))
+        {
+            if notes.len() >= MAX_FINDINGS_PER_KIND {
+                break;
+            }
+            notes.push(Note::new(
+                At::Moved(needed.at),
+                Severity::Warning,
+                format!(
+                    "`{}` calls `{}`, a method of the trait `{}`, which {} has in scope; {} does not import it",
+                    m.symbol.name,
+                    needed.method,
+                    needed.trait_name,
+                    m.source.path,
+                    file_name_of(&m.target_path)
+                ),
+            ));
+        }
+    }
+    notes
+}
+
+fn file_name_of(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// A moved tuple struct with private fields (`struct Wrap<T>(T);`): the source can no longer
+/// build it (`Wrap(1)`) nor read its fields (`w.0`).
+fn tuple_fields_note(m: &Move<'_>, piece: &super::Piece, body: Node<'_>, back: &mut ImportBack) {
+    let text = &m.source.text;
+    // A field is private unless a visibility modifier comes right before its type.
+    let mut private = false;
+    let mut after_visibility = false;
+    let mut cursor = body.walk();
+    for child in body.named_children(&mut cursor) {
+        match child.kind() {
+            "visibility_modifier" => after_visibility = true,
+            "attribute_item" | "line_comment" | "block_comment" => {}
+            _ => {
+                private |= !after_visibility;
+                after_visibility = false;
+            }
+        }
+    }
+    if !private {
+        return;
+    }
+    let name = piece
+        .name_path
+        .rsplit('/')
+        .next()
+        .unwrap_or(&piece.name_path);
+    let mut used_at = None;
+    walk_tree(m.tree, |node| {
+        if used_at.is_some() || m.moves(node.start_byte()) {
+            return used_at.is_none();
+        }
+        let constructor = node.kind() == "identifier"
+            && node_text(node, text) == name
+            && (node.parent().is_some_and(|p| {
+                p.kind() == "call_expression" && p.child_by_field_name("function") == Some(node)
+            }) || node
+                .next_sibling()
+                .is_some_and(|n| n.kind() == "token_tree" && node_text(n, text).starts_with('(')));
+        let positional = node.kind() == "integer_literal"
+            && (node.parent().is_some_and(|p| {
+                p.kind() == "field_expression" && p.child_by_field_name("field") == Some(node)
+            }) || node.prev_sibling().is_some_and(|p| p.kind() == "."));
+        if constructor || positional {
+            used_at = Some(node.start_byte());
+        }
+        true
+    });
+    if let Some(at) = used_at {
+        back.notes.push(Note::new(
+            At::Source(at),
+            Severity::Warning,
+            format!(
+                "the fields of `{}` are private to {} after the move, and {} builds it or reads a field by position here; make its fields `pub(crate)`",
+                piece.name_path, m.target_path, m.source.path
+            ),
+        ));
+    }
 }
 
 /// Where a moved item goes in an existing target: before a trailing `#[cfg(test)] mod tests`,
@@ -932,6 +1076,7 @@ pub(super) fn bindings(tree: &Tree, text: &str) -> Vec<Binding> {
                         offset,
                         imported: true,
                         public,
+                        module: false,
                     });
                 }
             }
@@ -945,6 +1090,7 @@ pub(super) fn bindings(tree: &Tree, text: &str) -> Vec<Binding> {
                         offset,
                         imported: true,
                         public: false,
+                        module: true,
                     });
                 }
             }
@@ -955,6 +1101,7 @@ pub(super) fn bindings(tree: &Tree, text: &str) -> Vec<Binding> {
                         offset,
                         imported: false,
                         public: is_visible(node, text),
+                        module: kind == "mod_item",
                     });
                 }
             }
@@ -973,8 +1120,9 @@ enum Role {
 
 /// Whether an identifier reads a name, binds one (definition, pattern, generic parameter,
 /// `use`), or is no free name (a qualified path's tail, a lifetime, a label).
-fn role(node: Node<'_>) -> Role {
-    let Some(parent) = node.parent() else {
+/// `ancestors`: those of `node`, root first ([`walk_tree_with_ancestors`], [`ancestors_in`]).
+fn role<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> Role {
+    let Some((&parent, above)) = ancestors.split_last() else {
         return Role::Use;
     };
     let is_field = |field: &str| parent.child_by_field_name(field) == Some(node);
@@ -982,8 +1130,8 @@ fn role(node: Node<'_>) -> Role {
         "lifetime" | "label" => return Role::Other,
         // Associated items and variants are reached through their type, never as bare names.
         kind if DEFINITIONS.contains(&kind) && is_field("name") => {
-            let associated = parent
-                .parent()
+            let associated = above
+                .last()
                 .is_some_and(|p| matches!(p.kind(), "declaration_list" | "enum_variant_list"));
             return if associated { Role::Other } else { Role::Bind };
         }
@@ -1001,8 +1149,7 @@ fn role(node: Node<'_>) -> Role {
         _ => {}
     }
     let mut child = node;
-    let mut current = Some(parent);
-    while let Some(ancestor) = current {
+    for &ancestor in ancestors.iter().rev() {
         match ancestor.kind() {
             "use_declaration" => return Role::Bind,
             "tuple_pattern"
@@ -1028,9 +1175,102 @@ fn role(node: Node<'_>) -> Role {
             _ => return Role::Use,
         }
         child = ancestor;
-        current = ancestor.parent();
     }
     Role::Use
+}
+
+/// Private members of the source's inherent impls (that stay behind) which the moved code
+/// reaches (`Op::DEFAULT`, `Error::new(..)`, `x.helper()`): private to the source module, they
+/// are out of reach from the target module.
+pub(super) fn private_member_notes(m: &Move<'_>) -> Vec<Note> {
+    let text = &m.source.text;
+    // (type name, member name, offset of the member) of private members of inherent impls.
+    let mut private: Vec<(String, String, usize)> = Vec::new();
+    let root = m.tree.root_node();
+    let mut cursor = root.walk();
+    for item in root.named_children(&mut cursor) {
+        if item.kind() != "impl_item"
+            || item.child_by_field_name("trait").is_some()
+            || m.moves(item.start_byte())
+        {
+            continue;
+        }
+        let Some(ty) = item.child_by_field_name("type") else {
+            continue;
+        };
+        let ty = node_text(ty, text);
+        let ty = ty.split('<').next().unwrap_or(ty).trim().to_string();
+        let Some(list) = item.child_by_field_name("body") else {
+            continue;
+        };
+        let mut members = list.walk();
+        for member in list.named_children(&mut members) {
+            if !matches!(member.kind(), "function_item" | "const_item")
+                || visibility(member).is_some()
+            {
+                continue;
+            }
+            if let Some(name) = member.child_by_field_name("name") {
+                private.push((
+                    ty.clone(),
+                    node_text(name, text).to_string(),
+                    member.start_byte(),
+                ));
+            }
+        }
+    }
+    if private.is_empty() {
+        return Vec::new();
+    }
+    let lines = LineIndex::new(text);
+    let mut notes: Vec<Note> = Vec::new();
+    let mut seen: Vec<(String, String)> = Vec::new();
+    m.walk_moved(m.tree, |node| {
+        if !m.moves(node.start_byte()) {
+            return;
+        }
+        let reached = match node.kind() {
+            "scoped_identifier" => {
+                let path = node.child_by_field_name("path").map(|p| node_text(p, text));
+                let name = node.child_by_field_name("name").map(|n| node_text(n, text));
+                path.zip(name).and_then(|(path, name)| {
+                    private
+                        .iter()
+                        .find(|(ty, member, _)| ty == path && member == name)
+                        .map(|found| (found, format!("uses `{path}::{name}`")))
+                })
+            }
+            "field_expression" => {
+                let is_callee = node.parent().is_some_and(|p| {
+                    p.kind() == "call_expression" && p.child_by_field_name("function") == Some(node)
+                });
+                let name = node.child_by_field_name("field").map(|n| node_text(n, text));
+                name.filter(|_| is_callee).and_then(|name| {
+                    private
+                        .iter()
+                        .find(|(_, member, _)| member == name)
+                        .map(|found| (found, format!("calls `.{name}(..)`, maybe")))
+                })
+            }
+            _ => None,
+        };
+        if let Some(((ty, member, at), how)) = reached
+            && !seen.contains(&(ty.clone(), member.clone()))
+        {
+            seen.push((ty.clone(), member.clone()));
+            notes.push(Note::new(
+                At::Moved(node.start_byte()),
+                Severity::Warning,
+                format!(
+                    "`{}` {how}: `{ty}::{member}` is private to {} (line {}); from the target module it is out of reach (E0624): make it `pub(crate)`",
+                    m.symbol.name,
+                    m.source.path,
+                    lines.line_of(*at) + 1
+                ),
+            ));
+        }
+    });
+    notes
 }
 
 /// Offsets of the uses of `name` left in the source once the moved code is gone.
@@ -1039,19 +1279,29 @@ pub(super) fn remaining_uses(m: &Move<'_>, name: &str) -> Vec<usize> {
     let mut uses = Vec::new();
     // Every use counted below is (or declares) the name: other nodes are not entered.
     let finder = memchr::memmem::Finder::new(name.as_bytes());
-    walk_tree(m.tree, |node| {
+    walk_tree_with_ancestors(m.tree, |node, ancestors| {
         let is_name = matches!(node.kind(), "identifier" | "type_identifier");
         if is_name
             && node_text(node, text) == name
             && !m.moves(node.start_byte())
-            && role(node) == Role::Use
-            && node.parent().is_none_or(|p| p.kind() != "use_declaration")
+            && role(node, ancestors) == Role::Use
+            && ancestors
+                .last()
+                .is_none_or(|p| p.kind() != "use_declaration")
+        {
+            uses.push(node.start_byte());
+        }
+        // `#[serde(default = "name")]`: the code derived from it calls `name` in this module.
+        if node.kind() == "string_literal"
+            && !m.moves(node.start_byte())
+            && node_text(node, text).trim_matches('"') == name
+            && ancestors.iter().any(|a| a.kind() == "attribute_item")
         {
             uses.push(node.start_byte());
         }
         // `use super::name` in a nested module of the source needs the name at the top.
         if node.kind() == "use_declaration"
-            && node.parent().is_some_and(|p| p.kind() != "source_file")
+            && ancestors.last().is_some_and(|p| p.kind() != "source_file")
         {
             for (path, _) in use_leaves(node, text) {
                 if matches!(path.as_slice(), [first, last] if (first == "super" || first == "self") && last == name)
@@ -1072,21 +1322,45 @@ pub(super) fn remaining_uses(m: &Move<'_>, name: &str) -> Vec<usize> {
 pub(super) fn used_names(m: &Move<'_>) -> Vec<(String, usize)> {
     let text = &m.source.text;
     let mut used: Vec<(String, usize)> = Vec::new();
-    let mut bound: Vec<String> = Vec::new();
+    // First binding of each name: a use before it (`identifier(..)` then `let identifier`)
+    // reads the outer name, as a Rust binding holds only after itself.
+    let mut bound: Vec<(String, usize)> = Vec::new();
     m.walk_moved(m.tree, |node| {
         if !matches!(node.kind(), "identifier" | "type_identifier") || !m.moves(node.start_byte()) {
             return;
         }
         let name = node_text(node, text).to_string();
-        match role(node) {
+        match role(node, &ancestors_in(m.tree, node)) {
             Role::Use if !used.iter().any(|(n, _)| *n == name) => {
                 used.push((name, node.start_byte()))
             }
-            Role::Bind => bound.push(name),
+            Role::Bind if !bound.iter().any(|(n, _)| *n == name) => {
+                // `let x = x(..);` binds after its value is read.
+                let mut from = node.start_byte();
+                let mut current = node.parent();
+                while let Some(ancestor) = current {
+                    if ancestor.kind() == "let_declaration" {
+                        from = ancestor.end_byte();
+                        break;
+                    }
+                    if matches!(
+                        ancestor.kind(),
+                        "block" | "function_item" | "closure_expression"
+                    ) {
+                        break;
+                    }
+                    current = ancestor.parent();
+                }
+                bound.push((name, from))
+            }
             _ => {}
         }
     });
-    used.retain(|(name, _)| !bound.contains(name));
+    used.retain(|(name, first_use)| {
+        !bound
+            .iter()
+            .any(|(b, first_bind)| b == name && first_bind < first_use)
+    });
     used
 }
 
@@ -1422,7 +1696,9 @@ mod tests {
         let tree = Language::Rust.parse(text);
         let mut uses = Vec::new();
         walk_tree(&tree, |n| {
-            if matches!(n.kind(), "identifier" | "type_identifier") && role(n) == Role::Use {
+            if matches!(n.kind(), "identifier" | "type_identifier")
+                && role(n, &ancestors_in(&tree, n)) == Role::Use
+            {
                 uses.push(node_text(n, text).to_string());
             }
             true

@@ -1,0 +1,240 @@
+//! Rust traits a piece of code needs in scope for its method calls: moved or inlined into another
+//! file, `s.write_char(c)` or `Version::from_str(t)` only resolve where `Write` / `FromStr` are
+//! imported. Syntactic: the methods of the traits a file defines or imports from std, matched by
+//! name against the calls of the code. Never recurses.
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+
+use tree_sitter::{Node, Tree};
+
+use super::{node_text, walk_node};
+
+/// Traits of std whose methods are called through an import (not in the 2021 prelude).
+const STD_TRAITS: &[(&str, &[&str])] = &[
+    ("FromStr", &["from_str"]),
+    (
+        "Write",
+        // Not `write_str`/`write_fmt`: `fmt::Formatter` has them without the trait.
+        &["write", "write_all", "write_char", "flush"],
+    ),
+    (
+        "Read",
+        &[
+            "read",
+            "read_exact",
+            "read_to_end",
+            "read_to_string",
+            "bytes",
+        ],
+    ),
+    (
+        "BufRead",
+        &["read_line", "read_until", "lines", "fill_buf", "split"],
+    ),
+    ("Seek", &["seek", "rewind", "stream_position"]),
+    ("Hash", &["hash"]),
+    (
+        "Hasher",
+        &[
+            "finish",
+            "write_u8",
+            "write_u32",
+            "write_u64",
+            "write_usize",
+        ],
+    ),
+    ("Borrow", &["borrow"]),
+    ("BorrowMut", &["borrow_mut"]),
+    ("Deref", &["deref"]),
+    ("DerefMut", &["deref_mut"]),
+    ("Error", &["source"]),
+    ("Any", &["type_id"]),
+];
+
+/// A trait the code calls a method of, that `file` imports or defines and `target` does not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NeededTrait {
+    pub trait_name: String,
+    pub method: String,
+    /// Offset of the call in the code's file.
+    pub at: usize,
+}
+
+/// The traits the code in `code` (a byte range of `text`, parsed as `tree`) calls methods of,
+/// that its file imports or defines, and that the file `target` (text and tree) has no name for.
+pub fn needed_traits(
+    tree: &Tree,
+    text: &str,
+    code: &Range<usize>,
+    target_tree: Option<&Tree>,
+    target_text: &str,
+) -> Vec<NeededTrait> {
+    let available = trait_methods(tree, text);
+    if available.is_empty() {
+        return Vec::new();
+    }
+    let target_names = target_tree.map_or_else(BTreeSet::new, |t| top_names(t, target_text));
+    let mut needed: Vec<NeededTrait> = Vec::new();
+    walk_node(tree.root_node(), |node| {
+        let range = node.byte_range();
+        if range.end <= code.start || range.start >= code.end {
+            return false;
+        }
+        let method = match node.kind() {
+            "field_expression" if is_callee(node) => node.child_by_field_name("field"),
+            "scoped_identifier" if is_callee(node) => node.child_by_field_name("name"),
+            _ => None,
+        };
+        if let Some(method) = method.filter(|m| code.contains(&m.start_byte())) {
+            let method_name = node_text(method, text);
+            for (trait_name, methods) in &available {
+                let known = needed.iter().any(|n| &n.trait_name == trait_name);
+                if !known
+                    && methods.contains(method_name)
+                    && !target_names.contains(trait_name.as_str())
+                {
+                    needed.push(NeededTrait {
+                        trait_name: trait_name.clone(),
+                        method: method_name.to_string(),
+                        at: method.start_byte(),
+                    });
+                }
+            }
+        }
+        true
+    });
+    needed
+}
+
+fn is_callee(node: Node<'_>) -> bool {
+    node.parent().is_some_and(|p| {
+        p.kind() == "call_expression" && p.child_by_field_name("function") == Some(node)
+    })
+}
+
+/// The traits a file defines (with their methods) or imports from the list of std traits.
+fn trait_methods(tree: &Tree, text: &str) -> Vec<(String, BTreeSet<String>)> {
+    let mut out: Vec<(String, BTreeSet<String>)> = Vec::new();
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    for item in root.named_children(&mut cursor) {
+        match item.kind() {
+            "trait_item" => {
+                let Some(name) = item.child_by_field_name("name") else {
+                    continue;
+                };
+                let mut methods = BTreeSet::new();
+                if let Some(body) = item.child_by_field_name("body") {
+                    let mut members = body.walk();
+                    for member in body.named_children(&mut members) {
+                        if matches!(member.kind(), "function_item" | "function_signature_item")
+                            && let Some(m) = member.child_by_field_name("name")
+                        {
+                            methods.insert(node_text(m, text).to_string());
+                        }
+                    }
+                }
+                out.push((node_text(name, text).to_string(), methods));
+            }
+            "use_declaration" => {
+                for leaf in use_leaves(item, text) {
+                    if let Some((name, methods)) = STD_TRAITS.iter().find(|(n, _)| *n == leaf) {
+                        out.push((
+                            name.to_string(),
+                            methods.iter().map(|m| m.to_string()).collect(),
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Names a file binds at its top level that could name a trait: its `use` leaves (an `as`
+/// alias counts as the trait being in scope, as does `as _`), its items, and glob imports
+/// (`use std::io::prelude::*` brings `Write`).
+fn top_names(tree: &Tree, text: &str) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    for item in root.named_children(&mut cursor) {
+        match item.kind() {
+            "use_declaration" => {
+                let written = node_text(item, text);
+                if written.contains("prelude") {
+                    names.extend(STD_TRAITS.iter().map(|(n, _)| n.to_string()));
+                }
+                names.extend(use_leaves(item, text));
+                // `use std::fmt::Write as _;` keeps the trait in scope under no name.
+                let mut stack = vec![item];
+                while let Some(n) = stack.pop() {
+                    if n.kind() == "use_as_clause"
+                        && let Some(path) = n.child_by_field_name("path")
+                    {
+                        let path = node_text(path, text);
+                        names.insert(path.rsplit("::").next().unwrap_or(path).to_string());
+                    }
+                    stack.extend(n.named_children(&mut n.walk()));
+                }
+            }
+            _ => {
+                if let Some(name) = item.child_by_field_name("name") {
+                    names.insert(node_text(name, text).to_string());
+                }
+            }
+        }
+    }
+    names
+}
+
+/// The last segments (or aliases) a `use` declaration binds.
+fn use_leaves(item: Node<'_>, text: &str) -> Vec<String> {
+    let mut leaves = Vec::new();
+    let mut stack: Vec<Node<'_>> = item.child_by_field_name("argument").into_iter().collect();
+    while let Some(node) = stack.pop() {
+        match node.kind() {
+            "identifier" | "type_identifier" => leaves.push(node_text(node, text).to_string()),
+            "scoped_identifier" => {
+                if let Some(name) = node.child_by_field_name("name") {
+                    leaves.push(node_text(name, text).to_string());
+                }
+            }
+            "use_as_clause" => {
+                if let Some(alias) = node.child_by_field_name("alias") {
+                    leaves.push(node_text(alias, text).to_string());
+                }
+            }
+            "use_list" => stack.extend(node.named_children(&mut node.walk())),
+            "scoped_use_list" => stack.extend(node.child_by_field_name("list")),
+            _ => {}
+        }
+    }
+    leaves
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::Language;
+
+    #[test]
+    fn methods_of_imported_std_traits_and_local_traits_are_found() {
+        let text = "use core::fmt::{self, Write};\nuse core::str::FromStr;\n\ntrait Shape {\n    fn area(&self) -> f64;\n}\n\nfn pad(f: &mut fmt::Formatter) -> fmt::Result {\n    f.write_char(' ')?;\n    let v = Version::from_str(\"1\");\n    let a = s.area();\n    f.write_char('x')\n}\n";
+        let tree = Language::Rust.parse(text);
+        let code = text.find("fn pad").unwrap()..text.len();
+        let target = "use std::fmt::Write as _;\n";
+        let target_tree = Language::Rust.parse(target);
+        let needed = needed_traits(&tree, text, &code, Some(&target_tree), target);
+        let names: Vec<(&str, &str)> = needed
+            .iter()
+            .map(|n| (n.trait_name.as_str(), n.method.as_str()))
+            .collect();
+        assert_eq!(names, vec![("FromStr", "from_str"), ("Shape", "area")]);
+        let needed = needed_traits(&tree, text, &code, None, "");
+        assert_eq!(needed.len(), 3);
+        assert_eq!(needed[0].trait_name, "Write");
+    }
+}
