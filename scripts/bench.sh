@@ -88,7 +88,7 @@ ROWS=$BENCH/rows.tsv
 # median (seconds) of each command of a hyperfine run, in order; HF_RUNS overrides the runs
 hf() {
   local json=$BENCH/hf.json runs=${HF_RUNS:-$RUNS}
-  hyperfine -N --warmup 2 --runs "$runs" --export-json "$json" "$@" >/dev/null 2>&1
+  hyperfine -N ${HF_FLAGS:-} --warmup 2 --runs "$runs" --export-json "$json" "$@" >/dev/null 2>&1
   python3 -c 'import json,sys; print(" ".join(str(r["median"]) for r in json.load(open(sys.argv[1]))["results"]))' "$json"
 }
 # row: target, what, ours (s), theirs (s), theirs name, goal ratio, goal kind (le: ours/theirs <= goal; ge: theirs/ours >= goal)
@@ -100,8 +100,11 @@ search() { # tree lang name
   read -r ours rg < <(hf \
     "$CANDOR calls $name --root $BENCH/$tree --lang $lang" \
     "rg -w $name $BENCH/$tree")
-  # ast-grep parses every file: seconds per run, so fewer runs.
-  read -r sg < <(HF_RUNS=3 hf "$AST_GREP run -p $name(\$\$\$) -l $lang $BENCH/$tree")
+  # ast-grep parses every file: seconds per run, so fewer runs. In Rust these names are mostly
+  # methods, so its pattern is the method call; it exits 1 when nothing matches (-i).
+  local pattern="$name(\$\$\$)"
+  [ "$lang" = rust ] && pattern="\$R.$name(\$\$\$)"
+  read -r sg < <(HF_RUNS=3 HF_FLAGS=-i hf "$AST_GREP run -p $pattern -l $lang $BENCH/$tree")
   row 1 "call sites of \`$name\` in $tree" "$ours" "$rg" "rg -w" 1.5 le
   row 1 "call sites of \`$name\` in $tree" "$ours" "$sg" "ast-grep" 2 ge
 }
@@ -115,7 +118,7 @@ search registry rust new
 say "target 2: change signature of textwrap.dedent on Lib (dry run)"
 ARGS='{"file_path":"textwrap.py","function_name":"dedent","new_parameters":[{"name":"text"},{"name":"width"}]}'
 read -r ours rg < <(hf \
-  "$CANDOR call refactor_change_signature $ARGS --root $BENCH/Lib --backend tree-sitter" \
+  "$CANDOR call refactor_change_signature '$ARGS' --root $BENCH/Lib --backend tree-sitter" \
   "rg -w dedent $BENCH/Lib")
 row 2 "change_signature dry run, textwrap.dedent on Lib" "$ours" "$rg" "rg -w" 2 le
 

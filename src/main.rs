@@ -78,11 +78,28 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
+        // The reader of our output went away (`candor calls x | head`): nothing left to say.
+        Err(error)
+            if error
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(error) => {
             eprintln!("candor: {error:#}");
             ExitCode::from(1)
         }
     }
+}
+
+/// Prints `text` and a newline on standard output.
+fn print_out(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.write_all(b"\n")?;
+    out.flush()
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -167,13 +184,13 @@ fn call(
     root: PathBuf,
 ) -> anyhow::Result<ExitCode> {
     let Some(tool) = tool else {
-        println!("usage: candor call TOOL [ARGS_JSON | -] [--root DIR]\n\ntools:");
+        let mut usage =
+            String::from("usage: candor call TOOL [ARGS_JSON | -] [--root DIR]\n\ntools:");
         for (name, description) in candor::api::tool_list() {
-            println!(
-                "  {name}\n      {}",
-                description.split(". ").next().unwrap_or("")
-            );
+            let summary = description.split(". ").next().unwrap_or("");
+            usage.push_str(&format!("\n  {name}\n      {summary}"));
         }
+        print_out(&usage)?;
         return Ok(ExitCode::SUCCESS);
     };
     let text = match args.as_deref() {
@@ -196,24 +213,22 @@ fn call(
                     "the arguments are not valid JSON ({e}); pass an object like '{{\"file_path\": \"src/lib.rs\", ...}}'"
                 ),
             );
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&envelope::error(&tool, &error))?
-            );
+            print_out(&serde_json::to_string_pretty(&envelope::error(
+                &tool, &error,
+            ))?)?;
             return Ok(ExitCode::from(error.code.exit_code() as u8));
         }
     };
     let engine = match Engine::open(&root, backend) {
         Ok(engine) => engine,
         Err(error) => {
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&envelope::error(&tool, &error))?
-            );
+            print_out(&serde_json::to_string_pretty(&envelope::error(
+                &tool, &error,
+            ))?)?;
             return Ok(ExitCode::from(error.code.exit_code() as u8));
         }
     };
     let response = engine.call_json(&tool, &args);
-    println!("{}", serde_json::to_string_pretty(&response.envelope)?);
+    print_out(&serde_json::to_string_pretty(&response.envelope)?)?;
     Ok(ExitCode::from(response.exit_code as u8))
 }

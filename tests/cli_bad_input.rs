@@ -288,3 +288,27 @@ fn json_that_does_not_parse_is_an_error_envelope() {
     );
     assert_eq!(status, 2);
 }
+
+#[test]
+fn a_reader_that_goes_away_is_not_a_crash() {
+    // `candor calls f | head -1`: far more output than a pipe holds, and the reader closes its
+    // end after one line. candor stops quietly, without a panic message.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("many.py"), "f(1)\n".repeat(50_000)).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_candor"))
+        .args(["calls", "f", "--root"])
+        .arg(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 16];
+    std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
+    assert_eq!(&first[..10], b"many.py:1:", "{first:?}");
+    drop(stdout);
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(output.status.success(), "{:?} {stderr}", output.status);
+}

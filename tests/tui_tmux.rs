@@ -157,6 +157,17 @@ fn extract_a_function_in_a_real_terminal() {
         "nothing is written before confirming"
     );
 
+    // Another program edits a line of the selection: the real watcher (notify) sees it, the
+    // code view reloads and the preview is computed again from the new text.
+    let lib = root.join("rust/src/lib.rs");
+    let edited = std::fs::read_to_string(&lib)
+        .unwrap()
+        .replace("CANDOR DEMO SHOP", "EDITED ELSEWHERE");
+    std::fs::write(&lib, &edited).unwrap();
+    tmux.wait_for("the preview recomputed from the outside edit", 20, |p| {
+        p.contains("EDITED ELSEWHERE") && p.contains("Warnings") && !p.contains("STALE")
+    });
+
     tmux.send(&["Enter"]);
     tmux.wait_for("the second confirmation", 10, |p| {
         p.contains("apply despite 4 caveats")
@@ -166,6 +177,10 @@ fn extract_a_function_in_a_real_terminal() {
     let after = std::fs::read_to_string(root.join("rust/src/lib.rs")).unwrap();
     assert!(after.contains("fn print_header()"), "{after}");
     assert!(after.contains("print_header();"), "{after}");
+    assert!(
+        after.contains("EDITED ELSEWHERE") && !after.contains("CANDOR DEMO SHOP"),
+        "the outside edit is kept, not clobbered:\n{after}"
+    );
 
     tmux.send(&["q"]);
     let deadline = Instant::now() + Duration::from_secs(10);

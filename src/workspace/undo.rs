@@ -366,13 +366,19 @@ pub fn describe_report(report: &UndoReport) -> String {
     lines.join("\n")
 }
 
+/// Writes to standard output; a closed pipe (`candor undo --list | head -1`) is not an error.
+fn print_out(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
 /// `candor undo [--list]`: prints the outcome and returns the exit status (0, 3 nothing to undo,
 /// 4 a file changed since, 1 anything else).
 pub fn undo_command(root: &Root, list: bool) -> ExitCode {
     if list {
         return match history(root) {
             Ok(entries) => {
-                print!("{}", format_history(&entries));
+                print_out(&format_history(&entries));
                 ExitCode::SUCCESS
             }
             Err(e) => {
@@ -383,7 +389,7 @@ pub fn undo_command(root: &Root, list: bool) -> ExitCode {
     }
     match undo_last(root) {
         Ok(report) => {
-            println!("{}", describe_report(&report));
+            print_out(&format!("{}\n", describe_report(&report)));
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Tries candor's heuristic refactors on a real project and checks what the warnings promised.
+
+For random requests of the four tools (random functions, random line ranges) on a copy of a
+project, it applies each result that candor accepts (`dry_run: false`), runs the project's own
+check (`cargo check`, `python -m compileall`, or a command you give), then `candor undo`, and
+verifies that every file is back byte for byte. It prints, per tool: requests, typed refusals,
+applies, checks passed, checks failed, and how many of the failed ones candor had flagged with
+a warning or error finding beforehand. Never run by CI; a development tool.
+
+  scripts/sweep.py --root /tmp/some-crate-copy --lang rust --trials 60 [--seed 1]
+  scripts/sweep.py --root /tmp/pkg-copy --lang python --check 'python -m pytest -q -x'
+
+Work on a copy: candor writes into the project (and undoes it).
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+CANDOR = os.environ.get("CANDOR", str(HERE / "target" / "release" / "candor"))
+
+
+def snapshot(root: Path) -> dict:
+    out = {}
+    for p in root.rglob("*"):
+        rel = p.relative_to(root)
+        if rel.parts and rel.parts[0] in (".candor", "target", "__pycache__", ".git"):
+            continue
+        if "__pycache__" in rel.parts:
+            continue
+        if p.is_file():
+            out[str(rel)] = hashlib.sha256(p.read_bytes()).hexdigest()
+    return out
+
+
+def candor_call(root: Path, tool: str, args: dict) -> dict:
+    run = subprocess.run(
+        [CANDOR, "call", tool, json.dumps(args), "--root", str(root), "--backend", "tree-sitter"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    try:
+        return json.loads(run.stdout)
+    except json.JSONDecodeError:
+        return {"success": False, "error": {"code": "NOT JSON", "message": run.stdout + run.stderr}}
+
+
+def functions(path: Path, lang: str):
+    pattern = r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:unsafe\s+)?fn\s+(\w+)" if lang == "rust" else r"^\s*(?:async\s+)?def\s+(\w+)"
+    names = []
+    for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+        m = re.match(pattern, line)
+        if m:
+            names.append((m.group(1), number))
+    return names
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--root", required=True, type=Path)
+    ap.add_argument("--lang", required=True, choices=["rust", "python"])
+    ap.add_argument("--trials", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--check", help="the project's check command (default: cargo check / compileall)")
+    opts = ap.parse_args()
+    root = opts.root.resolve()
+    rng = random.Random(opts.seed)
+    ext = ".rs" if opts.lang == "rust" else ".py"
+    check = opts.check or ("cargo check -q --offline" if opts.lang == "rust" else f"{sys.executable} -m compileall -q .")
+    files = sorted(p for p in root.rglob("*" + ext) if "target" not in p.relative_to(root).parts and not p.name.startswith("."))
+    files = [p for p in files if functions(p, opts.lang)]
+    if not files:
+        print("no functions found", file=sys.stderr)
+        return 2
+    first = subprocess.run(check, shell=True, cwd=root, capture_output=True)
+    if first.returncode != 0:
+        print(f"the check fails before any refactor: {check}\n{first.stderr.decode()[-2000:]}", file=sys.stderr)
+        return 2
+
+    stats = defaultdict(lambda: defaultdict(int))
+    problems = []
+    for trial in range(opts.trials):
+        path = rng.choice(files)
+        rel = str(path.relative_to(root))
+        fns = functions(path, opts.lang)
+        name, line = rng.choice(fns)
+        tool = rng.choice(["extract", "inline", "move", "change_signature"])
+        if tool == "extract":
+            start = line + rng.randint(1, 6)
+            args = {"file_path": rel, "start_line": start, "end_line": start + rng.randint(0, 3), "new_name": f"swept_{trial}"}
+            full = "refactor_extract_function"
+        elif tool == "inline":
+            args = {"file_path": rel, "function_name": name, "line": line}
+            full = "refactor_inline_function"
+        elif tool == "move":
+            target = str(Path(rel).parent / f"swept_{trial}{ext}")
+            if opts.lang == "rust":
+                others = [f for f in files if f.parent == path.parent and f != path]
+                if not others:
+                    continue
+                target = str(rng.choice(others).relative_to(root))
+            args = {"file_path": rel, "symbol_name": name, "line": line, "target_file": target}
+            full = "refactor_move_to_file"
+        else:
+            text = path.read_text(errors="replace").splitlines()[line - 1]
+            m = re.search(r"\((.*)\)", text)
+            params = [p.strip() for p in (m.group(1).split(",") if m else []) if p.strip()]
+            new = []
+            for p in params:
+                if p in ("self", "&self", "&mut self", "mut self", "cls") or p.startswith(("*", "/")):
+                    continue
+                pname, _, ptype = p.partition(":")
+                pname = pname.strip().split("=")[0].strip()
+                entry = {"name": pname}
+                if opts.lang == "rust" and ptype.strip():
+                    entry["type"] = ptype.strip()
+                new.append(entry)
+            if new and rng.random() < 0.5:
+                new.pop()
+            else:
+                new.append({"name": "swept_extra", "type": "i32"} if opts.lang == "rust" else {"name": "swept_extra", "default": "None"})
+            args = {"file_path": rel, "function_name": name, "line": line, "new_parameters": new}
+            full = "refactor_change_signature"
+        stats[tool]["requests"] += 1
+        before = snapshot(root)
+        args["dry_run"] = False
+        result = candor_call(root, full, args)
+        if not result.get("success"):
+            code = result.get("error", {}).get("code", "?")
+            stats[tool]["refused"] += 1
+            if code in ("NOT JSON", "internal"):
+                problems.append(f"{tool} {args}: untyped failure {result}")
+            if snapshot(root) != before:
+                problems.append(f"{tool} {args}: refused but files changed")
+            continue
+        if not result.get("data", {}).get("applied"):
+            stats[tool]["not applied"] += 1
+            continue
+        stats[tool]["applied"] += 1
+        findings = result["data"].get("findings", [])
+        flagged = any(f["severity"] in ("warning", "error") for f in findings)
+        ok = subprocess.run(check, shell=True, cwd=root, capture_output=True).returncode == 0
+        if ok:
+            stats[tool]["check passed"] += 1
+            stats[tool]["passed, flagged anyway"] += flagged
+        else:
+            stats[tool]["check failed"] += 1
+            if flagged:
+                stats[tool]["failed, flagged"] += 1
+            else:
+                problems.append(f"{tool} {json.dumps(args)}: the check failed and no finding warned")
+        undo = subprocess.run([CANDOR, "undo", "--root", str(root)], capture_output=True, text=True)
+        after = snapshot(root)
+        if undo.returncode != 0 or after != before:
+            changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
+            problems.append(f"{tool} {args}: undo did not restore the files: {undo.stderr.strip()} {changed[:5]}")
+            stats[tool]["undo mismatches"] += 1
+        else:
+            stats[tool]["undone byte for byte"] += 1
+
+    keys = ["requests", "refused", "applied", "check passed", "check failed", "failed, flagged", "passed, flagged anyway", "undone byte for byte", "undo mismatches"]
+    print("| tool | " + " | ".join(keys) + " |")
+    print("|---|" + "---:|" * len(keys))
+    for tool in ["extract", "inline", "move", "change_signature"]:
+        print(f"| {tool} | " + " | ".join(str(stats[tool][k]) for k in keys) + " |")
+    for p in problems:
+        print("PROBLEM:", p)
+    return 1 if any("undo" in p or "untyped" in p or "refused but" in p for p in problems) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
