@@ -91,7 +91,12 @@ impl Locals {
     /// node is asked for its parent (a walk from the root in tree-sitter).
     fn collect_rust(&mut self, tree: &Tree, text: &str, name: &str) {
         let mut stack: Vec<(Node<'_>, Option<Range<usize>>)> = vec![(tree.root_node(), None)];
+        let holds_name = holds(text, name);
         while let Some((node, function)) = stack.pop() {
+            // A binding of the name, and any place that asks about it, hold the name.
+            if !holds_name(node) {
+                continue;
+            }
             let function = if node.kind() == "function_item" {
                 self.functions.push(node.byte_range());
                 Some(node.byte_range())
@@ -173,7 +178,12 @@ impl Locals {
     }
 
     fn collect_python(&mut self, tree: &Tree, text: &str, name: &str) {
+        let holds_name = holds(text, name);
         walk_tree(tree, |node| {
+            // A scope that binds the name, and any place that asks about it, hold the name.
+            if !holds_name(node) {
+                return false;
+            }
             let verdict = match node.kind() {
                 "function_definition" => {
                     let body = node.child_by_field_name("body");
@@ -221,6 +231,17 @@ impl Locals {
             }
             true
         });
+    }
+}
+
+/// Whether a node's text holds `name` (a substring test: the walks above only need to skip
+/// nodes that cannot matter).
+fn holds<'a>(text: &'a str, name: &str) -> impl Fn(Node<'_>) -> bool + 'a {
+    let finder = memchr::memmem::Finder::new(name.as_bytes()).into_owned();
+    move |node| {
+        text.as_bytes()
+            .get(node.byte_range())
+            .is_some_and(|bytes| finder.find(bytes).is_some())
     }
 }
 

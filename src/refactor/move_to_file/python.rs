@@ -507,8 +507,13 @@ pub(super) fn global_notes(m: &Move<'_>) -> Vec<Note> {
             ),
         ));
     }
-    // Code that stays and rebinds a moved variable.
+    // Code that stays and rebinds a moved variable (only nodes whose text holds `global` can).
+    let keyword = memchr::memmem::Finder::new(b"global");
     walk_tree(m.tree, |node| {
+        let bytes = text.as_bytes().get(node.byte_range()).unwrap_or_default();
+        if keyword.find(bytes).is_none() {
+            return false;
+        }
         if node.kind() == "global_statement" && !m.moves(node.start_byte()) {
             let mut cursor = node.walk();
             for name in node.named_children(&mut cursor) {
