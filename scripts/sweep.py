@@ -88,6 +88,8 @@ def main() -> int:
         return 2
 
     stats = defaultdict(lambda: defaultdict(int))
+    refusals = defaultdict(list)
+    samples = defaultdict(list)
     problems = []
     for trial in range(opts.trials):
         path = rng.choice(files)
@@ -138,6 +140,7 @@ def main() -> int:
         if not result.get("success"):
             code = result.get("error", {}).get("code", "?")
             stats[tool]["refused"] += 1
+            refusals[(tool, code)].append(result.get("error", {}).get("message", ""))
             if code in ("NOT JSON", "internal"):
                 problems.append(f"{tool} {args}: untyped failure {result}")
             if snapshot(root) != before:
@@ -149,7 +152,10 @@ def main() -> int:
         stats[tool]["applied"] += 1
         findings = result["data"].get("findings", [])
         flagged = any(f["severity"] in ("warning", "error") for f in findings)
-        ok = subprocess.run(check, shell=True, cwd=root, capture_output=True).returncode == 0
+        checked = subprocess.run(check, shell=True, cwd=root, capture_output=True, text=True)
+        ok = checked.returncode == 0
+        warned = [f"{f['severity']} {f['file']}:{f['line']} {f['message']}" for f in findings if f["severity"] != "info"]
+        samples[tool].append((ok, warned[:2], (checked.stdout + checked.stderr).strip().splitlines()[-1:] if not ok else []))
         if ok:
             stats[tool]["check passed"] += 1
             stats[tool]["passed, flagged anyway"] += flagged
@@ -173,6 +179,13 @@ def main() -> int:
     print("|---|" + "---:|" * len(keys))
     for tool in ["extract", "inline", "move", "change_signature"]:
         print(f"| {tool} | " + " | ".join(str(stats[tool][k]) for k in keys) + " |")
+    print("\nrefusals (tool, code: count, one message):")
+    for (tool, code), messages in sorted(refusals.items()):
+        print(f"  {tool} {code}: {len(messages)}, e.g. {messages[0][:160]}")
+    print("\napplied (check ok?, first warnings, last line of a failed check):")
+    for tool, items in samples.items():
+        for ok, warned, tail in items[:4]:
+            print(f"  {tool} ok={ok} {[w[:150] for w in warned]} {tail}")
     for p in problems:
         print("PROBLEM:", p)
     return 1 if any("undo" in p or "untyped" in p or "refused but" in p for p in problems) else 0
