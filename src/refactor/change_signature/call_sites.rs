@@ -119,8 +119,8 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile, tree: &Tree) 
     calls.sort_by_key(|(c, _)| c.range.start);
 
     let mut plans = Vec::new();
-    for (call, construction) in &calls {
-        let at = call_location(&calls, call, text, path);
+    let locations = call_locations(&calls, text, path);
+    for ((call, construction), at) in calls.iter().zip(locations) {
         let decision = if *construction {
             Decision::Rewrite {
                 explicit_receiver: false,
@@ -145,12 +145,16 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile, tree: &Tree) 
     }
     // A call inside an argument another call drops, or inside the definition's own parameter
     // list (which is rewritten whole), is not edited on its own.
+    let deletions: Vec<(&Range<usize>, &Range<usize>)> = plans
+        .iter()
+        .flat_map(|other| other.deletions.iter().map(move |d| (d, &other.range)))
+        .collect();
     let swallowed = |plan: &CallPlan| {
         let inside = |r: &Range<usize>| r.start <= plan.range.start && plan.range.end <= r.end;
         (is_definition_file && inside(&callee.definition.2))
-            || plans
+            || deletions
                 .iter()
-                .any(|other| other.range != plan.range && other.deletions.iter().any(inside))
+                .any(|(deleted, owner)| **owner != plan.range && inside(deleted))
     };
     let keep: Vec<bool> = plans.iter().map(|p| !swallowed(p)).collect();
     for (plan, keep) in plans.into_iter().zip(keep) {
@@ -193,19 +197,39 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile, tree: &Tree) 
     outcome
 }
 
-/// `path:line`, or `path:line:column` when the line holds another call of the same name.
-fn call_location(calls: &[(CallSite, bool)], call: &CallSite, text: &str, path: &str) -> String {
-    let shared = calls.iter().filter(|(c, _)| c.line == call.line).count() > 1;
-    if !shared {
-        return format!("{path}:{}", call.line);
+/// For each call (in order of position): `path:line`, or `path:line:column` when the line holds
+/// another call of the same name. One pass: a line of thousands of calls stays linear.
+fn call_locations(calls: &[(CallSite, bool)], text: &str, path: &str) -> Vec<String> {
+    let mut per_line: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    for (call, _) in calls {
+        *per_line.entry(call.line).or_default() += 1;
     }
-    let start = call.name_range.start;
-    let line_start = text
-        .get(..start)
-        .and_then(|s| s.rfind('\n'))
-        .map_or(0, |i| i + 1);
-    let column = text.get(line_start..start).map_or(0, |s| s.chars().count()) + 1;
-    format!("{path}:{}:{column}", call.line)
+    // Columns counted on from the previous call of the same line.
+    let mut cursor: Option<(usize, usize, usize)> = None; // (line, byte offset, column there)
+    calls
+        .iter()
+        .map(|(call, _)| {
+            if per_line.get(&call.line).copied().unwrap_or(0) <= 1 {
+                return format!("{path}:{}", call.line);
+            }
+            let start = call.name_range.start;
+            let (from, column_there) = match cursor {
+                Some((line, offset, column)) if line == call.line && offset <= start => {
+                    (offset, column)
+                }
+                _ => {
+                    let line_start = text
+                        .get(..start)
+                        .and_then(|s| s.rfind('\n'))
+                        .map_or(0, |i| i + 1);
+                    (line_start, 1)
+                }
+            };
+            let column = column_there + text.get(from..start).map_or(0, |s| s.chars().count());
+            cursor = Some((call.line, start, column));
+            format!("{path}:{}:{column}", call.line)
+        })
+        .collect()
 }
 
 fn decide(
