@@ -254,20 +254,6 @@ pub fn up_from<'t, 'a>(
     known.iter().rev().copied().chain(beyond)
 }
 
-/// The ancestors of `node` in `tree`, root first (empty for the root), found going down once.
-pub fn ancestors_in<'t>(tree: &'t Tree, node: Node<'t>) -> Vec<Node<'t>> {
-    let mut path = Vec::new();
-    let mut current = tree.root_node();
-    while current != node {
-        let Some(child) = current.child_with_descendant(node) else {
-            break;
-        };
-        path.push(current);
-        current = child;
-    }
-    path
-}
-
 /// Like [`walk_tree`], from `root` (inclusive) down.
 pub fn walk_node<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> bool) {
     let mut cursor = root.walk();

@@ -73,6 +73,7 @@ pub fn plan(sources: &dyn Sources, request: &MoveRequest) -> Result<Plan, Refact
         target_path,
         target: target.as_ref(),
         target_tree: target_tree.as_ref(),
+        source_style: TextStyle::detect(&source.text),
     };
     m.plan()
 }
@@ -378,6 +379,8 @@ pub(super) struct Move<'a> {
     pub target_path: String,
     pub target: Option<&'a SourceFile>,
     pub target_tree: Option<&'a Tree>,
+    /// The source's indent unit and line ending, detected once (a scan of the whole file).
+    pub source_style: TextStyle,
 }
 
 impl Move<'_> {
@@ -570,7 +573,7 @@ impl Move<'_> {
         let existing = self.target.filter(|t| !layout::is_blank(&t.text));
         let line_ending = match existing {
             Some(t) => TextStyle::detect(&t.text).line_ending,
-            None => TextStyle::detect(&self.source.text).line_ending,
+            None => self.source_style.line_ending,
         };
         let target_indent = existing
             .filter(|t| layout::has_indented_line(&t.text))

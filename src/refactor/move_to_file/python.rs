@@ -12,9 +12,9 @@ use super::{At, Binding, ImportBack, MAX_FINDINGS_PER_KIND, Move, Note, file_nam
 use crate::lang::calls::word_matches;
 use crate::lang::symbols::{leading_trivia_start, outer_node};
 use crate::lang::{Language, node_text, walk_tree};
-use crate::lang::{ancestors_in, walk_tree_with_ancestors};
+use crate::lang::{up_from, walk_tree_with_ancestors};
 use crate::refactor::{RefactorError, Severity, Sources};
-use crate::text::{LineIndex, TextStyle};
+use crate::text::LineIndex;
 
 /// How one module is imported from one importer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -310,9 +310,10 @@ fn is_field<'t>(parent: Node<'t>, field: &str, node: Node<'t>) -> bool {
     parent.child_by_field_name(field) == Some(node)
 }
 
-/// `ancestors`: those of `node`, root first ([`walk_tree_with_ancestors`], [`ancestors_in`]).
-fn role<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> Role {
-    let Some(&parent) = ancestors.last() else {
+/// `up`: the ancestors of `node`, nearest first ([`up_from`]); only the first few are asked.
+fn role<'t>(node: Node<'t>, up: impl Iterator<Item = Node<'t>>) -> Role {
+    let mut up = up;
+    let Some(parent) = up.next() else {
         return Role::Use;
     };
     match parent.kind() {
@@ -347,7 +348,7 @@ fn role<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> Role {
     }
     // Inside an import, or on the left of an assignment or `for`, through patterns.
     let mut child = node;
-    for &ancestor in ancestors.iter().rev() {
+    for ancestor in std::iter::once(parent).chain(up) {
         match ancestor.kind() {
             "import_statement" | "import_from_statement" | "future_import_statement" => {
                 return Role::Bind;
@@ -383,7 +384,7 @@ pub(super) fn remaining_uses(m: &Move<'_>, name: &str) -> Vec<usize> {
         if node.kind() == "identifier"
             && node_text(node, text) == name
             && !m.moves(node.start_byte())
-            && role(node, ancestors) == Role::Use
+            && role(node, up_from(node, ancestors)) == Role::Use
         {
             uses.push(node.start_byte());
         }
@@ -458,7 +459,7 @@ pub(super) fn used_names(m: &Move<'_>) -> Vec<(String, usize)> {
             return;
         }
         let name = node_text(node, text).to_string();
-        match role(node, &ancestors_in(m.tree, node)) {
+        match role(node, up_from(node, &[])) {
             Role::Use if !used.iter().any(|(n, _)| *n == name) => {
                 used.push((name, node.start_byte()))
             }
@@ -537,7 +538,7 @@ pub(super) fn global_notes(m: &Move<'_>) -> Vec<Note> {
         if node.kind() == "identifier"
             && m.moves(node.start_byte())
             && matches!(name, "__name__" | "__file__" | "__package__" | "__spec__")
-            && role(node, &ancestors_in(m.tree, node)) == Role::Use
+            && role(node, up_from(node, &[])) == Role::Use
             && !seen.contains(&name)
         {
             seen.push(name);
@@ -779,7 +780,7 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
         "from {} import {name}",
         relative.unwrap_or_else(|| module.dotted())
     );
-    let style = TextStyle::detect(&m.source.text);
+    let style = m.source_style;
     let (at, text) = import_insertion(
         m.tree,
         &m.source.text,
@@ -1082,7 +1083,7 @@ pub(super) fn future_header(m: &Move<'_>) -> String {
     if futures.is_empty() {
         return String::new();
     }
-    let line_ending = TextStyle::detect(&m.source.text).line_ending;
+    let line_ending = m.source_style.line_ending;
     let mut header: String = futures
         .iter()
         .map(|(s, _)| format!("{s}{line_ending}"))
@@ -1297,7 +1298,7 @@ mod tests {
         let tree = Language::Python.parse(text);
         let mut uses = Vec::new();
         walk_tree(&tree, |n| {
-            if n.kind() == "identifier" && role(n, &ancestors_in(&tree, n)) == Role::Use {
+            if n.kind() == "identifier" && role(n, up_from(n, &[])) == Role::Use {
                 uses.push(node_text(n, text).to_string());
             }
             true
@@ -1310,7 +1311,7 @@ mod tests {
         let mut os_role = None;
         walk_tree(&tree, |n| {
             if n.start_byte() == os_def && n.kind() == "identifier" {
-                os_role = Some(role(n, &ancestors_in(&tree, n)));
+                os_role = Some(role(n, up_from(n, &[])));
             }
             true
         });

@@ -12,7 +12,7 @@ use super::{At, Binding, ImportBack, MAX_FINDINGS_PER_KIND, Move, Note, parent_d
 use crate::edit::TextEdit;
 use crate::lang::symbols::{Symbol, SymbolKind, leading_trivia_start};
 use crate::lang::{Language, node_text, walk_node, walk_tree};
-use crate::lang::{ancestors_in, walk_tree_with_ancestors};
+use crate::lang::{up_from, walk_tree_with_ancestors};
 use crate::refactor::{RefactorError, Severity, Sources};
 use crate::text::{LineIndex, TextStyle};
 
@@ -459,7 +459,7 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
             return Ok(back);
         }
     };
-    let style = TextStyle::detect(&m.source.text);
+    let style = m.source_style;
     let source_in_target = located
         .source_segments
         .starts_with(&located.target_segments);
@@ -514,7 +514,11 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
             "pub(crate) "
         };
         let decl = format!("{visibility}mod {module};");
-        let parent_style = TextStyle::detect(&parent_file.text);
+        let parent_style = if parent == source {
+            m.source_style
+        } else {
+            TextStyle::detect(&parent_file.text)
+        };
         let removals: &[std::ops::Range<usize>] = if parent == source { &m.removals } else { &[] };
         let (at, text) = line_insertion(
             &parent_tree,
@@ -1120,9 +1124,10 @@ enum Role {
 
 /// Whether an identifier reads a name, binds one (definition, pattern, generic parameter,
 /// `use`), or is no free name (a qualified path's tail, a lifetime, a label).
-/// `ancestors`: those of `node`, root first ([`walk_tree_with_ancestors`], [`ancestors_in`]).
-fn role<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> Role {
-    let Some((&parent, above)) = ancestors.split_last() else {
+/// `up`: the ancestors of `node`, nearest first ([`up_from`]); only the first few are asked.
+fn role<'t>(node: Node<'t>, up: impl Iterator<Item = Node<'t>>) -> Role {
+    let mut up = up;
+    let Some(parent) = up.next() else {
         return Role::Use;
     };
     let is_field = |field: &str| parent.child_by_field_name(field) == Some(node);
@@ -1130,8 +1135,8 @@ fn role<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> Role {
         "lifetime" | "label" => return Role::Other,
         // Associated items and variants are reached through their type, never as bare names.
         kind if DEFINITIONS.contains(&kind) && is_field("name") => {
-            let associated = above
-                .last()
+            let associated = up
+                .next()
                 .is_some_and(|p| matches!(p.kind(), "declaration_list" | "enum_variant_list"));
             return if associated { Role::Other } else { Role::Bind };
         }
@@ -1149,7 +1154,7 @@ fn role<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> Role {
         _ => {}
     }
     let mut child = node;
-    for &ancestor in ancestors.iter().rev() {
+    for ancestor in std::iter::once(parent).chain(up) {
         match ancestor.kind() {
             "use_declaration" => return Role::Bind,
             "tuple_pattern"
@@ -1284,7 +1289,7 @@ pub(super) fn remaining_uses(m: &Move<'_>, name: &str) -> Vec<usize> {
         if is_name
             && node_text(node, text) == name
             && !m.moves(node.start_byte())
-            && role(node, ancestors) == Role::Use
+            && role(node, up_from(node, ancestors)) == Role::Use
             && ancestors
                 .last()
                 .is_none_or(|p| p.kind() != "use_declaration")
@@ -1330,7 +1335,7 @@ pub(super) fn used_names(m: &Move<'_>) -> Vec<(String, usize)> {
             return;
         }
         let name = node_text(node, text).to_string();
-        match role(node, &ancestors_in(m.tree, node)) {
+        match role(node, up_from(node, &[])) {
             Role::Use if !used.iter().any(|(n, _)| *n == name) => {
                 used.push((name, node.start_byte()))
             }
@@ -1697,7 +1702,7 @@ mod tests {
         let mut uses = Vec::new();
         walk_tree(&tree, |n| {
             if matches!(n.kind(), "identifier" | "type_identifier")
-                && role(n, &ancestors_in(&tree, n)) == Role::Use
+                && role(n, up_from(n, &[])) == Role::Use
             {
                 uses.push(node_text(n, text).to_string());
             }
