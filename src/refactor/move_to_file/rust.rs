@@ -1227,7 +1227,8 @@ pub(super) fn private_member_notes(m: &Move<'_>) -> Vec<Note> {
     if private.is_empty() {
         return Vec::new();
     }
-    let lines = LineIndex::new(text);
+    // Only a note needs a line number: counted then, not indexed for the whole file up front.
+    let line_of = |at: usize| memchr::memchr_iter(b'\n', &text.as_bytes()[..at]).count();
     let mut notes: Vec<Note> = Vec::new();
     let mut seen: Vec<(String, String)> = Vec::new();
     m.walk_moved(m.tree, |node| {
@@ -1270,7 +1271,7 @@ pub(super) fn private_member_notes(m: &Move<'_>) -> Vec<Note> {
                     "`{}` {how}: `{ty}::{member}` is private to {} (line {}); from the target module it is out of reach (E0624): make it `pub(crate)`",
                     m.symbol.name,
                     m.source.path,
-                    lines.line_of(*at) + 1
+                    line_of(*at) + 1
                 ),
             ));
         }
