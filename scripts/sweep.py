@@ -73,6 +73,9 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--check", help="the project's check command (default: cargo check / compileall)")
     opts = ap.parse_args()
+    if not Path(CANDOR).exists():
+        print(f"{CANDOR} not found: run `cargo build --release` first (or set CANDOR)", file=sys.stderr)
+        return 2
     root = opts.root.resolve()
     rng = random.Random(opts.seed)
     ext = ".rs" if opts.lang == "rust" else ".py"
