@@ -82,7 +82,6 @@ fn run_case(tool: Tool, dir: &Path) -> Vec<String> {
         }
     }
     let result = args::parse(tool, &request)
-        .map_err(|e| e)
         .and_then(|call| refactor::plan(&sources, &call.request).map_err(ApiError::from));
 
     if dir.join("error.json").exists() {
@@ -104,13 +103,13 @@ fn run_case(tool: Tool, dir: &Path) -> Vec<String> {
                         error.message
                     ));
                 }
-                if let Some(contains) = expected["contains"].as_str() {
-                    if !error.message.contains(contains) {
-                        problems.push(format!(
-                            "error message {:?} does not contain {contains:?}",
-                            error.message
-                        ));
-                    }
+                if let Some(contains) = expected["contains"].as_str()
+                    && !error.message.contains(contains)
+                {
+                    problems.push(format!(
+                        "error message {:?} does not contain {contains:?}",
+                        error.message
+                    ));
                 }
             }
         }

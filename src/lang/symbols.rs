@@ -247,19 +247,17 @@ fn may_hold_symbols(lang: Language, node: Node<'_>, is_root: bool, text: &str) -
 
 /// The node that stands for the item among its siblings (a decorated definition for Python).
 pub fn outer_node<'t>(lang: Language, node: Node<'t>) -> Node<'t> {
-    if lang == Language::Python {
-        if let Some(parent) = node.parent() {
-            if parent.kind() == "decorated_definition" {
-                return parent;
-            }
-        }
+    if lang == Language::Python
+        && let Some(parent) = node.parent()
+        && parent.kind() == "decorated_definition"
+    {
+        return parent;
     }
-    if node.kind() == "assignment" {
-        if let Some(parent) = node.parent() {
-            if parent.kind() == "expression_statement" {
-                return parent;
-            }
-        }
+    if node.kind() == "assignment"
+        && let Some(parent) = node.parent()
+        && parent.kind() == "expression_statement"
+    {
+        return parent;
     }
     node
 }
@@ -497,23 +495,23 @@ pub fn resolve<'a>(
             similar,
         });
     }
-    if found.len() > 1 {
-        if let Some(line) = query.line {
-            let on_line: Vec<&Symbol> = found.iter().copied().filter(|s| s.line == line).collect();
-            found = if on_line.is_empty() {
-                // The innermost symbol whose lines contain `line`.
-                let mut spanning: Vec<&Symbol> = found
-                    .iter()
-                    .copied()
-                    .filter(|s| s.first_line <= line && line <= s.end_line)
-                    .collect();
-                spanning.sort_by_key(|s| s.end_line - s.first_line);
-                spanning.truncate(1);
-                spanning
-            } else {
-                on_line
-            };
-        }
+    if found.len() > 1
+        && let Some(line) = query.line
+    {
+        let on_line: Vec<&Symbol> = found.iter().copied().filter(|s| s.line == line).collect();
+        found = if on_line.is_empty() {
+            // The innermost symbol whose lines contain `line`.
+            let mut spanning: Vec<&Symbol> = found
+                .iter()
+                .copied()
+                .filter(|s| s.first_line <= line && line <= s.end_line)
+                .collect();
+            spanning.sort_by_key(|s| s.end_line - s.first_line);
+            spanning.truncate(1);
+            spanning
+        } else {
+            on_line
+        };
     }
     match found.as_slice() {
         [one] => Ok(one),

@@ -42,12 +42,11 @@ pub fn source_files(root: &Path, langs: &[Language]) -> Vec<std::path::PathBuf> 
     let found = Mutex::new(Vec::new());
     walker(root).build_parallel().run(|| {
         Box::new(|entry| {
-            if let Ok(entry) = entry {
-                if entry.file_type().is_some_and(|t| t.is_file())
-                    && matches_languages(entry.path(), langs)
-                {
-                    found.lock().expect("walk lock").push(entry.into_path());
-                }
+            if let Ok(entry) = entry
+                && entry.file_type().is_some_and(|t| t.is_file())
+                && matches_languages(entry.path(), langs)
+            {
+                found.lock().expect("walk lock").push(entry.into_path());
             }
             WalkState::Continue
         })
@@ -66,13 +65,12 @@ pub fn stream_source_files(
 ) {
     walker(root).build_parallel().run(|| {
         Box::new(|entry| {
-            if let Ok(entry) = entry {
-                if entry.file_type().is_some_and(|t| t.is_file())
-                    && matches_languages(entry.path(), langs)
-                    && !visit(entry.into_path())
-                {
-                    return WalkState::Quit;
-                }
+            if let Ok(entry) = entry
+                && entry.file_type().is_some_and(|t| t.is_file())
+                && matches_languages(entry.path(), langs)
+                && !visit(entry.into_path())
+            {
+                return WalkState::Quit;
             }
             WalkState::Continue
         })
