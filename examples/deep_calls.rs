@@ -39,7 +39,11 @@ fn main() {
             ),
             (
                 Tool::ChangeSignature,
-                json!({"file_path": file, "function_name": "f", "new_parameters": [{"name": "a"}, {"name": "b", "default": "0"}]}),
+                json!({"file_path": file, "function_name": "f", "new_parameters": if ext == "rs" {
+                    json!([{"name": "a", "type": "i32"}, {"name": "b", "type": "i32"}])
+                } else {
+                    json!([{"name": "a"}, {"name": "b", "default": "0"}])
+                }}),
             ),
         ];
         let only = std::env::args().nth(2);
