@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use tree_sitter::{Node, Tree};
 
-use super::{Language, node_text, walk_node, walk_tree};
+use super::{Language, holding, node_text, up_from, walk_node, walk_tree};
 
 /// The local bindings of one name in one file.
 #[derive(Debug, Clone, Default)]
@@ -91,7 +91,7 @@ impl Locals {
     /// node is asked for its parent (a walk from the root in tree-sitter).
     fn collect_rust(&mut self, tree: &Tree, text: &str, name: &str) {
         let mut stack: Vec<(Node<'_>, Option<Range<usize>>)> = vec![(tree.root_node(), None)];
-        let holds_name = holds(text, name);
+        let holds_name = holding(text, name);
         while let Some((node, function)) = stack.pop() {
             // A binding of the name, and any place that asks about it, hold the name.
             if !holds_name(node) {
@@ -178,7 +178,7 @@ impl Locals {
     }
 
     fn collect_python(&mut self, tree: &Tree, text: &str, name: &str) {
-        let holds_name = holds(text, name);
+        let holds_name = holding(text, name);
         walk_tree(tree, |node| {
             // A scope that binds the name, and any place that asks about it, hold the name.
             if !holds_name(node) {
@@ -234,17 +234,6 @@ impl Locals {
     }
 }
 
-/// Whether a node's text holds `name` (a substring test: the walks above only need to skip
-/// nodes that cannot matter).
-fn holds<'a>(text: &'a str, name: &str) -> impl Fn(Node<'_>) -> bool + 'a {
-    let finder = memchr::memmem::Finder::new(name.as_bytes()).into_owned();
-    move |node| {
-        text.as_bytes()
-            .get(node.byte_range())
-            .is_some_and(|bytes| finder.find(bytes).is_some())
-    }
-}
-
 /// The smallest range of `ranges` containing `at`.
 fn innermost(ranges: &[Range<usize>], at: usize) -> Option<&Range<usize>> {
     ranges
@@ -255,67 +244,6 @@ fn innermost(ranges: &[Range<usize>], at: usize) -> Option<&Range<usize>> {
 
 // ---------------------------------------------------------------------------------------------
 // Rust
-
-/// For an identifier bound by a pattern (`let`, parameter, closure, `for`, `match`, `if let`):
-/// where it is visible, and from where. `None` for any other identifier (and for the type of a
-/// pattern, `Some` in `Some(x)`). Climbs only through the pattern, a few levels.
-fn rust_binding(node: Node<'_>) -> Option<(Range<usize>, usize)> {
-    let parent = node.parent()?;
-    if matches!(parent.kind(), "tuple_struct_pattern" | "struct_pattern")
-        && parent.child_by_field_name("type") == Some(node)
-    {
-        return None;
-    }
-    let mut child = node;
-    let mut current = Some(parent);
-    while let Some(p) = current {
-        match p.kind() {
-            "let_declaration" => {
-                let is_pattern = p.child_by_field_name("pattern") == Some(child);
-                let block = p.parent()?;
-                return is_pattern.then(|| (block.byte_range(), p.end_byte()));
-            }
-            "parameter" => {
-                let is_pattern = p.child_by_field_name("pattern") == Some(child);
-                let owner = p.parent()?.parent()?;
-                return is_pattern.then(|| (owner.byte_range(), p.start_byte()));
-            }
-            "closure_parameters" => {
-                let closure = p.parent()?;
-                return Some((closure.byte_range(), p.start_byte()));
-            }
-            "for_expression" => {
-                let is_pattern = p.child_by_field_name("pattern") == Some(child);
-                let body = p.child_by_field_name("body")?;
-                return is_pattern.then(|| (body.byte_range(), body.start_byte()));
-            }
-            "match_arm" | "let_condition" => {
-                let is_pattern = p.child_by_field_name("pattern") == Some(child);
-                let owner = if p.kind() == "match_arm" {
-                    p
-                } else {
-                    p.parent()?
-                };
-                return is_pattern.then(|| (owner.byte_range(), p.end_byte()));
-            }
-            "tuple_pattern"
-            | "struct_pattern"
-            | "tuple_struct_pattern"
-            | "slice_pattern"
-            | "ref_pattern"
-            | "mut_pattern"
-            | "captured_pattern"
-            | "or_pattern"
-            | "field_pattern"
-            | "match_pattern"
-            | "reference_pattern" => {}
-            _ => return None,
-        }
-        child = p;
-        current = p.parent();
-    }
-    None
-}
 
 /// Whether a pattern binds `name` (`op`, `Some(op)`, `(a, op)`, `Point { op, .. }`); the type
 /// of a pattern (`Some`) and paths do not bind.
@@ -337,9 +265,43 @@ fn pattern_binds(pattern: Node<'_>, name: &str, text: &str) -> bool {
     found
 }
 
-/// Whether a Rust identifier is itself bound by a pattern (`op` in `let op = ..`).
-pub fn is_rust_binding(node: Node<'_>) -> bool {
-    rust_binding(node).is_some()
+/// Whether a Rust identifier is itself bound by a pattern (`op` in `let op = ..`, a parameter,
+/// a closure parameter, a `for`, `match` or `if let` pattern); not the type of a pattern (`Some`
+/// in `Some(x)`). `ancestors`: those already known, root first (see [`up_from`]); climbs only
+/// through the pattern, a few levels.
+pub fn is_rust_binding<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> bool {
+    let mut up = up_from(node, ancestors);
+    let Some(parent) = up.next() else {
+        return false;
+    };
+    if matches!(parent.kind(), "tuple_struct_pattern" | "struct_pattern")
+        && parent.child_by_field_name("type") == Some(node)
+    {
+        return false;
+    }
+    let mut child = node;
+    for p in std::iter::once(parent).chain(up) {
+        match p.kind() {
+            "closure_parameters" => return true,
+            "let_declaration" | "parameter" | "for_expression" | "let_condition" | "match_arm" => {
+                return p.child_by_field_name("pattern") == Some(child);
+            }
+            "tuple_pattern"
+            | "struct_pattern"
+            | "tuple_struct_pattern"
+            | "slice_pattern"
+            | "ref_pattern"
+            | "mut_pattern"
+            | "captured_pattern"
+            | "or_pattern"
+            | "field_pattern"
+            | "match_pattern"
+            | "reference_pattern" => {}
+            _ => return false,
+        }
+        child = p;
+    }
+    false
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -201,6 +201,17 @@ pub fn walk_tree<'t>(tree: &'t Tree, mut visit: impl FnMut(Node<'t>) -> bool) {
     walk_node(tree.root_node(), &mut visit);
 }
 
+/// Whether a node's text holds `word` (a substring test): the walks that look for a name skip
+/// the subtrees that cannot contain it.
+pub fn holding<'a>(text: &'a str, word: &str) -> impl Fn(Node<'_>) -> bool + 'a {
+    let finder = memchr::memmem::Finder::new(word.as_bytes()).into_owned();
+    move |node| {
+        text.as_bytes()
+            .get(node.byte_range())
+            .is_some_and(|bytes| finder.find(bytes).is_some())
+    }
+}
+
 /// Like [`walk_tree`], with each node's ancestors (root first): what [`Node::parent`] would
 /// climb, without its walk down from the root at every step (quadratic in deep trees).
 pub fn walk_tree_with_ancestors<'t>(
@@ -256,24 +267,7 @@ pub fn up_from<'t, 'a>(
 
 /// Like [`walk_tree`], from `root` (inclusive) down.
 pub fn walk_node<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> bool) {
-    let mut cursor = root.walk();
-    loop {
-        let descend = visit(cursor.node());
-        if descend && cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.node() == root {
-                return;
-            }
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return;
-            }
-        }
-    }
+    walk_node_with_ancestors(root, |node, _| visit(node));
 }
 
 #[cfg(test)]

@@ -182,7 +182,8 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile, tree: &Tree) 
         if reference.kind == ReferenceKind::Use
             && callee.owner.is_none()
             && node_at(tree, &reference.range).is_some_and(|n| {
-                locals.shadows(n.start_byte()) || (lang == Language::Rust && is_rust_binding(n))
+                locals.shadows(n.start_byte())
+                    || (lang == Language::Rust && is_rust_binding(n, &[]))
             })
         {
             continue;

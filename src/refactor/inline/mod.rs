@@ -83,19 +83,7 @@ impl<'a> Parsed<'a> {
 
     /// The node of `kind` spanning exactly `range`.
     pub fn node_at(&self, range: &Range<usize>, kind: &str) -> Option<Node<'_>> {
-        let mut node = self
-            .tree
-            .root_node()
-            .descendant_for_byte_range(range.start, range.end)?;
-        loop {
-            if node.byte_range() == *range && node.kind() == kind {
-                return Some(node);
-            }
-            if node.start_byte() < range.start || node.end_byte() > range.end {
-                return None;
-            }
-            node = node.parent()?;
-        }
+        NodeFinder::new(&self.tree).exact(range, kind)
     }
 }
 

@@ -21,9 +21,10 @@ use super::{Facts, Inlined, Owner, Parsed, RefVerdict, Target, fresh_name, menti
 use crate::edit::TextEdit;
 use crate::lang::calls::{CallForm, CallSite, Reference, ReferenceKind, TextMention, text_mention};
 use crate::lang::locals::Locals;
+use crate::lang::locals::is_rust_binding;
 use crate::lang::symbols::{Symbol, SymbolKind};
 use crate::lang::{Language, node_text, walk_node};
-use crate::lang::{up_from, walk_node_with_ancestors};
+use crate::lang::{holding, up_from, walk_node_with_ancestors};
 use crate::refactor::{Finding, RefactorError};
 
 /// Attributes that do not change what a call does (anything else is refused).
@@ -351,52 +352,11 @@ fn mentions_any<'n>(node: Node<'_>, text: &str, names: &'n [String]) -> Option<(
     found
 }
 
-/// Whether an identifier node is a binding (a pattern), not a use. `ancestors`: those known
-/// of the node, root first (see [`up_from`]).
-fn is_binding<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> bool {
-    let mut up = up_from(node, ancestors);
-    let Some(parent) = up.next() else {
-        return false;
-    };
-    // `Some` in `Some(x)` and `Point` in `Point { x, .. }` name the pattern's type.
-    if matches!(parent.kind(), "tuple_struct_pattern" | "struct_pattern")
-        && parent.child_by_field_name("type") == Some(node)
-    {
-        return false;
-    }
-    let mut child = node;
-    for p in std::iter::once(parent).chain(up) {
-        match p.kind() {
-            "let_declaration" | "parameter" | "for_expression" | "let_condition" | "match_arm"
-            | "closure_parameters" => {
-                return p
-                    .child_by_field_name("pattern")
-                    .is_some_and(|pat| pat.id() == child.id())
-                    || p.kind() == "closure_parameters";
-            }
-            "tuple_pattern"
-            | "struct_pattern"
-            | "tuple_struct_pattern"
-            | "slice_pattern"
-            | "ref_pattern"
-            | "mut_pattern"
-            | "captured_pattern"
-            | "or_pattern"
-            | "field_pattern"
-            | "match_pattern"
-            | "reference_pattern" => {}
-            _ => return false,
-        }
-        child = p;
-    }
-    false
-}
-
 /// Names a subtree binds in patterns (`let`, parameters, closures, `for`, `match`, `if let`).
 fn bound_names(root: Node<'_>, text: &str) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
     walk_node_with_ancestors(root, |n, ancestors| {
-        if n.kind() == "identifier" && is_binding(n, ancestors) {
+        if n.kind() == "identifier" && is_rust_binding(n, ancestors) {
             names.insert(node_text(n, text).to_string());
         }
         true
@@ -419,7 +379,7 @@ fn used_names(root: Node<'_>, text: &str) -> BTreeSet<String> {
                         && p.child_by_field_name("macro")
                             .is_some_and(|x| x.id() == n.id()))
             });
-            if !skip && !is_binding(n, ancestors) {
+            if !skip && !is_rust_binding(n, ancestors) {
                 names.insert(node_text(n, text).to_string());
             }
             false
@@ -799,7 +759,7 @@ impl<'a> RustTarget<'a> {
             !fn_generics.is_empty() || matches!(&kind, Kind::Method(info) if info.generic);
         let mut free_functions = 0;
         // A function named `name` holds the name: nodes whose text does not are not entered.
-        let finder = memchr::memmem::Finder::new(name.as_bytes());
+        let holds_name = holding(text, &name);
         walk_node(def.tree.root_node(), |n| {
             if n.kind() == "function_item"
                 && enclosing_impl(n).is_none()
@@ -808,7 +768,7 @@ impl<'a> RustTarget<'a> {
             {
                 free_functions += 1;
             }
-            finder.find(node_text(n, text).as_bytes()).is_some()
+            holds_name(n)
         });
 
         Ok(Box::new(RustTarget {
@@ -1249,8 +1209,7 @@ impl Target for RustTarget<'_> {
         let text = file.text();
         let mut calls = Vec::new();
         // A call of the name holds the name: nodes whose text does not are not entered.
-        let finder = memchr::memmem::Finder::new(self.name.as_bytes());
-        let may_hold = |n: Node<'_>| finder.find(node_text(n, text).as_bytes()).is_some();
+        let may_hold = holding(text, &self.name);
         walk_node(file.tree.root_node(), |n| {
             if n.kind() != "macro_invocation" {
                 return may_hold(n);
@@ -1336,7 +1295,7 @@ impl Target for RustTarget<'_> {
         else {
             return RefVerdict::Ignore;
         };
-        if node.kind() == "field_identifier" || is_binding(node, &[]) {
+        if node.kind() == "field_identifier" || is_rust_binding(node, &[]) {
             return RefVerdict::Ignore;
         }
         if reference.kind == ReferenceKind::Import {

@@ -12,7 +12,7 @@ use super::{At, Binding, ImportBack, MAX_FINDINGS_PER_KIND, Move, Note, file_nam
 use crate::lang::calls::word_matches;
 use crate::lang::symbols::{leading_trivia_start, outer_node};
 use crate::lang::{Language, node_text, walk_tree};
-use crate::lang::{up_from, walk_tree_with_ancestors};
+use crate::lang::{holding, up_from, walk_tree_with_ancestors};
 use crate::refactor::{RefactorError, Severity, Sources};
 use crate::text::LineIndex;
 
@@ -379,7 +379,7 @@ pub(super) fn remaining_uses(m: &Move<'_>, name: &str) -> Vec<usize> {
     let text = &m.source.text;
     let mut uses = Vec::new();
     // A use is the name: nodes whose text does not hold it are not entered.
-    let finder = memchr::memmem::Finder::new(name.as_bytes());
+    let holds_name = holding(text, name);
     walk_tree_with_ancestors(m.tree, |node, ancestors| {
         if node.kind() == "identifier"
             && node_text(node, text) == name
@@ -388,7 +388,7 @@ pub(super) fn remaining_uses(m: &Move<'_>, name: &str) -> Vec<usize> {
         {
             uses.push(node.start_byte());
         }
-        finder.find(node_text(node, text).as_bytes()).is_some()
+        holds_name(node)
     });
     for range in dunder_all_strings(m.tree, text) {
         if !m.moves(range.start) && string_value(&text[range.clone()]) == Some(name) {
@@ -509,10 +509,9 @@ pub(super) fn global_notes(m: &Move<'_>) -> Vec<Note> {
         ));
     }
     // Code that stays and rebinds a moved variable (only nodes whose text holds `global` can).
-    let keyword = memchr::memmem::Finder::new(b"global");
+    let holds_keyword = holding(text, "global");
     walk_tree(m.tree, |node| {
-        let bytes = text.as_bytes().get(node.byte_range()).unwrap_or_default();
-        if keyword.find(bytes).is_none() {
+        if !holds_keyword(node) {
             return false;
         }
         if node.kind() == "global_statement" && !m.moves(node.start_byte()) {

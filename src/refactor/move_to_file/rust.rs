@@ -12,7 +12,7 @@ use super::{At, Binding, ImportBack, MAX_FINDINGS_PER_KIND, Move, Note, parent_d
 use crate::edit::TextEdit;
 use crate::lang::symbols::{Symbol, SymbolKind, leading_trivia_start};
 use crate::lang::{Language, node_text, walk_node, walk_tree};
-use crate::lang::{up_from, walk_tree_with_ancestors};
+use crate::lang::{holding, up_from, walk_tree_with_ancestors};
 use crate::refactor::{RefactorError, Severity, Sources};
 use crate::text::{LineIndex, TextStyle};
 
@@ -1284,7 +1284,7 @@ pub(super) fn remaining_uses(m: &Move<'_>, name: &str) -> Vec<usize> {
     let text = &m.source.text;
     let mut uses = Vec::new();
     // Every use counted below is (or declares) the name: other nodes are not entered.
-    let finder = memchr::memmem::Finder::new(name.as_bytes());
+    let holds_name = holding(text, name);
     walk_tree_with_ancestors(m.tree, |node, ancestors| {
         let is_name = matches!(node.kind(), "identifier" | "type_identifier");
         if is_name
@@ -1317,7 +1317,7 @@ pub(super) fn remaining_uses(m: &Move<'_>, name: &str) -> Vec<usize> {
             }
             return false;
         }
-        finder.find(node_text(node, text).as_bytes()).is_some()
+        holds_name(node)
     });
     uses.sort_unstable();
     uses
