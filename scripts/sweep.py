@@ -42,9 +42,9 @@ def snapshot(root: Path) -> dict:
     return out
 
 
-def candor_call(root: Path, tool: str, args: dict) -> dict:
+def candor_call(root: Path, tool: str, args: dict, backend: str) -> dict:
     run = subprocess.run(
-        [CANDOR, "call", tool, json.dumps(args), "--root", str(root), "--backend", "tree-sitter"],
+        [CANDOR, "call", tool, json.dumps(args), "--root", str(root), "--backend", backend],
         capture_output=True,
         text=True,
         timeout=120,
@@ -72,11 +72,19 @@ def main() -> int:
     ap.add_argument("--trials", type=int, default=40)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--check", help="the project's check command (default: cargo check / compileall)")
+    ap.add_argument("--tools", default="extract,inline,move,change_signature",
+                    help="comma-separated subset of extract,inline,move,change_signature")
+    ap.add_argument("--backend", default="tree-sitter", help="auto, lsp or tree-sitter (default: tree-sitter)")
     opts = ap.parse_args()
     if not Path(CANDOR).exists():
         print(f"{CANDOR} not found: run `cargo build --release` first (or set CANDOR)", file=sys.stderr)
         return 2
     root = opts.root.resolve()
+    tools = [t.strip() for t in opts.tools.split(",") if t.strip()]
+    unknown = [t for t in tools if t not in ("extract", "inline", "move", "change_signature")]
+    if unknown or not tools:
+        print(f"--tools: unknown {unknown}; use extract,inline,move,change_signature", file=sys.stderr)
+        return 2
     rng = random.Random(opts.seed)
     ext = ".rs" if opts.lang == "rust" else ".py"
     check = opts.check or ("cargo check -q --offline" if opts.lang == "rust" else f"{sys.executable} -m compileall -q .")
@@ -99,7 +107,7 @@ def main() -> int:
         rel = str(path.relative_to(root))
         fns = functions(path, opts.lang)
         name, line = rng.choice(fns)
-        tool = rng.choice(["extract", "inline", "move", "change_signature"])
+        tool = rng.choice(tools)
         if tool == "extract":
             start = line + rng.randint(1, 6)
             args = {"file_path": rel, "start_line": start, "end_line": start + rng.randint(0, 3), "new_name": f"swept_{trial}"}
@@ -139,7 +147,7 @@ def main() -> int:
         stats[tool]["requests"] += 1
         before = snapshot(root)
         args["dry_run"] = False
-        result = candor_call(root, full, args)
+        result = candor_call(root, full, args, opts.backend)
         if not result.get("success"):
             code = result.get("error", {}).get("code", "?")
             stats[tool]["refused"] += 1
@@ -177,10 +185,12 @@ def main() -> int:
         else:
             stats[tool]["undone byte for byte"] += 1
 
-    keys = ["requests", "refused", "applied", "check passed", "check failed", "failed, flagged", "passed, flagged anyway", "undone byte for byte", "undo mismatches"]
+    for tool in stats:
+        stats[tool]["failed, not flagged"] = stats[tool]["check failed"] - stats[tool]["failed, flagged"]
+    keys = ["requests", "refused", "applied", "check passed", "check failed", "failed, flagged", "failed, not flagged", "passed, flagged anyway", "undone byte for byte", "undo mismatches"]
     print("| tool | " + " | ".join(keys) + " |")
     print("|---|" + "---:|" * len(keys))
-    for tool in ["extract", "inline", "move", "change_signature"]:
+    for tool in tools:
         print(f"| {tool} | " + " | ".join(str(stats[tool][k]) for k in keys) + " |")
     print("\nrefusals (tool, code: count, one message):")
     for (tool, code), messages in sorted(refusals.items()):
