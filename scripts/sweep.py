@@ -33,7 +33,7 @@ def snapshot(root: Path) -> dict:
     out = {}
     for p in root.rglob("*"):
         rel = p.relative_to(root)
-        if rel.parts and rel.parts[0] in (".candor", "target", "__pycache__", ".git"):
+        if rel.parts and rel.parts[0] in (".candor", "target", "__pycache__", ".git", ".hypothesis", ".pytest_cache", ".mypy_cache", ".ruff_cache"):
             continue
         if "__pycache__" in rel.parts:
             continue
