@@ -336,7 +336,19 @@ impl Engine {
         );
         cancel.check().map_err(cancelled)?;
         let mut outcome = planned?;
-        let mut extra = recorder.findings();
+        // A skipped file the refactor already reported (change signature says which calls it
+        // could not search) is warned once, not twice.
+        let mut extra: Vec<Finding> = recorder
+            .findings()
+            .into_iter()
+            .filter(|skip| {
+                !outcome
+                    .plan
+                    .findings
+                    .iter()
+                    .any(|f| f.file == skip.file && f.message.contains("not searched"))
+            })
+            .collect();
         extra.extend(self.hard_link_findings(&outcome));
         if !extra.is_empty() {
             outcome.plan.findings.extend(extra);
