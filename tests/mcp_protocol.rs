@@ -8,7 +8,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
@@ -25,7 +25,7 @@ struct Server {
 
 impl Server {
     fn start(root: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_candor"))
+        let mut child = Command::new(common::candor_bin())
             .args(["mcp", "--root"])
             .arg(root)
             .env_remove("CANDOR_BACKEND")
@@ -520,4 +520,85 @@ fn end_of_input_mid_line_and_a_huge_line() {
     assert_eq!(server.recv()["id"], "last");
     let status = server.child.wait().unwrap();
     assert!(status.success(), "{status}");
+}
+
+/// A project where a change-signature dry run takes seconds: 3,000 files of 20 calls each.
+fn big_project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let pkg = dir.path().join("pkg");
+    std::fs::create_dir_all(&pkg).unwrap();
+    std::fs::write(pkg.join("a.py"), "def helper(x, y):\n    return x\n").unwrap();
+    std::fs::write(
+        dir.path().join("small.py"),
+        "def lonely(v):\n    return v + 1\n\n\nprint(lonely(2))\n",
+    )
+    .unwrap();
+    let body: String = (0..20)
+        .map(|j| format!("v{j} = helper({j}, 2)\n"))
+        .collect();
+    for i in 0..3000 {
+        std::fs::write(
+            pkg.join(format!("m{i}.py")),
+            format!("from pkg.a import helper\n\n{body}"),
+        )
+        .unwrap();
+    }
+    dir
+}
+
+/// Issue 10, item 6: one slow call used to block the whole session (no `ping` answer for the
+/// length of the call, `notifications/cancelled` ignored).
+#[test]
+fn ping_is_answered_during_a_long_call_and_cancel_stops_it() {
+    let dir = big_project();
+    let mut server = Server::initialized(dir.path());
+    let slow = |id: u64| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "refactor_change_signature", "arguments": {
+            "file_path": "pkg/a.py", "function_name": "helper", "new_parameters": [{"name": "x"}], "semantic_edit_backend": "tree-sitter"}}})
+    };
+    // How long the call takes when nothing interrupts it.
+    let started = Instant::now();
+    let full = server.request(slow(1));
+    let full_time = started.elapsed();
+    assert_eq!(
+        full["result"]["isError"], false,
+        "{}",
+        full["result"]["content"]
+    );
+
+    server.send_raw(format!("{}\n", slow(2)).as_bytes());
+    std::thread::sleep(Duration::from_millis(200));
+    let asked = Instant::now();
+    let pong = server.reply_to(b"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n");
+    let ping_time = asked.elapsed();
+    assert_eq!(
+        pong["id"], 3,
+        "the ping is answered before the call: {pong}"
+    );
+    assert!(
+        ping_time < Duration::from_secs(1),
+        "ping took {ping_time:?} while a call of {full_time:?} ran"
+    );
+
+    let cancelled = Instant::now();
+    server.send_raw(
+        b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":2,\"reason\":\"test\"}}\n",
+    );
+    let next = server.call(
+        4,
+        "refactor_inline_function",
+        json!({"file_path": "small.py", "function_name": "lonely", "semantic_edit_backend": "tree-sitter"}),
+    );
+    let freed = cancelled.elapsed();
+    assert_eq!(next["result"]["isError"], false, "{next}");
+    assert!(
+        freed < full_time / 2,
+        "the cancelled call went on: the next call waited {freed:?} (a whole call takes {full_time:?})"
+    );
+    // The cancelled request never gets an answer.
+    server.assert_no_reply_pending("after cancel");
+    eprintln!(
+        "a whole call {full_time:?}; ping answered in {ping_time:?} during one; the next call answered {freed:?} after the cancel"
+    );
+    server.finish();
 }

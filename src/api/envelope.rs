@@ -2,6 +2,7 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::cancel::{Cancel, Cancelled};
 use crate::honesty::{BackendKind, DEGRADED_REASON, Tool};
 use crate::workspace::transaction::Recovery;
 use crate::workspace::write::ApplyReport;
@@ -10,8 +11,14 @@ use super::Preview;
 use super::args::ToolCall;
 use super::error::ApiError;
 
-/// The success envelope of a computed (and possibly applied) refactor.
-pub fn success(call: &ToolCall, preview: &Preview, applied: Option<&ApplyReport>) -> Value {
+/// The success envelope of a computed (and possibly applied) refactor. Building the diffs of a
+/// project-wide change takes time: a cancelled request stops between two files.
+pub fn success(
+    call: &ToolCall,
+    preview: &Preview,
+    applied: Option<&ApplyReport>,
+    cancel: &Cancel,
+) -> Result<Value, Cancelled> {
     let outcome = &preview.outcome;
     let tool = outcome.tool;
     let heuristic = outcome.backend == BackendKind::Hybrid;
@@ -34,20 +41,21 @@ pub fn success(call: &ToolCall, preview: &Preview, applied: Option<&ApplyReport>
         data.insert("unknown_args".into(), json!(call.unknown_args));
     }
     data.insert("findings".into(), json!(outcome.plan.findings));
-    let changes: Vec<Value> = outcome
+    let changes = outcome
         .plan
         .changes
         .iter()
         .map(|c| {
-            json!({
+            cancel.check()?;
+            Ok(json!({
                 "path": c.path,
                 "created": c.created(),
                 "sha256_before": c.sha256_before,
                 "sha256_after": c.sha256_after,
                 "diff": c.diff(),
-            })
+            }))
         })
-        .collect();
+        .collect::<Result<Vec<Value>, Cancelled>>()?;
     data.insert("changes".into(), Value::Array(changes));
     data.insert("plan_id".into(), json!(preview.plan_id));
     for (key, value) in &outcome.plan.details {
@@ -77,14 +85,14 @@ pub fn success(call: &ToolCall, preview: &Preview, applied: Option<&ApplyReport>
             .collect();
         data.insert("recovered".into(), Value::Array(details));
     }
-    json!({
+    Ok(json!({
         "success": true,
         "tool": tool.name(),
         "backend_used": outcome.backend.as_str(),
         "confidence": outcome.confidence(),
         "degraded_reason": if heuristic { json!(DEGRADED_REASON) } else { Value::Null },
         "data": Value::Object(data),
-    })
+    }))
 }
 
 /// The error envelope; `tool` is the name the caller used.

@@ -185,8 +185,7 @@ impl Engine {
             cancel.check().map_err(cancelled)?;
             self.apply(&preview.outcome, &call.options)?
         };
-        cancel.check().map_err(cancelled)?;
-        Ok(envelope::success(&call, &preview, applied.as_ref()))
+        envelope::success(&call, &preview, applied.as_ref(), cancel).map_err(cancelled)
     }
 
     /// Rolls back the project's interrupted writes, if any (see `write::recover_interrupted`).
@@ -326,14 +325,24 @@ impl Engine {
         }
         let choice = call.options.backend.unwrap_or(self.default_backend);
         let recorder = SkipRecorder::new(&self.sources).with_cancel(cancel.clone());
-        let planned = backend::plan(
-            choice,
-            &self.lsp,
-            &self.root,
-            &recorder,
-            &call.request,
-            &call.options.server_override,
-        );
+        let planned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            backend::plan(
+                choice,
+                &self.lsp,
+                &self.root,
+                &recorder,
+                &call.request,
+                &call.options.server_override,
+            )
+        }));
+        let planned = match planned {
+            Ok(planned) => planned,
+            // The sources unwound out of a cancelled refactor; any other panic goes on up.
+            Err(payload) => match payload.downcast::<crate::cancel::Cancelled>() {
+                Ok(stopped) => return Err(cancelled(*stopped)),
+                Err(payload) => std::panic::resume_unwind(payload),
+            },
+        };
         cancel.check().map_err(cancelled)?;
         let mut outcome = planned?;
         // A skipped file the refactor already reported (change signature says which calls it

@@ -109,7 +109,15 @@ pub fn call_cancellable(
             .with_data(json!({"param": "arguments"})));
         }
     };
-    match engine.call_cancellable(tool.name(), &arguments, cancel) {
+    let answer = engine.call_cancellable(tool.name(), &arguments, cancel);
+    if cancel.is_cancelled() {
+        // Nobody reads the answer of a cancelled request: do not serialize it.
+        return Err(RpcError::new(
+            super::protocol::INTERNAL_ERROR,
+            "the request was cancelled",
+        ));
+    }
+    match answer {
         Ok(success) => Ok(result(success, false, version)),
         Err(error) if error.code == ErrorCode::MissingParam => {
             let param = error.param.clone().unwrap_or_default();

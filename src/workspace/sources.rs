@@ -264,7 +264,11 @@ impl Sources for DiskSources {
 
 /// Wraps the sources of one refactor and remembers every file a project-wide search had to skip
 /// (binary, not UTF-8, over the size limit), so the response can say so as findings. Also where
-/// a request is cancelled: every file read and every project-wide search checks the token first.
+/// a request is cancelled: every file read and every project-wide search checks the token first
+/// and fails; the per-file parse hooks, which cannot fail, unwind out of the refactor with a
+/// [`Cancelled`](crate::cancel::Cancelled) payload (`resume_unwind`: no panic message), which
+/// `api::Engine` turns back into the cancelled error — until the refactors' own loops take the
+/// token.
 pub struct SkipRecorder<'a> {
     inner: &'a DiskSources,
     skipped: Mutex<BTreeMap<String, String>>,
@@ -277,6 +281,13 @@ impl<'a> SkipRecorder<'a> {
             inner,
             skipped: Mutex::new(BTreeMap::new()),
             cancel: Cancel::never(),
+        }
+    }
+
+    /// Unwinds out of the refactor once cancelled (see the type's doc).
+    fn stop_if_cancelled(&self) {
+        if let Err(cancelled) = self.cancel.check() {
+            std::panic::resume_unwind(Box::new(cancelled));
         }
     }
 
@@ -325,6 +336,7 @@ impl Sources for SkipRecorder<'_> {
     }
 
     fn parse(&self, lang: Language, file: &SourceFile) -> Tree {
+        self.stop_if_cancelled();
         self.inner.parse(lang, file)
     }
 
@@ -337,10 +349,12 @@ impl Sources for SkipRecorder<'_> {
     }
 
     fn parse_around_words(&self, lang: Language, file: &SourceFile, words: &[&str]) -> Tree {
+        self.stop_if_cancelled();
         self.inner.parse_around_words(lang, file, words)
     }
 
     fn outline(&self, lang: Language, file: &SourceFile, tree: &Tree) -> Vec<Symbol> {
+        self.stop_if_cancelled();
         self.inner.outline(lang, file, tree)
     }
 
