@@ -170,16 +170,17 @@ impl From<BackendError> for ApiError {
 
 impl From<WriteError> for ApiError {
     fn from(error: WriteError) -> ApiError {
+        let message = error.to_string();
         match error {
             WriteError::Stale { .. } | WriteError::AlreadyExists { .. } => {
-                ApiError::new(ErrorCode::StaleFile, error.to_string())
+                ApiError::new(ErrorCode::StaleFile, message)
             }
             WriteError::Source(e) => e.into(),
-            WriteError::Refused { .. } => {
-                ApiError::new(ErrorCode::InvalidArgument, error.to_string())
-            }
-            WriteError::Io { .. } | WriteError::Journal(_) => {
-                ApiError::new(ErrorCode::Io, error.to_string())
+            WriteError::Refused { .. } => ApiError::new(ErrorCode::InvalidArgument, message),
+            WriteError::Io { .. } | WriteError::Journal(_) => ApiError::new(ErrorCode::Io, message),
+            // The code of what failed; the message says what was rolled back first.
+            WriteError::AfterRecovery { error, .. } => {
+                ApiError::new(ApiError::from(*error).code, message)
             }
         }
     }

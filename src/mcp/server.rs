@@ -242,7 +242,7 @@ fn instructions(engine: &Engine) -> String {
     format!(
         "candor refactors Rust and Python files under the project root {root} (paths are relative to it; a path outside is refused). \
 Every tool previews by default (dry_run true): read backend_used and confidence; when degraded_reason is set the tree-sitter heuristic did the work and tree_sitter_caveats lists what it cannot check; data.findings locate where this edit may break something. \
-To write, call again with dry_run false and expected_sha256 = {{path: sha256_before}} of each previewed change, so nothing is written if a file changed since. \
+To write, call again with dry_run false and plan_id = data.plan_id of the preview (and expected_sha256 = {{path: sha256_before}} if you like): exactly the previewed plan is written, or nothing, with stale_file saying what changed. \
 `candor undo --root {root}` restores the files of the last applied refactor.",
         root = engine.root().path().display()
     )

@@ -44,15 +44,10 @@ pub struct Failure {
     pub restored: Vec<String>,
     /// Files that had been written and could not be put back, each with the reason.
     pub not_restored: Vec<String>,
-    /// Interrupted earlier writes rolled back before this one was tried, described.
-    pub recovered: Vec<String>,
 }
 
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for recovery in &self.recovered {
-            write!(f, "{recovery}; then ")?;
-        }
         if self.restored.is_empty() && self.not_restored.is_empty() {
             return write!(f, "nothing was written");
         }
@@ -100,21 +95,25 @@ pub enum WriteError {
     },
     #[error(transparent)]
     Journal(#[from] JournalError),
+    /// The write failed after interrupted earlier writes were rolled back: said first, since a
+    /// file the rollback restored is then stale for the plan.
+    #[error("{}; then {error}", recovered.join("; "))]
+    AfterRecovery {
+        recovered: Vec<String>,
+        error: Box<WriteError>,
+    },
 }
 
 impl WriteError {
     /// The error, saying also which interrupted earlier writes were rolled back before it: a
     /// stale file right after a recovery is the recovery's doing, and the caller must know.
-    pub fn after_recovery(mut self, recovered: &[Recovery]) -> WriteError {
+    pub fn after_recovery(self, recovered: &[Recovery]) -> WriteError {
         if recovered.is_empty() {
             return self;
         }
-        if let WriteError::Stale { done, .. }
-        | WriteError::AlreadyExists { done, .. }
-        | WriteError::Io { done, .. } = &mut self
-        {
-            done.recovered = recovered.iter().map(ToString::to_string).collect();
+        WriteError::AfterRecovery {
+            recovered: recovered.iter().map(ToString::to_string).collect(),
+            error: Box::new(self),
         }
-        self
     }
 }

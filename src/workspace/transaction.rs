@@ -240,7 +240,6 @@ pub(crate) fn write(
             done: Failure {
                 restored,
                 not_restored,
-                recovered: Vec::new(),
             },
         });
     }
@@ -265,7 +264,6 @@ impl FileFailure {
         let done = Failure {
             restored,
             not_restored,
-            recovered: Vec::new(),
         };
         let path = target.relative.clone();
         let expected = target
