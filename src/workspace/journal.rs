@@ -395,6 +395,32 @@ impl Journal {
     }
 }
 
+/// Whether the journal of `root` holds an entry that may be pending (a published entry without
+/// `status.json`): a look at names only, cheap enough to run before every preview.
+pub fn may_have_pending(root: &Root) -> Result<bool, JournalError> {
+    let Some(dir) = existing_journal_dir(root)? else {
+        return Ok(false);
+    };
+    let path = root.path().join(CANDOR_DIR).join("journal");
+    for (name, kind) in dir.entries().map_err(|e| io_error(&path, e))? {
+        if kind != NodeKind::Dir || name.to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let Ok(Some(entry)) = dir.open_dir(&name) else {
+            continue;
+        };
+        if entry
+            .meta(OsStr::new("status.json"))
+            .ok()
+            .flatten()
+            .is_none()
+        {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 /// The journal of `root` as it is, without taking the lock or creating anything (for listing).
 pub fn read_history(root: &Root) -> Result<Vec<Entry>, JournalError> {
     match existing_journal_dir(root)? {

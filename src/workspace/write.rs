@@ -33,11 +33,7 @@ pub struct ApplyReport {
 /// created or locked). When another candor process holds the lock it is writing right now, and
 /// its pending entry is not interrupted: nothing is done.
 pub fn recover_interrupted(root: &Root) -> Result<Vec<Recovery>, JournalError> {
-    let history = super::journal::read_history(root)?;
-    if !history
-        .iter()
-        .any(|e| e.state == super::journal::State::Pending)
-    {
+    if !super::journal::may_have_pending(root)? {
         return Ok(Vec::new());
     }
     match Journal::try_open_existing(root)? {
