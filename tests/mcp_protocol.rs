@@ -602,3 +602,70 @@ fn ping_is_answered_during_a_long_call_and_cancel_stops_it() {
     );
     server.finish();
 }
+
+/// Issue 10, item 4 over MCP: the session remembers its previews, so an apply whose plan grew
+/// names the file that now needs a change, and writes nothing.
+#[test]
+fn an_apply_with_plan_id_writes_that_plan_or_names_what_differs() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("pkg")).unwrap();
+    std::fs::write(root.join("pkg/__init__.py"), "").unwrap();
+    std::fs::write(
+        root.join("pkg/a.py"),
+        "def helper(x, y):\n    return x + y\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("pkg/b.py"),
+        "from pkg.a import helper\n\nprint(helper(1, 2))\n",
+    )
+    .unwrap();
+    let mut server = Server::initialized(root);
+    let arguments = |extra: Value| {
+        let mut args = json!({"file_path": "pkg/a.py", "function_name": "helper",
+            "new_parameters": [{"name": "x"}], "semantic_edit_backend": "tree-sitter"});
+        for (k, v) in extra.as_object().unwrap() {
+            args[k] = v.clone();
+        }
+        args
+    };
+    let preview = server.call(1, "refactor_change_signature", arguments(json!({})));
+    let plan_id = preview["result"]["structuredContent"]["data"]["plan_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let c = "from pkg.a import helper\n\nprint(helper(41, 1))\n";
+    std::fs::write(root.join("pkg/c.py"), c).unwrap();
+    let refused = server.call(
+        2,
+        "refactor_change_signature",
+        arguments(json!({"dry_run": false, "plan_id": plan_id})),
+    );
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    let error = &refused["result"]["structuredContent"]["error"];
+    assert_eq!(error["code"], "stale_file");
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.contains("pkg/c.py now needs a change too"),
+        "{message}"
+    );
+    assert_eq!(std::fs::read_to_string(root.join("pkg/c.py")).unwrap(), c);
+    let again = server.call(3, "refactor_change_signature", arguments(json!({})));
+    let plan_id = again["result"]["structuredContent"]["data"]["plan_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let applied = server.call(
+        4,
+        "refactor_change_signature",
+        arguments(json!({"dry_run": false, "plan_id": plan_id})),
+    );
+    assert_eq!(applied["result"]["isError"], false, "{applied}");
+    assert!(
+        std::fs::read_to_string(root.join("pkg/c.py"))
+            .unwrap()
+            .contains("helper(41)")
+    );
+    server.finish();
+}
