@@ -7,9 +7,9 @@ use crate::honesty::{BackendKind, DEGRADED_REASON, Tool};
 use crate::workspace::transaction::Recovery;
 use crate::workspace::write::ApplyReport;
 
-use super::Preview;
 use super::args::ToolCall;
 use super::error::ApiError;
+use super::preview::Preview;
 
 /// The success envelope of a computed (and possibly applied) refactor. Building the diffs of a
 /// project-wide change takes time: a cancelled request stops between two files.

@@ -7,6 +7,7 @@ pub mod envelope;
 pub mod error;
 mod paths;
 pub mod plan_id;
+mod preview;
 pub mod schema;
 mod undo;
 
@@ -28,6 +29,7 @@ use crate::workspace::{DiskSources, Limits, Root, SkipRecorder};
 pub use args::{CallOptions, ToolCall};
 pub use error::{ApiError, ErrorCode, Exit};
 pub use plan_id::plan_id;
+pub use preview::Preview;
 
 /// A project opened for refactoring, with its settings, its trust and language servers.
 #[derive(Debug)]
@@ -49,15 +51,6 @@ pub struct Engine {
 pub struct Response {
     pub envelope: Value,
     pub exit_code: i32,
-}
-
-/// A computed refactor with what the engine did first and the token of its plan.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Preview {
-    pub outcome: Outcome,
-    /// Interrupted earlier writes rolled back before the plan was computed (also findings).
-    pub recovered: Vec<Recovery>,
-    pub plan_id: String,
 }
 
 impl Engine {

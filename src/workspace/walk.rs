@@ -47,12 +47,15 @@ pub fn source_files(root: &Path, langs: &[Language]) -> Vec<std::path::PathBuf> 
                 && entry.file_type().is_some_and(|t| t.is_file())
                 && matches_languages(entry.path(), langs)
             {
-                found.lock().expect("walk lock").push(entry.into_path());
+                found
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(entry.into_path());
             }
             WalkState::Continue
         })
     });
-    let mut files = found.into_inner().expect("walk lock");
+    let mut files = found.into_inner().unwrap_or_else(|e| e.into_inner());
     files.sort();
     files
 }
@@ -110,13 +113,13 @@ pub fn files_containing(
                 Ok(bytes) if finder.find(&bytes).is_none() => {}
                 result => found
                     .lock()
-                    .expect("walk lock")
+                    .unwrap_or_else(|e| e.into_inner())
                     .push((entry.into_path(), result)),
             }
             WalkState::Continue
         })
     });
-    let mut files = found.into_inner().expect("walk lock");
+    let mut files = found.into_inner().unwrap_or_else(|e| e.into_inner());
     files.sort_by(|a, b| a.0.cmp(&b.0));
     files
 }
