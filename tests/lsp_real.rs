@@ -8,66 +8,15 @@
 //! installs the Python ones). When one is missing the test fails in CI (`CI` set) and is
 //! skipped, saying so, elsewhere.
 
-use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-fn manifest_dir() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
 
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
-}
-
-/// PATH as `scripts/test` sets it: the repository's `.venv/bin` first.
-fn path_env() -> OsString {
-    let venv = manifest_dir().join(".venv/bin");
-    let mut paths = vec![venv];
-    if let Some(current) = std::env::var_os("PATH") {
-        paths.extend(std::env::split_paths(&current));
-    }
-    std::env::join_paths(paths).unwrap()
-}
-
-fn python() -> PathBuf {
-    if let Some(python) = std::env::var_os("CANDOR_TEST_PYTHON") {
-        return PathBuf::from(python);
-    }
-    let venv = manifest_dir().join(".venv/bin/python");
-    if venv.exists() {
-        venv
-    } else {
-        PathBuf::from("python3")
-    }
-}
-
-/// Whether `program --version` runs (a rustup proxy without its component does not).
-fn runs(program: &str) -> bool {
-    Command::new(program)
-        .arg("--version")
-        .env("PATH", path_env())
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// True when every server is installed; otherwise fails in CI and skips (loudly) elsewhere.
-fn require(programs: &[&str]) -> bool {
-    let missing: Vec<&str> = programs.iter().copied().filter(|p| !runs(p)).collect();
-    if missing.is_empty() {
-        return true;
-    }
-    let message = format!(
-        "{} not installed; scripts/test installs the language servers (rustup component rust-analyzer, .venv with tests/requirements.txt)",
-        missing.join(", ")
-    );
-    assert!(!in_ci(), "CI must run the real-server tests: {message}");
-    eprintln!("SKIPPED (CI unset): {message}");
-    false
-}
+use common::servers::{manifest_dir, path_env, python, require};
 
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();

@@ -8,7 +8,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
@@ -25,7 +25,7 @@ struct Server {
 
 impl Server {
     fn start(root: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_candor"))
+        let mut child = Command::new(common::candor_bin())
             .args(["mcp", "--root"])
             .arg(root)
             .env_remove("CANDOR_BACKEND")
@@ -520,4 +520,152 @@ fn end_of_input_mid_line_and_a_huge_line() {
     assert_eq!(server.recv()["id"], "last");
     let status = server.child.wait().unwrap();
     assert!(status.success(), "{status}");
+}
+
+/// A project where a change-signature dry run takes seconds: 3,000 files of 20 calls each.
+fn big_project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let pkg = dir.path().join("pkg");
+    std::fs::create_dir_all(&pkg).unwrap();
+    std::fs::write(pkg.join("a.py"), "def helper(x, y):\n    return x\n").unwrap();
+    std::fs::write(
+        dir.path().join("small.py"),
+        "def lonely(v):\n    return v + 1\n\n\nprint(lonely(2))\n",
+    )
+    .unwrap();
+    let body: String = (0..20)
+        .map(|j| format!("v{j} = helper({j}, 2)\n"))
+        .collect();
+    for i in 0..3000 {
+        std::fs::write(
+            pkg.join(format!("m{i}.py")),
+            format!("from pkg.a import helper\n\n{body}"),
+        )
+        .unwrap();
+    }
+    dir
+}
+
+/// Issue 10, item 6: one slow call used to block the whole session (no `ping` answer for the
+/// length of the call, `notifications/cancelled` ignored).
+#[test]
+fn ping_is_answered_during_a_long_call_and_cancel_stops_it() {
+    let dir = big_project();
+    let mut server = Server::initialized(dir.path());
+    let slow = |id: u64| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "refactor_change_signature", "arguments": {
+            "file_path": "pkg/a.py", "function_name": "helper", "new_parameters": [{"name": "x"}], "semantic_edit_backend": "tree-sitter"}}})
+    };
+    // How long the call takes when nothing interrupts it.
+    let started = Instant::now();
+    let full = server.request(slow(1));
+    let full_time = started.elapsed();
+    assert_eq!(
+        full["result"]["isError"], false,
+        "{}",
+        full["result"]["content"]
+    );
+
+    server.send_raw(format!("{}\n", slow(2)).as_bytes());
+    std::thread::sleep(Duration::from_millis(200));
+    let asked = Instant::now();
+    let pong = server.reply_to(b"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n");
+    let ping_time = asked.elapsed();
+    assert_eq!(
+        pong["id"], 3,
+        "the ping is answered before the call: {pong}"
+    );
+    assert!(
+        ping_time < Duration::from_secs(1),
+        "ping took {ping_time:?} while a call of {full_time:?} ran"
+    );
+
+    let cancelled = Instant::now();
+    server.send_raw(
+        b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":2,\"reason\":\"test\"}}\n",
+    );
+    let next = server.call(
+        4,
+        "refactor_inline_function",
+        json!({"file_path": "small.py", "function_name": "lonely", "semantic_edit_backend": "tree-sitter"}),
+    );
+    let freed = cancelled.elapsed();
+    assert_eq!(next["result"]["isError"], false, "{next}");
+    assert!(
+        freed < full_time / 2,
+        "the cancelled call went on: the next call waited {freed:?} (a whole call takes {full_time:?})"
+    );
+    // The cancelled request never gets an answer.
+    server.assert_no_reply_pending("after cancel");
+    eprintln!(
+        "a whole call {full_time:?}; ping answered in {ping_time:?} during one; the next call answered {freed:?} after the cancel"
+    );
+    server.finish();
+}
+
+/// Issue 10, item 4 over MCP: the session remembers its previews, so an apply whose plan grew
+/// names the file that now needs a change, and writes nothing.
+#[test]
+fn an_apply_with_plan_id_writes_that_plan_or_names_what_differs() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("pkg")).unwrap();
+    std::fs::write(root.join("pkg/__init__.py"), "").unwrap();
+    std::fs::write(
+        root.join("pkg/a.py"),
+        "def helper(x, y):\n    return x + y\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("pkg/b.py"),
+        "from pkg.a import helper\n\nprint(helper(1, 2))\n",
+    )
+    .unwrap();
+    let mut server = Server::initialized(root);
+    let arguments = |extra: Value| {
+        let mut args = json!({"file_path": "pkg/a.py", "function_name": "helper",
+            "new_parameters": [{"name": "x"}], "semantic_edit_backend": "tree-sitter"});
+        for (k, v) in extra.as_object().unwrap() {
+            args[k] = v.clone();
+        }
+        args
+    };
+    let preview = server.call(1, "refactor_change_signature", arguments(json!({})));
+    let plan_id = preview["result"]["structuredContent"]["data"]["plan_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let c = "from pkg.a import helper\n\nprint(helper(41, 1))\n";
+    std::fs::write(root.join("pkg/c.py"), c).unwrap();
+    let refused = server.call(
+        2,
+        "refactor_change_signature",
+        arguments(json!({"dry_run": false, "plan_id": plan_id})),
+    );
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    let error = &refused["result"]["structuredContent"]["error"];
+    assert_eq!(error["code"], "stale_file");
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.contains("pkg/c.py now needs a change too"),
+        "{message}"
+    );
+    assert_eq!(std::fs::read_to_string(root.join("pkg/c.py")).unwrap(), c);
+    let again = server.call(3, "refactor_change_signature", arguments(json!({})));
+    let plan_id = again["result"]["structuredContent"]["data"]["plan_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let applied = server.call(
+        4,
+        "refactor_change_signature",
+        arguments(json!({"dry_run": false, "plan_id": plan_id})),
+    );
+    assert_eq!(applied["result"]["isError"], false, "{applied}");
+    assert!(
+        std::fs::read_to_string(root.join("pkg/c.py"))
+            .unwrap()
+            .contains("helper(41)")
+    );
+    server.finish();
 }

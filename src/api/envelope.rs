@@ -2,15 +2,24 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::backend::Outcome;
+use crate::cancel::{Cancel, Cancelled};
 use crate::honesty::{BackendKind, DEGRADED_REASON, Tool};
+use crate::workspace::transaction::Recovery;
 use crate::workspace::write::ApplyReport;
 
 use super::args::ToolCall;
 use super::error::ApiError;
+use super::preview::Preview;
 
-/// The success envelope of a computed (and possibly applied) refactor.
-pub fn success(call: &ToolCall, outcome: &Outcome, applied: Option<&ApplyReport>) -> Value {
+/// The success envelope of a computed (and possibly applied) refactor. Building the diffs of a
+/// project-wide change takes time: a cancelled request stops between two files.
+pub fn success(
+    call: &ToolCall,
+    preview: &Preview,
+    applied: Option<&ApplyReport>,
+    cancel: &Cancel,
+) -> Result<Value, Cancelled> {
+    let outcome = &preview.outcome;
     let tool = outcome.tool;
     let heuristic = outcome.backend == BackendKind::Hybrid;
     let mut data = Map::new();
@@ -32,41 +41,58 @@ pub fn success(call: &ToolCall, outcome: &Outcome, applied: Option<&ApplyReport>
         data.insert("unknown_args".into(), json!(call.unknown_args));
     }
     data.insert("findings".into(), json!(outcome.plan.findings));
-    let changes: Vec<Value> = outcome
+    let changes = outcome
         .plan
         .changes
         .iter()
         .map(|c| {
-            json!({
+            cancel.check()?;
+            Ok(json!({
                 "path": c.path,
                 "created": c.created(),
                 "sha256_before": c.sha256_before,
                 "sha256_after": c.sha256_after,
                 "diff": c.diff(),
-            })
+            }))
         })
-        .collect();
+        .collect::<Result<Vec<Value>, Cancelled>>()?;
     data.insert("changes".into(), Value::Array(changes));
+    data.insert("plan_id".into(), json!(preview.plan_id));
     for (key, value) in &outcome.plan.details {
         data.entry(key.clone()).or_insert_with(|| value.clone());
     }
+    let mut recovered: Vec<&Recovery> = preview.recovered.iter().collect();
     if let Some(report) = applied {
         if let Some(id) = &report.transaction {
             data.insert("transaction_id".into(), json!(id));
         }
-        if !report.recovered.is_empty() {
-            let recovered: Vec<String> = report.recovered.iter().map(ToString::to_string).collect();
-            data.insert("recovered_transactions".into(), json!(recovered));
-        }
+        recovered.extend(report.recovered.iter());
     }
-    json!({
+    if !recovered.is_empty() {
+        // What was rolled back before this result, said in a sentence and as data.
+        let sentences: Vec<String> = recovered.iter().map(|r| r.to_string()).collect();
+        data.insert("recovered_transactions".into(), json!(sentences));
+        let details: Vec<Value> = recovered
+            .iter()
+            .map(|r| {
+                json!({
+                    "transaction": r.transaction,
+                    "what": r.what,
+                    "restored": r.restored,
+                    "not_restored": r.left,
+                })
+            })
+            .collect();
+        data.insert("recovered".into(), Value::Array(details));
+    }
+    Ok(json!({
         "success": true,
         "tool": tool.name(),
         "backend_used": outcome.backend.as_str(),
         "confidence": outcome.confidence(),
         "degraded_reason": if heuristic { json!(DEGRADED_REASON) } else { Value::Null },
         "data": Value::Object(data),
-    })
+    }))
 }
 
 /// The error envelope; `tool` is the name the caller used.

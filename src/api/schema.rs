@@ -22,7 +22,7 @@ pub fn description(tool: Tool) -> String {
         }
     };
     format!(
-        "{what} dry_run defaults to true: you get a diff per file with sha256_before/after and nothing is written; pass dry_run=false (optionally with expected_sha256 from the preview) to write atomically. \
+        "{what} dry_run defaults to true: you get a diff per file with sha256_before/after and data.plan_id, and nothing is written; pass dry_run=false with plan_id (and optionally expected_sha256) from the preview to write exactly that plan atomically — if the plan computed now differs, nothing is written and stale_file says what changed. \
 Honesty surfaces: backend_used is \"lsp\" when a language server did the work (confidence {lsp:.2}) or \"hybrid\" for the tree-sitter heuristic (confidence {heur:.2}), which also sets degraded_reason = \"{DEGRADED_REASON}\" and lists the canonical tree_sitter_caveats; data.findings are concrete located warnings for this edit (severity info/warning/error) — read them before applying. Unknown argument keys are reported in data.unknown_args.",
         lsp = tool.semantic_confidence(),
         heur = tool.heuristic_confidence(),
@@ -135,6 +135,10 @@ pub fn input_schema(tool: Tool) -> Value {
         json!({"type": "object", "additionalProperties": {"type": "string"}, "description": "path -> sha256 hex of the content you previewed; a mismatch is a stale_file error and nothing is written."}),
     );
     put(
+        "plan_id",
+        json!({"type": "string", "pattern": "^[0-9a-fA-F]{64}$", "description": "data.plan_id of the preview you apply: the write happens only if the plan computed now is exactly that one (else stale_file naming what differs)."}),
+    );
+    put(
         "allow_syntax_errors",
         json!({"type": "boolean", "default": false, "description": "Write even when the result no longer parses."}),
     );
@@ -203,6 +207,8 @@ pub fn output_schema() -> Value {
                     "unknown_args": strings,
                     "findings": {"type": "array", "items": finding},
                     "changes": {"type": "array", "items": change},
+                    "plan_id": {"type": "string", "description": "sha256 of exactly what the plan writes; pass it back with dry_run false"},
+                    "recovered": {"type": "array", "description": "interrupted earlier writes rolled back before this result (transaction, what, restored, not_restored)"},
                     "transaction_id": {"type": "string"}
                 },
                 "required": ["operation", "file_path", "dry_run", "applied", "findings", "changes"],

@@ -68,7 +68,7 @@ pub fn call_sites(
                 .map(|p| p.to_string_lossy().replace('\\', "/"))
                 .unwrap_or_else(|_| entry.path().display().to_string());
             let outcome = scan_file(entry.path(), &relative, lang, name, &finder, max_file_bytes);
-            let mut report = report.lock().expect("search lock");
+            let mut report = report.lock().unwrap_or_else(|e| e.into_inner());
             report.files_walked += 1;
             match outcome {
                 Scan::NoMatch => {}
@@ -81,7 +81,7 @@ pub fn call_sites(
             WalkState::Continue
         })
     });
-    let mut report = report.into_inner().expect("search lock");
+    let mut report = report.into_inner().unwrap_or_else(|e| e.into_inner());
     report
         .calls
         .sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));

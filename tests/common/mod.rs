@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod policy;
+pub mod servers;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -73,8 +74,12 @@ pub fn modify(root: &Path, path: &str, replacements: &[(&str, &str)]) -> FileCha
     FileChange::modify(&file, edits).unwrap()
 }
 
+/// The binary under test; `CANDOR_TEST_BIN` runs the same tests against another build (e.g. the
+/// main branch's, to see a test fail before a fix).
 pub fn candor_bin() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_candor"))
+    std::env::var_os("CANDOR_TEST_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_candor")))
 }
 
 /// Runs `candor ARGS` with the user config isolated and the heuristic backend.

@@ -1,0 +1,315 @@
+//! What a cloned repository could make the real language servers run, with the real
+//! rust-analyzer (through the rustup proxies) and the real pylsp-rope: a hostile
+//! `.cargo/config.toml` (`build.rustc`), a hostile `rust-toolchain.toml` (a `path` toolchain of
+//! the repository's own binaries) and a hostile `.ropeproject/config.py`, each writing a marker
+//! file when run. In an untrusted project the marker never appears (`auto` falls back and says
+//! why, `lsp` is an error; with the toolchain pinned rust-analyzer still works); once the user
+//! trusts the project the same files run — which shows each test can fail.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::servers::{path_env, require};
+use serde_json::{Value, json};
+
+/// `candor ARGS` in `root` with the real servers on PATH and a user config of the test's own.
+fn candor(home: &Path, root: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(common::candor_bin())
+        .args(args)
+        .current_dir(root)
+        .env("PATH", path_env())
+        .env("XDG_CONFIG_HOME", home)
+        .env_remove("CANDOR_BACKEND")
+        .env_remove("RUSTUP_TOOLCHAIN")
+        .output()
+        .unwrap()
+}
+
+fn call(home: &Path, root: &Path, tool: &str, args: &Value, backend: &str) -> (Value, i32) {
+    let text = args.to_string();
+    let out = candor(
+        home,
+        root,
+        &[
+            "call",
+            tool,
+            &text,
+            "--root",
+            root.to_str().unwrap(),
+            "--backend",
+            backend,
+        ],
+    );
+    let envelope = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    });
+    (envelope, out.status.code().unwrap_or(-1))
+}
+
+fn write(root: &Path, path: &str, text: &str) {
+    let full = root.join(path);
+    std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+    std::fs::write(full, text).unwrap();
+}
+
+fn executable(root: &Path, path: &str, text: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    write(root, path, text);
+    std::fs::set_permissions(root.join(path), std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+fn trust(home: &Path, root: &Path) {
+    let out = candor(home, root, &["trust", root.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+const LIB_RS: &str = "pub fn total(values: &[i32]) -> i32 {\n    let mut sum = 0;\n    for v in values {\n        sum += v;\n    }\n    sum\n}\n";
+
+fn cargo_project(root: &Path) {
+    write(
+        root,
+        "Cargo.toml",
+        "[package]\nname = \"hostile\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
+    );
+    write(root, "src/lib.rs", LIB_RS);
+}
+
+fn extract_rust() -> Value {
+    json!({"file_path": "src/lib.rs", "start_line": 3, "end_line": 5, "new_name": "add_all"})
+}
+
+#[test]
+fn a_hostile_cargo_config_never_runs_in_an_untrusted_project() {
+    if !require(&["rust-analyzer"]) {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let marker = root.join("MARKER");
+    cargo_project(&root);
+    executable(
+        &root,
+        "tools/rustc",
+        &format!(
+            "#!/bin/sh\necho ran >> '{}'\nexec rustc \"$@\"\n",
+            marker.display()
+        ),
+    );
+    write(
+        &root,
+        ".cargo/config.toml",
+        &format!(
+            "[build]\nrustc = \"{}\"\n",
+            root.join("tools/rustc").display()
+        ),
+    );
+    let (envelope, code) = call(
+        home.path(),
+        &root,
+        "refactor_extract_function",
+        &extract_rust(),
+        "auto",
+    );
+    assert_eq!(code, 0, "{envelope}");
+    assert_eq!(envelope["backend_used"], "hybrid");
+    let reason = envelope["data"]["fallback_reason"].as_str().unwrap();
+    assert!(
+        reason.contains(".cargo/config.toml") && reason.contains("build.rustc"),
+        "{reason}"
+    );
+    assert!(reason.contains("candor trust"), "{reason}");
+    let (envelope, code) = call(
+        home.path(),
+        &root,
+        "refactor_extract_function",
+        &extract_rust(),
+        "lsp",
+    );
+    assert_eq!(
+        (envelope["error"]["code"].as_str(), code),
+        (Some("lsp"), 1),
+        "{envelope}"
+    );
+    assert!(!marker.exists(), "the repository's rustc ran");
+
+    trust(home.path(), &root);
+    let (envelope, _) = call(
+        home.path(),
+        &root,
+        "refactor_extract_function",
+        &extract_rust(),
+        "auto",
+    );
+    assert_eq!(envelope["backend_used"], "lsp", "{envelope}");
+    assert!(
+        marker.exists(),
+        "trusted, cargo runs the configured rustc (the vector is real)"
+    );
+}
+
+#[test]
+fn a_hostile_toolchain_file_is_ignored_in_an_untrusted_project() {
+    if !require(&["rust-analyzer", "rustup"]) {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let marker = root.join("MARKER");
+    cargo_project(&root);
+    for program in ["rust-analyzer", "cargo", "rustc"] {
+        executable(
+            &root,
+            &format!("toolchain/bin/{program}"),
+            &format!(
+                "#!/bin/sh\necho {program} >> '{}'\nexit 1\n",
+                marker.display()
+            ),
+        );
+    }
+    std::fs::create_dir_all(root.join("toolchain/lib")).unwrap();
+    write(
+        &root,
+        "rust-toolchain.toml",
+        &format!(
+            "[toolchain]\npath = \"{}\"\n",
+            root.join("toolchain").display()
+        ),
+    );
+    // The user's default toolchain serves instead: rust-analyzer works, the repository's
+    // binaries never run.
+    let (envelope, code) = call(
+        home.path(),
+        &root,
+        "refactor_extract_function",
+        &extract_rust(),
+        "lsp",
+    );
+    assert_eq!(
+        (envelope["backend_used"].as_str(), code),
+        (Some("lsp"), 0),
+        "{envelope}"
+    );
+    assert!(!marker.exists(), "the repository's toolchain ran");
+
+    trust(home.path(), &root);
+    let (envelope, _) = call(
+        home.path(),
+        &root,
+        "refactor_extract_function",
+        &extract_rust(),
+        "auto",
+    );
+    assert_eq!(envelope["backend_used"], "hybrid", "{envelope}");
+    assert!(
+        marker.exists(),
+        "trusted, rustup runs the project's toolchain (the vector is real)"
+    );
+}
+
+#[test]
+fn a_hostile_rope_config_never_runs_in_an_untrusted_project() {
+    if !require(&["pylsp"]) {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let marker = root.join("MARKER");
+    write(
+        &root,
+        "calc.py",
+        "def total(values):\n    result = 0\n    for v in values:\n        result += v\n    return result\n",
+    );
+    write(
+        &root,
+        ".ropeproject/config.py",
+        &format!(
+            "open({:?}, \"a\").write(\"ran\\n\")\n",
+            marker.display().to_string()
+        ),
+    );
+    let extract =
+        json!({"file_path": "calc.py", "start_line": 3, "end_line": 4, "new_name": "add_all"});
+    let (envelope, code) = call(
+        home.path(),
+        &root,
+        "refactor_extract_function",
+        &extract,
+        "auto",
+    );
+    assert_eq!(code, 0, "{envelope}");
+    let reason = envelope["data"]["fallback_reason"].as_str().unwrap();
+    assert!(
+        reason.contains(".ropeproject") && reason.contains("candor trust"),
+        "{reason}"
+    );
+    let (envelope, code) = call(
+        home.path(),
+        &root,
+        "refactor_extract_function",
+        &extract,
+        "lsp",
+    );
+    assert_eq!(
+        (envelope["error"]["code"].as_str(), code),
+        (Some("lsp"), 1),
+        "{envelope}"
+    );
+    assert!(!marker.exists(), "rope ran the repository's config.py");
+
+    trust(home.path(), &root);
+    let (envelope, _) = call(
+        home.path(),
+        &root,
+        "refactor_extract_function",
+        &extract,
+        "auto",
+    );
+    assert_eq!(envelope["backend_used"], "lsp", "{envelope}");
+    assert!(
+        marker.exists(),
+        "trusted, rope runs config.py (the vector is real)"
+    );
+}
+
+#[test]
+fn rust_analyzer_settings_of_the_project_refuse_the_start() {
+    let home = tempfile::tempdir().unwrap();
+    for (path, text) in [
+        (
+            "rust-analyzer.toml",
+            "[cargo.buildScripts]\noverrideCommand = [\"sh\"]\n",
+        ),
+        ("rust-project.json", "{\"crates\": []}\n"),
+        (".cargo/config.toml", "[env]\nLD_PRELOAD = \"x.so\"\n"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        cargo_project(&root);
+        write(&root, path, text);
+        let (envelope, code) = call(
+            home.path(),
+            &root,
+            "refactor_extract_function",
+            &extract_rust(),
+            "auto",
+        );
+        assert_eq!(code, 0, "{envelope}");
+        let reason = envelope["data"]["fallback_reason"].as_str().unwrap();
+        assert!(
+            reason.contains(path.trim_start_matches("./")) && reason.contains("not trusted"),
+            "{path}: {reason}"
+        );
+    }
+}
