@@ -26,6 +26,19 @@ pub struct LspConfig {
     pub request_timeout_secs: Option<u64>,
 }
 
+/// The rope backend (Python move to file and change signature).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RopeConfig {
+    /// The Python interpreter that runs rope (replaces the search: the project's `.venv` when
+    /// trusted, then `python3` and `python` on PATH).
+    pub python: Option<String>,
+    /// Set by [`Config::load`] when `python` comes from the project's file (used only when the
+    /// project is trusted).
+    #[serde(skip)]
+    pub python_from_project: bool,
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
@@ -35,6 +48,8 @@ pub struct Config {
     pub max_file_bytes: Option<u64>,
     #[serde(default)]
     pub lsp: LspConfig,
+    #[serde(default)]
+    pub rope: RopeConfig,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -52,7 +67,10 @@ impl Config {
         if let Some(user) = user_config_path() {
             config = config.overlay(Config::read(&user)?);
         }
-        config = config.overlay(Config::read(&root.join(".candor").join("config.toml"))?);
+        let project = Config::read(&root.join(".candor").join("config.toml"))?;
+        let rope_python_from_project = project.rope.python.is_some();
+        config = config.overlay(project);
+        config.rope.python_from_project = rope_python_from_project;
         Ok(config)
     }
 
@@ -82,6 +100,10 @@ impl Config {
                     .lsp
                     .request_timeout_secs
                     .or(self.lsp.request_timeout_secs),
+            },
+            rope: RopeConfig {
+                python: other.rope.python.or(self.rope.python),
+                python_from_project: false,
             },
         }
     }

@@ -13,7 +13,8 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::backend::lsp::{LspPool, LspSettings};
-use crate::backend::{self, BackendChoice, Outcome};
+use crate::backend::rope::{ConfiguredPython, RopeBackend, RopeSettings};
+use crate::backend::{self, BackendChoice, Outcome, Semantic};
 use crate::config::Config;
 use crate::honesty::Tool;
 use crate::refactor::{Request, SourceError};
@@ -29,6 +30,7 @@ pub struct Engine {
     root: Root,
     sources: DiskSources,
     lsp: LspPool,
+    rope: RopeBackend,
     default_backend: BackendChoice,
     config: Config,
     /// Whether calls may name the language-server program (`command` / `args`).
@@ -66,9 +68,20 @@ impl Engine {
                 .max_file_bytes
                 .unwrap_or(Limits::default().max_file_bytes),
         };
+        let lsp = LspSettings::from_config(&config.lsp);
+        let rope = RopeSettings {
+            python: config.rope.python.clone().map(|program| ConfiguredPython {
+                program,
+                from_project: config.rope.python_from_project,
+            }),
+            // Until the trust model lands, a project is never trusted to choose programs.
+            project_programs_allowed: false,
+            request_timeout: lsp.request_timeout,
+        };
         Engine {
             sources: DiskSources::new(root.clone(), limits),
-            lsp: LspPool::with_settings(LspSettings::from_config(&config.lsp)),
+            lsp: LspPool::with_settings(lsp),
+            rope: RopeBackend::new(rope),
             default_backend: backend.or(config.semantic_edit_backend).unwrap_or_default(),
             root,
             config,
@@ -96,6 +109,10 @@ impl Engine {
 
     pub fn lsp(&self) -> &LspPool {
         &self.lsp
+    }
+
+    pub fn rope(&self) -> &RopeBackend {
+        &self.rope
     }
 
     pub fn default_backend(&self) -> BackendChoice {
@@ -224,7 +241,10 @@ impl Engine {
         let recorder = SkipRecorder::new(&self.sources);
         let mut outcome = backend::plan(
             choice,
-            &self.lsp,
+            Semantic {
+                lsp: &self.lsp,
+                rope: &self.rope,
+            },
             &self.root,
             &recorder,
             &call.request,
