@@ -22,6 +22,7 @@ before rope is imported, and the protocol writes to a private duplicate of it.
 """
 
 import ast
+import difflib
 import hashlib
 import io
 import json
@@ -174,6 +175,11 @@ def op_move(request):
         changes = mover.get_changes(dest)
         described = describe_changes(project, changes, {})
         fixups = fix_leftover_imports(project, source, dest, request["name"], described)
+        for entry in described:
+            if entry["path"] == dest.path:
+                entry["after"] = place_moved(entry["before"], entry["after"], request["name"])
+            else:
+                entry["after"] = repair_blank_lines(entry["before"], entry["after"])
         return {
             "description": changes.get_description(),
             "changes": described,
@@ -182,6 +188,116 @@ def op_move(request):
         }
     finally:
         project.close()
+
+
+def code_lines(text):
+    """The lines of `text`, and for each non-blank one (index, blank lines right above it)."""
+    lines = text.split("\n")
+    code = []
+    blank = 0
+    for index, line in enumerate(lines):
+        if line.strip():
+            code.append((index, blank))
+            blank = 0
+        else:
+            blank += 1
+    return lines, code
+
+
+def repair_blank_lines(before, after):
+    """Puts back the blank lines rope's rewriting drops (`import x` glued to the `def` below
+    it): a line that was there before, and still follows other code, keeps at least as many
+    blank lines above it as it had."""
+    old_lines, old_code = code_lines(before)
+    new_lines, new_code = code_lines(after)
+    matcher = difflib.SequenceMatcher(
+        None,
+        [old_lines[i] for i, _ in old_code],
+        [new_lines[i] for i, _ in new_code],
+        autojunk=False,
+    )
+    missing = {}
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "equal":
+            continue
+        for old, new in zip(range(i1, i2), range(j1, j2)):
+            if new == 0 or old == 0:
+                continue
+            wanted, have = old_code[old][1], new_code[new][1]
+            if have < wanted:
+                missing[new_code[new][0]] = wanted - have
+    if not missing:
+        return after
+    out = []
+    for index, line in enumerate(new_lines):
+        out.extend([""] * missing.get(index, 0))
+        out.append(line)
+    return "\n".join(out)
+
+
+def moved_block(tree, lines, name):
+    """(first, last) 0-based lines of the top-level definition `name` with its decorators and
+    the comment lines right above it, or None."""
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+            first = min([node.lineno] + [d.lineno for d in node.decorator_list]) - 1
+            while first > 0 and lines[first - 1].lstrip().startswith("#"):
+                first -= 1
+            return first, node.end_lineno - 1
+    return None
+
+
+def header_end(text):
+    """The 0-based line after a module's docstring and leading imports (0 when none)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    end = 0
+    for index, node in enumerate(tree.body):
+        is_docstring = (
+            index == 0
+            and isinstance(node, ast.Expr)
+            and isinstance(getattr(node.value, "value", None), str)
+        )
+        if is_docstring or isinstance(node, (ast.Import, ast.ImportFrom)):
+            end = node.end_lineno
+        else:
+            break
+    return end
+
+
+def place_moved(before, after, name):
+    """The destination as rope wrote it, with the moved definition after the module's
+    docstring and imports (rope puts it before a docstring when it adds no import), two blank
+    lines around it, and the destination's own blank lines elsewhere."""
+    try:
+        tree = ast.parse(after)
+    except (SyntaxError, ValueError):
+        return after
+    lines = after.split("\n")
+    block = moved_block(tree, lines, name)
+    if block is None:
+        return repair_blank_lines(before, after)
+    first, last = block
+    moved = lines[first : last + 1]
+    rest = repair_blank_lines(before, "\n".join(lines[:first] + lines[last + 1 :]))
+    at = header_end(rest)
+    if at is None:
+        return after
+    rest_lines = rest.split("\n")
+    head = rest_lines[:at]
+    tail = rest_lines[at:]
+    while head and not head[-1].strip():
+        head.pop()
+    while tail and not tail[0].strip():
+        tail.pop(0)
+    out = head + ([""] * 2 if head else []) + moved
+    if any(line.strip() for line in tail):
+        out += [""] * 2 + tail
+    else:
+        out += [""]
+    return "\n".join(out)
 
 
 def fix_leftover_imports(project, source, dest, name, described):
@@ -474,7 +590,11 @@ def change_calls(project, resource, text, name, changer, call_sites):
         other_name, other_pyname = changer.others
         constructor = occurrences.create_finder(project, other_name, other_pyname, only_calls=True)
         finder = change_signature._MultipleFinders([finder, constructor])
-    pymodule = libutils.get_string_module(project, text, resource)
+    if text == resource.read():
+        # The project's own module: in the defining file, its names are the function itself.
+        pymodule = project.get_pymodule(resource)
+    else:
+        pymodule = libutils.get_string_module(project, text, resource)
     words = change_signature.worder.Worder(text)
     collector = change_signature.codeanalyze.ChangeCollector(text)
     for occurrence in finder.find_occurrences(pymodule=pymodule):

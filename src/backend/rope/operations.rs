@@ -263,6 +263,7 @@ pub(super) fn move_to_file(
             changes.push(file_change);
         }
     }
+    changes.sort_by(|a, b| a.path.cmp(&b.path));
     if !changes.iter().any(|c| c.path == target) {
         return Err(RopeFailure::Failed(format!(
             "rope did not put `{}` into {target}",
