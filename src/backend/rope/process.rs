@@ -7,6 +7,7 @@ use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -71,6 +72,8 @@ pub struct Helper {
     stdin: ChildStdin,
     lines: Receiver<Line>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    /// Set when the helper's stderr reached its end (all of it is in the tail).
+    stderr_closed: Arc<AtomicBool>,
     next_id: u64,
     usable: bool,
 }
@@ -136,13 +139,18 @@ impl Helper {
             }
         });
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
-        let tail = Arc::clone(&stderr_tail);
-        spawn_thread("candor-rope-stderr", move || keep_tail(stderr, &tail));
+        let stderr_closed = Arc::new(AtomicBool::new(false));
+        let (tail, closed) = (Arc::clone(&stderr_tail), Arc::clone(&stderr_closed));
+        spawn_thread("candor-rope-stderr", move || {
+            keep_tail(stderr, &tail);
+            closed.store(true, Ordering::SeqCst);
+        });
         let mut helper = Helper {
             child,
             stdin,
             lines,
             stderr_tail,
+            stderr_closed,
             next_id: 1,
             usable: true,
         };
@@ -248,8 +256,12 @@ impl Helper {
         self.usable = false;
         let mut status = None;
         for _ in 0..50 {
-            if let Ok(Some(s)) = self.child.try_wait() {
+            if status.is_none()
+                && let Ok(Some(s)) = self.child.try_wait()
+            {
                 status = Some(s);
+            }
+            if status.is_some() && self.stderr_closed.load(Ordering::SeqCst) {
                 break;
             }
             std::thread::sleep(Duration::from_millis(10));
