@@ -175,16 +175,27 @@ def op_move(request):
         changes = mover.get_changes(dest)
         described = describe_changes(project, changes, {})
         fixups = fix_leftover_imports(project, source, dest, request["name"], described)
+        dunder = fix_dunder_all(source, dest, request["name"], described)
         for entry in described:
             if entry["path"] == dest.path:
+                entry["after"] = prune_new_imports(
+                    entry["before"], entry["after"], libutils.modname(source), request["name"]
+                )
                 entry["after"] = place_moved(entry["before"], entry["after"], request["name"])
             else:
                 entry["after"] = repair_blank_lines(entry["before"], entry["after"])
+        by_path = {c["path"]: c["after"] for c in described}
+        cycle = imports_of(project, dest, by_path.get(dest.path), source) and imports_of(
+            project, source, by_path.get(source.path), dest
+        )
         return {
             "description": changes.get_description(),
             "changes": described,
             "fixups": fixups,
+            "dunder_all": dunder,
             "dest_module": libutils.modname(dest),
+            "source_module": libutils.modname(source),
+            "import_cycle": bool(cycle),
         }
     finally:
         project.close()
@@ -302,26 +313,24 @@ def place_moved(before, after, name):
 
 def fix_leftover_imports(project, source, dest, name, described):
     """Rewrites `from <source> import name [as alias]` that are still there after rope's move
-    into `from <dest> import name [as alias]` (other names stay where they are). The imports
-    are resolved by rope, so relative ones count. Returns a note per rewritten statement and
-    updates `described` in place."""
+    into `from <dest> import name [as alias]` (other names stay where they are); in the
+    destination itself, which now defines the name, the import goes. The imports are
+    resolved by rope, so relative ones count. Returns a note per statement ({path, line,
+    import, kind: "rewritten" | "removed" | "left"}) and updates `described` in place."""
     by_path = {c["path"]: c for c in described}
     new_module = libutils.modname(dest)
     notes = []
     tools = importutils.ImportTools(project)
     for resource in project.get_python_files():
-        if resource == dest:
-            continue
         entry = by_path.get(resource.path)
         text = entry["after"] if entry else resource.read()
         if name not in text:
             continue
+        in_dest = resource == dest
         pymodule = libutils.get_string_module(project, text, resource)
-        module_imports = tools.module_imports(pymodule)
         context = importinfo.ImportContext(project, resource.parent)
-        moved = []
-        lines = []
-        for statement in module_imports.imports:
+        found = []
+        for statement in tools.module_imports(pymodule).imports:
             info = statement.import_info
             if not isinstance(info, importinfo.FromImport) or info.is_star_import():
                 continue
@@ -334,19 +343,25 @@ def fix_leftover_imports(project, source, dest, name, described):
                 imported = None
             if imported != source:
                 continue
-            rest = [pair for pair in info.names_and_aliases if pair[0] != name]
-            statement.import_info = (
-                importinfo.FromImport(info.module_name, info.level, rest)
-                if rest
-                else importinfo.ImportInfo.get_empty_import()
-            )
-            moved.extend(names)
-            lines.append(statement.start_line)
-        if not moved:
+            if in_dest and any(alias and alias != name for _, alias in names):
+                # `from source import f as g` in the module that now defines `f`.
+                notes.append(
+                    {"path": resource.path, "line": statement.start_line, "kind": "left",
+                     "import": info.get_import_statement()}
+                )
+                continue
+            found.extend((statement.start_line, pair) for pair in names)
+        if not found:
             continue
-        for pair in moved:
-            module_imports.add_import(importinfo.FromImport(new_module, 0, [pair]))
-        fixed = module_imports.get_changed_source()
+        fixed = text
+        for line, pair in sorted(found, reverse=True):
+            fixed = remove_imported_name(fixed, line, pair)
+        if not in_dest:
+            pymodule = libutils.get_string_module(project, fixed, resource)
+            module_imports = tools.module_imports(pymodule)
+            for _, pair in found:
+                module_imports.add_import(importinfo.FromImport(new_module, 0, [pair]))
+            fixed = module_imports.get_changed_source()
         if entry is None:
             entry = {
                 "path": resource.path,
@@ -358,15 +373,246 @@ def fix_leftover_imports(project, source, dest, name, described):
             by_path[resource.path] = entry
         else:
             entry["after"] = fixed
-        for line, (_, alias) in zip(lines, moved):
+        for line, (_, alias) in found:
             notes.append(
                 {
                     "path": resource.path,
                     "line": line,
+                    "kind": "removed" if in_dest else "rewritten",
                     "import": "from %s import %s%s"
                     % (new_module, name, " as " + alias if alias else ""),
                 }
             )
+    return notes
+
+
+def remove_element(lines, container, element):
+    """Takes `element` (an ast node with a position) out of the bracketed or comma-separated
+    list `container` in `lines`, keeping the layout of the rest: its own line goes when it
+    had one, else the element and one comma."""
+    row = element.lineno - 1
+    line = lines[row]
+    start = char_col(line, element.col_offset)
+    end = char_col(line, element.end_col_offset)
+    rest = line[end:].lstrip()
+    if element.lineno != container.lineno and not line[:start].strip() and rest in ("", ","):
+        del lines[row]
+        return
+    after = line[end:]
+    stripped = after.lstrip()
+    if stripped.startswith(","):
+        cut = end + (len(after) - len(stripped)) + 1
+        while cut < len(line) and line[cut] == " ":
+            cut += 1
+        lines[row] = line[:start] + line[cut:]
+    else:
+        head = line[:start].rstrip()
+        if head.endswith(","):
+            head = head[:-1]
+        lines[row] = head + line[end:]
+
+
+def remove_imported_name(text, line, pair):
+    """`text` without `name [as alias]` in the from-import statement at `line` (the whole
+    statement when it was the only name), its layout kept."""
+    name, alias = pair
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return text
+    statement = next(
+        (n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.lineno == line), None
+    )
+    if statement is None:
+        return text
+    lines = text.split("\n")
+    kept = [a for a in statement.names if not (a.name == name and a.asname == alias)]
+    if not kept:
+        del lines[statement.lineno - 1 : statement.end_lineno]
+        return "\n".join(lines)
+    element = next(
+        (a for a in statement.names if a.name == name and a.asname == alias), None
+    )
+    if element is None or getattr(element, "end_col_offset", None) is None:
+        # Python before 3.10 gives names no positions: the statement is written anew.
+        indent = lines[statement.lineno - 1][: statement.col_offset]
+        rendered = "from %s%s import %s" % (
+            "." * statement.level,
+            statement.module or "",
+            ", ".join(a.name + (" as " + a.asname if a.asname else "") for a in kept),
+        )
+        lines[statement.lineno - 1 : statement.end_lineno] = [indent + rendered]
+        return "\n".join(lines)
+    remove_element(lines, statement, element)
+    return "\n".join(lines)
+
+
+def prune_new_imports(before, after, source_module, name):
+    """Drops the names the moved definition does not use from the imports of the old module
+    rope adds to the destination (it adds `from pkg.old import <every name of pkg.old>`,
+    `__all__` included)."""
+    try:
+        tree = ast.parse(after)
+    except (SyntaxError, ValueError):
+        return after
+    moved = next(
+        (
+            n
+            for n in tree.body
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            and n.name == name
+        ),
+        None,
+    )
+    if moved is None:
+        return after
+    used = {n.id for n in ast.walk(moved) if isinstance(n, ast.Name)}
+    old_lines = set(before.split("\n"))
+    lines = after.split("\n")
+    for statement in reversed(tree.body):
+        if not (
+            isinstance(statement, ast.ImportFrom)
+            and statement.level == 0
+            and statement.module == source_module
+            and lines[statement.lineno - 1] not in old_lines
+        ):
+            continue
+        unused = [
+            a for a in statement.names if (a.asname or a.name) not in used or a.name == "__all__"
+        ]
+        if len(unused) == len(statement.names):
+            del lines[statement.lineno - 1 : statement.end_lineno]
+        else:
+            text = "\n".join(lines)
+            for alias in reversed(unused):
+                text = remove_imported_name(text, statement.lineno, (alias.name, alias.asname))
+            lines = text.split("\n")
+    return "\n".join(lines)
+
+
+def imports_of(project, resource, text, other):
+    """Whether the module-level imports of `resource` (as `text`) import the module `other`."""
+    if text is None:
+        text = resource.read()
+    try:
+        pymodule = libutils.get_string_module(project, text, resource)
+        statements = importutils.ImportTools(project).module_imports(pymodule).imports
+    except Exception:  # noqa: BLE001 - a module rope cannot read imports nothing we know of
+        return False
+    context = importinfo.ImportContext(project, resource.parent)
+    for statement in statements:
+        info = statement.import_info
+        try:
+            if isinstance(info, importinfo.FromImport):
+                if info.get_imported_resource(context) == other:
+                    return True
+            elif isinstance(info, importinfo.NormalImport):
+                for name, _ in info.names_and_aliases:
+                    if project.find_module(name) == other:
+                        return True
+        except Exception:  # noqa: BLE001 - an import rope cannot resolve is not `other`
+            continue
+    return False
+
+
+def dunder_all(text):
+    """The `__all__ = [...]` (or tuple) of string literals at the top level of `text`: the
+    list node, or None."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and node.targets[0].id == "__all__"
+            and isinstance(node.value, (ast.List, ast.Tuple))
+            and all(
+                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.value.elts
+            )
+        ):
+            return node.value
+    return None
+
+
+def char_col(line, byte_col):
+    return len(line.encode("utf-8")[:byte_col].decode("utf-8", "replace"))
+
+
+def remove_from_all(text, name):
+    """`text` with `name` taken out of its literal `__all__`, or None when it is not there."""
+    node = dunder_all(text)
+    if node is None:
+        return None
+    element = next((e for e in node.elts if e.value == name), None)
+    if element is None:
+        return None
+    lines = text.split("\n")
+    remove_element(lines, node, element)
+    return "\n".join(lines)
+
+
+def add_to_all(text, name):
+    """`text` with `name` added to its literal `__all__` (in order when the list is sorted),
+    or None when it has none or already lists it."""
+    node = dunder_all(text)
+    if node is None or any(e.value == name for e in node.elts):
+        return None
+    lines = text.split("\n")
+    elements = node.elts
+    quote = "'"
+    if elements:
+        first = elements[0]
+        first_line = lines[first.lineno - 1]
+        quote = first_line[char_col(first_line, first.col_offset)]
+    literal = quote + name + quote
+    one_per_line = len(elements) > 1 and len({e.lineno for e in elements}) == len(elements)
+    if one_per_line:
+        values = [e.value for e in elements]
+        if values == sorted(values):
+            index = next((i for i, v in enumerate(values) if v > name), len(values))
+        else:
+            index = len(values)
+        anchor = elements[min(index, len(elements) - 1)]
+        anchor_line = lines[anchor.lineno - 1]
+        indent = anchor_line[: len(anchor_line) - len(anchor_line.lstrip())]
+        if index < len(elements):
+            lines.insert(anchor.lineno - 1, indent + literal + ",")
+        else:
+            if not anchor_line.rstrip().endswith(","):
+                lines[anchor.lineno - 1] = anchor_line.rstrip() + ","
+            lines.insert(anchor.lineno, indent + literal + ",")
+        return "\n".join(lines)
+    # On one line (or an empty list): before the closing bracket.
+    row = node.end_lineno - 1
+    line = lines[row]
+    close = char_col(line, node.end_col_offset) - 1
+    head = line[:close].rstrip()
+    if not elements:
+        insert = literal
+    elif head.endswith(","):
+        insert = " " + literal + ","
+    else:
+        insert = ", " + literal
+    lines[row] = head + insert + line[close:]
+    return "\n".join(lines)
+
+
+def fix_dunder_all(source, dest, name, described):
+    """Takes the moved name out of the source's literal `__all__` and adds it to the
+    destination's (rope updates neither). Returns a note per file changed."""
+    by_path = {c["path"]: c for c in described}
+    notes = []
+    for resource, change in ((source, remove_from_all), (dest, add_to_all)):
+        entry = by_path.get(resource.path)
+        if entry is None:
+            continue
+        fixed = change(entry["after"], name)
+        if fixed is not None:
+            entry["after"] = fixed
+            notes.append({"path": resource.path, "kind": change.__name__})
     return notes
 
 
@@ -598,11 +844,18 @@ def change_calls(project, resource, text, name, changer, call_sites):
     words = change_signature.worder.Worder(text)
     collector = change_signature.codeanalyze.ChangeCollector(text)
     for occurrence in finder.find_occurrences(pymodule=pymodule):
-        if not occurrence.is_called() and not occurrence.is_defined():
-            continue
         start, end = occurrence.get_primary_range()
+        line = text.count("\n", 0, start) + 1
+        if not occurrence.is_called() and not occurrence.is_defined():
+            if not occurrence.is_in_import_statement():
+                # Passed as a value (`partial(f, 1)`, `map(f, xs)`): its calls are elsewhere.
+                text_line = text.split("\n")[line - 1].strip()
+                call_sites.calls.append(
+                    {"path": resource.path, "line": line, "status": "reference", "text": text_line}
+                )
+            continue
         _, end_parens = words.get_word_parens_range(end - 1)
-        call_sites.where = {"path": resource.path, "line": text.count("\n", 0, start) + 1}
+        call_sites.where = {"path": resource.path, "line": line}
         if occurrence.is_called():
             primary, pyname = occurrence.get_primary_and_pyname()
             changed = call_sites.change_call(primary, pyname, text[start:end_parens])

@@ -79,7 +79,11 @@ fn a_hanging_request_is_killed_and_the_next_one_starts_a_new_helper() {
     let engine = engine(project.path(), &python);
 
     let strict = engine.call_json("refactor_move_to_file", &move_args("lsp"));
-    assert_eq!(strict.envelope["error"]["code"], "lsp", "{:#}", strict.envelope);
+    assert_eq!(
+        strict.envelope["error"]["code"], "lsp",
+        "{:#}",
+        strict.envelope
+    );
     let message = strict.envelope["error"]["message"].as_str().unwrap();
     assert!(
         message.starts_with("the rope helper timed out after 1 s on move"),
@@ -143,15 +147,22 @@ fn a_helper_that_dies_says_how_and_one_without_rope_says_so() {
     );
     let unavailable =
         engine(project.path(), &no_rope).call_json("refactor_move_to_file", &move_args("auto"));
-    let reason = unavailable.envelope["data"]["fallback_reason"].as_str().unwrap();
+    let reason = unavailable.envelope["data"]["fallback_reason"]
+        .as_str()
+        .unwrap();
     assert!(
         reason.contains("(rope.python in your config file) cannot import rope (ModuleNotFoundError: No module named rope)"),
         "{reason}"
     );
-    assert!(reason.contains("fix rope.python in the config file"), "{reason}");
+    assert!(
+        reason.contains("fix rope.python in the config file"),
+        "{reason}"
+    );
     let missing = engine(project.path(), &scratch.path().join("no-such-python"))
         .call_json("refactor_move_to_file", &move_args("auto"));
-    let reason = missing.envelope["data"]["fallback_reason"].as_str().unwrap();
+    let reason = missing.envelope["data"]["fallback_reason"]
+        .as_str()
+        .unwrap();
     assert!(reason.contains("could not start"), "{reason}");
 }
 
@@ -171,7 +182,12 @@ fn the_helper_s_stderr_never_reaches_candor_s_output() {
     )
     .unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_candor"))
-        .args(["call", "refactor_move_to_file", &move_args("auto").to_string(), "--root"])
+        .args([
+            "call",
+            "refactor_move_to_file",
+            &move_args("auto").to_string(),
+            "--root",
+        ])
         .arg(project.path())
         .env("XDG_CONFIG_HOME", &config_dir)
         .env_remove("CANDOR_BACKEND")
@@ -180,7 +196,10 @@ fn the_helper_s_stderr_never_reaches_candor_s_output() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stdout}{stderr}");
-    assert!(!stdout.contains("NOISE") && !stderr.contains("NOISE"), "{stdout}{stderr}");
+    assert!(
+        !stdout.contains("NOISE") && !stderr.contains("NOISE"),
+        "{stdout}{stderr}"
+    );
     let envelope: Value = serde_json::from_str(&stdout).unwrap();
     assert!(
         envelope["data"]["fallback_reason"]
@@ -209,6 +228,10 @@ fn a_project_config_cannot_choose_the_interpreter_of_an_untrusted_project() {
     .unwrap();
     let engine = Engine::open(project.path(), None).unwrap();
     let response = engine.call_json("refactor_move_to_file", &move_args("auto"));
-    assert_eq!(response.envelope["success"], true, "{:#}", response.envelope);
+    assert_eq!(
+        response.envelope["success"], true,
+        "{:#}",
+        response.envelope
+    );
     assert!(!marker.exists(), "the project's interpreter ran");
 }

@@ -86,7 +86,10 @@ fn copy_dir(from: &Path, to: &Path) {
 /// A fresh copy of the ledger package.
 fn ledger() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    copy_dir(&manifest_dir().join("tests/rope_fixtures/ledger"), dir.path());
+    copy_dir(
+        &manifest_dir().join("tests/rope_fixtures/ledger"),
+        dir.path(),
+    );
     dir
 }
 
@@ -113,7 +116,10 @@ fn call_with_path(root: &Path, tool: &str, args: &Value, path: &OsString) -> (Va
             String::from_utf8_lossy(&output.stderr)
         )
     });
-    (envelope, String::from_utf8_lossy(&output.stderr).into_owned())
+    (
+        envelope,
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
 }
 
 fn call(root: &Path, tool: &str, args: Value) -> Value {
@@ -235,12 +241,14 @@ fn move_to_an_existing_module_rewrites_every_import_style() {
         diff("ledger/cli.py")
     );
     assert!(
-        data["findings"].as_array().unwrap().iter().any(|f| f["file"]
-            == "ledger/cli.py"
-            && f["message"]
-                .as_str()
-                .unwrap()
-                .contains("candor rewrote it to `from ledger.convert import to_cents as cents`")),
+        data["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["file"] == "ledger/cli.py"
+                && f["message"].as_str().unwrap().contains(
+                    "candor rewrote it to `from ledger.convert import to_cents as cents`"
+                )),
         "{data:#}"
     );
     assert!(
@@ -300,7 +308,10 @@ fn the_applied_move_is_what_the_package_needs() {
     let core = read(root, "ledger/core.py");
     assert!(!core.contains("def to_cents"), "{core}");
     let units = read(root, "ledger/units.py");
-    assert!(units.contains("def to_cents(amount, currency=\"EUR\"):"), "{units}");
+    assert!(
+        units.contains("def to_cents(amount, currency=\"EUR\"):"),
+        "{units}"
+    );
     // The blank lines between the imports and the code are the file's own, not rope's.
     assert!(
         read(root, "ledger/invoice.py").starts_with(
@@ -332,12 +343,22 @@ fn change_signature_rewrites_positional_keyword_and_aliased_calls() {
     });
     let applied = apply_test_and_undo(root, "refactor_change_signature", args.clone());
     let data = &applied["data"];
-    assert_eq!(data["old_params"], "(amount_cents, rate_percent, verbose, minimum=0)");
-    assert_eq!(data["new_params"], "(rate_percent, amount_cents, minimum=0, cap=None)");
+    assert_eq!(
+        data["old_params"],
+        "(amount_cents, rate_percent, verbose, minimum=0)"
+    );
+    assert_eq!(
+        data["new_params"],
+        "(rate_percent, amount_cents, minimum=0, cap=None)"
+    );
     assert_eq!(data["call_sites_updated"], 4, "{data:#}");
     assert_eq!(
         data["rope_changers"],
-        json!(["remove `verbose`", "reorder the parameters", "add `cap=None` at position 4"])
+        json!([
+            "remove `verbose`",
+            "reorder the parameters",
+            "add `cap=None` at position 4"
+        ])
     );
     let diffs: String = data["changes"]
         .as_array()
@@ -389,7 +410,10 @@ fn what_rope_cannot_express_is_unsupported_under_lsp_and_a_fallback_under_auto()
     strict["semantic_edit_backend"] = json!("lsp");
     let refused = call(root, "refactor_change_signature", strict);
     assert_eq!(refused["success"], false, "{refused:#}");
-    assert_eq!(refused["error"]["code"], "unsupported_operation", "{refused:#}");
+    assert_eq!(
+        refused["error"]["code"], "unsupported_operation",
+        "{refused:#}"
+    );
     let message = refused["error"]["message"].as_str().unwrap();
     assert!(
         message.starts_with("`mode` is a new parameter of `apply_rate` without a default"),
@@ -422,7 +446,10 @@ fn a_syntax_error_in_a_project_file_is_rope_s_message_or_a_fallback() {
     assert_eq!(refused["error"]["code"], "lsp", "{refused:#}");
     let message = refused["error"]["message"].as_str().unwrap();
     assert!(message.contains("broken.py"), "{message}");
-    assert!(message.contains("rope cannot analyze the project"), "{message}");
+    assert!(
+        message.contains("rope cannot analyze the project"),
+        "{message}"
+    );
     let mut auto = args;
     auto["semantic_edit_backend"] = json!("auto");
     let fallback = call(root, "refactor_move_to_file", auto);
@@ -447,7 +474,10 @@ fn hostile_project() -> tempfile::TempDir {
     std::fs::create_dir_all(root.join(".ropeproject")).unwrap();
     std::fs::write(
         root.join(".ropeproject/config.py"),
-        format!("open({:?}, 'w').write('config.py ran')\n", marker("PWNED_ROPE_CONFIG")),
+        format!(
+            "open({:?}, 'w').write('config.py ran')\n",
+            marker("PWNED_ROPE_CONFIG")
+        ),
     )
     .unwrap();
     std::fs::create_dir_all(root.join(".venv/bin")).unwrap();
@@ -462,7 +492,10 @@ fn hostile_project() -> tempfile::TempDir {
     for module in ["rope/__init__.py", "json.py", "ast.py"] {
         std::fs::write(
             root.join(module),
-            format!("open({:?}, 'w').write('imported')\n", marker(&format!("PWNED_{}", module.replace('/', "_")))),
+            format!(
+                "open({:?}, 'w').write('imported')\n",
+                marker(&format!("PWNED_{}", module.replace('/', "_")))
+            ),
         )
         .unwrap();
     }
@@ -538,10 +571,16 @@ fn auto_says_why_when_rope_cannot_be_imported() {
     assert_eq!(fallback["success"], true, "{fallback:#}");
     assert_eq!(fallback["backend_used"], "hybrid", "{fallback:#}");
     let reason = fallback["data"]["fallback_reason"].as_str().unwrap();
-    assert!(reason.starts_with("rope is not available: python3 on PATH"), "{reason}");
+    assert!(
+        reason.starts_with("rope is not available: python3 on PATH"),
+        "{reason}"
+    );
     assert!(reason.contains("No module named 'rope'"), "{reason}");
     assert!(reason.contains("pip install rope"), "{reason}");
-    assert!(stderr.is_empty(), "nothing of the helper reaches candor's stderr: {stderr}");
+    assert!(
+        stderr.is_empty(),
+        "nothing of the helper reaches candor's stderr: {stderr}"
+    );
     let mut strict = args;
     strict["semantic_edit_backend"] = json!("lsp");
     let (refused, _) = call_with_path(root, "refactor_move_to_file", &strict, &path);

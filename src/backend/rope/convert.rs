@@ -134,7 +134,10 @@ mod tests {
         // Only line 2 was replaced (with the file's dominant ending); lines 1 and 3 are intact.
         assert_eq!(after, "a = 1\r\nb = 20\r\nc = 3\r\n");
         let f = file(b"a = 1\nb = 2\r\nc = 3\n");
-        assert_eq!(apply(&f, "a = 1\nb = 2\nc = 3\n", "a = 10\nb = 2\nc = 3\n"), "a = 10\nb = 2\r\nc = 3\n");
+        assert_eq!(
+            apply(&f, "a = 1\nb = 2\nc = 3\n", "a = 10\nb = 2\nc = 3\n"),
+            "a = 10\nb = 2\r\nc = 3\n"
+        );
     }
 
     #[test]
@@ -165,7 +168,10 @@ mod tests {
 
     #[test]
     fn created_files_take_the_line_ending_of_their_origin() {
-        assert_eq!(created_text("def f():\n    pass\n", "a\r\nb\r\n"), "def f():\r\n    pass\r\n");
+        assert_eq!(
+            created_text("def f():\n    pass\n", "a\r\nb\r\n"),
+            "def f():\r\n    pass\r\n"
+        );
         assert_eq!(created_text("x\n", "a\n"), "x\n");
     }
 }

@@ -65,8 +65,7 @@ pub struct Search {
 }
 
 /// What `candor trust` is for, in one hint.
-pub const TRUST_HINT: &str =
-    "run `candor trust` in the project to allow it, or name an interpreter in your own config file (rope.python)";
+pub const TRUST_HINT: &str = "run `candor trust` in the project to allow it, or name an interpreter in your own config file (rope.python)";
 
 /// The interpreters for the project at `root`, in the order they are tried.
 pub fn search(
@@ -82,8 +81,8 @@ pub fn search(
                 configured.program
             ));
         } else {
-            let program = which(&configured.program)
-                .unwrap_or_else(|| PathBuf::from(&configured.program));
+            let program =
+                which(&configured.program).unwrap_or_else(|| PathBuf::from(&configured.program));
             found.candidates.push(Candidate {
                 program,
                 origin: if configured.from_project {
@@ -164,7 +163,12 @@ mod tests {
         assert_eq!(untrusted.passed_over.len(), 2, "{untrusted:?}");
         assert!(untrusted.passed_over[0].contains("/opt/evil/python"));
         assert!(untrusted.passed_over[1].contains(".venv"));
-        assert!(untrusted.passed_over.iter().all(|n| n.contains("candor trust")));
+        assert!(
+            untrusted
+                .passed_over
+                .iter()
+                .all(|n| n.contains("candor trust"))
+        );
 
         let trusted = search(dir.path(), None, true);
         assert_eq!(trusted.candidates[0].program, venv);

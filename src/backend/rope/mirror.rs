@@ -216,7 +216,10 @@ mod tests {
         std::fs::remove_file(project.path().join("pkg/__init__.py")).unwrap();
         assert_eq!(mirror.sync(&sources, &[]).unwrap().written, 1);
         assert!(!mirror.root().join("pkg/__init__.py").exists());
-        assert_eq!(mirror.read("pkg/a.py").unwrap().text, "def f():\n    return 2\n");
+        assert_eq!(
+            mirror.read("pkg/a.py").unwrap().text,
+            "def f():\n    return 2\n"
+        );
 
         // A new module exists only in the mirror, until the next sync.
         mirror.create_empty("pkg/new.py").unwrap();

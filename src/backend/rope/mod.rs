@@ -7,21 +7,22 @@
 //! files ([`mirror`]) and never writes anything: its answer becomes a [`Plan`] of ordinary file
 //! changes whose base hashes are those of the bytes rope read.
 //!
-//! Adding a refactor (rename) is one more `op_*` function in the helper and one more function
-//! in [`operations`].
+//! Adding a refactor (rename) is one more `op_*` function in the helper and one more module
+//! beside [`move_to_file`] and [`change_signature`].
 
+mod change_signature;
+mod changers;
+mod checks;
 mod convert;
 mod interpreter;
 mod mirror;
-mod operations;
+mod move_to_file;
 mod process;
-mod signature;
+mod request;
 
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-use serde_json::{Map, Value};
 
 use crate::refactor::{Finding, Plan, RefactorError, Request, Sources};
 use crate::workspace::Root;
@@ -166,16 +167,17 @@ impl RopeBackend {
         })?;
         let session = self.session(&mut state, root)?;
         let result = match request {
-            Request::Move(r) => operations::move_to_file(session, sources, r, self.timeout()),
+            Request::Move(r) => move_to_file::move_to_file(session, sources, r, self.timeout()),
             Request::ChangeSignature(r) => {
-                operations::change_signature(session, sources, r, &checked, self.timeout())
+                change_signature::change_signature(session, sources, r, &checked, self.timeout())
             }
             _ => unreachable_request(request),
         };
         let usable = session.helper.is_usable();
         let result = result.map(|mut plan| {
             for note in &session.passed_over {
-                plan.findings.push(Finding::info(request.file(), 1, note.clone()));
+                plan.findings
+                    .push(Finding::info(request.file(), 1, note.clone()));
             }
             RopeResult {
                 plan,
@@ -194,7 +196,11 @@ impl RopeBackend {
     }
 
     /// The running session, started (or restarted after a crash or a hang) on demand.
-    fn session<'s>(&self, state: &'s mut State, root: &Root) -> Result<&'s mut Session, RopeFailure> {
+    fn session<'s>(
+        &self,
+        state: &'s mut State,
+        root: &Root,
+    ) -> Result<&'s mut Session, RopeFailure> {
         if let Some(session) = state.session.as_mut()
             && !session.helper.is_usable()
         {
@@ -263,7 +269,9 @@ impl RopeBackend {
                 Err(e) => refusals.push(format!("{}: {e}", candidate.describe())),
             }
         }
-        Err(RopeFailure::Unavailable(unavailable_reason(&search, &refusals)))
+        Err(RopeFailure::Unavailable(unavailable_reason(
+            &search, &refusals,
+        )))
     }
 
     /// The interpreter of the running helper, if one runs ("/usr/bin/python3 (Python 3.11.7)").
@@ -303,14 +311,6 @@ fn unavailable_reason(search: &interpreter::Search, refusals: &[String]) -> Stri
     format!("rope is not available: {}; {hint}", parts.join("; "))
 }
 
-/// The fields of a helper request.
-fn fields(pairs: &[(&str, Value)]) -> Map<String, Value> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -335,7 +335,10 @@ mod tests {
             &search,
             &["python3 on PATH (/usr/bin/python3) cannot import rope (ModuleNotFoundError: No module named 'rope')".into()],
         );
-        assert!(reason.starts_with("rope is not available: python3 on PATH"), "{reason}");
+        assert!(
+            reason.starts_with("rope is not available: python3 on PATH"),
+            "{reason}"
+        );
         assert!(reason.contains(".venv"), "{reason}");
         assert!(reason.contains("pip install rope"), "{reason}");
     }

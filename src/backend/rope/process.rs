@@ -198,7 +198,10 @@ impl Helper {
             self.kill();
             return Err(ProcessError::Protocol {
                 op: op.to_string(),
-                message: format!("an answer to another request: {}", clip(&answer.to_string())),
+                message: format!(
+                    "an answer to another request: {}",
+                    clip(&answer.to_string())
+                ),
             });
         }
         match answer.get("ok") {
@@ -212,7 +215,10 @@ impl Helper {
                     .and_then(|e| serde_json::from_value::<HelperError>(e).ok())
                     .ok_or_else(|| ProcessError::Protocol {
                         op: op.to_string(),
-                        message: format!("an error without a message: {}", clip(&answer.to_string())),
+                        message: format!(
+                            "an error without a message: {}",
+                            clip(&answer.to_string())
+                        ),
                     })?;
                 Ok(Answer::Refused(error))
             }
@@ -301,7 +307,13 @@ impl Drop for Helper {
 }
 
 fn parse_greeting(value: &Value) -> Result<Greeting, String> {
-    let text = |key: &str| value.get(key).and_then(Value::as_str).unwrap_or("unknown").to_string();
+    let text = |key: &str| {
+        value
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or("unknown")
+            .to_string()
+    };
     match value.get("event").and_then(Value::as_str) {
         Some("ready") => Ok(Greeting::Ready {
             rope: text("rope"),
@@ -311,7 +323,10 @@ fn parse_greeting(value: &Value) -> Result<Greeting, String> {
         Some("unavailable") => Ok(Greeting::Unavailable {
             message: text("message"),
         }),
-        _ => Err(format!("an unexpected greeting: {}", clip(&value.to_string()))),
+        _ => Err(format!(
+            "an unexpected greeting: {}",
+            clip(&value.to_string())
+        )),
     }
 }
 
@@ -384,8 +399,14 @@ mod tests {
     #[test]
     fn lines_are_read_whole_and_a_cut_line_is_an_error() {
         let mut reader = Cursor::new(b"{\"a\": 1}\n{\"b\": \"\xc3\xa9\"}\npartial".to_vec());
-        assert_eq!(read_line(&mut reader).unwrap().as_deref(), Some("{\"a\": 1}"));
-        assert_eq!(read_line(&mut reader).unwrap().as_deref(), Some("{\"b\": \"é\"}"));
+        assert_eq!(
+            read_line(&mut reader).unwrap().as_deref(),
+            Some("{\"a\": 1}")
+        );
+        assert_eq!(
+            read_line(&mut reader).unwrap().as_deref(),
+            Some("{\"b\": \"é\"}")
+        );
         assert!(read_line(&mut reader).unwrap_err().contains("cut off"));
         assert_eq!(read_line(&mut Cursor::new(Vec::new())).unwrap(), None);
         let mut not_utf8 = Cursor::new(b"\xff\n".to_vec());
@@ -395,8 +416,10 @@ mod tests {
     #[test]
     fn greetings() {
         assert_eq!(
-            parse_greeting(&json!({"event": "ready", "rope": "1.15.2", "python": "3.11.7", "executable": "/p"}))
-                .unwrap(),
+            parse_greeting(
+                &json!({"event": "ready", "rope": "1.15.2", "python": "3.11.7", "executable": "/p"})
+            )
+            .unwrap(),
             Greeting::Ready {
                 rope: "1.15.2".into(),
                 python: "3.11.7".into(),

@@ -50,7 +50,10 @@ impl Changer {
         };
         match self {
             Changer::InlineDefault { index } => {
-                format!("inline the default of `{}` into the calls that omit it", name(*index))
+                format!(
+                    "inline the default of `{}` into the calls that omit it",
+                    name(*index)
+                )
             }
             Changer::Remove { index } => format!("remove `{}`", name(*index)),
             Changer::Reorder { .. } => "reorder the parameters".to_string(),
@@ -202,7 +205,10 @@ mod tests {
                 },
             ]
         );
-        let names: Vec<String> = replay(&old, &sequence).into_iter().map(|(n, _)| n).collect();
+        let names: Vec<String> = replay(&old, &sequence)
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
         assert_eq!(names, ["self", "c", "a", "d"]);
         assert_eq!(sequence[1].describe(&old), "remove `b`");
     }
@@ -232,12 +238,20 @@ mod tests {
             let new = ParamList {
                 args: wanted
                     .iter()
-                    .map(|n| (n.to_string(), n.starts_with(['x', 'y']).then(|| "0".to_string())))
+                    .map(|n| {
+                        (
+                            n.to_string(),
+                            n.starts_with(['x', 'y']).then(|| "0".to_string()),
+                        )
+                    })
                     .collect(),
                 ..ParamList::default()
             };
             let sequence = changers(&old, &new, "f").unwrap();
-            let got: Vec<String> = replay(&old, &sequence).into_iter().map(|(n, _)| n).collect();
+            let got: Vec<String> = replay(&old, &sequence)
+                .into_iter()
+                .map(|(n, _)| n)
+                .collect();
             assert_eq!(got, wanted, "{sequence:?}");
         }
     }
@@ -246,17 +260,28 @@ mod tests {
     fn what_rope_cannot_express_is_refused_with_the_reason() {
         let old = list(&[("a", None)]);
         let no_default = changers(&old, &list(&[("a", None), ("b", None)]), "f").unwrap_err();
-        assert!(no_default.contains("`b` is a new parameter of `f` without a default"), "{no_default}");
+        assert!(
+            no_default.contains("`b` is a new parameter of `f` without a default"),
+            "{no_default}"
+        );
         let keyword_only = ParamList {
             keyword_only: vec!["k".into()],
             ..list(&[("a", None)])
         };
-        assert!(changers(&keyword_only, &keyword_only, "f").unwrap_err().contains("keyword-only"));
+        assert!(
+            changers(&keyword_only, &keyword_only, "f")
+                .unwrap_err()
+                .contains("keyword-only")
+        );
         let positional_only = ParamList {
             positional_only: vec!["a".into()],
             ..list(&[("a", None)])
         };
-        assert!(changers(&old, &positional_only, "f").unwrap_err().contains("positional-only"));
+        assert!(
+            changers(&old, &positional_only, "f")
+                .unwrap_err()
+                .contains("positional-only")
+        );
         let star = ParamList {
             vararg: Some("rest".into()),
             ..list(&[("a", None)])
@@ -266,7 +291,11 @@ mod tests {
             args: vec![("a".into(), None), ("b".into(), Some("1".into()))],
             ..star.clone()
         };
-        assert!(changers(&star, &with_star_added, "f").unwrap_err().contains("extra positional"));
+        assert!(
+            changers(&star, &with_star_added, "f")
+                .unwrap_err()
+                .contains("extra positional")
+        );
         // Removing next to `*args` is fine.
         let star_two = ParamList {
             args: vec![("a".into(), None), ("b".into(), None)],
