@@ -259,7 +259,8 @@ def moved_block(tree, lines, name):
 
 
 def header_end(text):
-    """The 0-based line after a module's docstring and leading imports (0 when none)."""
+    """The 0-based line after a module's docstring, leading imports and module dunders
+    (`__all__ = [...]`, `__version__ = ...`), 0 when it has none."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
@@ -271,7 +272,14 @@ def header_end(text):
             and isinstance(node, ast.Expr)
             and isinstance(getattr(node.value, "value", None), str)
         )
-        if is_docstring or isinstance(node, (ast.Import, ast.ImportFrom)):
+        is_dunder = (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and node.targets[0].id.startswith("__")
+            and node.targets[0].id.endswith("__")
+        )
+        if is_docstring or is_dunder or isinstance(node, (ast.Import, ast.ImportFrom)):
             end = node.end_lineno
         else:
             break
@@ -297,6 +305,12 @@ def place_moved(before, after, name):
     if at is None:
         return after
     rest_lines = rest.split("\n")
+    if before.split("\n")[0].strip():
+        # The block rope put first leaves the blank lines that followed it at the top.
+        while rest_lines and not rest_lines[0].strip():
+            rest_lines.pop(0)
+            at -= 1
+    at = max(at, 0)
     head = rest_lines[:at]
     tail = rest_lines[at:]
     while head and not head[-1].strip():

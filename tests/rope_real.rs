@@ -593,3 +593,146 @@ fn auto_says_why_when_rope_cannot_be_imported() {
         "{refused:#}"
     );
 }
+
+/// A package with what rope alone gets wrong or does not see: `__all__` lists, a relative
+/// import, a doctest, the function passed as a value, a call with `*args`, a comment inside a
+/// call.
+fn kit() -> tempfile::TempDir {
+    common::project(&[
+        ("kit/__init__.py", b"from .base import *\nfrom .extra import *\n"),
+        (
+            "kit/base.py",
+            b"\"\"\"Base helpers.\"\"\"\n__all__ = [\"shout\", \"banner\"]\n\n\ndef shout(text, times=1):\n    return \" \".join([text.upper()] * times)\n\n\ndef banner(text):\n    \"\"\"A banner.\n\n    >>> shout('a', 2)\n    'A A'\n    \"\"\"\n    return shout(\n        text,  # the words\n        3,\n    )\n",
+        ),
+        ("kit/extra.py", b"__all__ = [\"other\"]\n\n\ndef other():\n    return 1\n"),
+        (
+            "kit/use.py",
+            b"from functools import partial\n\nfrom .base import shout\n\ntwice = partial(shout, times=2)\n\n\ndef run(args):\n    return shout(*args) + shout(\"x\", times=1)\n",
+        ),
+    ])
+}
+
+fn findings_of(envelope: &Value) -> Vec<String> {
+    envelope["data"]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {}:{} {}",
+                f["severity"].as_str().unwrap(),
+                f["file"].as_str().unwrap(),
+                f["line"],
+                f["message"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+fn has(findings: &[String], needle: &str) -> bool {
+    findings.iter().any(|f| f.contains(needle))
+}
+
+#[test]
+fn rope_s_blind_spots_are_repaired_or_reported() {
+    if !require_rope() {
+        return;
+    }
+    let project = kit();
+    let root = project.path();
+    let moved = call(
+        root,
+        "refactor_move_to_file",
+        json!({"file_path": "kit/base.py", "symbol_name": "shout", "target_file": "kit/extra.py"}),
+    );
+    assert_rope(&moved);
+    let findings = findings_of(&moved);
+    let diff = |envelope: &Value, path: &str| -> String {
+        envelope["data"]["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["path"] == path)
+            .map(|c| c["diff"].as_str().unwrap().to_string())
+            .unwrap_or_default()
+    };
+    // `__all__` follows the function; the relative import is rewritten.
+    let base = diff(&moved, "kit/base.py");
+    assert!(
+        base.contains("-__all__ = [\"shout\", \"banner\"]")
+            && base.contains("+__all__ = [\"banner\"]"),
+        "{base}"
+    );
+    assert!(
+        diff(&moved, "kit/extra.py").contains("+__all__ = [\"other\", \"shout\"]"),
+        "{}",
+        diff(&moved, "kit/extra.py")
+    );
+    assert!(
+        diff(&moved, "kit/use.py").contains("+from kit.extra import shout"),
+        "{}",
+        diff(&moved, "kit/use.py")
+    );
+    assert!(has(&findings, "info kit/use.py:"), "{findings:#?}");
+    assert!(
+        has(
+            &findings,
+            "candor removed `shout` from the `__all__` of kit/base.py"
+        ),
+        "{findings:#?}"
+    );
+    // The doctest of `banner` still calls `shout`, which base.py no longer binds by that name.
+    assert!(
+        has(
+            &findings,
+            "warning kit/base.py:9 1 doctest line(s) of kit/base.py use `shout`"
+        ),
+        "{findings:#?}"
+    );
+
+    let changed = call(
+        root,
+        "refactor_change_signature",
+        json!({"file_path": "kit/base.py", "function_name": "shout", "new_parameters": [{"name": "times", "default": "1"}, {"name": "text", "default": "''"}]}),
+    );
+    assert_rope(&changed);
+    let findings = findings_of(&changed);
+    assert!(
+        has(
+            &findings,
+            "warning kit/use.py:5 `shout` is used here as a value (`twice = partial(shout, times=2)`)"
+        ),
+        "{findings:#?}"
+    );
+    assert!(
+        has(
+            &findings,
+            "warning kit/use.py:9 the call `shout(*args)` passes `*` or `**` arguments"
+        ),
+        "{findings:#?}"
+    );
+    assert!(
+        has(
+            &findings,
+            "warning kit/base.py:12 1 doctest line(s) of kit/base.py call `shout`"
+        ),
+        "{findings:#?}"
+    );
+    assert!(
+        has(
+            &findings,
+            "warning kit/base.py:16 the comment `# the words`"
+        ),
+        "{findings:#?}"
+    );
+    assert!(
+        diff(&changed, "kit/base.py").contains("+    return shout(3, text)"),
+        "{}",
+        diff(&changed, "kit/base.py")
+    );
+    assert!(
+        diff(&changed, "kit/use.py").contains("+    return shout(*args) + shout(1, \"x\")"),
+        "{}",
+        diff(&changed, "kit/use.py")
+    );
+}
