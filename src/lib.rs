@@ -6,6 +6,7 @@
 
 pub mod api;
 pub mod backend;
+pub mod cancel;
 pub mod config;
 pub mod edit;
 pub mod honesty;
@@ -13,5 +14,6 @@ pub mod lang;
 pub mod mcp;
 pub mod refactor;
 pub mod text;
+pub mod trust;
 pub mod tui;
 pub mod workspace;
