@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use candor::api::Engine;
-use candor::config::{Config, LspConfig, RopeConfig};
+use candor::config::{Config, ConfigSource, LspConfig, RopeConfig};
 use candor::workspace::Root;
 use serde_json::{Value, json};
 
@@ -56,7 +56,7 @@ fn engine(root: &Path, python: &Path) -> Engine {
         },
         rope: RopeConfig {
             python: Some(python.display().to_string()),
-            python_from_project: false,
+            source: ConfigSource::User,
         },
         ..Config::default()
     };
@@ -234,4 +234,92 @@ fn a_project_config_cannot_choose_the_interpreter_of_an_untrusted_project() {
         response.envelope
     );
     assert!(!marker.exists(), "the project's interpreter ran");
+    let reason = response.envelope["data"]["fallback_reason"]
+        .as_str()
+        .unwrap();
+    assert!(
+        reason.starts_with("candor does not run `")
+            && reason.contains("rope.python in the project's .candor/config.toml"),
+        "{reason}"
+    );
+    assert!(reason.contains("candor trust"), "{reason}");
+    let strict = engine.call_json("refactor_move_to_file", &move_args("lsp"));
+    assert_eq!(
+        strict.envelope["error"]["code"], "lsp",
+        "{:#}",
+        strict.envelope
+    );
+    assert!(!marker.exists(), "the project's interpreter ran");
+}
+
+/// `candor` with its own user config folder.
+fn candor_in(config_home: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_candor"))
+        .args(args)
+        .env("XDG_CONFIG_HOME", config_home)
+        .env_remove("CANDOR_BACKEND")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_trusted_project_s_venv_runs_rope_and_an_untrusted_one_s_does_not() {
+    let project = project();
+    let root = project.path();
+    let scratch = tempfile::tempdir().unwrap();
+    let starts = scratch.path().join("venv-starts");
+    std::fs::create_dir_all(root.join(".venv/bin")).unwrap();
+    script(
+        &root.join(".venv/bin"),
+        "python",
+        &format!(
+            "#!/bin/sh\necho started >> {}\nprintf '%s\\n' '{{\"event\": \"unavailable\", \"message\": \"the venv has no rope\"}}'\n",
+            starts.display()
+        ),
+    );
+    let config_home = scratch.path().join("config");
+    std::fs::create_dir_all(&config_home).unwrap();
+    let call = |config_home: &Path| -> Value {
+        let out = candor_in(
+            config_home,
+            &[
+                "call",
+                "refactor_move_to_file",
+                &move_args("auto").to_string(),
+                "--root",
+                root.to_str().unwrap(),
+            ],
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+
+    let untrusted = call(&config_home);
+    assert!(!starts.exists(), "an untrusted project's .venv never runs");
+    assert_eq!(untrusted["success"], true, "{untrusted:#}");
+
+    let trusted = candor_in(&config_home, &["trust", root.to_str().unwrap()]);
+    assert!(
+        trusted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&trusted.stderr)
+    );
+    let envelope = call(&config_home);
+    assert_eq!(
+        std::fs::read_to_string(&starts)
+            .unwrap_or_default()
+            .lines()
+            .count(),
+        1,
+        "the trusted project's .venv is the first interpreter tried"
+    );
+    // This .venv has no rope: the answer says so (and PATH may still have it).
+    if envelope["backend_used"] == "hybrid" {
+        assert!(
+            envelope["data"]["fallback_reason"]
+                .as_str()
+                .unwrap()
+                .contains("the project's .venv"),
+            "{envelope:#}"
+        );
+    }
 }

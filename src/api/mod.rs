@@ -18,8 +18,8 @@ use crate::backend::lsp::{LspPool, LspSettings};
 use crate::backend::rope::{ConfiguredPython, RopeBackend, RopeSettings};
 use crate::backend::{self, BackendChoice, Outcome, Semantic};
 use crate::cancel::Cancel;
-use crate::config::ConfigSource;
 use crate::config::Config;
+use crate::config::ConfigSource;
 use crate::honesty::Tool;
 use crate::refactor::{Finding, SourceError};
 use crate::trust::{Trust, Untrusted};
@@ -111,7 +111,7 @@ impl Engine {
                 program,
                 from_project: config.rope.source == ConfigSource::Project,
             }),
-            project_programs_allowed: trust.allows_project_programs(),
+            trust: trust.clone(),
             request_timeout: lsp.request_timeout,
         };
         Engine {

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::backend::lsp::which;
+use crate::trust::{Trust, Untrusted};
 
 /// Where a candidate interpreter came from (for messages).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -64,52 +65,54 @@ pub struct Search {
     pub configured: bool,
 }
 
-/// What `candor trust` is for, in one hint.
-pub const TRUST_HINT: &str = "run `candor trust` in the project to allow it, or name an interpreter in your own config file (rope.python)";
+/// Interpreters an untrusted project's config may still name: found on PATH, as without it.
+const KNOWN_INTERPRETERS: &[&str] = &["python3", "python"];
 
-/// The interpreters for the project at `root`, in the order they are tried.
+/// The interpreters for the project at `root`, in the order they are tried, or the refusal of
+/// an interpreter the project's own config names when the project is not trusted.
 pub fn search(
     root: &Path,
     configured: Option<&ConfiguredPython>,
-    project_programs_allowed: bool,
-) -> Search {
+    trust: &Trust,
+) -> Result<Search, String> {
     let mut found = Search::default();
     if let Some(configured) = configured {
-        if configured.from_project && !project_programs_allowed {
-            found.passed_over.push(format!(
-                "rope.python in .candor/config.toml (`{}`) was not used: this project is not trusted to choose programs; {TRUST_HINT}",
-                configured.program
-            ));
-        } else {
-            let program =
-                which(&configured.program).unwrap_or_else(|| PathBuf::from(&configured.program));
-            found.candidates.push(Candidate {
-                program,
-                origin: if configured.from_project {
-                    Origin::ProjectConfig
-                } else {
-                    Origin::UserConfig
-                },
-            });
-            found.configured = true;
-            return found;
+        let by_name = KNOWN_INTERPRETERS.contains(&configured.program.as_str());
+        if configured.from_project && !trust.allows_project_programs() && !by_name {
+            return Err(trust.refusal(&format!(
+                "`{}`, which rope.python in the project's .candor/config.toml names (an untrusted project may only choose {} by name)",
+                configured.program,
+                KNOWN_INTERPRETERS.join(" or ")
+            )));
         }
+        let program =
+            which(&configured.program).unwrap_or_else(|| PathBuf::from(&configured.program));
+        found.candidates.push(Candidate {
+            program,
+            origin: if configured.from_project {
+                Origin::ProjectConfig
+            } else {
+                Origin::UserConfig
+            },
+        });
+        found.configured = true;
+        return Ok(found);
     }
     let venv = root.join(".venv").join("bin").join("python");
     if venv.exists() {
-        if project_programs_allowed {
+        if trust.allows_project_programs() {
             found.candidates.push(Candidate {
                 program: venv,
                 origin: Origin::ProjectVenv,
             });
         } else {
             found.passed_over.push(format!(
-                "the project's .venv ({}) was not used: this project is not trusted to run its programs; {TRUST_HINT}",
-                venv.display()
+                "{}; rope ran under the Python found on PATH instead",
+                trust.refusal(&format!("the project's interpreter {}", venv.display()))
             ));
         }
     }
-    for name in ["python3", "python"] {
+    for name in KNOWN_INTERPRETERS {
         if let Some(program) = which(name) {
             let same = |c: &Candidate| same_file(&c.program, &program);
             if !found.candidates.iter().any(same) {
@@ -120,7 +123,7 @@ pub fn search(
             }
         }
     }
-    found
+    Ok(found)
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {
@@ -144,6 +147,13 @@ mod tests {
         python
     }
 
+    fn untrusted(root: &Path) -> Trust {
+        Trust::Untrusted {
+            root: root.to_path_buf(),
+            why: Untrusted::Never,
+        }
+    }
+
     #[test]
     fn an_untrusted_project_chooses_no_interpreter() {
         let dir = tempfile::tempdir().unwrap();
@@ -152,7 +162,16 @@ mod tests {
             program: "/opt/evil/python".into(),
             from_project: true,
         };
-        let untrusted = search(dir.path(), Some(&from_project), false);
+        let refused = search(dir.path(), Some(&from_project), &untrusted(dir.path())).unwrap_err();
+        assert!(refused.contains("/opt/evil/python"), "{refused}");
+        assert!(refused.contains("candor trust"), "{refused}");
+        let by_name = ConfiguredPython {
+            program: "python3".into(),
+            from_project: true,
+        };
+        assert!(search(dir.path(), Some(&by_name), &untrusted(dir.path())).is_ok());
+
+        let untrusted = search(dir.path(), None, &untrusted(dir.path())).unwrap();
         assert!(
             untrusted
                 .candidates
@@ -160,17 +179,11 @@ mod tests {
                 .all(|c| c.origin == Origin::Path && c.program != venv),
             "{untrusted:?}"
         );
-        assert_eq!(untrusted.passed_over.len(), 2, "{untrusted:?}");
-        assert!(untrusted.passed_over[0].contains("/opt/evil/python"));
-        assert!(untrusted.passed_over[1].contains(".venv"));
-        assert!(
-            untrusted
-                .passed_over
-                .iter()
-                .all(|n| n.contains("candor trust"))
-        );
+        assert_eq!(untrusted.passed_over.len(), 1, "{untrusted:?}");
+        assert!(untrusted.passed_over[0].contains(".venv"));
+        assert!(untrusted.passed_over[0].contains("candor trust"));
 
-        let trusted = search(dir.path(), None, true);
+        let trusted = search(dir.path(), None, &Trust::Trusted).unwrap();
         assert_eq!(trusted.candidates[0].program, venv);
         assert_eq!(trusted.candidates[0].origin, Origin::ProjectVenv);
         assert!(trusted.passed_over.is_empty());
@@ -184,7 +197,7 @@ mod tests {
             program: "/opt/py/bin/python3".into(),
             from_project: false,
         };
-        let found = search(dir.path(), Some(&user), false);
+        let found = search(dir.path(), Some(&user), &untrusted(dir.path())).unwrap();
         assert!(found.configured);
         assert_eq!(
             found.candidates,

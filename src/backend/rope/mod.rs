@@ -25,11 +25,12 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::refactor::{Finding, Plan, RefactorError, Request, Sources};
+use crate::trust::Trust;
 use crate::workspace::Root;
 
 use super::ServerInfo;
 
-pub use interpreter::{ConfiguredPython, TRUST_HINT};
+pub use interpreter::ConfiguredPython;
 
 /// The helper script, shipped inside the binary.
 pub const HELPER_SCRIPT: &str = include_str!("../../../assets/rope_helper.py");
@@ -75,9 +76,8 @@ pub struct RopeResult {
 pub struct RopeSettings {
     /// `rope.python` of the config file.
     pub python: Option<ConfiguredPython>,
-    /// Whether the project is trusted to choose programs (its `.venv`, its config's
-    /// `rope.python`).
-    pub project_programs_allowed: bool,
+    /// Whether the project may choose programs (its `.venv`, its config's `rope.python`).
+    pub trust: Trust,
     /// Each request to the helper gives up after this (the LSP `request_timeout_secs`).
     pub request_timeout: Duration,
 }
@@ -86,7 +86,10 @@ impl Default for RopeSettings {
     fn default() -> RopeSettings {
         RopeSettings {
             python: None,
-            project_programs_allowed: false,
+            trust: Trust::Untrusted {
+                root: std::path::PathBuf::new(),
+                why: crate::trust::Untrusted::Never,
+            },
             request_timeout: Duration::from_secs(super::lsp::DEFAULT_REQUEST_TIMEOUT_SECS),
         }
     }
@@ -232,11 +235,8 @@ impl RopeBackend {
 
     /// Finds an interpreter that can import rope and starts the helper under it.
     fn start(&self, root: &Path) -> Result<Session, RopeFailure> {
-        let search = interpreter::search(
-            root,
-            self.settings.python.as_ref(),
-            self.settings.project_programs_allowed,
-        );
+        let search = interpreter::search(root, self.settings.python.as_ref(), &self.settings.trust)
+            .map_err(RopeFailure::Unavailable)?;
         let dir = tempfile::Builder::new()
             .prefix("candor-rope-")
             .tempdir()
