@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::backend::lsp::which;
-use crate::trust::{Trust, Untrusted};
+use crate::trust::Trust;
 
 /// Where a candidate interpreter came from (for messages).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -136,6 +136,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::trust::Untrusted;
 
     fn fake_python(dir: &Path) -> PathBuf {
         use std::os::unix::fs::PermissionsExt;
