@@ -11,6 +11,7 @@
 //! it). When it is missing the test fails in CI (`CI` set) and is skipped, saying so, elsewhere.
 
 mod common;
+mod tui_common;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -735,4 +736,61 @@ fn rope_s_blind_spots_are_repaired_or_reported() {
         "{}",
         diff(&changed, "kit/use.py")
     );
+}
+
+/// The TUI runs the engine in this process: the warning panel names rope, and a clean rope
+/// result applies like any semantic one. (Needs rope on this process's PATH, which
+/// `scripts/test` arranges.)
+#[test]
+fn the_tui_shows_rope_in_the_warning_panel() {
+    use candor::backend::BackendChoice;
+    use candor::tui::headless::Headless;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    let on_path = Command::new("python3")
+        .args(["-I", "-c", "import rope"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !on_path {
+        assert!(!in_ci(), "CI runs the tests with rope on PATH");
+        eprintln!("SKIPPED (CI unset): rope is not importable by python3 on this process's PATH");
+        return;
+    }
+    let (_dir, root) = tui_common::demo_copy();
+    let mut h = Headless::open(&root, Some(BackendChoice::Auto), (120, 40)).unwrap();
+    tui_common::pick(&mut h, "shop/receipt", "python/shop/receipt.py");
+    tui_common::select_symbol(&mut h, "def shipping_cents");
+    h.press(&["c"]);
+    h.press(&["ctrl-e", "ctrl-j"])
+        .type_text("(weight_grams, express=False)")
+        .press(&["enter"]);
+    let ready = tui_common::ready(&h);
+    assert_eq!(
+        ready.outcome.semantic_backend.as_ref().map(|s| s.name.as_str()),
+        Some("rope")
+    );
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    terminal
+        .draw(|f| candor::tui::view::render(&h.state, f))
+        .unwrap();
+    let buffer = terminal.backend().buffer();
+    let screen: String = (0..40)
+        .map(|y| {
+            (0..120)
+                .map(|x| buffer[(x, y)].symbol().to_string())
+                .collect::<String>()
+                + "\n"
+        })
+        .collect();
+    assert!(screen.contains("rope 1."), "{screen}");
+    assert!(screen.contains("(refactoring library)"), "{screen}");
+    assert!(!screen.contains("tree-sitter heuristic"), "{screen}");
+    h.press(&["enter"]);
+    let after = std::fs::read_to_string(root.join("python/shop/receipt.py")).unwrap();
+    assert!(
+        after.contains("def shipping_cents(weight_grams, express=False):"),
+        "{after}"
+    );
+    tui_common::demo_tests_pass(&root, "python");
 }
