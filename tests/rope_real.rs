@@ -767,7 +767,11 @@ fn the_tui_shows_rope_in_the_warning_panel() {
         .press(&["enter"]);
     let ready = tui_common::ready(&h);
     assert_eq!(
-        ready.outcome.semantic_backend.as_ref().map(|s| s.name.as_str()),
+        ready
+            .outcome
+            .semantic_backend
+            .as_ref()
+            .map(|s| s.name.as_str()),
         Some("rope")
     );
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
