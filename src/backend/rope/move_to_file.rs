@@ -128,26 +128,22 @@ pub(super) fn move_to_file(
         });
     }
     for updated in &answer.dunder_all {
-        let (what, line) = if updated.kind == "add_to_all" {
-            (
-                "added `{}` to",
-                changes.iter().find(|c| c.path == updated.path),
-            )
+        let done = if updated.kind == "add_to_all" {
+            "added `{name}` to"
         } else {
-            (
-                "removed `{}` from",
-                changes.iter().find(|c| c.path == updated.path),
-            )
-        };
-        let line = line
+            "removed `{name}` from"
+        }
+        .replace("{name}", &symbol.name);
+        let line = changes
+            .iter()
+            .find(|c| c.path == updated.path)
             .and_then(|c| line_containing(&c.after, "__all__"))
             .unwrap_or(1);
         plan.findings.push(Finding::info(
             &updated.path,
             line,
             format!(
-                "candor {} the `__all__` of {} (rope does not update `__all__`)",
-                what.replace("{}", &symbol.name),
+                "candor {done} the `__all__` of {} (rope does not update `__all__`)",
                 updated.path
             ),
         ));
