@@ -86,6 +86,18 @@ pub struct LspConfig {
     pub request_timeout_secs: Option<u64>,
 }
 
+/// The rope backend (Python move to file and change signature).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RopeConfig {
+    /// The Python interpreter that runs rope (replaces the search: the project's `.venv` when
+    /// trusted, then `python3` and `python` on PATH).
+    pub python: Option<String>,
+    /// Which file named `python` (a project's file is honoured only in a trusted project).
+    #[serde(skip)]
+    pub source: ConfigSource,
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
@@ -95,6 +107,8 @@ pub struct Config {
     pub max_file_bytes: Option<u64>,
     #[serde(default)]
     pub lsp: LspConfig,
+    #[serde(default)]
+    pub rope: RopeConfig,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -160,7 +174,7 @@ impl Config {
         toml::from_str(text).map_err(|e| error(e.to_string()))
     }
 
-    /// Marks every server command as named by `source`.
+    /// Marks every server command (and rope's interpreter) as named by `source`.
     fn stamped(mut self, source: ConfigSource) -> Config {
         for command in [&mut self.lsp.rust, &mut self.lsp.python]
             .into_iter()
@@ -168,6 +182,7 @@ impl Config {
         {
             command.source = source;
         }
+        self.rope.source = source;
         self
     }
 
@@ -183,6 +198,11 @@ impl Config {
                     .lsp
                     .request_timeout_secs
                     .or(self.lsp.request_timeout_secs),
+            },
+            rope: if other.rope.python.is_some() {
+                other.rope
+            } else {
+                self.rope
             },
         }
     }

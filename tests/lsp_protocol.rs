@@ -237,9 +237,13 @@ fn a_server_that_crashes_mid_request_is_reported_with_its_stderr() {
     );
 
     // With `lsp` chosen, the failure is an `lsp` error that says what to do.
+    let rope = candor::backend::rope::RopeBackend::default();
     let error = backend::plan(
         BackendChoice::Lsp,
-        &pool,
+        backend::Semantic {
+            lsp: &pool,
+            rope: &rope,
+        },
         &p.root,
         &p.sources,
         &extract("src/main.rs", 3, "greet"),

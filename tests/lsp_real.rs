@@ -2,7 +2,7 @@
 //! `tests/lsp_fixtures/`, rust-analyzer and pylsp-rope extract a loop that reads and mutates
 //! locals (so the new function needs parameters and a return value) and inline it back, and the
 //! fixture's own tests pass after each step; jedi-language-server extracts; move and change
-//! signature have no semantic path.
+//! signature have no language-server path (Python's go to rope: tests/rope_real.rs).
 //!
 //! The servers come from PATH, with this repository's `.venv/bin` first (where `scripts/test`
 //! installs the Python ones). When one is missing the test fails in CI (`CI` set) and is
@@ -353,7 +353,8 @@ fn auto_uses_the_language_server_when_it_can() {
     );
 }
 
-/// The calls of the two refactors no language server offers, on both fixtures.
+/// The calls of the two refactors no language server offers. (Python's go to rope, used as a
+/// library: tests/rope_real.rs.)
 fn move_and_change_signature() -> Vec<(&'static str, &'static str, Value, &'static str)> {
     vec![
         (
@@ -368,24 +369,12 @@ fn move_and_change_signature() -> Vec<(&'static str, &'static str, Value, &'stat
             json!({"file_path": "src/lib.rs", "function_name": "summarize", "new_parameters": [{"name": "lines", "type": "&[Line]"}]}),
             "rust-analyzer offers no change-signature refactor",
         ),
-        (
-            "py_pkg",
-            "refactor_move_to_file",
-            json!({"file_path": "orders/totals.py", "symbol_name": "summarize", "target_file": "orders/summary.py"}),
-            "pylsp-rope offers no move-to-file refactor",
-        ),
-        (
-            "py_pkg",
-            "refactor_change_signature",
-            json!({"file_path": "orders/totals.py", "function_name": "summarize", "new_parameters": [{"name": "lines"}]}),
-            "pylsp-rope offers no change-signature refactor",
-        ),
     ]
 }
 
 #[test]
 fn move_and_change_signature_have_no_semantic_path() {
-    if !require(&["rust-analyzer", "pylsp"]) {
+    if !require(&["rust-analyzer"]) {
         return;
     }
     for (name, tool, mut args, reason) in move_and_change_signature() {
@@ -411,7 +400,7 @@ fn move_and_change_signature_have_no_semantic_path() {
 /// server did.
 #[test]
 fn move_and_change_signature_fall_back_in_auto_with_their_reason() {
-    if !require(&["rust-analyzer", "pylsp"]) {
+    if !require(&["rust-analyzer"]) {
         return;
     }
     for (name, tool, args, reason) in move_and_change_signature() {

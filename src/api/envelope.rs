@@ -37,6 +37,9 @@ pub fn success(
     if let Some(server) = &outcome.server {
         data.insert("lsp_server".into(), json!(server));
     }
+    if let Some(engine) = &outcome.semantic_backend {
+        data.insert("semantic_backend".into(), json!(engine));
+    }
     if !call.unknown_args.is_empty() {
         data.insert("unknown_args".into(), json!(call.unknown_args));
     }

@@ -16,9 +16,11 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::backend::lsp::{LspPool, LspSettings};
-use crate::backend::{self, BackendChoice, Outcome};
+use crate::backend::rope::{ConfiguredPython, RopeBackend, RopeSettings};
+use crate::backend::{self, BackendChoice, Outcome, Semantic};
 use crate::cancel::Cancel;
 use crate::config::Config;
+use crate::config::ConfigSource;
 use crate::honesty::Tool;
 use crate::refactor::{Finding, SourceError};
 use crate::trust::{Trust, Untrusted};
@@ -37,6 +39,7 @@ pub struct Engine {
     root: Root,
     sources: DiskSources,
     lsp: LspPool,
+    rope: RopeBackend,
     default_backend: BackendChoice,
     config: Config,
     trust: Trust,
@@ -95,9 +98,19 @@ impl Engine {
                 .max_file_bytes
                 .unwrap_or(Limits::default().max_file_bytes),
         };
+        let lsp = LspSettings::from_config(&config.lsp, trust.clone());
+        let rope = RopeSettings {
+            python: config.rope.python.clone().map(|program| ConfiguredPython {
+                program,
+                from_project: config.rope.source == ConfigSource::Project,
+            }),
+            trust: trust.clone(),
+            request_timeout: lsp.request_timeout,
+        };
         Engine {
             sources: DiskSources::new(root.clone(), limits),
-            lsp: LspPool::with_settings(LspSettings::from_config(&config.lsp, trust.clone())),
+            lsp: LspPool::with_settings(lsp),
+            rope: RopeBackend::new(rope),
             default_backend: backend.or(config.semantic_edit_backend).unwrap_or_default(),
             root,
             config,
@@ -132,6 +145,10 @@ impl Engine {
 
     pub fn lsp(&self) -> &LspPool {
         &self.lsp
+    }
+
+    pub fn rope(&self) -> &RopeBackend {
+        &self.rope
     }
 
     pub fn default_backend(&self) -> BackendChoice {
@@ -321,7 +338,10 @@ impl Engine {
         let planned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             backend::plan(
                 choice,
-                &self.lsp,
+                Semantic {
+                    lsp: &self.lsp,
+                    rope: &self.rope,
+                },
                 &self.root,
                 &recorder,
                 &call.request,

@@ -191,7 +191,7 @@ pub fn output_schema() -> Value {
         "properties": {
             "success": {"type": "boolean"},
             "tool": {"type": "string"},
-            "backend_used": {"type": "string", "enum": ["lsp", "hybrid"], "description": "lsp: a language server did the work; hybrid: the tree-sitter heuristic did"},
+            "backend_used": {"type": "string", "enum": ["lsp", "hybrid"], "description": "lsp: a semantic backend (a language server, or rope) did the work; hybrid: the tree-sitter heuristic did"},
             "confidence": {"type": "number", "minimum": 0, "maximum": 1},
             "degraded_reason": {"type": ["string", "null"], "description": format!("\"{DEGRADED_REASON}\" on the heuristic path, null otherwise")},
             "data": {
@@ -204,6 +204,7 @@ pub fn output_schema() -> Value {
                     "tree_sitter_caveats": strings,
                     "degraded_reason": {"type": "string"},
                     "fallback_reason": {"type": "string"},
+                    "semantic_backend": {"type": "object", "properties": {"name": {"type": "string"}, "version": {"type": "string"}}, "required": ["name"], "description": "the semantic engine that did the work: a language server, or rope (Python move to file and change signature)"},
                     "unknown_args": strings,
                     "findings": {"type": "array", "items": finding},
                     "changes": {"type": "array", "items": change},

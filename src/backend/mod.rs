@@ -1,8 +1,10 @@
-//! Chooses who does a refactor: a language server (semantic) or our tree-sitter heuristic, and
-//! says why when `auto` falls back. Produces an [`Outcome`]: the plan plus the facts the honesty
-//! surfaces are built from.
+//! Chooses who does a refactor: a semantic backend — a language server, or rope for Python
+//! move to file and change signature — or our tree-sitter heuristic, and says why when `auto`
+//! falls back. Produces an [`Outcome`]: the plan plus the facts the honesty surfaces are built
+//! from.
 
 pub mod lsp;
+pub mod rope;
 
 use serde::Serialize;
 
@@ -12,7 +14,7 @@ use crate::workspace::Root;
 
 pub use crate::config::BackendChoice;
 
-/// The language server that produced a result.
+/// The language server (or library) that produced a result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ServerInfo {
     pub name: String,
@@ -28,6 +30,9 @@ pub struct Outcome {
     pub backend: BackendKind,
     /// Set when a language server did the work.
     pub server: Option<ServerInfo>,
+    /// The semantic engine that did the work (the language server, or rope), for
+    /// `data.semantic_backend`.
+    pub semantic_backend: Option<ServerInfo>,
     /// Why `auto` did not use a language server.
     pub fallback_reason: Option<String>,
 }
@@ -52,15 +57,23 @@ pub enum BackendError {
     /// `lsp` was asked for and the operation has no language-server implementation.
     #[error("{0}")]
     UnsupportedOperation(String),
-    /// `lsp` was asked for and the language server failed.
+    /// `lsp` was asked for and the language server (or rope) failed.
     #[error("{0}")]
     Lsp(String),
 }
 
-/// Computes `request` with the chosen backend.
+/// The semantic backends of a session.
+#[derive(Debug, Clone, Copy)]
+pub struct Semantic<'a> {
+    pub lsp: &'a lsp::LspPool,
+    pub rope: &'a rope::RopeBackend,
+}
+
+/// Computes `request` with the chosen backend: Python move to file and change signature go to
+/// rope, everything else to the language servers.
 pub fn plan(
     choice: BackendChoice,
-    lsp: &lsp::LspPool,
+    semantic: Semantic<'_>,
     root: &Root,
     sources: &dyn Sources,
     request: &Request,
@@ -72,12 +85,30 @@ pub fn plan(
             plan: refactor::plan(sources, request)?,
             backend: BackendKind::Hybrid,
             server: None,
+            semantic_backend: None,
             fallback_reason,
         })
     };
     if request.language().is_none() {
         return Err(RefactorError::UnsupportedLanguage(request.file().to_string()).into());
     }
+    if choice != BackendChoice::TreeSitter && rope::RopeBackend::handles(request) {
+        return match semantic.rope.plan(root, sources, request) {
+            Ok(result) => Ok(rope_outcome(request, result)),
+            Err(rope::RopeFailure::Refactor(e)) => Err(e.into()),
+            Err(failure) if choice == BackendChoice::Auto => heuristic(Some(failure.reason())),
+            Err(rope::RopeFailure::Unsupported(reason)) => {
+                Err(BackendError::UnsupportedOperation(format!(
+                    "{reason}; use semantic_edit_backend \"auto\" or \"tree-sitter\" for the heuristic"
+                )))
+            }
+            Err(failure) => Err(BackendError::Lsp(format!(
+                "{}; or use semantic_edit_backend \"tree-sitter\"",
+                failure.reason()
+            ))),
+        };
+    }
+    let lsp = semantic.lsp;
     match choice {
         BackendChoice::TreeSitter => heuristic(None),
         BackendChoice::Lsp => match lsp.plan(root, sources, request, server_override) {
@@ -99,5 +130,22 @@ pub fn plan(
             Err(lsp::LspFailure::Refactor(e)) => Err(e.into()),
             Err(failure) => heuristic(Some(failure.reason())),
         },
+    }
+}
+
+/// rope's result with the honesty facts of the semantic path; the result is parsed again, as
+/// every plan is.
+fn rope_outcome(request: &Request, result: rope::RopeResult) -> Outcome {
+    let mut plan = result.plan;
+    plan.findings
+        .extend(refactor::findings::check_syntax(&plan.changes));
+    refactor::findings::normalize(&mut plan.findings);
+    Outcome {
+        tool: request.tool(),
+        plan,
+        backend: BackendKind::Lsp,
+        server: None,
+        semantic_backend: Some(result.info),
+        fallback_reason: None,
     }
 }

@@ -1459,6 +1459,7 @@ mod tests {
                 name: "pylsp".into(),
                 version: Some("1.2".into()),
             }),
+            semantic_backend: None,
             fallback_reason: None,
         }
     }

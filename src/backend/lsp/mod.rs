@@ -30,6 +30,7 @@ use crate::workspace::Root;
 use super::{Outcome, ServerInfo};
 
 pub use convert::{minimal_edits, path_to_uri, uri_to_path};
+pub use servers::which;
 pub use transport::{TransportError, read_message, write_message};
 
 /// A per-call replacement of the server command line (the seed's `command` / `args`).
@@ -89,6 +90,7 @@ impl SemanticResult {
                 details: self.details,
             },
             backend: BackendKind::Lsp,
+            semantic_backend: Some(self.server.clone()),
             server: Some(self.server),
             fallback_reason: None,
         }

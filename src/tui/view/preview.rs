@@ -253,16 +253,21 @@ fn panel(state: &State, preview: &Preview, frame: &mut Frame, outer: Rect, area:
     };
     let outcome = &ready.outcome;
     lines.push(heading("Backend".to_string()));
-    match &outcome.server {
-        Some(server) => {
-            let version = server
+    let engine = match (&outcome.server, &outcome.semantic_backend) {
+        (Some(server), _) => Some((server, "language server")),
+        (None, Some(library)) => Some((library, "refactoring library")),
+        (None, None) => None,
+    };
+    match engine {
+        Some((engine, what)) => {
+            let version = engine
                 .version
                 .as_deref()
                 .map(|v| format!(" {v}"))
                 .unwrap_or_default();
             indented(
                 &mut lines,
-                &format!("{}{version} (language server)", server.name),
+                &format!("{}{version} ({what})", engine.name),
                 "  ",
                 t.ok,
             );

@@ -1,0 +1,1 @@
+"""A tiny ledger: amounts in cents, rates, invoices and reports."""

@@ -1,0 +1,800 @@
+//! The rope backend with the real rope, through the real `candor call` binary, on copies of
+//! `tests/rope_fixtures/ledger` (a package with its own unittest suite): move a function used
+//! from three other modules (`import ledger.core`, `from ledger.core import to_cents`,
+//! `from ledger.core import to_cents as cents`) to an existing and to a new module; change a
+//! signature (remove, add with a default, reorder) of a function called positionally and by
+//! keyword from several modules. After each apply the package's tests pass; `candor undo`
+//! gives back every byte. An untrusted project's `.ropeproject/config.py` and `.venv/bin/python`
+//! never run; `auto` says why when rope cannot be imported.
+//!
+//! rope comes from PATH, with this repository's `.venv/bin` first (where `scripts/test` installs
+//! it). When it is missing the test fails in CI (`CI` set) and is skipped, saying so, elsewhere.
+
+mod common;
+mod tui_common;
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::{Value, json};
+
+use common::snapshot;
+
+fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
+}
+
+/// PATH as `scripts/test` sets it: the repository's `.venv/bin` first.
+fn path_env() -> OsString {
+    let mut paths = vec![manifest_dir().join(".venv/bin")];
+    if let Some(current) = std::env::var_os("PATH") {
+        paths.extend(std::env::split_paths(&current));
+    }
+    std::env::join_paths(paths).unwrap()
+}
+
+/// The interpreter the fixture's tests run with.
+fn python() -> PathBuf {
+    if let Some(python) = std::env::var_os("CANDOR_TEST_PYTHON") {
+        return PathBuf::from(python);
+    }
+    let venv = manifest_dir().join(".venv/bin/python");
+    if venv.exists() {
+        venv
+    } else {
+        PathBuf::from("python3")
+    }
+}
+
+/// True when `python3` on the tests' PATH imports rope; otherwise fails in CI and skips
+/// (loudly) elsewhere.
+fn require_rope() -> bool {
+    let ok = Command::new("python3")
+        .args(["-I", "-c", "import rope"])
+        .env("PATH", path_env())
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if ok {
+        return true;
+    }
+    let message = "rope is not importable by python3 on PATH; scripts/test installs it into .venv (tests/requirements.txt)";
+    assert!(!in_ci(), "CI must run the real-rope tests: {message}");
+    eprintln!("SKIPPED (CI unset): {message}");
+    false
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name();
+        if name == "__pycache__" || name == ".ropeproject" {
+            continue;
+        }
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &to.join(&name));
+        } else {
+            std::fs::copy(entry.path(), to.join(&name)).unwrap();
+        }
+    }
+}
+
+/// A fresh copy of the ledger package.
+fn ledger() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(
+        &manifest_dir().join("tests/rope_fixtures/ledger"),
+        dir.path(),
+    );
+    dir
+}
+
+fn candor(root: &Path, args: &[&str], path: &OsString) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_candor"))
+        .args(args)
+        .arg("--root")
+        .arg(root)
+        .current_dir(root)
+        .env("PATH", path)
+        .env("XDG_CONFIG_HOME", root.join(".candor/no-user-config"))
+        .env_remove("CANDOR_BACKEND")
+        .output()
+        .unwrap()
+}
+
+/// `candor call` in `root`: the envelope, and what candor wrote to stderr.
+fn call_with_path(root: &Path, tool: &str, args: &Value, path: &OsString) -> (Value, String) {
+    let output = candor(root, &["call", tool, &args.to_string()], path);
+    let envelope: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{tool}: stdout is not JSON ({e}): {}\nstderr: {}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    (
+        envelope,
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn call(root: &Path, tool: &str, args: Value) -> Value {
+    call_with_path(root, tool, &args, &path_env()).0
+}
+
+/// The package's own tests, without writing bytecode into the project.
+fn run_package_tests(root: &Path) {
+    let output = Command::new(python())
+        .args(["-B", "-m", "unittest", "-q"])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "the package's tests fail:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+fn read(root: &Path, path: &str) -> String {
+    std::fs::read_to_string(root.join(path)).unwrap()
+}
+
+/// The honesty surfaces of a rope result.
+fn assert_rope(envelope: &Value) {
+    assert_eq!(envelope["success"], true, "{envelope:#}");
+    assert_eq!(envelope["backend_used"], "lsp", "{envelope:#}");
+    assert_eq!(envelope["confidence"], 0.85, "{envelope:#}");
+    assert_eq!(envelope["degraded_reason"], Value::Null, "{envelope:#}");
+    let data = &envelope["data"];
+    assert_eq!(data["semantic_backend"]["name"], "rope", "{envelope:#}");
+    assert!(
+        data["semantic_backend"]["version"]
+            .as_str()
+            .is_some_and(|v| v.starts_with(char::is_numeric)),
+        "{envelope:#}"
+    );
+    assert!(data.get("tree_sitter_caveats").is_none(), "{envelope:#}");
+    assert!(data.get("degraded_reason").is_none(), "{envelope:#}");
+    assert!(data.get("fallback_reason").is_none(), "{envelope:#}");
+    assert!(data.get("lsp_server").is_none(), "{envelope:#}");
+}
+
+/// Applies, runs the package's tests, undoes, and checks every byte is back; returns the
+/// applied envelope.
+fn apply_test_and_undo(root: &Path, tool: &str, mut args: Value) -> Value {
+    let before = snapshot(root);
+    let preview = call(root, tool, args.clone());
+    assert_rope(&preview);
+    assert_eq!(snapshot(root), before, "a preview writes nothing");
+    args["dry_run"] = json!(false);
+    let applied = call(root, tool, args);
+    assert_rope(&applied);
+    assert_eq!(applied["data"]["applied"], true, "{applied:#}");
+    assert_eq!(
+        applied["data"]["changes"], preview["data"]["changes"],
+        "what is written is what was previewed"
+    );
+    assert!(
+        !root.join(".ropeproject").exists(),
+        "rope created nothing in the project"
+    );
+    run_package_tests(root);
+    let undo = candor(root, &["undo"], &path_env());
+    assert!(
+        undo.status.success(),
+        "{}",
+        String::from_utf8_lossy(&undo.stderr)
+    );
+    assert_eq!(snapshot(root), before, "undo gives back every byte");
+    applied
+}
+
+#[test]
+fn move_to_an_existing_module_rewrites_every_import_style() {
+    if !require_rope() {
+        return;
+    }
+    let project = ledger();
+    let root = project.path();
+    run_package_tests(root);
+    let applied = apply_test_and_undo(
+        root,
+        "refactor_move_to_file",
+        json!({"file_path": "ledger/core.py", "symbol_name": "to_cents", "target_file": "ledger/convert.py"}),
+    );
+    let data = &applied["data"];
+    assert_eq!(data["target_created"], false, "{data:#}");
+    let paths: Vec<&str> = data["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["path"].as_str().unwrap())
+        .collect();
+    for path in [
+        "ledger/cli.py",
+        "ledger/convert.py",
+        "ledger/core.py",
+        "ledger/invoice.py",
+        "ledger/report.py",
+    ] {
+        assert!(paths.contains(&path), "{path} changes: {paths:?}");
+    }
+    let diff = |path: &str| {
+        data["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["path"] == path)
+            .and_then(|c| c["diff"].as_str())
+            .unwrap()
+            .to_string()
+    };
+    // The alias import that rope's move leaves behind is rewritten, and said so.
+    assert!(
+        diff("ledger/cli.py").contains("+from ledger.convert import to_cents as cents"),
+        "{}",
+        diff("ledger/cli.py")
+    );
+    assert!(
+        data["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["file"] == "ledger/cli.py"
+                && f["message"].as_str().unwrap().contains(
+                    "candor rewrote it to `from ledger.convert import to_cents as cents`"
+                )),
+        "{data:#}"
+    );
+    assert!(
+        diff("ledger/invoice.py").contains("+import ledger.convert"),
+        "{}",
+        diff("ledger/invoice.py")
+    );
+    // The moved function brings the imports it needs.
+    assert!(
+        diff("ledger/convert.py").contains("+from decimal import ROUND_HALF_UP, Decimal"),
+        "{}",
+        diff("ledger/convert.py")
+    );
+}
+
+#[test]
+fn move_to_a_new_module_creates_it_in_the_same_transaction() {
+    if !require_rope() {
+        return;
+    }
+    let project = ledger();
+    let root = project.path();
+    let args = json!({"file_path": "ledger/core.py", "symbol_name": "to_cents", "target_file": "ledger/units.py"});
+    let preview = call(root, "refactor_move_to_file", args.clone());
+    assert_rope(&preview);
+    assert!(
+        !root.join("ledger/units.py").exists(),
+        "the new module exists only in rope's private copy until the apply"
+    );
+    let created = preview["data"]["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["path"] == "ledger/units.py")
+        .unwrap_or_else(|| panic!("{preview:#}"));
+    assert_eq!(created["created"], true);
+    assert_eq!(created["sha256_before"], Value::Null);
+    let applied = apply_test_and_undo(root, "refactor_move_to_file", args);
+    assert_eq!(applied["data"]["target_created"], true);
+    assert_eq!(applied["data"]["target_module"], "ledger.units");
+    assert!(
+        !root.join("ledger/units.py").exists(),
+        "undo removes the module the move created"
+    );
+}
+
+#[test]
+fn the_applied_move_is_what_the_package_needs() {
+    if !require_rope() {
+        return;
+    }
+    let project = ledger();
+    let root = project.path();
+    let args = json!({"file_path": "ledger/core.py", "symbol_name": "to_cents", "target_file": "ledger/units.py", "dry_run": false});
+    let applied = call(root, "refactor_move_to_file", args);
+    assert_rope(&applied);
+    let core = read(root, "ledger/core.py");
+    assert!(!core.contains("def to_cents"), "{core}");
+    let units = read(root, "ledger/units.py");
+    assert!(
+        units.contains("def to_cents(amount, currency=\"EUR\"):"),
+        "{units}"
+    );
+    // The blank lines between the imports and the code are the file's own, not rope's.
+    assert!(
+        read(root, "ledger/invoice.py").starts_with(
+            "\"\"\"Invoices: lines of (label, amount) with a tax rate.\"\"\"\nimport ledger.core\nimport ledger.units\n\n\ndef "
+        ),
+        "{}",
+        read(root, "ledger/invoice.py")
+    );
+    run_package_tests(root);
+}
+
+#[test]
+fn change_signature_rewrites_positional_keyword_and_aliased_calls() {
+    if !require_rope() {
+        return;
+    }
+    let project = ledger();
+    let root = project.path();
+    // Remove `verbose`, put `rate_percent` first, add `cap=None`.
+    let args = json!({
+        "file_path": "ledger/core.py",
+        "function_name": "apply_rate",
+        "new_parameters": [
+            {"name": "rate_percent"},
+            {"name": "amount_cents"},
+            {"name": "minimum", "default": "0"},
+            {"name": "cap", "default": "None"}
+        ]
+    });
+    let applied = apply_test_and_undo(root, "refactor_change_signature", args.clone());
+    let data = &applied["data"];
+    assert_eq!(
+        data["old_params"],
+        "(amount_cents, rate_percent, verbose, minimum=0)"
+    );
+    assert_eq!(
+        data["new_params"],
+        "(rate_percent, amount_cents, minimum=0, cap=None)"
+    );
+    assert_eq!(data["call_sites_updated"], 4, "{data:#}");
+    assert_eq!(
+        data["rope_changers"],
+        json!([
+            "remove `verbose`",
+            "reorder the parameters",
+            "add `cap=None` at position 4"
+        ])
+    );
+    let diffs: String = data["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["diff"].as_str().unwrap().to_string())
+        .collect();
+    for expected in [
+        "+def apply_rate(rate_percent, amount_cents, minimum=0, cap=None):",
+        "+    return apply_rate(20, subtotal)",
+        "+    return ledger.core.apply_rate(rate, subtotal, 50)",
+        "+    return [apply_rate(rate_percent, c) for c in cents]",
+        "+    return [with_rate(5, v) for v in values]",
+    ] {
+        assert!(diffs.contains(expected), "missing {expected:?} in\n{diffs}");
+    }
+    // Applied for good this time: the package's tests pass on the result.
+    let mut args = args;
+    args["dry_run"] = json!(false);
+    assert_rope(&call(root, "refactor_change_signature", args));
+    run_package_tests(root);
+}
+
+#[test]
+fn what_rope_cannot_express_is_unsupported_under_lsp_and_a_fallback_under_auto() {
+    if !require_rope() {
+        return;
+    }
+    let project = ledger();
+    let root = project.path();
+    // A new parameter without a default: every existing call would lack it.
+    let args = json!({
+        "file_path": "ledger/core.py",
+        "function_name": "apply_rate",
+        "new_parameters": [{"name": "amount_cents"}, {"name": "rate_percent"}, {"name": "verbose"}, {"name": "minimum", "default": "0"}, {"name": "cap", "default": "None"}, {"name": "mode"}]
+    });
+    let mut strict = args.clone();
+    strict["semantic_edit_backend"] = json!("lsp");
+    let refused = call(root, "refactor_change_signature", strict);
+    assert_eq!(refused["success"], false, "{refused:#}");
+    assert_eq!(refused["error"]["code"], "invalid_argument", "{refused:#}");
+    // (`mode` without a default after defaults is refused by Python itself, on every backend.)
+    let args = json!({
+        "file_path": "ledger/core.py",
+        "function_name": "apply_rate",
+        "new_parameters": [{"name": "mode"}, {"name": "amount_cents"}, {"name": "rate_percent"}, {"name": "verbose"}, {"name": "minimum", "default": "0"}]
+    });
+    let mut strict = args.clone();
+    strict["semantic_edit_backend"] = json!("lsp");
+    let refused = call(root, "refactor_change_signature", strict);
+    assert_eq!(refused["success"], false, "{refused:#}");
+    assert_eq!(
+        refused["error"]["code"], "unsupported_operation",
+        "{refused:#}"
+    );
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("`mode` is a new parameter of `apply_rate` without a default"),
+        "{message}"
+    );
+    let fallback = call(root, "refactor_change_signature", args);
+    assert_eq!(fallback["success"], true, "{fallback:#}");
+    assert_eq!(fallback["backend_used"], "hybrid", "{fallback:#}");
+    assert_eq!(
+        fallback["data"]["fallback_reason"].as_str().unwrap(),
+        message.split("; use semantic_edit_backend").next().unwrap(),
+        "{fallback:#}"
+    );
+}
+
+#[test]
+fn a_syntax_error_in_a_project_file_is_rope_s_message_or_a_fallback() {
+    if !require_rope() {
+        return;
+    }
+    let project = ledger();
+    let root = project.path();
+    std::fs::write(
+        root.join("ledger/broken.py"),
+        "from ledger.core import to_cents\ndef broken(:\n    return to_cents(1)\n",
+    )
+    .unwrap();
+    let args = json!({"file_path": "ledger/core.py", "symbol_name": "to_cents", "target_file": "ledger/units.py", "semantic_edit_backend": "lsp"});
+    let refused = call(root, "refactor_move_to_file", args.clone());
+    assert_eq!(refused["error"]["code"], "lsp", "{refused:#}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.contains("broken.py"), "{message}");
+    assert!(
+        message.contains("rope cannot analyze the project"),
+        "{message}"
+    );
+    let mut auto = args;
+    auto["semantic_edit_backend"] = json!("auto");
+    let fallback = call(root, "refactor_move_to_file", auto);
+    assert_eq!(fallback["backend_used"], "hybrid", "{fallback:#}");
+    assert!(
+        fallback["data"]["fallback_reason"]
+            .as_str()
+            .unwrap()
+            .contains("broken.py"),
+        "{fallback:#}"
+    );
+}
+
+/// A project that would run programs if candor let it: a `.ropeproject/config.py`, a
+/// `.venv/bin/python`, and modules named like rope and the standard library. Each writes a
+/// marker when it runs.
+fn hostile_project() -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
+    let project = ledger();
+    let root = project.path();
+    let marker = |name: &str| root.join(name).display().to_string();
+    std::fs::create_dir_all(root.join(".ropeproject")).unwrap();
+    std::fs::write(
+        root.join(".ropeproject/config.py"),
+        format!(
+            "open({:?}, 'w').write('config.py ran')\n",
+            marker("PWNED_ROPE_CONFIG")
+        ),
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join(".venv/bin")).unwrap();
+    let python = root.join(".venv/bin/python");
+    std::fs::write(
+        &python,
+        format!("#!/bin/sh\necho venv > {}\nexit 1\n", marker("PWNED_VENV")),
+    )
+    .unwrap();
+    std::fs::set_permissions(&python, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::create_dir_all(root.join("rope")).unwrap();
+    for module in ["rope/__init__.py", "json.py", "ast.py"] {
+        std::fs::write(
+            root.join(module),
+            format!(
+                "open({:?}, 'w').write('imported')\n",
+                marker(&format!("PWNED_{}", module.replace('/', "_")))
+            ),
+        )
+        .unwrap();
+    }
+    project
+}
+
+#[test]
+fn an_untrusted_project_runs_none_of_its_programs() {
+    if !require_rope() {
+        return;
+    }
+    let project = hostile_project();
+    let root = project.path();
+    let envelope = call(
+        root,
+        "refactor_change_signature",
+        json!({"file_path": "ledger/core.py", "function_name": "apply_rate", "new_parameters": [{"name": "amount_cents"}, {"name": "rate_percent"}, {"name": "minimum", "default": "0"}]}),
+    );
+    assert_rope(&envelope);
+    let move_envelope = call(
+        root,
+        "refactor_move_to_file",
+        json!({"file_path": "ledger/core.py", "symbol_name": "to_cents", "target_file": "ledger/units.py"}),
+    );
+    assert_rope(&move_envelope);
+    let markers: Vec<String> = std::fs::read_dir(root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("PWNED"))
+        .collect();
+    assert!(markers.is_empty(), "the project ran code: {markers:?}");
+    // The .venv that was passed over is named, with how to allow it.
+    assert!(
+        envelope["data"]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["message"].as_str().unwrap().contains(".venv")
+                && f["message"].as_str().unwrap().contains("candor trust")),
+        "{envelope:#}"
+    );
+}
+
+/// A Python with no rope: a fresh virtual environment.
+fn python_without_rope(dir: &Path) -> PathBuf {
+    let venv = dir.join("bare-venv");
+    let made = Command::new(python())
+        .args(["-m", "venv", "--without-pip"])
+        .arg(&venv)
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    venv.join("bin")
+}
+
+#[test]
+fn auto_says_why_when_rope_cannot_be_imported() {
+    if !require_rope() {
+        return;
+    }
+    let project = ledger();
+    let root = project.path();
+    let scratch = tempfile::tempdir().unwrap();
+    let bare = python_without_rope(scratch.path());
+    let path = std::env::join_paths([bare]).unwrap();
+    let args = json!({"file_path": "ledger/core.py", "symbol_name": "to_cents", "target_file": "ledger/units.py"});
+    let (fallback, stderr) = call_with_path(root, "refactor_move_to_file", &args, &path);
+    assert_eq!(fallback["success"], true, "{fallback:#}");
+    assert_eq!(fallback["backend_used"], "hybrid", "{fallback:#}");
+    let reason = fallback["data"]["fallback_reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("rope is not available: python3 on PATH"),
+        "{reason}"
+    );
+    assert!(reason.contains("No module named 'rope'"), "{reason}");
+    assert!(reason.contains("pip install rope"), "{reason}");
+    assert!(
+        stderr.is_empty(),
+        "nothing of the helper reaches candor's stderr: {stderr}"
+    );
+    let mut strict = args;
+    strict["semantic_edit_backend"] = json!("lsp");
+    let (refused, _) = call_with_path(root, "refactor_move_to_file", &strict, &path);
+    assert_eq!(refused["error"]["code"], "lsp", "{refused:#}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("rope is not available"),
+        "{refused:#}"
+    );
+}
+
+/// A package with what rope alone gets wrong or does not see: `__all__` lists, a relative
+/// import, a doctest, the function passed as a value, a call with `*args`, a comment inside a
+/// call.
+fn kit() -> tempfile::TempDir {
+    common::project(&[
+        ("kit/__init__.py", b"from .base import *\nfrom .extra import *\n"),
+        (
+            "kit/base.py",
+            b"\"\"\"Base helpers.\"\"\"\n__all__ = [\"shout\", \"banner\"]\n\n\ndef shout(text, times=1):\n    return \" \".join([text.upper()] * times)\n\n\ndef banner(text):\n    \"\"\"A banner.\n\n    >>> shout('a', 2)\n    'A A'\n    \"\"\"\n    return shout(\n        text,  # the words\n        3,\n    )\n",
+        ),
+        ("kit/extra.py", b"__all__ = [\"other\"]\n\n\ndef other():\n    return 1\n"),
+        (
+            "kit/use.py",
+            b"from functools import partial\n\nfrom .base import shout\n\ntwice = partial(shout, times=2)\n\n\ndef run(args):\n    return shout(*args) + shout(\"x\", times=1)\n",
+        ),
+    ])
+}
+
+fn findings_of(envelope: &Value) -> Vec<String> {
+    envelope["data"]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {}:{} {}",
+                f["severity"].as_str().unwrap(),
+                f["file"].as_str().unwrap(),
+                f["line"],
+                f["message"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+fn has(findings: &[String], needle: &str) -> bool {
+    findings.iter().any(|f| f.contains(needle))
+}
+
+#[test]
+fn rope_s_blind_spots_are_repaired_or_reported() {
+    if !require_rope() {
+        return;
+    }
+    let project = kit();
+    let root = project.path();
+    let moved = call(
+        root,
+        "refactor_move_to_file",
+        json!({"file_path": "kit/base.py", "symbol_name": "shout", "target_file": "kit/extra.py"}),
+    );
+    assert_rope(&moved);
+    let findings = findings_of(&moved);
+    let diff = |envelope: &Value, path: &str| -> String {
+        envelope["data"]["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["path"] == path)
+            .map(|c| c["diff"].as_str().unwrap().to_string())
+            .unwrap_or_default()
+    };
+    // `__all__` follows the function; the relative import is rewritten.
+    let base = diff(&moved, "kit/base.py");
+    assert!(
+        base.contains("-__all__ = [\"shout\", \"banner\"]")
+            && base.contains("+__all__ = [\"banner\"]"),
+        "{base}"
+    );
+    assert!(
+        diff(&moved, "kit/extra.py").contains("+__all__ = [\"other\", \"shout\"]"),
+        "{}",
+        diff(&moved, "kit/extra.py")
+    );
+    assert!(
+        diff(&moved, "kit/use.py").contains("+from kit.extra import shout"),
+        "{}",
+        diff(&moved, "kit/use.py")
+    );
+    assert!(has(&findings, "info kit/use.py:"), "{findings:#?}");
+    assert!(
+        has(
+            &findings,
+            "candor removed `shout` from the `__all__` of kit/base.py"
+        ),
+        "{findings:#?}"
+    );
+    // The doctest of `banner` still calls `shout`, which base.py no longer binds by that name.
+    assert!(
+        has(
+            &findings,
+            "warning kit/base.py:9 1 doctest line(s) of kit/base.py use `shout`"
+        ),
+        "{findings:#?}"
+    );
+
+    let changed = call(
+        root,
+        "refactor_change_signature",
+        json!({"file_path": "kit/base.py", "function_name": "shout", "new_parameters": [{"name": "times", "default": "1"}, {"name": "text", "default": "''"}]}),
+    );
+    assert_rope(&changed);
+    let findings = findings_of(&changed);
+    assert!(
+        has(
+            &findings,
+            "warning kit/use.py:5 `shout` is used here as a value (`twice = partial(shout, times=2)`)"
+        ),
+        "{findings:#?}"
+    );
+    assert!(
+        has(
+            &findings,
+            "warning kit/use.py:9 the call `shout(*args)` passes `*` or `**` arguments"
+        ),
+        "{findings:#?}"
+    );
+    assert!(
+        has(
+            &findings,
+            "warning kit/base.py:12 1 doctest line(s) of kit/base.py call `shout`"
+        ),
+        "{findings:#?}"
+    );
+    assert!(
+        has(
+            &findings,
+            "warning kit/base.py:16 the comment `# the words`"
+        ),
+        "{findings:#?}"
+    );
+    assert!(
+        diff(&changed, "kit/base.py").contains("+    return shout(3, text)"),
+        "{}",
+        diff(&changed, "kit/base.py")
+    );
+    assert!(
+        diff(&changed, "kit/use.py").contains("+    return shout(*args) + shout(1, \"x\")"),
+        "{}",
+        diff(&changed, "kit/use.py")
+    );
+}
+
+/// The TUI runs the engine in this process: the warning panel names rope, and a clean rope
+/// result applies like any semantic one. (Needs rope on this process's PATH, which
+/// `scripts/test` arranges.)
+#[test]
+fn the_tui_shows_rope_in_the_warning_panel() {
+    use candor::backend::BackendChoice;
+    use candor::tui::headless::Headless;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    let on_path = Command::new("python3")
+        .args(["-I", "-c", "import rope"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !on_path {
+        assert!(!in_ci(), "CI runs the tests with rope on PATH");
+        eprintln!("SKIPPED (CI unset): rope is not importable by python3 on this process's PATH");
+        return;
+    }
+    let (_dir, root) = tui_common::demo_copy();
+    let mut h = Headless::open(&root, Some(BackendChoice::Auto), (120, 40)).unwrap();
+    tui_common::pick(&mut h, "shop/receipt", "python/shop/receipt.py");
+    tui_common::select_symbol(&mut h, "def shipping_cents");
+    h.press(&["c"]);
+    h.press(&["ctrl-e", "ctrl-j"])
+        .type_text("(weight_grams, express=False)")
+        .press(&["enter"]);
+    let ready = tui_common::ready(&h);
+    assert_eq!(
+        ready
+            .outcome
+            .semantic_backend
+            .as_ref()
+            .map(|s| s.name.as_str()),
+        Some("rope")
+    );
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    terminal
+        .draw(|f| candor::tui::view::render(&h.state, f))
+        .unwrap();
+    let buffer = terminal.backend().buffer();
+    let screen: String = (0..40)
+        .map(|y| {
+            (0..120)
+                .map(|x| buffer[(x, y)].symbol().to_string())
+                .collect::<String>()
+                + "\n"
+        })
+        .collect();
+    assert!(screen.contains("rope 1."), "{screen}");
+    assert!(screen.contains("(refactoring library)"), "{screen}");
+    assert!(!screen.contains("tree-sitter heuristic"), "{screen}");
+    h.press(&["enter"]);
+    let after = std::fs::read_to_string(root.join("python/shop/receipt.py")).unwrap();
+    assert!(
+        after.contains("def shipping_cents(weight_grams, express=False):"),
+        "{after}"
+    );
+    tui_common::demo_tests_pass(&root, "python");
+}
