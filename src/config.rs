@@ -26,6 +26,27 @@ pub struct LspConfig {
     pub request_timeout_secs: Option<u64>,
 }
 
+/// `[verify]`: the check of a result with the project's own tools before it is written.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerifyConfig {
+    /// `verify` when a call does not say: true, false or "tests" (default: true in the TUI,
+    /// false for `candor call` and MCP).
+    pub default: Option<crate::verify::Level>,
+    /// Seconds the check of one result may take (default 120).
+    pub timeout_secs: Option<u64>,
+    /// Seconds the tests may take (default 600).
+    pub tests_timeout_secs: Option<u64>,
+    /// Replaces `cargo` on PATH.
+    pub cargo: Option<ServerCommand>,
+    /// Replaces `python3` on PATH (compile, the type checker's interpreter, the tests).
+    pub python: Option<ServerCommand>,
+    /// Replaces `ruff` on PATH.
+    pub ruff: Option<ServerCommand>,
+    /// Replaces `basedpyright` (then `pyright`) on PATH.
+    pub pyright: Option<ServerCommand>,
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
@@ -35,6 +56,8 @@ pub struct Config {
     pub max_file_bytes: Option<u64>,
     #[serde(default)]
     pub lsp: LspConfig,
+    #[serde(default)]
+    pub verify: VerifyConfig,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -83,6 +106,18 @@ impl Config {
                     .request_timeout_secs
                     .or(self.lsp.request_timeout_secs),
             },
+            verify: VerifyConfig {
+                default: other.verify.default.or(self.verify.default),
+                timeout_secs: other.verify.timeout_secs.or(self.verify.timeout_secs),
+                tests_timeout_secs: other
+                    .verify
+                    .tests_timeout_secs
+                    .or(self.verify.tests_timeout_secs),
+                cargo: other.verify.cargo.or(self.verify.cargo),
+                python: other.verify.python.or(self.verify.python),
+                ruff: other.verify.ruff.or(self.verify.ruff),
+                pyright: other.verify.pyright.or(self.verify.pyright),
+            },
         }
     }
 }
@@ -122,5 +157,18 @@ mod tests {
         .unwrap();
         let err = Config::read(&dir.path().join(".candor/config.toml")).unwrap_err();
         assert!(err.to_string().contains("config.toml"));
+        std::fs::write(
+            dir.path().join(".candor/config.toml"),
+            "[verify]\ndefault = \"tests\"\ntimeout_secs = 30\nruff = { command = \"/opt/ruff\" }\n",
+        )
+        .unwrap();
+        let config = Config::read(&dir.path().join(".candor/config.toml")).unwrap();
+        assert_eq!(config.verify.default, Some(crate::verify::Level::Tests));
+        assert_eq!(config.verify.timeout_secs, Some(30));
+        let merged = Config::default().overlay(config);
+        assert_eq!(merged.verify.ruff.unwrap().command, "/opt/ruff");
+        std::fs::write(dir.path().join(".candor/config.toml"), "[verify]\ndefault = true\n").unwrap();
+        let config = Config::read(&dir.path().join(".candor/config.toml")).unwrap();
+        assert_eq!(config.verify.default, Some(crate::verify::Level::Check));
     }
 }
