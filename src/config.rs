@@ -1,18 +1,78 @@
 //! User and project settings: `$XDG_CONFIG_HOME/candor/config.toml`, then
-//! `<root>/.candor/config.toml` on top. Every key is optional; defaults live in code.
+//! `<root>/.candor/config.toml` on top. Every key is optional; defaults live in code. Each server
+//! command remembers which file named it: one from the project's file runs only in a project the
+//! user trusts (see `trust`). The project's file is read once, through the root's handle (never
+//! through a symbolic link), and its hash kept for the trust check.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-use crate::backend::BackendChoice;
+use crate::workspace::Root;
+
+/// `semantic_edit_backend`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum BackendChoice {
+    /// A language server where it can, the heuristic otherwise (saying why).
+    #[default]
+    #[serde(rename = "auto")]
+    Auto,
+    /// A language server or a clear error.
+    #[serde(rename = "lsp")]
+    Lsp,
+    /// Always the tree-sitter heuristic.
+    #[serde(rename = "tree-sitter", alias = "tree_sitter", alias = "treesitter")]
+    TreeSitter,
+}
+
+impl BackendChoice {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BackendChoice::Auto => "auto",
+            BackendChoice::Lsp => "lsp",
+            BackendChoice::TreeSitter => "tree-sitter",
+        }
+    }
+}
+
+impl FromStr for BackendChoice {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<BackendChoice, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(BackendChoice::Auto),
+            "lsp" => Ok(BackendChoice::Lsp),
+            "tree-sitter" | "tree_sitter" | "treesitter" => Ok(BackendChoice::TreeSitter),
+            other => Err(format!(
+                "`{other}` is not a backend; use `auto`, `lsp` or `tree-sitter`"
+            )),
+        }
+    }
+}
+
+/// Which settings file named something.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ConfigSource {
+    /// The user's own file: always honoured.
+    User,
+    /// The project's `.candor/config.toml`: it came with the repository. (The default, so that
+    /// nothing is mistaken for the user's by accident.)
+    #[default]
+    Project,
+}
 
 /// A language server command line.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ServerCommand {
     pub command: String,
     #[serde(default)]
     pub args: Vec<String>,
+    /// Set when the file is read.
+    #[serde(skip)]
+    pub source: ConfigSource,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
@@ -67,30 +127,78 @@ pub struct ConfigError {
     pub message: String,
 }
 
+/// The settings of a project and the facts about its own file the trust check needs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Loaded {
+    /// The user file with the project file over it.
+    pub config: Config,
+    /// sha256 of `.candor/config.toml` as read (`None`: there is none).
+    pub project_sha256: Option<String>,
+}
+
+/// Where the project's own settings live, under the root.
+pub const PROJECT_CONFIG: &str = ".candor/config.toml";
+
 impl Config {
     /// The user file, then the project file over it. A missing file is fine; a broken one is an
     /// error naming it.
-    pub fn load(root: &Path) -> Result<Config, ConfigError> {
+    pub fn load(root: &Root) -> Result<Loaded, ConfigError> {
         let mut config = Config::default();
         if let Some(user) = user_config_path() {
-            config = config.overlay(Config::read(&user)?);
+            config = config.overlay(Config::read(&user)?.stamped(ConfigSource::User));
         }
-        config = config.overlay(Config::read(&root.join(".candor").join("config.toml"))?);
-        Ok(config)
+        let project_path = root.path().join(PROJECT_CONFIG);
+        let bytes = project_config_bytes(root).map_err(|message| ConfigError {
+            path: project_path.clone(),
+            message,
+        })?;
+        let project_sha256 = bytes.as_deref().map(crate::edit::sha256_hex);
+        if let Some(bytes) = bytes {
+            let project = Config::parse(&project_path, &bytes)?.stamped(ConfigSource::Project);
+            config = config.overlay(project);
+        }
+        Ok(Loaded {
+            config,
+            project_sha256,
+        })
     }
 
     fn read(path: &Path) -> Result<Config, ConfigError> {
-        match std::fs::read_to_string(path) {
-            Ok(text) => toml::from_str(&text).map_err(|e| ConfigError {
-                path: path.to_path_buf(),
-                message: e.to_string(),
-            }),
+        match std::fs::read(path) {
+            Ok(bytes) => Config::parse(path, &bytes),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
             Err(e) => Err(ConfigError {
                 path: path.to_path_buf(),
                 message: e.to_string(),
             }),
         }
+    }
+
+    fn parse(path: &Path, bytes: &[u8]) -> Result<Config, ConfigError> {
+        let error = |message: String| ConfigError {
+            path: path.to_path_buf(),
+            message,
+        };
+        let text = std::str::from_utf8(bytes).map_err(|e| error(e.to_string()))?;
+        toml::from_str(text).map_err(|e| error(e.to_string()))
+    }
+
+    /// Marks every server command as named by `source`.
+    fn stamped(mut self, source: ConfigSource) -> Config {
+        for command in [
+            &mut self.lsp.rust,
+            &mut self.lsp.python,
+            &mut self.verify.cargo,
+            &mut self.verify.python,
+            &mut self.verify.ruff,
+            &mut self.verify.pyright,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            command.source = source;
+        }
+        self
     }
 
     /// `other`'s settings where it has them, ours elsewhere.
@@ -122,13 +230,34 @@ impl Config {
     }
 }
 
-/// `$XDG_CONFIG_HOME/candor/config.toml` (or the platform's config directory).
-pub fn user_config_path() -> Option<PathBuf> {
+/// The bytes of the project's `.candor/config.toml` (`None` when there is none), read from the
+/// root's handle one name at a time: a symbolic link at `.candor` or at the file is refused.
+pub fn project_config_bytes(root: &Root) -> Result<Option<Vec<u8>>, String> {
+    let link = |e: std::io::Error| {
+        format!("{e}; candor reads its settings only from a real file in a real .candor folder")
+    };
+    let Some(candor) = root
+        .dir()
+        .open_dir(OsStr::new(crate::workspace::journal::CANDOR_DIR))
+        .map_err(link)?
+    else {
+        return Ok(None);
+    };
+    candor.read_file(OsStr::new("config.toml")).map_err(link)
+}
+
+/// The user's candor folder: `$XDG_CONFIG_HOME/candor` (or the platform's config directory).
+pub fn user_config_dir() -> Option<PathBuf> {
     std::env::var_os("XDG_CONFIG_HOME")
         .map(PathBuf::from)
         .filter(|p| p.is_absolute())
         .or_else(dirs::config_dir)
-        .map(|dir| dir.join("candor").join("config.toml"))
+        .map(|dir| dir.join("candor"))
+}
+
+/// `$XDG_CONFIG_HOME/candor/config.toml` (or the platform's config directory).
+pub fn user_config_path() -> Option<PathBuf> {
+    user_config_dir().map(|dir| dir.join("config.toml"))
 }
 
 #[cfg(test)]
@@ -150,6 +279,14 @@ mod tests {
             Some(BackendChoice::TreeSitter)
         );
         assert_eq!(config.lsp.rust.as_ref().unwrap().args, vec!["-v"]);
+        let root = Root::new(dir.path()).unwrap();
+        let loaded = Config::load(&root).unwrap();
+        assert_eq!(
+            loaded.config.lsp.rust.unwrap().source,
+            ConfigSource::Project,
+            "a command from the project's file is marked as such"
+        );
+        assert!(loaded.project_sha256.is_some());
         std::fs::write(
             dir.path().join(".candor/config.toml"),
             "semantic_edit_backend = \"magic\"\n",
@@ -159,16 +296,55 @@ mod tests {
         assert!(err.to_string().contains("config.toml"));
         std::fs::write(
             dir.path().join(".candor/config.toml"),
+            "[lsp]\npython = { command = \"pylsp\", env = { X = \"1\" } }\n",
+        )
+        .unwrap();
+        assert!(
+            Config::load(&root).is_err(),
+            "no environment can be given to a server"
+        );
+    }
+
+    #[test]
+    fn a_linked_project_config_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("c.toml"), "max_file_bytes = 1\n").unwrap();
+        std::fs::create_dir(dir.path().join(".candor")).unwrap();
+        std::os::unix::fs::symlink(
+            outside.path().join("c.toml"),
+            dir.path().join(".candor/config.toml"),
+        )
+        .unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        let err = Config::load(&root).unwrap_err();
+        assert!(err.to_string().contains("symbolic link"), "{err}");
+    }
+
+    #[test]
+    fn verify_settings_parse_merge_and_are_stamped() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(".candor")).unwrap();
+        std::fs::write(
+            dir.path().join(".candor/config.toml"),
             "[verify]\ndefault = \"tests\"\ntimeout_secs = 30\nruff = { command = \"/opt/ruff\" }\n",
         )
         .unwrap();
-        let config = Config::read(&dir.path().join(".candor/config.toml")).unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        let config = Config::load(&root).unwrap().config;
         assert_eq!(config.verify.default, Some(crate::verify::Level::Tests));
         assert_eq!(config.verify.timeout_secs, Some(30));
-        let merged = Config::default().overlay(config);
-        assert_eq!(merged.verify.ruff.unwrap().command, "/opt/ruff");
+        let ruff = config.verify.ruff.unwrap();
+        assert_eq!(ruff.command, "/opt/ruff");
+        assert_eq!(
+            ruff.source,
+            ConfigSource::Project,
+            "a checker named by the project's file runs only in a trusted project"
+        );
         std::fs::write(dir.path().join(".candor/config.toml"), "[verify]\ndefault = true\n").unwrap();
-        let config = Config::read(&dir.path().join(".candor/config.toml")).unwrap();
+        let config = Config::load(&root).unwrap().config;
         assert_eq!(config.verify.default, Some(crate::verify::Level::Check));
+        std::fs::write(dir.path().join(".candor/config.toml"), "[verify]\ndefault = \"always\"\n").unwrap();
+        assert!(Config::load(&root).is_err());
     }
 }

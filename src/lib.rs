@@ -6,6 +6,7 @@
 
 pub mod api;
 pub mod backend;
+pub mod cancel;
 pub mod config;
 pub mod edit;
 pub mod honesty;
@@ -13,6 +14,7 @@ pub mod lang;
 pub mod mcp;
 pub mod refactor;
 pub mod text;
+pub mod trust;
 pub mod tui;
 pub mod verify;
 pub mod workspace;

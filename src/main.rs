@@ -1,14 +1,15 @@
-//! The `candor` binary: parses the command line and hands over to the TUI, `call`, `mcp` or
-//! `undo`. The only place where errors become `anyhow` and exit codes.
+//! The `candor` binary: parses the command line and hands over to the TUI, `call`, `mcp`,
+//! `calls`, `undo` or `trust`. The only place where errors become `anyhow` and exit codes (from
+//! the one table, `api::Exit`).
 
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 
-use candor::api::{Engine, envelope};
+use candor::api::{Engine, Exit, envelope};
 use candor::backend::BackendChoice;
 
 #[derive(Parser, Debug)]
@@ -22,7 +23,7 @@ struct Cli {
     /// Project directory (or a file to open in its project); default: the current directory.
     path: Option<PathBuf>,
     /// Which backend refactors: auto (default), lsp or tree-sitter. Also CANDOR_BACKEND.
-    #[arg(long, global = true, env = "CANDOR_BACKEND")]
+    #[arg(long, env = "CANDOR_BACKEND")]
     backend: Option<BackendChoice>,
     #[command(subcommand)]
     command: Option<Command>,
@@ -40,11 +41,17 @@ enum Command {
         /// Project root; paths in the arguments are relative to it.
         #[arg(long, default_value = ".")]
         root: PathBuf,
+        /// Which backend refactors: auto (default), lsp or tree-sitter. Also CANDOR_BACKEND.
+        #[arg(long, env = "CANDOR_BACKEND")]
+        backend: Option<BackendChoice>,
     },
     /// Serve the four tools over the Model Context Protocol on stdio.
     Mcp {
         #[arg(long, default_value = ".")]
         root: PathBuf,
+        /// Which backend refactors: auto (default), lsp or tree-sitter. Also CANDOR_BACKEND.
+        #[arg(long, env = "CANDOR_BACKEND")]
+        backend: Option<BackendChoice>,
         /// Let clients choose the language-server program per call (`command` / `args`).
         /// Off by default: an agent could otherwise make candor run any program.
         #[arg(long)]
@@ -64,11 +71,28 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Restore the files of the last applied refactor.
+    /// Restore the files of the last applied refactor (exit 0 done, 3 nothing to undo, 4 a file
+    /// changed since candor wrote it, 5 done in part, 1 anything else).
     Undo {
         #[arg(long, default_value = ".")]
         root: PathBuf,
         /// Show the history instead of undoing.
+        #[arg(long, conflicts_with = "id")]
+        list: bool,
+        /// Undo this transaction (an ID from `--list`) instead of the last one.
+        #[arg(long)]
+        id: Option<String>,
+    },
+    /// Trust a project: let candor run the programs it controls (the language server its
+    /// .candor/config.toml names, its toolchain and cargo settings, its .ropeproject). Any
+    /// change of its .candor/config.toml revokes the trust.
+    Trust {
+        /// The project directory (default: the current directory).
+        dir: Option<PathBuf>,
+        /// Forget the project instead.
+        #[arg(long, conflicts_with = "list")]
+        revoke: bool,
+        /// List the trusted projects.
         #[arg(long)]
         list: bool,
     },
@@ -88,7 +112,7 @@ fn main() -> ExitCode {
         }
         Err(error) => {
             eprintln!("candor: {error:#}");
-            ExitCode::from(1)
+            ExitCode::from(Exit::Failure.code())
         }
     }
 }
@@ -104,14 +128,20 @@ fn print_out(text: &str) -> std::io::Result<()> {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Some(Command::Call { tool, args, root }) => call(cli.backend, tool, args, root),
+        Some(Command::Call {
+            tool,
+            args,
+            root,
+            backend,
+        }) => call(backend, tool, args, root),
         Some(Command::Mcp {
             root,
+            backend,
             allow_server_command,
         }) => {
-            let mut engine = Engine::open(&root, cli.backend)?;
+            let mut engine = Engine::open(&root, backend)?;
             engine.allow_server_command(allow_server_command);
-            candor::mcp::serve(engine, std::io::stdin().lock(), std::io::stdout().lock())?;
+            candor::mcp::serve(engine, std::io::stdin().lock(), std::io::stdout())?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Calls {
@@ -120,11 +150,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             lang,
             json,
         }) => calls(&name, &root, lang.as_deref(), json),
-        Some(Command::Undo { root, list }) => {
-            let root = candor::workspace::Root::new(&root)
-                .with_context(|| format!("cannot open project root {}", root.display()))?;
-            Ok(candor::workspace::undo_command(&root, list))
-        }
+        Some(Command::Undo { root, list, id }) => undo(&root, list, id.as_deref()),
+        Some(Command::Trust { dir, revoke, list }) => trust(dir, revoke, list),
         None => {
             let path = cli.path.unwrap_or_else(|| PathBuf::from("."));
             candor::tui::run(&path, cli.backend)?;
@@ -148,7 +175,7 @@ fn calls(
     };
     let root = candor::workspace::Root::new(root)
         .with_context(|| format!("cannot open project root {}", root.display()))?;
-    let config = candor::config::Config::load(root.path())?;
+    let config = candor::config::Config::load(&root)?.config;
     let max = config
         .max_file_bytes
         .unwrap_or(candor::workspace::Limits::default().max_file_bytes);
@@ -231,4 +258,85 @@ fn call(
     let response = engine.call_json(&tool, &args);
     print_out(&serde_json::to_string_pretty(&response.envelope)?)?;
     Ok(ExitCode::from(response.exit_code as u8))
+}
+
+/// `candor undo [--list | --id ID]`, through the engine.
+fn undo(root: &Path, list: bool, id: Option<&str>) -> anyhow::Result<ExitCode> {
+    use candor::workspace::undo::{describe_report, format_history};
+    let engine = match Engine::open_bare(root) {
+        Ok(engine) => engine,
+        Err(error) => {
+            eprintln!("candor: {}", error.message);
+            return Ok(ExitCode::from(error.code.exit().code()));
+        }
+    };
+    let result = if list {
+        engine
+            .history()
+            .map(|entries| (format_history(&entries), Exit::Success))
+    } else {
+        engine
+            .undo(id)
+            .map(|report| (format!("{}\n", describe_report(&report)), report.exit()))
+    };
+    match result {
+        Ok((text, exit)) => {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            // A closed pipe (`candor undo --list | head -1`) is not an error.
+            let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+            Ok(ExitCode::from(exit.code()))
+        }
+        Err(error) => {
+            eprintln!("candor: {}", error.message);
+            Ok(ExitCode::from(error.code.exit().code()))
+        }
+    }
+}
+
+/// `candor trust [DIR] [--revoke | --list]`.
+fn trust(dir: Option<PathBuf>, revoke: bool, list: bool) -> anyhow::Result<ExitCode> {
+    use candor::trust::TrustStore;
+    use candor::workspace::undo::printable;
+    let store = TrustStore::user()?;
+    if list {
+        let projects = store.list()?;
+        if projects.is_empty() {
+            print_out("no trusted projects")?;
+        }
+        for (record, still) in projects {
+            let state = match still {
+                Some(true) => "trusted",
+                Some(false) => "NOT trusted any more: its .candor/config.toml changed",
+                None => "missing",
+            };
+            print_out(&format!("{}  ({state})", printable(&record.root)))?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let dir = dir.unwrap_or_else(|| PathBuf::from("."));
+    if revoke {
+        let shown = printable(&dir.display().to_string());
+        if store.revoke(&dir)? {
+            print_out(&format!("{shown} is no longer trusted"))?;
+        } else {
+            print_out(&format!("{shown} was not trusted; nothing changed"))?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let record = store.trust(&dir)?;
+    let pinned = if record.config_sha256 == "none" {
+        "it has no .candor/config.toml; creating one revokes the trust".to_string()
+    } else {
+        format!(
+            "pinned to its .candor/config.toml (sha256 {}); any change of that file revokes the trust",
+            &record.config_sha256[..12.min(record.config_sha256.len())]
+        )
+    };
+    print_out(&format!(
+        "trusted {}: candor may now run the language server its .candor/config.toml names, rust-analyzer with its own toolchain and cargo configuration, and pylsp-rope with its .ropeproject; {pinned}. Recorded in {}",
+        printable(&record.root),
+        store.path().display()
+    ))?;
+    Ok(ExitCode::SUCCESS)
 }

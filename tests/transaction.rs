@@ -310,7 +310,7 @@ fn undo_refuses_when_a_file_changed_since_and_works_once_it_is_back() {
                 e.to_string().contains("b.py changed since candor wrote it"),
                 "{e}"
             );
-            assert_eq!(e.exit_code(), 4);
+            assert_eq!(candor::api::ApiError::from(e).code.exit_code(), 4);
         }
         other => panic!("expected a refusal, got {other:?}"),
     }

@@ -22,6 +22,7 @@ const COMMON_ARGS: &[&str] = &[
     "line",
     "column",
     "expected_sha256",
+    "plan_id",
     "allow_syntax_errors",
     "command",
     "args",
@@ -59,6 +60,9 @@ pub struct CallOptions {
     pub backend: Option<BackendChoice>,
     /// Project path → sha256 the caller previewed.
     pub expected_sha256: BTreeMap<String, String>,
+    /// The `data.plan_id` of the preview the caller is applying: the plan computed now must be
+    /// exactly that one.
+    pub plan_id: Option<String>,
     pub allow_syntax_errors: bool,
     pub server_override: ServerOverride,
 }
@@ -69,6 +73,7 @@ impl Default for CallOptions {
             dry_run: true,
             backend: None,
             expected_sha256: BTreeMap::new(),
+            plan_id: None,
             allow_syntax_errors: false,
             server_override: ServerOverride::default(),
         }
@@ -117,6 +122,10 @@ pub fn parse(tool: Tool, args: &Value) -> Result<ToolCall, ApiError> {
 
     let a = Args(object);
     let file = a.file_path()?;
+    // Checked for every tool, used by those that look a symbol up: a malformed value is an
+    // error, never silently ignored.
+    a.positive("line")?;
+    a.positive("column")?;
     let request = match tool {
         Tool::ExtractFunction => {
             let start_line = a.positive("start_line")?.ok_or_else(|| {
@@ -185,6 +194,7 @@ pub fn parse(tool: Tool, args: &Value) -> Result<ToolCall, ApiError> {
             None => None,
         },
         expected_sha256: a.expected_sha256()?,
+        plan_id: a.plan_id()?,
         allow_syntax_errors: a.boolean("allow_syntax_errors")?.unwrap_or(false),
         server_override: ServerOverride {
             command: a.string("command")?,
@@ -362,7 +372,16 @@ impl Args<'_> {
                 let text = |key: &str| -> Result<Option<String>, ApiError> {
                     match fields.get(key) {
                         None | Some(Value::Null) => Ok(None),
-                        Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
+                        // Source text, so "" is no value at all: neither "no default" nor the
+                        // empty string (that is "''" or "\"\"" in the source).
+                        Some(Value::String(s)) if s.trim().is_empty() => Err(ApiError::invalid(
+                            "new_parameters",
+                            match key {
+                                "default" => format!("`default` of item {i} of `new_parameters` is empty; it is the default's source text (e.g. \"''\" for an empty string, \"0\", \"None\"), or leave `default` out for no default"),
+                                "type" => format!("`type` of item {i} of `new_parameters` is empty; give the type's source text, or leave `type` out for none"),
+                                _ => format!("item {i} of `new_parameters` has an empty `{key}`"),
+                            },
+                        )),
                         Some(Value::String(s)) => Ok(Some(s.trim().to_string())),
                         Some(Value::Number(n)) if key == "default" => Ok(Some(n.to_string())),
                         Some(Value::Bool(b)) if key == "default" => Ok(Some(if *b { "True" } else { "False" }.to_string())),
@@ -405,6 +424,30 @@ impl Args<'_> {
             Some(other) => Err(ApiError::invalid(
                 "expected_sha256",
                 format!("{SHAPE}, not {}", kind_of(other)),
+            )),
+        }
+    }
+
+    fn plan_id(&self) -> Result<Option<String>, ApiError> {
+        match self.get("plan_id") {
+            None => Ok(None),
+            Some(Value::String(id))
+                if id.len() == 64 && id.chars().all(|c| c.is_ascii_hexdigit()) =>
+            {
+                Ok(Some(id.to_ascii_lowercase()))
+            }
+            Some(other) => Err(ApiError::invalid(
+                "plan_id",
+                format!(
+                    "`plan_id` must be the 64 hex digits of a preview's data.plan_id, not {}",
+                    match other {
+                        Value::String(s) => format!(
+                            "\"{}\"",
+                            s.chars().take(80).collect::<String>().escape_default()
+                        ),
+                        other => kind_of(other).to_string(),
+                    }
+                ),
             )),
         }
     }
@@ -512,5 +555,48 @@ mod tests {
         assert_eq!(r.function.line, Some(3));
         assert_eq!(r.new_parameters[1].default.as_deref(), Some("2"));
         assert!(!call.options.dry_run);
+    }
+
+    #[test]
+    fn malformed_common_arguments_are_refused_for_every_tool() {
+        let err = parse(
+            Tool::ExtractFunction,
+            &json!({"file_path": "a.py", "start_line": 1, "end_line": 2, "new_name": "f", "line": {"x": 1}}),
+        )
+        .unwrap_err();
+        assert_eq!(
+            (err.code, err.param.as_deref()),
+            (ErrorCode::InvalidArgument, Some("line"))
+        );
+        let err = parse(
+            Tool::InlineFunction,
+            &json!({"file_path": "a.py", "function_name": "f", "plan_id": "abc"}),
+        )
+        .unwrap_err();
+        assert_eq!(err.param.as_deref(), Some("plan_id"));
+    }
+
+    #[test]
+    fn an_empty_default_is_refused_not_dropped() {
+        let err = parse(
+            Tool::ChangeSignature,
+            &json!({"file_path": "a.py", "function_name": "f", "new_parameters": [{"name": "a"}, {"name": "b", "default": ""}]}),
+        )
+        .unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidArgument);
+        assert!(
+            err.message.contains("`default` of item 1"),
+            "{}",
+            err.message
+        );
+        let call = parse(
+            Tool::ChangeSignature,
+            &json!({"file_path": "a.py", "function_name": "f", "new_parameters": [{"name": "b", "default": "''"}]}),
+        )
+        .unwrap();
+        let Request::ChangeSignature(r) = &call.request else {
+            panic!()
+        };
+        assert_eq!(r.new_parameters[0].default.as_deref(), Some("''"));
     }
 }

@@ -2,15 +2,17 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::backend::Outcome;
 use crate::honesty::{BackendKind, DEGRADED_REASON, Tool};
+use crate::workspace::transaction::Recovery;
 use crate::workspace::write::ApplyReport;
 
+use super::Preview;
 use super::args::ToolCall;
 use super::error::ApiError;
 
 /// The success envelope of a computed (and possibly applied) refactor.
-pub fn success(call: &ToolCall, outcome: &Outcome, applied: Option<&ApplyReport>) -> Value {
+pub fn success(call: &ToolCall, preview: &Preview, applied: Option<&ApplyReport>) -> Value {
+    let outcome = &preview.outcome;
     let tool = outcome.tool;
     let heuristic = outcome.backend == BackendKind::Hybrid;
     let mut data = Map::new();
@@ -47,17 +49,33 @@ pub fn success(call: &ToolCall, outcome: &Outcome, applied: Option<&ApplyReport>
         })
         .collect();
     data.insert("changes".into(), Value::Array(changes));
+    data.insert("plan_id".into(), json!(preview.plan_id));
     for (key, value) in &outcome.plan.details {
         data.entry(key.clone()).or_insert_with(|| value.clone());
     }
+    let mut recovered: Vec<&Recovery> = preview.recovered.iter().collect();
     if let Some(report) = applied {
         if let Some(id) = &report.transaction {
             data.insert("transaction_id".into(), json!(id));
         }
-        if !report.recovered.is_empty() {
-            let recovered: Vec<String> = report.recovered.iter().map(ToString::to_string).collect();
-            data.insert("recovered_transactions".into(), json!(recovered));
-        }
+        recovered.extend(report.recovered.iter());
+    }
+    if !recovered.is_empty() {
+        // What was rolled back before this result, said in a sentence and as data.
+        let sentences: Vec<String> = recovered.iter().map(|r| r.to_string()).collect();
+        data.insert("recovered_transactions".into(), json!(sentences));
+        let details: Vec<Value> = recovered
+            .iter()
+            .map(|r| {
+                json!({
+                    "transaction": r.transaction,
+                    "what": r.what,
+                    "restored": r.restored,
+                    "not_restored": r.left,
+                })
+            })
+            .collect();
+        data.insert("recovered".into(), Value::Array(details));
     }
     json!({
         "success": true,

@@ -40,8 +40,8 @@ impl ErrorCode {
         }
     }
 
-    /// `candor call` exit status: 2 bad arguments, 3 not found, 4 stale, 1 anything else.
-    pub fn exit_code(self) -> i32 {
+    /// The exit status of a command that failed with this code.
+    pub fn exit(self) -> Exit {
         match self {
             ErrorCode::MissingParam
             | ErrorCode::InvalidArgument
@@ -49,11 +49,41 @@ impl ErrorCode {
             | ErrorCode::AmbiguousSymbol
             | ErrorCode::UnsupportedLanguage
             | ErrorCode::UnsupportedOperation
-            | ErrorCode::OutsideRoot => 2,
-            ErrorCode::NotFound => 3,
-            ErrorCode::StaleFile => 4,
-            ErrorCode::Io | ErrorCode::Lsp => 1,
+            | ErrorCode::OutsideRoot => Exit::BadArguments,
+            ErrorCode::NotFound => Exit::NotFound,
+            ErrorCode::StaleFile => Exit::Stale,
+            ErrorCode::Io | ErrorCode::Lsp => Exit::Failure,
         }
+    }
+
+    /// `candor call` exit status (see [`Exit`]).
+    pub fn exit_code(self) -> i32 {
+        self.exit() as i32
+    }
+}
+
+/// Every exit status of the `candor` binary, in one table (`candor call`, `candor undo`,
+/// `candor trust`, `candor calls`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Done.
+    Success = 0,
+    /// Anything else: an I/O error, a language server, another candor process writing.
+    Failure = 1,
+    /// Bad arguments: the request itself is wrong (fix it).
+    BadArguments = 2,
+    /// Not found: no such file or symbol, nothing to undo, no such transaction.
+    NotFound = 3,
+    /// Stale: a file changed since the preview, or since candor wrote it; nothing was written.
+    Stale = 4,
+    /// Done in part: an interrupted write was rolled back except for files it names (their
+    /// earlier content is in the journal); the next undo moves on.
+    Incomplete = 5,
+}
+
+impl Exit {
+    pub fn code(self) -> u8 {
+        self as u8
     }
 }
 
@@ -176,53 +206,62 @@ mod tests {
     use crate::workspace::write::Failure;
 
     #[test]
-    fn undo_exit_codes_follow_the_call_table() {
+    fn undo_errors_take_their_exit_status_from_the_one_table() {
         let stale = WriteError::Stale {
             path: "a.py".into(),
             expected: "e".into(),
             found: "f".into(),
             done: Failure::default(),
         };
-        let io = WriteError::Io {
-            path: "a.py".into(),
-            message: "m".into(),
-            done: Failure::default(),
-        };
-        let errors = [
-            UndoError::NothingToUndo,
-            UndoError::UnknownTransaction { id: "1".into() },
-            UndoError::AlreadyUndone {
-                id: "1".into(),
-                by: "2".into(),
-            },
-            UndoError::NotApplied { id: "1".into() },
-            UndoError::Changed {
-                transaction: "1".into(),
-                what: "x".into(),
-                path: "a.py".into(),
-                expected: "e".into(),
-                found: "f".into(),
-            },
-            UndoError::Journal(JournalError::Busy {
-                path: "lock".into(),
-            }),
-            UndoError::Write(stale),
-            UndoError::Write(WriteError::Source(SourceError::OutsideRoot {
-                path: "../x".into(),
-            })),
-            UndoError::Write(WriteError::Refused {
-                path: ".candor/x".into(),
-                reason: "r".into(),
-            }),
-            UndoError::Write(io),
+        let cases = [
+            (UndoError::NothingToUndo, Exit::NotFound),
+            (
+                UndoError::UnknownTransaction { id: "1".into() },
+                Exit::NotFound,
+            ),
+            (
+                UndoError::AlreadyUndone {
+                    id: "1".into(),
+                    by: "2".into(),
+                },
+                Exit::NotFound,
+            ),
+            (UndoError::NotApplied { id: "1".into() }, Exit::NotFound),
+            (
+                UndoError::Changed {
+                    transaction: "1".into(),
+                    what: "x".into(),
+                    path: "a.py".into(),
+                    expected: "e".into(),
+                    found: "f".into(),
+                },
+                Exit::Stale,
+            ),
+            (
+                UndoError::Journal(JournalError::Busy {
+                    path: "lock".into(),
+                }),
+                Exit::Failure,
+            ),
+            (UndoError::Write(stale), Exit::Stale),
+            (
+                UndoError::Write(WriteError::Source(SourceError::OutsideRoot {
+                    path: "../x".into(),
+                })),
+                Exit::BadArguments,
+            ),
+            (
+                UndoError::Write(WriteError::Refused {
+                    path: ".candor/x".into(),
+                    reason: "r".into(),
+                }),
+                Exit::BadArguments,
+            ),
         ];
-        for error in errors {
-            let exit = error.exit_code();
-            assert_eq!(
-                i32::from(exit),
-                ApiError::from(error.clone()).code.exit_code(),
-                "{error:?}"
-            );
+        for (error, exit) in cases {
+            assert_eq!(ApiError::from(error.clone()).code.exit(), exit, "{error:?}");
         }
+        assert_eq!(Exit::Incomplete.code(), 5);
+        assert_eq!(ErrorCode::StaleFile.exit_code(), 4);
     }
 }

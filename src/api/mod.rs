@@ -5,25 +5,31 @@
 pub mod args;
 pub mod envelope;
 pub mod error;
+mod paths;
+pub mod plan_id;
 pub mod schema;
+mod undo;
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_json::Value;
 
 use crate::backend::lsp::{LspPool, LspSettings};
 use crate::backend::{self, BackendChoice, Outcome};
+use crate::cancel::Cancel;
 use crate::config::Config;
 use crate::honesty::Tool;
-use crate::refactor::{Request, SourceError};
+use crate::refactor::{Finding, SourceError};
+use crate::trust::{Trust, Untrusted};
+use crate::workspace::transaction::Recovery;
 use crate::workspace::write::{self, ApplyReport};
 use crate::workspace::{DiskSources, Limits, Root, SkipRecorder};
 
 pub use args::{CallOptions, ToolCall};
-pub use error::{ApiError, ErrorCode};
+pub use error::{ApiError, ErrorCode, Exit};
+pub use plan_id::plan_id;
 
-/// A project opened for refactoring, with its settings and language servers.
+/// A project opened for refactoring, with its settings, its trust and language servers.
 #[derive(Debug)]
 pub struct Engine {
     root: Root,
@@ -31,8 +37,11 @@ pub struct Engine {
     lsp: LspPool,
     default_backend: BackendChoice,
     config: Config,
+    trust: Trust,
     /// Whether calls may name the language-server program (`command` / `args`).
     server_command_allowed: bool,
+    /// What the recent previews would write, by plan id (to name what differs at apply).
+    previews: plan_id::Previews,
 }
 
 /// The envelope of one JSON call and the exit code `candor call` returns for it.
@@ -42,25 +51,52 @@ pub struct Response {
     pub exit_code: i32,
 }
 
+/// A computed refactor with what the engine did first and the token of its plan.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Preview {
+    pub outcome: Outcome,
+    /// Interrupted earlier writes rolled back before the plan was computed (also findings).
+    pub recovered: Vec<Recovery>,
+    pub plan_id: String,
+}
+
 impl Engine {
-    /// Opens `root` with its config files; `backend` (from `--backend` or `CANDOR_BACKEND`)
-    /// overrides the config's default.
+    /// Opens `root` with its config files and the user's trust in it; `backend` (from
+    /// `--backend` or `CANDOR_BACKEND`) overrides the config's default.
     pub fn open(root: &Path, backend: Option<BackendChoice>) -> Result<Engine, ApiError> {
-        let root = Root::new(root).map_err(|e| {
-            ApiError::new(
-                ErrorCode::Io,
-                format!(
-                    "cannot open project root {}: {e}; pass an existing directory with --root",
-                    root.display()
-                ),
-            )
-        })?;
-        let config = Config::load(root.path())
+        let root = open_root(root)?;
+        let loaded = Config::load(&root)
             .map_err(|e| ApiError::new(ErrorCode::InvalidArgument, e.to_string()))?;
-        Ok(Engine::with_config(root, config, backend))
+        let trust = crate::trust::of_config(root.path(), loaded.project_sha256.as_deref())
+            .map_err(|e| ApiError::new(ErrorCode::InvalidArgument, e.to_string()))?;
+        Ok(Engine::with_settings(root, loaded.config, backend, trust))
     }
 
+    /// Opens `root` without reading any settings or trust: for undo and its history, which run
+    /// nothing and need none (a broken config file must never block an undo).
+    pub fn open_bare(root: &Path) -> Result<Engine, ApiError> {
+        Ok(Engine::with_config(
+            open_root(root)?,
+            Config::default(),
+            Some(BackendChoice::TreeSitter),
+        ))
+    }
+
+    /// An engine on `config`, for a project that is not trusted.
     pub fn with_config(root: Root, config: Config, backend: Option<BackendChoice>) -> Engine {
+        let trust = Trust::Untrusted {
+            root: root.path().to_path_buf(),
+            why: Untrusted::Never,
+        };
+        Engine::with_settings(root, config, backend, trust)
+    }
+
+    pub fn with_settings(
+        root: Root,
+        config: Config,
+        backend: Option<BackendChoice>,
+        trust: Trust,
+    ) -> Engine {
         let limits = Limits {
             max_file_bytes: config
                 .max_file_bytes
@@ -68,11 +104,13 @@ impl Engine {
         };
         Engine {
             sources: DiskSources::new(root.clone(), limits),
-            lsp: LspPool::with_settings(LspSettings::from_config(&config.lsp)),
+            lsp: LspPool::with_settings(LspSettings::from_config(&config.lsp, trust.clone())),
             default_backend: backend.or(config.semantic_edit_backend).unwrap_or_default(),
             root,
             config,
+            trust,
             server_command_allowed: true,
+            previews: plan_id::Previews::default(),
         }
     }
 
@@ -92,6 +130,11 @@ impl Engine {
 
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// Whether the user trusts this project to make candor run programs it controls.
+    pub fn trust(&self) -> &Trust {
+        &self.trust
     }
 
     pub fn lsp(&self) -> &LspPool {
@@ -118,15 +161,38 @@ impl Engine {
 
     /// Parses, computes and (when `dry_run` is false) writes; returns the success envelope.
     pub fn call(&self, tool_name: &str, args: &Value) -> Result<Value, ApiError> {
+        self.call_cancellable(tool_name, args, &Cancel::never())
+    }
+
+    /// [`Engine::call`], stopping early (with an error, nothing written) once `cancel` is set.
+    pub fn call_cancellable(
+        &self,
+        tool_name: &str,
+        args: &Value,
+        cancel: &Cancel,
+    ) -> Result<Value, ApiError> {
         let call = self.parse(tool_name, args)?;
-        self.check_expected_hashes(&call.options)?;
-        let outcome = self.preview(&call)?;
+        let recovered = self.recover()?;
+        self.check_expected_hashes(&call.options)
+            .map_err(|e| with_recovery_note(e, &recovered))?;
+        let mut preview = self.compute(&call, cancel)?;
+        preview.recovered = recovered;
+        add_recovery_findings(&mut preview);
         let applied = if call.options.dry_run {
             None
         } else {
-            self.apply(&outcome, &call.options)?
+            self.check_previewed(&call.options, &preview)?;
+            cancel.check().map_err(cancelled)?;
+            self.apply(&preview.outcome, &call.options)?
         };
-        Ok(envelope::success(&call, &outcome, applied.as_ref()))
+        cancel.check().map_err(cancelled)?;
+        Ok(envelope::success(&call, &preview, applied.as_ref()))
+    }
+
+    /// Rolls back the project's interrupted writes, if any (see `write::recover_interrupted`).
+    pub fn recover(&self) -> Result<Vec<Recovery>, ApiError> {
+        write::recover_interrupted(&self.root)
+            .map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))
     }
 
     /// A caller that says which content it previewed (`expected_sha256`) learns first when the
@@ -137,12 +203,12 @@ impl Engine {
                 .root
                 .resolve(path)
                 .map_err(|e| ApiError::from(e).with_param("expected_sha256"))?;
-            // Through the writer's reader: it refuses what is not a regular file (a FIFO would
-            // block a plain read forever).
-            let found = match write::current_sha256(&resolved.real) {
+            // Through the root's handle: a FIFO is never opened for a blocking read, and what is
+            // not a file is named as such.
+            let found = match self.root.sha256_of(&resolved.real_relative) {
                 Ok(Some(hash)) => hash,
                 Ok(None) => "nothing (no such file)".to_string(),
-                Err(e) => return Err(ApiError::new(ErrorCode::Io, format!("{path}: {e}"))),
+                Err(e) => format!("something that cannot be read as a file ({e})"),
             };
             if !expected.eq_ignore_ascii_case(&found) {
                 return Err(ApiError::new(
@@ -152,6 +218,34 @@ impl Engine {
                     ),
                 )
                 .with_param("expected_sha256"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The plan computed now must be the one the caller previewed: the same `plan_id` when it
+    /// passed one, and no file beyond those of its `expected_sha256` when it passed that.
+    fn check_previewed(&self, options: &CallOptions, preview: &Preview) -> Result<(), ApiError> {
+        let fresh = plan_id::PlanSummary::of(&preview.outcome.plan.changes);
+        if let Some(id) = &options.plan_id
+            && !id.eq_ignore_ascii_case(&preview.plan_id)
+        {
+            let previewed = self.previews.get(id);
+            return Err(stale_plan(
+                "plan_id",
+                &plan_id::differences(previewed.as_ref(), &fresh),
+            ));
+        }
+        if !options.expected_sha256.is_empty() {
+            let grown: Vec<String> = fresh
+                .existing_paths()
+                .filter(|path| !options.expected_sha256.contains_key(*path))
+                .map(|path| {
+                    format!("{path} now needs a change too, and it is not in expected_sha256 (the preview you passed did not change it)")
+                })
+                .collect();
+            if !grown.is_empty() {
+                return Err(stale_plan("expected_sha256", &grown));
             }
         }
         Ok(())
@@ -167,39 +261,49 @@ impl Engine {
         {
             return Err(ApiError::invalid(
                 "command",
-                "this server does not let calls choose the language-server program (`command` / `args`); configure servers in .candor/config.toml, or start `candor mcp --allow-server-command`",
+                "this server does not let calls choose the language-server program (`command` / `args`); configure servers in your own $XDG_CONFIG_HOME/candor/config.toml (or the project's, once you trust it with `candor trust`), or start `candor mcp --allow-server-command`",
             ));
         }
-        self.resolve_paths(&mut call)?;
+        paths::resolve(&self.root, &mut call)?;
         Ok(call)
     }
 
-    fn resolve_paths(&self, call: &mut ToolCall) -> Result<(), ApiError> {
-        let relative = |path: &str, param: &str| -> Result<String, ApiError> {
-            self.root
-                .resolve(path)
-                .map(|r| r.relative)
-                .map_err(|e| ApiError::from(e).with_param(param))
-        };
-        match &mut call.request {
-            Request::Extract(r) => r.file = relative(&r.file, "file_path")?,
-            Request::Inline(r) => r.file = relative(&r.file, "file_path")?,
-            Request::ChangeSignature(r) => r.file = relative(&r.file, "file_path")?,
-            Request::Move(r) => {
-                r.file = relative(&r.file, "file_path")?;
-                r.target_file = relative(&r.target_file, "target_file")?;
-            }
-        }
-        let mut expected = BTreeMap::new();
-        for (path, hash) in std::mem::take(&mut call.options.expected_sha256) {
-            expected.insert(relative(&path, "expected_sha256")?, hash);
-        }
-        call.options.expected_sha256 = expected;
-        Ok(())
+    /// Computes the refactor without writing anything, after rolling back an interrupted write
+    /// (which the outcome's findings then report).
+    pub fn preview(&self, call: &ToolCall) -> Result<Outcome, ApiError> {
+        let recovered = self.recover()?;
+        let mut preview = self.compute(call, &Cancel::never())?;
+        preview.recovered = recovered;
+        add_recovery_findings(&mut preview);
+        Ok(preview.outcome)
     }
 
-    /// Computes the refactor without writing anything.
-    pub fn preview(&self, call: &ToolCall) -> Result<Outcome, ApiError> {
+    /// The TUI's confirm: computes the plan again and writes it only if it is exactly the one
+    /// `previewed` (the plan on screen); otherwise the refusal is a `stale_file` naming what
+    /// differs. Returns `None` when there was nothing to write.
+    pub fn apply_previewed(
+        &self,
+        call: &ToolCall,
+        previewed: &Outcome,
+    ) -> Result<Option<ApplyReport>, ApiError> {
+        let recovered = self.recover()?;
+        let fresh = self.compute(call, &Cancel::never())?;
+        let wanted = plan_id(&previewed.plan.changes);
+        if fresh.plan_id != wanted {
+            let mut clauses = plan_id::differences(
+                Some(&plan_id::PlanSummary::of(&previewed.plan.changes)),
+                &plan_id::PlanSummary::of(&fresh.outcome.plan.changes),
+            );
+            clauses.extend(recovered.iter().map(|r| format!("{r} first")));
+            return Err(stale_plan("plan_id", &clauses));
+        }
+        let mut options = call.options.clone();
+        options.dry_run = false;
+        self.apply(&fresh.outcome, &options)
+    }
+
+    /// The plan of `call` on the project as it is, with its token.
+    fn compute(&self, call: &ToolCall, cancel: &Cancel) -> Result<Preview, ApiError> {
         let file = call.request.file();
         if call.request.language().is_none() {
             return Err(ApiError::new(
@@ -221,21 +325,58 @@ impl Engine {
             Err(e) => return Err(ApiError::from(e).with_param("file_path")),
         }
         let choice = call.options.backend.unwrap_or(self.default_backend);
-        let recorder = SkipRecorder::new(&self.sources);
-        let mut outcome = backend::plan(
+        let recorder = SkipRecorder::new(&self.sources).with_cancel(cancel.clone());
+        let planned = backend::plan(
             choice,
             &self.lsp,
             &self.root,
             &recorder,
             &call.request,
             &call.options.server_override,
-        )?;
-        let skipped = recorder.findings();
-        if !skipped.is_empty() {
-            outcome.plan.findings.extend(skipped);
+        );
+        cancel.check().map_err(cancelled)?;
+        let mut outcome = planned?;
+        let mut extra = recorder.findings();
+        extra.extend(self.hard_link_findings(&outcome));
+        if !extra.is_empty() {
+            outcome.plan.findings.extend(extra);
             crate::refactor::findings::normalize(&mut outcome.plan.findings);
         }
-        Ok(outcome)
+        let id = plan_id(&outcome.plan.changes);
+        self.previews
+            .remember(&id, plan_id::PlanSummary::of(&outcome.plan.changes));
+        Ok(Preview {
+            outcome,
+            recovered: Vec::new(),
+            plan_id: id,
+        })
+    }
+
+    /// A file with several hard links is written as a new file in its place (atomically), so
+    /// its other names keep the old content: said in the preview, never done silently.
+    fn hard_link_findings(&self, outcome: &Outcome) -> Vec<Finding> {
+        outcome
+            .plan
+            .changes
+            .iter()
+            .filter(|c| c.sha256_before.is_some())
+            .filter_map(|c| {
+                let resolved = self.root.resolve(&c.path).ok()?;
+                let (dir, name) = self.root.parent_of(&resolved.real_relative).ok()??;
+                let links = dir.meta(&name).ok()??.links;
+                (links > 1).then(|| {
+                    Finding::warning(
+                        &c.path,
+                        1,
+                        format!(
+                            "{} has {links} hard links: candor writes the new content as a new file in its place, so the link is split and the other {} name(s) keep the old content; change them yourself if they must change too",
+                            c.path,
+                            links - 1
+                        ),
+                    )
+                })
+            })
+            .collect()
     }
 
     /// Writes a computed outcome as one transaction. Refuses a result with syntax errors unless
@@ -271,6 +412,69 @@ impl Engine {
         )?;
         Ok(Some(report))
     }
+}
+
+fn open_root(root: &Path) -> Result<Root, ApiError> {
+    Root::new(root).map_err(|e| {
+        ApiError::new(
+            ErrorCode::Io,
+            format!(
+                "cannot open project root {}: {e}; pass an existing directory with --root",
+                root.display()
+            ),
+        )
+    })
+}
+
+/// The refusal of a plan that is not the one previewed.
+fn stale_plan(param: &str, clauses: &[String]) -> ApiError {
+    let what = if clauses.is_empty() {
+        "the plan computed now is not the one previewed".to_string()
+    } else {
+        clauses.join("; ")
+    };
+    ApiError::new(
+        ErrorCode::StaleFile,
+        format!(
+            "the refactor computed now is not the one you previewed ({param}): {what}; nothing was written — preview again, read the new diff, and apply that one"
+        ),
+    )
+    .with_param(param)
+}
+
+fn cancelled(e: crate::cancel::Cancelled) -> ApiError {
+    ApiError::new(ErrorCode::Io, e.to_string())
+}
+
+/// Adds, to the error of a call, the interrupted writes that were rolled back before it.
+fn with_recovery_note(mut error: ApiError, recovered: &[Recovery]) -> ApiError {
+    if !recovered.is_empty() {
+        let notes: Vec<String> = recovered.iter().map(ToString::to_string).collect();
+        error.message = format!("{} (first, {})", error.message, notes.join("; "));
+    }
+    error
+}
+
+/// One warning per rolled-back interrupted write, on the first file it restored.
+fn add_recovery_findings(preview: &mut Preview) {
+    if preview.recovered.is_empty() {
+        return;
+    }
+    for recovery in &preview.recovered {
+        let file = recovery.restored.first().cloned().unwrap_or_else(|| {
+            format!(
+                "{}/journal/{}",
+                crate::workspace::journal::CANDOR_DIR,
+                recovery.transaction
+            )
+        });
+        preview.outcome.plan.findings.push(Finding::warning(
+            &file,
+            1,
+            format!("{recovery}, before this result was computed"),
+        ));
+    }
+    crate::refactor::findings::normalize(&mut preview.outcome.plan.findings);
 }
 
 /// Names and descriptions of the tools, for `candor call` without a tool.

@@ -4,53 +4,13 @@
 
 pub mod lsp;
 
-use std::str::FromStr;
-
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::honesty::{BackendKind, Tool};
 use crate::refactor::{self, Plan, RefactorError, Request, Sources};
 use crate::workspace::Root;
 
-/// `semantic_edit_backend`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub enum BackendChoice {
-    /// A language server where it can, the heuristic otherwise (saying why).
-    #[default]
-    #[serde(rename = "auto")]
-    Auto,
-    /// A language server or a clear error.
-    #[serde(rename = "lsp")]
-    Lsp,
-    /// Always the tree-sitter heuristic.
-    #[serde(rename = "tree-sitter", alias = "tree_sitter", alias = "treesitter")]
-    TreeSitter,
-}
-
-impl BackendChoice {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            BackendChoice::Auto => "auto",
-            BackendChoice::Lsp => "lsp",
-            BackendChoice::TreeSitter => "tree-sitter",
-        }
-    }
-}
-
-impl FromStr for BackendChoice {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<BackendChoice, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "auto" => Ok(BackendChoice::Auto),
-            "lsp" => Ok(BackendChoice::Lsp),
-            "tree-sitter" | "tree_sitter" | "treesitter" => Ok(BackendChoice::TreeSitter),
-            other => Err(format!(
-                "`{other}` is not a backend; use `auto`, `lsp` or `tree-sitter`"
-            )),
-        }
-    }
-}
+pub use crate::config::BackendChoice;
 
 /// The language server that produced a result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -128,6 +88,7 @@ pub fn plan(
                 )))
             }
             Err(lsp::LspFailure::Refactor(e)) => Err(e.into()),
+            Err(lsp::LspFailure::Untrusted(reason)) => Err(BackendError::Lsp(reason)),
             Err(failure) => Err(BackendError::Lsp(format!(
                 "{}; install or configure the language server, or use semantic_edit_backend \"tree-sitter\"",
                 failure.reason()

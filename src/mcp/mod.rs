@@ -1,34 +1,81 @@
 //! `candor mcp`: the four tools over the Model Context Protocol (JSON-RPC 2.0 on stdio, one
 //! message per line), answering through the same `api::Engine` as `candor call`. This module
-//! owns the IO: stdout carries protocol messages only; diagnostics go to stderr.
+//! owns the IO: stdout carries protocol messages only; diagnostics go to stderr. Tool calls run
+//! one after the other on a worker thread, so `ping` and the other requests are answered while a
+//! long call runs, and `notifications/cancelled` stops a call (it then gets no reply).
 
 pub mod protocol;
 pub mod server;
 pub mod tools;
 
+use std::collections::HashMap;
 use std::io::{BufRead, Read, Write};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
 
 use crate::api::Engine;
+use crate::cancel::Cancel;
 
-pub use server::Session;
+pub use server::{Dispatch, Session, ToolCallJob};
 
 /// The longest line read as one message; a longer one is answered with a parse error and
 /// skipped, so a runaway client cannot make the server hold unbounded memory.
 pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
-/// Serves MCP requests from `input` until it closes. Bad input never ends the session; only a
-/// failing read or write does (a closed output means the client is gone: a clean end).
+/// The tool calls received and not yet answered, by request id, with their cancellation tokens.
+type InFlight = Mutex<HashMap<String, Cancel>>;
+
+/// Serves MCP requests from `input` until it closes, then finishes the tool calls already
+/// received. Bad input never ends the session; only a failing read or write does (a closed
+/// output means the client is gone: a clean end).
 pub fn serve(
     engine: Engine,
     mut input: impl BufRead,
-    mut output: impl Write,
+    output: impl Write + Send,
 ) -> std::io::Result<()> {
     eprintln!(
         "candor mcp {}: serving {} on stdio",
         env!("CARGO_PKG_VERSION"),
         engine.root().path().display()
     );
-    let mut session = Session::new(engine);
+    let engine = Arc::new(engine);
+    let mut session = Session::shared(Arc::clone(&engine));
+    let output = Mutex::new(output);
+    let in_flight: InFlight = Mutex::new(HashMap::new());
+    let (jobs, queue) = mpsc::channel::<(ToolCallJob, Cancel)>();
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(|| {
+            for (job, cancel) in queue {
+                let reply = server::run_call(&engine, &job, &cancel);
+                in_flight
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .remove(&job.id.to_string());
+                if let Some(reply) = reply
+                    && let Err(e) = send(&output, &reply)
+                {
+                    return closed_is_fine(e);
+                }
+            }
+            Ok::<(), std::io::Error>(())
+        });
+        let read = read_loop(&mut input, &mut session, &output, &in_flight, &jobs);
+        drop(jobs);
+        let worked = worker
+            .join()
+            .unwrap_or_else(|_| Err(std::io::Error::other("the MCP worker thread panicked")));
+        read.and(worked)
+    })
+}
+
+/// Reads and dispatches lines until the input closes (or the output does).
+fn read_loop(
+    input: &mut impl BufRead,
+    session: &mut Session,
+    output: &Mutex<impl Write>,
+    in_flight: &InFlight,
+    jobs: &mpsc::Sender<(ToolCallJob, Cancel)>,
+) -> std::io::Result<()> {
     let mut line = Vec::new();
     loop {
         line.clear();
@@ -39,9 +86,9 @@ pub fn serve(
         if read == 0 {
             return Ok(());
         }
-        let reply = if line.len() > MAX_LINE_BYTES && line.last() != Some(&b'\n') {
-            skip_rest_of_line(&mut input)?;
-            Some(protocol::error_line(
+        let dispatch = if line.len() > MAX_LINE_BYTES && line.last() != Some(&b'\n') {
+            skip_rest_of_line(input)?;
+            Dispatch::Reply(protocol::error_line(
                 &serde_json::Value::Null,
                 &protocol::RpcError::new(
                     protocol::PARSE_ERROR,
@@ -51,14 +98,51 @@ pub fn serve(
                 ),
             ))
         } else {
-            session.handle_line(&line)
+            session.dispatch_line(&line)
         };
-        if let Some(reply) = reply {
-            match write_line(&mut output, &reply) {
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
-                other => other?,
+        match dispatch {
+            Dispatch::Reply(reply) => {
+                if let Err(e) = send(output, &reply) {
+                    return closed_is_fine(e);
+                }
+            }
+            Dispatch::Nothing => {}
+            Dispatch::Call(job) => {
+                let cancel = Cancel::new();
+                in_flight
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(job.id.to_string(), cancel.clone());
+                if jobs.send((job, cancel)).is_err() {
+                    // The worker stopped: the output is gone.
+                    return Ok(());
+                }
+            }
+            Dispatch::Cancel { request_id } => {
+                if let Some(cancel) = in_flight
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get(&request_id.to_string())
+                {
+                    cancel.cancel();
+                }
             }
         }
+    }
+}
+
+/// Writes one message line; whole lines only, from either thread.
+fn send(output: &Mutex<impl Write>, line: &str) -> std::io::Result<()> {
+    let mut output = output.lock().unwrap_or_else(|e| e.into_inner());
+    write_line(&mut *output, line)
+}
+
+/// A closed output means the client is gone: a clean end.
+fn closed_is_fine(error: std::io::Error) -> std::io::Result<()> {
+    if error.kind() == std::io::ErrorKind::BrokenPipe {
+        Ok(())
+    } else {
+        Err(error)
     }
 }
 

@@ -79,8 +79,11 @@ pub enum Message {
         method: String,
         params: Option<Map<String, Value>>,
     },
-    /// Never gets a reply, whatever it says.
-    Notification { method: String },
+    /// Never gets a reply, whatever it says. `params` when they are an object.
+    Notification {
+        method: String,
+        params: Option<Map<String, Value>>,
+    },
     /// The client answering a request; we send none, so there is nothing to do with it.
     Response,
 }
@@ -197,7 +200,8 @@ pub fn classify(value: Value) -> Result<Message, Box<Rejection>> {
         }
     };
     let Some(id) = id else {
-        return Ok(Message::Notification { method });
+        let params = object.get("params").and_then(Value::as_object).cloned();
+        return Ok(Message::Notification { method, params });
     };
     let params = match object.get("params") {
         None | Some(Value::Null) => None,
@@ -277,7 +281,8 @@ mod tests {
         assert_eq!(
             parse_line(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).unwrap(),
             Some(Message::Notification {
-                method: "notifications/initialized".into()
+                method: "notifications/initialized".into(),
+                params: None,
             })
         );
         assert_eq!(

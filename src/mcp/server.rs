@@ -1,11 +1,15 @@
 //! The MCP session: the lifecycle (`initialize` first, version negotiation) and the dispatch of
-//! each request to its answer. Takes a line, gives the reply line (if any); no IO of its own.
+//! each request to its answer. Takes a line, gives the reply line (if any), or hands a tool call
+//! back to be run on the worker thread ([`Dispatch::Call`]) and a cancellation to be passed on
+//! ([`Dispatch::Cancel`]); no IO of its own.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
 use crate::api::Engine;
+use crate::cancel::Cancel;
 
 use super::protocol::{
     self, INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, Message, RpcError, SUPPORTED_VERSIONS,
@@ -27,8 +31,57 @@ enum Phase {
 /// One MCP session over one engine.
 #[derive(Debug)]
 pub struct Session {
-    engine: Engine,
+    engine: Arc<Engine>,
     phase: Phase,
+}
+
+/// What to do with one incoming line.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Dispatch {
+    /// Send this line back now.
+    Reply(String),
+    /// Nothing to send (a notification, a response, a blank line).
+    Nothing,
+    /// A `tools/call` to run (on the worker thread): its reply line comes from [`run_call`].
+    Call(ToolCallJob),
+    /// The client cancelled the request with this id (`notifications/cancelled`).
+    Cancel { request_id: Value },
+}
+
+/// A `tools/call` request ready to run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCallJob {
+    pub id: Value,
+    pub params: Option<Map<String, Value>>,
+    pub version: &'static str,
+}
+
+/// Runs a tool call and builds its reply line; `None` when it was cancelled (a cancelled
+/// request gets no reply). A panic in a refactor costs this request, not the session.
+pub fn run_call(engine: &Engine, job: &ToolCallJob, cancel: &Cancel) -> Option<String> {
+    if cancel.is_cancelled() {
+        return None;
+    }
+    let answer = catch_unwind(AssertUnwindSafe(|| {
+        tools::call_cancellable(engine, job.params.as_ref(), job.version, cancel)
+    }))
+    .unwrap_or_else(|_| Err(internal("tools/call")));
+    if cancel.is_cancelled() {
+        return None;
+    }
+    Some(match answer {
+        Ok(result) => result_line(&job.id, result),
+        Err(error) => error_line(&job.id, &error),
+    })
+}
+
+fn internal(method: &str) -> RpcError {
+    RpcError::new(
+        INTERNAL_ERROR,
+        format!(
+            "internal error: candor failed while handling `{method}` (a bug; the details are on the server's stderr); the session goes on"
+        ),
+    )
 }
 
 /// The methods this server answers (anything else is -32601, before or after `initialize`).
@@ -36,10 +89,19 @@ const METHODS: [&str; 4] = ["initialize", "ping", "tools/list", "tools/call"];
 
 impl Session {
     pub fn new(engine: Engine) -> Session {
+        Session::shared(Arc::new(engine))
+    }
+
+    /// A session over an engine the worker thread shares.
+    pub fn shared(engine: Arc<Engine>) -> Session {
         Session {
             engine,
             phase: Phase::AwaitingInitialize,
         }
+    }
+
+    pub fn engine(&self) -> &Arc<Engine> {
+        &self.engine
     }
 
     /// The negotiated protocol revision, once `initialize` was answered.
@@ -50,36 +112,53 @@ impl Session {
         }
     }
 
-    /// Handles one incoming line; returns the line to send back, if any.
+    /// Handles one incoming line in place, tool calls included; returns the line to send back,
+    /// if any.
     pub fn handle_line(&mut self, line: &[u8]) -> Option<String> {
-        match protocol::parse_line(line) {
-            Ok(None) => None,
-            Ok(Some(message)) => self.handle(message),
-            Err(rejection) => Some(error_line(&rejection.id, &rejection.error)),
+        match self.dispatch_line(line) {
+            Dispatch::Reply(reply) => Some(reply),
+            Dispatch::Nothing | Dispatch::Cancel { .. } => None,
+            Dispatch::Call(job) => run_call(&self.engine, &job, &Cancel::never()),
         }
     }
 
-    fn handle(&mut self, message: Message) -> Option<String> {
+    /// Handles one incoming line, except a tool call, which it hands back to be run elsewhere.
+    pub fn dispatch_line(&mut self, line: &[u8]) -> Dispatch {
+        match protocol::parse_line(line) {
+            Ok(None) => Dispatch::Nothing,
+            Ok(Some(message)) => self.dispatch(message),
+            Err(rejection) => Dispatch::Reply(error_line(&rejection.id, &rejection.error)),
+        }
+    }
+
+    fn dispatch(&mut self, message: Message) -> Dispatch {
         match message {
             Message::Request { id, method, params } => {
-                // A bug in a refactor must cost one request, not the session.
-                let answer = catch_unwind(AssertUnwindSafe(|| self.request(&method, params.as_ref())))
-                    .unwrap_or_else(|_| {
-                        Err(RpcError::new(
-                            INTERNAL_ERROR,
-                            format!("internal error: candor failed while handling `{method}` (a bug; the details are on the server's stderr); the session goes on"),
-                        ))
+                if let ("tools/call", Phase::Ready { version }) = (method.as_str(), &self.phase) {
+                    return Dispatch::Call(ToolCallJob {
+                        id,
+                        params,
+                        version,
                     });
-                Some(match answer {
+                }
+                // A bug must cost one request, not the session.
+                let answer =
+                    catch_unwind(AssertUnwindSafe(|| self.request(&method, params.as_ref())))
+                        .unwrap_or_else(|_| Err(internal(&method)));
+                Dispatch::Reply(match answer {
                     Ok(result) => result_line(&id, result),
                     Err(error) => error_line(&id, &error),
                 })
             }
+            Message::Notification { method, params } if method == "notifications/cancelled" => {
+                match params.and_then(|mut p| p.remove("requestId")) {
+                    Some(request_id) => Dispatch::Cancel { request_id },
+                    None => Dispatch::Nothing,
+                }
+            }
             // Notifications never get a reply. `notifications/initialized` changes nothing
-            // (the session is ready once `initialize` is answered); `notifications/cancelled`
-            // can only name a request already answered, since requests are served one at a
-            // time in order.
-            Message::Notification { .. } | Message::Response => None,
+            // (the session is ready once `initialize` is answered).
+            Message::Notification { .. } | Message::Response => Dispatch::Nothing,
         }
     }
 

@@ -6,6 +6,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::api::{Engine, ErrorCode, envelope, schema};
+use crate::cancel::Cancel;
 use crate::honesty::Tool;
 
 use super::protocol::{RpcError, at_least, kind_of};
@@ -65,6 +66,16 @@ pub fn call(
     params: Option<&Map<String, Value>>,
     version: &str,
 ) -> Result<Value, RpcError> {
+    call_cancellable(engine, params, version, &Cancel::never())
+}
+
+/// [`call`], stopping early once `cancel` is set (`notifications/cancelled`).
+pub fn call_cancellable(
+    engine: &Engine,
+    params: Option<&Map<String, Value>>,
+    version: &str,
+    cancel: &Cancel,
+) -> Result<Value, RpcError> {
     let empty = Map::new();
     let params = params.unwrap_or(&empty);
     let name = match params.get("name") {
@@ -98,7 +109,7 @@ pub fn call(
             .with_data(json!({"param": "arguments"})));
         }
     };
-    match engine.call(tool.name(), &arguments) {
+    match engine.call_cancellable(tool.name(), &arguments, cancel) {
         Ok(success) => Ok(result(success, false, version)),
         Err(error) if error.code == ErrorCode::MissingParam => {
             let param = error.param.clone().unwrap_or_default();

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::api::CallOptions;
+use crate::api::ToolCall;
 use crate::backend::Outcome;
 use crate::edit::FileChange;
 use crate::honesty::Tool;
@@ -16,11 +16,12 @@ pub enum Effect {
     LoadFile { id: u64, path: String },
     /// Parse the arguments like `candor call` and compute the refactor without writing.
     Preview { id: u64, tool: Tool, args: Value },
-    /// Write exactly this outcome through the engine's transaction writer.
+    /// Write exactly this outcome (the call's plan as previewed) through the engine, which
+    /// refuses if the plan computed now is not this one.
     Apply {
         id: u64,
         outcome: Box<Outcome>,
-        options: Box<CallOptions>,
+        call: Box<ToolCall>,
     },
     /// Restore the files of the last refactor written.
     Undo {

@@ -141,13 +141,9 @@ impl Headless {
                 id,
                 result: jobs::preview(&self.engine, tool, &args),
             }],
-            Effect::Apply {
+            Effect::Apply { id, outcome, call } => vec![Action::Applied {
                 id,
-                outcome,
-                options,
-            } => vec![Action::Applied {
-                id,
-                result: jobs::apply(&self.engine, &outcome, &options),
+                result: jobs::apply(&self.engine, &outcome, &call),
             }],
             Effect::Undo {
                 id,
@@ -155,7 +151,7 @@ impl Headless {
                 transaction,
             } => vec![Action::Undone {
                 id,
-                result: jobs::undo(self.engine.root(), &changes, transaction.as_deref()),
+                result: jobs::undo(&self.engine, &changes, transaction.as_deref()),
             }],
             Effect::Watch(paths) => {
                 self.watched = paths;

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::api::{ApiError, CallOptions, Engine};
+use crate::api::{ApiError, Engine, ToolCall};
 use crate::backend::Outcome;
 use crate::edit::{FileChange, sha256_hex};
 use crate::honesty::Tool;
@@ -88,14 +88,11 @@ pub fn preview(engine: &Engine, tool: Tool, args: &Value) -> Result<Box<Ready>, 
     }))
 }
 
-/// Writes the outcome that was on screen, through the engine (hash checks, atomic writes,
-/// rollback). Never recomputes it.
-pub fn apply(
-    engine: &Engine,
-    outcome: &Outcome,
-    options: &CallOptions,
-) -> Result<ApplyReport, ApiError> {
-    engine.apply(outcome, options)?.ok_or_else(|| {
+/// Writes the outcome that was on screen, through the engine: it computes the plan again and
+/// writes it only if it is exactly the one on screen (else `stale_file`, naming what differs),
+/// with hash checks, atomic writes and rollback.
+pub fn apply(engine: &Engine, outcome: &Outcome, call: &ToolCall) -> Result<ApplyReport, ApiError> {
+    engine.apply_previewed(call, outcome)?.ok_or_else(|| {
         ApiError::new(
             crate::api::ErrorCode::InvalidArgument,
             "the refactor changes nothing; nothing was written",
@@ -152,13 +149,13 @@ pub fn lsp_status(engine: &Engine, path: &str) -> Option<LspStatus> {
 /// exactly what candor wrote; otherwise nothing is restored. Goes through the undo journal
 /// (`workspace::undo`), so the history stays right and a crash mid-undo is recovered.
 pub fn undo(
-    root: &Root,
+    engine: &Engine,
     _changes: &[FileChange],
     transaction: Option<&str>,
 ) -> Result<Vec<String>, String> {
     let id = transaction
         .ok_or_else(|| "nothing to undo: that write was not recorded in the journal".to_string())?;
-    let report = crate::workspace::undo::undo_transaction(root, id).map_err(|e| e.to_string())?;
+    let report = engine.undo(Some(id)).map_err(|e| e.message)?;
     match report.undone {
         Some(undone) => Ok(undone.files),
         None => Err(crate::workspace::undo::describe_report(&report)),
@@ -274,6 +271,7 @@ mod tests {
     fn undo_restores_only_what_candor_wrote() {
         let dir = tempfile::tempdir().unwrap();
         let root = Root::new(dir.path()).unwrap();
+        let engine = Engine::open_bare(dir.path()).unwrap();
         std::fs::write(dir.path().join("a.py"), "x = 1\n").unwrap();
         let source = crate::edit::SourceFile::from_text("a.py", "x = 1\n");
         let change =
@@ -291,7 +289,7 @@ mod tests {
         };
         let id = apply(&[change.clone(), created.clone()]);
         assert_eq!(
-            undo(&root, &[], id.as_deref()).unwrap(),
+            undo(&engine, &[], id.as_deref()).unwrap(),
             vec!["a.py", "b.py"]
         );
         assert_eq!(
@@ -301,12 +299,12 @@ mod tests {
         assert!(!dir.path().join("b.py").exists());
         let id = apply(&[change]);
         std::fs::write(dir.path().join("a.py"), "x = 3\n").unwrap();
-        let err = undo(&root, &[], id.as_deref()).unwrap_err();
+        let err = undo(&engine, &[], id.as_deref()).unwrap_err();
         assert!(err.contains("a.py changed"), "{err}");
         assert_eq!(
             std::fs::read_to_string(dir.path().join("a.py")).unwrap(),
             "x = 3\n"
         );
-        assert!(undo(&root, &[], None).is_err());
+        assert!(undo(&engine, &[], None).is_err());
     }
 }

@@ -21,7 +21,7 @@ use ratatui::crossterm::event::{
 use ratatui::crossterm::execute;
 use serde_json::Value;
 
-use crate::api::{ApiError, CallOptions, Engine, ErrorCode};
+use crate::api::{ApiError, Engine, ErrorCode, ToolCall};
 use crate::backend::{BackendChoice, Outcome};
 use crate::edit::FileChange;
 use crate::honesty::Tool;
@@ -161,7 +161,7 @@ enum WriteJob {
     Apply {
         id: u64,
         outcome: Box<Outcome>,
-        options: Box<CallOptions>,
+        call: Box<ToolCall>,
     },
     Undo {
         id: u64,
@@ -308,17 +308,9 @@ impl Runtime {
                 Effect::Preview { id, tool, args } => {
                     self.enqueue(|q| q.preview = Some((id, tool, args)))
                 }
-                Effect::Apply {
-                    id,
-                    outcome,
-                    options,
-                } => self.enqueue(|q| {
-                    q.writes.push_back(WriteJob::Apply {
-                        id,
-                        outcome,
-                        options,
-                    })
-                }),
+                Effect::Apply { id, outcome, call } => {
+                    self.enqueue(|q| q.writes.push_back(WriteJob::Apply { id, outcome, call }))
+                }
                 Effect::Undo {
                     id,
                     changes,
@@ -389,13 +381,9 @@ fn engine_loop(engine: &Engine, queue: &SharedQueue, tx: &Sender<Action>) {
         };
         let internal = |message: String| ApiError::new(ErrorCode::Io, message);
         let action = match job {
-            Ok(WriteJob::Apply {
+            Ok(WriteJob::Apply { id, outcome, call }) => Action::Applied {
                 id,
-                outcome,
-                options,
-            }) => Action::Applied {
-                id,
-                result: guarded("writing", || jobs::apply(engine, &outcome, &options))
+                result: guarded("writing", || jobs::apply(engine, &outcome, &call))
                     .unwrap_or_else(|m| Err(internal(m))),
             },
             Ok(WriteJob::Undo {
@@ -405,7 +393,7 @@ fn engine_loop(engine: &Engine, queue: &SharedQueue, tx: &Sender<Action>) {
             }) => Action::Undone {
                 id,
                 result: guarded("undoing", || {
-                    jobs::undo(engine.root(), &changes, transaction.as_deref())
+                    jobs::undo(engine, &changes, transaction.as_deref())
                 })
                 .unwrap_or_else(Err),
             },

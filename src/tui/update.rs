@@ -1033,12 +1033,12 @@ fn apply(state: &mut State, fx: &mut Vec<Effect>) {
     let Some(ready) = state.preview.as_ref().and_then(Preview::ready) else {
         return;
     };
-    let mut options = ready.call.options.clone();
-    options.dry_run = false;
+    let mut call = ready.call.clone();
+    call.options.dry_run = false;
     fx.push(Effect::Apply {
         id,
         outcome: Box::new(ready.outcome.clone()),
-        options: Box::new(options),
+        call: Box::new(call),
     });
     state.writing = Some(Writing {
         id,
@@ -1487,7 +1487,9 @@ mod tests {
         h.settle();
     }
 
-    const AFTER: &str = "def main():\n    return 1\n";
+    /// What inlining `helper` gives (the engine computes it again at apply: the outcome shown
+    /// must be the one it would write).
+    const AFTER: &str = "def main():\n    a = 1\n    return a\n";
 
     #[test]
     fn a_heuristic_result_asks_twice_then_writes_and_undo_restores() {

@@ -6,8 +6,8 @@
 //! interrupted write that recovery rolls back. Also the project lock every writer holds.
 //! Knows the format only: what to restore, and when, is decided by `transaction` and `undo`.
 
-use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::ffi::{OsStr, OsString};
+use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::edit::sha256_hex;
 
 use super::Root;
-use super::replace::sync_dir;
+use super::dir::{Dir, Kind as NodeKind};
 
 /// candor's own folder under the project root; never a project file.
 pub const CANDOR_DIR: &str = ".candor";
@@ -25,7 +25,6 @@ pub const MAX_TRANSACTIONS: usize = 50;
 /// How long a writer waits for another candor process to finish writing.
 const LOCK_WAIT: Duration = Duration::from_secs(30);
 const FORMAT: u32 = 1;
-
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum JournalError {
     #[error(
@@ -120,7 +119,9 @@ pub struct NewEntry<'a> {
 /// The journal of a project, opened for writing: holds the project lock until dropped.
 #[derive(Debug)]
 pub struct Journal {
-    dir: PathBuf,
+    /// `<root>/.candor/journal`, for messages and tests.
+    path: PathBuf,
+    dir: Dir,
     _lock: File,
 }
 
@@ -131,84 +132,107 @@ fn io_error(path: &Path, e: impl std::fmt::Display) -> JournalError {
     }
 }
 
-/// `<root>/.candor`, checked to be a real directory inside the root (not a link leading out).
-fn candor_dir(root: &Root, create: bool) -> Result<Option<PathBuf>, JournalError> {
-    let dir = root.path().join(CANDOR_DIR);
-    let journal = dir.join("journal");
-    if let Ok(meta) = std::fs::symlink_metadata(&dir)
-        && meta.file_type().is_symlink()
-    {
-        return Err(io_error(
-            &dir,
-            "it is a symbolic link; candor keeps its journal only in a real folder inside the project",
-        ));
+/// Why `.candor` or something in it cannot be used: a symbolic link (or anything but what it
+/// must be) is refused, never followed.
+fn refused(path: &Path, e: std::io::Error) -> JournalError {
+    let message = if e.to_string().contains("symbolic link") {
+        "it is a symbolic link; candor keeps its journal only in a real folder inside the project, and never follows a link there".to_string()
+    } else {
+        e.to_string()
+    };
+    io_error(path, message)
+}
+
+/// `<root>/.candor`, opened from the root's handle (a symbolic link there is refused). `None` when
+/// it does not exist and `create` is false.
+fn candor_dir(root: &Root, create: bool) -> Result<Option<Dir>, JournalError> {
+    let path = root.path().join(CANDOR_DIR);
+    let name = OsStr::new(CANDOR_DIR);
+    if !create {
+        return root.dir().open_dir(name).map_err(|e| refused(&path, e));
     }
-    if create {
-        let fresh = !dir.exists();
-        std::fs::create_dir_all(&journal).map_err(|e| io_error(&journal, e))?;
-        if fresh {
-            // Keeps the journal out of git even before the user adds `.candor/` to .gitignore;
-            // a project config file next to it stays committable.
-            let _ = std::fs::write(
-                dir.join(".gitignore"),
-                "# written by candor: its undo journal and lock\njournal/\nlock\n",
-            );
-        }
-    } else if !journal.is_dir() {
-        return Ok(None);
-    }
-    let real = dir.canonicalize().map_err(|e| io_error(&dir, e))?;
-    if real != dir {
-        return Err(io_error(
-            &dir,
-            "it leads outside the project; candor keeps its journal only in a real folder inside the project",
-        ));
+    let (dir, fresh) = root
+        .dir()
+        .create_dir(name, 0o777)
+        .map_err(|e| refused(&path, e))?;
+    if fresh {
+        // Keeps the journal out of git even before the user adds `.candor/` to .gitignore;
+        // a project config file next to it stays committable.
+        let _ = dir.create_file(
+            OsStr::new(".gitignore"),
+            0o666 & !super::replace::current_umask(),
+            b"# written by candor: its undo journal and lock\njournal/\nlock\n",
+        );
     }
     Ok(Some(dir))
+}
+
+/// `<root>/.candor/journal` if it exists (nothing is created), without the lock.
+pub(crate) fn existing_journal_dir(root: &Root) -> Result<Option<Dir>, JournalError> {
+    let Some(candor) = candor_dir(root, false)? else {
+        return Ok(None);
+    };
+    let path = root.path().join(CANDOR_DIR).join("journal");
+    candor
+        .open_dir(OsStr::new("journal"))
+        .map_err(|e| refused(&path, e))
 }
 
 impl Journal {
     /// Creates the journal folder if needed and takes the project lock (waiting for another candor
     /// process up to 30 s). Fails rather than let anything be written without a journal.
     pub fn open(root: &Root) -> Result<Journal, JournalError> {
-        let dir = candor_dir(root, true)?
-            .ok_or_else(|| io_error(&root.path().join(CANDOR_DIR), "missing"))?;
-        let lock_path = dir.join("lock");
-        let lock = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .read(true)
-            .write(true)
-            .open(&lock_path)
-            .map_err(|e| io_error(&lock_path, e))?;
+        Journal::open_waiting(root, LOCK_WAIT)?.ok_or_else(|| JournalError::Busy {
+            path: format!("{CANDOR_DIR}/lock"),
+        })
+    }
+
+    /// The journal if the project has one, locked without waiting: `None` when there is no
+    /// journal or another candor process holds the lock (it is writing).
+    pub fn try_open_existing(root: &Root) -> Result<Option<Journal>, JournalError> {
+        if existing_journal_dir(root)?.is_none() {
+            return Ok(None);
+        }
+        Journal::open_waiting(root, Duration::ZERO)
+    }
+
+    fn open_waiting(root: &Root, wait: Duration) -> Result<Option<Journal>, JournalError> {
+        let candor_path = root.path().join(CANDOR_DIR);
+        let candor = candor_dir(root, true)?.ok_or_else(|| io_error(&candor_path, "missing"))?;
+        let path = candor_path.join("journal");
+        let (dir, _) = candor
+            .create_dir(OsStr::new("journal"), 0o777)
+            .map_err(|e| refused(&path, e))?;
+        let lock_path = candor_path.join("lock");
+        let lock = candor
+            .open_or_create(OsStr::new("lock"))
+            .map_err(|e| refused(&lock_path, e))?;
         let start = Instant::now();
         loop {
             match lock.try_lock() {
                 Ok(()) => break,
-                Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < LOCK_WAIT => {
+                Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < wait => {
                     std::thread::sleep(Duration::from_millis(20));
                 }
-                Err(std::fs::TryLockError::WouldBlock) => {
-                    return Err(JournalError::Busy {
-                        path: format!("{CANDOR_DIR}/lock"),
-                    });
-                }
+                Err(std::fs::TryLockError::WouldBlock) => return Ok(None),
                 Err(std::fs::TryLockError::Error(e)) => return Err(io_error(&lock_path, e)),
             }
         }
-        Ok(Journal {
-            dir: dir.join("journal"),
+        Ok(Some(Journal {
+            path,
+            dir,
             _lock: lock,
-        })
+        }))
     }
 
+    /// Where the journal is (for messages; every access goes through its handle).
     pub fn dir(&self) -> &Path {
-        &self.dir
+        &self.path
     }
 
     /// Every readable transaction, oldest first.
     pub fn entries(&self) -> Result<Vec<Entry>, JournalError> {
-        read_entries(&self.dir)
+        read_entries(&self.dir, &self.path)
     }
 
     /// Stages the entry (images, then the manifest, each fsynced), then publishes it with one
@@ -234,33 +258,37 @@ impl Journal {
             files: new.files,
             created_dirs: new.created_dirs,
         };
-        let staging = self.dir.join(format!(".staging-{id}"));
+        let staging = OsString::from(format!(".staging-{id}"));
         let result = (|| -> std::io::Result<()> {
-            if staging.exists() {
-                std::fs::remove_dir_all(&staging)?;
-            }
-            std::fs::create_dir(&staging)?;
-            let images = staging.join("before");
-            std::fs::create_dir(&images)?;
+            self.dir.remove_tree(&staging)?;
+            let (stage, _) = self.dir.create_dir(&staging, 0o777)?;
+            let (images, _) = stage.create_dir(OsStr::new("before"), 0o777)?;
             for (index, image) in new.images.iter().enumerate() {
                 if let Some(bytes) = image {
                     step();
-                    write_new(&images.join(index.to_string()), bytes)?;
+                    images.create_file(OsStr::new(&index.to_string()), 0o600, bytes)?;
                 }
             }
-            sync_dir(&images)?;
+            images.sync()?;
             let json = serde_json::to_vec_pretty(&manifest).map_err(std::io::Error::other)?;
-            write_new(&staging.join("manifest.json"), &json)?;
-            sync_dir(&staging)?;
+            stage.create_file(OsStr::new("manifest.json"), 0o600, &json)?;
+            stage.sync()?;
             step();
-            std::fs::rename(&staging, self.dir.join(&id))?;
-            sync_dir(&self.dir)
+            self.dir.rename(&staging, OsStr::new(&id))?;
+            self.dir.sync()
         })();
         if let Err(e) = result {
-            let _ = std::fs::remove_dir_all(&staging);
-            return Err(io_error(&self.dir.join(&id), e));
+            let _ = self.dir.remove_tree(&staging);
+            return Err(io_error(&self.path.join(&id), e));
         }
         Ok(manifest)
+    }
+
+    /// The handle of entry `id` (a real directory; a link there is refused).
+    fn entry_dir(&self, id: &str) -> std::io::Result<Dir> {
+        self.dir
+            .open_dir(OsStr::new(id))?
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "the entry is gone"))
     }
 
     /// Records the final state of a transaction (atomically: the old status or the new one).
@@ -275,16 +303,17 @@ impl Journal {
             time_unix: now_unix(),
             note,
         };
-        let dir = self.dir.join(id);
-        let json = serde_json::to_vec_pretty(&status).map_err(|e| io_error(&dir, e))?;
-        let temp = dir.join(".status.tmp");
+        let path = self.path.join(id).join("status.json");
+        let json = serde_json::to_vec_pretty(&status).map_err(|e| io_error(&path, e))?;
+        let temp = OsStr::new(".status.tmp");
         let result = (|| -> std::io::Result<()> {
-            let _ = std::fs::remove_file(&temp);
-            write_new(&temp, &json)?;
-            std::fs::rename(&temp, dir.join("status.json"))?;
-            sync_dir(&dir)
+            let dir = self.entry_dir(id)?;
+            let _ = dir.remove_file(temp);
+            dir.create_file(temp, 0o600, &json)?;
+            dir.rename(temp, OsStr::new("status.json"))?;
+            dir.sync()
         })();
-        result.map_err(|e| io_error(&dir.join("status.json"), e))
+        result.map_err(|e| refused(&path, e))
     }
 
     /// The bytes file `index` of `manifest` had before, checked against its recorded hash.
@@ -299,13 +328,16 @@ impl Journal {
         let Some(want) = &record.sha256_before else {
             return Ok(None);
         };
-        let path = self
-            .dir
-            .join(&manifest.id)
-            .join("before")
-            .join(index.to_string());
-        let bytes = std::fs::read(&path)
-            .map_err(|e| self.corrupt(&manifest.id, format!("before/{index}: {e}")))?;
+        let read = (|| -> std::io::Result<Vec<u8>> {
+            let before = self
+                .entry_dir(&manifest.id)?
+                .open_dir(OsStr::new("before"))?
+                .ok_or_else(|| std::io::Error::other("the folder is gone"))?;
+            before
+                .read_file(OsStr::new(&index.to_string()))?
+                .ok_or_else(|| std::io::Error::other("the file is gone"))
+        })();
+        let bytes = read.map_err(|e| self.corrupt(&manifest.id, format!("before/{index}: {e}")))?;
         if sha256_hex(&bytes) != *want {
             return Err(self.corrupt(
                 &manifest.id,
@@ -332,12 +364,11 @@ impl Journal {
 
     /// Deletes what an interrupted journal write left behind (staging and trash folders).
     pub fn clean_leftovers(&self) {
-        if let Ok(read) = std::fs::read_dir(&self.dir) {
-            for entry in read.flatten() {
-                let name = entry.file_name();
-                let name = name.to_string_lossy();
-                if name.starts_with(".staging-") || name.starts_with(".trash-") {
-                    let _ = std::fs::remove_dir_all(entry.path());
+        if let Ok(entries) = self.dir.entries() {
+            for (name, _) in entries {
+                let text = name.to_string_lossy();
+                if text.starts_with(".staging-") || text.starts_with(".trash-") {
+                    let _ = self.dir.remove_tree(&name);
                 }
             }
         }
@@ -353,10 +384,12 @@ impl Journal {
             .collect();
         let excess = finished.len().saturating_sub(keep);
         for entry in finished.into_iter().take(excess) {
-            let from = self.dir.join(&entry.manifest.id);
-            let trash = self.dir.join(format!(".trash-{}", entry.manifest.id));
-            std::fs::rename(&from, &trash).map_err(|e| io_error(&from, e))?;
-            let _ = std::fs::remove_dir_all(&trash);
+            let id = OsStr::new(&entry.manifest.id);
+            let trash = OsString::from(format!(".trash-{}", entry.manifest.id));
+            self.dir
+                .rename(id, &trash)
+                .map_err(|e| io_error(&self.path.join(&entry.manifest.id), e))?;
+            let _ = self.dir.remove_tree(&trash);
         }
         Ok(())
     }
@@ -364,27 +397,27 @@ impl Journal {
 
 /// The journal of `root` as it is, without taking the lock or creating anything (for listing).
 pub fn read_history(root: &Root) -> Result<Vec<Entry>, JournalError> {
-    match candor_dir(root, false)? {
-        Some(dir) => read_entries(&dir.join("journal")),
+    match existing_journal_dir(root)? {
+        Some(dir) => read_entries(&dir, &root.path().join(CANDOR_DIR).join("journal")),
         None => Ok(Vec::new()),
     }
 }
 
-fn read_entries(dir: &Path) -> Result<Vec<Entry>, JournalError> {
-    let read = match std::fs::read_dir(dir) {
-        Ok(read) => read,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(io_error(dir, e)),
-    };
+fn read_entries(dir: &Dir, path: &Path) -> Result<Vec<Entry>, JournalError> {
+    let names = dir.entries().map_err(|e| io_error(path, e))?;
     let mut entries = Vec::new();
-    for item in read.flatten() {
-        let name = item.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') || !item.path().is_dir() {
+    for (name, kind) in names {
+        let name = name.to_string_lossy().into_owned();
+        // A link among the entries is never followed: it is not an entry.
+        if name.starts_with('.') || kind != NodeKind::Dir {
             continue;
         }
         // An entry that cannot be read is skipped: it cannot be restored from, and a damaged
         // journal must not block every later write.
-        let Ok(bytes) = std::fs::read(item.path().join("manifest.json")) else {
+        let Ok(Some(entry_dir)) = dir.open_dir(OsStr::new(&name)) else {
+            continue;
+        };
+        let Ok(Some(bytes)) = entry_dir.read_file(OsStr::new("manifest.json")) else {
             continue;
         };
         let Ok(manifest) = serde_json::from_slice::<Manifest>(&bytes) else {
@@ -393,29 +426,22 @@ fn read_entries(dir: &Path) -> Result<Vec<Entry>, JournalError> {
         if manifest.id != name || manifest.format != FORMAT {
             continue;
         }
-        let state = match std::fs::read(item.path().join("status.json")) {
-            Ok(bytes) => match serde_json::from_slice::<StatusFile>(&bytes) {
+        let state = match entry_dir.read_file(OsStr::new("status.json")) {
+            Ok(Some(bytes)) => match serde_json::from_slice::<StatusFile>(&bytes) {
                 Ok(status) if status.state == "committed" => State::Committed,
                 Ok(status) if status.state == "rolled_back" => {
                     State::RolledBack { note: status.note }
                 }
                 _ => continue,
             },
-            Err(_) => State::Pending,
+            Ok(None) => State::Pending,
+            Err(_) => continue,
         };
         entries.push(Entry { manifest, state });
     }
     entries.sort_by_key(|e| e.manifest.seq);
     Ok(entries)
 }
-
-/// Creates `path` with `bytes`, fsynced.
-fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut file = OpenOptions::new().write(true).create_new(true).open(path)?;
-    file.write_all(bytes)?;
-    file.sync_all()
-}
-
 fn now_unix() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -461,6 +487,7 @@ fn compact_utc(secs: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::OpenOptions;
 
     #[test]
     fn utc_formatting() {
@@ -566,5 +593,57 @@ mod tests {
             0,
             "nothing written outside the root"
         );
+    }
+
+    #[test]
+    fn symbolic_links_inside_candor_are_refused_never_followed() {
+        // .candor/journal -> outside: the journal (copies of project files) must not land there.
+        let outside = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(".candor")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join(".candor/journal")).unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        let err = Journal::open(&root).unwrap_err();
+        assert!(err.to_string().contains("symbolic link"), "{err}");
+        assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+        assert!(read_history(&root).is_err());
+
+        // .candor/lock -> a missing outside path: it must not be created.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(".candor")).unwrap();
+        let target = outside.path().join("created-by-candor");
+        std::os::unix::fs::symlink(&target, dir.path().join(".candor/lock")).unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        let err = Journal::open(&root).unwrap_err();
+        assert!(err.to_string().contains("symbolic link"), "{err}");
+        assert!(!target.exists(), "the lock link was followed");
+
+        // A journal entry that is a link to an outside folder is not an entry: nothing is
+        // read from it and no status.json is written there.
+        let dir = tempfile::tempdir().unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        let journal = Journal::open(&root).unwrap();
+        let fake = outside.path().join("000001-20260101T000000Z");
+        std::fs::create_dir(&fake).unwrap();
+        let manifest = Manifest {
+            format: FORMAT,
+            id: "000001-20260101T000000Z".into(),
+            seq: 1,
+            time_unix: 0,
+            kind: Kind::Apply,
+            tool: Some("refactor_inline_function".into()),
+            undoes: None,
+            files: Vec::new(),
+            created_dirs: Vec::new(),
+        };
+        std::fs::write(
+            fake.join("manifest.json"),
+            serde_json::to_vec(&manifest).unwrap(),
+        )
+        .unwrap();
+        std::os::unix::fs::symlink(&fake, journal.dir().join(&manifest.id)).unwrap();
+        assert!(journal.entries().unwrap().is_empty());
+        assert!(journal.set_state(&manifest.id, &State::Committed).is_err());
+        assert!(!fake.join("status.json").exists());
     }
 }

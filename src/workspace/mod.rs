@@ -2,6 +2,8 @@
 //! .gitignore-aware walk and name prefilter, and writing plans as journaled transactions with
 //! recovery and undo. Every file-system side effect of candor lives here.
 
+pub mod dir;
+mod failure;
 pub mod journal;
 mod replace;
 mod root;
@@ -14,4 +16,3 @@ pub mod write;
 
 pub use root::{Resolved, Root};
 pub use sources::{DiskSources, Limits, SkipRecorder};
-pub use undo::undo_command;

@@ -4,15 +4,17 @@
 //! `renameat2(RENAME_EXCHANGE)`; the file swapped out is then hashed, and if it is not the one the
 //! plan was computed from it is swapped back. This closes the window between "check" and "rename"
 //! for writers that replace the file and for writers that truncate and rewrite it in place.
-//! Knows nothing of plans or journals: one path, one expectation, one outcome.
+//! Every operation is relative to the handle of the file's own directory (`Dir`), so nothing is
+//! ever reached through a symbolic link. Knows nothing of plans or journals: one name, one
+//! expectation, one outcome.
 
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
-use std::path::{Path, PathBuf};
+use std::ffi::{OsStr, OsString};
+use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::edit::sha256_hex;
+
+use super::dir::{Dir, Kind};
 
 /// Why one file could not be replaced.
 #[derive(Debug)]
@@ -22,12 +24,18 @@ pub enum ReplaceError {
     Changed {
         found: Option<String>,
     },
+    /// Where a file was expected there is something else (a directory, a FIFO, a symbolic link).
+    /// Nothing was changed.
+    NotAFile {
+        found: Kind,
+    },
     /// A file was expected to be absent, and one is there. Nothing was changed.
     Exists,
     /// Other writers changed the file twice while we were swapping it: their newest version is in
-    /// place, ours is gone, and an intermediate version of theirs was kept at `kept`.
+    /// place, ours is gone, and an intermediate version of theirs was kept as `kept` (a name in
+    /// the same directory).
     Stranded {
-        kept: PathBuf,
+        kept: OsString,
     },
     Io(std::io::Error),
 }
@@ -38,171 +46,161 @@ impl From<std::io::Error> for ReplaceError {
     }
 }
 
-/// The sha256 of the file at `path`, `None` when there is none. Refuses what is not a regular
-/// file (a directory, a FIFO that would block a read forever).
-pub fn hash_of(path: &Path) -> std::io::Result<Option<String>> {
-    Ok(read_regular(path)?.map(|bytes| sha256_hex(&bytes)))
+/// What is at `name` in `dir` now: `Ok(None)` when nothing, the bytes of a regular file, or
+/// `NotAFile` for anything else (a FIFO is never opened for a blocking read).
+pub fn current(dir: &Dir, name: &OsStr) -> Result<Option<Vec<u8>>, ReplaceError> {
+    match dir.meta(name)? {
+        None => Ok(None),
+        Some(meta) if meta.kind != Kind::File => Err(ReplaceError::NotAFile { found: meta.kind }),
+        Some(_) => match dir.read_file(name) {
+            Ok(bytes) => Ok(bytes),
+            // Replaced by something else between the look and the open.
+            Err(_) => match dir.meta(name)? {
+                Some(meta) if meta.kind != Kind::File => {
+                    Err(ReplaceError::NotAFile { found: meta.kind })
+                }
+                None => Ok(None),
+                Some(_) => Ok(dir.read_file(name)?),
+            },
+        },
+    }
 }
 
-/// The bytes of the regular file at `path`; `None` when there is none.
-pub fn read_regular(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
-    // Look before opening: opening a FIFO would block until someone writes to it.
-    match std::fs::metadata(path) {
-        Ok(meta) if !meta.is_file() => return Err(std::io::Error::other("is not a regular file")),
-        Ok(_) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e),
-    }
-    let mut file = match File::open(path) {
-        Ok(file) => file,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e),
-    };
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(std::io::Error::other("is not a regular file"));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.read_to_end(&mut bytes)?;
-    Ok(Some(bytes))
+/// The sha256 of what is at `name` (see [`current`]).
+pub fn hash_at(dir: &Dir, name: &OsStr) -> Result<Option<String>, ReplaceError> {
+    Ok(current(dir, name)?.map(|bytes| sha256_hex(&bytes)))
 }
 
-/// Makes `path` go from `expected` (a sha256, or `None` for "no file") to `new` (`None`: remove
-/// it). `tag` names the temp files (`.candor-<tag>-….tmp`) so that an interrupted write can be
-/// cleaned up. On `Ok`, the change is on disk and its directory entry fsynced.
+/// Makes `name` in `dir` go from `expected` (a sha256, or `None` for "no file") to `new` (`None`:
+/// remove it). `tag` names the temp files (`.candor-<tag>-….tmp`) so that an interrupted write
+/// can be cleaned up. On `Ok`, the change is on disk and the directory fsynced.
 pub fn replace(
-    path: &Path,
+    dir: &Dir,
+    name: &OsStr,
     expected: Option<&str>,
     new: Option<&[u8]>,
     tag: &str,
 ) -> Result<(), ReplaceError> {
     match (expected, new) {
-        (Some(expected), Some(bytes)) => overwrite(path, expected, bytes, tag),
-        (None, Some(bytes)) => create(path, bytes, tag),
-        (Some(expected), None) => remove(path, expected, tag),
-        (None, None) => match hash_of(path)? {
+        (Some(expected), Some(bytes)) => overwrite(dir, name, expected, bytes, tag),
+        (None, Some(bytes)) => create(dir, name, bytes, tag),
+        (Some(expected), None) => remove(dir, name, expected, tag),
+        (None, None) => match hash_at(dir, name)? {
             None => Ok(()),
             Some(found) => Err(ReplaceError::Changed { found: Some(found) }),
         },
     }
 }
 
-fn parent_of(path: &Path) -> std::io::Result<&Path> {
-    path.parent()
-        .ok_or_else(|| std::io::Error::other("the path has no parent directory"))
-}
-
-fn overwrite(path: &Path, expected: &str, bytes: &[u8], tag: &str) -> Result<(), ReplaceError> {
-    let dir = parent_of(path)?;
-    let meta = match std::fs::metadata(path) {
-        Ok(meta) => meta,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(ReplaceError::Changed { found: None });
+fn overwrite(
+    dir: &Dir,
+    name: &OsStr,
+    expected: &str,
+    bytes: &[u8],
+    tag: &str,
+) -> Result<(), ReplaceError> {
+    let meta = match dir.meta(name)? {
+        None => return Err(ReplaceError::Changed { found: None }),
+        Some(meta) if meta.kind != Kind::File => {
+            return Err(ReplaceError::NotAFile { found: meta.kind });
         }
-        Err(e) => return Err(e.into()),
+        Some(meta) => meta,
     };
-    if !meta.is_file() {
-        return Err(std::io::Error::other("is not a regular file").into());
-    }
-    let temp = write_temp(
-        dir,
-        tag,
-        bytes,
-        meta.permissions().mode() & 0o7777,
-        Some((meta.uid(), meta.gid())),
-    )?;
-    match exchange(&temp, path) {
+    let temp = write_temp(dir, tag, bytes, meta.mode, Some((meta.uid, meta.gid)))?;
+    match dir.exchange(&temp, name) {
         Ok(true) => {}
-        Ok(false) => return overwrite_by_rename(path, expected, &temp, dir),
+        Ok(false) => return overwrite_by_rename(dir, name, expected, &temp),
         Err(e) => {
-            let _ = std::fs::remove_file(&temp);
+            let _ = dir.remove_file(&temp);
             if e.kind() == std::io::ErrorKind::NotFound {
                 return Err(ReplaceError::Changed { found: None });
             }
             return Err(e.into());
         }
     }
-    // `temp` now holds what was at `path` an instant ago: is it what the plan was computed from?
-    let swapped_out = hash_of(&temp);
+    // `temp` now holds what was at `name` an instant ago: is it what the plan was computed from?
+    let swapped_out = hash_at(dir, &temp);
     if matches!(&swapped_out, Ok(Some(found)) if found == expected) {
-        std::fs::remove_file(&temp)?;
-        sync_dir(dir)?;
+        dir.remove_file(&temp)?;
+        dir.sync()?;
         return Ok(());
     }
-    let found = swapped_out.ok().flatten();
-    swap_back(path, &temp, dir, bytes)?;
-    Err(ReplaceError::Changed { found })
+    let refusal = match swapped_out {
+        Err(ReplaceError::NotAFile { found }) => ReplaceError::NotAFile { found },
+        other => ReplaceError::Changed {
+            found: other.ok().flatten(),
+        },
+    };
+    swap_back(dir, name, &temp, bytes)?;
+    Err(refusal)
 }
 
-/// Undoes an exchange whose swapped-out file was not the expected one: puts it back, then checks
+/// Undoes an exchange whose swapped-out entry was not the expected one: puts it back, then checks
 /// that what came out is ours before deleting it. If a third write replaced ours in between, that
 /// newest version goes back in place and the intermediate one is kept aside, visibly.
-fn swap_back(path: &Path, temp: &Path, dir: &Path, ours: &[u8]) -> Result<(), ReplaceError> {
-    exchange(temp, path)?;
+fn swap_back(dir: &Dir, name: &OsStr, temp: &OsStr, ours: &[u8]) -> Result<(), ReplaceError> {
+    dir.exchange(temp, name)?;
     let ours_hash = sha256_hex(ours);
-    if matches!(hash_of(temp), Ok(Some(h)) if h == ours_hash) {
-        std::fs::remove_file(temp)?;
-        sync_dir(dir)?;
+    if matches!(hash_at(dir, temp), Ok(Some(h)) if h == ours_hash) {
+        dir.remove_file(temp)?;
+        dir.sync()?;
         return Ok(());
     }
-    exchange(temp, path)?;
-    let kept = keep_aside(temp, path);
-    sync_dir(dir)?;
+    dir.exchange(temp, name)?;
+    let kept = keep_aside(dir, temp, name);
+    dir.sync()?;
     Err(ReplaceError::Stranded { kept })
 }
 
-/// Gives a stranded file of another program a visible name next to `path` (temp names are
+/// Gives a stranded file of another program a visible name next to `name` (temp names are
 /// cleaned up by recovery; this one must not be).
-fn keep_aside(temp: &Path, path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+fn keep_aside(dir: &Dir, temp: &OsStr, name: &OsStr) -> OsString {
+    let base = name.to_string_lossy();
     for n in 1..1000 {
-        let kept = path.with_file_name(format!("{name}.candor-kept-{n}"));
-        if rename_no_replace(temp, &kept).is_ok() {
+        let kept = OsString::from(format!("{base}.candor-kept-{n}"));
+        if dir.rename_no_replace(temp, &kept).is_ok() {
             return kept;
         }
     }
-    temp.to_path_buf()
+    temp.to_os_string()
 }
 
 /// Where no atomic exchange exists (other systems, some file systems): check, then rename, as
 /// close together as possible.
 fn overwrite_by_rename(
-    path: &Path,
+    dir: &Dir,
+    name: &OsStr,
     expected: &str,
-    temp: &Path,
-    dir: &Path,
+    temp: &OsStr,
 ) -> Result<(), ReplaceError> {
-    let found = match hash_of(path) {
+    let found = match hash_at(dir, name) {
         Ok(found) => found,
         Err(e) => {
-            let _ = std::fs::remove_file(temp);
-            return Err(e.into());
+            let _ = dir.remove_file(temp);
+            return Err(e);
         }
     };
     if found.as_deref() != Some(expected) {
-        let _ = std::fs::remove_file(temp);
+        let _ = dir.remove_file(temp);
         return Err(ReplaceError::Changed { found });
     }
-    if let Err(e) = std::fs::rename(temp, path) {
-        let _ = std::fs::remove_file(temp);
+    if let Err(e) = dir.rename(temp, name) {
+        let _ = dir.remove_file(temp);
         return Err(e.into());
     }
-    sync_dir(dir)?;
+    dir.sync()?;
     Ok(())
 }
 
-fn create(path: &Path, bytes: &[u8], tag: &str) -> Result<(), ReplaceError> {
-    let dir = parent_of(path)?;
+fn create(dir: &Dir, name: &OsStr, bytes: &[u8], tag: &str) -> Result<(), ReplaceError> {
     let temp = write_temp(dir, tag, bytes, 0o666 & !current_umask(), None)?;
-    match rename_no_replace(&temp, path) {
+    match dir.rename_no_replace(&temp, name) {
         Ok(()) => {
-            sync_dir(dir)?;
+            dir.sync()?;
             Ok(())
         }
         Err(e) => {
-            let _ = std::fs::remove_file(&temp);
+            let _ = dir.remove_file(&temp);
             if e.kind() == std::io::ErrorKind::AlreadyExists {
                 Err(ReplaceError::Exists)
             } else {
@@ -212,29 +210,41 @@ fn create(path: &Path, bytes: &[u8], tag: &str) -> Result<(), ReplaceError> {
     }
 }
 
-fn remove(path: &Path, expected: &str, tag: &str) -> Result<(), ReplaceError> {
-    let dir = parent_of(path)?;
-    let aside = temp_name(dir, tag);
+fn remove(dir: &Dir, name: &OsStr, expected: &str, tag: &str) -> Result<(), ReplaceError> {
+    match dir.meta(name)? {
+        None => return Err(ReplaceError::Changed { found: None }),
+        Some(meta) if meta.kind != Kind::File => {
+            return Err(ReplaceError::NotAFile { found: meta.kind });
+        }
+        Some(_) => {}
+    }
+    let aside = temp_name(tag);
     // Move whatever is there now out of the way in one step, then look at it.
-    if let Err(e) = std::fs::rename(path, &aside) {
+    if let Err(e) = dir.rename(name, &aside) {
         if e.kind() == std::io::ErrorKind::NotFound {
             return Err(ReplaceError::Changed { found: None });
         }
         return Err(e.into());
     }
-    let found = hash_of(&aside).ok().flatten();
-    if found.as_deref() == Some(expected) {
-        std::fs::remove_file(&aside)?;
-        sync_dir(dir)?;
+    let found = hash_at(dir, &aside);
+    if matches!(&found, Ok(Some(h)) if h == expected) {
+        dir.remove_file(&aside)?;
+        dir.sync()?;
         return Ok(());
     }
-    match rename_no_replace(&aside, path) {
+    let refusal = match found {
+        Err(ReplaceError::NotAFile { found }) => ReplaceError::NotAFile { found },
+        other => ReplaceError::Changed {
+            found: other.ok().flatten(),
+        },
+    };
+    match dir.rename_no_replace(&aside, name) {
         Ok(()) => {
-            sync_dir(dir)?;
-            Err(ReplaceError::Changed { found })
+            dir.sync()?;
+            Err(refusal)
         }
         Err(_) => Err(ReplaceError::Stranded {
-            kept: keep_aside(&aside, path),
+            kept: keep_aside(dir, &aside, name),
         }),
     }
 }
@@ -246,9 +256,9 @@ pub fn temp_prefix(tag: &str) -> String {
     format!(".candor-{tag}-")
 }
 
-fn temp_name(dir: &Path, tag: &str) -> PathBuf {
+fn temp_name(tag: &str) -> OsString {
     let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
-    dir.join(format!(
+    OsString::from(format!(
         "{}{}-{n}.tmp",
         temp_prefix(tag),
         std::process::id()
@@ -256,20 +266,17 @@ fn temp_name(dir: &Path, tag: &str) -> PathBuf {
 }
 
 /// Writes `bytes` to a new temp file in `dir` with exactly `mode` (and the owner, when we may),
-/// fsynced.
+/// fsynced; returns its name.
 fn write_temp(
-    dir: &Path,
+    dir: &Dir,
     tag: &str,
     bytes: &[u8],
     mode: u32,
     owner: Option<(u32, u32)>,
-) -> std::io::Result<PathBuf> {
-    let path = temp_name(dir, tag);
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(&path)?;
+) -> std::io::Result<OsString> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let name = temp_name(tag);
+    let mut file = dir.create_new(&name)?;
     let written = (|| {
         file.write_all(bytes)?;
         if let Some((uid, gid)) = owner {
@@ -284,73 +291,22 @@ fn write_temp(
         file.sync_all()
     })();
     if let Err(e) = written {
-        let _ = std::fs::remove_file(&path);
+        let _ = dir.remove_file(&name);
         return Err(e);
     }
-    Ok(path)
+    Ok(name)
 }
 
-/// Atomically swaps two paths. `Ok(false)` when the system or file system cannot.
-fn exchange(a: &Path, b: &Path) -> std::io::Result<bool> {
-    #[cfg(any(
-        target_os = "linux",
-        target_os = "android",
-        target_os = "macos",
-        target_os = "ios"
-    ))]
-    {
-        use rustix::fs::{CWD, RenameFlags, renameat_with};
-        match renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE) {
-            Ok(()) => Ok(true),
-            Err(e)
-                if e == rustix::io::Errno::INVAL
-                    || e == rustix::io::Errno::NOSYS
-                    || e == rustix::io::Errno::NOTSUP =>
-            {
-                Ok(false)
+/// Deletes the temp files of transaction `tag` in `dir` (left by an interrupted write).
+pub fn remove_temps(dir: &Dir, tag: &str) {
+    let prefix = temp_prefix(tag);
+    if let Ok(entries) = dir.entries() {
+        for (name, kind) in entries {
+            if kind != Kind::Dir && name.to_string_lossy().starts_with(&prefix) {
+                let _ = dir.remove_file(&name);
             }
-            Err(e) => Err(e.into()),
         }
     }
-    #[cfg(not(any(
-        target_os = "linux",
-        target_os = "android",
-        target_os = "macos",
-        target_os = "ios"
-    )))]
-    {
-        let _ = (a, b);
-        Ok(false)
-    }
-}
-
-/// Renames `from` to `to` only if `to` does not exist (`AlreadyExists` otherwise), atomically.
-fn rename_no_replace(from: &Path, to: &Path) -> std::io::Result<()> {
-    #[cfg(any(
-        target_os = "linux",
-        target_os = "android",
-        target_os = "macos",
-        target_os = "ios"
-    ))]
-    {
-        use rustix::fs::{CWD, RenameFlags, renameat_with};
-        match renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE) {
-            Ok(()) => return Ok(()),
-            Err(e)
-                if e == rustix::io::Errno::INVAL
-                    || e == rustix::io::Errno::NOSYS
-                    || e == rustix::io::Errno::NOTSUP => {}
-            Err(e) => return Err(e.into()),
-        }
-    }
-    // A hard link fails when the name exists, atomically, on any Unix file system that has them.
-    std::fs::hard_link(from, to)?;
-    std::fs::remove_file(from)
-}
-
-/// fsyncs a directory so that a rename or removal in it survives a power loss.
-pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
-    File::open(dir)?.sync_all()
 }
 
 /// The process umask, read without changing it (`/proc` when available, else the usual 022).
@@ -368,25 +324,32 @@ pub fn current_umask() -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
 
     fn sha(bytes: &[u8]) -> String {
         sha256_hex(bytes)
+    }
+
+    fn open(dir: &std::path::Path) -> Dir {
+        Dir::open_path(dir).unwrap()
     }
 
     #[test]
     fn overwrite_keeps_mode_and_refuses_a_changed_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.py");
+        let name = OsStr::new("a.py");
         std::fs::write(&path, b"old\n").unwrap();
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o751)).unwrap();
-        replace(&path, Some(&sha(b"old\n")), Some(b"new\n"), "t1").unwrap();
+        let handle = open(dir.path());
+        replace(&handle, name, Some(&sha(b"old\n")), Some(b"new\n"), "t1").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"new\n");
         assert_eq!(
             std::fs::metadata(&path).unwrap().permissions().mode() & 0o7777,
             0o751
         );
 
-        let err = replace(&path, Some(&sha(b"old\n")), Some(b"newer\n"), "t1").unwrap_err();
+        let err = replace(&handle, name, Some(&sha(b"old\n")), Some(b"newer\n"), "t1").unwrap_err();
         assert!(
             matches!(err, ReplaceError::Changed { found: Some(ref h) } if *h == sha(b"new\n")),
             "{err:?}"
@@ -404,33 +367,52 @@ mod tests {
     fn create_refuses_an_existing_file_and_remove_checks_the_content() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("new.py");
-        replace(&path, None, Some(b"x = 1\n"), "t2").unwrap();
+        let name = OsStr::new("new.py");
+        let handle = open(dir.path());
+        replace(&handle, name, None, Some(b"x = 1\n"), "t2").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"x = 1\n");
         assert!(matches!(
-            replace(&path, None, Some(b"y\n"), "t2"),
+            replace(&handle, name, None, Some(b"y\n"), "t2"),
             Err(ReplaceError::Exists)
         ));
         assert!(matches!(
-            replace(&path, Some(&sha(b"other")), None, "t2"),
+            replace(&handle, name, Some(&sha(b"other")), None, "t2"),
             Err(ReplaceError::Changed { .. })
         ));
         assert!(path.exists());
-        replace(&path, Some(&sha(b"x = 1\n")), None, "t2").unwrap();
+        replace(&handle, name, Some(&sha(b"x = 1\n")), None, "t2").unwrap();
         assert!(!path.exists());
         assert!(matches!(
-            replace(&path, Some(&sha(b"x = 1\n")), None, "t2"),
+            replace(&handle, name, Some(&sha(b"x = 1\n")), None, "t2"),
             Err(ReplaceError::Changed { found: None })
         ));
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
     #[test]
-    fn a_fifo_is_not_read() {
+    fn a_directory_or_fifo_where_a_file_was_is_not_a_file() {
         let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("d.py")).unwrap();
+        let handle = open(dir.path());
+        let err = replace(
+            &handle,
+            OsStr::new("d.py"),
+            Some(&sha(b"x")),
+            Some(b"y"),
+            "t3",
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, ReplaceError::NotAFile { found: Kind::Dir }),
+            "{err:?}"
+        );
         let fifo = dir.path().join("pipe.py");
         let status = std::process::Command::new("mkfifo").arg(&fifo).status();
         if status.is_ok_and(|s| s.success()) {
-            assert!(hash_of(&fifo).is_err());
+            assert!(matches!(
+                hash_at(&handle, OsStr::new("pipe.py")),
+                Err(ReplaceError::NotAFile { found: Kind::Other })
+            ));
         }
     }
 }

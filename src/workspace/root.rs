@@ -1,15 +1,30 @@
 //! The project root and containment: a user path is resolved against the root and refused when
-//! it leads outside, whether through `..`, an absolute path or a symlink.
+//! it leads outside, whether through `..`, an absolute path or a symlink. The root is opened
+//! once as a directory handle; reads and writes reach a file from it one name at a time
+//! (`Dir`), so a directory swapped for a symbolic link after the check cannot redirect them.
 
+use std::ffi::{OsStr, OsString};
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use crate::refactor::SourceError;
 
-/// The canonical project root.
-#[derive(Debug, Clone, PartialEq, Eq)]
+use super::dir::{Dir, Kind};
+
+/// The canonical project root, and a handle to it opened once.
+#[derive(Debug, Clone)]
 pub struct Root {
     path: PathBuf,
+    dir: Arc<Dir>,
 }
+
+impl PartialEq for Root {
+    fn eq(&self, other: &Root) -> bool {
+        self.path == other.path
+    }
+}
+
+impl Eq for Root {}
 
 /// A user path resolved inside the root.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,6 +37,8 @@ pub struct Resolved {
     /// The absolute path with symlinks resolved (where reads and writes go); for a file that does
     /// not exist yet, its canonical parent joined with its name.
     pub real: PathBuf,
+    /// `real` relative to the root, with `/` separators: the names the writer opens one by one.
+    pub real_relative: String,
     pub exists: bool,
 }
 
@@ -35,11 +52,135 @@ impl Root {
                 format!("{} is not a directory", path.display()),
             ));
         }
-        Ok(Root { path })
+        let dir = Arc::new(Dir::open_path(&path)?);
+        Ok(Root { path, dir })
     }
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The handle of the root directory, opened once by [`Root::new`].
+    pub fn dir(&self) -> &Dir {
+        &self.dir
+    }
+
+    /// The directory that holds `real_relative` (a path with no symbolic link in it, as in
+    /// [`Resolved::real_relative`]), reached from the root one name at a time, and the file's
+    /// name. `None` when a directory on the way does not exist; a symbolic link on the way is
+    /// an error.
+    pub fn parent_of(&self, real_relative: &str) -> std::io::Result<Option<(Dir, OsString)>> {
+        let (dirs, name) = split_relative(real_relative)?;
+        Ok(self
+            .dir
+            .open_path_under(Path::new(dirs))?
+            .map(|dir| (dir, name)))
+    }
+
+    /// The directories above `real_relative` that do not exist yet, as project-relative paths,
+    /// outermost first. An existing name on the way that is not a directory is an error.
+    pub fn missing_dirs_of(&self, real_relative: &str) -> std::io::Result<Vec<String>> {
+        let (dirs, _) = split_relative(real_relative)?;
+        let mut current = self.dir.try_clone()?;
+        let mut walked = String::new();
+        let mut missing = Vec::new();
+        for part in dirs.split('/').filter(|p| !p.is_empty()) {
+            if !walked.is_empty() {
+                walked.push('/');
+            }
+            walked.push_str(part);
+            if !missing.is_empty() {
+                missing.push(walked.clone());
+                continue;
+            }
+            match current.open_dir(OsStr::new(part)) {
+                Ok(Some(next)) => current = next,
+                Ok(None) => missing.push(walked.clone()),
+                Err(e) => return Err(std::io::Error::other(format!("{walked} {e}"))),
+            }
+        }
+        Ok(missing)
+    }
+
+    /// Like [`Root::parent_of`], creating the missing directories on the way (each with
+    /// `mkdirat` in the handle of its parent, and that parent fsynced). Returns the directories it
+    /// created, project-relative, outermost first.
+    pub fn create_parent_of(
+        &self,
+        real_relative: &str,
+    ) -> std::io::Result<(Dir, OsString, Vec<String>)> {
+        let (dirs, name) = split_relative(real_relative)?;
+        let mut current = self.dir.try_clone()?;
+        let mut walked = String::new();
+        let mut created = Vec::new();
+        for part in dirs.split('/').filter(|p| !p.is_empty()) {
+            if !walked.is_empty() {
+                walked.push('/');
+            }
+            walked.push_str(part);
+            let (next, fresh) = current.create_dir(OsStr::new(part), 0o777)?;
+            if fresh {
+                current.sync()?;
+                created.push(walked.clone());
+            }
+            current = next;
+        }
+        Ok((current, name, created))
+    }
+
+    /// The bytes of the regular file at `real_relative`, read through the root's handle
+    /// (`None` when it does not exist).
+    pub fn read_regular(&self, real_relative: &str) -> std::io::Result<Option<Vec<u8>>> {
+        match self.parent_of(real_relative)? {
+            Some((dir, name)) => dir.read_file(&name),
+            None => Ok(None),
+        }
+    }
+
+    /// The sha256 of the regular file at `real_relative` (`None` when it does not exist).
+    pub fn sha256_of(&self, real_relative: &str) -> std::io::Result<Option<String>> {
+        Ok(self
+            .read_regular(real_relative)?
+            .map(|bytes| crate::edit::sha256_hex(&bytes)))
+    }
+
+    /// Reads a resolved file of at most `max_bytes` through the root's handle; the error says why
+    /// not, as a clause ("is …"). The limit holds for what is read, not only for the size seen
+    /// before (the file may grow).
+    pub fn read_limited(&self, resolved: &Resolved, max_bytes: u64) -> Result<Vec<u8>, String> {
+        use std::io::Read;
+        let too_large = |len: u64| {
+            format!(
+                "is {len} bytes, over the {max_bytes}-byte limit (raise `max_file_bytes` in the config file to allow it)"
+            )
+        };
+        let unreadable = |e: std::io::Error| format!("cannot be read ({e})");
+        let (dir, name) = self
+            .parent_of(&resolved.real_relative)
+            .map_err(unreadable)?
+            .ok_or_else(|| "does not exist".to_string())?;
+        if let Some(meta) = dir.meta(&name).map_err(unreadable)?
+            && meta.kind == Kind::Dir
+        {
+            return Err("is a directory, not a file".to_string());
+        }
+        let file = match dir.open_file(&name) {
+            Ok(Some(file)) => file,
+            Ok(None) => return Err("does not exist".to_string()),
+            Err(e) => return Err(e.to_string()),
+        };
+        let len = file.metadata().map_err(unreadable)?.len();
+        if len > max_bytes {
+            return Err(too_large(len));
+        }
+        let mut bytes = Vec::with_capacity(len as usize);
+        file.take(max_bytes.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(unreadable)?;
+        if bytes.len() as u64 > max_bytes {
+            return Err(too_large(bytes.len() as u64));
+        }
+        Ok(bytes)
     }
 
     /// Resolves a user path (relative to the root, or absolute under it). Refuses a path that
@@ -91,10 +232,18 @@ impl Root {
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect::<Vec<_>>()
             .join("/");
+        let real_relative = self.relative_of(&real).ok_or_else(outside)?;
+        if real_relative.is_empty() {
+            return Err(SourceError::Io {
+                path: user_path.to_string(),
+                message: "is the project root itself, not a file".to_string(),
+            });
+        }
         Ok(Resolved {
             relative,
             absolute,
             real,
+            real_relative,
             exists,
         })
     }
@@ -157,6 +306,18 @@ impl Root {
                 .join("/"),
         )
     }
+}
+
+/// `a/b/c.py` → (`a/b`, `c.py`).
+fn split_relative(relative: &str) -> std::io::Result<(&str, OsString)> {
+    let (dirs, name) = relative.rsplit_once('/').unwrap_or(("", relative));
+    if name.is_empty() || name == "." || name == ".." {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("`{relative}` does not name a file"),
+        ));
+    }
+    Ok((dirs, OsStr::new(name).to_os_string()))
 }
 
 /// Removes `.` and resolves `..` lexically; `None` when `..` climbs above the start.

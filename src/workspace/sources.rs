@@ -8,6 +8,7 @@ use std::sync::Mutex;
 
 use tree_sitter::Tree;
 
+use crate::cancel::Cancel;
 use crate::edit::SourceFile;
 use crate::lang::symbols::Symbol;
 use crate::lang::{Language, SyntaxError};
@@ -128,20 +129,55 @@ impl DiskSources {
         if !resolved.exists {
             return Ok(None);
         }
-        if std::fs::metadata(&resolved.real).is_ok_and(|m| m.is_dir()) {
-            return Err(SourceError::Unreadable {
+        // Through the root's handle, one name at a time: never through a link swapped in since.
+        let bytes = self
+            .root
+            .read_limited(&resolved, self.limits.max_file_bytes)
+            .map_err(|reason| SourceError::Unreadable {
                 path: resolved.relative.clone(),
-                reason: "is a directory, not a file".to_string(),
-            });
-        }
-        let bytes =
-            walk::read_limited(&resolved.real, self.limits.max_file_bytes).map_err(|reason| {
-                SourceError::Unreadable {
-                    path: resolved.relative.clone(),
-                    reason,
-                }
+                reason,
             })?;
         decode(&resolved.relative, &bytes).map(Some)
+    }
+}
+
+impl DiskSources {
+    /// [`Sources::files_mentioning`], stopping early once `cancel` is set.
+    pub fn mentioning(
+        &self,
+        lang: Language,
+        word: &str,
+        cancel: &Cancel,
+    ) -> Result<Mentioning, SourceError> {
+        let mut mentioning = Mentioning::default();
+        let found = walk::files_containing(
+            self.root.path(),
+            lang,
+            word,
+            self.limits.max_file_bytes,
+            cancel,
+        );
+        cancel.check().map_err(|e| cancelled(word, e))?;
+        for (absolute, bytes) in found {
+            let Some(relative) = self.root.relative_of(&absolute) else {
+                continue;
+            };
+            match bytes {
+                Err(reason) => mentioning.skipped.push((relative, reason)),
+                Ok(bytes) => match SourceFile::from_bytes(relative.clone(), &bytes) {
+                    Ok(file) => mentioning.files.push(file),
+                    Err(e) => mentioning.skipped.push((relative, e.to_string())),
+                },
+            }
+        }
+        Ok(mentioning)
+    }
+}
+
+fn cancelled(path: &str, e: crate::cancel::Cancelled) -> SourceError {
+    SourceError::Io {
+        path: path.to_string(),
+        message: e.to_string(),
     }
 }
 
@@ -158,22 +194,7 @@ impl Sources for DiskSources {
     }
 
     fn files_mentioning(&self, lang: Language, word: &str) -> Result<Mentioning, SourceError> {
-        let mut mentioning = Mentioning::default();
-        for (absolute, bytes) in
-            walk::files_containing(self.root.path(), lang, word, self.limits.max_file_bytes)
-        {
-            let Some(relative) = self.root.relative_of(&absolute) else {
-                continue;
-            };
-            match bytes {
-                Err(reason) => mentioning.skipped.push((relative, reason)),
-                Ok(bytes) => match SourceFile::from_bytes(relative.clone(), &bytes) {
-                    Ok(file) => mentioning.files.push(file),
-                    Err(e) => mentioning.skipped.push((relative, e.to_string())),
-                },
-            }
-        }
-        Ok(mentioning)
+        self.mentioning(lang, word, &Cancel::never())
     }
 
     fn dir_exists(&self, path: &str) -> bool {
@@ -242,18 +263,27 @@ impl Sources for DiskSources {
 }
 
 /// Wraps the sources of one refactor and remembers every file a project-wide search had to skip
-/// (binary, not UTF-8, over the size limit), so the response can say so as findings.
+/// (binary, not UTF-8, over the size limit), so the response can say so as findings. Also where
+/// a request is cancelled: every file read and every project-wide search checks the token first.
 pub struct SkipRecorder<'a> {
-    inner: &'a dyn Sources,
+    inner: &'a DiskSources,
     skipped: Mutex<BTreeMap<String, String>>,
+    cancel: Cancel,
 }
 
 impl<'a> SkipRecorder<'a> {
-    pub fn new(inner: &'a dyn Sources) -> SkipRecorder<'a> {
+    pub fn new(inner: &'a DiskSources) -> SkipRecorder<'a> {
         SkipRecorder {
             inner,
             skipped: Mutex::new(BTreeMap::new()),
+            cancel: Cancel::never(),
         }
+    }
+
+    /// Stops reading files once `cancel` is set (the refactor then fails, nothing written).
+    pub fn with_cancel(mut self, cancel: Cancel) -> SkipRecorder<'a> {
+        self.cancel = cancel;
+        self
     }
 
     /// One warning per skipped file.
@@ -274,11 +304,12 @@ impl<'a> SkipRecorder<'a> {
 
 impl Sources for SkipRecorder<'_> {
     fn file(&self, path: &str) -> Result<Option<SourceFile>, SourceError> {
+        self.cancel.check().map_err(|e| cancelled(path, e))?;
         self.inner.file(path)
     }
 
     fn files_mentioning(&self, lang: Language, word: &str) -> Result<Mentioning, SourceError> {
-        let mentioning = self.inner.files_mentioning(lang, word)?;
+        let mentioning = self.inner.mentioning(lang, word, &self.cancel)?;
         if let Ok(mut skipped) = self.skipped.lock() {
             for (path, reason) in &mentioning.skipped {
                 skipped
@@ -314,6 +345,9 @@ impl Sources for SkipRecorder<'_> {
     }
 
     fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError> {
+        self.cancel
+            .check()
+            .map_err(|e| cancelled("the project", e))?;
         self.inner.files_of(lang)
     }
 }

@@ -10,21 +10,23 @@
 //! transaction wrote; one that holds its old content was never written; one that holds anything
 //! else was changed by someone since, and is left alone (its old bytes stay in the journal).
 
-use std::collections::{BTreeMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::time::Duration;
 
 use crate::edit::sha256_hex;
 use crate::honesty::Tool;
 
 use super::Root;
+pub use super::failure::Recovery;
+use super::failure::{Failure, WriteError};
 use super::journal::{self, FileRecord, Journal, JournalError, Kind, Manifest, NewEntry, State};
-use super::replace::{self, ReplaceError, hash_of, read_regular, sync_dir};
-use super::write::{Failure, WriteError};
+use super::replace::{self, ReplaceError};
 
-/// Test hooks, inert unless set. `CANDOR_TEST_PAUSE_BETWEEN_FILES_MS=N` makes the writer sleep N
-/// ms before each step (each journal image, publishing the journal, each file, the commit) so a
-/// test can kill it mid-transaction.
+/// Test hooks, inert unless a test sets them. They are passed explicitly; only a build with the
+/// `test-hooks` feature (the tests' own build) reads `CANDOR_TEST_PAUSE_BETWEEN_FILES_MS=N` from
+/// the environment, to make the writer sleep N ms before each step (each journal image,
+/// publishing the journal, each file, the commit) so a test can kill the real binary
+/// mid-transaction. A release build never looks.
 #[doc(hidden)]
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Hooks {
@@ -34,15 +36,22 @@ pub struct Hooks {
 }
 
 impl Hooks {
-    /// The hooks the environment asks for (none in normal use).
-    pub fn from_env() -> Hooks {
-        Hooks {
-            pause: std::env::var("CANDOR_TEST_PAUSE_BETWEEN_FILES_MS")
-                .ok()
-                .and_then(|v| v.trim().parse::<u64>().ok())
-                .filter(|ms| *ms > 0)
-                .map(Duration::from_millis),
-            fail_before_file: None,
+    /// The hooks of the normal write path: none, except in a `test-hooks` build.
+    pub fn standard() -> Hooks {
+        #[cfg(feature = "test-hooks")]
+        {
+            Hooks {
+                pause: std::env::var("CANDOR_TEST_PAUSE_BETWEEN_FILES_MS")
+                    .ok()
+                    .and_then(|v| v.trim().parse::<u64>().ok())
+                    .filter(|ms| *ms > 0)
+                    .map(Duration::from_millis),
+                fail_before_file: None,
+            }
+        }
+        #[cfg(not(feature = "test-hooks"))]
+        {
+            Hooks::default()
         }
     }
 
@@ -74,37 +83,6 @@ pub(crate) enum Origin {
     },
 }
 
-/// An interrupted transaction found and rolled back.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Recovery {
-    pub transaction: String,
-    /// The tool's name, or `undo of <id>`.
-    pub what: String,
-    /// Files put back as they were (or, if the transaction created them, removed).
-    pub restored: Vec<String>,
-    /// Files that could not be restored, each with the reason.
-    pub left: Vec<String>,
-}
-
-impl std::fmt::Display for Recovery {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "an interrupted write (transaction {}, {}) was rolled back",
-            self.transaction, self.what
-        )?;
-        if self.restored.is_empty() {
-            write!(f, "; it had not changed any file yet")?;
-        } else {
-            write!(f, "; restored: {}", self.restored.join(", "))?;
-        }
-        if !self.left.is_empty() {
-            write!(f, "; NOT restored: {}", self.left.join("; "))?;
-        }
-        Ok(())
-    }
-}
-
 /// What rolling back did to one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Outcome {
@@ -124,11 +102,13 @@ enum Outcome {
 /// A file resolved, read and checked, ready to be written.
 struct Target {
     planned: Planned,
+    /// The path as the plan names it (for messages and the journal).
     relative: String,
-    real: PathBuf,
+    /// The path with no symbolic link in it, opened one name at a time from the root.
+    real_relative: String,
     current: Option<Vec<u8>>,
-    /// Directories to create for a new file, innermost first.
-    missing_dirs: Vec<PathBuf>,
+    /// Directories to create for a new file, project-relative, outermost first.
+    missing_dirs: Vec<String>,
 }
 
 /// Rolls back every pending transaction of the journal (see the module doc for the rule).
@@ -154,15 +134,12 @@ pub(crate) fn recover(journal: &Journal, root: &Root) -> Result<Vec<Recovery>, J
                 .filter_map(|(i, o)| not_restored(journal, manifest, *i, o))
                 .collect(),
         };
-        // An I/O failure leaves the entry pending, so the next start tries again; a file changed
-        // by someone since is final (theirs wins), and so is the rollback.
-        if !outcomes
-            .iter()
-            .any(|(_, o)| matches!(o, Outcome::Failed { .. }))
-        {
-            let note = (!recovery.left.is_empty()).then(|| recovery.left.join("; "));
-            journal.set_state(&manifest.id, &State::RolledBack { note })?;
-        }
+        // Final even when a file could not be restored (it became a directory, its before-image
+        // is gone): the reason is recorded once and reported, and the next write or undo moves
+        // on instead of failing on the same file forever. A file changed by someone since is
+        // theirs and stays as it is.
+        let note = (!recovery.left.is_empty()).then(|| recovery.left.join("; "));
+        journal.set_state(&manifest.id, &State::RolledBack { note })?;
         recovered.push(recovery);
     }
     Ok(recovered)
@@ -215,13 +192,11 @@ pub(crate) fn write(
     let targets = prepare(root, planned)?;
     check_guards(root, guards)?;
 
-    let mut created_dirs = Vec::new();
+    let mut created_dirs: Vec<String> = Vec::new();
     for target in &targets {
-        for dir in target.missing_dirs.iter().rev() {
-            if let Some(relative) = root.relative_of(dir)
-                && !created_dirs.contains(&relative)
-            {
-                created_dirs.push(relative);
+        for dir in &target.missing_dirs {
+            if !created_dirs.contains(dir) {
+                created_dirs.push(dir.clone());
             }
         }
     }
@@ -250,7 +225,7 @@ pub(crate) fn write(
 
     for (index, target) in targets.iter().enumerate() {
         hooks.step();
-        if let Err(failure) = write_one(target, index, &manifest.id, hooks) {
+        if let Err(failure) = write_one(root, target, index, &manifest.id, hooks) {
             let (restored, not_restored) = roll_back_failed(journal, root, &manifest, index + 1);
             return Err(failure.into_error(target, restored, not_restored));
         }
@@ -265,6 +240,7 @@ pub(crate) fn write(
             done: Failure {
                 restored,
                 not_restored,
+                recovered: Vec::new(),
             },
         });
     }
@@ -289,6 +265,7 @@ impl FileFailure {
         let done = Failure {
             restored,
             not_restored,
+            recovered: Vec::new(),
         };
         let path = target.relative.clone();
         let expected = target
@@ -303,13 +280,19 @@ impl FileFailure {
                 found: found.unwrap_or_else(|| "nothing (the file is gone)".to_string()),
                 done,
             },
+            FileFailure::Replace(ReplaceError::NotAFile { found }) => WriteError::Stale {
+                path,
+                expected,
+                found: format!("{}, not a file", found.describe()),
+                done,
+            },
             FileFailure::Replace(ReplaceError::Exists) => WriteError::AlreadyExists { path, done },
             FileFailure::Replace(ReplaceError::Stranded { kept }) => WriteError::Io {
-                path,
                 message: format!(
-                    "other programs wrote it while candor was writing it; their newest version is in place, and an intermediate version was kept at {}",
-                    kept.display()
+                    "other programs wrote it while candor was writing it; their newest version is in place, and an intermediate version was kept next to it as {}",
+                    kept.to_string_lossy()
                 ),
+                path,
                 done,
             },
             FileFailure::Replace(ReplaceError::Io(e)) | FileFailure::Io(e) => WriteError::Io {
@@ -321,25 +304,26 @@ impl FileFailure {
     }
 }
 
-fn write_one(target: &Target, index: usize, tag: &str, hooks: &Hooks) -> Result<(), FileFailure> {
+fn write_one(
+    root: &Root,
+    target: &Target,
+    index: usize,
+    tag: &str,
+    hooks: &Hooks,
+) -> Result<(), FileFailure> {
     if hooks.fail_before_file == Some(index) {
         return Err(FileFailure::Io(std::io::Error::other(
             "injected failure (test hook)",
         )));
     }
-    for dir in target.missing_dirs.iter().rev() {
-        match std::fs::create_dir(dir) {
-            Ok(()) => {
-                if let Some(parent) = dir.parent() {
-                    sync_dir(parent).map_err(FileFailure::Io)?;
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => {}
-            Err(e) => return Err(FileFailure::Io(e)),
-        }
-    }
+    // Every directory from the root down is opened (or created) one name at a time, never
+    // through a symbolic link: a directory swapped for a link since the check fails here.
+    let (dir, name, _) = root
+        .create_parent_of(&target.real_relative)
+        .map_err(FileFailure::Io)?;
     replace::replace(
-        &target.real,
+        &dir,
+        &name,
         target.planned.expected.as_deref(),
         target.planned.new.as_deref(),
         tag,
@@ -388,7 +372,7 @@ fn roll_back(
     upto: usize,
 ) -> Vec<(usize, Outcome)> {
     let mut outcomes = Vec::new();
-    let mut dirs = HashSet::new();
+    let mut dirs = BTreeSet::new();
     for index in (0..upto.min(manifest.files.len())).rev() {
         let record = &manifest.files[index];
         let resolved = match root.resolve(&record.path) {
@@ -403,34 +387,48 @@ fn roll_back(
                 continue;
             }
         };
-        if let Some(dir) = resolved.real.parent() {
-            dirs.insert(dir.to_path_buf());
-        }
+        let parent = resolved
+            .real_relative
+            .rsplit_once('/')
+            .map_or(String::new(), |(dir, _)| dir.to_string());
+        dirs.insert(parent);
         outcomes.push((
             index,
-            roll_back_file(journal, manifest, index, &resolved.real),
+            roll_back_file(journal, root, manifest, index, &resolved.real_relative),
         ));
     }
     for dir in dirs {
-        remove_temps(&dir, &manifest.id);
+        if let Ok(Some(handle)) = root.dir().open_path_under(std::path::Path::new(&dir)) {
+            replace::remove_temps(&handle, &manifest.id);
+        }
     }
     remove_empty_dirs(root, &manifest.created_dirs);
     outcomes.sort_by_key(|(i, _)| *i);
     outcomes
 }
 
-fn roll_back_file(journal: &Journal, manifest: &Manifest, index: usize, real: &Path) -> Outcome {
+fn roll_back_file(
+    journal: &Journal,
+    root: &Root,
+    manifest: &Manifest,
+    index: usize,
+    real_relative: &str,
+) -> Outcome {
     let record = &manifest.files[index];
     if record.sha256_before == record.sha256_after {
         return Outcome::Unchanged;
     }
-    let current = match hash_of(real) {
-        Ok(current) => current,
-        Err(e) => {
-            return Outcome::Failed {
-                message: e.to_string(),
-            };
-        }
+    let failed = |message: String| Outcome::Failed { message };
+    let current = match root.parent_of(real_relative) {
+        Ok(Some((dir, name))) => match replace::hash_at(&dir, &name) {
+            Ok(hash) => hash,
+            Err(ReplaceError::NotAFile { found }) => {
+                return failed(format!("it is now {}, not a file", found.describe()));
+            }
+            Err(e) => return failed(replace_message(e)),
+        },
+        Ok(None) => None,
+        Err(e) => return failed(e.to_string()),
     };
     if current == record.sha256_before {
         return Outcome::Unchanged;
@@ -440,22 +438,16 @@ fn roll_back_file(journal: &Journal, manifest: &Manifest, index: usize, real: &P
     }
     let image = match journal.before_image(manifest, index) {
         Ok(image) => image,
-        Err(e) => {
-            return Outcome::Failed {
-                message: e.to_string(),
-            };
-        }
+        Err(e) => return failed(e.to_string()),
     };
     // Restoring a file an undo removed: its folder may have been removed with it.
-    if let (Some(_), Some(parent)) = (&image, real.parent())
-        && let Err(e) = std::fs::create_dir_all(parent)
-    {
-        return Outcome::Failed {
-            message: e.to_string(),
-        };
-    }
+    let (dir, name, _) = match root.create_parent_of(real_relative) {
+        Ok(parent) => parent,
+        Err(e) => return failed(e.to_string()),
+    };
     match replace::replace(
-        real,
+        &dir,
+        &name,
         record.sha256_after.as_deref(),
         image.as_deref(),
         &manifest.id,
@@ -463,68 +455,82 @@ fn roll_back_file(journal: &Journal, manifest: &Manifest, index: usize, real: &P
         Ok(()) => Outcome::Restored,
         Err(ReplaceError::Changed { found }) => Outcome::Changed { found },
         Err(ReplaceError::Exists) => Outcome::Changed { found: None },
-        Err(ReplaceError::Stranded { kept }) => Outcome::Failed {
-            message: format!(
-                "other programs wrote it during the rollback; their newest version is in place, an intermediate one was kept at {}",
-                kept.display()
-            ),
-        },
-        Err(ReplaceError::Io(e)) => Outcome::Failed {
-            message: e.to_string(),
-        },
+        Err(e) => failed(replace_message(e)),
     }
 }
 
-/// Deletes the temp files of transaction `tag` in `dir` (left by an interrupted write).
-fn remove_temps(dir: &Path, tag: &str) {
-    let prefix = replace::temp_prefix(tag);
-    if let Ok(read) = std::fs::read_dir(dir) {
-        for entry in read.flatten() {
-            if entry.file_name().to_string_lossy().starts_with(&prefix) {
-                let _ = std::fs::remove_file(entry.path());
-            }
+fn replace_message(error: ReplaceError) -> String {
+    match error {
+        ReplaceError::Changed { .. } | ReplaceError::Exists => {
+            "it was changed by something else".to_string()
         }
+        ReplaceError::NotAFile { found } => format!("it is now {}, not a file", found.describe()),
+        ReplaceError::Stranded { kept } => format!(
+            "other programs wrote it during the rollback; their newest version is in place, an intermediate one was kept next to it as {}",
+            kept.to_string_lossy()
+        ),
+        ReplaceError::Io(e) => e.to_string(),
     }
 }
 
 /// Removes the folders a transaction created (innermost first) when they are empty.
 pub(crate) fn remove_empty_dirs(root: &Root, created: &[String]) {
     for relative in created.iter().rev() {
-        if let Ok(resolved) = root.resolve(relative)
-            && std::fs::remove_dir(&resolved.real).is_ok()
-            && let Some(parent) = resolved.real.parent()
+        if let Ok(Some((parent, name))) = root.parent_of(relative)
+            && parent.remove_dir(&name).is_ok()
         {
-            let _ = sync_dir(parent);
+            let _ = parent.sync();
         }
     }
 }
 
 /// Resolves, reads and checks every planned file; nothing is written if one fails.
 fn prepare(root: &Root, planned: Vec<Planned>) -> Result<Vec<Target>, WriteError> {
-    let candor = root.path().join(journal::CANDOR_DIR);
     let mut seen = HashSet::new();
     let mut targets = Vec::new();
     for planned in planned {
         let resolved = root.resolve(&planned.path)?;
         let relative = resolved.relative.clone();
-        if resolved.real.starts_with(&candor) || resolved.absolute.starts_with(&candor) {
+        let in_candor = |path: &str| {
+            path == journal::CANDOR_DIR || path.starts_with(&format!("{}/", journal::CANDOR_DIR))
+        };
+        if in_candor(&resolved.real_relative) || in_candor(&relative) {
             return Err(WriteError::Refused {
                 path: relative,
                 reason: "is inside .candor/, candor's own folder (its journal and settings), not a project file".to_string(),
             });
         }
-        if !seen.insert(resolved.real.clone()) {
+        if !seen.insert(resolved.real_relative.clone()) {
             return Err(WriteError::Refused {
                 path: relative,
                 reason: "is written twice by this plan (two of its paths lead to the same file through a symbolic link)"
                     .to_string(),
             });
         }
-        let current = read_regular(&resolved.real).map_err(|e| WriteError::Io {
+        let io = |message: String| WriteError::Io {
             path: relative.clone(),
-            message: e.to_string(),
+            message,
             done: Failure::default(),
-        })?;
+        };
+        let current = match root.parent_of(&resolved.real_relative) {
+            Ok(Some((dir, name))) => match replace::current(&dir, &name) {
+                Ok(current) => current,
+                Err(ReplaceError::NotAFile { found }) => {
+                    return Err(WriteError::Stale {
+                        path: relative,
+                        expected: planned
+                            .expected
+                            .clone()
+                            .unwrap_or_else(|| "no file".to_string()),
+                        found: format!("{}, not a file", found.describe()),
+                        done: Failure::default(),
+                    });
+                }
+                Err(e) => return Err(io(replace_message(e))),
+            },
+            Ok(None) => None,
+            Err(e) => return Err(io(e.to_string())),
+        };
         let found = current.as_deref().map(sha256_hex);
         match (&planned.expected, &found) {
             (None, Some(_)) => {
@@ -546,18 +552,15 @@ fn prepare(root: &Root, planned: Vec<Planned>) -> Result<Vec<Target>, WriteError
             _ => {}
         }
         let missing_dirs = if current.is_none() {
-            missing_dirs(&resolved.real).map_err(|message| WriteError::Io {
-                path: relative.clone(),
-                message,
-                done: Failure::default(),
-            })?
+            root.missing_dirs_of(&resolved.real_relative)
+                .map_err(|e| io(e.to_string()))?
         } else {
             Vec::new()
         };
         targets.push(Target {
             planned,
             relative,
-            real: resolved.real,
+            real_relative: resolved.real_relative,
             current,
             missing_dirs,
         });
@@ -565,35 +568,33 @@ fn prepare(root: &Root, planned: Vec<Planned>) -> Result<Vec<Target>, WriteError
     Ok(targets)
 }
 
-/// The folders above `path` that do not exist yet, innermost first; the first existing one must
-/// be a folder.
-fn missing_dirs(path: &Path) -> Result<Vec<PathBuf>, String> {
-    let mut missing = Vec::new();
-    let mut dir = path.parent();
-    while let Some(current) = dir {
-        match std::fs::metadata(current) {
-            Ok(meta) if meta.is_dir() => return Ok(missing),
-            Ok(_) => return Err(format!("{} is not a folder", current.display())),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                missing.push(current.to_path_buf());
-                dir = current.parent();
-            }
-            Err(e) => return Err(e.to_string()),
-        }
-    }
-    Ok(missing)
-}
-
 /// The caller's `expected_sha256`: every file named must hold exactly what the caller previewed.
 fn check_guards(root: &Root, guards: &BTreeMap<String, String>) -> Result<(), WriteError> {
     for (path, want) in guards {
         let resolved = root.resolve(path)?;
-        let found = hash_of(&resolved.real).map_err(|e| WriteError::Io {
-            path: resolved.relative.clone(),
-            message: e.to_string(),
-            done: Failure::default(),
-        })?;
-        let found = found.unwrap_or_else(|| "nothing (no such file)".to_string());
+        let found = match root.parent_of(&resolved.real_relative) {
+            Ok(Some((dir, name))) => match replace::hash_at(&dir, &name) {
+                Ok(hash) => hash.unwrap_or_else(|| "nothing (no such file)".to_string()),
+                Err(ReplaceError::NotAFile { found }) => {
+                    format!("{}, not a file", found.describe())
+                }
+                Err(e) => {
+                    return Err(WriteError::Io {
+                        path: resolved.relative.clone(),
+                        message: replace_message(e),
+                        done: Failure::default(),
+                    });
+                }
+            },
+            Ok(None) => "nothing (no such file)".to_string(),
+            Err(e) => {
+                return Err(WriteError::Io {
+                    path: resolved.relative.clone(),
+                    message: e.to_string(),
+                    done: Failure::default(),
+                });
+            }
+        };
         if !want.trim().eq_ignore_ascii_case(&found) {
             return Err(WriteError::Stale {
                 path: resolved.relative,

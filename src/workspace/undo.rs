@@ -1,18 +1,18 @@
 //! Undo: restores the last applied refactor from the journal when every file it wrote still holds
 //! exactly what candor wrote, and refuses otherwise, naming the file that changed. The undo is
 //! itself a journaled transaction (kind `undo`, pointing at the one it reverts), so the history
-//! stays consistent and a redo is possible later. Also the history (`candor undo --list`).
-//! `undo_last` is what the TUI calls; `undo_command` is the CLI's printing around it.
+//! stays consistent and a redo is possible later. A file that already holds what it held before
+//! the refactor (put back by hand, `git checkout`) counts as undone, and the report says so.
+//! Also the history (`candor undo --list`), printable as it is: no control character of a path
+//! reaches the terminal. The CLI and the TUI reach this through `api::Engine`.
 
 use std::collections::BTreeMap;
-use std::process::ExitCode;
 
 use super::Root;
+use super::failure::WriteError;
 use super::journal::{self, Entry, Journal, JournalError, Kind, State};
-use super::replace::hash_of;
+use super::replace::{self, ReplaceError};
 use super::transaction::{self, Hooks, Origin, Planned, Recovery};
-use super::write::WriteError;
-use crate::refactor::SourceError;
 
 /// A transaction that was undone.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +29,9 @@ pub struct Undone {
     pub removed: Vec<String>,
     /// Files the transaction had removed, written again.
     pub recreated: Vec<String>,
+    /// Files that already held what they held before the refactor (put back by other means):
+    /// left as they are, and counted as undone.
+    pub already: Vec<String>,
     /// Every file of the transaction, in its order.
     pub files: Vec<String>,
 }
@@ -58,7 +61,7 @@ pub enum UndoError {
     )]
     NotApplied { id: String },
     #[error(
-        "cannot undo transaction {transaction} ({what}): {path} changed since candor wrote it (expected sha256 {expected}, found {found}); nothing was restored — undo by hand, or put back what candor wrote in {path} and try again"
+        "cannot undo transaction {transaction} ({what}): {path} changed since candor wrote it (expected sha256 {expected}, found {found}); nothing was restored — undo by hand, put back what candor wrote in {path} and try again, or undo another transaction with `candor undo --id ID` (`candor undo --list` shows them)"
     )]
     Changed {
         transaction: String,
@@ -73,27 +76,9 @@ pub enum UndoError {
     Write(#[from] WriteError),
 }
 
-impl UndoError {
-    /// The CLI exit status, by the table of `candor call`: 4 stale, 3 not found, 2 refused, 1 else.
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            UndoError::Changed { .. }
-            | UndoError::Write(WriteError::Stale { .. } | WriteError::AlreadyExists { .. }) => 4,
-            UndoError::NothingToUndo
-            | UndoError::UnknownTransaction { .. }
-            | UndoError::AlreadyUndone { .. }
-            | UndoError::NotApplied { .. } => 3,
-            UndoError::Write(
-                WriteError::Refused { .. } | WriteError::Source(SourceError::OutsideRoot { .. }),
-            ) => 2,
-            _ => 1,
-        }
-    }
-}
-
 /// Undoes the last applied refactor of the project (see the module doc).
 pub fn undo_last(root: &Root) -> Result<UndoReport, UndoError> {
-    undo_last_with_hooks(root, &Hooks::from_env())
+    undo_last_with_hooks(root, &Hooks::standard())
 }
 
 /// [`undo_last`] with explicit test hooks.
@@ -149,7 +134,7 @@ pub fn undo_transaction(root: &Root, id: &str) -> Result<UndoReport, UndoError> 
     if target.manifest.kind != Kind::Apply || target.state != State::Committed {
         return Err(UndoError::NotApplied { id: id.to_string() });
     }
-    let undone = undo_entry(&journal, root, &target.manifest, &Hooks::from_env())?;
+    let undone = undo_entry(&journal, root, &target.manifest, &Hooks::standard())?;
     Ok(UndoReport {
         recovered,
         undone: Some(undone),
@@ -158,12 +143,7 @@ pub fn undo_transaction(root: &Root, id: &str) -> Result<UndoReport, UndoError> 
 
 /// The journal, locked, if this project has one (nothing is created just to find none).
 fn open_existing(root: &Root) -> Result<Option<Journal>, UndoError> {
-    if !root
-        .path()
-        .join(journal::CANDOR_DIR)
-        .join("journal")
-        .is_dir()
-    {
+    if journal::existing_journal_dir(root)?.is_none() {
         return Ok(None);
     }
     Ok(Some(Journal::open(root)?))
@@ -179,14 +159,18 @@ fn undo_entry(
 ) -> Result<Undone, UndoError> {
     let what = transaction::describe(manifest);
     let mut planned = Vec::new();
+    let mut already = Vec::new();
     for (index, record) in manifest.files.iter().enumerate() {
-        let resolved = root.resolve(&record.path).map_err(WriteError::from)?;
-        let found = hash_of(&resolved.real).map_err(|e| WriteError::Io {
-            path: record.path.clone(),
-            message: e.to_string(),
-            done: Default::default(),
-        })?;
-        if found != record.sha256_after {
+        let found = current_hash(root, &record.path)?;
+        if found == record.sha256_after {
+            planned.push(Planned {
+                path: record.path.clone(),
+                expected: record.sha256_after.clone(),
+                new: journal.before_image(manifest, index)?,
+            });
+        } else if found == record.sha256_before {
+            already.push(record.path.clone());
+        } else {
             return Err(UndoError::Changed {
                 transaction: manifest.id.clone(),
                 what,
@@ -198,11 +182,6 @@ fn undo_entry(
                 found: found.unwrap_or_else(|| "nothing (the file is gone)".to_string()),
             });
         }
-        planned.push(Planned {
-            path: record.path.clone(),
-            expected: record.sha256_after.clone(),
-            new: journal.before_image(manifest, index)?,
-        });
     }
     let undo_id = transaction::write(
         journal,
@@ -219,7 +198,7 @@ fn undo_entry(
         manifest
             .files
             .iter()
-            .filter(|r| keep(r))
+            .filter(|r| keep(r) && !already.contains(&r.path))
             .map(|r| r.path.clone())
             .collect()
     };
@@ -230,8 +209,34 @@ fn undo_entry(
         restored: files_where(|r| r.sha256_before.is_some() && r.sha256_after.is_some()),
         removed: files_where(|r| r.sha256_before.is_none()),
         recreated: files_where(|r| r.sha256_after.is_none()),
-        files: files_where(|_| true),
+        files: manifest.files.iter().map(|r| r.path.clone()).collect(),
+        already,
     })
+}
+
+/// The sha256 of what `path` holds now, read through the root's handle; something that is not a
+/// file is "changed" (named in the message), never an I/O error that blocks the undo.
+fn current_hash(root: &Root, path: &str) -> Result<Option<String>, UndoError> {
+    let resolved = root.resolve(path).map_err(WriteError::from)?;
+    let io = |message: String| {
+        UndoError::Write(WriteError::Io {
+            path: path.to_string(),
+            message,
+            done: Default::default(),
+        })
+    };
+    match root.parent_of(&resolved.real_relative) {
+        Ok(Some((dir, name))) => match replace::hash_at(&dir, &name) {
+            Ok(hash) => Ok(hash),
+            Err(ReplaceError::NotAFile { found }) => {
+                Ok(Some(format!("{}, not a file", found.describe())))
+            }
+            Err(ReplaceError::Io(e)) => Err(io(e.to_string())),
+            Err(_) => Err(io("it changed while it was read".to_string())),
+        },
+        Ok(None) => Ok(None),
+        Err(e) => Err(io(e.to_string())),
+    }
 }
 
 /// Transactions a committed undo reverted → the undo's id.
@@ -303,7 +308,8 @@ pub fn history(root: &Root) -> Result<Vec<HistoryEntry>, JournalError> {
         .collect())
 }
 
-/// The history as a table: id, time (UTC), what, state, files.
+/// The history as a table: id, time (UTC), what, state, files. Every control character of a
+/// path or note is shown escaped (`\n`, `\u{1b}`), never sent to the terminal.
 pub fn format_history(entries: &[HistoryEntry]) -> String {
     if entries.is_empty() {
         return "no transactions in .candor/journal yet\n".to_string();
@@ -312,13 +318,13 @@ pub fn format_history(entries: &[HistoryEntry]) -> String {
         .iter()
         .map(|e| {
             [
-                e.id.clone(),
+                printable(&e.id),
                 journal::human_utc(e.time_unix)
                     .trim_end_matches(" UTC")
                     .to_string(),
-                e.what.clone(),
-                e.state.clone(),
-                e.files.join(", "),
+                printable(&e.what),
+                printable(&e.state),
+                printable(&e.files.join(", ")),
             ]
         })
         .collect();
@@ -342,7 +348,19 @@ pub fn format_history(entries: &[HistoryEntry]) -> String {
 
 /// A one-paragraph account of an undo, for the CLI and the TUI's status line.
 pub fn describe_report(report: &UndoReport) -> String {
-    let mut lines: Vec<String> = report.recovered.iter().map(ToString::to_string).collect();
+    let mut lines: Vec<String> = report
+        .recovered
+        .iter()
+        .map(|r| {
+            let mut line = r.to_string();
+            if !r.left.is_empty() {
+                line.push_str(
+                    "; it is marked as rolled back with these files left as they are, and the next `candor undo` moves on to the transaction before",
+                );
+            }
+            line
+        })
+        .collect();
     match &report.undone {
         Some(undone) => {
             let mut line = format!("undid {} ({})", undone.transaction, undone.what);
@@ -350,10 +368,14 @@ pub fn describe_report(report: &UndoReport) -> String {
                 ("restored", &undone.restored),
                 ("removed", &undone.removed),
                 ("recreated", &undone.recreated),
+                (
+                    "already held their content from before the refactor (left as they are)",
+                    &undone.already,
+                ),
             ];
             for (label, files) in parts {
                 if !files.is_empty() {
-                    line.push_str(&format!("; {label} {}", files.join(", ")));
+                    line.push_str(&format!("; {label}: {}", files.join(", ")));
                 }
             }
             lines.push(line);
@@ -363,38 +385,34 @@ pub fn describe_report(report: &UndoReport) -> String {
                 .to_string(),
         ),
     }
-    lines.join("\n")
+    printable_lines(&lines.join("\n"))
 }
 
-/// Writes to standard output; a closed pipe (`candor undo --list | head -1`) is not an error.
-fn print_out(text: &str) {
-    use std::io::Write;
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+/// Like [`printable`], keeping the line breaks between lines.
+fn printable_lines(text: &str) -> String {
+    text.split('\n')
+        .map(printable)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
-/// `candor undo [--list]`: prints the outcome and returns the exit status (0, 3 nothing to undo,
-/// 4 a file changed since, 1 anything else).
-pub fn undo_command(root: &Root, list: bool) -> ExitCode {
-    if list {
-        return match history(root) {
-            Ok(entries) => {
-                print_out(&format_history(&entries));
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("candor: {e}");
-                ExitCode::from(1)
-            }
-        };
+impl UndoReport {
+    /// Whether some file could not be restored (an interrupted write rolled back in part).
+    pub fn incomplete(&self) -> bool {
+        self.recovered.iter().any(|r| !r.left.is_empty())
     }
-    match undo_last(root) {
-        Ok(report) => {
-            print_out(&format!("{}\n", describe_report(&report)));
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("candor: {e}");
-            ExitCode::from(e.exit_code())
+}
+
+/// `text` with every control character escaped, so a file name cannot move the cursor, change
+/// colours or start a new line in a listing.
+pub fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
         }
     }
+    out
 }

@@ -6,6 +6,7 @@ use std::sync::Mutex;
 
 use ignore::{WalkBuilder, WalkState};
 
+use crate::cancel::Cancel;
 use crate::lang::Language;
 
 /// Builds the walker every project scan uses: hidden files skipped, .gitignore / .ignore /
@@ -78,13 +79,14 @@ pub fn stream_source_files(
 }
 
 /// Files of `lang` under `root` whose bytes contain `needle`, read and filtered in parallel
-/// during the walk. Returns (path, bytes) sorted by path; a file that could not be searched (over
+/// during the walk (which stops early, with what it found so far, once `cancel` is set). Returns (path, bytes) sorted by path; a file that could not be searched (over
 /// `max_bytes`, unreadable) comes with `Err(reason)` so the caller can report it.
 pub fn files_containing(
     root: &Path,
     lang: Language,
     needle: &str,
     max_bytes: u64,
+    cancel: &Cancel,
 ) -> Vec<(std::path::PathBuf, Result<Vec<u8>, String>)> {
     let finder = memchr::memmem::Finder::new(needle.as_bytes()).into_owned();
     let found = Mutex::new(Vec::new());
@@ -92,6 +94,10 @@ pub fn files_containing(
         let finder = finder.clone();
         let found = &found;
         Box::new(move |entry| {
+            // Checked before every file: a cancelled request stops walking at once.
+            if cancel.is_cancelled() {
+                return WalkState::Quit;
+            }
             let Ok(entry) = entry else {
                 return WalkState::Continue;
             };
@@ -163,7 +169,7 @@ mod tests {
             .map(|p| p.strip_prefix(root).unwrap().display().to_string())
             .collect();
         assert_eq!(names, vec!["pkg/a.py", "pkg/b.py"]);
-        let hits = files_containing(root, Language::Python, "helper", 1 << 20);
+        let hits = files_containing(root, Language::Python, "helper", 1 << 20, &Cancel::never());
         assert_eq!(hits.len(), 1);
         assert!(hits[0].0.ends_with("pkg/a.py"));
     }
@@ -177,7 +183,13 @@ mod tests {
         )
         .unwrap();
         std::fs::write(dir.path().join("small.py"), "helper()\n").unwrap();
-        let hits = files_containing(dir.path(), Language::Python, "helper", 100);
+        let hits = files_containing(
+            dir.path(),
+            Language::Python,
+            "helper",
+            100,
+            &Cancel::never(),
+        );
         assert_eq!(hits.len(), 2);
         assert!(hits[0].0.ends_with("big.py"));
         let reason = hits[0].1.as_ref().unwrap_err();

@@ -1,79 +1,21 @@
 //! Writing a plan: the entry point `Engine::apply` (and through it `candor call`, MCP and the
-//! TUI) uses, and the errors every write can end with. The work is done by `transaction`: every
-//! file must still hold the bytes the plan was computed from (and those the caller previewed),
-//! the before-images are journaled under `.candor/`, each file is replaced atomically, and if one
-//! fails the files already written are restored.
+//! TUI) uses. The work is done by `transaction`: every file must still hold the bytes the plan
+//! was computed from (and those the caller previewed), the before-images are journaled under
+//! `.candor/`, each file is replaced atomically, and if one fails the files already written are
+//! restored. Also the recovery a preview runs first, so it is never computed on the files of an
+//! interrupted write.
 
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
 use crate::edit::FileChange;
-use crate::refactor::SourceError;
 
 use super::Root;
 use super::journal::{Journal, JournalError};
 use super::transaction::{self, Hooks, Origin, Planned, Recovery};
 
-/// What was already done when a write failed midway.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Failure {
-    /// Files that had been written and were put back as they were.
-    pub restored: Vec<String>,
-    /// Files that had been written and could not be put back, each with the reason.
-    pub not_restored: Vec<String>,
-}
-
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.restored.is_empty() && self.not_restored.is_empty() {
-            return write!(f, "nothing was written");
-        }
-        if !self.restored.is_empty() {
-            write!(
-                f,
-                "the files already written were restored: {}",
-                self.restored.join(", ")
-            )?;
-        }
-        if !self.not_restored.is_empty() {
-            if !self.restored.is_empty() {
-                write!(f, "; ")?;
-            }
-            write!(f, "NOT restored: {}", self.not_restored.join("; "))?;
-        }
-        Ok(())
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum WriteError {
-    #[error(
-        "{path} changed on disk since the preview was computed (expected sha256 {expected}, found {found}); {done} — preview again and re-apply"
-    )]
-    Stale {
-        path: String,
-        expected: String,
-        found: String,
-        done: Failure,
-    },
-    #[error("{path} already exists, but the plan would create it; {done} — preview again")]
-    AlreadyExists { path: String, done: Failure },
-    #[error("{0}")]
-    Source(#[from] SourceError),
-    /// The plan asks for something the writer never does (write into `.candor/`, write one file
-    /// twice).
-    #[error("{path} {reason}; nothing was written")]
-    Refused { path: String, reason: String },
-    #[error("writing {path} failed: {message}; {done}")]
-    Io {
-        path: String,
-        message: String,
-        done: Failure,
-    },
-    #[error(transparent)]
-    Journal(#[from] JournalError),
-}
+pub use super::failure::{Failure, WriteError};
 
 /// What an apply wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,9 +28,22 @@ pub struct ApplyReport {
     pub recovered: Vec<Recovery>,
 }
 
-/// The hash of what is on disk now at `path` (`None` when the file does not exist).
-pub fn current_sha256(real: &Path) -> std::io::Result<Option<String>> {
-    super::replace::hash_of(real)
+/// Rolls back the interrupted writes of the project, if any, before anything is computed from
+/// its files. Cheap when there is nothing to do (no journal, or no pending entry: nothing is
+/// created or locked). When another candor process holds the lock it is writing right now, and
+/// its pending entry is not interrupted: nothing is done.
+pub fn recover_interrupted(root: &Root) -> Result<Vec<Recovery>, JournalError> {
+    let history = super::journal::read_history(root)?;
+    if !history
+        .iter()
+        .any(|e| e.state == super::journal::State::Pending)
+    {
+        return Ok(Vec::new());
+    }
+    match Journal::try_open_existing(root)? {
+        Some(journal) => transaction::recover(&journal, root),
+        None => Ok(Vec::new()),
+    }
 }
 
 /// Applies `changes` as one transaction. `expected` maps project paths to the sha256 the caller
@@ -99,7 +54,7 @@ pub fn apply(
     expected: &BTreeMap<String, String>,
     tool: crate::honesty::Tool,
 ) -> Result<ApplyReport, WriteError> {
-    apply_with_hooks(root, changes, expected, tool, &Hooks::from_env())
+    apply_with_hooks(root, changes, expected, tool, &Hooks::standard())
 }
 
 /// [`apply`] with explicit test hooks.
@@ -128,7 +83,8 @@ pub fn apply_with_hooks(
         expected,
         Origin::Apply(tool),
         hooks,
-    )?;
+    )
+    .map_err(|e| e.after_recovery(&recovered))?;
     Ok(ApplyReport {
         written: changes.iter().map(|c| c.path.clone()).collect(),
         created: changes
@@ -164,5 +120,5 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         }
     }
     temp.persist(path).map_err(|e| e.error)?;
-    super::replace::sync_dir(dir)
+    std::fs::File::open(dir)?.sync_all()
 }

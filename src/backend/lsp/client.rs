@@ -115,17 +115,20 @@ impl std::fmt::Debug for Client {
 }
 
 impl Client {
-    /// Starts `program args…` in `cwd` with piped stdio and a reader, a writer and a stderr
-    /// thread. The server gets its own process group, so a Ctrl-C meant for us does not reach it.
+    /// Starts `program args…` in `cwd`, with `env` added to our environment, piped stdio and a
+    /// reader, a writer and a stderr thread. The server gets its own process group, so a Ctrl-C
+    /// meant for us does not reach it.
     pub fn spawn(
         program: &str,
         args: &[String],
         cwd: &Path,
+        env: &[(String, String)],
         callbacks: Arc<dyn Callbacks>,
     ) -> Result<Client, ClientError> {
         let mut command = Command::new(program);
         command
             .args(args)
+            .envs(env.iter().map(|(k, v)| (k, v)))
             .current_dir(cwd)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

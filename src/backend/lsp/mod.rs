@@ -8,6 +8,7 @@ mod actions;
 mod client;
 mod convert;
 mod operations;
+mod project_guard;
 mod servers;
 mod session;
 mod transport;
@@ -22,6 +23,7 @@ use crate::edit::FileChange;
 use crate::honesty::{BackendKind, Tool};
 use crate::lang::Language;
 use crate::refactor::{self, Finding, Plan, RefactorError, Request, Sources};
+use crate::trust::{Trust, Untrusted};
 use crate::workspace::Root;
 
 use super::{Outcome, ServerInfo};
@@ -49,6 +51,10 @@ pub enum LspFailure {
     /// The server failed, timed out, or offered no matching action.
     #[error("{0}")]
     Failed(String),
+    /// Starting it would run a program the project controls, and the project is not trusted;
+    /// the sentence says how to trust it.
+    #[error("{0}")]
+    Untrusted(String),
     /// The request itself is wrong (unknown symbol, bad range): the heuristic would fail too.
     #[error(transparent)]
     Refactor(RefactorError),
@@ -106,13 +112,15 @@ pub enum ServerStatus {
     Failed(String),
 }
 
-/// Settings of the language servers (the config file's `[lsp]`).
+/// Settings of the language servers (the config file's `[lsp]`) and the project's trust, which
+/// decides whether programs the project controls may run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LspSettings {
     pub rust: Option<ServerCommand>,
     pub python: Option<ServerCommand>,
     /// Each request, and the wait for a server to load the project, gives up after this.
     pub request_timeout: Duration,
+    pub trust: Trust,
 }
 
 /// Seconds a request may take unless the config file says otherwise.
@@ -124,13 +132,19 @@ impl Default for LspSettings {
             rust: None,
             python: None,
             request_timeout: Duration::from_secs(DEFAULT_REQUEST_TIMEOUT_SECS),
+            // Nothing is trusted unless the engine says so.
+            trust: Trust::Untrusted {
+                root: PathBuf::new(),
+                why: Untrusted::Never,
+            },
         }
     }
 }
 
 impl LspSettings {
-    pub fn from_config(config: &LspConfig) -> LspSettings {
+    pub fn from_config(config: &LspConfig, trust: Trust) -> LspSettings {
         LspSettings {
+            trust,
             rust: config.rust.clone(),
             python: config.python.clone(),
             request_timeout: Duration::from_secs(
@@ -347,9 +361,12 @@ impl LspPool {
         if guard.is_none() {
             let command = servers::resolve_command(lang, settings, server_override)?;
             let workspace = servers::workspace_root(lang, root, file)?;
+            let launch = project_guard::launch(lang, &command, root, &workspace, &settings.trust)
+                .inspect_err(|refused| slot.status.set_failed(&refused.reason()))?;
             *guard = Some(session::Session::start(
                 &command,
                 &workspace,
+                &launch.env,
                 settings.request_timeout,
                 Arc::clone(&slot.status),
             )?);
@@ -411,11 +428,12 @@ mod tests {
             python: Some(ServerCommand {
                 command: "jedi-language-server".to_string(),
                 args: Vec::new(),
+                source: crate::config::ConfigSource::User,
             }),
             request_timeout_secs: Some(0),
             ..LspConfig::default()
         };
-        let settings = LspSettings::from_config(&config);
+        let settings = LspSettings::from_config(&config, Trust::Trusted);
         assert_eq!(
             settings.request_timeout,
             Duration::from_secs(1),
@@ -423,7 +441,7 @@ mod tests {
         );
         assert_eq!(settings.python.unwrap().command, "jedi-language-server");
         assert_eq!(
-            LspSettings::from_config(&LspConfig::default()).request_timeout,
+            LspSettings::from_config(&LspConfig::default(), Trust::Trusted).request_timeout,
             Duration::from_secs(DEFAULT_REQUEST_TIMEOUT_SECS)
         );
     }

@@ -1,12 +1,16 @@
 //! The language servers candor knows: how each is found (per-call override, config file, PATH),
 //! what it is (rust-analyzer, pylsp with pylsp-rope, jedi-language-server, or an unknown one
 //! driven by the protocol alone), how it is configured (rust-analyzer without `cargo check`,
-//! pylsp without linters), what it offers, and which directory it opens. Starts nothing.
+//! pylsp without linters or project config files), what it offers, and which directory it
+//! opens. A server the project's own config file names runs only in a trusted project; an
+//! untrusted one may only pick a server candor knows, by name, found on the user's PATH.
+//! Starts nothing.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use crate::config::ConfigSource;
 use crate::honesty::Tool;
 use crate::lang::Language;
 use crate::workspace::Root;
@@ -75,24 +79,21 @@ impl Flavor {
                 "lens": {"enable": false},
                 "inlayHints": {"enable": false},
             }),
-            Flavor::Pylsp => json!({
-                "plugins": {
-                    "pylsp_rope": {"enabled": true, "rename": false},
-                    "jedi_rename": {"enabled": true},
-                    "rope_rename": {"enabled": false},
-                    "rope_autoimport": {"enabled": false},
-                    "rope_completion": {"enabled": false},
-                    "pycodestyle": {"enabled": false},
-                    "pyflakes": {"enabled": false},
-                    "mccabe": {"enabled": false},
-                    "pydocstyle": {"enabled": false},
-                    "pylint": {"enabled": false},
-                    "flake8": {"enabled": false},
-                    "autopep8": {"enabled": false},
-                    "yapf": {"enabled": false},
-                    "preload": {"enabled": false},
+            Flavor::Pylsp => {
+                // Only pylsp-rope (extract, inline) and jedi's rename are used; every other
+                // plugin, built in or third-party, is off — several run a program named by a
+                // setting — and no project config file (setup.cfg, tox.ini, .flake8) is read.
+                let mut plugins = serde_json::Map::new();
+                plugins.insert(
+                    "pylsp_rope".into(),
+                    json!({"enabled": true, "rename": false}),
+                );
+                plugins.insert("jedi_rename".into(), json!({"enabled": true}));
+                for plugin in UNUSED_PYLSP_PLUGINS {
+                    plugins.insert(plugin.into(), json!({"enabled": false}));
                 }
-            }),
+                json!({"configurationSources": [], "plugins": plugins})
+            }
             Flavor::JediLanguageServer | Flavor::Other => Value::Null,
         }
     }
@@ -104,6 +105,48 @@ impl Flavor {
             Flavor::Pylsp => Some("pylsp"),
             _ => None,
         }
+    }
+}
+
+/// The pylsp plugins candor never uses (built-in, and the common third-party ones), turned off.
+const UNUSED_PYLSP_PLUGINS: [&str; 29] = [
+    "autopep8",
+    "flake8",
+    "folding",
+    "jedi_completion",
+    "jedi_definition",
+    "jedi_highlight",
+    "jedi_hover",
+    "jedi_references",
+    "jedi_signature_help",
+    "jedi_symbols",
+    "mccabe",
+    "preload",
+    "pycodestyle",
+    "pydocstyle",
+    "pyflakes",
+    "pylint",
+    "rope_autoimport",
+    "rope_completion",
+    "rope_rename",
+    "yapf",
+    "black",
+    "isort",
+    "mypy",
+    "pylsp_black",
+    "pylsp_isort",
+    "pylsp_mypy",
+    "pyls_isort",
+    "memestra",
+    "ruff",
+];
+
+/// The servers a project's config file may choose by bare name (found on the user's PATH) even
+/// when the project is not trusted.
+fn known_servers(lang: Language) -> &'static [&'static str] {
+    match lang {
+        Language::Rust => &["rust-analyzer"],
+        Language::Python => &["pylsp", "jedi-language-server"],
     }
 }
 
@@ -169,6 +212,10 @@ pub fn resolve_command(
         Language::Python => (&settings.python, "lsp.python"),
     };
     if let Some(configured) = configured {
+        let from_project = configured.source == ConfigSource::Project;
+        if from_project && !settings.trust.allows_project_programs() {
+            return untrusted_choice(lang, configured, key, settings);
+        }
         return Ok(CommandLine {
             program: configured.command.clone(),
             args: configured.args.clone(),
@@ -192,6 +239,40 @@ pub fn resolve_command(
         [one] => format!("{one} not found on PATH"),
         _ => format!("neither {} found on PATH", defaults.join(" nor ")),
     }))
+}
+
+/// The server an untrusted project's config file chose: one candor knows, by its bare name and
+/// without arguments, found on the user's PATH — or the refusal that says how to trust.
+fn untrusted_choice(
+    lang: Language,
+    configured: &crate::config::ServerCommand,
+    key: &'static str,
+    settings: &LspSettings,
+) -> Result<CommandLine, LspFailure> {
+    let known = known_servers(lang)
+        .iter()
+        .find(|name| **name == configured.command && configured.args.is_empty());
+    if let Some(name) = known {
+        return match which(name) {
+            Some(found) => Ok(CommandLine {
+                program: found.to_string_lossy().into_owned(),
+                args: Vec::new(),
+                origin: Origin::Config(key),
+            }),
+            None => Err(LspFailure::Unavailable(format!(
+                "{name} ({key} in the project's .candor/config.toml) not found on PATH"
+            ))),
+        };
+    }
+    let mut shown = configured.command.clone();
+    for arg in &configured.args {
+        shown.push(' ');
+        shown.push_str(arg);
+    }
+    Err(LspFailure::Untrusted(settings.trust.refusal(&format!(
+        "`{shown}`, which {key} in the project's .candor/config.toml names (an untrusted project may only choose {} by name)",
+        known_servers(lang).join(" or ")
+    ))))
 }
 
 /// The default label for `lang` when no server could be resolved.
@@ -319,6 +400,7 @@ mod tests {
             rust: Some(crate::config::ServerCommand {
                 command: "/opt/ra".to_string(),
                 args: vec!["--x".to_string()],
+                source: ConfigSource::User,
             }),
             ..LspSettings::default()
         };
@@ -336,5 +418,54 @@ mod tests {
         let from_call = resolve_command(Language::Rust, &settings, &over).unwrap();
         assert_eq!(from_call.program, "my-ra");
         assert_eq!(from_call.origin, Origin::Call);
+    }
+
+    #[test]
+    fn an_untrusted_project_config_may_not_name_a_program() {
+        let hostile = crate::config::ServerCommand {
+            command: "/bin/sh".to_string(),
+            args: vec!["-c".to_string(), "id > pwned.txt".to_string()],
+            source: ConfigSource::Project,
+        };
+        let untrusted = LspSettings {
+            python: Some(hostile.clone()),
+            ..LspSettings::default()
+        };
+        let refusal = resolve_command(Language::Python, &untrusted, &ServerOverride::default())
+            .unwrap_err()
+            .reason();
+        assert!(refusal.contains("`/bin/sh -c id > pwned.txt`"), "{refusal}");
+        assert!(refusal.contains("candor trust"), "{refusal}");
+        // The same line from the user's own file runs.
+        let mine = LspSettings {
+            python: Some(crate::config::ServerCommand {
+                source: ConfigSource::User,
+                ..hostile.clone()
+            }),
+            ..LspSettings::default()
+        };
+        let line = resolve_command(Language::Python, &mine, &ServerOverride::default()).unwrap();
+        assert_eq!(line.program, "/bin/sh");
+        // And from a trusted project's file.
+        let trusted = LspSettings {
+            python: Some(hostile),
+            trust: crate::trust::Trust::Trusted,
+            ..LspSettings::default()
+        };
+        assert!(resolve_command(Language::Python, &trusted, &ServerOverride::default()).is_ok());
+        // A server candor knows, by bare name, is a choice, not a program: allowed (found on
+        // PATH, or "not found" — never refused for trust).
+        let by_name = LspSettings {
+            python: Some(crate::config::ServerCommand {
+                command: "jedi-language-server".to_string(),
+                args: Vec::new(),
+                source: ConfigSource::Project,
+            }),
+            ..LspSettings::default()
+        };
+        match resolve_command(Language::Python, &by_name, &ServerOverride::default()) {
+            Ok(line) => assert!(line.program.ends_with("jedi-language-server")),
+            Err(e) => assert!(e.reason().contains("not found on PATH"), "{e}"),
+        }
     }
 }

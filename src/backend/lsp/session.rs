@@ -353,11 +353,12 @@ impl Session {
     pub fn start(
         command: &CommandLine,
         workspace: &Path,
+        env: &[(String, String)],
         timeout: Duration,
         status: Arc<StatusCell>,
     ) -> Result<Session, LspFailure> {
         status.set_starting();
-        let result = Session::initialize(command, workspace, timeout, &status);
+        let result = Session::initialize(command, workspace, env, timeout, &status);
         if let Err(failure) = &result {
             status.set_failed(&failure.reason());
         }
@@ -367,6 +368,7 @@ impl Session {
     fn initialize(
         command: &CommandLine,
         workspace: &Path,
+        env: &[(String, String)],
         timeout: Duration,
         status: &Arc<StatusCell>,
     ) -> Result<Session, LspFailure> {
@@ -391,6 +393,7 @@ impl Session {
             &command.program,
             &command.args,
             workspace,
+            env,
             Arc::clone(&state) as Arc<dyn Callbacks>,
         )
         .map_err(|e| LspFailure::Unavailable(format!("{} {e}", command.describe())))?;

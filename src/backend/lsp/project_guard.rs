@@ -1,0 +1,403 @@
+//! What a project could make a language server run, and how candor prevents it in a project the
+//! user has not trusted (see `trust`). Decides before a server starts: the environment it gets
+//! and whether it may start at all; starts nothing itself (except asking `rustup` which toolchain
+//! is the user's default, from outside the project).
+//!
+//! - rust-analyzer (and cargo, which it runs) go through rustup proxies that honour the project's
+//!   `rust-toolchain(.toml)` — a `path = …` toolchain would run the repository's own binaries:
+//!   the server gets `RUSTUP_TOOLCHAIN` pinned to the user's default toolchain.
+//! - cargo honours `.cargo/config(.toml)` from the workspace up (`build.rustc`, wrappers,
+//!   linkers, runners, `[env]`, `include`…), and rust-analyzer runs `cargo metadata`, which runs
+//!   rustc as configured: a cargo configuration with any key outside a list of keys that cannot
+//!   name a program refuses the start, naming the key. So do a `rust-analyzer.toml` (it can set
+//!   override commands) and a `rust-project.json` (it names a sysroot and commands).
+//! - pylsp-rope opens the project with rope, which executes `.ropeproject/config.py` and unpickles
+//!   the data files there, and imports the `extension_modules` of `[tool.rope]` in
+//!   `pyproject.toml`: either refuses the start. (pylsp-rope ignores pylsp's `rope.ropeFolder`
+//!   setting, so the folder cannot be redirected.) Every pylsp plugin candor does not use is
+//!   disabled and pylsp reads no project config file (`configurationSources: []`), so no
+//!   plugin's `executable` setting comes into play; jedi keeps its default of never loading
+//!   compiled extensions found in the project.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use crate::lang::Language;
+use crate::trust::Trust;
+use crate::workspace::Root;
+
+use super::LspFailure;
+use super::servers::{CommandLine, Flavor, which};
+
+/// How a server may be started: extra environment variables.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Launch {
+    pub env: Vec<(String, String)>,
+}
+
+/// Checks the project before a server for `lang` starts in `workspace`. A trusted project is
+/// started as the user would start it; an untrusted one gets the pinned toolchain, or a refusal
+/// saying what in the project would run and how to trust it.
+pub fn launch(
+    lang: Language,
+    command: &CommandLine,
+    root: &Root,
+    workspace: &Path,
+    trust: &Trust,
+) -> Result<Launch, LspFailure> {
+    if trust.allows_project_programs() {
+        return Ok(Launch::default());
+    }
+    let refuse = |what: String| {
+        Err(LspFailure::Untrusted(format!(
+            "{} is not started: {}",
+            command.label(),
+            trust.refusal(&what)
+        )))
+    };
+    let problem = match lang {
+        Language::Rust => rust_problem(root, workspace),
+        Language::Python if command.flavor_guess() != Flavor::JediLanguageServer => {
+            rope_problem(root)
+        }
+        Language::Python => None,
+    };
+    if let Some(what) = problem {
+        return refuse(what);
+    }
+    if lang != Language::Rust {
+        return Ok(Launch::default());
+    }
+    match pinned_toolchain() {
+        Ok(Some(toolchain)) => Ok(Launch {
+            env: vec![("RUSTUP_TOOLCHAIN".to_string(), toolchain)],
+        }),
+        Ok(None) => Ok(Launch::default()),
+        Err(reason) => match toolchain_file(root, workspace) {
+            Some(file) => refuse(format!(
+                "the toolchain {file} names ({reason}, so candor cannot use the user's default instead)"
+            )),
+            None => Ok(Launch::default()),
+        },
+    }
+}
+
+/// The directories from `workspace` up to the root, nearest first (those whose settings cargo
+/// and rustup read that the project controls).
+fn ancestors(root: &Root, workspace: &Path) -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    let mut dir = workspace.to_path_buf();
+    loop {
+        if !dir.starts_with(root.path()) {
+            break;
+        }
+        dirs.push(dir.clone());
+        if !dir.pop() {
+            break;
+        }
+    }
+    dirs
+}
+
+fn shown(root: &Root, path: &Path) -> String {
+    root.relative_of(path)
+        .unwrap_or_else(|| path.display().to_string())
+}
+
+/// What in a Rust workspace would make rust-analyzer or cargo run a program of the project.
+fn rust_problem(root: &Root, workspace: &Path) -> Option<String> {
+    for dir in ancestors(root, workspace) {
+        for name in [
+            "rust-project.json",
+            "rust-analyzer.toml",
+            ".rust-analyzer.toml",
+        ] {
+            let path = dir.join(name);
+            if std::fs::symlink_metadata(&path).is_ok() {
+                return Some(format!(
+                    "rust-analyzer with the project's {} (it can name programs to run)",
+                    shown(root, &path)
+                ));
+            }
+        }
+        for name in [".cargo/config.toml", ".cargo/config"] {
+            let path = dir.join(name);
+            if std::fs::symlink_metadata(&path).is_err() {
+                continue;
+            }
+            if let Some(key) = cargo_config_problem(&path) {
+                return Some(format!(
+                    "cargo with the project's {}, whose `{key}` can make cargo run a program",
+                    shown(root, &path)
+                ));
+            }
+        }
+    }
+    find_below(workspace, &["rust-analyzer.toml", ".rust-analyzer.toml"]).map(|path| {
+        format!(
+            "rust-analyzer with the project's {} (it can name programs to run)",
+            shown(root, &path)
+        )
+    })
+}
+
+/// The first key of a cargo configuration file that could name a program (or the reason it
+/// cannot be read), `None` when every key is one that cannot.
+fn cargo_config_problem(path: &Path) -> Option<String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => return Some(format!("(unreadable: {e})")),
+    };
+    let table = match text.parse::<toml::Table>() {
+        Ok(table) => table,
+        Err(_) => return Some("(it does not parse)".to_string()),
+    };
+    cargo_keys_problem(&table)
+}
+
+/// Keys of a cargo configuration that cannot make cargo run anything: everything else (`env`,
+/// `include`, `target`, `host`, `unstable`, `build.rustc*`, `build.rustflags`, credential
+/// providers…) is refused. An allow-list, so a key cargo adds later is refused too.
+fn cargo_keys_problem(table: &toml::Table) -> Option<String> {
+    const FREE: [&str; 7] = [
+        "alias",
+        "cargo-new",
+        "future-incompat-report",
+        "http",
+        "patch",
+        "source",
+        "term",
+    ];
+    const BUILD: [&str; 7] = [
+        "jobs",
+        "target",
+        "target-dir",
+        "build-dir",
+        "incremental",
+        "dep-info-basedir",
+        "pipelining",
+    ];
+    for (key, value) in table {
+        let sub = |allowed: &dyn Fn(&str) -> bool| -> Option<String> {
+            let toml::Value::Table(inner) = value else {
+                return Some(key.clone());
+            };
+            inner
+                .iter()
+                .find(|(k, _)| !allowed(k))
+                .map(|(k, _)| format!("{key}.{k}"))
+        };
+        let problem = match key.as_str() {
+            k if FREE.contains(&k) => None,
+            "build" => sub(&|k| BUILD.contains(&k)),
+            "net" => sub(&|k| k == "retry" || k == "offline"),
+            "resolver" | "cache" => None,
+            "profile" => {
+                let toml::Value::Table(profiles) = value else {
+                    return Some(key.clone());
+                };
+                profiles.iter().find_map(|(name, profile)| {
+                    profile.as_table().and_then(|p| {
+                        p.keys()
+                            .find(|k| k.contains("rustflags"))
+                            .map(|k| format!("profile.{name}.{k}"))
+                    })
+                })
+            }
+            "registries" => {
+                let toml::Value::Table(registries) = value else {
+                    return Some(key.clone());
+                };
+                registries.iter().find_map(|(name, registry)| {
+                    registry.as_table().and_then(|r| {
+                        r.keys()
+                            .find(|k| *k != "index" && *k != "protocol")
+                            .map(|k| format!("registries.{name}.{k}"))
+                    })
+                })
+            }
+            "registry" => sub(&|k| k == "default"),
+            _ => Some(key.clone()),
+        };
+        if problem.is_some() {
+            return problem;
+        }
+    }
+    None
+}
+
+/// A file named one of `names` in `dir` or below it (links not followed; `target`, `.git` and
+/// `node_modules` not entered).
+fn find_below(dir: &Path, names: &[&str]) -> Option<PathBuf> {
+    let mut stack = vec![(dir.to_path_buf(), 0usize)];
+    while let Some((current, depth)) = stack.pop() {
+        let Ok(read) = std::fs::read_dir(&current) else {
+            continue;
+        };
+        for entry in read.flatten() {
+            let name = entry.file_name();
+            let Ok(file_type) = entry.file_type() else {
+                continue;
+            };
+            if names.iter().any(|n| name == *n) {
+                return Some(entry.path());
+            }
+            if file_type.is_dir()
+                && depth < 64
+                && !["target", ".git", "node_modules", ".candor"]
+                    .iter()
+                    .any(|skip| name == *skip)
+            {
+                stack.push((entry.path(), depth + 1));
+            }
+        }
+    }
+    None
+}
+
+/// The project's toolchain file nearest the workspace, if any (for messages).
+fn toolchain_file(root: &Root, workspace: &Path) -> Option<String> {
+    ancestors(root, workspace).into_iter().find_map(|dir| {
+        ["rust-toolchain.toml", "rust-toolchain"]
+            .iter()
+            .map(|name| dir.join(name))
+            .find(|path| std::fs::symlink_metadata(path).is_ok())
+            .map(|path| shown(root, &path))
+    })
+}
+
+/// The toolchain to pin for a server in an untrusted project: `Ok(None)` when nothing needs
+/// pinning (the user pinned one already with `RUSTUP_TOOLCHAIN`, or there is no rustup whose
+/// proxies would read the project's toolchain file); the user's default otherwise, asked of
+/// `rustup default` once per process, from `/`.
+fn pinned_toolchain() -> Result<Option<String>, String> {
+    static DEFAULT: OnceLock<Result<Option<String>, String>> = OnceLock::new();
+    if std::env::var_os("RUSTUP_TOOLCHAIN").is_some() {
+        return Ok(None);
+    }
+    DEFAULT
+        .get_or_init(|| {
+            let Some(rustup) = which("rustup") else {
+                return Ok(None);
+            };
+            let output = std::process::Command::new(rustup)
+                .arg("default")
+                .current_dir("/")
+                .stdin(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .output()
+                .map_err(|e| format!("`rustup default` could not run: {e}"))?;
+            let text = String::from_utf8_lossy(&output.stdout);
+            match text.split_whitespace().next() {
+                Some(name) if output.status.success() && !name.is_empty() => {
+                    Ok(Some(name.to_string()))
+                }
+                _ => Err("rustup has no default toolchain".to_string()),
+            }
+        })
+        .clone()
+}
+
+/// What in the project pylsp-rope would execute: `.ropeproject` (its `config.py` runs and its
+/// data files are unpickled), or `[tool.rope] extension_modules` in `pyproject.toml` (imported).
+/// An empty `.ropeproject` folder, as rope itself leaves it, is harmless.
+fn rope_problem(root: &Root) -> Option<String> {
+    let folder = root.path().join(".ropeproject");
+    if let Ok(meta) = std::fs::symlink_metadata(&folder) {
+        let empty_dir = meta.is_dir()
+            && std::fs::read_dir(&folder).is_ok_and(|mut entries| entries.next().is_none());
+        if !empty_dir {
+            return Some(
+                "pylsp-rope with the project's .ropeproject (rope executes its config.py and loads its data files)"
+                    .to_string(),
+            );
+        }
+    }
+    let pyproject = std::fs::read_to_string(root.path().join("pyproject.toml")).ok()?;
+    let table = pyproject.parse::<toml::Table>().ok()?;
+    let rope = table.get("tool")?.get("rope")?.as_table()?;
+    let risky: BTreeSet<&str> = rope
+        .keys()
+        .map(String::as_str)
+        .filter(|k| *k == "extension_modules")
+        .collect();
+    (!risky.is_empty()).then(|| {
+        "pylsp-rope with the `[tool.rope] extension_modules` of the project's pyproject.toml (rope imports those modules)".to_string()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(text: &str) -> Option<String> {
+        cargo_keys_problem(&text.parse::<toml::Table>().unwrap())
+    }
+
+    #[test]
+    fn cargo_keys_that_can_name_a_program_are_found() {
+        assert_eq!(
+            keys("[alias]\nb = \"build\"\n[build]\ntarget-dir = \"t\"\njobs = 2\n"),
+            None
+        );
+        assert_eq!(
+            keys("[net]\nretry = 3\n[registries.x]\nindex = \"u\"\n"),
+            None
+        );
+        for (text, key) in [
+            ("[build]\nrustc = \"/bin/sh\"\n", "build.rustc"),
+            ("[build]\nrustc-wrapper = \"w\"\n", "build.rustc-wrapper"),
+            ("[build]\nrustflags = [\"-Clinker=x\"]\n", "build.rustflags"),
+            (
+                "[target.x86_64-unknown-linux-gnu]\nlinker = \"x\"\n",
+                "target",
+            ),
+            ("[env]\nLD_PRELOAD = \"x\"\n", "env"),
+            ("include = [\"other.toml\"]\n", "include"),
+            (
+                "[registry]\ncredential-provider = \"x\"\n",
+                "registry.credential-provider",
+            ),
+            (
+                "[registries.x]\ncredential-provider = \"x\"\n",
+                "registries.x.credential-provider",
+            ),
+            (
+                "[net]\ngit-fetch-with-cli = true\n",
+                "net.git-fetch-with-cli",
+            ),
+            (
+                "[profile.dev]\nrustflags = [\"x\"]\n",
+                "profile.dev.rustflags",
+            ),
+            ("[unstable]\nbuild-std = true\n", "unstable"),
+        ] {
+            assert_eq!(keys(text).as_deref(), Some(key), "{text}");
+        }
+    }
+
+    #[test]
+    fn rope_settings_that_run_code_are_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        assert_eq!(rope_problem(&root), None);
+        std::fs::create_dir(dir.path().join(".ropeproject")).unwrap();
+        assert_eq!(rope_problem(&root), None, "an empty folder is harmless");
+        std::fs::write(dir.path().join(".ropeproject/config.py"), "x = 1\n").unwrap();
+        assert!(rope_problem(&root).unwrap().contains(".ropeproject"));
+        std::fs::remove_dir_all(dir.path().join(".ropeproject")).unwrap();
+        std::fs::write(
+            dir.path().join("pyproject.toml"),
+            "[tool.rope]\nextension_modules = [\"evil\"]\n",
+        )
+        .unwrap();
+        assert!(rope_problem(&root).unwrap().contains("extension_modules"));
+        std::fs::write(
+            dir.path().join("pyproject.toml"),
+            "[tool.rope]\nsave_history = false\n",
+        )
+        .unwrap();
+        assert_eq!(rope_problem(&root), None);
+    }
+}
