@@ -24,6 +24,8 @@ const COMMON_ARGS: &[&str] = &[
     "expected_sha256",
     "plan_id",
     "allow_syntax_errors",
+    "verify",
+    "allow_introduced_errors",
     "command",
     "args",
 ];
@@ -64,6 +66,10 @@ pub struct CallOptions {
     /// exactly that one.
     pub plan_id: Option<String>,
     pub allow_syntax_errors: bool,
+    /// `verify`: `None` when the caller did not say (the config's default, else off).
+    pub verify: Option<crate::verify::Level>,
+    /// Write even when the check found new errors or newly failing tests.
+    pub allow_introduced_errors: bool,
     pub server_override: ServerOverride,
 }
 
@@ -75,6 +81,8 @@ impl Default for CallOptions {
             expected_sha256: BTreeMap::new(),
             plan_id: None,
             allow_syntax_errors: false,
+            verify: None,
+            allow_introduced_errors: false,
             server_override: ServerOverride::default(),
         }
     }
@@ -196,6 +204,14 @@ pub fn parse(tool: Tool, args: &Value) -> Result<ToolCall, ApiError> {
         expected_sha256: a.expected_sha256()?,
         plan_id: a.plan_id()?,
         allow_syntax_errors: a.boolean("allow_syntax_errors")?.unwrap_or(false),
+        verify: match a.get("verify") {
+            Some(value) => Some(
+                crate::verify::Level::from_json(value)
+                    .map_err(|m| ApiError::invalid("verify", m))?,
+            ),
+            None => None,
+        },
+        allow_introduced_errors: a.boolean("allow_introduced_errors")?.unwrap_or(false),
         server_override: ServerOverride {
             command: a.string("command")?,
             args: a.string_list("args")?,

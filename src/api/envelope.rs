@@ -50,6 +50,9 @@ pub fn success(call: &ToolCall, preview: &Preview, applied: Option<&ApplyReport>
         .collect();
     data.insert("changes".into(), Value::Array(changes));
     data.insert("plan_id".into(), json!(preview.plan_id));
+    if let Some(verification) = &preview.verification {
+        data.insert("verification".into(), json!(verification));
+    }
     for (key, value) in &outcome.plan.details {
         data.entry(key.clone()).or_insert_with(|| value.clone());
     }

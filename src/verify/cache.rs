@@ -1,8 +1,9 @@
 //! Where checks work: one stable directory per project in candor's cache
 //! (`$XDG_CACHE_HOME/candor/verify/<hash of the root>/`), never inside the project, holding the
-//! two shadows (`base/`: the project as it is, `edit/`: with the refactor), the persistent
-//! `CARGO_TARGET_DIR` (`target/`) and a scratch directory; and the lock that keeps two checks of
-//! one project from sharing them at once.
+//! shadows (`base/` and `edit/` for Python: the project as it is and with the refactor;
+//! `cargo/` for Rust, switched from one to the other), the persistent `CARGO_TARGET_DIR`
+//! (`target/`) and a scratch directory; and the lock that keeps two checks of one project from
+//! sharing them at once.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -64,7 +65,7 @@ impl ProjectCache {
         }
         let digest = Sha256::digest(root.as_os_str().as_encoded_bytes());
         let dir = base.join("verify").join(hex::encode(&digest[..12]));
-        for sub in ["", "base", "edit", "target", "scratch"] {
+        for sub in ["", "base", "edit", "cargo", "target", "scratch"] {
             create_private_dir(&dir.join(sub))
                 .map_err(|e| format!("cannot create {}: {e}", dir.join(sub).display()))?;
         }
@@ -81,6 +82,11 @@ impl ProjectCache {
     /// The shadow with the refactor applied.
     pub fn edit(&self) -> PathBuf {
         self.dir.join("edit")
+    }
+
+    /// The one shadow cargo checks in, before and after.
+    pub fn cargo(&self) -> PathBuf {
+        self.dir.join("cargo")
     }
 
     /// `CARGO_TARGET_DIR` of every check of this project: kept, so the next check is

@@ -14,38 +14,47 @@ use crate::workspace::Root;
 
 use super::process::Program;
 use super::shadow::Sharing;
-use super::{Checked, Context, Diagnostic, ProjectPrograms, StepError, diff};
+use super::{Checked, Context, Diagnostic, Side, StepError, diff};
 
 pub(super) const CHECKER: &str = "cargo check";
 
 /// Checks the Rust files of the result, workspace by workspace.
 pub(super) fn check(cx: &mut Context<'_>) -> Result<Checked, StepError> {
-    if let ProjectPrograms::Refused(reason) = &cx.job.programs {
-        return Err(StepError::Unavailable(format!(
-            "cargo check was not run: {reason}"
+    if !cx.job.trust.allows_project_programs() {
+        return Err(StepError::Unavailable(cx.job.trust.refusal(
+            "`cargo check` in this project (it runs the project's build scripts and proc macros, with its .cargo/config.toml and toolchain file)",
         )));
     }
-    let cargo = Program::find(cx.job.settings.cargo.as_ref(), "cargo").map_err(|e| {
+    let cargo = cx.program("cargo", cx.job.settings.cargo.as_ref(), &["cargo"]).map_err(|e| {
         StepError::Unavailable(format!(
             "cargo check was not run: {e}; install Rust (rustup) or name cargo in [verify] of .candor/config.toml"
         ))
     })?;
     let workspaces = workspaces(cx)?;
-    cx.sync_shadows(Sharing::Copies, &BTreeMap::new())?;
-    let maps = diff::line_maps(&cx.job.changes);
-    let mut checked = Checked {
-        checkers: vec![CHECKER.to_string()],
-        ..Checked::default()
-    };
+    let shadow = cx.shadow(Side::Before);
+    cx.sync(&shadow, Side::Before, Sharing::Copies, &BTreeMap::new())?;
+    let mut scopes = Vec::new();
     for workspace in workspaces {
         let packages = affected_packages(cx, &cargo, &workspace)?;
-        let before = run_check(cx, &cargo, &cx.cache.base(), &workspace, &packages, "before")?;
-        let after = run_check(cx, &cargo, &cx.cache.edit(), &workspace, &packages, "after")?;
-        let (introduced, preexisting) = diff::introduced(&before, &after, &maps);
-        checked.introduced.extend(introduced);
-        checked.preexisting += preexisting;
+        scopes.push((workspace, packages));
     }
-    Ok(checked)
+    let mut before = Vec::new();
+    for (workspace, packages) in &scopes {
+        before.extend(run_check(cx, &cargo, &shadow, workspace, packages, Side::Before)?);
+    }
+    cx.sync(&shadow, Side::After, Sharing::Copies, &BTreeMap::new())?;
+    let mut after = Vec::new();
+    for (workspace, packages) in &scopes {
+        after.extend(run_check(cx, &cargo, &shadow, workspace, packages, Side::After)?);
+    }
+    let (introduced, preexisting) =
+        diff::introduced(&before, &after, &diff::line_maps(&cx.job.changes));
+    Ok(Checked {
+        checkers: vec![CHECKER.to_string()],
+        introduced,
+        preexisting,
+        not_run: Vec::new(),
+    })
 }
 
 /// The workspace (project-relative) and the `-p` specs whose tests concern the result: those of
@@ -94,7 +103,7 @@ fn affected_packages(
     cargo: &Program,
     workspace: &str,
 ) -> Result<Vec<String>, StepError> {
-    let shadow = cx.cache.edit();
+    let shadow = cx.shadow(Side::Before);
     let dir = shadow.join(workspace);
     let mut command = cargo.command();
     command
@@ -200,8 +209,9 @@ fn run_check(
     shadow: &Path,
     workspace: &str,
     packages: &[String],
-    when: &str,
+    side: Side,
 ) -> Result<Vec<Diagnostic>, StepError> {
+    let when = side.as_str();
     let dir = shadow.join(workspace);
     let mut command = cargo.command();
     command
@@ -212,12 +222,12 @@ fn run_check(
     for package in packages {
         command.args(["-p", package]);
     }
-    let step = format!("running cargo check {when} the refactor");
+    let step = format!("running cargo check {when}");
     let done = cx.run(&mut command, &step)?;
     let diagnostics = compiler_messages(&done.stdout_text(), shadow, &dir);
     if !done.status.success() && !diagnostics.iter().any(|d| d.severity == Severity::Error) {
         return Err(StepError::Unavailable(format!(
-            "cargo check failed {when} the refactor without a compiler error to compare: {}",
+            "cargo check failed {when} without a compiler error to compare: {}",
             done.stderr_tail(4)
         )));
     }

@@ -8,8 +8,8 @@
 //!
 //! [`run`] is a plain blocking function that honours a cancellation flag and a deadline, for
 //! `candor call` and MCP in line and for the TUI on a worker thread. It never writes into the
-//! user's tree, and never runs a project's programs (build scripts, proc macros, tests) unless
-//! the caller passes [`ProjectPrograms::Allowed`].
+//! user's tree, and never runs a project's programs (build scripts, proc macros, tests, checkers
+//! its config file names) unless the user trusts the project ([`Trust`]).
 
 pub mod cross;
 
@@ -24,15 +24,16 @@ mod test_runs;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use crate::cancel::Cancel;
 use crate::config::VerifyConfig;
 use crate::edit::FileChange;
 use crate::lang::Language;
 use crate::refactor::{Finding, Severity};
+use crate::trust::Trust;
 
 pub use cache::cache_root;
 
@@ -321,15 +322,6 @@ fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// Whether the project's own programs may run: build scripts and proc macros (`cargo check`),
-/// its tests, its toolchain file and `.cargo/config.toml`. Only a trusted project allows them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ProjectPrograms {
-    Allowed,
-    /// Refused, with the sentence that says why and how to trust the project.
-    Refused(String),
-}
-
 /// Timeouts and the checker programs (the config file's `[verify]`, PATH otherwise).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
@@ -384,7 +376,10 @@ pub struct Job {
     pub also_check: Vec<String>,
     pub level: Level,
     pub settings: Settings,
-    pub programs: ProjectPrograms,
+    /// Whether the project's own programs may run: build scripts and proc macros (`cargo
+    /// check`), its tests, its toolchain file and `.cargo/config.toml`, checkers its
+    /// `.candor/config.toml` names.
+    pub trust: Trust,
 }
 
 /// What the steps of a check share: where to work, and when to stop.
@@ -396,48 +391,94 @@ pub(crate) struct Context<'a> {
 }
 
 impl Context<'_> {
-    /// Brings both shadows up to date: `base/` holds what the plan was computed from, `edit/`
-    /// the result; `extra` (path → bytes) goes into both.
-    pub fn sync_shadows(
+    /// What differs from the disk in each state of the project: before the refactor (the
+    /// plan's "before" of a file the disk no longer holds) and after it.
+    fn overrides(&self, state: Side) -> BTreeMap<String, Vec<u8>> {
+        let mut overrides = BTreeMap::new();
+        for change in &self.job.changes {
+            match state {
+                Side::Before if !change.created() => {
+                    let before = change.before_bytes();
+                    let on_disk = std::fs::read(self.job.root.join(&change.path)).ok();
+                    if on_disk.as_deref() != Some(before.as_slice()) {
+                        overrides.insert(change.path.clone(), before);
+                    }
+                }
+                Side::Before => {}
+                Side::After => {
+                    overrides.insert(change.path.clone(), change.after_bytes());
+                }
+            }
+        }
+        overrides
+    }
+
+    /// Brings `shadow` up to the project in `state`, with `extra` (path → bytes) too.
+    pub fn sync(
         &self,
+        shadow: &std::path::Path,
+        state: Side,
         sharing: shadow::Sharing,
         extra: &BTreeMap<String, Vec<u8>>,
     ) -> Result<(), StepError> {
-        let mut base = extra.clone();
-        let mut edit = extra.clone();
-        for change in &self.job.changes {
-            if !change.created() {
-                // The disk may hold something else by now; the plan's "before" is what the
-                // result is compared with.
-                let before = change.before_bytes();
-                let on_disk = std::fs::read(self.job.root.join(&change.path)).ok();
-                if on_disk.as_deref() != Some(before.as_slice()) {
-                    base.insert(change.path.clone(), before);
-                }
+        let mut overrides = extra.clone();
+        overrides.extend(self.overrides(state));
+        let step = format!("preparing the shadow of the project {}", state.as_str());
+        (self.progress)(&step);
+        shadow::sync(
+            &self.job.root,
+            shadow,
+            &self.cache.manifest(shadow),
+            &overrides,
+            sharing,
+            &self.budget,
+        )
+        .map(|_| ())
+        .map_err(|e| match e {
+            shadow::SyncError::Stopped(stop) => StepError::Stopped(stop, step),
+            shadow::SyncError::Failed(reason) => StepError::Unavailable(reason),
+        })
+    }
+
+    /// The shadow a side is checked in: Python has one per side (checked at once); cargo one for
+    /// both, switched from before to after, because its fingerprints do not tell two copies of a
+    /// workspace apart in one target directory.
+    pub fn shadow(&self, state: Side) -> std::path::PathBuf {
+        match (self.job.lang, state) {
+            (Language::Rust, _) => self.cache.cargo(),
+            (Language::Python, Side::Before) => self.cache.base(),
+            (Language::Python, Side::After) => self.cache.edit(),
+        }
+    }
+
+    /// The checker `key` of `[verify]`: the config file's command (one the project's own file
+    /// names only when the project is trusted), else the first of `defaults` on PATH.
+    pub fn program(
+        &self,
+        key: &str,
+        configured: Option<&crate::config::ServerCommand>,
+        defaults: &[&str],
+    ) -> Result<process::Program, String> {
+        if let Some(command) = configured {
+            let from_project = command.source == crate::config::ConfigSource::Project;
+            let bare_default = command.args.is_empty() && defaults.contains(&command.command.as_str());
+            if !from_project || self.job.trust.allows_project_programs() {
+                return process::Program::find(Some(command), &command.command);
             }
-            edit.insert(change.path.clone(), change.after_bytes());
+            if !bare_default {
+                return Err(self.job.trust.refusal(&format!(
+                    "the program `{}` that [verify] {key} in .candor/config.toml names",
+                    command.command
+                )));
+            }
         }
-        for (shadow, overrides, name) in [
-            (self.cache.base(), base, "the shadow of the project"),
-            (self.cache.edit(), edit, "the shadow of the result"),
-        ] {
-            let step = format!("preparing {name}");
-            (self.progress)(&step);
-            let manifest = self.cache.manifest(&shadow);
-            shadow::sync(
-                &self.job.root,
-                &shadow,
-                &manifest,
-                &overrides,
-                sharing,
-                &self.budget,
-            )
-            .map_err(|e| match e {
-                shadow::SyncError::Stopped(stop) => StepError::Stopped(stop, step),
-                shadow::SyncError::Failed(reason) => StepError::Unavailable(reason),
-            })?;
-        }
-        Ok(())
+        defaults
+            .iter()
+            .find_map(|name| process::Program::find(None, name).ok())
+            .ok_or_else(|| match defaults {
+                [one] => format!("{one} not found on PATH"),
+                _ => format!("neither {} found on PATH", defaults.join(" nor ")),
+            })
     }
 
     /// Runs one command of the check, saying so to `progress`; a stop becomes the step's error.
@@ -453,7 +494,7 @@ impl Context<'_> {
 /// Checks `job`'s result with the project's own tools. Blocks until done, the deadline of
 /// `job.settings`, or `cancel` (then the state is "timeout" or "skipped", never a hang); the
 /// checkers' processes are killed on the way out. `progress` hears each step as it starts.
-pub fn run(job: &Job, cancel: &AtomicBool, progress: &(dyn Fn(&str) + Sync)) -> Verification {
+pub fn run(job: &Job, cancel: &Cancel, progress: &(dyn Fn(&str) + Sync)) -> Verification {
     let started = Instant::now();
     if job.level == Level::Off {
         return Verification::skipped(not_checked_reason(job.lang));
@@ -521,6 +562,22 @@ fn stopped(stop: process::Stop, step: &str, started: Instant) -> Verification {
         state,
         duration_ms: millis(started.elapsed()),
         ..Verification::skipped(reason)
+    }
+}
+
+/// The project before the refactor, or after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Side {
+    Before,
+    After,
+}
+
+impl Side {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::Before => "before the refactor",
+            Side::After => "after the refactor",
+        }
     }
 }
 

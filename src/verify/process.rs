@@ -4,9 +4,10 @@
 
 use std::io::Read;
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+
+use crate::cancel::Cancel;
 
 /// At most this much of each stream is kept (a huge build's JSON is still far below).
 const MAX_OUTPUT: u64 = 256 << 20;
@@ -51,7 +52,7 @@ impl Program {
 pub(crate) struct Budget<'a> {
     deadline: Instant,
     limit: Duration,
-    cancel: &'a AtomicBool,
+    cancel: &'a Cancel,
 }
 
 /// Why a run stopped before its end.
@@ -63,7 +64,7 @@ pub(crate) enum Stop {
 }
 
 impl<'a> Budget<'a> {
-    pub fn new(deadline: Instant, cancel: &'a AtomicBool) -> Budget<'a> {
+    pub fn new(deadline: Instant, cancel: &'a Cancel) -> Budget<'a> {
         Budget {
             deadline,
             limit: deadline.saturating_duration_since(Instant::now()),
@@ -73,7 +74,7 @@ impl<'a> Budget<'a> {
 
     /// `Err` once the deadline has passed or the caller cancelled.
     pub fn check(&self) -> Result<(), Stop> {
-        if self.cancel.load(Ordering::Relaxed) {
+        if self.cancel.is_cancelled() {
             Err(Stop::Cancelled)
         } else if Instant::now() >= self.deadline {
             Err(Stop::Timeout(self.limit))
@@ -195,9 +196,9 @@ fn collect<R: Read + Send + 'static>(stream: Option<R>) -> JoinHandle<Vec<u8>> {
 mod tests {
     use super::*;
 
-    fn never() -> &'static AtomicBool {
-        static NEVER: AtomicBool = AtomicBool::new(false);
-        &NEVER
+    fn never() -> &'static Cancel {
+        static NEVER: std::sync::OnceLock<Cancel> = std::sync::OnceLock::new();
+        NEVER.get_or_init(Cancel::never)
     }
 
     #[test]
@@ -233,12 +234,12 @@ mod tests {
 
     #[test]
     fn cancellation_stops_a_run() {
-        let cancel = AtomicBool::new(false);
+        let cancel = Cancel::new();
         let budget = Budget::new(Instant::now() + Duration::from_secs(60), &cancel);
         std::thread::scope(|s| {
             s.spawn(|| {
                 std::thread::sleep(Duration::from_millis(100));
-                cancel.store(true, Ordering::Relaxed);
+                cancel.cancel();
             });
             let result = run(Command::new("sleep").arg("30"), &budget);
             assert!(matches!(result, Err(RunError::Stopped(Stop::Cancelled))));

@@ -16,7 +16,7 @@ use crate::refactor::Severity;
 
 use super::process::Program;
 use super::shadow::Sharing;
-use super::{Checked, Context, Diagnostic, StepError, diff};
+use super::{Checked, Context, Diagnostic, Side, StepError, diff};
 
 /// What `compile()` checks, as a script for `python -I -S -c`: one JSON list of problems.
 const COMPILE_SCRIPT: &str = r#"
@@ -71,12 +71,13 @@ pub(super) fn check(cx: &mut Context<'_>) -> Result<Checked, StepError> {
     if tools.pyright.is_some() {
         extra.insert("pyrightconfig.json".to_string(), PYRIGHT_CONFIG.as_bytes().to_vec());
     }
-    cx.sync_shadows(Sharing::Links, &extra)?;
+    cx.sync(&cx.shadow(Side::Before), Side::Before, Sharing::Links, &extra)?;
+    cx.sync(&cx.shadow(Side::After), Side::After, Sharing::Links, &extra)?;
     let maps = diff::line_maps(&cx.job.changes);
     let cx = &*cx;
     let (before, after) = std::thread::scope(|s| {
-        let before = s.spawn(|| run_all(cx, &tools, &cx.cache.base(), &files, "before"));
-        let after = run_all(cx, &tools, &cx.cache.edit(), &files, "after");
+        let before = s.spawn(|| run_all(cx, &tools, &cx.shadow(Side::Before), &files, "before"));
+        let after = run_all(cx, &tools, &cx.shadow(Side::After), &files, "after");
         (before.join(), after)
     });
     let before = before.map_err(|_| {
@@ -89,7 +90,7 @@ pub(super) fn check(cx: &mut Context<'_>) -> Result<Checked, StepError> {
     };
     for (name, old) in before {
         // A checker that ran on one side only cannot say what changed.
-        let Some(new) = after.get(&name) else {
+        let Some((_, new)) = after.iter().find(|(n, _)| *n == name) else {
             continue;
         };
         match (old, new) {
@@ -116,8 +117,8 @@ pub(super) fn check(cx: &mut Context<'_>) -> Result<Checked, StepError> {
 fn find_tools(cx: &Context<'_>) -> Result<Tools, StepError> {
     let settings = &cx.job.settings;
     let mut not_run = Vec::new();
-    let python = Program::find(settings.python.as_ref(), "python3")
-        .or_else(|_| Program::find(settings.python.as_ref(), "python"))
+    let python = cx
+        .program("python", settings.python.as_ref(), &["python3", "python"])
         .map_err(|e| format!("compile: {e}"))
         .and_then(|program| interpreter(cx, &program));
     let python = match python {
@@ -127,22 +128,21 @@ fn find_tools(cx: &Context<'_>) -> Result<Tools, StepError> {
             None
         }
     };
-    let ruff = match Program::find(settings.ruff.as_ref(), "ruff") {
+    let ruff = match cx.program("ruff", settings.ruff.as_ref(), &["ruff"]) {
         Ok(program) => Some(program),
         Err(e) => {
             not_run.push(format!("ruff: {e} (pip install ruff)"));
             None
         }
     };
-    let pyright = match Program::find(settings.pyright.as_ref(), "basedpyright")
-        .or_else(|_| Program::find(settings.pyright.as_ref(), "pyright"))
-    {
+    let pyright = match cx.program(
+        "pyright",
+        settings.pyright.as_ref(),
+        &["basedpyright", "pyright"],
+    ) {
         Ok(program) => Some(program),
-        Err(_) => {
-            not_run.push(
-                "basedpyright: neither basedpyright nor pyright found on PATH (pip install basedpyright)"
-                    .to_string(),
-            );
+        Err(e) => {
+            not_run.push(format!("basedpyright: {e} (pip install basedpyright)"));
             None
         }
     };
@@ -203,7 +203,8 @@ fn files_to_check(cx: &Context<'_>) -> Vec<String> {
     files
 }
 
-type Results = BTreeMap<&'static str, Result<Vec<Diagnostic>, String>>;
+/// Each checker that ran on one shadow, in order, with its diagnostics or why it failed.
+type Results = Vec<(&'static str, Result<Vec<Diagnostic>, String>)>;
 
 /// Every checker on one shadow. A checker that fails is reported, not fatal; running out of time
 /// is.
@@ -218,17 +219,17 @@ fn run_all(
     let absolute: Vec<PathBuf> = present.iter().map(|f| shadow.join(f)).collect();
     let mut results = Results::new();
     if let Some(ruff) = &tools.ruff {
-        results.insert("ruff", ruff_check(cx, ruff, shadow, &absolute, when)?);
+        results.push(("ruff", ruff_check(cx, ruff, shadow, &absolute, when)?));
     }
     if let Some((python, _)) = &tools.python {
-        results.insert("compile", compile_check(cx, python, shadow, &absolute, when)?);
+        results.push(("compile", compile_check(cx, python, shadow, &absolute, when)?));
     }
     if let Some(pyright) = &tools.pyright {
         let python = tools.python.as_ref().map(|(p, _)| p.as_path());
-        results.insert(
+        results.push((
             "basedpyright",
             pyright_check(cx, pyright, python, shadow, &absolute, when)?,
-        );
+        ));
     }
     Ok(results)
 }

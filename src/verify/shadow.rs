@@ -164,6 +164,13 @@ pub(crate) fn sync(
                 stats.kept += 1;
                 continue;
             }
+            // The same bytes already there (a result that was since applied, a file put back):
+            // kept as they are, so cargo's fingerprints stay fresh.
+            if let Some(entry) = same_content(want, &target) {
+                new.insert(relative.clone(), entry);
+                stats.kept += 1;
+                continue;
+            }
             let origin = materialize(want, &target, sharing, &mut stats).map_err(|e| {
                 SyncError::Failed(format!(
                     "cannot prepare {relative} in the shadow {}: {e}",
@@ -203,6 +210,31 @@ fn still_good(entry: &Entry, want: &Desired<'_>, sharing: Sharing, target: &Path
     };
     origin_ok
         && std::fs::symlink_metadata(target).is_ok_and(|m| m.is_file() && FileId::of(&m) == entry.stamp)
+}
+
+/// The entry of `target` when it is a file of its own (not a link to the user's) that already
+/// holds what `want` asks for.
+fn same_content(want: &Desired<'_>, target: &Path) -> Option<Entry> {
+    let meta = std::fs::symlink_metadata(target).ok()?;
+    if !meta.is_file() || meta.nlink() != 1 {
+        return None;
+    }
+    let (bytes, origin) = match want {
+        Desired::Bytes { bytes, sha256 } => (bytes.to_vec(), Origin::Written(sha256.clone())),
+        Desired::User { path, id } => {
+            if id.size != meta.size() {
+                return None;
+            }
+            (std::fs::read(path).ok()?, Origin::Copied(*id))
+        }
+    };
+    if bytes.len() as u64 != meta.size() || std::fs::read(target).ok()? != bytes {
+        return None;
+    }
+    Some(Entry {
+        origin,
+        stamp: FileId::of(&meta),
+    })
 }
 
 fn materialize(
@@ -366,10 +398,10 @@ fn skipped_dir(path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::AtomicBool;
+    use crate::cancel::Cancel;
     use std::time::{Duration, Instant};
 
-    fn budget(cancel: &AtomicBool) -> Budget<'_> {
+    fn budget(cancel: &Cancel) -> Budget<'_> {
         Budget::new(Instant::now() + Duration::from_secs(60), cancel)
     }
 
@@ -427,7 +459,7 @@ mod tests {
         let cache = tempfile::tempdir().unwrap();
         let shadow = cache.path().join("edit");
         let manifest = cache.path().join("edit.json");
-        let cancel = AtomicBool::new(false);
+        let cancel = Cancel::new();
         let overrides =
             BTreeMap::from([("src/lib.rs".to_string(), b"pub fn b() {}\n".to_vec())]);
         let stats = sync(&root, &shadow, &manifest, &overrides, Sharing::Copies, &budget(&cancel))
@@ -465,6 +497,29 @@ mod tests {
     }
 
     #[test]
+    fn the_same_bytes_are_not_written_again() {
+        let project = project();
+        let root = project.path().canonicalize().unwrap();
+        let cache = tempfile::tempdir().unwrap();
+        let shadow = cache.path().join("cargo");
+        let manifest = cache.path().join("cargo.json");
+        let cancel = Cancel::new();
+        let result = BTreeMap::from([("src/lib.rs".to_string(), b"pub fn b() {}\n".to_vec())]);
+        sync(&root, &shadow, &manifest, &result, Sharing::Copies, &budget(&cancel)).unwrap();
+        let written = std::fs::metadata(shadow.join("src/lib.rs")).unwrap().modified().unwrap();
+        // The user applies the result: the shadow already holds it, untouched.
+        std::thread::sleep(Duration::from_millis(20));
+        std::fs::write(root.join("src/lib.rs"), "pub fn b() {}\n").unwrap();
+        let stats = sync(&root, &shadow, &manifest, &BTreeMap::new(), Sharing::Copies, &budget(&cancel))
+            .unwrap();
+        // Only the symbolic link to it is copied again (its target's content changed).
+        assert_eq!(stats.kept, 4);
+        assert_eq!((stats.copied + stats.reflinked, stats.written), (1, 0));
+        let after = std::fs::metadata(shadow.join("src/lib.rs")).unwrap().modified().unwrap();
+        assert_eq!(written, after);
+    }
+
+    #[test]
     fn links_are_used_only_where_allowed() {
         let project = project();
         let root = project.path().canonicalize().unwrap();
@@ -472,7 +527,7 @@ mod tests {
         let cache = tempfile::tempdir_in(project.path().parent().unwrap()).unwrap();
         let shadow = cache.path().join("base");
         let manifest = cache.path().join("base.json");
-        let cancel = AtomicBool::new(false);
+        let cancel = Cancel::new();
         let stats = sync(&root, &shadow, &manifest, &BTreeMap::new(), Sharing::Links, &budget(&cancel))
             .unwrap();
         assert_eq!(stats.linked, 5);
@@ -492,13 +547,14 @@ mod tests {
         let cache = tempfile::tempdir().unwrap();
         let shadow = cache.path().join("edit");
         let manifest = cache.path().join("edit.json");
-        let cancel = AtomicBool::new(true);
+        let cancel = Cancel::new();
+        cancel.cancel();
         let result = sync(&root, &shadow, &manifest, &BTreeMap::new(), Sharing::Copies, &budget(&cancel));
         assert!(matches!(result, Err(SyncError::Stopped(Stop::Cancelled))));
         // A file half-written by a killed check: different size and time than recorded.
         std::fs::create_dir_all(shadow.join("src")).unwrap();
         std::fs::write(shadow.join("src/lib.rs"), "pub fn").unwrap();
-        let ok = AtomicBool::new(false);
+        let ok = Cancel::new();
         sync(&root, &shadow, &manifest, &BTreeMap::new(), Sharing::Copies, &budget(&ok)).unwrap();
         assert_eq!(read(&shadow.join("src/lib.rs")), "pub fn a() {}\n");
     }

@@ -10,7 +10,7 @@ use std::time::Instant;
 use super::process::Program;
 use super::shadow::Sharing;
 use super::{
-    Context, FailingTest, ProjectPrograms, State, StepError, TestReport, Verification, millis,
+    Context, FailingTest, Side, State, StepError, TestReport, Verification, millis,
 };
 use crate::lang::Language;
 
@@ -35,11 +35,11 @@ pub(super) fn run(cx: &mut Context<'_>, check: &Verification) -> TestReport {
         duration_ms: millis(started.elapsed()),
         reason: Some(reason),
     };
-    if let ProjectPrograms::Refused(reason) = &cx.job.programs {
+    if !cx.job.trust.allows_project_programs() {
         return report(
             State::Unavailable,
             None,
-            format!("the tests were not run: {reason}"),
+            cx.job.trust.refusal("the project's tests"),
         );
     }
     let errors = check.introduced_errors().count();
@@ -60,7 +60,7 @@ pub(super) fn run(cx: &mut Context<'_>, check: &Verification) -> TestReport {
         );
     }
     let runner = cx
-        .sync_shadows(Sharing::Copies, &BTreeMap::new())
+        .sync(&cx.shadow(Side::Before), Side::Before, Sharing::Copies, &BTreeMap::new())
         .and_then(|()| match cx.job.lang {
             Language::Rust => rust_runner(cx),
             Language::Python => python_runner(cx),
@@ -139,18 +139,21 @@ struct Runner {
 
 fn run_both(cx: &mut Context<'_>, runner: &Runner) -> Result<(String, Outcomes, Outcomes), StepError> {
     let mut results = Vec::new();
-    for (shadow, when) in [(cx.cache.base(), "before"), (cx.cache.edit(), "after")] {
+    for side in [Side::Before, Side::After] {
+        let shadow = cx.shadow(side);
+        cx.sync(&shadow, side, Sharing::Copies, &BTreeMap::new())?;
+        let when = side.as_str();
         let mut command = std::process::Command::new(&runner.program);
         command.args(&runner.args).current_dir(shadow.join(&runner.dir));
         for (key, value) in &runner.env {
             command.env(key, value);
         }
-        let done = cx.run(&mut command, &format!("running the tests {when} the refactor"))?;
+        let done = cx.run(&mut command, &format!("running the tests {when}"))?;
         let output = format!("{}\n{}", done.stdout_text(), String::from_utf8_lossy(&done.stderr));
         let outcomes = (runner.parse)(&output, &shadow);
-        if outcomes.is_empty() && when == "before" {
+        if outcomes.is_empty() && side == Side::Before {
             return Err(StepError::Unavailable(format!(
-                "{} found no test that runs before the refactor: {}",
+                "{} found no test that runs {when}: {}",
                 runner.label,
                 done.stderr_tail(3)
             )));
@@ -163,7 +166,8 @@ fn run_both(cx: &mut Context<'_>, runner: &Runner) -> Result<(String, Outcomes, 
 }
 
 fn rust_runner(cx: &Context<'_>) -> Result<Runner, StepError> {
-    let cargo = Program::find(cx.job.settings.cargo.as_ref(), "cargo")
+    let cargo = cx
+        .program("cargo", cx.job.settings.cargo.as_ref(), &["cargo"])
         .map_err(StepError::Unavailable)?;
     let (workspace, packages) = super::cargo::test_scope(cx, &cargo)?;
     let mut args = cargo.args.clone();
@@ -192,9 +196,9 @@ fn python_runner(cx: &Context<'_>) -> Result<Runner, StepError> {
         .map(|p| cx.job.root.join(p))
         .find(|p| p.is_file());
     let python = match (&cx.job.settings.python, venv) {
-        (Some(configured), _) => Program::find(Some(configured), "python3"),
+        (Some(configured), _) => cx.program("python", Some(configured), &["python3", "python"]),
         (None, Some(venv)) => Ok(Program { path: venv, args: Vec::new() }),
-        (None, None) => Program::find(None, "python3"),
+        (None, None) => cx.program("python", None, &["python3", "python"]),
     }
     .map_err(StepError::Unavailable)?;
     let mut probe = python.command();
