@@ -553,7 +553,7 @@ fn stopped(stop: process::Stop, step: &str, started: Instant) -> Verification {
             State::Timeout,
             format!(
                 "gave up after {} s while {step}; raise [verify] timeout_secs in .candor/config.toml for a larger project",
-                limit.as_secs()
+                limit.as_millis().div_ceil(1000)
             ),
         ),
         process::Stop::Cancelled => (State::Skipped, format!("cancelled while {step}")),

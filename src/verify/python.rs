@@ -131,7 +131,7 @@ fn find_tools(cx: &Context<'_>) -> Result<Tools, StepError> {
     let ruff = match cx.program("ruff", settings.ruff.as_ref(), &["ruff"]) {
         Ok(program) => Some(program),
         Err(e) => {
-            not_run.push(format!("ruff: {e} (pip install ruff)"));
+            not_run.push(format!("ruff: {e}{}", install_hint(&e, "ruff")));
             None
         }
     };
@@ -142,7 +142,7 @@ fn find_tools(cx: &Context<'_>) -> Result<Tools, StepError> {
     ) {
         Ok(program) => Some(program),
         Err(e) => {
-            not_run.push(format!("basedpyright: {e} (pip install basedpyright)"));
+            not_run.push(format!("basedpyright: {e}{}", install_hint(&e, "basedpyright")));
             None
         }
     };
@@ -158,6 +158,15 @@ fn find_tools(cx: &Context<'_>) -> Result<Tools, StepError> {
         pyright,
         not_run,
     })
+}
+
+/// " (pip install NAME)" after a "not found", nothing after a refusal.
+fn install_hint(reason: &str, package: &str) -> String {
+    if reason.contains("not found") {
+        format!(" (pip install {package})")
+    } else {
+        String::new()
+    }
 }
 
 /// The interpreter behind `program` (a pyenv shim or a venv link resolved) and its version,

@@ -76,7 +76,7 @@ pub(super) fn run(cx: &mut Context<'_>, check: &Verification) -> TestReport {
                     State::Timeout,
                     format!(
                         "gave up after {} s while {step}; raise [verify] tests_timeout_secs in .candor/config.toml",
-                        limit.as_secs()
+                        limit.as_millis().div_ceil(1000)
                     ),
                 ),
                 super::process::Stop::Cancelled => (State::Skipped, format!("cancelled while {step}")),
@@ -150,7 +150,17 @@ fn run_both(cx: &mut Context<'_>, runner: &Runner) -> Result<(String, Outcomes, 
         }
         let done = cx.run(&mut command, &format!("running the tests {when}"))?;
         let output = format!("{}\n{}", done.stdout_text(), String::from_utf8_lossy(&done.stderr));
-        let outcomes = (runner.parse)(&output, &shadow);
+        let mut outcomes = (runner.parse)(&output, &shadow);
+        // Paths as the runner gave them: absolute in the shadow, or relative to where it ran.
+        for outcome in outcomes.values_mut() {
+            if let Some(file) = &mut outcome.file {
+                *file = if Path::new(file.as_str()).is_absolute() {
+                    project_path(file, &shadow)
+                } else {
+                    Path::new(&runner.dir).join(&*file).to_string_lossy().into_owned()
+                };
+            }
+        }
         if outcomes.is_empty() && side == Side::Before {
             return Err(StepError::Unavailable(format!(
                 "{} found no test that runs {when}: {}",
@@ -218,19 +228,49 @@ fn python_runner(cx: &Context<'_>) -> Result<Runner, StepError> {
         args.extend(["-m", "unittest", "-v"].map(String::from));
         ("python -m unittest", parse_unittest)
     };
+    let dir = cx
+        .job
+        .changes
+        .iter()
+        .find(|c| Language::from_path(&c.path) == Some(Language::Python))
+        .map(|c| python_test_dir(&cx.job.root, &c.path))
+        .unwrap_or_default();
     Ok(Runner {
         label: label.to_string(),
         program: python.path,
         args,
         env: vec![("PYTHONDONTWRITEBYTECODE", "1".into())],
         parse,
-        dir: String::new(),
+        dir,
     })
+}
+
+/// Where a Python project's tests run from (project-relative): the nearest directory above
+/// `file` with a project file (pyproject.toml, setup.cfg, setup.py, pytest.ini, tox.ini), else
+/// the directory its outermost package sits in (so `import pkg` works).
+fn python_test_dir(root: &Path, file: &str) -> String {
+    const PROJECT_FILES: &[&str] = &["pyproject.toml", "setup.cfg", "setup.py", "pytest.ini", "tox.ini"];
+    let mut dirs: Vec<&Path> = Path::new(file).ancestors().skip(1).collect();
+    if dirs.last() != Some(&Path::new("")) {
+        dirs.push(Path::new(""));
+    }
+    if let Some(dir) = dirs
+        .iter()
+        .find(|d| PROJECT_FILES.iter().any(|f| root.join(d).join(f).is_file()))
+    {
+        return dir.to_string_lossy().into_owned();
+    }
+    let outside_packages = dirs
+        .iter()
+        .find(|d| d.as_os_str().is_empty() || !root.join(d).join("__init__.py").is_file());
+    outside_packages
+        .map(|d| d.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// `test name ... ok|FAILED|ignored` lines of Rust's test harness, with the location and first
 /// line of each failure's panic (`panicked at src/lib.rs:10:5:` then the message).
-pub(super) fn parse_libtest(output: &str, shadow: &Path) -> Outcomes {
+pub(super) fn parse_libtest(output: &str, _shadow: &Path) -> Outcomes {
     let mut outcomes = Outcomes::new();
     for line in output.lines() {
         let Some(rest) = line.strip_prefix("test ") else {
@@ -272,7 +312,7 @@ pub(super) fn parse_libtest(output: &str, shadow: &Path) -> Outcomes {
             let (_column, line_no, file) = (parts.next(), parts.next(), parts.next());
             let message = lines.peek().map(|m| m.trim().to_string()).unwrap_or_default();
             if let Some(outcome) = outcomes.get_mut(name) {
-                outcome.file = file.map(|f| project_path(f, shadow));
+                outcome.file = file.map(str::to_string);
                 outcome.line = line_no.and_then(|l| l.parse().ok());
                 if !message.is_empty() {
                     outcome.message = message;
@@ -368,7 +408,7 @@ pub(super) fn parse_unittest(output: &str, shadow: &Path) -> Outcomes {
                 && let Some((file, rest)) = rest.split_once("\", line ")
                 && Path::new(file).starts_with(shadow)
             {
-                outcome.file = Some(project_path(file, shadow));
+                outcome.file = Some(file.to_string());
                 outcome.line = rest.split(',').next().and_then(|n| n.trim().parse().ok());
             }
         }
@@ -428,9 +468,24 @@ mod tests {
         assert!(found["test_a (tests.test_m.T.test_a)"].passed);
         let b = &found["test_b (tests.test_m.T.test_b)"];
         assert!(!b.passed);
-        assert_eq!(b.file.as_deref(), Some("tests/test_m.py"));
+        assert_eq!(b.file.as_deref(), Some("/shadow/tests/test_m.py"));
         assert_eq!(b.line, Some(9));
         assert_eq!(b.message, "AssertionError: 5 != 7");
+    }
+
+    #[test]
+    fn python_tests_run_from_the_project_or_above_the_packages() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for d in ["py/calc", "app/src/pkg/sub"] {
+            std::fs::create_dir_all(root.join(d)).unwrap();
+        }
+        for f in ["py/calc/__init__.py", "app/src/pkg/__init__.py", "app/src/pkg/sub/__init__.py", "app/pyproject.toml"] {
+            std::fs::write(root.join(f), "").unwrap();
+        }
+        assert_eq!(python_test_dir(root, "py/calc/scaling.py"), "py");
+        assert_eq!(python_test_dir(root, "app/src/pkg/sub/m.py"), "app");
+        assert_eq!(python_test_dir(root, "script.py"), "");
     }
 
     #[test]

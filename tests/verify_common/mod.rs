@@ -237,7 +237,7 @@ pub fn crate_with_build_script(body: &str) -> tempfile::TempDir {
     std::fs::write(root.join("build.rs"), format!("fn main() {{\n{body}\n}}\n")).unwrap();
     std::fs::write(
         root.join("src/lib.rs"),
-        "pub fn total(items: &[u32]) -> u32 {\n    let mut sum = 0;\n    for item in items {\n        sum += item;\n    }\n    sum\n}\n",
+        "pub fn total(items: &[u32]) -> u32 {\n    println!(\"adding up\");\n    items.iter().sum()\n}\n",
     )
     .unwrap();
     dir
