@@ -341,10 +341,18 @@ mod tests {
             ConfigSource::Project,
             "a checker named by the project's file runs only in a trusted project"
         );
-        std::fs::write(dir.path().join(".candor/config.toml"), "[verify]\ndefault = true\n").unwrap();
+        std::fs::write(
+            dir.path().join(".candor/config.toml"),
+            "[verify]\ndefault = true\n",
+        )
+        .unwrap();
         let config = Config::load(&root).unwrap().config;
         assert_eq!(config.verify.default, Some(crate::verify::Level::Check));
-        std::fs::write(dir.path().join(".candor/config.toml"), "[verify]\ndefault = \"always\"\n").unwrap();
+        std::fs::write(
+            dir.path().join(".candor/config.toml"),
+            "[verify]\ndefault = \"always\"\n",
+        )
+        .unwrap();
         assert!(Config::load(&root).is_err());
     }
 }

@@ -40,7 +40,10 @@ fn a_check_writes_nothing_into_the_tree_or_its_git() {
     let before = snapshot_all(root);
 
     let (envelope, _) = env.call(root, "refactor_extract_function", &extract_total());
-    assert_eq!(envelope["data"]["verification"]["state"], "clean", "{envelope:#}");
+    assert_eq!(
+        envelope["data"]["verification"]["state"], "clean",
+        "{envelope:#}"
+    );
     let (envelope, _) = env.call(
         root,
         "refactor_inline_function",
@@ -52,7 +55,10 @@ fn a_check_writes_nothing_into_the_tree_or_its_git() {
         "{envelope:#}"
     );
     let tests = &verification["tests"]["state"];
-    assert!(tests == "clean" || tests == "introduced", "the tests ran: {envelope:#}");
+    assert!(
+        tests == "clean" || tests == "introduced",
+        "the tests ran: {envelope:#}"
+    );
 
     assert_eq!(
         snapshot_all(root),
@@ -61,7 +67,9 @@ fn a_check_writes_nothing_into_the_tree_or_its_git() {
     );
     assert_eq!(git(root, &["status", "--porcelain", "--ignored"]), "");
     // The shadows and build output are in the cache.
-    let shadows = std::fs::read_dir(env.cache.path().join("candor/verify")).unwrap().count();
+    let shadows = std::fs::read_dir(env.cache.path().join("candor/verify"))
+        .unwrap()
+        .count();
     assert_eq!(shadows, 1, "one cache directory for the project");
 }
 
@@ -89,7 +97,10 @@ fn a_killed_check_leaves_nothing_behind_but_the_cache() {
     while processes_under(&cache).is_empty() && started.elapsed() < Duration::from_secs(30) {
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert!(!processes_under(&cache).is_empty(), "cargo started in the cache");
+    assert!(
+        !processes_under(&cache).is_empty(),
+        "cargo started in the cache"
+    );
     std::thread::sleep(Duration::from_millis(500));
     child.kill().unwrap();
     child.wait().unwrap();
@@ -98,11 +109,22 @@ fn a_killed_check_leaves_nothing_behind_but_the_cache() {
     while !processes_under(&cache).is_empty() && killed.elapsed() < Duration::from_secs(30) {
         std::thread::sleep(Duration::from_millis(50));
     }
-    assert_eq!(processes_under(&cache), vec![], "nothing runs on in the cache");
-    assert_eq!(snapshot_all(root), before, "nothing was written into the project");
+    assert_eq!(
+        processes_under(&cache),
+        vec![],
+        "nothing runs on in the cache"
+    );
+    assert_eq!(
+        snapshot_all(root),
+        before,
+        "nothing was written into the project"
+    );
     // The next check repairs the shadow and answers.
     let (envelope, _) = env.call(root, "refactor_extract_function", &extract_total());
-    assert_eq!(envelope["data"]["verification"]["state"], "clean", "{envelope:#}");
+    assert_eq!(
+        envelope["data"]["verification"]["state"], "clean",
+        "{envelope:#}"
+    );
     assert_eq!(snapshot_all(root), before);
 }
 
@@ -112,10 +134,15 @@ fn a_check_that_runs_out_of_time_says_timeout() {
         return;
     }
     let env = Env::new();
-    let project = crate_with_build_script("std::thread::sleep(std::time::Duration::from_secs(60));");
+    let project =
+        crate_with_build_script("std::thread::sleep(std::time::Duration::from_secs(60));");
     let root = project.path();
     std::fs::create_dir(root.join(".candor")).unwrap();
-    std::fs::write(root.join(".candor/config.toml"), "[verify]\ntimeout_secs = 3\n").unwrap();
+    std::fs::write(
+        root.join(".candor/config.toml"),
+        "[verify]\ntimeout_secs = 3\n",
+    )
+    .unwrap();
     env.trust(root);
     let (envelope, took) = env.call(root, "refactor_extract_function", &extract_total());
     let verification = &envelope["data"]["verification"];
@@ -124,7 +151,10 @@ fn a_check_that_runs_out_of_time_says_timeout() {
     assert!(reason.starts_with("gave up after 3 s while"), "{reason}");
     assert!(reason.contains("timeout_secs"), "{reason}");
     assert!(took < Duration::from_secs(30), "no hang: {took:?}");
-    assert_eq!(processes_under(&env.cache.path().canonicalize().unwrap()), vec![]);
+    assert_eq!(
+        processes_under(&env.cache.path().canonicalize().unwrap()),
+        vec![]
+    );
 }
 
 #[test]
@@ -143,12 +173,21 @@ fn an_untrusted_crate_is_not_built() {
     let (envelope, _) = env.call(root, "refactor_extract_function", &extract_total());
     let verification = &envelope["data"]["verification"];
     assert_eq!(verification["state"], "unavailable", "{envelope:#}");
-    assert!(verification["reason"].as_str().unwrap().contains("candor trust"), "{envelope:#}");
+    assert!(
+        verification["reason"]
+            .as_str()
+            .unwrap()
+            .contains("candor trust"),
+        "{envelope:#}"
+    );
     assert!(!marker.exists(), "the build script did not run");
     // Trusted, the same check runs it: the marker proves the test could fail.
     env.trust(root);
     let (envelope, _) = env.call(root, "refactor_extract_function", &extract_total());
-    assert_eq!(envelope["data"]["verification"]["state"], "clean", "{envelope:#}");
+    assert_eq!(
+        envelope["data"]["verification"]["state"], "clean",
+        "{envelope:#}"
+    );
     assert!(marker.exists(), "cargo check ran the build script");
 }
 
@@ -158,7 +197,10 @@ fn plant_modules(root: &Path, marks: &Path, names: &[&str]) {
         let marker = marks.join(name);
         std::fs::write(
             root.join(format!("{name}.py")),
-            format!("open({:?}, 'w').write('imported')\n", marker.display().to_string()),
+            format!(
+                "open({:?}, 'w').write('imported')\n",
+                marker.display().to_string()
+            ),
         )
         .unwrap();
     }
@@ -173,7 +215,15 @@ fn python_checkers_run_no_project_code() {
     let marks = tempfile::tempdir().unwrap();
     let project = fixture("verify_fixtures", "py_scale");
     let root = project.path();
-    let modules = ["py_compile", "json", "warnings", "sitecustomize", "usercustomize", "ast", "site"];
+    let modules = [
+        "py_compile",
+        "json",
+        "warnings",
+        "sitecustomize",
+        "usercustomize",
+        "ast",
+        "site",
+    ];
     plant_modules(root, marks.path(), &modules);
     // An interpreter of the repository's, named by its type-checker settings.
     let evil = root.join("evil/bin");
@@ -187,9 +237,14 @@ fn python_checkers_run_no_project_code() {
         );
         std::fs::write(evil.join(python), script).unwrap();
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(evil.join(python), std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::set_permissions(evil.join(python), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
     }
-    std::fs::write(root.join("pyrightconfig.json"), r#"{"venvPath": ".", "venv": "evil"}"#).unwrap();
+    std::fs::write(
+        root.join("pyrightconfig.json"),
+        r#"{"venvPath": ".", "venv": "evil"}"#,
+    )
+    .unwrap();
     std::fs::write(
         root.join("pyproject.toml"),
         "[tool.pyright]\nvenvPath = \".\"\nvenv = \"evil\"\n",
@@ -212,7 +267,10 @@ fn python_checkers_run_no_project_code() {
         .current_dir(root)
         .output()
         .unwrap();
-    assert!(marks.path().join("py_compile").exists(), "the planted module works: {control:?}");
+    assert!(
+        marks.path().join("py_compile").exists(),
+        "the planted module works: {control:?}"
+    );
     for mark in std::fs::read_dir(marks.path()).unwrap() {
         std::fs::remove_file(mark.unwrap().path()).unwrap();
     }
@@ -226,9 +284,15 @@ fn python_checkers_run_no_project_code() {
     );
     let verification = &envelope["data"]["verification"];
     assert_eq!(verification["state"], "clean", "{envelope:#}");
-    assert_eq!(verification["checker"], "compile + basedpyright", "{envelope:#}");
+    assert_eq!(
+        verification["checker"], "compile + basedpyright",
+        "{envelope:#}"
+    );
     let not_run = verification["not_run"].to_string();
-    assert!(not_run.contains("ruff") && not_run.contains("candor trust"), "{envelope:#}");
+    assert!(
+        not_run.contains("ruff") && not_run.contains("candor trust"),
+        "{envelope:#}"
+    );
     let left: Vec<String> = std::fs::read_dir(marks.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -239,5 +303,9 @@ fn python_checkers_run_no_project_code() {
 /// The interpreter the tests use (the repository's `.venv`, else python3).
 fn path_python() -> std::path::PathBuf {
     let venv = manifest_dir().join(".venv/bin/python");
-    if venv.exists() { venv } else { "python3".into() }
+    if venv.exists() {
+        venv
+    } else {
+        "python3".into()
+    }
 }

@@ -58,7 +58,10 @@ fn rust_analyzer_extract_that_fails_cargo_check_is_reported_before_the_write() {
     let introduced = introduced(&first);
     assert_eq!(introduced.len(), 1, "only the new error: {first:#}");
     let (file, line, severity, code) = &introduced[0];
-    assert_eq!((file.as_str(), severity.as_str(), code.as_str()), ("src/lib.rs", "error", "E0106"));
+    assert_eq!(
+        (file.as_str(), severity.as_str(), code.as_str()),
+        ("src/lib.rs", "error", "E0106")
+    );
     let after = first["data"]["changes"][0]["diff"].as_str().unwrap();
     assert!(after.contains("fn build_metadata("), "{after}");
     assert!(
@@ -86,9 +89,15 @@ fn rust_analyzer_extract_that_fails_cargo_check_is_reported_before_the_write() {
     apply["dry_run"] = json!(false);
     let (refused, _) = env.call(root, "refactor_extract_function", &apply);
     assert_eq!(refused["success"], false, "{refused:#}");
-    assert_eq!(refused["error"]["param"], "allow_introduced_errors", "{refused:#}");
+    assert_eq!(
+        refused["error"]["param"], "allow_introduced_errors",
+        "{refused:#}"
+    );
     let message = refused["error"]["message"].as_str().unwrap();
-    assert!(message.contains("E0106") && message.starts_with("nothing was written"), "{message}");
+    assert!(
+        message.contains("E0106") && message.starts_with("nothing was written"),
+        "{message}"
+    );
     assert_eq!(std::fs::read_to_string(&lib).unwrap(), text);
 }
 
@@ -114,32 +123,52 @@ fn pylsp_rope_inline_that_leaves_a_call_behind_is_an_error() {
     );
     assert_eq!(envelope["backend_used"], "lsp", "{envelope:#}");
     let diff = envelope["data"]["changes"][0]["diff"].as_str().unwrap();
-    assert!(diff.contains("-def _has_own_attribute"), "the server removed the definition: {diff}");
+    assert!(
+        diff.contains("-def _has_own_attribute"),
+        "the server removed the definition: {diff}"
+    );
     // The call kept its place: the definition (7 lines) went from above it.
     let line_after = (leftover - 7) as u64;
     let verification = &envelope["data"]["verification"];
     assert_eq!(verification["state"], "introduced", "{envelope:#}");
     let introduced = introduced(&envelope);
     assert!(
-        introduced.contains(&("pkg/make.py".to_string(), line_after, "error".to_string(), "F821".to_string())),
+        introduced.contains(&(
+            "pkg/make.py".to_string(),
+            line_after,
+            "error".to_string(),
+            "F821".to_string()
+        )),
         "{envelope:#}"
     );
     assert!(
         introduced.iter().all(|(_, line, _, _)| *line == line_after),
         "only the call left behind is new: {envelope:#}"
     );
-    assert!(verification["preexisting"].as_u64().unwrap() >= 1, "{envelope:#}");
+    assert!(
+        verification["preexisting"].as_u64().unwrap() >= 1,
+        "{envelope:#}"
+    );
     let errors = error_findings(&envelope);
     assert!(
-        errors.iter().any(|m| m.starts_with("`_has_own_attribute` is still called here")),
+        errors
+            .iter()
+            .any(|m| m.starts_with("`_has_own_attribute` is still called here")),
         "candor's own cross-check: {errors:?}"
     );
     if runs("basedpyright") {
         assert!(
-            introduced.iter().any(|(_, _, _, code)| code == "reportUndefinedVariable"),
+            introduced
+                .iter()
+                .any(|(_, _, _, code)| code == "reportUndefinedVariable"),
             "{envelope:#}"
         );
-        assert!(verification["checker"].as_str().unwrap().contains("basedpyright"));
+        assert!(
+            verification["checker"]
+                .as_str()
+                .unwrap()
+                .contains("basedpyright")
+        );
     }
 }
 
@@ -159,10 +188,15 @@ fn pylsp_rope_inline_that_computes_something_else_is_an_error_and_breaks_a_test(
     );
     assert_eq!(envelope["backend_used"], "lsp", "{envelope:#}");
     let diff = envelope["data"]["changes"][0]["diff"].as_str().unwrap();
-    assert!(diff.contains("+    y = 2 * 2"), "pylsp-rope's result: {diff}");
+    assert!(
+        diff.contains("+    y = 2 * 2"),
+        "pylsp-rope's result: {diff}"
+    );
     let errors = error_findings(&envelope);
     assert!(
-        errors.iter().any(|m| m.contains("passed `factor` as `x`") && m.contains("`y = 2 * 2`")),
+        errors
+            .iter()
+            .any(|m| m.contains("passed `factor` as `x`") && m.contains("`y = 2 * 2`")),
         "{errors:?}"
     );
     // The checkers see valid code; the project's test sees the wrong number.
@@ -171,11 +205,24 @@ fn pylsp_rope_inline_that_computes_something_else_is_an_error_and_breaks_a_test(
     assert_eq!(tests["state"], "introduced", "{envelope:#}");
     assert_eq!(tests["passed_before"], 1, "{envelope:#}");
     let failing = &tests["failing"][0];
-    assert!(failing["name"].as_str().unwrap().starts_with("test_grow_adds_twice_the_factor"), "{envelope:#}");
+    assert!(
+        failing["name"]
+            .as_str()
+            .unwrap()
+            .starts_with("test_grow_adds_twice_the_factor"),
+        "{envelope:#}"
+    );
     assert_eq!(failing["file"], "tests/test_scaling.py", "{envelope:#}");
-    assert!(failing["message"].as_str().unwrap().contains("5 != 7"), "{envelope:#}");
+    assert!(
+        failing["message"].as_str().unwrap().contains("5 != 7"),
+        "{envelope:#}"
+    );
     assert_eq!(envelope["data"]["verification"]["state"], "introduced");
-    assert!(errors.iter().any(|m| m.contains("passed before this refactor and fails after it")));
+    assert!(
+        errors
+            .iter()
+            .any(|m| m.contains("passed before this refactor and fails after it"))
+    );
 }
 
 #[test]
@@ -222,7 +269,13 @@ fn clean_refactors_are_clean() {
     );
     let verification = &envelope["data"]["verification"];
     assert_eq!(verification["state"], "clean", "{envelope:#}");
-    assert!(verification["checker"].as_str().unwrap().starts_with("ruff + compile"), "{envelope:#}");
+    assert!(
+        verification["checker"]
+            .as_str()
+            .unwrap()
+            .starts_with("ruff + compile"),
+        "{envelope:#}"
+    );
     // Without `verify` nothing was checked, and the envelope says so.
     let average = line_of(&text, "average =");
     let (unchecked, _) = env.call(
@@ -233,7 +286,10 @@ fn clean_refactors_are_clean() {
     let verification = &unchecked["data"]["verification"];
     assert_eq!(verification["state"], "skipped", "{unchecked:#}");
     assert!(
-        verification["reason"].as_str().unwrap().starts_with("not compiled or type-checked yet"),
+        verification["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("not compiled or type-checked yet"),
         "{unchecked:#}"
     );
 }
@@ -243,14 +299,24 @@ fn a_project_without_a_checker_is_unavailable_with_the_reason() {
     let env = Env::new();
     // Rust without a Cargo.toml.
     let loose = tempfile::tempdir().unwrap();
-    std::fs::write(loose.path().join("lib.rs"), "fn a() {\n    let x = 1;\n    let y = x + 1;\n}\n").unwrap();
+    std::fs::write(
+        loose.path().join("lib.rs"),
+        "fn a() {\n    let x = 1;\n    let y = x + 1;\n}\n",
+    )
+    .unwrap();
     env.trust(loose.path());
     let extract = json!({"file_path": "lib.rs", "start_line": 2, "end_line": 3, "new_name": "b", "semantic_edit_backend": "tree-sitter", "verify": true});
     let (envelope, _) = env.call(loose.path(), "refactor_extract_function", &extract);
     let verification = &envelope["data"]["verification"];
     assert_eq!(verification["state"], "unavailable", "{envelope:#}");
     assert_eq!(verification["checker"], Value::Null);
-    assert!(verification["reason"].as_str().unwrap().contains("no Cargo.toml"), "{envelope:#}");
+    assert!(
+        verification["reason"]
+            .as_str()
+            .unwrap()
+            .contains("no Cargo.toml"),
+        "{envelope:#}"
+    );
 
     // A crate that is not trusted: cargo would run its build scripts.
     let project = fixture("verify_fixtures", "rust_lifetime");
@@ -258,8 +324,13 @@ fn a_project_without_a_checker_is_unavailable_with_the_reason() {
     let start = line_of(&text, "let mut pos");
     let extract = json!({"file_path": "src/lib.rs", "start_line": start, "end_line": start, "new_name": "first", "semantic_edit_backend": "tree-sitter", "verify": true});
     let (envelope, _) = env.call(project.path(), "refactor_extract_function", &extract);
-    let reason = envelope["data"]["verification"]["reason"].as_str().unwrap_or_default();
-    assert_eq!(envelope["data"]["verification"]["state"], "unavailable", "{envelope:#}");
+    let reason = envelope["data"]["verification"]["reason"]
+        .as_str()
+        .unwrap_or_default();
+    assert_eq!(
+        envelope["data"]["verification"]["state"], "unavailable",
+        "{envelope:#}"
+    );
     assert!(reason.contains("candor trust"), "{reason}");
 
     // Python with no checker on PATH.

@@ -379,7 +379,12 @@ impl Engine {
 
     /// The check of `outcome` with the project's own tools, ready to run on any thread
     /// ([`verify::run`] with a cancellation token and a progress callback).
-    pub fn verification_job(&self, call: &ToolCall, outcome: &Outcome, level: Level) -> verify::Job {
+    pub fn verification_job(
+        &self,
+        call: &ToolCall,
+        outcome: &Outcome,
+        level: Level,
+    ) -> verify::Job {
         let lang = call
             .request
             .language()
@@ -397,13 +402,25 @@ impl Engine {
 
     /// Runs the check of `outcome` here (for `candor call` and MCP; the TUI runs the job on a
     /// worker thread). Level off gives the "skipped" verification that says what nobody checked.
-    pub fn verify(&self, call: &ToolCall, outcome: &Outcome, level: Level, cancel: &Cancel) -> Verification {
+    pub fn verify(
+        &self,
+        call: &ToolCall,
+        outcome: &Outcome,
+        level: Level,
+        cancel: &Cancel,
+    ) -> Verification {
         if level == Level::Off {
             return Verification::skipped(verify::not_checked_reason(
-                call.request.language().unwrap_or(crate::lang::Language::Rust),
+                call.request
+                    .language()
+                    .unwrap_or(crate::lang::Language::Rust),
             ));
         }
-        verify::run(&self.verification_job(call, outcome, level), cancel, &|_| {})
+        verify::run(
+            &self.verification_job(call, outcome, level),
+            cancel,
+            &|_| {},
+        )
     }
 
     /// Unchanged Python files that mention the function or item the refactor removed or

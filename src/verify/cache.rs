@@ -55,7 +55,10 @@ impl ProjectCache {
             return Err(refusal);
         }
         create_private_dir(&base).map_err(|e| {
-            format!("cannot create candor's cache directory {}: {e}", base.display())
+            format!(
+                "cannot create candor's cache directory {}: {e}",
+                base.display()
+            )
         })?;
         let base = base
             .canonicalize()
@@ -157,11 +160,14 @@ mod tests {
         assert_eq!(a.dir, b.dir);
         assert!(a.base().is_dir() && a.edit().is_dir() && a.target().is_dir());
         let other = tempfile::tempdir().unwrap();
-        let c = ProjectCache::open(&other.path().canonicalize().unwrap(), Some(cache.path()))
-            .unwrap();
+        let c =
+            ProjectCache::open(&other.path().canonicalize().unwrap(), Some(cache.path())).unwrap();
         assert_ne!(a.dir, c.dir);
         let inside = ProjectCache::open(&root, Some(&root.join("cache"))).unwrap_err();
         assert!(inside.contains("inside the project"), "{inside}");
-        assert!(!root.join("cache").exists(), "refused before anything was created");
+        assert!(
+            !root.join("cache").exists(),
+            "refused before anything was created"
+        );
     }
 }

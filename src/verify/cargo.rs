@@ -40,12 +40,26 @@ pub(super) fn check(cx: &mut Context<'_>) -> Result<Checked, StepError> {
     }
     let mut before = Vec::new();
     for (workspace, packages) in &scopes {
-        before.extend(run_check(cx, &cargo, &shadow, workspace, packages, Side::Before)?);
+        before.extend(run_check(
+            cx,
+            &cargo,
+            &shadow,
+            workspace,
+            packages,
+            Side::Before,
+        )?);
     }
     cx.sync(&shadow, Side::After, Sharing::Copies, &BTreeMap::new())?;
     let mut after = Vec::new();
     for (workspace, packages) in &scopes {
-        after.extend(run_check(cx, &cargo, &shadow, workspace, packages, Side::After)?);
+        after.extend(run_check(
+            cx,
+            &cargo,
+            &shadow,
+            workspace,
+            packages,
+            Side::After,
+        )?);
     }
     let (introduced, preexisting) =
         diff::introduced(&before, &after, &diff::line_maps(&cx.job.changes));
@@ -59,7 +73,10 @@ pub(super) fn check(cx: &mut Context<'_>) -> Result<Checked, StepError> {
 
 /// The workspace (project-relative) and the `-p` specs whose tests concern the result: those of
 /// the first workspace the refactor touches.
-pub(super) fn test_scope(cx: &Context<'_>, cargo: &Program) -> Result<(String, Vec<String>), StepError> {
+pub(super) fn test_scope(
+    cx: &Context<'_>,
+    cargo: &Program,
+) -> Result<(String, Vec<String>), StepError> {
     let workspace = workspaces(cx)?.into_iter().next().unwrap_or_default();
     let packages = affected_packages(cx, cargo, &workspace)?;
     Ok((workspace, packages))
@@ -83,7 +100,8 @@ fn workspaces(cx: &Context<'_>) -> Result<BTreeSet<String>, StepError> {
             .map_err(|e| {
                 StepError::Unavailable(format!(
                     "cargo check needs a Cargo project: {}",
-                    e.reason().trim_start_matches("rust-analyzer needs a Cargo project, and ")
+                    e.reason()
+                        .trim_start_matches("rust-analyzer needs a Cargo project, and ")
                 ))
             })?;
         found.insert(root.relative_of(&dir).unwrap_or_default());
@@ -107,18 +125,30 @@ fn affected_packages(
     let dir = shadow.join(workspace);
     let mut command = cargo.command();
     command
-        .args(["metadata", "--no-deps", "--format-version", "1", "--offline"])
+        .args([
+            "metadata",
+            "--no-deps",
+            "--format-version",
+            "1",
+            "--offline",
+        ])
         .current_dir(&dir);
     let done = cx.run(&mut command, "reading the Cargo workspace (cargo metadata)")?;
     if !done.status.success() {
         return Err(StepError::Unavailable(format!(
             "cargo metadata failed in {}: {}",
-            if workspace.is_empty() { "the project root" } else { workspace },
+            if workspace.is_empty() {
+                "the project root"
+            } else {
+                workspace
+            },
             done.stderr_tail(3)
         )));
     }
     let metadata: Value = serde_json::from_slice(&done.stdout).map_err(|e| {
-        StepError::Unavailable(format!("cargo metadata printed something else than JSON: {e}"))
+        StepError::Unavailable(format!(
+            "cargo metadata printed something else than JSON: {e}"
+        ))
     })?;
     let packages = packages(&metadata);
     let changed: Vec<PathBuf> = cx
@@ -215,7 +245,12 @@ fn run_check(
     let dir = shadow.join(workspace);
     let mut command = cargo.command();
     command
-        .args(["check", "--message-format=json", "--all-targets", "--keep-going"])
+        .args([
+            "check",
+            "--message-format=json",
+            "--all-targets",
+            "--keep-going",
+        ])
         .current_dir(&dir)
         .env("CARGO_TARGET_DIR", cx.cache.target())
         .env("CARGO_TERM_COLOR", "never");
@@ -276,7 +311,11 @@ fn compiler_messages(stdout: &str, shadow: &Path, workspace_dir: &Path) -> Vec<D
     out
 }
 
-fn primary_location(message: &Value, shadow: &Path, workspace_dir: &Path) -> Option<(String, usize)> {
+fn primary_location(
+    message: &Value,
+    shadow: &Path,
+    workspace_dir: &Path,
+) -> Option<(String, usize)> {
     let spans = message.get("spans")?.as_array()?;
     let primary = spans
         .iter()
@@ -287,7 +326,11 @@ fn primary_location(message: &Value, shadow: &Path, workspace_dir: &Path) -> Opt
         let file = s.get("file_name").and_then(Value::as_str).unwrap_or("");
         let absolute = workspace_dir.join(file);
         if let Ok(relative) = absolute.strip_prefix(shadow) {
-            let line = s.get("line_start").and_then(Value::as_u64).unwrap_or(1).max(1);
+            let line = s
+                .get("line_start")
+                .and_then(Value::as_u64)
+                .unwrap_or(1)
+                .max(1);
             return Some((relative.to_string_lossy().into_owned(), line as usize));
         }
         span = s.pointer("/expansion/span");
@@ -319,9 +362,24 @@ mod tests {
         assert_eq!(
             summary,
             vec![
-                ("src/lib.rs".to_string(), 47, Severity::Error, "E0106".to_string()),
-                ("crates/a/src/lib.rs".to_string(), 4, Severity::Warning, "unused_variables".to_string()),
-                ("src/main.rs".to_string(), 12, Severity::Error, String::new()),
+                (
+                    "src/lib.rs".to_string(),
+                    47,
+                    Severity::Error,
+                    "E0106".to_string()
+                ),
+                (
+                    "crates/a/src/lib.rs".to_string(),
+                    4,
+                    Severity::Warning,
+                    "unused_variables".to_string()
+                ),
+                (
+                    "src/main.rs".to_string(),
+                    12,
+                    Severity::Error,
+                    String::new()
+                ),
             ]
         );
         assert_eq!(found[0].message, "missing lifetime specifier");

@@ -55,7 +55,9 @@ impl LineMap {
                 shift += delta;
             }
         }
-        usize::try_from(line as isize + shift).ok().filter(|l| *l >= 1)
+        usize::try_from(line as isize + shift)
+            .ok()
+            .filter(|l| *l >= 1)
     }
 }
 
@@ -76,7 +78,14 @@ pub(crate) fn introduced(
 ) -> (Vec<Diagnostic>, usize) {
     let before = unique(before);
     let after = unique(after);
-    let key = |d: &Diagnostic| (d.file.clone(), d.severity, d.code.clone(), d.message.clone());
+    let key = |d: &Diagnostic| {
+        (
+            d.file.clone(),
+            d.severity,
+            d.code.clone(),
+            d.message.clone(),
+        )
+    };
     // The old diagnostics at their new lines (None: the line was edited).
     let mut old: Vec<(_, Option<usize>)> = before
         .iter()
@@ -152,7 +161,10 @@ mod tests {
         // Line 2 replaced by three lines; a line inserted before line 5.
         let c = change(
             before,
-            vec![TextEdit::new(2..4, "x\ny\nz\n"), TextEdit::insert(8, "new\n")],
+            vec![
+                TextEdit::new(2..4, "x\ny\nz\n"),
+                TextEdit::insert(8, "new\n"),
+            ],
         );
         assert_eq!(c.after, "a\nx\ny\nz\nc\nd\nnew\ne\n");
         let map = LineMap::new(&c);
@@ -190,7 +202,12 @@ mod tests {
         let (found, preexisting) = introduced(&old, &new, &maps);
         assert_eq!(
             found,
-            vec![diag("a.rs", 2, "E0425", "cannot find value `z` in this scope")]
+            vec![diag(
+                "a.rs",
+                2,
+                "E0425",
+                "cannot find value `z` in this scope"
+            )]
         );
         assert_eq!(preexisting, 2);
     }
@@ -200,12 +217,18 @@ mod tests {
         let c = change("a\nb\nc\n", vec![TextEdit::new(2..4, "b2\nb3\n")]);
         let maps = line_maps(&[c]);
         let old = vec![diag("a.rs", 2, "W1", "unused")];
-        let new = vec![diag("a.rs", 3, "W1", "unused"), diag("a.rs", 3, "W1", "unused twice")];
+        let new = vec![
+            diag("a.rs", 3, "W1", "unused"),
+            diag("a.rs", 3, "W1", "unused twice"),
+        ];
         let (found, preexisting) = introduced(&old, &new, &maps);
         assert_eq!(found, vec![diag("a.rs", 3, "W1", "unused twice")]);
         assert_eq!(preexisting, 1);
         // The same message once more than before is one new diagnostic.
-        let new = vec![diag("a.rs", 3, "W1", "unused"), diag("a.rs", 4, "W1", "unused")];
+        let new = vec![
+            diag("a.rs", 3, "W1", "unused"),
+            diag("a.rs", 4, "W1", "unused"),
+        ];
         let (found, _) = introduced(&old, &new, &maps);
         assert_eq!(found.len(), 1);
     }

@@ -350,7 +350,8 @@ impl Default for Settings {
 
 impl Settings {
     pub fn from_config(config: &VerifyConfig) -> Settings {
-        let secs = |value: Option<u64>, default: u64| Duration::from_secs(value.unwrap_or(default).max(1));
+        let secs =
+            |value: Option<u64>, default: u64| Duration::from_secs(value.unwrap_or(default).max(1));
         Settings {
             timeout: secs(config.timeout_secs, DEFAULT_TIMEOUT_SECS),
             tests_timeout: secs(config.tests_timeout_secs, DEFAULT_TESTS_TIMEOUT_SECS),
@@ -461,7 +462,8 @@ impl Context<'_> {
     ) -> Result<process::Program, String> {
         if let Some(command) = configured {
             let from_project = command.source == crate::config::ConfigSource::Project;
-            let bare_default = command.args.is_empty() && defaults.contains(&command.command.as_str());
+            let bare_default =
+                command.args.is_empty() && defaults.contains(&command.command.as_str());
             if !from_project || self.job.trust.allows_project_programs() {
                 return process::Program::find(Some(command), &command.command);
             }
@@ -544,7 +546,9 @@ pub fn not_checked_reason(lang: Language) -> String {
         Language::Rust => "cargo check",
         Language::Python => "ruff, compile() and basedpyright",
     };
-    format!("not compiled or type-checked yet: pass verify: true to check this result with {how} before writing it")
+    format!(
+        "not compiled or type-checked yet: pass verify: true to check this result with {how} before writing it"
+    )
 }
 
 fn stopped(stop: process::Stop, step: &str, started: Instant) -> Verification {
@@ -608,13 +612,20 @@ impl Checked {
             not_run,
         } = self;
         introduced.sort_by(|a, b| {
-            (&a.file, a.line, std::cmp::Reverse(a.severity), &a.code, &a.message).cmp(&(
-                &b.file,
-                b.line,
-                std::cmp::Reverse(b.severity),
-                &b.code,
-                &b.message,
-            ))
+            (
+                &a.file,
+                a.line,
+                std::cmp::Reverse(a.severity),
+                &a.code,
+                &a.message,
+            )
+                .cmp(&(
+                    &b.file,
+                    b.line,
+                    std::cmp::Reverse(b.severity),
+                    &b.code,
+                    &b.message,
+                ))
         });
         Verification {
             checker: Some(checkers.join(" + ")),

@@ -249,8 +249,7 @@ mod tests {
     #[test]
     fn a_missing_program_is_named() {
         let budget = Budget::new(Instant::now() + Duration::from_secs(5), never());
-        let Err(RunError::Spawn(message)) =
-            run(&mut Command::new("/nonexistent/ruff"), &budget)
+        let Err(RunError::Spawn(message)) = run(&mut Command::new("/nonexistent/ruff"), &budget)
         else {
             panic!("spawned");
         };

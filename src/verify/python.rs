@@ -69,9 +69,17 @@ pub(super) fn check(cx: &mut Context<'_>) -> Result<Checked, StepError> {
     }
     let mut extra = BTreeMap::new();
     if tools.pyright.is_some() {
-        extra.insert("pyrightconfig.json".to_string(), PYRIGHT_CONFIG.as_bytes().to_vec());
+        extra.insert(
+            "pyrightconfig.json".to_string(),
+            PYRIGHT_CONFIG.as_bytes().to_vec(),
+        );
     }
-    cx.sync(&cx.shadow(Side::Before), Side::Before, Sharing::Links, &extra)?;
+    cx.sync(
+        &cx.shadow(Side::Before),
+        Side::Before,
+        Sharing::Links,
+        &extra,
+    )?;
     cx.sync(&cx.shadow(Side::After), Side::After, Sharing::Links, &extra)?;
     let maps = diff::line_maps(&cx.job.changes);
     let cx = &*cx;
@@ -142,7 +150,10 @@ fn find_tools(cx: &Context<'_>) -> Result<Tools, StepError> {
     ) {
         Ok(program) => Some(program),
         Err(e) => {
-            not_run.push(format!("basedpyright: {e}{}", install_hint(&e, "basedpyright")));
+            not_run.push(format!(
+                "basedpyright: {e}{}",
+                install_hint(&e, "basedpyright")
+            ));
             None
         }
     };
@@ -231,7 +242,10 @@ fn run_all(
         results.push(("ruff", ruff_check(cx, ruff, shadow, &absolute, when)?));
     }
     if let Some((python, _)) = &tools.python {
-        results.push(("compile", compile_check(cx, python, shadow, &absolute, when)?));
+        results.push((
+            "compile",
+            compile_check(cx, python, shadow, &absolute, when)?,
+        ));
     }
     if let Some(pyright) = &tools.pyright {
         let python = tools.python.as_ref().map(|(p, _)| p.as_path());
@@ -319,10 +333,17 @@ fn ruff_check(
                 .to_string();
             Some(Diagnostic {
                 file,
-                line: item.pointer("/location/row").and_then(Value::as_u64).unwrap_or(1).max(1)
-                    as usize,
+                line: item
+                    .pointer("/location/row")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(1)
+                    .max(1) as usize,
                 severity: ruff_severity(&code),
-                message: item.get("message").and_then(Value::as_str).unwrap_or("").to_string(),
+                message: item
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
                 code,
                 source: "ruff".to_string(),
             })
@@ -383,8 +404,16 @@ fn compile_check(
                 } else {
                     Severity::Error
                 },
-                code: item.get("code").and_then(Value::as_str).unwrap_or("").to_string(),
-                message: item.get("message").and_then(Value::as_str).unwrap_or("").to_string(),
+                code: item
+                    .get("code")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                message: item
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
                 source: "compile".to_string(),
             })
         })
@@ -445,8 +474,16 @@ fn pyright_check(
                     .unwrap_or(0) as usize
                     + 1,
                 severity,
-                code: item.get("rule").and_then(Value::as_str).unwrap_or("").to_string(),
-                message: item.get("message").and_then(Value::as_str).unwrap_or("").to_string(),
+                code: item
+                    .get("rule")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                message: item
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
                 source: "basedpyright".to_string(),
             })
         })
@@ -477,7 +514,10 @@ mod tests {
     #[test]
     fn paths_outside_the_shadow_are_dropped() {
         let shadow = Path::new("/cache/edit");
-        assert_eq!(relative(shadow, "/cache/edit/pkg/a.py").as_deref(), Some("pkg/a.py"));
+        assert_eq!(
+            relative(shadow, "/cache/edit/pkg/a.py").as_deref(),
+            Some("pkg/a.py")
+        );
         assert_eq!(relative(shadow, "/usr/lib/python3/os.py"), None);
     }
 }

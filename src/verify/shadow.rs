@@ -209,7 +209,8 @@ fn still_good(entry: &Entry, want: &Desired<'_>, sharing: Sharing, target: &Path
         _ => false,
     };
     origin_ok
-        && std::fs::symlink_metadata(target).is_ok_and(|m| m.is_file() && FileId::of(&m) == entry.stamp)
+        && std::fs::symlink_metadata(target)
+            .is_ok_and(|m| m.is_file() && FileId::of(&m) == entry.stamp)
 }
 
 /// The entry of `target` when it is a file of its own (not a link to the user's) that already
@@ -343,7 +344,9 @@ fn project_files(
         .build();
     for entry in walker {
         let Ok(entry) = entry else { continue };
-        let Some(kind) = entry.file_type() else { continue };
+        let Some(kind) = entry.file_type() else {
+            continue;
+        };
         let (path, meta) = if kind.is_file() {
             match entry.metadata() {
                 Ok(meta) => (entry.path().to_path_buf(), meta),
@@ -460,13 +463,26 @@ mod tests {
         let shadow = cache.path().join("edit");
         let manifest = cache.path().join("edit.json");
         let cancel = Cancel::new();
-        let overrides =
-            BTreeMap::from([("src/lib.rs".to_string(), b"pub fn b() {}\n".to_vec())]);
-        let stats = sync(&root, &shadow, &manifest, &overrides, Sharing::Copies, &budget(&cancel))
-            .unwrap();
+        let overrides = BTreeMap::from([("src/lib.rs".to_string(), b"pub fn b() {}\n".to_vec())]);
+        let stats = sync(
+            &root,
+            &shadow,
+            &manifest,
+            &overrides,
+            Sharing::Copies,
+            &budget(&cancel),
+        )
+        .unwrap();
         assert_eq!(
             listing(&shadow),
-            vec![".cargo-like", ".gitignore", "Cargo.toml", "src", "src/alias.rs", "src/lib.rs"]
+            vec![
+                ".cargo-like",
+                ".gitignore",
+                "Cargo.toml",
+                "src",
+                "src/alias.rs",
+                "src/lib.rs"
+            ]
         );
         assert_eq!(read(&shadow.join("src/lib.rs")), "pub fn b() {}\n");
         assert_eq!(read(&shadow.join("src/alias.rs")), "pub fn a() {}\n");
@@ -477,21 +493,44 @@ mod tests {
         assert_eq!(read(&root.join("Cargo.toml")), "[package]\nname = \"x\"\n");
 
         // Again: only what changed is redone (the file the build script wrote is put back).
-        let again = sync(&root, &shadow, &manifest, &overrides, Sharing::Copies, &budget(&cancel))
-            .unwrap();
+        let again = sync(
+            &root,
+            &shadow,
+            &manifest,
+            &overrides,
+            Sharing::Copies,
+            &budget(&cancel),
+        )
+        .unwrap();
         assert_eq!((again.kept, again.copied + again.reflinked), (4, 1));
-        assert_eq!(read(&shadow.join("Cargo.toml")), "[package]\nname = \"x\"\n");
+        assert_eq!(
+            read(&shadow.join("Cargo.toml")),
+            "[package]\nname = \"x\"\n"
+        );
 
         // Without the override the file comes back as a new file (a new mtime for cargo), and a
         // file deleted from the project leaves the shadow.
         std::fs::remove_file(root.join(".cargo-like")).unwrap();
-        let before = std::fs::metadata(shadow.join("src/lib.rs")).unwrap().modified().unwrap();
-        std::thread::sleep(Duration::from_millis(20));
-        let back = sync(&root, &shadow, &manifest, &BTreeMap::new(), Sharing::Copies, &budget(&cancel))
+        let before = std::fs::metadata(shadow.join("src/lib.rs"))
+            .unwrap()
+            .modified()
             .unwrap();
+        std::thread::sleep(Duration::from_millis(20));
+        let back = sync(
+            &root,
+            &shadow,
+            &manifest,
+            &BTreeMap::new(),
+            Sharing::Copies,
+            &budget(&cancel),
+        )
+        .unwrap();
         assert_eq!(back.removed, 1);
         assert_eq!(read(&shadow.join("src/lib.rs")), "pub fn a() {}\n");
-        let after = std::fs::metadata(shadow.join("src/lib.rs")).unwrap().modified().unwrap();
+        let after = std::fs::metadata(shadow.join("src/lib.rs"))
+            .unwrap()
+            .modified()
+            .unwrap();
         assert!(after > before);
         assert!(!shadow.join(".cargo-like").exists());
     }
@@ -505,17 +544,38 @@ mod tests {
         let manifest = cache.path().join("cargo.json");
         let cancel = Cancel::new();
         let result = BTreeMap::from([("src/lib.rs".to_string(), b"pub fn b() {}\n".to_vec())]);
-        sync(&root, &shadow, &manifest, &result, Sharing::Copies, &budget(&cancel)).unwrap();
-        let written = std::fs::metadata(shadow.join("src/lib.rs")).unwrap().modified().unwrap();
+        sync(
+            &root,
+            &shadow,
+            &manifest,
+            &result,
+            Sharing::Copies,
+            &budget(&cancel),
+        )
+        .unwrap();
+        let written = std::fs::metadata(shadow.join("src/lib.rs"))
+            .unwrap()
+            .modified()
+            .unwrap();
         // The user applies the result: the shadow already holds it, untouched.
         std::thread::sleep(Duration::from_millis(20));
         std::fs::write(root.join("src/lib.rs"), "pub fn b() {}\n").unwrap();
-        let stats = sync(&root, &shadow, &manifest, &BTreeMap::new(), Sharing::Copies, &budget(&cancel))
-            .unwrap();
+        let stats = sync(
+            &root,
+            &shadow,
+            &manifest,
+            &BTreeMap::new(),
+            Sharing::Copies,
+            &budget(&cancel),
+        )
+        .unwrap();
         // Only the symbolic link to it is copied again (its target's content changed).
         assert_eq!(stats.kept, 4);
         assert_eq!((stats.copied + stats.reflinked, stats.written), (1, 0));
-        let after = std::fs::metadata(shadow.join("src/lib.rs")).unwrap().modified().unwrap();
+        let after = std::fs::metadata(shadow.join("src/lib.rs"))
+            .unwrap()
+            .modified()
+            .unwrap();
         assert_eq!(written, after);
     }
 
@@ -528,16 +588,36 @@ mod tests {
         let shadow = cache.path().join("base");
         let manifest = cache.path().join("base.json");
         let cancel = Cancel::new();
-        let stats = sync(&root, &shadow, &manifest, &BTreeMap::new(), Sharing::Links, &budget(&cancel))
-            .unwrap();
+        let stats = sync(
+            &root,
+            &shadow,
+            &manifest,
+            &BTreeMap::new(),
+            Sharing::Links,
+            &budget(&cancel),
+        )
+        .unwrap();
         assert_eq!(stats.linked, 5);
         let ino = |p: &Path| std::fs::metadata(p).unwrap().ino();
-        assert_eq!(ino(&shadow.join("Cargo.toml")), ino(&root.join("Cargo.toml")));
+        assert_eq!(
+            ino(&shadow.join("Cargo.toml")),
+            ino(&root.join("Cargo.toml"))
+        );
         // Asking for copies replaces the links.
-        let stats = sync(&root, &shadow, &manifest, &BTreeMap::new(), Sharing::Copies, &budget(&cancel))
-            .unwrap();
+        let stats = sync(
+            &root,
+            &shadow,
+            &manifest,
+            &BTreeMap::new(),
+            Sharing::Copies,
+            &budget(&cancel),
+        )
+        .unwrap();
         assert_eq!(stats.copied + stats.reflinked, 5);
-        assert_ne!(ino(&shadow.join("Cargo.toml")), ino(&root.join("Cargo.toml")));
+        assert_ne!(
+            ino(&shadow.join("Cargo.toml")),
+            ino(&root.join("Cargo.toml"))
+        );
     }
 
     #[test]
@@ -549,13 +629,28 @@ mod tests {
         let manifest = cache.path().join("edit.json");
         let cancel = Cancel::new();
         cancel.cancel();
-        let result = sync(&root, &shadow, &manifest, &BTreeMap::new(), Sharing::Copies, &budget(&cancel));
+        let result = sync(
+            &root,
+            &shadow,
+            &manifest,
+            &BTreeMap::new(),
+            Sharing::Copies,
+            &budget(&cancel),
+        );
         assert!(matches!(result, Err(SyncError::Stopped(Stop::Cancelled))));
         // A file half-written by a killed check: different size and time than recorded.
         std::fs::create_dir_all(shadow.join("src")).unwrap();
         std::fs::write(shadow.join("src/lib.rs"), "pub fn").unwrap();
         let ok = Cancel::new();
-        sync(&root, &shadow, &manifest, &BTreeMap::new(), Sharing::Copies, &budget(&ok)).unwrap();
+        sync(
+            &root,
+            &shadow,
+            &manifest,
+            &BTreeMap::new(),
+            Sharing::Copies,
+            &budget(&ok),
+        )
+        .unwrap();
         assert_eq!(read(&shadow.join("src/lib.rs")), "pub fn a() {}\n");
     }
 }

@@ -9,9 +9,7 @@ use std::time::Instant;
 
 use super::process::Program;
 use super::shadow::Sharing;
-use super::{
-    Context, FailingTest, Side, State, StepError, TestReport, Verification, millis,
-};
+use super::{Context, FailingTest, Side, State, StepError, TestReport, Verification, millis};
 use crate::lang::Language;
 
 /// One test's outcome in a runner's output.
@@ -60,7 +58,12 @@ pub(super) fn run(cx: &mut Context<'_>, check: &Verification) -> TestReport {
         );
     }
     let runner = cx
-        .sync(&cx.shadow(Side::Before), Side::Before, Sharing::Copies, &BTreeMap::new())
+        .sync(
+            &cx.shadow(Side::Before),
+            Side::Before,
+            Sharing::Copies,
+            &BTreeMap::new(),
+        )
         .and_then(|()| match cx.job.lang {
             Language::Rust => rust_runner(cx),
             Language::Python => python_runner(cx),
@@ -68,7 +71,11 @@ pub(super) fn run(cx: &mut Context<'_>, check: &Verification) -> TestReport {
     let (runner_name, before, after) = match runner.and_then(|r| run_both(cx, &r)) {
         Ok(found) => found,
         Err(StepError::Unavailable(reason)) => {
-            return report(State::Unavailable, None, format!("the tests were not run: {reason}"));
+            return report(
+                State::Unavailable,
+                None,
+                format!("the tests were not run: {reason}"),
+            );
         }
         Err(StepError::Stopped(stop, step)) => {
             let (state, reason) = match stop {
@@ -79,7 +86,9 @@ pub(super) fn run(cx: &mut Context<'_>, check: &Verification) -> TestReport {
                         limit.as_millis().div_ceil(1000)
                     ),
                 ),
-                super::process::Stop::Cancelled => (State::Skipped, format!("cancelled while {step}")),
+                super::process::Stop::Cancelled => {
+                    (State::Skipped, format!("cancelled while {step}"))
+                }
             };
             return report(state, None, reason);
         }
@@ -137,19 +146,28 @@ struct Runner {
     dir: String,
 }
 
-fn run_both(cx: &mut Context<'_>, runner: &Runner) -> Result<(String, Outcomes, Outcomes), StepError> {
+fn run_both(
+    cx: &mut Context<'_>,
+    runner: &Runner,
+) -> Result<(String, Outcomes, Outcomes), StepError> {
     let mut results = Vec::new();
     for side in [Side::Before, Side::After] {
         let shadow = cx.shadow(side);
         cx.sync(&shadow, side, Sharing::Copies, &BTreeMap::new())?;
         let when = side.as_str();
         let mut command = std::process::Command::new(&runner.program);
-        command.args(&runner.args).current_dir(shadow.join(&runner.dir));
+        command
+            .args(&runner.args)
+            .current_dir(shadow.join(&runner.dir));
         for (key, value) in &runner.env {
             command.env(key, value);
         }
         let done = cx.run(&mut command, &format!("running the tests {when}"))?;
-        let output = format!("{}\n{}", done.stdout_text(), String::from_utf8_lossy(&done.stderr));
+        let output = format!(
+            "{}\n{}",
+            done.stdout_text(),
+            String::from_utf8_lossy(&done.stderr)
+        );
         let mut outcomes = (runner.parse)(&output, &shadow);
         // Paths as the runner gave them: absolute in the shadow, or relative to where it ran.
         for outcome in outcomes.values_mut() {
@@ -157,7 +175,10 @@ fn run_both(cx: &mut Context<'_>, runner: &Runner) -> Result<(String, Outcomes, 
                 *file = if Path::new(file.as_str()).is_absolute() {
                     project_path(file, &shadow)
                 } else {
-                    Path::new(&runner.dir).join(&*file).to_string_lossy().into_owned()
+                    Path::new(&runner.dir)
+                        .join(&*file)
+                        .to_string_lossy()
+                        .into_owned()
                 };
             }
         }
@@ -207,7 +228,10 @@ fn python_runner(cx: &Context<'_>) -> Result<Runner, StepError> {
         .find(|p| p.is_file());
     let python = match (&cx.job.settings.python, venv) {
         (Some(configured), _) => cx.program("python", Some(configured), &["python3", "python"]),
-        (None, Some(venv)) => Ok(Program { path: venv, args: Vec::new() }),
+        (None, Some(venv)) => Ok(Program {
+            path: venv,
+            args: Vec::new(),
+        }),
         (None, None) => cx.program("python", None, &["python3", "python"]),
     }
     .map_err(StepError::Unavailable)?;
@@ -221,7 +245,16 @@ fn python_runner(cx: &Context<'_>) -> Result<Runner, StepError> {
     let mut args = python.args.clone();
     let (label, parse): (&str, fn(&str, &Path) -> Outcomes) = if has_pytest {
         args.extend(
-            ["-m", "pytest", "-rA", "-q", "-p", "no:cacheprovider", "--color=no"].map(String::from),
+            [
+                "-m",
+                "pytest",
+                "-rA",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "--color=no",
+            ]
+            .map(String::from),
         );
         ("python -m pytest", parse_pytest)
     } else {
@@ -249,7 +282,13 @@ fn python_runner(cx: &Context<'_>) -> Result<Runner, StepError> {
 /// `file` with a project file (pyproject.toml, setup.cfg, setup.py, pytest.ini, tox.ini), else
 /// the directory its outermost package sits in (so `import pkg` works).
 fn python_test_dir(root: &Path, file: &str) -> String {
-    const PROJECT_FILES: &[&str] = &["pyproject.toml", "setup.cfg", "setup.py", "pytest.ini", "tox.ini"];
+    const PROJECT_FILES: &[&str] = &[
+        "pyproject.toml",
+        "setup.cfg",
+        "setup.py",
+        "pytest.ini",
+        "tox.ini",
+    ];
     let mut dirs: Vec<&Path> = Path::new(file).ancestors().skip(1).collect();
     if dirs.last() != Some(&Path::new("")) {
         dirs.push(Path::new(""));
@@ -290,7 +329,11 @@ pub(super) fn parse_libtest(output: &str, _shadow: &Path) -> Outcomes {
                 passed,
                 file: None,
                 line: None,
-                message: if passed { String::new() } else { "failed".to_string() },
+                message: if passed {
+                    String::new()
+                } else {
+                    "failed".to_string()
+                },
             },
         );
     }
@@ -310,7 +353,10 @@ pub(super) fn parse_libtest(output: &str, _shadow: &Path) -> Outcomes {
             let location = at.trim_end_matches(':');
             let mut parts = location.rsplitn(3, ':');
             let (_column, line_no, file) = (parts.next(), parts.next(), parts.next());
-            let message = lines.peek().map(|m| m.trim().to_string()).unwrap_or_default();
+            let message = lines
+                .peek()
+                .map(|m| m.trim().to_string())
+                .unwrap_or_default();
             if let Some(outcome) = outcomes.get_mut(name) {
                 outcome.file = file.map(str::to_string);
                 outcome.line = line_no.and_then(|l| l.parse().ok());
@@ -379,7 +425,11 @@ pub(super) fn parse_unittest(output: &str, shadow: &Path) -> Outcomes {
                     passed,
                     file: None,
                     line: None,
-                    message: if passed { String::new() } else { "failed".to_string() },
+                    message: if passed {
+                        String::new()
+                    } else {
+                        "failed".to_string()
+                    },
                 },
             );
         }
@@ -480,7 +530,12 @@ mod tests {
         for d in ["py/calc", "app/src/pkg/sub"] {
             std::fs::create_dir_all(root.join(d)).unwrap();
         }
-        for f in ["py/calc/__init__.py", "app/src/pkg/__init__.py", "app/src/pkg/sub/__init__.py", "app/pyproject.toml"] {
+        for f in [
+            "py/calc/__init__.py",
+            "app/src/pkg/__init__.py",
+            "app/src/pkg/sub/__init__.py",
+            "app/pyproject.toml",
+        ] {
             std::fs::write(root.join(f), "").unwrap();
         }
         assert_eq!(python_test_dir(root, "py/calc/scaling.py"), "py");

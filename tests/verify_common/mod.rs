@@ -71,7 +71,10 @@ pub fn copy_dir(from: &Path, to: &Path) {
 /// A fresh copy of `tests/<dir>/<name>`.
 pub fn fixture(dir: &str, name: &str) -> tempfile::TempDir {
     let copy = tempfile::tempdir().unwrap();
-    copy_dir(&manifest_dir().join("tests").join(dir).join(name), copy.path());
+    copy_dir(
+        &manifest_dir().join("tests").join(dir).join(name),
+        copy.path(),
+    );
     copy
 }
 
@@ -174,16 +177,26 @@ pub fn snapshot_all(dir: &Path) -> BTreeMap<String, (Vec<u8>, Option<std::time::
     while let Some(current) = stack.pop() {
         for entry in std::fs::read_dir(&current).unwrap().flatten() {
             let path = entry.path();
-            let relative = path.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+            let relative = path
+                .strip_prefix(dir)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
             let meta = std::fs::symlink_metadata(&path).unwrap();
             if meta.file_type().is_symlink() {
                 let target = std::fs::read_link(&path).unwrap();
-                entries.insert(relative, (format!("-> {}", target.display()).into_bytes(), None));
+                entries.insert(
+                    relative,
+                    (format!("-> {}", target.display()).into_bytes(), None),
+                );
             } else if meta.is_dir() {
                 entries.insert(format!("{relative}/"), (Vec::new(), None));
                 stack.push(path);
             } else {
-                entries.insert(relative, (std::fs::read(&path).unwrap(), meta.modified().ok()));
+                entries.insert(
+                    relative,
+                    (std::fs::read(&path).unwrap(), meta.modified().ok()),
+                );
             }
         }
     }
@@ -212,7 +225,11 @@ pub fn processes_under(dir: &Path) -> Vec<(u32, PathBuf)> {
         return found;
     };
     for entry in entries.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
             continue;
         };
         if let Ok(cwd) = std::fs::read_link(entry.path().join("cwd"))

@@ -10,7 +10,11 @@ use super::Project;
 use super::target::{Function, ParamKind};
 
 /// The calls of the function `query` designates in `file`, as the result has it.
-pub(super) fn check_changed(project: &Project<'_>, file: &str, query: &SymbolQuery) -> Vec<Finding> {
+pub(super) fn check_changed(
+    project: &Project<'_>,
+    file: &str,
+    query: &SymbolQuery,
+) -> Vec<Finding> {
     let Some(change) = project.change(file) else {
         return Vec::new();
     };
@@ -79,7 +83,9 @@ fn mismatch(function: &Function, call: &CallSite, explicit_receiver: bool) -> Op
     for keyword in &keywords {
         match params.iter().position(|p| &p.name == keyword) {
             Some(i) if i < passed && matches!(params[i].kind, ParamKind::Positional { .. }) => {
-                return Some(format!("passes `{keyword}` both by position and by keyword"));
+                return Some(format!(
+                    "passes `{keyword}` both by position and by keyword"
+                ));
             }
             Some(i)
                 if matches!(
@@ -104,7 +110,10 @@ fn mismatch(function: &Function, call: &CallSite, explicit_receiver: bool) -> Op
         .filter(|p| match p.kind {
             ParamKind::Positional { default, .. } => {
                 !default
-                    && slots.iter().position(|s| s.name == p.name).is_some_and(|s| s >= passed)
+                    && slots
+                        .iter()
+                        .position(|s| s.name == p.name)
+                        .is_some_and(|s| s >= passed)
                     && !keywords.contains(&p.name.as_str())
             }
             ParamKind::KeywordOnly { default } => !default && !keywords.contains(&p.name.as_str()),
@@ -120,7 +129,8 @@ fn mismatch(function: &Function, call: &CallSite, explicit_receiver: bool) -> Op
                 .iter()
                 .filter(|p| matches!(
                     p.kind,
-                    ParamKind::Positional { default: false, .. } | ParamKind::KeywordOnly { default: false }
+                    ParamKind::Positional { default: false, .. }
+                        | ParamKind::KeywordOnly { default: false }
                 ))
                 .count(),
             missing
@@ -158,7 +168,11 @@ mod tests {
             line: None,
             column: None,
         };
-        let file = if lang == Language::Python { "a.py" } else { "a.rs" };
+        let file = if lang == Language::Python {
+            "a.py"
+        } else {
+            "a.rs"
+        };
         let function = Function::find(lang, file, &text, &query).unwrap();
         let tree = lang.parse(&text);
         function
@@ -198,7 +212,12 @@ mod tests {
     #[test]
     fn rust_counts_exactly() {
         let def = "fn f(a: u8, b: u8) -> u8 { a + b }\n";
-        let found = problems(Language::Rust, def, "f", "fn g() { f(1, 2); f(1); f(1, 2, 3); }\n");
+        let found = problems(
+            Language::Rust,
+            def,
+            "f",
+            "fn g() { f(1, 2); f(1); f(1, 2, 3); }\n",
+        );
         assert_eq!(found[0], "");
         assert_eq!(found[1], "passes 1 argument, `f` needs 2: `b` missing");
         assert_eq!(found[2], "passes 3 positional arguments, `f` takes 2");

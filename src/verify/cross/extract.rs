@@ -34,12 +34,18 @@ pub(super) fn check(project: &Project<'_>, request: &ExtractRequest) -> Vec<Find
     if after.len() != before.len() + 1 {
         let line = after.first().map_or(request.start_line, |s| s.line);
         let message = if after.len() <= before.len() {
-            format!("the result defines no new function `{new_name}`: the extract did not create the function it was asked for")
+            format!(
+                "the result defines no new function `{new_name}`: the extract did not create the function it was asked for"
+            )
         } else {
             format!(
                 "the result defines `{new_name}` {} times (lines {}): an extract creates one function",
                 after.len(),
-                after.iter().map(|s| s.line.to_string()).collect::<Vec<_>>().join(", ")
+                after
+                    .iter()
+                    .map(|s| s.line.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )
         };
         findings.push(Finding::error(&request.file, line, message));
@@ -68,12 +74,23 @@ pub(super) fn check(project: &Project<'_>, request: &ExtractRequest) -> Vec<Find
         .find(|s| !before.iter().any(|b| b.name_path == s.name_path))
         .or(after.first());
     if let Some(function) = created.and_then(|symbol| {
-        Function::read(lang, &request.file, &change.after, &after_tree, &outline, symbol)
+        Function::read(
+            lang,
+            &request.file,
+            &change.after,
+            &after_tree,
+            &outline,
+            symbol,
+        )
     }) {
         findings.extend(arity::check_function(project, &function));
     }
     if lang == Language::Python {
-        findings.extend(unbound::python_unbound_updates(&request.file, &change.after, new_name));
+        findings.extend(unbound::python_unbound_updates(
+            &request.file,
+            &change.after,
+            new_name,
+        ));
     }
     findings
 }
@@ -95,8 +112,9 @@ mod tests {
 
     fn run(before: &str, after: &str, start: usize, end: usize) -> Vec<Finding> {
         let source = SourceFile::from_text("a.py", before);
-        let changes =
-            vec![FileChange::modify(&source, crate::backend::lsp::minimal_edits(before, after)).unwrap()];
+        let changes = vec![
+            FileChange::modify(&source, crate::backend::lsp::minimal_edits(before, after)).unwrap(),
+        ];
         let sources = MemorySources::new().with("a.py", before);
         let project = Project {
             lang: Language::Python,
@@ -127,17 +145,30 @@ mod tests {
         let after = "def f(a):\n    b = a + 1\n    c = b * 2\n    return c\n\n\ndef part(a):\n    b = a + 1\n    return b * 2\n";
         let findings = run(BEFORE, after, 2, 3);
         assert_eq!(findings.len(), 1, "{findings:?}");
-        assert!(findings[0].message.contains("were not replaced by a call of `part`"));
+        assert!(
+            findings[0]
+                .message
+                .contains("were not replaced by a call of `part`")
+        );
     }
 
     #[test]
     fn one_new_definition_and_calls_that_fit_it() {
         let twice = "def f(a):\n    c = part(a)\n    return c\n\n\ndef part(a):\n    return a\n\n\ndef part(a):\n    return a\n";
         let findings = run(BEFORE, twice, 2, 3);
-        assert!(findings[0].message.contains("defines `part` 2 times"), "{findings:?}");
+        assert!(
+            findings[0].message.contains("defines `part` 2 times"),
+            "{findings:?}"
+        );
         let wrong_arity = "def f(a):\n    c = part(a, 3)\n    return c\n\n\ndef part(a):\n    b = a + 1\n    return b * 2\n";
         let findings = run(BEFORE, wrong_arity, 2, 3);
         assert_eq!(findings.len(), 1, "{findings:?}");
-        assert!(findings[0].message.contains("passes 2 positional arguments"), "{}", findings[0].message);
+        assert!(
+            findings[0]
+                .message
+                .contains("passes 2 positional arguments"),
+            "{}",
+            findings[0].message
+        );
     }
 }

@@ -15,8 +15,12 @@ pub(super) fn check(project: &Project<'_>, request: &InlineRequest) -> Vec<Findi
     let Some(change) = project.change(&request.file) else {
         return Vec::new();
     };
-    let Some(function) = Function::find(project.lang, &request.file, &change.before, &request.function)
-    else {
+    let Some(function) = Function::find(
+        project.lang,
+        &request.file,
+        &change.before,
+        &request.function,
+    ) else {
         return Vec::new();
     };
     let after_tree = project.lang.parse(&change.after);
@@ -70,7 +74,8 @@ fn arguments_kept(project: &Project<'_>, function: &Function) -> Vec<Finding> {
             continue;
         }
         let tree = project.lang.parse(&change.before);
-        for (call, explicit_receiver) in function.certain_calls(&change.path, &change.before, &tree) {
+        for (call, explicit_receiver) in function.certain_calls(&change.path, &change.before, &tree)
+        {
             let replaced = change
                 .edits
                 .iter()
@@ -78,9 +83,17 @@ fn arguments_kept(project: &Project<'_>, function: &Function) -> Vec<Finding> {
             if !replaced {
                 continue;
             }
-            let region = after_range(change, call.range.clone());
+            // The whole statement, from the start of its line: an inline may bind the arguments
+            // to the parameters in statements of their own just before it.
+            let statement = statement_around(&tree, call.range.clone());
+            let line_start = change.before[..statement.start]
+                .rfind('\n')
+                .map_or(0, |i| i + 1);
+            let region = after_range(change, line_start..statement.end);
             let replacement = &change.after[region.clone()];
-            for (param, argument) in bound_arguments(function, &call, explicit_receiver, &change.before) {
+            for (param, argument) in
+                bound_arguments(function, &call, explicit_receiver, &change.before)
+            {
                 if !function.uses(&param) || mentioned(project.lang, replacement, &argument) {
                     continue;
                 }
@@ -100,6 +113,26 @@ fn arguments_kept(project: &Project<'_>, function: &Function) -> Vec<Finding> {
     findings
 }
 
+/// The byte range of the statement that holds `range` (the range itself at the top).
+fn statement_around(
+    tree: &tree_sitter::Tree,
+    range: std::ops::Range<usize>,
+) -> std::ops::Range<usize> {
+    let Some(mut node) = tree
+        .root_node()
+        .descendant_for_byte_range(range.start, range.end)
+    else {
+        return range;
+    };
+    while let Some(parent) = node.parent() {
+        if matches!(parent.kind(), "block" | "module" | "source_file") {
+            return node.byte_range();
+        }
+        node = parent;
+    }
+    range
+}
+
 /// (parameter, argument text) for each argument of `call` bound to a named parameter, the
 /// receiver included when the call has one.
 fn bound_arguments(
@@ -112,14 +145,18 @@ fn bound_arguments(
     if call.args.iter().any(|a| a.splat) {
         return bound;
     }
-    let mut positional = function.params.iter().filter(|p| {
-        matches!(p.kind, ParamKind::Positional { .. })
-    });
+    let mut positional = function
+        .params
+        .iter()
+        .filter(|p| matches!(p.kind, ParamKind::Positional { .. }));
     let mut args = call.args.iter().peekable();
     if let Some(receiver) = &function.receiver {
         if explicit_receiver {
             if let Some(first) = args.next() {
-                bound.push((receiver.clone(), text[first.value_range.clone()].to_string()));
+                bound.push((
+                    receiver.clone(),
+                    text[first.value_range.clone()].to_string(),
+                ));
             }
         } else if let CallForm::Method { receiver: range } = &call.form {
             bound.push((receiver.clone(), text[range.clone()].to_string()));
@@ -183,7 +220,10 @@ fn identifiers(lang: Language, expression: &str) -> Vec<String> {
             .next()
             .is_some_and(|f| f == '_' || f.is_alphabetic())
             && !lang.is_keyword(&current)
-            && !matches!(current.as_str(), "True" | "False" | "None" | "true" | "false")
+            && !matches!(
+                current.as_str(),
+                "True" | "False" | "None" | "true" | "false"
+            )
         {
             names.push(std::mem::take(&mut current));
         }
@@ -247,14 +287,33 @@ mod tests {
         // What pylsp-rope made of it.
         let before = "def scale(x, factor):\n    return x * factor\n\n\ndef grow(x, factor):\n    y = scale(factor, 2)\n    return x + y\n";
         let after = "def grow(x, factor):\n    y = 2 * 2\n    return x + y\n";
-        let findings = run(&[("m.py", before)], vec![change("m.py", before, after)], request("m.py", "scale"));
+        let findings = run(
+            &[("m.py", before)],
+            vec![change("m.py", before, after)],
+            request("m.py", "scale"),
+        );
         assert_eq!(findings.len(), 1, "{findings:?}");
         assert_eq!(findings[0].line, 2);
-        assert!(findings[0].message.contains("passed `factor` as `x`"), "{}", findings[0].message);
-        assert!(findings[0].message.contains("`y = 2 * 2`"), "{}", findings[0].message);
+        assert!(
+            findings[0].message.contains("passed `factor` as `x`"),
+            "{}",
+            findings[0].message
+        );
+        assert!(
+            findings[0].message.contains("`y = 2 * 2`"),
+            "{}",
+            findings[0].message
+        );
         // The right result passes.
         let right = "def grow(x, factor):\n    y = factor * 2\n    return x + y\n";
-        assert!(run(&[("m.py", before)], vec![change("m.py", before, right)], request("m.py", "scale")).is_empty());
+        assert!(
+            run(
+                &[("m.py", before)],
+                vec![change("m.py", before, right)],
+                request("m.py", "scale")
+            )
+            .is_empty()
+        );
     }
 
     #[test]
@@ -267,8 +326,13 @@ mod tests {
             vec![change("pkg/make.py", before, after)],
             request("pkg/make.py", "has_own"),
         );
-        let places: Vec<(&str, usize)> = findings.iter().map(|f| (f.file.as_str(), f.line)).collect();
-        assert_eq!(places, vec![("pkg/make.py", 3), ("pkg/other.py", 3)], "{findings:?}");
+        let places: Vec<(&str, usize)> =
+            findings.iter().map(|f| (f.file.as_str(), f.line)).collect();
+        assert_eq!(
+            places,
+            vec![("pkg/make.py", 3), ("pkg/other.py", 3)],
+            "{findings:?}"
+        );
         assert!(findings[0].message.contains("`has_own(cls, n)`"));
         assert!(findings[0].message.contains("NameError"));
     }
@@ -277,13 +341,20 @@ mod tests {
     fn rust_inline_with_a_kept_definition_is_not_a_leftover() {
         let before = "fn double(x: u32) -> u32 {\n    x * 2\n}\n\nfn f(a: u32) -> u32 {\n    double(a) + double(3)\n}\n";
         let after = "fn double(x: u32) -> u32 {\n    x * 2\n}\n\nfn f(a: u32) -> u32 {\n    a * 2 + double(3)\n}\n";
-        let findings = run(&[("src/lib.rs", before)], vec![change("src/lib.rs", before, after)], request("src/lib.rs", "double"));
+        let findings = run(
+            &[("src/lib.rs", before)],
+            vec![change("src/lib.rs", before, after)],
+            request("src/lib.rs", "double"),
+        );
         assert!(findings.is_empty(), "{findings:?}");
     }
 
     #[test]
     fn identifiers_skip_keywords_and_strings() {
-        assert_eq!(identifiers(Language::Python, "self.items[\"key x\"] or None"), vec!["self", "items"]);
+        assert_eq!(
+            identifiers(Language::Python, "self.items[\"key x\"] or None"),
+            vec!["self", "items"]
+        );
         assert!(identifiers(Language::Rust, "2").is_empty());
         assert!(mentioned(Language::Python, "y = (a + b) * 2", "a+b"));
         assert!(!mentioned(Language::Python, "y = 2 * 2", "factor"));

@@ -47,9 +47,9 @@ pub fn check(
         Request::Move(_) => Vec::new(),
     };
     findings.retain(|f| {
-        !existing.iter().any(|e| {
-            e.file == f.file && e.line == f.line && e.severity >= Severity::Warning
-        })
+        !existing
+            .iter()
+            .any(|e| e.file == f.file && e.line == f.line && e.severity >= Severity::Warning)
     });
     findings
 }
@@ -152,7 +152,10 @@ mod tests {
         // Line 2 replaced, a line inserted at the top.
         let change = FileChange::modify(
             &source,
-            vec![TextEdit::insert(0, "zero\n"), TextEdit::new(4..20, "y = 2 * 2\n")],
+            vec![
+                TextEdit::insert(0, "zero\n"),
+                TextEdit::new(4..20, "y = 2 * 2\n"),
+            ],
         )
         .unwrap();
         assert_eq!(change.after, "zero\none\ny = 2 * 2\nthree\n");
@@ -163,6 +166,9 @@ mod tests {
         let three = source.text.find("three").unwrap();
         let range = after_range(&change, three..three + 5);
         assert_eq!(&change.after[range], "three");
-        assert_eq!(line_at(&change.after, change.after.find("three").unwrap()), 4);
+        assert_eq!(
+            line_at(&change.after, change.after.find("three").unwrap()),
+            4
+        );
     }
 }

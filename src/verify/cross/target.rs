@@ -7,6 +7,7 @@ use std::path::Path;
 use tree_sitter::{Node, Tree};
 
 use crate::lang::calls::{CallForm, CallSite, ReferenceKind, find_mentions};
+use crate::lang::locals::Locals;
 use crate::lang::symbols::{self, Symbol, SymbolKind};
 use crate::lang::{Language, node_text};
 
@@ -14,7 +15,10 @@ use crate::lang::{Language, node_text};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum ParamKind {
     /// By position (or by keyword, unless `positional_only`).
-    Positional { default: bool, positional_only: bool },
+    Positional {
+        default: bool,
+        positional_only: bool,
+    },
     /// Python, after `*` or `*args`: by keyword only.
     KeywordOnly { default: bool },
     /// `*args`, Rust's `...`.
@@ -51,15 +55,29 @@ pub(super) struct Function {
 
 impl Function {
     /// Reads `symbol` (a function of `text`, whose tree is `tree`).
-    pub fn read(lang: Language, file: &str, text: &str, tree: &Tree, outline: &[Symbol], symbol: &Symbol) -> Option<Function> {
+    pub fn read(
+        lang: Language,
+        file: &str,
+        text: &str,
+        tree: &Tree,
+        outline: &[Symbol],
+        symbol: &Symbol,
+    ) -> Option<Function> {
         let name_node = tree
             .root_node()
             .descendant_for_byte_range(symbol.name_range.start, symbol.name_range.end)?;
-        let node = name_node.parent().filter(|n| lang.is_function_kind(n.kind()))?;
+        let node = name_node
+            .parent()
+            .filter(|n| lang.is_function_kind(n.kind()))?;
         let owner = symbol
             .container
             .and_then(|c| outline.get(c))
-            .filter(|c| matches!(c.kind, SymbolKind::Impl | SymbolKind::Trait | SymbolKind::Class))
+            .filter(|c| {
+                matches!(
+                    c.kind,
+                    SymbolKind::Impl | SymbolKind::Trait | SymbolKind::Class
+                )
+            })
             .and_then(|_| symbol.name_path.rsplit_once('/'))
             .map(|(owner, _)| owner.rsplit('/').next().unwrap_or(owner).to_string());
         let decorators = decorators(lang, node, text);
@@ -95,10 +113,16 @@ impl Function {
     }
 
     /// Finds the function `query` designates in `text`.
-    pub fn find(lang: Language, file: &str, text: &str, query: &symbols::SymbolQuery) -> Option<Function> {
+    pub fn find(
+        lang: Language,
+        file: &str,
+        text: &str,
+        query: &symbols::SymbolQuery,
+    ) -> Option<Function> {
         let tree = lang.parse(text);
         let outline = symbols::outline(lang, &tree, text);
-        let symbol = symbols::resolve(&outline, query, "function", |s| s.kind.is_function()).ok()?;
+        let symbol =
+            symbols::resolve(&outline, query, "function", |s| s.kind.is_function()).ok()?;
         Function::read(lang, file, text, &tree, &outline, symbol)
     }
 
@@ -134,6 +158,9 @@ impl Function {
             return Vec::new();
         }
         let mentions = find_mentions(self.lang, tree, text, &self.name);
+        // A call of a local of the same name (`op = lambda x: …`, `let op = |x| …;`, a parameter)
+        // is not a call of the function.
+        let locals = Locals::new(self.lang, tree, text, &self.name);
         let same_file = file == self.file;
         let imported = mentions
             .references
@@ -144,6 +171,9 @@ impl Function {
         mentions
             .calls
             .into_iter()
+            .filter(|call| {
+                !matches!(call.form, CallForm::Plain) || !locals.shadows(call.name_range.start)
+            })
             .filter_map(|call| {
                 let explicit = match (&call.form, &self.owner) {
                     (CallForm::Plain, None) => (same_file || imported).then_some(false),
@@ -188,7 +218,9 @@ impl Function {
 }
 
 fn is_identifier(name: &str) -> bool {
-    name.chars().next().is_some_and(|c| c == '_' || c.is_alphabetic())
+    name.chars()
+        .next()
+        .is_some_and(|c| c == '_' || c.is_alphabetic())
         && name.chars().all(|c| c == '_' || c.is_alphanumeric())
 }
 
@@ -327,12 +359,25 @@ mod tests {
         let m = find(Language::Python, "pkg/t.py", text, "T/m");
         assert_eq!(m.owner.as_deref(), Some("T"));
         assert_eq!(m.receiver.as_deref(), Some("self"));
-        let kinds: Vec<(&str, ParamKind)> = m.params.iter().map(|p| (p.name.as_str(), p.kind)).collect();
+        let kinds: Vec<(&str, ParamKind)> =
+            m.params.iter().map(|p| (p.name.as_str(), p.kind)).collect();
         assert_eq!(
             kinds,
             vec![
-                ("a", ParamKind::Positional { default: false, positional_only: false }),
-                ("b", ParamKind::Positional { default: true, positional_only: false }),
+                (
+                    "a",
+                    ParamKind::Positional {
+                        default: false,
+                        positional_only: false
+                    }
+                ),
+                (
+                    "b",
+                    ParamKind::Positional {
+                        default: true,
+                        positional_only: false
+                    }
+                ),
                 ("rest", ParamKind::VarPositional),
                 ("c", ParamKind::KeywordOnly { default: false }),
                 ("d", ParamKind::KeywordOnly { default: true }),
@@ -342,7 +387,13 @@ mod tests {
         assert!(m.uses("a") && !m.uses("b"));
         let s = find(Language::Python, "pkg/t.py", text, "T/s");
         assert_eq!(s.receiver, None);
-        assert_eq!(s.params[0].kind, ParamKind::Positional { default: false, positional_only: true });
+        assert_eq!(
+            s.params[0].kind,
+            ParamKind::Positional {
+                default: false,
+                positional_only: true
+            }
+        );
         assert!(!s.wrapped);
         assert!(find(Language::Python, "pkg/t.py", text, "T/p").wrapped);
     }
@@ -361,21 +412,42 @@ mod tests {
 
     #[test]
     fn certain_calls_by_form_and_import() {
-        let def = "def helper(a):\n    return a\n\n\ndef use():\n    return helper(1) + obj.helper(2)\n";
+        let def =
+            "def helper(a):\n    return a\n\n\ndef use():\n    return helper(1) + obj.helper(2)\n";
         let f = find(Language::Python, "pkg/util.py", def, "helper");
         let calls = |file: &str, text: &str| -> Vec<usize> {
             let tree = Language::Python.parse(text);
-            f.certain_calls(file, text, &tree).into_iter().map(|(c, _)| c.line).collect()
+            f.certain_calls(file, text, &tree)
+                .into_iter()
+                .map(|(c, _)| c.line)
+                .collect()
         };
         // Same file: the plain call, not the method of another object.
         assert_eq!(calls("pkg/util.py", def), vec![6]);
         // Another file: only when it imports the name, or through the module.
-        assert_eq!(calls("pkg/a.py", "from pkg.util import helper\n\nhelper(3)\n"), vec![3]);
+        assert_eq!(
+            calls("pkg/a.py", "from pkg.util import helper\n\nhelper(3)\n"),
+            vec![3]
+        );
         assert_eq!(calls("pkg/b.py", "helper(3)\n"), Vec::<usize>::new());
-        assert_eq!(calls("pkg/c.py", "from pkg import util\nutil.helper(3)\n"), vec![2]);
+        assert_eq!(
+            calls("pkg/c.py", "from pkg import util\nutil.helper(3)\n"),
+            vec![2]
+        );
+        // A local of the name.
+        assert_eq!(
+            calls(
+                "pkg/util.py",
+                "def helper(a):\n    return a\n\n\ndef f(helper):\n    return helper(1)\n"
+            ),
+            Vec::<usize>::new()
+        );
         // A file with its own `helper`.
         assert_eq!(
-            calls("pkg/d.py", "from pkg.util import helper\ndef helper(x):\n    pass\nhelper(1)\n"),
+            calls(
+                "pkg/d.py",
+                "from pkg.util import helper\ndef helper(x):\n    pass\nhelper(1)\n"
+            ),
             Vec::<usize>::new()
         );
     }
@@ -385,7 +457,11 @@ mod tests {
         let text = "struct S;\nimpl S {\n    fn m(&self, a: u8) {}\n    fn n(&self) { self.m(1); Self::m(self, 2); S::m(self, 3); other.m(4); }\n}\n";
         let m = find(Language::Rust, "src/s.rs", text, "m");
         let tree = Language::Rust.parse(text);
-        let found: Vec<bool> = m.certain_calls("src/s.rs", text, &tree).into_iter().map(|(_, e)| e).collect();
+        let found: Vec<bool> = m
+            .certain_calls("src/s.rs", text, &tree)
+            .into_iter()
+            .map(|(_, e)| e)
+            .collect();
         assert_eq!(found, vec![false, true, true]);
     }
 }
