@@ -558,6 +558,42 @@ mod tests {
     }
 
     #[test]
+    fn verify_is_a_flag_or_tests() {
+        use crate::verify::Level;
+        let level = |value: serde_json::Value| {
+            parse(
+                Tool::InlineFunction,
+                &json!({"path": "a.py", "function_name": "f", "verify": value}),
+            )
+            .map(|c| c.options.verify)
+        };
+        assert_eq!(level(json!(true)), Ok(Some(Level::Check)));
+        assert_eq!(level(json!(false)), Ok(Some(Level::Off)));
+        assert_eq!(level(json!("tests")), Ok(Some(Level::Tests)));
+        assert_eq!(level(json!("true")), Ok(Some(Level::Check)));
+        let err = level(json!("sometimes")).unwrap_err();
+        assert_eq!(
+            (err.code, err.param.as_deref()),
+            (ErrorCode::InvalidArgument, Some("verify"))
+        );
+        assert!(
+            err.message.contains("true, false or \"tests\""),
+            "{}",
+            err.message
+        );
+        assert!(level(json!(1)).is_err());
+        let call = parse(
+            Tool::InlineFunction,
+            &json!({"path": "a.py", "function_name": "f"}),
+        )
+        .unwrap();
+        assert_eq!(
+            (call.options.verify, call.options.allow_introduced_errors),
+            (None, false)
+        );
+    }
+
+    #[test]
     fn name_path_and_parameters_parse() {
         let call = parse(
             Tool::ChangeSignature,
