@@ -98,6 +98,27 @@ pub struct RopeConfig {
     pub source: ConfigSource,
 }
 
+/// `[verify]`: the check of a result with the project's own tools before it is written.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerifyConfig {
+    /// `verify` when a call does not say: true, false or "tests" (default: true in the TUI,
+    /// false for `candor call` and MCP).
+    pub default: Option<crate::verify::Level>,
+    /// Seconds the check of one result may take (default 120).
+    pub timeout_secs: Option<u64>,
+    /// Seconds the tests may take (default 600).
+    pub tests_timeout_secs: Option<u64>,
+    /// Replaces `cargo` on PATH.
+    pub cargo: Option<ServerCommand>,
+    /// Replaces `python3` on PATH (compile, the type checker's interpreter, the tests).
+    pub python: Option<ServerCommand>,
+    /// Replaces `ruff` on PATH.
+    pub ruff: Option<ServerCommand>,
+    /// Replaces `basedpyright` (then `pyright`) on PATH.
+    pub pyright: Option<ServerCommand>,
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
@@ -109,6 +130,7 @@ pub struct Config {
     pub lsp: LspConfig,
     #[serde(default)]
     pub rope: RopeConfig,
+    pub verify: VerifyConfig,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -176,9 +198,16 @@ impl Config {
 
     /// Marks every server command (and rope's interpreter) as named by `source`.
     fn stamped(mut self, source: ConfigSource) -> Config {
-        for command in [&mut self.lsp.rust, &mut self.lsp.python]
-            .into_iter()
-            .flatten()
+        for command in [
+            &mut self.lsp.rust,
+            &mut self.lsp.python,
+            &mut self.verify.cargo,
+            &mut self.verify.python,
+            &mut self.verify.ruff,
+            &mut self.verify.pyright,
+        ]
+        .into_iter()
+        .flatten()
         {
             command.source = source;
         }
@@ -203,6 +232,18 @@ impl Config {
                 other.rope
             } else {
                 self.rope
+            },
+            verify: VerifyConfig {
+                default: other.verify.default.or(self.verify.default),
+                timeout_secs: other.verify.timeout_secs.or(self.verify.timeout_secs),
+                tests_timeout_secs: other
+                    .verify
+                    .tests_timeout_secs
+                    .or(self.verify.tests_timeout_secs),
+                cargo: other.verify.cargo.or(self.verify.cargo),
+                python: other.verify.python.or(self.verify.python),
+                ruff: other.verify.ruff.or(self.verify.ruff),
+                pyright: other.verify.pyright.or(self.verify.pyright),
             },
         }
     }
@@ -297,5 +338,40 @@ mod tests {
         let root = Root::new(dir.path()).unwrap();
         let err = Config::load(&root).unwrap_err();
         assert!(err.to_string().contains("symbolic link"), "{err}");
+    }
+
+    #[test]
+    fn verify_settings_parse_merge_and_are_stamped() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(".candor")).unwrap();
+        std::fs::write(
+            dir.path().join(".candor/config.toml"),
+            "[verify]\ndefault = \"tests\"\ntimeout_secs = 30\nruff = { command = \"/opt/ruff\" }\n",
+        )
+        .unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        let config = Config::load(&root).unwrap().config;
+        assert_eq!(config.verify.default, Some(crate::verify::Level::Tests));
+        assert_eq!(config.verify.timeout_secs, Some(30));
+        let ruff = config.verify.ruff.unwrap();
+        assert_eq!(ruff.command, "/opt/ruff");
+        assert_eq!(
+            ruff.source,
+            ConfigSource::Project,
+            "a checker named by the project's file runs only in a trusted project"
+        );
+        std::fs::write(
+            dir.path().join(".candor/config.toml"),
+            "[verify]\ndefault = true\n",
+        )
+        .unwrap();
+        let config = Config::load(&root).unwrap().config;
+        assert_eq!(config.verify.default, Some(crate::verify::Level::Check));
+        std::fs::write(
+            dir.path().join(".candor/config.toml"),
+            "[verify]\ndefault = \"always\"\n",
+        )
+        .unwrap();
+        assert!(Config::load(&root).is_err());
     }
 }

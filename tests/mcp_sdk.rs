@@ -66,19 +66,43 @@ fn run_client(root: &Path, job: &Value) -> Value {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    // Read both streams while the client runs: its summary is larger than a pipe's buffer.
+    let drain = |stream: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut stream) = stream {
+                let _ = std::io::Read::read_to_end(&mut stream, &mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(
+        child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn std::io::Read + Send>),
+    );
+    let stderr = drain(
+        child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn std::io::Read + Send>),
+    );
     let deadline = Instant::now() + Duration::from_secs(300);
-    while child.try_wait().unwrap().is_none() {
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
         if Instant::now() > deadline {
             let _ = child.kill();
             panic!("the MCP client did not finish within 300 s");
         }
         std::thread::sleep(Duration::from_millis(50));
-    }
-    let output = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    };
+    let stdout = String::from_utf8_lossy(&stdout.join().unwrap()).into_owned();
+    let stderr = String::from_utf8_lossy(&stderr.join().unwrap()).into_owned();
     assert!(
-        output.status.success(),
+        status.success(),
         "the MCP client failed:\n{stderr}\n{stdout}"
     );
     let last = stdout.lines().last().unwrap_or("");

@@ -24,6 +24,8 @@ const COMMON_ARGS: &[&str] = &[
     "expected_sha256",
     "plan_id",
     "allow_syntax_errors",
+    "verify",
+    "allow_introduced_errors",
     "command",
     "args",
 ];
@@ -64,6 +66,10 @@ pub struct CallOptions {
     /// exactly that one.
     pub plan_id: Option<String>,
     pub allow_syntax_errors: bool,
+    /// `verify`: `None` when the caller did not say (the config's default, else off).
+    pub verify: Option<crate::verify::Level>,
+    /// Write even when the check found new errors or newly failing tests.
+    pub allow_introduced_errors: bool,
     pub server_override: ServerOverride,
 }
 
@@ -75,6 +81,8 @@ impl Default for CallOptions {
             expected_sha256: BTreeMap::new(),
             plan_id: None,
             allow_syntax_errors: false,
+            verify: None,
+            allow_introduced_errors: false,
             server_override: ServerOverride::default(),
         }
     }
@@ -196,6 +204,14 @@ pub fn parse(tool: Tool, args: &Value) -> Result<ToolCall, ApiError> {
         expected_sha256: a.expected_sha256()?,
         plan_id: a.plan_id()?,
         allow_syntax_errors: a.boolean("allow_syntax_errors")?.unwrap_or(false),
+        verify: match a.get("verify") {
+            Some(value) => Some(
+                crate::verify::Level::from_json(value)
+                    .map_err(|m| ApiError::invalid("verify", m))?,
+            ),
+            None => None,
+        },
+        allow_introduced_errors: a.boolean("allow_introduced_errors")?.unwrap_or(false),
         server_override: ServerOverride {
             command: a.string("command")?,
             args: a.string_list("args")?,
@@ -539,6 +555,42 @@ mod tests {
         assert_eq!(err.param.as_deref(), Some("target_file"));
         let err = parse(Tool::InlineFunction, &json!([1])).unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidArgument);
+    }
+
+    #[test]
+    fn verify_is_a_flag_or_tests() {
+        use crate::verify::Level;
+        let level = |value: serde_json::Value| {
+            parse(
+                Tool::InlineFunction,
+                &json!({"path": "a.py", "function_name": "f", "verify": value}),
+            )
+            .map(|c| c.options.verify)
+        };
+        assert_eq!(level(json!(true)), Ok(Some(Level::Check)));
+        assert_eq!(level(json!(false)), Ok(Some(Level::Off)));
+        assert_eq!(level(json!("tests")), Ok(Some(Level::Tests)));
+        assert_eq!(level(json!("true")), Ok(Some(Level::Check)));
+        let err = level(json!("sometimes")).unwrap_err();
+        assert_eq!(
+            (err.code, err.param.as_deref()),
+            (ErrorCode::InvalidArgument, Some("verify"))
+        );
+        assert!(
+            err.message.contains("true, false or \"tests\""),
+            "{}",
+            err.message
+        );
+        assert!(level(json!(1)).is_err());
+        let call = parse(
+            Tool::InlineFunction,
+            &json!({"path": "a.py", "function_name": "f"}),
+        )
+        .unwrap();
+        assert_eq!(
+            (call.options.verify, call.options.allow_introduced_errors),
+            (None, false)
+        );
     }
 
     #[test]

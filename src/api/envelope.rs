@@ -61,6 +61,9 @@ pub fn success(
         .collect::<Result<Vec<Value>, Cancelled>>()?;
     data.insert("changes".into(), Value::Array(changes));
     data.insert("plan_id".into(), json!(preview.plan_id));
+    if let Some(verification) = &preview.verification {
+        data.insert("verification".into(), json!(verification));
+    }
     for (key, value) in &outcome.plan.details {
         data.entry(key.clone()).or_insert_with(|| value.clone());
     }

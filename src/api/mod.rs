@@ -24,6 +24,7 @@ use crate::config::ConfigSource;
 use crate::honesty::Tool;
 use crate::refactor::{Finding, SourceError};
 use crate::trust::{Trust, Untrusted};
+use crate::verify::{self, Level, Verification};
 use crate::workspace::transaction::Recovery;
 use crate::workspace::write::{self, ApplyReport};
 use crate::workspace::{DiskSources, Limits, Root, SkipRecorder};
@@ -188,10 +189,15 @@ impl Engine {
         let mut preview = self.compute(&call, cancel)?;
         preview.recovered = recovered;
         add_recovery_findings(&mut preview);
+        let level = self.verify_level(&call.options, Level::Off);
+        let verification = self.verify(&call, &preview.outcome, level, cancel);
+        cancel.check().map_err(cancelled)?;
+        add_verification_findings(&mut preview, &call, verification);
         let applied = if call.options.dry_run {
             None
         } else {
             self.check_previewed(&call.options, &preview)?;
+            refuse_introduced_errors(&preview, &call.options)?;
             cancel.check().map_err(cancelled)?;
             self.apply(&preview.outcome, &call.options)?
         };
@@ -360,7 +366,7 @@ impl Engine {
         let mut outcome = planned?;
         // A skipped file the refactor already reported (change signature says which calls it
         // could not search) is warned once, not twice.
-        let mut extra: Vec<Finding> = recorder
+        let skipped: Vec<Finding> = recorder
             .findings()
             .into_iter()
             .filter(|skip| {
@@ -371,6 +377,14 @@ impl Engine {
                     .any(|f| f.file == skip.file && f.message.contains("not searched"))
             })
             .collect();
+        // candor's own checks of the result, whichever backend made it.
+        let mut extra = verify::cross::check(
+            &call.request,
+            &outcome.plan.changes,
+            &recorder,
+            &outcome.plan.findings,
+        );
+        extra.extend(skipped);
         extra.extend(self.hard_link_findings(&outcome));
         if !extra.is_empty() {
             outcome.plan.findings.extend(extra);
@@ -383,7 +397,92 @@ impl Engine {
             outcome,
             recovered: Vec::new(),
             plan_id: id,
+            verification: None,
         })
+    }
+
+    /// How far to check a result: what the call says, else the project's `[verify] default`,
+    /// else the front end's own default (off for `candor call` and MCP).
+    pub fn verify_level(&self, options: &CallOptions, front_end_default: Level) -> Level {
+        options
+            .verify
+            .or(self.config.verify.default)
+            .unwrap_or(front_end_default)
+    }
+
+    /// The check of `outcome` with the project's own tools, ready to run on any thread
+    /// ([`verify::run`] with a cancellation token and a progress callback).
+    pub fn verification_job(
+        &self,
+        call: &ToolCall,
+        outcome: &Outcome,
+        level: Level,
+    ) -> verify::Job {
+        let lang = call
+            .request
+            .language()
+            .unwrap_or(crate::lang::Language::Rust);
+        verify::Job {
+            root: self.root.path().to_path_buf(),
+            lang,
+            changes: outcome.plan.changes.clone(),
+            also_check: self.files_to_type_check(call, outcome),
+            level,
+            settings: verify::Settings::from_config(&self.config.verify),
+            trust: self.trust.clone(),
+        }
+    }
+
+    /// Runs the check of `outcome` here (for `candor call` and MCP; the TUI runs the job on a
+    /// worker thread). Level off gives the "skipped" verification that says what nobody checked.
+    pub fn verify(
+        &self,
+        call: &ToolCall,
+        outcome: &Outcome,
+        level: Level,
+        cancel: &Cancel,
+    ) -> Verification {
+        if level == Level::Off {
+            return Verification::skipped(verify::not_checked_reason(
+                call.request
+                    .language()
+                    .unwrap_or(crate::lang::Language::Rust),
+            ));
+        }
+        verify::run(
+            &self.verification_job(call, outcome, level),
+            cancel,
+            &|_| {},
+        )
+    }
+
+    /// Unchanged Python files that mention the function or item the refactor removed or
+    /// changed: the type checker looks at them too (an import of an inlined function, a call of
+    /// a changed signature). At most 50.
+    fn files_to_type_check(&self, call: &ToolCall, outcome: &Outcome) -> Vec<String> {
+        use crate::refactor::Request;
+        let lang = crate::lang::Language::Python;
+        if call.request.language() != Some(lang) {
+            return Vec::new();
+        }
+        let name = match &call.request {
+            Request::Inline(r) => &r.function.name,
+            Request::ChangeSignature(r) => &r.function.name,
+            Request::Move(r) => &r.symbol.name,
+            Request::Extract(_) => return Vec::new(),
+        };
+        let name = name.rsplit('/').next().unwrap_or(name);
+        let Ok(mentioning) = crate::refactor::Sources::files_mentioning(&self.sources, lang, name)
+        else {
+            return Vec::new();
+        };
+        mentioning
+            .files
+            .into_iter()
+            .map(|f| f.path)
+            .filter(|p| !outcome.plan.changes.iter().any(|c| &c.path == p))
+            .take(50)
+            .collect()
     }
 
     /// A file with several hard links is written as a new file in its place (atomically), so
@@ -487,6 +586,55 @@ fn with_recovery_note(mut error: ApiError, recovered: &[Recovery]) -> ApiError {
         error.message = format!("{} (first, {})", error.message, notes.join("; "));
     }
     error
+}
+
+/// The check's new errors and broken tests become error findings; the verification goes into
+/// `data.verification`.
+fn add_verification_findings(preview: &mut Preview, call: &ToolCall, verification: Verification) {
+    let findings = verification.findings(call.request.file());
+    if !findings.is_empty() {
+        preview.outcome.plan.findings.extend(findings);
+        crate::refactor::findings::normalize(&mut preview.outcome.plan.findings);
+    }
+    preview.verification = Some(verification);
+}
+
+/// A result the check found broken is not written unless the caller insists.
+fn refuse_introduced_errors(preview: &Preview, options: &CallOptions) -> Result<(), ApiError> {
+    let Some(verification) = &preview.verification else {
+        return Ok(());
+    };
+    if !verification.blocks_apply() || options.allow_introduced_errors {
+        return Ok(());
+    }
+    let mut what: Vec<String> = verification
+        .introduced_errors()
+        .map(|d| {
+            let code = if d.code.is_empty() {
+                String::new()
+            } else {
+                format!("{} ", d.code)
+            };
+            format!("{}:{}: {code}{}", d.file, d.line, d.message)
+        })
+        .chain(
+            verification
+                .failing_tests()
+                .iter()
+                .map(|t| format!("test `{}` now fails", t.name)),
+        )
+        .collect();
+    let count = what.len();
+    what.truncate(3);
+    Err(ApiError::invalid(
+        "allow_introduced_errors",
+        format!(
+            "nothing was written: {} found {count} problem(s) this refactor introduces ({}{}). Adjust the request, or pass allow_introduced_errors: true to write it anyway",
+            verification.checker.as_deref().unwrap_or("the check"),
+            what.join("; "),
+            if count > 3 { "; …" } else { "" }
+        ),
+    ))
 }
 
 /// One warning per rolled-back interrupted write, on the first file it restored.

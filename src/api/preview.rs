@@ -2,6 +2,7 @@
 //! before it was computed, and the token of its plan.
 
 use crate::backend::Outcome;
+use crate::verify::Verification;
 use crate::workspace::transaction::Recovery;
 
 /// A computed refactor with what the engine did first and the token of its plan.
@@ -11,4 +12,6 @@ pub struct Preview {
     /// Interrupted earlier writes rolled back before the plan was computed (also findings).
     pub recovered: Vec<Recovery>,
     pub plan_id: String,
+    /// The check with the project's own tools, when one was asked for (`data.verification`).
+    pub verification: Option<Verification>,
 }

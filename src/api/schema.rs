@@ -23,7 +23,7 @@ pub fn description(tool: Tool) -> String {
     };
     format!(
         "{what} dry_run defaults to true: you get a diff per file with sha256_before/after and data.plan_id, and nothing is written; pass dry_run=false with plan_id (and optionally expected_sha256) from the preview to write exactly that plan atomically — if the plan computed now differs, nothing is written and stale_file says what changed. \
-Honesty surfaces: backend_used is \"lsp\" when a language server did the work (confidence {lsp:.2}) or \"hybrid\" for the tree-sitter heuristic (confidence {heur:.2}), which also sets degraded_reason = \"{DEGRADED_REASON}\" and lists the canonical tree_sitter_caveats; data.findings are concrete located warnings for this edit (severity info/warning/error) — read them before applying. Unknown argument keys are reported in data.unknown_args.",
+Honesty surfaces: backend_used is \"lsp\" when a language server did the work (confidence {lsp:.2}) or \"hybrid\" for the tree-sitter heuristic (confidence {heur:.2}), which also sets degraded_reason = \"{DEGRADED_REASON}\" and lists the canonical tree_sitter_caveats; data.findings are concrete located warnings for this edit (severity info/warning/error) — read them before applying. data.verification says whether the result was compiled or type-checked: state \"skipped\" until you pass verify: true, then \"clean\", \"introduced\" (its introduced list holds the new diagnostics, which are also error findings), \"unavailable\" (reason says why) or \"timeout\". Unknown argument keys are reported in data.unknown_args.",
         lsp = tool.semantic_confidence(),
         heur = tool.heuristic_confidence(),
     )
@@ -143,6 +143,14 @@ pub fn input_schema(tool: Tool) -> Value {
         json!({"type": "boolean", "default": false, "description": "Write even when the result no longer parses."}),
     );
     put(
+        "verify",
+        json!({"type": ["boolean", "string"], "enum": [true, false, "tests"], "default": false, "description": "Check the result with the project's own tools before answering (and before writing): true runs cargo check (Rust) or ruff, compile() and basedpyright (Python) on a shadow of the project, before and after, and reports in data.verification only what the refactor introduced; \"tests\" also runs the project's tests before and after and reports those that newly fail. Default false here (the project's .candor/config.toml [verify] default can change it). Rust needs a trusted project (`candor trust`): cargo check runs its build scripts."}),
+    );
+    put(
+        "allow_introduced_errors",
+        json!({"type": "boolean", "default": false, "description": "Write even when the check found new errors or newly failing tests (dry_run false with verify)."}),
+    );
+    put(
         "command",
         json!({"type": "string", "description": "Language server command to use for this call."}),
     );
@@ -186,6 +194,45 @@ pub fn output_schema() -> Value {
         "required": ["path", "created", "sha256_before", "sha256_after", "diff"]
     });
     let strings = json!({"type": "array", "items": {"type": "string"}});
+    let diagnostic = json!({
+        "type": "object",
+        "properties": {
+            "file": {"type": "string"},
+            "line": {"type": "integer", "minimum": 1},
+            "severity": {"type": "string", "enum": ["warning", "error"]},
+            "code": {"type": "string", "description": "E0106, F821, reportCallIssue, SyntaxError; empty when the checker gives none"},
+            "message": {"type": "string"},
+            "source": {"type": "string", "description": "the checker that reported it"}
+        },
+        "required": ["file", "line", "severity", "code", "message"]
+    });
+    let states = json!(["clean", "introduced", "unavailable", "timeout", "skipped"]);
+    let verification = json!({
+        "type": "object",
+        "description": "The check of the result with the project's own tools (verify argument): what the refactor introduced, apart from what was already there.",
+        "properties": {
+            "checker": {"type": ["string", "null"], "description": "e.g. \"cargo check\" or \"ruff + compile + basedpyright\"; null when none ran"},
+            "state": {"type": "string", "enum": states},
+            "introduced": {"type": "array", "items": diagnostic},
+            "preexisting": {"type": "integer", "minimum": 0, "description": "diagnostics that were there before the refactor and still are"},
+            "duration_ms": {"type": "integer", "minimum": 0},
+            "reason": {"type": "string", "description": "why the state is unavailable, timeout or skipped"},
+            "not_run": strings,
+            "tests": {
+                "type": "object",
+                "properties": {
+                    "runner": {"type": ["string", "null"]},
+                    "state": {"type": "string", "enum": states},
+                    "failing": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}, "file": {"type": "string"}, "line": {"type": "integer"}, "message": {"type": "string"}}, "required": ["name", "message"]}},
+                    "passed_before": {"type": "integer", "minimum": 0},
+                    "duration_ms": {"type": "integer", "minimum": 0},
+                    "reason": {"type": "string"}
+                },
+                "required": ["state", "failing", "passed_before", "duration_ms"]
+            }
+        },
+        "required": ["checker", "state", "introduced", "preexisting", "duration_ms"]
+    });
     json!({
         "type": "object",
         "properties": {
@@ -210,7 +257,8 @@ pub fn output_schema() -> Value {
                     "changes": {"type": "array", "items": change},
                     "plan_id": {"type": "string", "description": "sha256 of exactly what the plan writes; pass it back with dry_run false"},
                     "recovered": {"type": "array", "description": "interrupted earlier writes rolled back before this result (transaction, what, restored, not_restored)"},
-                    "transaction_id": {"type": "string"}
+                    "transaction_id": {"type": "string"},
+                    "verification": verification
                 },
                 "required": ["operation", "file_path", "dry_run", "applied", "findings", "changes"],
                 "additionalProperties": true

@@ -5,7 +5,6 @@
 //! server is doing without ever waiting for one.
 
 mod actions;
-mod checks;
 mod client;
 mod convert;
 mod operations;
@@ -30,7 +29,7 @@ use crate::workspace::Root;
 use super::{Outcome, ServerInfo};
 
 pub use convert::{minimal_edits, path_to_uri, uri_to_path};
-pub use servers::which;
+pub use servers::{which, workspace_root};
 pub use transport::{TransportError, read_message, write_message};
 
 /// A per-call replacement of the server command line (the seed's `command` / `args`).

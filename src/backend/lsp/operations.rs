@@ -17,7 +17,6 @@ use crate::text::LineIndex;
 use crate::workspace::Root;
 
 use super::actions::{self, Operation};
-use super::checks;
 use super::convert::EditedFiles;
 use super::session::Session;
 use super::{LspFailure, SemanticResult};
@@ -252,10 +251,6 @@ fn extract(
             names.join(", ")
         )));
     }
-    let findings = match p.lang {
-        Language::Python => checks::python_unbound_updates(path, &final_text, new_name),
-        Language::Rust => Vec::new(),
-    };
     let changes = files.into_changes().map_err(|e| invalid_edit(session, e))?;
     let mut details = Map::new();
     details.insert("new_function_name".into(), json!(new_name));
@@ -266,7 +261,7 @@ fn extract(
     details.insert("lsp_action".into(), json!(title));
     Ok(SemanticResult {
         changes,
-        findings,
+        findings: Vec::new(),
         details,
         server: session.info().clone(),
     })

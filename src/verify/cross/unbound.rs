@@ -1,5 +1,6 @@
-//! Checks of a server's result beyond parsing it again: language servers have bugs too, and a
-//! finding that shows one is worth more than the confidence number. Pure.
+//! Python: a local of the extracted function that is only ever updated in place raises
+//! `UnboundLocalError`. jedi-language-server's extract does this to accumulators it forgets to
+//! pass in. Pure.
 
 use tree_sitter::Node;
 
@@ -9,8 +10,7 @@ use crate::refactor::Finding;
 
 /// Python: in the function `name` of `text`, a local only ever updated in place (`x += …`) and
 /// never bound (parameter, assignment, loop or `with` target, import, `global`, …) raises
-/// `UnboundLocalError` when that line runs. jedi-language-server's extract does this to
-/// accumulators it forgets to pass in.
+/// `UnboundLocalError` when that line runs.
 pub fn python_unbound_updates(path: &str, text: &str, name: &str) -> Vec<Finding> {
     let lang = Language::Python;
     let tree = lang.parse(text);
@@ -84,7 +84,7 @@ pub fn python_unbound_updates(path: &str, text: &str, name: &str) -> Vec<Finding
                 path,
                 line,
                 format!(
-                    "`{variable}` is updated with an augmented assignment in `{name}` but never bound there: Python raises UnboundLocalError when line {line} runs (the language server did not pass `{variable}` in)"
+                    "`{variable}` is updated with an augmented assignment in `{name}` but never bound there: Python raises UnboundLocalError when line {line} runs (the extract did not pass `{variable}` in)"
                 ),
             ));
         }

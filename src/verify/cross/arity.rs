@@ -1,0 +1,225 @@
+//! Every certain call of a function passes what its definition takes: as many positional
+//! arguments as it has room for, every parameter without a default, and (Python) only keywords
+//! it knows. For the function an extract created and the one a change of signature rewrote.
+
+use crate::lang::calls::CallSite;
+use crate::lang::symbols::SymbolQuery;
+use crate::refactor::Finding;
+
+use super::Project;
+use super::target::{Function, ParamKind};
+
+/// The calls of the function `query` designates in `file`, as the result has it.
+pub(super) fn check_changed(
+    project: &Project<'_>,
+    file: &str,
+    query: &SymbolQuery,
+) -> Vec<Finding> {
+    let Some(change) = project.change(file) else {
+        return Vec::new();
+    };
+    // After a change of signature the name is the same; the line may have moved, so look the
+    // function up by its name path only.
+    let query = SymbolQuery {
+        name: query.name.clone(),
+        line: None,
+        column: None,
+    };
+    match Function::find(project.lang, file, &change.after, &query) {
+        Some(function) => check_function(project, &function),
+        None => Vec::new(),
+    }
+}
+
+/// One error finding per certain call of `function` in the result that does not fit it.
+pub(super) fn check_function(project: &Project<'_>, function: &Function) -> Vec<Finding> {
+    if function.wrapped {
+        return Vec::new();
+    }
+    let mut findings = Vec::new();
+    for (path, text) in project.files_mentioning_after(&function.name) {
+        let tree = project.lang.parse(&text);
+        for (call, explicit_receiver) in function.certain_calls(&path, &text, &tree) {
+            if let Some(problem) = mismatch(function, &call, explicit_receiver) {
+                findings.push(Finding::error(
+                    &path,
+                    call.line,
+                    format!("call at {path}:{} {problem}", call.line),
+                ));
+            }
+        }
+    }
+    findings
+}
+
+/// What is wrong with `call` for `function`, if anything.
+fn mismatch(function: &Function, call: &CallSite, explicit_receiver: bool) -> Option<String> {
+    if call.args.iter().any(|a| a.splat) {
+        return None;
+    }
+    let name = &function.name;
+    let skip = usize::from(explicit_receiver && function.receiver.is_some());
+    let positional_args = call.args.iter().filter(|a| a.keyword.is_none()).count();
+    let passed = positional_args.checked_sub(skip)?;
+    let keywords: Vec<&str> = call
+        .args
+        .iter()
+        .filter_map(|a| a.keyword.as_deref())
+        .collect();
+    let params = &function.params;
+    let slots: Vec<_> = params
+        .iter()
+        .filter(|p| matches!(p.kind, ParamKind::Positional { .. }))
+        .collect();
+    let var_positional = params.iter().any(|p| p.kind == ParamKind::VarPositional);
+    let var_keyword = params.iter().any(|p| p.kind == ParamKind::VarKeyword);
+    if passed > slots.len() && !var_positional {
+        return Some(format!(
+            "passes {passed} positional argument{}, `{name}` takes {}",
+            if passed == 1 { "" } else { "s" },
+            at_most(slots.len(), params)
+        ));
+    }
+    for keyword in &keywords {
+        match params.iter().position(|p| &p.name == keyword) {
+            Some(i) if i < passed && matches!(params[i].kind, ParamKind::Positional { .. }) => {
+                return Some(format!(
+                    "passes `{keyword}` both by position and by keyword"
+                ));
+            }
+            Some(i)
+                if matches!(
+                    params[i].kind,
+                    ParamKind::Positional {
+                        positional_only: true,
+                        ..
+                    }
+                ) =>
+            {
+                return Some(format!(
+                    "passes `{keyword}` by keyword, but `{name}` takes it by position only"
+                ));
+            }
+            Some(_) => {}
+            None if var_keyword => {}
+            None => return Some(format!("passes `{keyword}=`, which `{name}` does not take")),
+        }
+    }
+    let missing: Vec<&str> = params
+        .iter()
+        .filter(|p| match p.kind {
+            ParamKind::Positional { default, .. } => {
+                !default
+                    && slots
+                        .iter()
+                        .position(|s| s.name == p.name)
+                        .is_some_and(|s| s >= passed)
+                    && !keywords.contains(&p.name.as_str())
+            }
+            ParamKind::KeywordOnly { default } => !default && !keywords.contains(&p.name.as_str()),
+            _ => false,
+        })
+        .map(|p| p.name.as_str())
+        .collect();
+    if !missing.is_empty() {
+        return Some(format!(
+            "passes {passed} argument{}, `{name}` needs {}: {} missing",
+            if passed == 1 { "" } else { "s" },
+            params
+                .iter()
+                .filter(|p| matches!(
+                    p.kind,
+                    ParamKind::Positional { default: false, .. }
+                        | ParamKind::KeywordOnly { default: false }
+                ))
+                .count(),
+            missing
+                .iter()
+                .map(|m| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    None
+}
+
+/// "2", or "1 to 3" when some have defaults.
+fn at_most(slots: usize, params: &[super::target::Param]) -> String {
+    let required = params
+        .iter()
+        .filter(|p| matches!(p.kind, ParamKind::Positional { default: false, .. }))
+        .count();
+    if required == slots {
+        slots.to_string()
+    } else {
+        format!("{required} to {slots}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::Language;
+
+    fn problems(lang: Language, def: &str, name: &str, calls: &str) -> Vec<String> {
+        let text = format!("{def}{calls}");
+        let query = SymbolQuery {
+            name: name.to_string(),
+            line: None,
+            column: None,
+        };
+        let file = if lang == Language::Python {
+            "a.py"
+        } else {
+            "a.rs"
+        };
+        let function = Function::find(lang, file, &text, &query).unwrap();
+        let tree = lang.parse(&text);
+        function
+            .certain_calls(file, &text, &tree)
+            .iter()
+            .map(|(call, explicit)| mismatch(&function, call, *explicit).unwrap_or_default())
+            .collect()
+    }
+
+    #[test]
+    fn python_calls_against_their_definition() {
+        let def = "def f(a, b=1, *, c, d=2):\n    pass\n";
+        let found = problems(
+            Language::Python,
+            def,
+            "f",
+            "f(1, c=3)\nf(1, 2, 3, c=1)\nf(1)\nf(1, c=2, e=5)\nf(1, a=2, c=3)\nf(*xs)\n",
+        );
+        assert_eq!(found[0], "");
+        assert_eq!(found[1], "passes 3 positional arguments, `f` takes 1 to 2");
+        assert_eq!(found[2], "passes 1 argument, `f` needs 2: `c` missing");
+        assert_eq!(found[3], "passes `e=`, which `f` does not take");
+        assert_eq!(found[4], "passes `a` both by position and by keyword");
+        assert_eq!(found[5], "", "unpacked arguments are not judged");
+    }
+
+    #[test]
+    fn methods_count_the_receiver_as_the_call_passes_it() {
+        let def = "class T:\n    def m(self, a):\n        pass\n\n    def n(self):\n        self.m(1)\n        self.m()\n        T.m(self, 1)\n        T.m(1)\n";
+        let found = problems(Language::Python, def, "T/m", "");
+        assert_eq!(found[0], "");
+        assert!(found[1].contains("`a` missing"), "{found:?}");
+        assert_eq!(found[2], "");
+        assert!(found[3].contains("`a` missing"), "{found:?}");
+    }
+
+    #[test]
+    fn rust_counts_exactly() {
+        let def = "fn f(a: u8, b: u8) -> u8 { a + b }\n";
+        let found = problems(
+            Language::Rust,
+            def,
+            "f",
+            "fn g() { f(1, 2); f(1); f(1, 2, 3); }\n",
+        );
+        assert_eq!(found[0], "");
+        assert_eq!(found[1], "passes 1 argument, `f` needs 2: `b` missing");
+        assert_eq!(found[2], "passes 3 positional arguments, `f` takes 2");
+    }
+}
