@@ -130,6 +130,7 @@ pub struct Config {
     pub lsp: LspConfig,
     #[serde(default)]
     pub rope: RopeConfig,
+    #[serde(default)]
     pub verify: VerifyConfig,
 }
 
