@@ -6,81 +6,17 @@
 mod tui_common;
 
 use std::path::Path;
-use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 use candor::honesty::Tool;
 use tui_common::*;
-
-/// A tmux server of its own (its own socket), killed when dropped.
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .args(args)
-            .output()
-            .expect("tmux is installed (scripts/test installs it)")
-    }
-
-    fn send(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "candor"];
-        args.extend_from_slice(keys);
-        assert!(self.run(&args).status.success());
-    }
-
-    fn type_text(&self, text: &str) {
-        assert!(
-            self.run(&["send-keys", "-t", "candor", "-l", text])
-                .status
-                .success()
-        );
-    }
-
-    fn pane(&self) -> String {
-        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "candor"]).stdout)
-            .into_owned()
-    }
-
-    /// Waits until the pane satisfies `ready`, returning it; panics with the last pane after
-    /// `seconds`.
-    fn wait_for(&self, what: &str, seconds: u64, ready: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + Duration::from_secs(seconds);
-        loop {
-            let pane = self.pane();
-            if ready(&pane) {
-                return pane;
-            }
-            if Instant::now() > deadline {
-                panic!("timed out waiting for {what}; the pane shows:\n{pane}");
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.run(&["kill-server"]);
-    }
-}
-
-fn shell_quote(path: &Path) -> String {
-    format!("'{}'", path.display().to_string().replace('\'', "'\\''"))
-}
 
 #[test]
 fn extract_a_function_in_a_real_terminal() {
     let (dir, root) = demo_copy();
     let config = dir.path().join("config");
     std::fs::create_dir_all(&config).unwrap();
-    let tmux = Tmux {
-        socket: format!("candor-test-{}", std::process::id()),
-    };
+    let tmux = Tmux::new("extract");
     let command = format!(
         "env XDG_CONFIG_HOME={} {} --backend tree-sitter {}",
         shell_quote(&config),

@@ -14,8 +14,12 @@ pub enum Effect {
     StartWalk,
     /// Read and prepare a file for the code view.
     LoadFile { id: u64, path: String },
-    /// Parse the arguments like `candor call` and compute the refactor without writing.
+    /// Parse the arguments like `candor call` and compute the refactor without writing. It
+    /// supersedes the preview being computed, whose language-server requests are cancelled.
     Preview { id: u64, tool: Tool, args: Value },
+    /// Nobody waits for the preview any more: drop a queued one and cancel the one being
+    /// computed (its language-server request gets `$/cancelRequest`).
+    CancelPreview,
     /// Write exactly this outcome through the engine's transaction writer.
     Apply {
         id: u64,

@@ -21,5 +21,7 @@ pub mod state;
 pub mod theme;
 pub mod update;
 pub mod view;
+pub mod watcher;
+pub mod worker;
 
 pub use runtime::run;

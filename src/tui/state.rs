@@ -618,6 +618,11 @@ pub struct Preview {
     pub result: Option<Result<Box<Ready>, ApiError>>,
     /// Set when a file of the preview changed on disk after it was computed.
     pub stale: Option<String>,
+    /// The content (sha256, `None`: no such file) of each file the preview depends on, as it was
+    /// when asked for (the origin) or as the result was computed from (its changed files). Only
+    /// a file whose content differs from this makes the preview stale: an event that leaves
+    /// the bytes as they were (a read, a touch, our own write) never asks again.
+    pub based_on: std::collections::BTreeMap<String, Option<String>>,
     /// Index of the file shown.
     pub file: usize,
     pub scroll: usize,
@@ -636,6 +641,13 @@ impl Preview {
             Some(Ok(ready)) => Some(ready),
             _ => None,
         }
+    }
+
+    /// Whether `path` now holding `sha256` is new content for this preview.
+    pub fn changed_under(&self, path: &str, sha256: Option<&str>) -> bool {
+        self.based_on
+            .get(path)
+            .is_some_and(|known| known.as_deref() != sha256)
     }
 
     /// The paths the preview depends on: its changed files and the file it started from.

@@ -779,12 +779,20 @@ fn request_preview(state: &mut State, request: PreviewRequest, fx: &mut Vec<Effe
         tool: request.tool,
         args: request.args.clone(),
     });
+    // The origin as the code view read it: what the request is based on.
+    let based_on = state
+        .code
+        .iter()
+        .filter(|c| c.doc.path == request.origin)
+        .map(|c| (c.doc.path.clone(), Some(c.doc.sha256.clone())))
+        .collect();
     state.preview = Some(Preview {
         request,
         id,
         computing: true,
         result: None,
         stale: None,
+        based_on,
         file: 0,
         scroll: 0,
         hscroll: 0,
@@ -796,13 +804,22 @@ fn request_preview(state: &mut State, request: PreviewRequest, fx: &mut Vec<Effe
     state.screen = Screen::Preview;
 }
 
-/// Asks again for the preview on screen (its files changed); the old result stays visible,
-/// marked stale, until the answer arrives.
-fn recompute(state: &mut State, changed: &str, fx: &mut Vec<Effect>) {
+/// Asks again for the preview on screen because `changed` now holds other content (`sha256`,
+/// when known); the old result stays visible, marked stale, until the answer arrives. The
+/// request in flight, if any, is superseded (the runtime cancels it).
+fn recompute(
+    state: &mut State,
+    changed: &str,
+    sha256: Option<Option<String>>,
+    fx: &mut Vec<Effect>,
+) {
     let id = state.fresh_id();
     let Some(preview) = state.preview.as_mut() else {
         return;
     };
+    if let Some(sha256) = sha256 {
+        preview.based_on.insert(changed.to_string(), sha256);
+    }
     preview.id = id;
     preview.computing = true;
     preview.stale = Some(changed.to_string());
@@ -827,6 +844,12 @@ fn on_preview(state: &mut State, id: u64, result: Result<Box<Ready>, ApiError>) 
     preview.confirm = false;
     match &result {
         Ok(ready) => {
+            // What the result was computed from is what the disk must still hold.
+            for change in &ready.outcome.plan.changes {
+                preview
+                    .based_on
+                    .insert(change.path.clone(), change.sha256_before.clone());
+            }
             preview.file = preview.file.min(ready.diffs.len().saturating_sub(1));
             preview.finding = preview
                 .finding
@@ -902,6 +925,9 @@ fn preview_key(state: &mut State, command: Option<Command>, fx: &mut Vec<Effect>
         }
         Command::Apply => try_apply(state, fx),
         Command::Back => {
+            if preview.computing {
+                fx.push(Effect::CancelPreview);
+            }
             let failed = matches!(preview.result, Some(Err(_)));
             if failed && state.form.is_some() {
                 state.screen = Screen::Form;
@@ -1185,7 +1211,7 @@ fn on_applied(
                     .as_ref()
                     .map(|p| p.request.origin.clone())
                     .unwrap_or_default();
-                recompute(state, &path, fx);
+                recompute(state, &path, None, fx);
             }
         }
     }
@@ -1260,20 +1286,12 @@ fn on_files_changed(state: &mut State, changed: &[(String, Option<String>)], fx:
                 None => state.warn(format!("{path} was deleted on disk")),
             }
         }
-        let Some(preview) = state.preview.as_ref() else {
-            continue;
-        };
-        let affected = match preview.ready() {
-            Some(ready) => ready
-                .outcome
-                .plan
-                .changes
-                .iter()
-                .any(|c| c.path == *path && c.sha256_before.as_ref() != sha.as_ref()),
-            None => preview.request.origin == *path,
-        };
+        let affected = state
+            .preview
+            .as_ref()
+            .is_some_and(|p| p.changed_under(path, sha.as_deref()));
         if affected && state.writing.is_none() {
-            recompute(state, path, fx);
+            recompute(state, path, Some(sha.clone()), fx);
         }
     }
 }
@@ -1592,6 +1610,48 @@ mod tests {
             h.state.preview.as_ref().unwrap().result,
             Some(Ok(_))
         ));
+    }
+
+    #[test]
+    fn reads_while_computing_never_ask_again_and_esc_cancels() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.py"), TEXT).unwrap();
+        let mut h = Headless::open(
+            &dir.path().join("a.py"),
+            Some(BackendChoice::TreeSitter),
+            (100, 30),
+        )
+        .unwrap();
+        h.press_pending("i");
+        let first = h.state.preview.as_ref().unwrap().id;
+        let asked = |h: &Headless| {
+            h.queue
+                .iter()
+                .filter(|e| matches!(e, Effect::Preview { .. }))
+                .count()
+        };
+        assert_eq!(asked(&h), 1);
+        // A language server reads the file while the preview computes: the watcher reports it
+        // with the content it had. Not new content: nothing is asked again.
+        for _ in 0..5 {
+            h.files_changed(&["a.py"]);
+        }
+        let preview = h.state.preview.as_ref().unwrap();
+        assert_eq!((preview.id, preview.stale.as_deref()), (first, None));
+        assert_eq!(asked(&h), 1, "the request in flight is not sent again");
+        // New content: asked once more, superseding the first.
+        std::fs::write(dir.path().join("a.py"), format!("{TEXT}# x\n")).unwrap();
+        h.files_changed(&["a.py"]);
+        h.files_changed(&["a.py"]);
+        assert_eq!(asked(&h), 2);
+        assert_eq!(
+            h.state.preview.as_ref().unwrap().stale.as_deref(),
+            Some("a.py")
+        );
+        // Esc while it computes: the request is cancelled, not left running.
+        h.press_pending("esc");
+        assert!(h.queue.iter().any(|e| matches!(e, Effect::CancelPreview)));
+        assert!(h.state.preview.is_none());
     }
 
     #[test]

@@ -4,6 +4,8 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
 
 use candor::backend::BackendChoice;
 use candor::tui::headless::Headless;
@@ -173,4 +175,104 @@ pub fn demo_tests_pass(root: &Path, language: &str) {
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+/// A tmux server of its own (its own socket), killed when dropped.
+pub struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    /// A server on a socket of its own, named after the test and the process.
+    pub fn new(test: &str) -> Tmux {
+        Tmux {
+            socket: format!("candor-{test}-{}", std::process::id()),
+        }
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("tmux is installed (scripts/test installs it)")
+    }
+
+    pub fn send(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "candor"];
+        args.extend_from_slice(keys);
+        assert!(self.run(&args).status.success());
+    }
+
+    pub fn type_text(&self, text: &str) {
+        assert!(
+            self.run(&["send-keys", "-t", "candor", "-l", text])
+                .status
+                .success()
+        );
+    }
+
+    pub fn pane(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "candor"]).stdout)
+            .into_owned()
+    }
+
+    /// Waits until the pane satisfies `ready`, returning it; panics with the last pane after
+    /// `seconds`.
+    pub fn wait_for(&self, what: &str, seconds: u64, ready: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(seconds);
+        loop {
+            let pane = self.pane();
+            if ready(&pane) {
+                return pane;
+            }
+            if Instant::now() > deadline {
+                panic!("timed out waiting for {what}; the pane shows:\n{pane}");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
+
+pub fn shell_quote(path: &Path) -> String {
+    format!("'{}'", path.display().to_string().replace('\'', "'\\''"))
+}
+
+/// This repository's `.venv/bin`, where `scripts/test` installs the Python language servers.
+pub fn venv_bin() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin")
+}
+
+/// PATH with `.venv/bin` first, as `scripts/test` sets it.
+pub fn path_with_venv() -> std::ffi::OsString {
+    let mut paths = vec![venv_bin()];
+    if let Some(current) = std::env::var_os("PATH") {
+        paths.extend(std::env::split_paths(&current));
+    }
+    std::env::join_paths(paths).unwrap()
+}
+
+/// Whether pylsp with the pylsp-rope plugin is installed in `.venv`; fails in CI (where
+/// `scripts/test` installs it) and skips, saying so, elsewhere.
+pub fn require_pylsp_rope() -> bool {
+    let python = venv_bin().join("python");
+    let found = Command::new(&python)
+        .args(["-c", "import pylsp, pylsp_rope"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+        && venv_bin().join("pylsp").exists();
+    if !found {
+        let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false");
+        let message = "pylsp with pylsp-rope is not installed in .venv; scripts/test installs it";
+        assert!(!ci, "CI must run the pylsp tests: {message}");
+        eprintln!("SKIPPED (CI unset): {message}");
+    }
+    found
 }
