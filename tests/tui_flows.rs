@@ -7,7 +7,7 @@ mod tui_common;
 
 use candor::api::ErrorCode;
 use candor::honesty::{BackendKind, Tool};
-use candor::tui::state::{NoticeLevel, Screen};
+use candor::tui::state::{NoticeLevel, ScreenKind};
 use tui_common::*;
 
 const RUST: &str = "rust/src/lib.rs";
@@ -49,7 +49,7 @@ fn extract_rust_from_the_picker_to_the_disk() {
     pick(&mut h, "rust/src/lib", RUST);
     select_lines(&mut h, 52, 54);
     h.press(&["e"]);
-    assert_eq!(h.state.screen, Screen::Form);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Form);
     h.type_text("print_header").press(&["enter"]);
     let ready = ready(&h);
     assert_heuristic(&ready, Tool::ExtractFunction);
@@ -131,7 +131,7 @@ fn move_rust_item_with_path_completion() {
     select_symbol(&mut h, "fn parse_cents");
     h.press(&["m"]).type_text("rust/src/mo").press(&["tab"]);
     assert_eq!(
-        h.state.form.as_ref().unwrap().input_text(),
+        h.state.form().unwrap().input_text(),
         "rust/src/money.rs",
         "Tab completes an existing path"
     );
@@ -171,7 +171,7 @@ fn change_signature_rust_drops_the_unused_parameter() {
     pick(&mut h, "rust/src/lib", RUST);
     select_symbol(&mut h, "fn shipping_cents");
     h.press(&["c"]);
-    let form = h.state.form.as_ref().unwrap();
+    let form = h.state.form().unwrap();
     assert_eq!(
         form.input_text(),
         "(weight_grams: u64, express: bool, _legacy_zone: u32)",
@@ -202,7 +202,7 @@ fn change_signature_python_drops_the_unused_parameter() {
     select_symbol(&mut h, "def shipping_cents");
     h.press(&["c"]);
     assert_eq!(
-        h.state.form.as_ref().unwrap().input_text(),
+        h.state.form().unwrap().input_text(),
         "(weight_grams, express=False, legacy_zone=None)"
     );
     h.press(&["ctrl-e", "ctrl-j"])
@@ -223,19 +223,19 @@ fn cancelling_writes_nothing() {
     select_lines(&mut h, 52, 54);
     // Cancel the form.
     h.press(&["e"]).type_text("print_header").press(&["esc"]);
-    assert_eq!(h.state.screen, Screen::Code);
-    assert!(h.state.form.is_none());
+    assert_eq!(h.state.screen.kind(), ScreenKind::Code);
+    assert!(h.state.form().is_none());
     // Say no at the prompt, then cancel the preview.
     h.press(&["e"]).type_text("print_header").press(&["enter"]);
     ready(&h);
     h.press(&["enter"]);
-    assert!(h.state.preview.as_ref().unwrap().confirm);
+    assert!(h.state.preview().unwrap().confirm);
     h.press(&["n"]);
-    assert_eq!(h.state.screen, Screen::Preview);
-    assert!(!h.state.preview.as_ref().unwrap().confirm);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Preview);
+    assert!(!h.state.preview().unwrap().confirm);
     h.press(&["esc"]);
-    assert_eq!(h.state.screen, Screen::Code);
-    assert!(h.state.preview.is_none());
+    assert_eq!(h.state.screen.kind(), ScreenKind::Code);
+    assert!(h.state.preview().is_none());
     assert!(
         h.state
             .notice
@@ -267,7 +267,7 @@ fn a_stale_preview_cannot_be_confirmed_until_recomputed() {
     edited.push_str("// edited elsewhere\n");
     std::fs::write(root.join(RUST), &edited).unwrap();
     h.files_changed(&[RUST]);
-    let preview = h.state.preview.as_ref().unwrap();
+    let preview = h.state.preview().unwrap();
     assert_eq!(preview.stale.as_deref(), Some(RUST));
     assert!(preview.computing, "a new preview was asked for");
 
@@ -277,7 +277,7 @@ fn a_stale_preview_cannot_be_confirmed_until_recomputed() {
     assert_eq!(notice.level, NoticeLevel::Warning);
     assert!(notice.text.contains("stale"), "{notice:?}");
     assert!(
-        !h.state.preview.as_ref().unwrap().confirm,
+        !h.state.preview().unwrap().confirm,
         "no prompt for a stale preview"
     );
     h.press_pending("y");
@@ -291,7 +291,7 @@ fn a_stale_preview_cannot_be_confirmed_until_recomputed() {
 
     // The recomputed preview is of the new text, and that is what gets written.
     h.settle();
-    let preview = h.state.preview.as_ref().unwrap();
+    let preview = h.state.preview().unwrap();
     assert!(preview.stale.is_none() && !preview.computing);
     assert!(
         ready(&h).outcome.plan.changes[0]
@@ -313,7 +313,11 @@ fn a_change_the_watcher_missed_is_caught_by_the_write() {
     let edited = format!("{}# edited elsewhere\n", text(&root, PYTHON));
     std::fs::write(root.join(PYTHON), &edited).unwrap();
     h.press(&["enter", "y"]);
-    assert_eq!(h.state.screen, Screen::Preview, "still on the preview");
+    assert_eq!(
+        h.state.screen.kind(),
+        ScreenKind::Preview,
+        "still on the preview"
+    );
     let notice = h.state.notice.as_ref().unwrap();
     assert_eq!(notice.level, NoticeLevel::Error);
     assert!(notice.text.contains("changed on disk"), "{notice:?}");
@@ -391,8 +395,7 @@ fn bad_input_is_shown_in_the_ui_and_writes_nothing() {
     h.press(&["e"]).type_text("fn");
     assert!(
         h.state
-            .form
-            .as_ref()
+            .form()
             .unwrap()
             .error
             .as_deref()
@@ -400,7 +403,7 @@ fn bad_input_is_shown_in_the_ui_and_writes_nothing() {
             .contains("keyword")
     );
     h.press(&["enter"]);
-    assert_eq!(h.state.screen, Screen::Form);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Form);
     h.press(&["esc", "esc"]);
 
     // A parameter list that does not parse: the error is inline, Enter does nothing.
@@ -409,8 +412,7 @@ fn bad_input_is_shown_in_the_ui_and_writes_nothing() {
         .type_text("(weight_grams: u64");
     assert!(
         h.state
-            .form
-            .as_ref()
+            .form()
             .unwrap()
             .error
             .as_deref()
@@ -418,7 +420,7 @@ fn bad_input_is_shown_in_the_ui_and_writes_nothing() {
             .contains("end with `)`")
     );
     h.press(&["enter"]);
-    assert_eq!(h.state.screen, Screen::Form);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Form);
     h.press(&["esc"]);
 
     // A target of another language.
@@ -426,8 +428,7 @@ fn bad_input_is_shown_in_the_ui_and_writes_nothing() {
     h.press(&["m"]).type_text("python/shop/money.py");
     assert!(
         h.state
-            .form
-            .as_ref()
+            .form()
             .unwrap()
             .error
             .as_deref()
@@ -439,7 +440,7 @@ fn bad_input_is_shown_in_the_ui_and_writes_nothing() {
     // A selection that cuts the `for` loop in half: the engine refuses, the UI says why.
     select_lines(&mut h, 55, 56);
     h.press(&["e"]).type_text("half").press(&["enter"]);
-    let error = match &h.state.preview.as_ref().unwrap().result {
+    let error = match &h.state.preview().unwrap().result {
         Some(Err(error)) => error.clone(),
         other => panic!("expected a refusal, got {other:?}"),
     };
@@ -455,17 +456,17 @@ fn bad_input_is_shown_in_the_ui_and_writes_nothing() {
     );
     h.press(&["esc"]);
     assert_eq!(
-        h.state.screen,
-        Screen::Form,
+        h.state.screen.kind(),
+        ScreenKind::Form,
         "back to the form to fix the input"
     );
-    assert_eq!(h.state.form.as_ref().unwrap().input_text(), "half");
+    assert_eq!(h.state.form().unwrap().input_text(), "half");
 
     // Inline with the cursor outside any function.
     h.press(&["esc"]);
     goto_line(&mut h, 3);
     h.press(&["esc", "i"]);
-    assert_eq!(h.state.screen, Screen::Code);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Code);
     assert!(
         h.state
             .notice
@@ -504,16 +505,16 @@ fn the_picker_filters_as_you_type_and_esc_returns() {
     let opened = h.state.code.as_ref().unwrap().doc.path.clone();
     assert!(opened.ends_with("money.py") || opened.ends_with("money.rs"));
     h.press(&["p"]);
-    assert_eq!(h.state.screen, Screen::Picker);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Picker);
     h.press(&["esc"]);
-    assert_eq!(h.state.screen, Screen::Code);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Code);
 }
 
 #[test]
 fn a_file_given_on_the_command_line_opens_directly() {
     let (_dir, root) = demo_copy();
     let h = open(&root.join(RUST), (80, 24));
-    assert_eq!(h.state.screen, Screen::Code);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Code);
     assert_eq!(
         h.state.project_name, "rust",
         "the crate is the file's project"

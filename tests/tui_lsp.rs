@@ -13,7 +13,7 @@ use candor::backend::BackendChoice;
 use candor::config::{Config, LspConfig, ServerCommand};
 use candor::honesty::BackendKind;
 use candor::tui::headless::Headless;
-use candor::tui::state::Screen;
+use candor::tui::state::ScreenKind;
 use tui_common::*;
 
 const RECEIPT: &str = "python/shop/receipt.py";
@@ -67,12 +67,12 @@ fn inline_through_pylsp_finishes_with_the_watcher_on() {
     // content. Stop when nothing came for 5 s (a preview that keeps restarting never stops).
     let reports = h.pump(Duration::from_secs(5), Duration::from_secs(60));
     assert_eq!(
-        h.state.screen,
-        Screen::Preview,
+        h.state.screen.kind(),
+        ScreenKind::Preview,
         "notice: {:?}",
         h.state.notice
     );
-    let preview = h.state.preview.as_ref().unwrap();
+    let preview = h.state.preview().unwrap();
     assert!(!preview.computing, "the preview finished");
     assert!(preview.stale.is_none(), "and is not stale");
     let ready = ready(&h);
@@ -94,7 +94,7 @@ fn inline_through_pylsp_finishes_with_the_watcher_on() {
     );
     std::fs::write(&path, edited).unwrap();
     h.pump(Duration::from_secs(5), Duration::from_secs(60));
-    let preview = h.state.preview.as_ref().unwrap();
+    let preview = h.state.preview().unwrap();
     assert!(!preview.computing && preview.stale.is_none());
     assert_eq!(
         h.previews_computed, 2,

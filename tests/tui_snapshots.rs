@@ -143,10 +143,7 @@ fn a_refused_refactor_is_a_screen_not_a_crash() {
         pick(&mut h, "rust/src/lib", "rust/src/lib.rs");
         select_lines(&mut h, 55, 56);
         h.press(&["e"]).type_text("half").press(&["enter"]);
-        assert!(matches!(
-            h.state.preview.as_ref().unwrap().result,
-            Some(Err(_))
-        ));
+        assert!(matches!(h.state.preview().unwrap().result, Some(Err(_))));
         snapshot("preview_refused", &h, &root);
     }
 }

@@ -7,16 +7,7 @@ use crate::api::ApiError;
 use crate::workspace::write::ApplyReport;
 
 use super::document::Document;
-use super::state::Ready;
-
-/// The language server's state, as the title bar shows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LspStatus {
-    /// `rust-analyzer: indexing 40%`
-    pub text: String,
-    /// Starting or indexing: the spinner turns.
-    pub busy: bool,
-}
+use super::state::{LspStatus, Ready};
 
 #[derive(Debug, Clone)]
 pub enum Action {

@@ -16,10 +16,10 @@ use crate::lang::Language;
 use crate::workspace::write::ApplyReport;
 use crate::workspace::{DiskSources, Root};
 
-use super::action::{Action, LspStatus};
+use super::action::Action;
 use super::diffview;
 use super::document::Document;
-use super::state::Ready;
+use super::state::{LspStatus, Ready};
 
 /// Files per `FilesFound` batch, and the longest a found file waits before it is sent.
 const BATCH: usize = 512;

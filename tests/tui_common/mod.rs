@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use candor::backend::BackendChoice;
 use candor::tui::headless::Headless;
-use candor::tui::state::{Ready, Screen};
+use candor::tui::state::{Ready, ScreenKind};
 
 pub fn demo_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo")
@@ -54,7 +54,7 @@ pub fn read(root: &Path, path: &str) -> Vec<u8> {
 
 /// Filters the picker with `query`, checks that `path` is the file selected, and opens it.
 pub fn pick(h: &mut Headless, query: &str, path: &str) {
-    assert_eq!(h.state.screen, Screen::Picker);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Picker);
     h.type_text(query);
     assert_eq!(
         h.state.picker.selected_path(),
@@ -63,7 +63,12 @@ pub fn pick(h: &mut Headless, query: &str, path: &str) {
         h.state.picker.matches
     );
     h.press(&["enter"]);
-    assert_eq!(h.state.screen, Screen::Code, "notice: {:?}", h.state.notice);
+    assert_eq!(
+        h.state.screen.kind(),
+        ScreenKind::Code,
+        "notice: {:?}",
+        h.state.notice
+    );
     assert_eq!(h.state.code.as_ref().unwrap().doc.path, path);
 }
 
@@ -111,12 +116,12 @@ pub fn select_symbol(h: &mut Headless, label: &str) {
 /// The preview on screen, or a panic with the error it shows.
 pub fn ready(h: &Headless) -> Ready {
     assert_eq!(
-        h.state.screen,
-        Screen::Preview,
+        h.state.screen.kind(),
+        ScreenKind::Preview,
         "notice: {:?}",
         h.state.notice
     );
-    let preview = h.state.preview.as_ref().unwrap();
+    let preview = h.state.preview().unwrap();
     match &preview.result {
         Some(Ok(ready)) => (**ready).clone(),
         Some(Err(e)) => panic!(
@@ -131,11 +136,7 @@ pub fn ready(h: &Headless) -> Ready {
 /// Confirms the preview on screen: Enter, then `y` at the prompt a heuristic result asks.
 pub fn confirm(h: &mut Headless) {
     h.press(&["enter"]);
-    let preview = h
-        .state
-        .preview
-        .as_ref()
-        .expect("the prompt keeps the preview");
+    let preview = h.state.preview().expect("the prompt keeps the preview");
     assert!(
         preview.confirm,
         "a heuristic result asks again; notice: {:?}",
@@ -143,8 +144,8 @@ pub fn confirm(h: &mut Headless) {
     );
     h.press(&["y"]);
     assert_eq!(
-        h.state.screen,
-        Screen::Code,
+        h.state.screen.kind(),
+        ScreenKind::Code,
         "after the write: notice {:?}",
         h.state.notice
     );

@@ -12,11 +12,10 @@ use crate::lang::Language;
 use crate::tui::keymap::{Command, Context};
 use crate::tui::layout;
 use crate::tui::params;
-use crate::tui::state::{FormKind, State};
+use crate::tui::state::{Form, FormKind, State};
 use crate::tui::update::list_offset;
 
-pub fn render(state: &State, frame: &mut Frame) {
-    let Some(form) = &state.form else { return };
+pub fn render(state: &State, form: &Form, frame: &mut Frame) {
     let t = &state.theme;
     let is_move = matches!(form.kind, FormKind::Move { .. });
     let area = layout::form(state.size, is_move, focus_rows(state));

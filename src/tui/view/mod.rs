@@ -38,14 +38,14 @@ pub fn render(state: &State, frame: &mut Frame) {
         return;
     }
     title_bar(state, frame);
-    match state.screen {
+    match &state.screen {
         Screen::Picker => picker::render(state, frame),
         Screen::Code => code::render(state, frame),
-        Screen::Form => {
+        Screen::Form(form) => {
             code::render(state, frame);
-            form::render(state, frame);
+            form::render(state, form, frame);
         }
-        Screen::Preview => preview::render(state, frame),
+        Screen::Preview { preview, form } => preview::render(state, preview, form.is_some(), frame),
     }
     notice(state, frame);
     status_line(state, frame);
@@ -178,7 +178,7 @@ fn status_line(state: &State, frame: &mut Frame) {
                     t.ok,
                 ));
             }
-            if state.preview.is_some() {
+            if state.parked.is_some() {
                 left.push(Span::styled(
                     format!(
                         "  {} back to preview",
@@ -209,18 +209,14 @@ fn status_line(state: &State, frame: &mut Frame) {
                 hint(Context::Form, Command::Submit, "preview"),
                 hint(Context::Form, Command::Cancel, "cancel"),
             ];
-            if state
-                .form
-                .as_ref()
-                .is_some_and(|f| !f.completions.is_empty())
-            {
+            if state.form().is_some_and(|f| !f.completions.is_empty()) {
                 list.push(hint(Context::Form, Command::Complete, "complete"));
             }
             list.push(hint(Context::Global, Command::Help, "help"));
             list
         }
         Context::Preview => {
-            if let Some(p) = &state.preview {
+            if let Some(p) = state.preview() {
                 if p.computing {
                     left.push(Span::styled(
                         format!(" {} computing", spinner(state)),
@@ -231,7 +227,7 @@ fn status_line(state: &State, frame: &mut Frame) {
                     left.push(Span::styled(" STALE ", t.stale));
                 }
             }
-            if state.preview.as_ref().is_some_and(|p| p.ready().is_some()) {
+            if state.preview().is_some_and(|p| p.ready().is_some()) {
                 vec![
                     hint(Context::Preview, Command::Apply, "apply"),
                     hint(Context::Preview, Command::FocusWarnings, "findings"),

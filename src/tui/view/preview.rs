@@ -17,10 +17,8 @@ use crate::tui::layout;
 use crate::tui::state::{Preview, PreviewFocus, Ready, State};
 use crate::tui::theme::Theme;
 
-pub fn render(state: &State, frame: &mut Frame) {
-    let Some(preview) = &state.preview else {
-        return;
-    };
+/// Draws `preview`; `from_form` when it came from a form (a refusal goes back to it).
+pub fn render(state: &State, preview: &Preview, from_form: bool, frame: &mut Frame) {
     let t = &state.theme;
     let areas = layout::preview(state.size);
     let mut title = vec![Span::styled(
@@ -61,7 +59,13 @@ pub fn render(state: &State, frame: &mut Frame) {
                 areas.diff,
             );
         }
-        Some(Err(error)) => render_error(state, error, frame, areas.files_bar.union(areas.diff)),
+        Some(Err(error)) => render_error(
+            state,
+            error,
+            from_form,
+            frame,
+            areas.files_bar.union(areas.diff),
+        ),
         Some(Ok(ready)) => {
             files_bar(state, preview, ready, frame, areas.files_bar);
             diff_rows(preview, ready, t, frame, areas.diff);
@@ -75,10 +79,10 @@ pub fn render(state: &State, frame: &mut Frame) {
     }
 }
 
-fn render_error(state: &State, error: &ApiError, frame: &mut Frame, area: Rect) {
+fn render_error(state: &State, error: &ApiError, from_form: bool, frame: &mut Frame, area: Rect) {
     let t = &state.theme;
     let back = state.keymap.hint(Context::Preview, Command::Back);
-    let what_next = if state.form.is_some() {
+    let what_next = if from_form {
         format!("{back}: back to the form to change the input")
     } else {
         format!("{back}: back to the code view")

@@ -1,0 +1,150 @@
+//! A preview's data: what was asked, the answer (the outcome confirm writes, and its diff), what
+//! it was computed from, and where the user is in it.
+
+use serde_json::Value;
+
+use crate::api::{ApiError, ToolCall};
+use crate::backend::Outcome;
+use crate::honesty::Tool;
+use crate::refactor::Severity;
+use crate::tui::diffview::FileDiff;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PreviewFocus {
+    Diff,
+    Findings,
+}
+
+/// What the preview was asked for: enough to ask again when the files change.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreviewRequest {
+    pub tool: Tool,
+    /// The tool arguments, exactly as `candor call` takes them.
+    pub args: Value,
+    /// `extract function — lines 12–18 of src/lib.rs`
+    pub title: String,
+    /// The file the refactor started from, and the cursor line to return to.
+    pub origin: String,
+    pub origin_line: usize,
+}
+
+/// A computed refactor on screen: the outcome that confirm writes, and its diff.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ready {
+    pub call: ToolCall,
+    pub outcome: Outcome,
+    pub diffs: Vec<FileDiff>,
+}
+
+impl Ready {
+    pub fn count(&self, severity: Severity) -> usize {
+        self.outcome
+            .plan
+            .findings
+            .iter()
+            .filter(|f| f.severity == severity)
+            .count()
+    }
+
+    /// The canonical caveats on screen (none for a language-server result).
+    pub fn caveats(&self) -> &'static [&'static str] {
+        if self.outcome.is_heuristic() {
+            self.outcome.tool.caveats()
+        } else {
+            &[]
+        }
+    }
+
+    /// Whether confirming needs the explicit second keystroke.
+    pub fn needs_second_confirmation(&self) -> bool {
+        self.outcome.is_heuristic()
+            || self.count(Severity::Warning) > 0
+            || self.count(Severity::Error) > 0
+    }
+
+    /// `apply despite 4 caveats and 2 warnings? y/n`
+    pub fn confirm_question(&self) -> String {
+        let plural = |n: usize, one: &str| {
+            if n == 1 {
+                format!("{n} {one}")
+            } else {
+                format!("{n} {one}s")
+            }
+        };
+        let mut parts = Vec::new();
+        let caveats = self.caveats().len();
+        if caveats > 0 {
+            parts.push(plural(caveats, "caveat"));
+        }
+        for (severity, name) in [(Severity::Warning, "warning"), (Severity::Error, "error")] {
+            let n = self.count(severity);
+            if n > 0 {
+                parts.push(plural(n, name));
+            }
+        }
+        let despite = match parts.len() {
+            0 => String::new(),
+            1 => format!(" despite {}", parts[0]),
+            _ => {
+                let last = parts.pop().unwrap_or_default();
+                format!(" despite {} and {last}", parts.join(", "))
+            }
+        };
+        format!("apply{despite}? y/n")
+    }
+}
+
+/// The preview screen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Preview {
+    pub request: PreviewRequest,
+    /// The id of the latest request; older answers are dropped.
+    pub id: u64,
+    pub computing: bool,
+    /// The last answer: a refactor to show, or why there is none.
+    pub result: Option<Result<Box<Ready>, ApiError>>,
+    /// Set when a file of the preview changed on disk after it was computed.
+    pub stale: Option<String>,
+    /// The content (sha256, `None`: no such file) of each file the preview depends on, as it was
+    /// when asked for (the origin) or as the result was computed from (its changed files). Only
+    /// a file whose content differs from this makes the preview stale: an event that leaves
+    /// the bytes as they were (a read, a touch, our own write) never asks again.
+    pub based_on: std::collections::BTreeMap<String, Option<String>>,
+    /// Index of the file shown.
+    pub file: usize,
+    pub scroll: usize,
+    pub hscroll: usize,
+    pub focus: PreviewFocus,
+    pub finding: usize,
+    /// The second-keystroke prompt is open.
+    pub confirm: bool,
+    /// The diff row a finding jumped to.
+    pub marked_row: Option<usize>,
+}
+
+impl Preview {
+    pub fn ready(&self) -> Option<&Ready> {
+        match &self.result {
+            Some(Ok(ready)) => Some(ready),
+            _ => None,
+        }
+    }
+
+    /// Whether `path` now holding `sha256` is new content for this preview.
+    pub fn changed_under(&self, path: &str, sha256: Option<&str>) -> bool {
+        self.based_on
+            .get(path)
+            .is_some_and(|known| known.as_deref() != sha256)
+    }
+
+    /// The paths the preview depends on: its changed files and the file it started from.
+    pub fn paths(&self) -> Vec<String> {
+        let mut paths = vec![self.request.origin.clone()];
+        if let Some(ready) = self.ready() {
+            paths.extend(ready.outcome.plan.changes.iter().map(|c| c.path.clone()));
+        }
+        paths.sort();
+        paths.dedup();
+        paths
+    }
+}

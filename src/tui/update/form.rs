@@ -1,0 +1,203 @@
+//! The refactor forms: typing, completing a path, checking the input as it is typed, and
+//! submitting it as a preview request.
+
+use ratatui::crossterm::event::KeyEvent;
+use serde_json::{Value, json};
+
+use crate::lang::Language;
+use crate::tui::effect::Effect;
+use crate::tui::keymap::Command;
+use crate::tui::params;
+use crate::tui::state::*;
+
+use super::{preview, set_input, type_into};
+
+pub(super) fn key(
+    state: &mut State,
+    mut form: Form,
+    command: Option<Command>,
+    event: KeyEvent,
+    fx: &mut Vec<Effect>,
+) -> Screen {
+    match command {
+        Some(Command::Cancel) => return Screen::Code,
+        Some(Command::Complete) => {
+            if !form.completions.is_empty() {
+                let next = form
+                    .completion
+                    .map_or(0, |i| (i + 1) % form.completions.len());
+                form.completion = Some(next);
+                let text = form.completions[next].clone();
+                set_input(&mut form.input, &text);
+                form.error = validate(&form, false).err();
+            }
+        }
+        Some(Command::Submit) => match validate(&form, true) {
+            Ok(args) => {
+                let origin_line = state.code.as_ref().map_or(0, |c| c.cursor);
+                let request = preview_request(&form, args, origin_line);
+                return preview::request_preview(state, request, Some(form), fx);
+            }
+            Err(message) => form.error = Some(message),
+        },
+        _ => {
+            if type_into(&mut form.input, event) {
+                form.completion = None;
+                changed(&mut form, &state.picker.files);
+            }
+        }
+    }
+    Screen::Form(form)
+}
+
+/// After the input changed: check it again, and complete it again.
+pub(super) fn changed(form: &mut Form, files: &[String]) {
+    form.error = validate(form, false).err();
+    refresh_completions(form, files);
+}
+
+/// Checks the input; on success, the tool arguments. `submitting` also refuses an empty input
+/// (while typing, an empty input is not yet an error).
+fn validate(form: &Form, submitting: bool) -> Result<Value, String> {
+    let text = form.input_text();
+    let text = text.trim();
+    match &form.kind {
+        FormKind::Extract {
+            file,
+            start,
+            end,
+            language,
+        } => {
+            if text.is_empty() {
+                return if submitting {
+                    Err("type a name for the new function".to_string())
+                } else {
+                    Ok(Value::Null)
+                };
+            }
+            language.validate_identifier(text)?;
+            Ok(json!({"file_path": file, "start_line": start, "end_line": end, "new_name": text}))
+        }
+        FormKind::Move { file, target } => validate_move(file, target, text, submitting),
+        FormKind::ChangeSignature {
+            file,
+            target,
+            language,
+            is_method,
+        } => {
+            let parsed = params::parse_parameters(*language, text, *is_method)?;
+            Ok(json!({
+                "file_path": file,
+                "function_name": target.name_path,
+                "line": target.line,
+                "new_parameters": parsed.parameters,
+            }))
+        }
+    }
+}
+
+fn validate_move(
+    file: &str,
+    target: &Target,
+    text: &str,
+    submitting: bool,
+) -> Result<Value, String> {
+    if text.is_empty() {
+        return if submitting {
+            Err("type the file to move it to, relative to the project root".to_string())
+        } else {
+            Ok(Value::Null)
+        };
+    }
+    let source_language = Language::from_path(file);
+    let target_language = Language::from_path(text);
+    let still_typing = !submitting && !text.rsplit('/').next().unwrap_or(text).contains('.');
+    if still_typing {
+        return Ok(Value::Null);
+    }
+    if target_language.is_none() || target_language != source_language {
+        let (name, extensions) = source_language
+            .map(|l| {
+                (
+                    l.name(),
+                    l.extensions()
+                        .iter()
+                        .map(|e| format!(".{e}"))
+                        .collect::<Vec<_>>()
+                        .join(" or "),
+                )
+            })
+            .unwrap_or(("source", String::new()));
+        return Err(format!(
+            "the target must be a {name} file ({extensions}), like the one the item is in"
+        ));
+    }
+    if text.trim_start_matches("./") == file {
+        return Err(format!(
+            "{} is already in {file}; choose another file",
+            target.label
+        ));
+    }
+    Ok(
+        json!({"file_path": file, "symbol_name": target.name_path, "line": target.line, "target_file": text}),
+    )
+}
+
+fn preview_request(form: &Form, args: Value, cursor: usize) -> PreviewRequest {
+    let text = form.input_text().trim().to_string();
+    let (file, title) = match &form.kind {
+        FormKind::Extract {
+            file, start, end, ..
+        } => {
+            let lines = if start == end {
+                format!("line {start}")
+            } else {
+                format!("lines {start}\u{2013}{end}")
+            };
+            (file, format!("extract {lines} of {file} into {text}"))
+        }
+        FormKind::Move { file, target } => {
+            (file, format!("move {} from {file} to {text}", target.label))
+        }
+        FormKind::ChangeSignature { file, target, .. } => (
+            file,
+            format!("change signature of {} to {text}", target.label),
+        ),
+    };
+    PreviewRequest {
+        tool: form.kind.tool(),
+        args,
+        title,
+        origin: file.clone(),
+        origin_line: cursor,
+    }
+}
+
+/// Move: the project's files of the same language that complete the input (prefix first, then
+/// substring), without the source file.
+pub(super) fn refresh_completions(form: &mut Form, files: &[String]) {
+    let FormKind::Move { file, .. } = &form.kind else {
+        return;
+    };
+    if form.completion.is_some() {
+        return;
+    }
+    let language = Language::from_path(file);
+    let typed = form.input_text().trim().to_lowercase();
+    let candidates = files
+        .iter()
+        .filter(|p| *p != file && Language::from_path(p) == language);
+    let mut prefix: Vec<String> = Vec::new();
+    let mut inside: Vec<String> = Vec::new();
+    for path in candidates {
+        let lower = path.to_lowercase();
+        if lower.starts_with(&typed) {
+            prefix.push(path.clone());
+        } else if !typed.is_empty() && lower.contains(&typed) {
+            inside.push(path.clone());
+        }
+    }
+    prefix.append(&mut inside);
+    prefix.truncate(50);
+    form.completions = prefix;
+}

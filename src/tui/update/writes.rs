@@ -1,0 +1,118 @@
+//! The answers of writes: a refactor applied (the code view shows the new text, undo is
+//! offered) or refused (a stale file asks for the preview again), and undo.
+
+use crate::api::{ApiError, ErrorCode};
+use crate::tui::effect::Effect;
+use crate::tui::keymap::{Command, Context};
+use crate::tui::state::*;
+use crate::workspace::write::ApplyReport;
+
+use super::{load, preview};
+
+pub(super) fn on_applied(
+    state: &mut State,
+    id: u64,
+    result: Result<ApplyReport, ApiError>,
+    fx: &mut Vec<Effect>,
+) {
+    let Some(writing) = state.writing.take_if(|w| w.id == id) else {
+        return;
+    };
+    let WritingKind::Apply { request, changes } = writing.kind else {
+        return;
+    };
+    match result {
+        Ok(report) => {
+            let undo = state.keymap.hint(Context::Code, Command::Undo);
+            let mut written = report.written.clone();
+            for created in &report.created {
+                if let Some(entry) = written.iter_mut().find(|w| *w == created) {
+                    entry.push_str(" (new)");
+                }
+            }
+            state.info(format!(
+                "written: {} — press {undo} to undo",
+                written.join(", ")
+            ));
+            state.last_applied = Some(Applied {
+                tool: request.tool,
+                label: request.tool.label().to_string(),
+                files: report.written,
+                changes,
+                transaction: report.transaction,
+            });
+            // The preview is written: it is gone, wherever it was.
+            state.parked = None;
+            state.screen = Screen::Code;
+            // The selected lines now hold other code: start afresh.
+            if let Some(code) = state.code.as_mut() {
+                code.selection = None;
+                code.visual = false;
+            }
+            let same = state
+                .code
+                .as_ref()
+                .is_some_and(|c| c.doc.path == request.origin);
+            let goto = if same {
+                None
+            } else {
+                Some(request.origin_line)
+            };
+            load(state, &request.origin, goto, true, fx);
+        }
+        Err(error) => {
+            state.error(format!("not applied: {}", error.message));
+            if error.code == ErrorCode::StaleFile {
+                preview::recompute(state, &request.origin, None, fx);
+            }
+        }
+    }
+}
+
+pub(super) fn undo(state: &mut State, fx: &mut Vec<Effect>) {
+    if state.writing.is_some() {
+        return state.info("a write is in progress; undo when it is done");
+    }
+    let Some((changes, transaction)) = state
+        .last_applied
+        .as_ref()
+        .map(|a| (a.changes.clone(), a.transaction.clone()))
+    else {
+        return state.info("nothing to undo: candor has written nothing in this session");
+    };
+    let id = state.fresh_id();
+    fx.push(Effect::Undo {
+        id,
+        changes,
+        transaction,
+    });
+    state.writing = Some(Writing {
+        id,
+        kind: WritingKind::Undo,
+    });
+}
+
+pub(super) fn on_undone(
+    state: &mut State,
+    id: u64,
+    result: Result<Vec<String>, String>,
+    fx: &mut Vec<Effect>,
+) {
+    if state.writing.take_if(|w| w.id == id).is_none() {
+        return;
+    }
+    match result {
+        Ok(restored) => {
+            let label = state
+                .last_applied
+                .take()
+                .map(|a| a.label)
+                .unwrap_or_default();
+            state.info(format!("undone {label}: restored {}", restored.join(", ")));
+            if let Some(path) = state.code.as_ref().map(|c| c.doc.path.clone()) {
+                load(state, &path, None, false, fx);
+            }
+        }
+        Err(message) => state.error(format!("undo refused: {message}")),
+    }
+}
