@@ -177,7 +177,7 @@ fn change_signature_rust_drops_the_unused_parameter() {
         "(weight_grams: u64, express: bool, _legacy_zone: u32)",
         "the current list, editable"
     );
-    h.press(&["ctrl-e", "ctrl-j"])
+    h.press(&["ctrl-e", "ctrl-u"])
         .type_text("(weight_grams: u64, express: bool)")
         .press(&["enter"]);
     assert_heuristic(&ready(&h), Tool::ChangeSignature);
@@ -205,7 +205,7 @@ fn change_signature_python_drops_the_unused_parameter() {
         h.state.form().unwrap().input_text(),
         "(weight_grams, express=False, legacy_zone=None)"
     );
-    h.press(&["ctrl-e", "ctrl-j"])
+    h.press(&["ctrl-e", "ctrl-u"])
         .type_text("(weight_grams, express=False)")
         .press(&["enter"]);
     assert_heuristic(&ready(&h), Tool::ChangeSignature);
@@ -370,7 +370,7 @@ fn undo_refuses_when_the_file_changed_after_the_write() {
     let mut h = open(&root, (120, 40));
     pick(&mut h, "shop/receipt", PYTHON);
     select_symbol(&mut h, "def shipping_cents");
-    h.press(&["c", "ctrl-e", "ctrl-j"])
+    h.press(&["c", "ctrl-e", "ctrl-u"])
         .type_text("(weight_grams, express=False)")
         .press(&["enter"]);
     confirm_and_check_disk(&mut h, &root);
@@ -408,7 +408,7 @@ fn bad_input_is_shown_in_the_ui_and_writes_nothing() {
 
     // A parameter list that does not parse: the error is inline, Enter does nothing.
     select_symbol(&mut h, "fn shipping_cents");
-    h.press(&["c", "ctrl-e", "ctrl-j"])
+    h.press(&["c", "ctrl-e", "ctrl-u"])
         .type_text("(weight_grams: u64");
     assert!(
         h.state

@@ -147,7 +147,7 @@ fn inline_through_pylsp_finishes_in_a_real_terminal() {
     tmux.type_text("shop/rec");
     tmux.wait_for("the filtered picker", 10, |p| p.contains("1 of 7 files"));
     tmux.send(&["Enter"]);
-    tmux.wait_for("the code view", 10, |p| p.contains("no selection"));
+    tmux.wait_for("the code view", 10, |p| p.contains("line 1/"));
     let line = line_of(&root, "def line_total");
     tmux.send(&["g"]);
     tmux.send(&vec!["j"; line - 1]);

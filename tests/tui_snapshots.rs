@@ -106,7 +106,7 @@ fn preview_with_findings_and_the_findings_list() {
         let (_dir, root, mut h) = session(size);
         pick(&mut h, "rust/src/lib", "rust/src/lib.rs");
         select_symbol(&mut h, "fn shipping_cents");
-        h.press(&["c", "ctrl-e", "ctrl-j"])
+        h.press(&["c", "ctrl-e", "ctrl-u"])
             .type_text("(weight_grams: u64, express: bool)")
             .press(&["enter"]);
         ready(&h);
@@ -179,7 +179,7 @@ fn colours_carry_meaning_in_the_preview() {
     let (_dir, _root, mut h) = session((120, 40));
     pick(&mut h, "rust/src/lib", "rust/src/lib.rs");
     select_symbol(&mut h, "fn shipping_cents");
-    h.press(&["c", "ctrl-e", "ctrl-j"])
+    h.press(&["c", "ctrl-e", "ctrl-u"])
         .type_text("(weight_grams: u64, express: bool)")
         .press(&["enter"]);
     ready(&h);

@@ -47,7 +47,7 @@ fn extract_a_function_in_a_real_terminal() {
     tmux.wait_for("the filtered picker", 10, |p| p.contains("1 of 7 files"));
     tmux.send(&["Enter"]);
     tmux.wait_for("the code view", 10, |p| {
-        p.contains("┌ rust/src/lib.rs ") && p.contains("no selection")
+        p.contains("┌ rust/src/lib.rs ") && p.contains("line 1/")
     });
 
     tmux.send(&["g"]);

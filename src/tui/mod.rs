@@ -7,14 +7,17 @@
 //! writes to the disk except through the engine's writer.
 
 pub mod action;
+pub mod aim;
 pub mod diffview;
 pub mod document;
 pub mod effect;
 pub mod headless;
 pub mod highlight;
+pub mod input;
 pub mod jobs;
 pub mod keymap;
 pub mod layout;
+pub mod motion;
 pub mod params;
 mod runtime;
 pub mod state;

@@ -42,12 +42,14 @@ pub fn run(path: &Path, backend: Option<BackendChoice>) -> anyhow::Result<()> {
     let theme = Theme::new(Theme::no_color_requested(
         std::env::var_os("NO_COLOR").as_deref(),
     ));
-    let project_name = engine
-        .root()
-        .path()
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "/".to_string());
+    let project_name = jobs::display_root(
+        engine.root().path(),
+        std::env::current_dir()
+            .ok()
+            .and_then(|d| d.canonicalize().ok())
+            .as_deref(),
+        dirs::home_dir().as_deref(),
+    );
 
     let mut terminal = ratatui::try_init()
         .context("cannot set up the terminal (is this an interactive terminal?)")?;

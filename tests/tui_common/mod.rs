@@ -93,24 +93,21 @@ pub fn select_lines(h: &mut Headless, first: usize, last: usize) {
     assert_eq!(label, format!("lines {first}\u{2013}{last}"));
 }
 
-/// Selects a symbol through the outline (`o`, `j`…, `enter`), checking the status label.
+/// Selects a symbol through the outline: `o`, its name typed into the outline's filter,
+/// `enter`; checks the status label.
 pub fn select_symbol(h: &mut Headless, label: &str) {
-    h.press(&["o", "g"]);
-    for _ in 0..200 {
-        let code = h.state.code.as_ref().unwrap();
-        let current =
-            candor::tui::state::symbol_label(&code.doc, &code.doc.symbols[code.outline_cursor]);
-        if current == label {
-            h.press(&["enter"]);
-            assert_eq!(
-                h.state.code.as_ref().unwrap().selection_label().as_deref(),
-                Some(label)
-            );
-            return;
-        }
-        h.press(&["j"]);
-    }
-    panic!("no `{label}` in the outline");
+    let name = label.rsplit(' ').next().unwrap();
+    h.press(&["o"]).type_text(name);
+    let code = h.state.code.as_ref().unwrap();
+    let found = code
+        .outline_symbol()
+        .map(|i| candor::tui::state::symbol_label(&code.doc, &code.doc.symbols[i]));
+    assert_eq!(found.as_deref(), Some(label), "the outline's best match");
+    h.press(&["enter"]);
+    assert_eq!(
+        h.state.code.as_ref().unwrap().selection_label().as_deref(),
+        Some(label)
+    );
 }
 
 /// The preview on screen, or a panic with the error it shows.

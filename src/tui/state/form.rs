@@ -61,6 +61,6 @@ pub struct Form {
 
 impl Form {
     pub fn input_text(&self) -> String {
-        self.input.lines().join(" ")
+        crate::tui::input::text(&self.input)
     }
 }

@@ -12,7 +12,7 @@ pub use form::*;
 pub use picker::*;
 pub use preview::*;
 
-use super::keymap::{Context, Keymap};
+use super::keymap::{Context, Key, Keymap};
 use super::theme::Theme;
 use crate::backend::BackendChoice;
 use crate::edit::FileChange;
@@ -68,7 +68,8 @@ pub struct LspStatus {
 /// The whole UI state.
 #[derive(Debug)]
 pub struct State {
-    /// The project root's directory name (never an absolute path: screens stay reproducible).
+    /// The project root as the title bar names it (`jobs::display_root`; the headless harness
+    /// uses the directory name alone, so screens stay reproducible).
     pub project_name: String,
     pub backend: BackendChoice,
     /// Terminal size (columns, rows).
@@ -88,6 +89,10 @@ pub struct State {
     /// The apply or undo being written, by request id.
     pub writing: Option<Writing>,
     pub keymap: Keymap,
+    /// The keys of an unfinished sequence (`z` of `z h`).
+    pub pending_keys: Vec<Key>,
+    /// A count typed before a command (`52` of `52G`).
+    pub count: Option<usize>,
     pub theme: Theme,
     pub spinner: usize,
     pub next_id: u64,
@@ -120,6 +125,8 @@ impl State {
             loading: None,
             writing: None,
             keymap,
+            pending_keys: Vec::new(),
+            count: None,
             theme,
             spinner: 0,
             next_id: 1,
@@ -177,6 +184,7 @@ impl State {
         match &self.screen {
             Screen::Picker => Context::Picker,
             Screen::Code => match &self.code {
+                Some(code) if code.prompt.is_some() => Context::Prompt,
                 Some(code) if code.focus == CodeFocus::Outline => Context::Outline,
                 _ => Context::Code,
             },

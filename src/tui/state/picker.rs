@@ -32,9 +32,10 @@ pub struct Picker {
 
 impl Picker {
     pub fn new() -> Picker {
-        let mut query = TextArea::default();
-        query.set_placeholder_text("type to filter, e.g. `lib` or `shop/rec`");
-        query.set_cursor_line_style(ratatui::style::Style::default());
+        let query = crate::tui::input::field(
+            "type part of a path to filter the files (fuzzy); Enter opens",
+            "",
+        );
         Picker {
             query,
             files: Vec::new(),
@@ -51,7 +52,7 @@ impl Picker {
     }
 
     pub fn query_text(&self) -> String {
-        self.query.lines().join(" ")
+        crate::tui::input::text(&self.query)
     }
 
     pub fn selected_path(&self) -> Option<&str> {

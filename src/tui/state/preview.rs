@@ -21,11 +21,40 @@ pub struct PreviewRequest {
     pub tool: Tool,
     /// The tool arguments, exactly as `candor call` takes them.
     pub args: Value,
-    /// `extract function — lines 12–18 of src/lib.rs`
-    pub title: String,
+    /// `extract lines 12–18` `of src/lib.rs` `into parse_header`
+    pub title: Title,
     /// The file the refactor started from, and the cursor line to return to.
     pub origin: String,
     pub origin_line: usize,
+}
+
+/// A preview's title in parts, so it gives way by importance on a narrow screen: what is done,
+/// where (with its preposition: `of src/lib.rs`), and the detail (`into parse_header`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Title {
+    pub operation: String,
+    pub place: String,
+    pub detail: String,
+}
+
+impl Title {
+    pub fn new(operation: impl Into<String>, place: &str, detail: &str) -> Title {
+        Title {
+            operation: operation.into(),
+            place: place.to_string(),
+            detail: detail.to_string(),
+        }
+    }
+
+    /// The whole title: `extract lines 12–18 of src/lib.rs into parse_header`.
+    pub fn text(&self) -> String {
+        [&self.operation, &self.place, &self.detail]
+            .into_iter()
+            .filter(|p| !p.is_empty())
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
 }
 
 /// A computed refactor on screen: the outcome that confirm writes, and its diff.

@@ -1,22 +1,22 @@
 //! The refactor forms: typing, completing a path, checking the input as it is typed, and
 //! submitting it as a preview request.
 
-use ratatui::crossterm::event::KeyEvent;
 use serde_json::{Value, json};
 
 use crate::lang::Language;
 use crate::tui::effect::Effect;
-use crate::tui::keymap::Command;
+use crate::tui::input;
+use crate::tui::keymap::{Command, Key};
 use crate::tui::params;
 use crate::tui::state::*;
 
-use super::{preview, set_input, type_into};
+use super::preview;
 
 pub(super) fn key(
     state: &mut State,
     mut form: Form,
     command: Option<Command>,
-    event: KeyEvent,
+    key: Key,
     fx: &mut Vec<Effect>,
 ) -> Screen {
     match command {
@@ -28,7 +28,7 @@ pub(super) fn key(
                     .map_or(0, |i| (i + 1) % form.completions.len());
                 form.completion = Some(next);
                 let text = form.completions[next].clone();
-                set_input(&mut form.input, &text);
+                input::set_text(&mut form.input, &text);
                 form.error = validate(&form, false).err();
             }
         }
@@ -41,7 +41,7 @@ pub(super) fn key(
             Err(message) => form.error = Some(message),
         },
         _ => {
-            if type_into(&mut form.input, event) {
+            if input::edit(&mut form.input, command, key) {
                 form.completion = None;
                 changed(&mut form, &state.picker.files);
             }
@@ -154,14 +154,28 @@ fn preview_request(form: &Form, args: Value, cursor: usize) -> PreviewRequest {
             } else {
                 format!("lines {start}\u{2013}{end}")
             };
-            (file, format!("extract {lines} of {file} into {text}"))
+            let title = Title::new(
+                format!("extract {lines}"),
+                &format!("of {file}"),
+                &format!("into {text}"),
+            );
+            (file, title)
         }
-        FormKind::Move { file, target } => {
-            (file, format!("move {} from {file} to {text}", target.label))
-        }
+        FormKind::Move { file, target } => (
+            file,
+            Title::new(
+                format!("move {}", target.label),
+                &format!("from {file}"),
+                &format!("to {text}"),
+            ),
+        ),
         FormKind::ChangeSignature { file, target, .. } => (
             file,
-            format!("change signature of {} to {text}", target.label),
+            Title::new(
+                format!("change signature of {}", target.label),
+                &format!("in {file}"),
+                &format!("to {text}"),
+            ),
         ),
     };
     PreviewRequest {

@@ -16,13 +16,12 @@ mod writes;
 #[cfg(test)]
 mod tests;
 
-use ratatui::crossterm::event::KeyEvent;
-use ratatui_textarea::{Input, Key as TextKey, TextArea};
+use ratatui::crossterm::event::KeyCode;
 
 use super::action::Action;
 use super::document::Document;
 use super::effect::Effect;
-use super::keymap::{Command, Context, Key};
+use super::keymap::{Command, Context, Key, Resolved};
 use super::layout;
 use super::state::*;
 
@@ -43,7 +42,7 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
     match action {
         Action::Key(event) => {
             if let Some(key) = Key::from_event(&event) {
-                on_key(state, key, event, &mut fx);
+                on_key(state, key, &mut fx);
             }
         }
         Action::Mouse(event) => mouse::on_mouse(state, event),
@@ -78,9 +77,32 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
     fx
 }
 
-fn on_key(state: &mut State, key: Key, event: KeyEvent, fx: &mut Vec<Effect>) {
+fn on_key(state: &mut State, key: Key, fx: &mut Vec<Effect>) {
     let context = state.context();
-    let command = state.keymap.command(context, key);
+    // A count before a motion of the code view: `5j`, `52G` (`0` alone is a motion).
+    if context == Context::Code
+        && state.pending_keys.is_empty()
+        && let Some(digit) = count_digit(key, state.count.is_some())
+    {
+        state.count = Some(
+            state
+                .count
+                .unwrap_or(0)
+                .saturating_mul(10)
+                .saturating_add(digit),
+        );
+        return;
+    }
+    let command = match state.keymap.resolve(context, &state.pending_keys, key) {
+        Resolved::Pending => {
+            state.pending_keys.push(key);
+            return;
+        }
+        Resolved::Command(command) => Some(command),
+        Resolved::Unbound => None,
+    };
+    state.pending_keys.clear();
+    let count = state.count.take();
     if command == Some(Command::Quit) {
         state.quit = true;
         return;
@@ -96,14 +118,28 @@ fn on_key(state: &mut State, key: Key, event: KeyEvent, fx: &mut Vec<Effect>) {
     }
     // The screen's data goes to its handler, which says what comes next.
     state.screen = match std::mem::replace(&mut state.screen, Screen::Code) {
-        Screen::Picker => picker::key(state, command, event, fx),
-        Screen::Code if context == Context::Outline => code::outline_key(state, command),
-        Screen::Code => code::key(state, command, fx),
-        Screen::Form(form) => form::key(state, form, command, event, fx),
+        Screen::Picker => picker::key(state, command, key, fx),
+        Screen::Code => match context {
+            Context::Prompt => code::prompt_key(state, command, key),
+            Context::Outline => code::outline_key(state, command, key),
+            _ => code::key(state, command, count, fx),
+        },
+        Screen::Form(form) => form::key(state, form, command, key, fx),
         Screen::Preview { preview, form } => {
             preview::key(state, preview, form, context, command, fx)
         }
     };
+}
+
+/// The digit of a key that continues (or, for 1–9, starts) a count.
+fn count_digit(key: Key, counting: bool) -> Option<usize> {
+    match key.code {
+        KeyCode::Char(c) if key.is_plain_char() && c.is_ascii_digit() => {
+            let digit = c as usize - '0' as usize;
+            (digit > 0 || counting).then_some(digit)
+        }
+        _ => None,
+    }
 }
 
 fn help_key(state: &mut State, command: Option<Command>) {
@@ -121,26 +157,6 @@ fn help_key(state: &mut State, command: Option<Command>) {
     }
 }
 
-/// Feeds a key to a one-line input; Enter, Tab and Esc never reach it.
-fn type_into(input: &mut TextArea<'static>, event: KeyEvent) -> bool {
-    let input_event = Input::from(event);
-    match input_event.key {
-        TextKey::Enter
-        | TextKey::Tab
-        | TextKey::Esc
-        | TextKey::Null
-        | TextKey::Char('\n' | '\r') => false,
-        TextKey::Char('m') if input_event.ctrl => false,
-        _ => input.input(input_event),
-    }
-}
-
-fn set_input(input: &mut TextArea<'static>, text: &str) {
-    input.select_all();
-    input.cut();
-    input.insert_str(text);
-}
-
 fn on_paste(state: &mut State, text: &str) {
     if state.help.is_some() {
         return;
@@ -154,6 +170,17 @@ fn on_paste(state: &mut State, text: &str) {
         Screen::Form(form) => {
             form.input.insert_str(&line);
             form::changed(form, &state.picker.files);
+        }
+        Screen::Code => {
+            if let Some(code) = state.code.as_mut() {
+                if let Some(prompt) = code.prompt.as_mut() {
+                    prompt.input.insert_str(&line);
+                } else if code.focus == CodeFocus::Outline {
+                    code.outline.input.insert_str(&line);
+                    code.outline.refilter(&code.doc);
+                    code.outline_cursor = 0;
+                }
+            }
         }
         _ => {}
     }
@@ -242,8 +269,11 @@ fn reload_keeping_place(code: &mut CodeView, doc: Document) {
     }
     code.cursor = code.cursor.min(last);
     code.top = code.top.min(last);
-    code.outline_cursor = code.outline_cursor.min(doc.symbols.len().saturating_sub(1));
     code.doc = doc;
+    code.outline.refilter(&code.doc);
+    code.outline_cursor = code
+        .outline_cursor
+        .min(code.outline.matches.len().saturating_sub(1));
 }
 
 /// The first row shown of a list where `selected` must be visible in `height` rows.

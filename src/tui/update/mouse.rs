@@ -6,7 +6,9 @@ use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use crate::tui::layout;
 use crate::tui::state::*;
 
-use super::code::{outline_shown, select_symbol};
+use crate::tui::motion;
+
+use super::code::{keep_cursor_visible, outline_shown, select_symbol};
 use super::list_offset;
 
 pub(super) fn on_mouse(state: &mut State, event: MouseEvent) {
@@ -69,12 +71,22 @@ fn code_mouse(state: &mut State, event: MouseEvent) {
         (top + offset).min(last)
     };
     match event.kind {
-        MouseEventKind::ScrollDown => code.top = (code.top + 3).min(last),
-        MouseEventKind::ScrollUp => code.top = code.top.saturating_sub(3),
+        // The wheel moves the view and the cursor with it, so the cursor stays on screen.
+        MouseEventKind::ScrollDown => {
+            code.top = (code.top + 3).min(last);
+            code.cursor = (code.cursor + 3).min(last);
+        }
+        MouseEventKind::ScrollUp => {
+            code.top = code.top.saturating_sub(3);
+            code.cursor = code.cursor.saturating_sub(3);
+        }
         MouseEventKind::Down(MouseButton::Left) => {
             if layout::contains(areas.code, event.column, event.row) {
                 let line = line_at(event.row, code.top);
+                let gutter = layout::code_gutter(code.doc.line_count());
+                let x = event.column.saturating_sub(areas.code.x + gutter) as usize + code.left;
                 code.cursor = line;
+                code.col = motion::col_at_display(&code.doc, line, x);
                 code.selection = None;
                 code.visual = false;
                 code.focus = CodeFocus::Code;
@@ -83,11 +95,16 @@ fn code_mouse(state: &mut State, event: MouseEvent) {
                 .outline
                 .filter(|r| layout::contains(*r, event.column, event.row))
             {
-                let offset = list_offset(code.outline_cursor, outline.height as usize);
-                let index = offset + (event.row - outline.y) as usize;
-                if index < code.doc.symbols.len() {
-                    code.outline_cursor = index;
-                    select_symbol(code, index);
+                // The first row is the filter.
+                let list_height = outline.height.saturating_sub(1) as usize;
+                let offset = list_offset(code.outline_cursor, list_height);
+                let row = (event.row - outline.y) as usize;
+                if let Some(&symbol) = row
+                    .checked_sub(1)
+                    .and_then(|r| code.outline.matches.get(offset + r))
+                {
+                    code.outline_cursor = offset + row - 1;
+                    select_symbol(code, symbol);
                 }
             }
         }
@@ -115,4 +132,5 @@ fn code_mouse(state: &mut State, event: MouseEvent) {
         MouseEventKind::Up(MouseButton::Left) => code.drag_from = None,
         _ => {}
     }
+    keep_cursor_visible(state);
 }

@@ -1,18 +1,17 @@
 //! The file picker: moving in the matches, opening one, typing the filter.
 
-use ratatui::crossterm::event::KeyEvent;
-
 use crate::tui::effect::Effect;
-use crate::tui::keymap::{Command, Context};
+use crate::tui::input;
+use crate::tui::keymap::{Command, Context, Key};
 use crate::tui::layout;
 use crate::tui::state::*;
 
-use super::{load, type_into};
+use super::load;
 
 pub(super) fn key(
     state: &mut State,
     command: Option<Command>,
-    event: KeyEvent,
+    key: Key,
     fx: &mut Vec<Effect>,
 ) -> Screen {
     let page = layout::picker(state.size).list.height.max(1) as usize;
@@ -38,7 +37,7 @@ pub(super) fn key(
             state.info(format!("pick a file to open with Enter ({quit} quits)"));
         }
         _ => {
-            if type_into(&mut picker.query, event) {
+            if input::edit(&mut picker.query, command, key) {
                 picker.refilter(None);
             }
         }

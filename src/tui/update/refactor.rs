@@ -6,9 +6,11 @@ use serde_json::json;
 
 use crate::honesty::Tool;
 use crate::lang::symbols::{Symbol, SymbolKind};
+use crate::tui::aim::{self, Aim};
 use crate::tui::document::Document;
 use crate::tui::effect::Effect;
 use crate::tui::keymap::{Command, Context};
+use crate::tui::motion;
 use crate::tui::state::*;
 
 use super::{form, preview};
@@ -48,15 +50,35 @@ pub(super) fn start_extract(state: &mut State) -> Screen {
     })
 }
 
-/// The symbol a refactor targets: the selected one when it fits, else the innermost fitting
-/// one around the cursor.
-fn target_symbol(code: &CodeView, accept: impl Fn(&Symbol) -> bool) -> Option<usize> {
+/// The symbol a refactor acts on: the selected one when it fits; else the function or item
+/// *named* under the cursor (its definition or a call of it); else the innermost fitting one
+/// around the cursor. `Err` is the notice when the cursor names something it cannot act on.
+fn target_symbol(
+    code: &CodeView,
+    accept: impl Fn(&Symbol) -> bool,
+    needs: &str,
+    refactor: &str,
+) -> Result<Option<usize>, String> {
     if let Some(Selection::Symbol(i)) = code.selection
         && code.doc.symbols.get(i).is_some_and(&accept)
     {
-        return Some(i);
+        return Ok(Some(i));
     }
-    code.doc.symbol_at(code.cursor, accept)
+    let col = code.col.min(motion::last_col(&code.doc, code.cursor));
+    match aim::aim(&code.doc, code.cursor, col, &accept) {
+        Aim::Definition(i) | Aim::Call(i) => match code.doc.symbols.get(i) {
+            Some(symbol) if accept(symbol) => Ok(Some(i)),
+            Some(symbol) => Err(format!(
+                "the cursor is on {}, and {refactor} works on {needs}; move the cursor off the name to {refactor} the one around it",
+                symbol_label(&code.doc, symbol)
+            )),
+            None => Ok(None),
+        },
+        Aim::Elsewhere { name } => Err(format!(
+            "`{name}` is not defined in this file: open the file that defines it and put the cursor on its definition to {refactor} it"
+        )),
+        Aim::Around(around) => Ok(around),
+    }
 }
 
 fn target_of(doc: &Document, index: usize) -> Option<Target> {
@@ -80,16 +102,26 @@ pub(super) fn start_inline(state: &mut State, fx: &mut Vec<Effect>) -> Screen {
     let Some(code) = state.code.as_ref() else {
         return Screen::Code;
     };
-    let Some(target) =
-        target_symbol(code, |s| s.kind.is_function()).and_then(|i| target_of(&code.doc, i))
-    else {
+    let target = match target_symbol(code, |s| s.kind.is_function(), "functions", "inline") {
+        Ok(Some(i)) => target_of(&code.doc, i),
+        Ok(None) => None,
+        Err(message) => {
+            state.warn(message);
+            return Screen::Code;
+        }
+    };
+    let Some(target) = target else {
         return no_target(state, "a function", "inline");
     };
     let file = code.doc.path.clone();
     let request = PreviewRequest {
         tool: Tool::InlineFunction,
         args: json!({"file_path": file, "function_name": target.name_path, "line": target.line}),
-        title: format!("inline {} in {file}", target.label),
+        title: Title::new(
+            format!("inline {}", target.label),
+            &format!("in {file}"),
+            "",
+        ),
         origin: file,
         origin_line: code.cursor,
     };
@@ -100,8 +132,15 @@ pub(super) fn start_move(state: &mut State) -> Screen {
     let Some(code) = state.code.as_ref() else {
         return Screen::Code;
     };
-    let Some(target) = target_symbol(code, |s| s.top_level).and_then(|i| target_of(&code.doc, i))
-    else {
+    let target = match target_symbol(code, |s| s.top_level, "top-level items", "move") {
+        Ok(Some(i)) => target_of(&code.doc, i),
+        Ok(None) => None,
+        Err(message) => {
+            state.warn(message);
+            return Screen::Code;
+        }
+    };
+    let Some(target) = target else {
         return no_target(state, "a top-level item", "move");
     };
     let mut form = Form {
@@ -122,8 +161,18 @@ pub(super) fn start_change_signature(state: &mut State) -> Screen {
     let Some(code) = state.code.as_ref() else {
         return Screen::Code;
     };
-    let Some(index) = target_symbol(code, |s| s.kind.is_function()) else {
-        return no_target(state, "a function", "change the signature of");
+    let index = match target_symbol(
+        code,
+        |s| s.kind.is_function(),
+        "functions",
+        "change the signature of",
+    ) {
+        Ok(Some(i)) => i,
+        Ok(None) => return no_target(state, "a function", "change the signature of"),
+        Err(message) => {
+            state.warn(message);
+            return Screen::Code;
+        }
     };
     let Some(target) = target_of(&code.doc, index) else {
         return Screen::Code;
@@ -158,9 +207,5 @@ pub(super) fn start_change_signature(state: &mut State) -> Screen {
 }
 
 fn new_input(placeholder: &str, text: &str) -> TextArea<'static> {
-    let mut input = TextArea::default();
-    input.set_placeholder_text(placeholder);
-    input.set_cursor_line_style(ratatui::style::Style::default());
-    input.insert_str(text);
-    input
+    crate::tui::input::field(placeholder, text)
 }

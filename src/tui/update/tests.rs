@@ -267,7 +267,7 @@ fn selection_labels_and_mouse_drag() {
         h.state.code.as_ref().unwrap().selection_label().as_deref(),
         Some("lines 5\u{2013}6")
     );
-    h.press(&["o", "g", "enter"]);
+    h.press(&["o"]).type_text("helper").press(&["enter"]);
     assert_eq!(
         h.state.code.as_ref().unwrap().selection_label().as_deref(),
         Some("def helper")

@@ -17,20 +17,17 @@ use crate::tui::layout;
 use crate::tui::state::{Preview, PreviewFocus, Ready, State};
 use crate::tui::theme::Theme;
 
+use super::fit::{self, Piece};
+
 /// Draws `preview`; `from_form` when it came from a form (a refusal goes back to it).
 pub fn render(state: &State, preview: &Preview, from_form: bool, frame: &mut Frame) {
     let t = &state.theme;
     let areas = layout::preview(state.size);
-    let mut title = vec![Span::styled(
-        format!(" {} ", preview.request.title),
-        t.title,
-    )];
-    if preview.stale.is_some() {
-        title.push(Span::styled(" STALE ", t.stale));
-    }
-    if preview.computing {
-        title.push(Span::styled(format!(" {} ", super::spinner(state)), t.info));
-    }
+    let title = title_line(
+        state,
+        preview,
+        areas.diff_box.width.saturating_sub(2) as usize,
+    );
     let diff_block = Block::default()
         .borders(Borders::ALL)
         .border_style(if preview.focus == PreviewFocus::Diff {
@@ -38,7 +35,7 @@ pub fn render(state: &State, preview: &Preview, from_form: bool, frame: &mut Fra
         } else {
             t.border
         })
-        .title(Line::from(title));
+        .title(title);
     frame.render_widget(diff_block, areas.diff_box);
 
     match &preview.result {
@@ -106,20 +103,59 @@ fn render_error(state: &State, error: &ApiError, from_form: bool, frame: &mut Fr
     frame.render_widget(Paragraph::new(lines), area);
 }
 
-fn files_bar(state: &State, preview: &Preview, ready: &Ready, frame: &mut Frame, area: Rect) {
+/// The diff box's title: the operation and the state always, the detail and the file while
+/// they fit.
+fn title_line(state: &State, preview: &Preview, width: usize) -> Line<'static> {
     let t = &state.theme;
-    let mut spans = Vec::new();
-    if ready.diffs.is_empty() {
-        spans.push(Span::styled("no file changes", t.warning));
-    }
-    let many = ready.diffs.len() > 1;
-    if many {
-        spans.push(Span::styled(
-            format!("{}/{} ", preview.file + 1, ready.diffs.len()),
-            t.dim,
+    let title = &preview.request.title;
+    let mut pieces = vec![Piece::new(
+        0,
+        vec![Span::styled(format!(" {}", title.operation), t.title)],
+    )];
+    if !title.place.is_empty() {
+        pieces.push(Piece::new(
+            2,
+            vec![Span::styled(format!(" {}", title.place), t.title)],
         ));
     }
-    for (i, diff) in ready.diffs.iter().enumerate() {
+    if !title.detail.is_empty() {
+        pieces.push(Piece::new(
+            1,
+            vec![Span::styled(format!(" {}", title.detail), t.title)],
+        ));
+    }
+    pieces.push(Piece::new(0, vec![Span::raw(" ")]));
+    if preview.stale.is_some() {
+        pieces.push(Piece::new(0, vec![Span::styled(" STALE ", t.stale)]));
+    }
+    if preview.computing {
+        pieces.push(Piece::new(
+            0,
+            vec![Span::styled(format!(" {} ", super::spinner(state)), t.info)],
+        ));
+    }
+    Line::from(
+        fit::fit(pieces, width)
+            .into_iter()
+            .flat_map(|p| p.spans)
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// The changed files above the diff: the one shown, with its counts, always; the others while
+/// they fit, else how many more there are.
+fn files_bar(state: &State, preview: &Preview, ready: &Ready, frame: &mut Frame, area: Rect) {
+    let t = &state.theme;
+    if ready.diffs.is_empty() {
+        frame.render_widget(
+            Paragraph::new(Span::styled("no file changes", t.warning)),
+            area,
+        );
+        return;
+    }
+    let many = ready.diffs.len() > 1;
+    let entry = |i: usize, width: Option<usize>| -> Vec<Span<'static>> {
+        let diff = &ready.diffs[i];
         let current = i == preview.file;
         let name_style = if current && many {
             t.list_selected
@@ -128,16 +164,59 @@ fn files_bar(state: &State, preview: &Preview, ready: &Ready, frame: &mut Frame,
         } else {
             t.dim
         };
-        spans.push(Span::styled(diff.path.clone(), name_style));
+        let mut tail = vec![];
         if diff.created {
-            spans.push(Span::styled(" (new)", t.info));
+            tail.push(Span::styled(" (new)", t.info));
         }
-        spans.push(Span::styled(format!(" +{}", diff.added), t.added));
-        spans.push(Span::styled(format!(" -{}", diff.removed), t.removed));
+        tail.push(Span::styled(format!(" +{}", diff.added), t.added));
+        tail.push(Span::styled(format!(" -{}", diff.removed), t.removed));
         if diff.whole_file {
-            spans.push(Span::styled(" whole file", t.dim));
+            tail.push(Span::styled(" whole file", t.dim));
         }
+        let tail_width: usize = tail.iter().map(Span::width).sum();
+        let path = match width {
+            Some(w) => fit::shorten(&diff.path, w.saturating_sub(tail_width).max(8)),
+            None => diff.path.clone(),
+        };
+        let mut spans = vec![Span::styled(path, name_style)];
+        spans.extend(tail);
         spans.push(Span::raw("  "));
+        spans
+    };
+    let width = area.width as usize;
+    let counter = if many {
+        format!("{}/{} ", preview.file + 1, ready.diffs.len())
+    } else {
+        String::new()
+    };
+    let mut pieces = vec![
+        Piece::new(0, vec![Span::styled(counter.clone(), t.dim)]),
+        Piece::new(
+            0,
+            entry(preview.file, Some(width.saturating_sub(counter.len()))),
+        ),
+    ];
+    for i in (0..ready.diffs.len()).filter(|&i| i != preview.file) {
+        pieces.push(Piece::new(2, entry(i, None)));
+    }
+    let mut spans: Vec<Span> = fit::fit(pieces, width)
+        .into_iter()
+        .flat_map(|p| p.spans)
+        .collect();
+    let shown_others = ready
+        .diffs
+        .iter()
+        .enumerate()
+        .filter(|(i, d)| *i != preview.file && spans.iter().any(|s| s.content.as_ref() == d.path))
+        .count();
+    let more = ready.diffs.len() - 1 - shown_others;
+    if more > 0 {
+        let next = state.keymap.hint(Context::Preview, Command::NextFile);
+        let note = format!("+{more} more ({next})");
+        let used: usize = spans.iter().map(Span::width).sum();
+        if used + note.chars().count() <= width {
+            spans.push(Span::styled(note, t.dim));
+        }
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
