@@ -32,6 +32,10 @@ pub fn success(call: &ToolCall, outcome: &Outcome, applied: Option<&ApplyReport>
         data.insert("unknown_args".into(), json!(call.unknown_args));
     }
     data.insert("findings".into(), json!(outcome.plan.findings));
+    data.insert(
+        "finding_counts".into(),
+        json!(super::finding_counts::count(&outcome.plan.findings)),
+    );
     let changes: Vec<Value> = outcome
         .plan
         .changes

@@ -5,6 +5,7 @@
 pub mod args;
 pub mod envelope;
 pub mod error;
+pub mod finding_counts;
 pub mod schema;
 
 use std::collections::BTreeMap;

@@ -202,6 +202,25 @@ pub fn output_schema() -> Value {
                     "fallback_reason": {"type": "string"},
                     "unknown_args": strings,
                     "findings": {"type": "array", "items": finding},
+                    "finding_counts": {
+                        "type": "object",
+                        "description": "the findings counted per severity, and per kind (the message without the place it names), errors first, the most frequent first",
+                        "properties": {
+                            "error": {"type": "integer"},
+                            "warning": {"type": "integer"},
+                            "info": {"type": "integer"},
+                            "by_kind": {"type": "array", "items": {
+                                "type": "object",
+                                "properties": {
+                                    "severity": {"type": "string", "enum": ["info", "warning", "error"]},
+                                    "kind": {"type": "string"},
+                                    "count": {"type": "integer"}
+                                },
+                                "required": ["severity", "kind", "count"]
+                            }}
+                        },
+                        "required": ["error", "warning", "info", "by_kind"]
+                    },
                     "changes": {"type": "array", "items": change},
                     "transaction_id": {"type": "string"}
                 },

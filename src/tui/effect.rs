@@ -34,6 +34,10 @@ pub enum Effect {
     },
     /// Watch exactly these project-relative paths from now on.
     Watch(Vec<String>),
+    /// Watch the undo journal (while undo is offered) or stop.
+    WatchJournal(bool),
+    /// Read the journal's state of `transaction`, answering with `UndoChecked`.
+    CheckUndo { transaction: String },
     /// Start the language server for this file in the background, so the first refactor does
     /// not wait for it to load the project.
     WarmUp { path: String },

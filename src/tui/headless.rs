@@ -209,6 +209,13 @@ impl Headless {
         self.dispatch(Action::FilesChanged(changed));
     }
 
+    /// Tells the UI, as the watcher would, that the undo journal changed (e.g. `candor undo`
+    /// ran in a shell), and performs what follows.
+    pub fn journal_changed(&mut self) {
+        self.dispatch(Action::JournalChanged);
+        self.settle();
+    }
+
     fn perform(&mut self, effect: Effect) -> Vec<Action> {
         match effect {
             Effect::StartWalk => {
@@ -256,6 +263,16 @@ impl Headless {
                     live.worker.cancel_preview();
                 }
                 Vec::new()
+            }
+            Effect::WatchJournal(on) => {
+                if let Some(live) = self.live.as_mut() {
+                    live.watcher.watch_journal(on);
+                }
+                Vec::new()
+            }
+            Effect::CheckUndo { transaction } => {
+                let state = jobs::undo_state(self.engine.root(), &transaction);
+                vec![Action::UndoChecked { transaction, state }]
             }
             Effect::Watch(paths) => {
                 if let Some(live) = self.live.as_mut() {

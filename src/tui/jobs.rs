@@ -16,7 +16,7 @@ use crate::lang::Language;
 use crate::workspace::write::ApplyReport;
 use crate::workspace::{DiskSources, Root};
 
-use super::action::Action;
+use super::action::{Action, UndoRefused};
 use super::diffview;
 use super::document::Document;
 use super::state::{LspStatus, Ready};
@@ -155,14 +155,38 @@ pub fn undo(
     root: &Root,
     _changes: &[FileChange],
     transaction: Option<&str>,
-) -> Result<Vec<String>, String> {
-    let id = transaction
-        .ok_or_else(|| "nothing to undo: that write was not recorded in the journal".to_string())?;
-    let report = crate::workspace::undo::undo_transaction(root, id).map_err(|e| e.to_string())?;
+) -> Result<Vec<String>, UndoRefused> {
+    use crate::workspace::undo::UndoError;
+    let id = transaction.ok_or_else(|| UndoRefused {
+        message: "nothing to undo: that write was not recorded in the journal".to_string(),
+        nothing_left: true,
+    })?;
+    let report = crate::workspace::undo::undo_transaction(root, id).map_err(|e| UndoRefused {
+        nothing_left: matches!(
+            e,
+            UndoError::AlreadyUndone { .. }
+                | UndoError::UnknownTransaction { .. }
+                | UndoError::NotApplied { .. }
+        ),
+        message: e.to_string(),
+    })?;
     match report.undone {
         Some(undone) => Ok(undone.files),
-        None => Err(crate::workspace::undo::describe_report(&report)),
+        None => Err(UndoRefused {
+            message: crate::workspace::undo::describe_report(&report),
+            nothing_left: false,
+        }),
     }
+}
+
+/// What the journal says of `transaction` now (`applied`, `undone by …`, …), `None` when it is
+/// not there (or the journal cannot be read). Reads only: takes no lock, recovers nothing.
+pub fn undo_state(root: &Root, transaction: &str) -> Option<String> {
+    crate::workspace::undo::history(root)
+        .ok()?
+        .into_iter()
+        .find(|entry| entry.id == transaction)
+        .map(|entry| entry.state)
 }
 
 /// The sha256 of what each path holds now (`None` when it is gone or unreadable).
@@ -356,7 +380,8 @@ mod tests {
         let id = apply(&[change]);
         std::fs::write(dir.path().join("a.py"), "x = 3\n").unwrap();
         let err = undo(&root, &[], id.as_deref()).unwrap_err();
-        assert!(err.contains("a.py changed"), "{err}");
+        assert!(err.message.contains("a.py changed"), "{err:?}");
+        assert!(!err.nothing_left);
         assert_eq!(
             std::fs::read_to_string(dir.path().join("a.py")).unwrap(),
             "x = 3\n"

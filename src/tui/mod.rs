@@ -18,7 +18,6 @@ pub mod jobs;
 pub mod keymap;
 pub mod layout;
 pub mod motion;
-pub mod params;
 mod runtime;
 pub mod state;
 pub mod theme;

@@ -11,8 +11,8 @@ use std::time::Duration;
 use anyhow::Context as _;
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{
-    self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
-    Event, KeyEventKind,
+    self, DisableBracketedPaste, DisableFocusChange, DisableMouseCapture, EnableBracketedPaste,
+    EnableFocusChange, EnableMouseCapture, Event, KeyEventKind,
 };
 use ratatui::crossterm::execute;
 
@@ -61,10 +61,20 @@ pub fn run(path: &Path, backend: Option<BackendChoice>) -> anyhow::Result<()> {
             record_worker_panic(info.to_string());
             return;
         }
-        let _ = execute!(stdout(), DisableMouseCapture, DisableBracketedPaste);
+        let _ = execute!(
+            stdout(),
+            DisableMouseCapture,
+            DisableBracketedPaste,
+            DisableFocusChange
+        );
         ratatui_hook(info);
     }));
-    let _ = execute!(stdout(), EnableMouseCapture, EnableBracketedPaste);
+    let _ = execute!(
+        stdout(),
+        EnableMouseCapture,
+        EnableBracketedPaste,
+        EnableFocusChange
+    );
     let size = terminal
         .size()
         .map(|s| (s.width, s.height))
@@ -77,7 +87,12 @@ pub fn run(path: &Path, backend: Option<BackendChoice>) -> anyhow::Result<()> {
     let first_frame_only = std::env::var_os(EXIT_AFTER_FIRST_FRAME).is_some();
     let result = Runtime::start(engine)
         .and_then(|mut runtime| runtime.run(&mut terminal, state, file, first_frame_only));
-    let _ = execute!(stdout(), DisableMouseCapture, DisableBracketedPaste);
+    let _ = execute!(
+        stdout(),
+        DisableMouseCapture,
+        DisableBracketedPaste,
+        DisableFocusChange
+    );
     ratatui::restore();
     result
 }
@@ -252,6 +267,23 @@ impl Runtime {
                         watcher.set(&paths);
                     }
                 }
+                Effect::WatchJournal(on) => {
+                    if let Some(watcher) = self.watcher.as_mut() {
+                        watcher.watch_journal(on);
+                    }
+                }
+                Effect::CheckUndo { transaction } => {
+                    let root = self.root.clone();
+                    let tx = self.tx.clone();
+                    let _ = spawn_worker("journal", move || {
+                        let state = guarded("reading the undo journal", || {
+                            jobs::undo_state(&root, &transaction)
+                        })
+                        .ok()
+                        .flatten();
+                        let _ = tx.send(Action::UndoChecked { transaction, state });
+                    });
+                }
                 Effect::WarmUp { path } => {
                     let engine = self.engine.clone();
                     let _ = spawn_worker("lsp-start", move || {
@@ -282,6 +314,7 @@ fn spawn_input_thread(tx: Sender<Action>) {
                 Ok(Event::Mouse(mouse)) => Action::Mouse(mouse),
                 Ok(Event::Paste(text)) => Action::Paste(text),
                 Ok(Event::Resize(width, height)) => Action::Resize(width, height),
+                Ok(Event::FocusGained) => Action::FocusGained,
                 Ok(_) => continue,
                 Err(_) => return,
             };

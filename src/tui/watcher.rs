@@ -3,6 +3,8 @@
 //! the sha256 of what each holds now. Opening, reading, closing after a read and metadata
 //! changes are not changes: language servers and tools read files all the time, and reacting
 //! to reads is how a preview ends up recomputing for ever. The UI decides by the hash alone.
+//! While undo is offered it also watches the undo journal, so a `candor undo` run in a shell is
+//! noticed.
 
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
@@ -34,12 +36,20 @@ pub fn may_change_content(kind: &EventKind) -> bool {
     }
 }
 
-/// A running watcher; events go to the UI as [`Action::FilesChanged`].
+/// A running watcher; events go to the UI as [`Action::FilesChanged`] and
+/// [`Action::JournalChanged`].
 pub struct Watcher {
     debouncer: Debouncer<RecommendedWatcher, RecommendedCache>,
     root: Root,
     interest: Arc<Mutex<HashSet<String>>>,
     dirs: BTreeSet<PathBuf>,
+    /// The journal folder, while it is watched.
+    journal: Option<PathBuf>,
+}
+
+/// Where the undo journal lives in a project.
+fn journal_dir(root: &Root) -> PathBuf {
+    root.path().join(".candor").join("journal")
 }
 
 impl Watcher {
@@ -47,8 +57,17 @@ impl Watcher {
         let interest: Arc<Mutex<HashSet<String>>> = Arc::default();
         let handler_interest = interest.clone();
         let handler_root = root.clone();
+        let journal = journal_dir(&root);
         let debouncer = new_debouncer(DEBOUNCE, None, move |result: DebounceEventResult| {
             let Ok(events) = result else { return };
+            if events
+                .iter()
+                .filter(|e| may_change_content(&e.kind))
+                .flat_map(|e| e.paths.iter())
+                .any(|p| p.starts_with(&journal))
+            {
+                let _ = tx.send(Action::JournalChanged);
+            }
             let Ok(interest) = handler_interest.lock() else {
                 return;
             };
@@ -71,7 +90,19 @@ impl Watcher {
             root,
             interest,
             dirs: BTreeSet::new(),
+            journal: None,
         })
+    }
+
+    /// Watches the undo journal (when it exists) or stops.
+    pub fn watch_journal(&mut self, on: bool) {
+        if let Some(dir) = self.journal.take() {
+            let _ = self.debouncer.unwatch(&dir);
+        }
+        let dir = journal_dir(&self.root);
+        if on && dir.is_dir() && self.debouncer.watch(&dir, RecursiveMode::Recursive).is_ok() {
+            self.journal = Some(dir);
+        }
     }
 
     /// Watches exactly these project-relative paths from now on.
@@ -157,6 +188,35 @@ mod tests {
                 Err(_) => panic!("no change reported within 10 s"),
             }
         }
+    }
+
+    #[test]
+    fn a_change_in_the_undo_journal_is_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = dir.path().join(".candor/journal/000001-x");
+        std::fs::create_dir_all(&journal).unwrap();
+        std::fs::write(journal.join("status.json"), "{}").unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        let (tx, rx) = mpsc::channel();
+        let mut watcher = Watcher::new(root, tx).unwrap();
+        watcher.watch_journal(true);
+        std::fs::write(journal.join("status.json"), "{\"undone\": true}").unwrap();
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let remaining = deadline.saturating_duration_since(std::time::Instant::now());
+            match rx.recv_timeout(remaining) {
+                Ok(Action::JournalChanged) => break,
+                Ok(_) => {}
+                Err(_) => panic!("no journal change reported within 10 s"),
+            }
+        }
+        watcher.watch_journal(false);
+        while rx.try_recv().is_ok() {}
+        std::fs::write(journal.join("status.json"), "{}").unwrap();
+        assert!(
+            rx.recv_timeout(Duration::from_millis(800)).is_err(),
+            "not watched any more"
+        );
     }
 
     #[test]

@@ -18,7 +18,7 @@ use crate::backend::lsp::JobId;
 use crate::edit::FileChange;
 use crate::honesty::Tool;
 
-use super::action::Action;
+use super::action::{Action, UndoRefused};
 use super::jobs;
 
 /// The message of the last panic on a worker thread.
@@ -240,7 +240,12 @@ fn perform(engine: &Engine, job: Result<Write, (u64, Tool, Value)>) -> Action {
             result: guarded("undoing", || {
                 jobs::undo(engine.root(), &changes, transaction.as_deref())
             })
-            .unwrap_or_else(Err),
+            .unwrap_or_else(|message| {
+                Err(UndoRefused {
+                    message,
+                    nothing_left: false,
+                })
+            }),
         },
         Err((id, tool, args)) => Action::PreviewReady {
             id,

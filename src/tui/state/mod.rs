@@ -99,6 +99,8 @@ pub struct State {
     pub quit: bool,
     /// The files the watcher reports on (the open file and the preview's files).
     pub watched: Vec<String>,
+    /// Whether the watcher reports changes of the undo journal.
+    pub watching_journal: bool,
     /// What the open file's language server is doing, when one is used.
     pub lsp_status: Option<LspStatus>,
 }
@@ -132,6 +134,7 @@ impl State {
             next_id: 1,
             quit: false,
             watched: Vec::new(),
+            watching_journal: false,
             lsp_status: None,
         }
     }

@@ -28,6 +28,53 @@ pub struct PreviewRequest {
     pub origin_line: usize,
 }
 
+/// How the warning panel lists the notes (info findings); errors and warnings are always listed
+/// one by one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NotesMode {
+    /// One row per kind with its count (`77 × `has` appears in a string; not updated`).
+    #[default]
+    Folded,
+    /// Every note.
+    All,
+    /// No notes (their count stays in the panel's summary).
+    Hidden,
+}
+
+impl NotesMode {
+    /// The next mode of the panel's toggle.
+    pub fn next(self) -> NotesMode {
+        match self {
+            NotesMode::Folded => NotesMode::All,
+            NotesMode::All => NotesMode::Hidden,
+            NotesMode::Hidden => NotesMode::Folded,
+        }
+    }
+}
+
+/// One row of the findings list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FindingRow {
+    /// A finding, by index.
+    One(usize),
+    /// Notes of one kind folded into a count; `first` is the index of the first of them.
+    Group {
+        kind: String,
+        count: usize,
+        first: usize,
+    },
+}
+
+impl FindingRow {
+    /// The finding a jump goes to.
+    pub fn finding(&self) -> usize {
+        match self {
+            FindingRow::One(i) => *i,
+            FindingRow::Group { first, .. } => *first,
+        }
+    }
+}
+
 /// A preview's title in parts, so it gives way by importance on a narrow screen: what is done,
 /// where (with its preposition: `of src/lib.rs`), and the detail (`into parse_header`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,6 +113,50 @@ pub struct Ready {
 }
 
 impl Ready {
+    /// The findings as the panel lists them: errors, then warnings, one by one; then the notes
+    /// as `notes` says.
+    pub fn finding_rows(&self, notes: NotesMode) -> Vec<FindingRow> {
+        let findings = &self.outcome.plan.findings;
+        let mut rows = Vec::new();
+        for severity in [Severity::Error, Severity::Warning] {
+            rows.extend(
+                findings
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, f)| f.severity == severity)
+                    .map(|(i, _)| FindingRow::One(i)),
+            );
+        }
+        match notes {
+            NotesMode::Hidden => {}
+            NotesMode::All => rows.extend(
+                findings
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, f)| f.severity == Severity::Info)
+                    .map(|(i, _)| FindingRow::One(i)),
+            ),
+            NotesMode::Folded => rows.extend(
+                crate::api::finding_counts::count(findings)
+                    .by_kind
+                    .into_iter()
+                    .filter(|k| k.severity == Severity::Info)
+                    .map(|k| {
+                        if k.count == 1 {
+                            FindingRow::One(k.first)
+                        } else {
+                            FindingRow::Group {
+                                kind: k.kind,
+                                count: k.count,
+                                first: k.first,
+                            }
+                        }
+                    }),
+            ),
+        }
+        rows
+    }
+
     pub fn count(&self, severity: Severity) -> usize {
         self.outcome
             .plan
@@ -144,7 +235,10 @@ pub struct Preview {
     pub scroll: usize,
     pub hscroll: usize,
     pub focus: PreviewFocus,
+    /// Index into [`Ready::finding_rows`] of the selected row.
     pub finding: usize,
+    /// How the panel lists the notes.
+    pub notes: NotesMode,
     /// The second-keystroke prompt is open.
     pub confirm: bool,
     /// The diff row a finding jumped to.

@@ -4,10 +4,12 @@
 use serde_json::{Value, json};
 
 use crate::lang::Language;
+use crate::refactor::change_signature::{check_new_parameters, function_query, read_typed_list};
+use crate::refactor::{ChangeSignatureRequest, MemorySources};
+use crate::tui::document::Document;
 use crate::tui::effect::Effect;
 use crate::tui::input;
 use crate::tui::keymap::{Command, Key};
-use crate::tui::params;
 use crate::tui::state::*;
 
 use super::preview;
@@ -29,10 +31,10 @@ pub(super) fn key(
                 form.completion = Some(next);
                 let text = form.completions[next].clone();
                 input::set_text(&mut form.input, &text);
-                form.error = validate(&form, false).err();
+                form.error = validate(&form, false, open_doc(state)).err();
             }
         }
-        Some(Command::Submit) => match validate(&form, true) {
+        Some(Command::Submit) => match validate(&form, true, open_doc(state)) {
             Ok(args) => {
                 let origin_line = state.code.as_ref().map_or(0, |c| c.cursor);
                 let request = preview_request(&form, args, origin_line);
@@ -43,22 +45,27 @@ pub(super) fn key(
         _ => {
             if input::edit(&mut form.input, command, key) {
                 form.completion = None;
-                changed(&mut form, &state.picker.files);
+                changed(&mut form, &state.picker.files, open_doc(state));
             }
         }
     }
     Screen::Form(form)
 }
 
+/// The document of the open file (a change-signature form checks its list against it).
+fn open_doc(state: &State) -> Option<&Document> {
+    state.code.as_ref().map(|c| &c.doc)
+}
+
 /// After the input changed: check it again, and complete it again.
-pub(super) fn changed(form: &mut Form, files: &[String]) {
-    form.error = validate(form, false).err();
+pub(super) fn changed(form: &mut Form, files: &[String], doc: Option<&Document>) {
+    form.error = validate(form, false, doc).err();
     refresh_completions(form, files);
 }
 
 /// Checks the input; on success, the tool arguments. `submitting` also refuses an empty input
-/// (while typing, an empty input is not yet an error).
-fn validate(form: &Form, submitting: bool) -> Result<Value, String> {
+/// (while typing, an empty input is not yet an error). `doc` is the open file.
+fn validate(form: &Form, submitting: bool, doc: Option<&Document>) -> Result<Value, String> {
     let text = form.input_text();
     let text = text.trim();
     match &form.kind {
@@ -85,15 +92,58 @@ fn validate(form: &Form, submitting: bool) -> Result<Value, String> {
             language,
             is_method,
         } => {
-            let parsed = params::parse_parameters(*language, text, *is_method)?;
+            // The engine's own reader and rules: what the form accepts, the engine accepts.
+            let typed = read_typed_list(*language, text, *is_method)
+                .map_err(|e| in_form_words(&e.to_string()))?;
+            let request = ChangeSignatureRequest {
+                file: file.clone(),
+                function: function_query(&target.name_path, target.line),
+                new_parameters: typed.parameters,
+            };
+            if let Some(doc) = doc.filter(|d| d.path == *file) {
+                let sources = MemorySources::new().with(file, &doc.text);
+                check_new_parameters(&sources, &request)
+                    .map_err(|e| in_form_words(&e.to_string()))?;
+            }
             Ok(json!({
                 "file_path": file,
                 "function_name": target.name_path,
                 "line": target.line,
-                "new_parameters": parsed.parameters,
+                "new_parameters": request.new_parameters,
             }))
         }
     }
+}
+
+/// An engine message about `new_parameters` (the JSON argument) said about the list in the
+/// form: `parameter 2 of new_parameters` is `parameter 2`, a `"default"` is `= value`, a
+/// `"type"` is `: Type`.
+fn in_form_words(message: &str) -> String {
+    let mut text = message
+        .replace(
+            "leave the receiver out of new_parameters, it is kept",
+            "the receiver stays first, as it is",
+        )
+        .replace(" of new_parameters", "")
+        .replace("from new_parameters", "from the list")
+        .replace("in new_parameters", "in the list")
+        .replace("new_parameters", "the list")
+        .replace("remove \"default\"", "remove the default");
+    // `remove "default": "x" from `p`` → `remove `= x` from `p``.
+    while let Some(at) = text.find("the default: \"") {
+        let value_start = at + "the default: \"".len();
+        let Some(len) = text[value_start..].find('"') else {
+            break;
+        };
+        let value = text[value_start..value_start + len].to_string();
+        text.replace_range(at..value_start + len + 1, &format!("`= {value}`"));
+    }
+    // `give it as "type" (e.g. {"name": "x", "type": "i32"})` → `write it as `x: Type``.
+    if let Some(at) = text.find("give it as \"type\"") {
+        let end = text[at..].find(')').map_or(text.len(), |e| at + e + 1);
+        text.replace_range(at..end, "write it as `name: Type`");
+    }
+    text
 }
 
 fn validate_move(

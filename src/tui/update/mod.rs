@@ -70,6 +70,11 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
         Action::PreviewReady { id, result } => preview::on_preview(state, id, result),
         Action::Applied { id, result } => writes::on_applied(state, id, result, &mut fx),
         Action::Undone { id, result } => writes::on_undone(state, id, result, &mut fx),
+        Action::JournalChanged | Action::FocusGained => writes::check_undo(state, &mut fx),
+        Action::UndoChecked {
+            transaction,
+            state: journal_state,
+        } => writes::on_undo_checked(state, &transaction, journal_state),
         Action::FilesChanged(changed) => watch::on_files_changed(state, &changed, &mut fx),
         Action::LspStatus(status) => state.lsp_status = status,
     }
@@ -169,7 +174,11 @@ fn on_paste(state: &mut State, text: &str) {
         }
         Screen::Form(form) => {
             form.input.insert_str(&line);
-            form::changed(form, &state.picker.files);
+            form::changed(
+                form,
+                &state.picker.files,
+                state.code.as_ref().map(|c| &c.doc),
+            );
         }
         Screen::Code => {
             if let Some(code) = state.code.as_mut() {

@@ -47,6 +47,7 @@ pub(super) fn request_preview(
             hscroll: 0,
             focus: PreviewFocus::Diff,
             finding: 0,
+            notes: NotesMode::Folded,
             confirm: false,
             marked_row: None,
         }),
@@ -103,7 +104,7 @@ pub(super) fn on_preview(state: &mut State, id: u64, result: Result<Box<Ready>, 
             preview.file = preview.file.min(ready.diffs.len().saturating_sub(1));
             preview.finding = preview
                 .finding
-                .min(ready.outcome.plan.findings.len().saturating_sub(1));
+                .min(ready.finding_rows(preview.notes).len().saturating_sub(1));
             if first {
                 preview.scroll = 0;
             }
@@ -212,7 +213,7 @@ fn diff_key(
         Command::FocusWarnings => {
             if preview
                 .ready()
-                .is_some_and(|r| !r.outcome.plan.findings.is_empty())
+                .is_some_and(|r| !r.finding_rows(preview.notes).is_empty())
             {
                 preview.focus = PreviewFocus::Findings;
             } else {
@@ -391,10 +392,22 @@ fn findings_key(
     command: Option<Command>,
     fx: &mut Vec<Effect>,
 ) -> Next {
-    let count = preview.ready().map_or(0, |r| r.outcome.plan.findings.len());
+    let rows = preview
+        .ready()
+        .map_or(0, |r| r.finding_rows(preview.notes).len());
     match command {
         Some(Command::Up) => preview.finding = preview.finding.saturating_sub(1),
-        Some(Command::Down) => preview.finding = (preview.finding + 1).min(count.saturating_sub(1)),
+        Some(Command::Down) => preview.finding = (preview.finding + 1).min(rows.saturating_sub(1)),
+        Some(Command::ToggleNotes) => {
+            preview.notes = preview.notes.next();
+            let rows = preview
+                .ready()
+                .map_or(0, |r| r.finding_rows(preview.notes).len());
+            if rows == 0 {
+                preview.focus = PreviewFocus::Diff;
+            }
+            preview.finding = preview.finding.min(rows.saturating_sub(1));
+        }
         Some(Command::Back) => preview.focus = PreviewFocus::Diff,
         Some(Command::Jump) => return jump_to_finding(state, preview, fx),
         _ => {}
@@ -406,8 +419,12 @@ fn findings_key(
 /// shown if the line is outside the hunks), else in the code view, the preview set aside.
 fn jump_to_finding(state: &mut State, preview: &mut Preview, fx: &mut Vec<Effect>) -> Next {
     let page = diff_height(state);
-    let index = preview.finding;
+    let row = preview.finding;
+    let notes = preview.notes;
     let Some(Ok(ready)) = preview.result.as_mut() else {
+        return Next::Stay;
+    };
+    let Some(index) = ready.finding_rows(notes).get(row).map(FindingRow::finding) else {
         return Next::Stay;
     };
     let Some(finding) = ready.outcome.plan.findings.get(index).cloned() else {

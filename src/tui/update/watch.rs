@@ -37,8 +37,14 @@ pub(super) fn on_files_changed(
     }
 }
 
-/// Keeps the watcher on the open file and the preview's files.
+/// Keeps the watcher on the open file and the preview's files, and on the undo journal while
+/// undo is offered.
 pub(super) fn sync_watch(state: &mut State, fx: &mut Vec<Effect>) {
+    let journal = state.last_applied.is_some();
+    if journal != state.watching_journal {
+        state.watching_journal = journal;
+        fx.push(Effect::WatchJournal(journal));
+    }
     let mut paths: Vec<String> = state.code.iter().map(|c| c.doc.path.clone()).collect();
     if let Some(preview) = state.preview() {
         paths.extend(preview.paths());

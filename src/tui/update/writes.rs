@@ -2,6 +2,7 @@
 //! offered) or refused (a stale file asks for the preview again), and undo.
 
 use crate::api::{ApiError, ErrorCode};
+use crate::tui::action::UndoRefused;
 use crate::tui::effect::Effect;
 use crate::tui::keymap::{Command, Context};
 use crate::tui::state::*;
@@ -95,7 +96,7 @@ pub(super) fn undo(state: &mut State, fx: &mut Vec<Effect>) {
 pub(super) fn on_undone(
     state: &mut State,
     id: u64,
-    result: Result<Vec<String>, String>,
+    result: Result<Vec<String>, UndoRefused>,
     fx: &mut Vec<Effect>,
 ) {
     if state.writing.take_if(|w| w.id == id).is_none() {
@@ -113,6 +114,47 @@ pub(super) fn on_undone(
                 load(state, &path, None, false, fx);
             }
         }
-        Err(message) => state.error(format!("undo refused: {message}")),
+        Err(refused) if refused.nothing_left => {
+            // Undone elsewhere in the meantime: there is nothing left to offer.
+            state.last_applied = None;
+            state.warn(format!("nothing undone: {}", refused.message));
+        }
+        Err(refused) => state.error(format!("undo refused: {}", refused.message)),
     }
+}
+
+/// Asks the journal again whether the refactor undo offers can still be undone (after the
+/// journal changed, or when the terminal gets the focus back from a shell).
+pub(super) fn check_undo(state: &State, fx: &mut Vec<Effect>) {
+    if let Some(transaction) = state
+        .last_applied
+        .as_ref()
+        .and_then(|a| a.transaction.clone())
+    {
+        fx.push(Effect::CheckUndo { transaction });
+    }
+}
+
+/// The journal's answer: a refactor undone elsewhere (`candor undo` in a shell) is no longer
+/// offered.
+pub(super) fn on_undo_checked(state: &mut State, transaction: &str, journal_state: Option<String>) {
+    let Some(applied) = state
+        .last_applied
+        .as_ref()
+        .filter(|a| a.transaction.as_deref() == Some(transaction))
+    else {
+        return;
+    };
+    if journal_state.as_deref() == Some("applied") {
+        return;
+    }
+    let label = applied.label.clone();
+    state.last_applied = None;
+    let why = match journal_state {
+        Some(journal_state) => format!("the journal says it was {journal_state}"),
+        None => "it is no longer in the journal".to_string(),
+    };
+    state.info(format!(
+        "{label} was undone outside candor ({why}); there is nothing left to undo here"
+    ));
 }

@@ -14,7 +14,7 @@ use crate::refactor::Severity;
 use crate::tui::diffview::{Row, RowKind};
 use crate::tui::keymap::{Command, Context};
 use crate::tui::layout;
-use crate::tui::state::{Preview, PreviewFocus, Ready, State};
+use crate::tui::state::{FindingRow, NotesMode, Preview, PreviewFocus, Ready, State};
 use crate::tui::theme::Theme;
 
 use super::fit::{self, Piece};
@@ -399,6 +399,62 @@ fn panel(state: &State, preview: &Preview, frame: &mut Frame, outer: Rect, area:
         lines.push(heading("Degraded".to_string()));
         indented(&mut lines, DEGRADED_REASON, "  ", t.warning);
     }
+    // Errors and warnings first: they are about this very edit.
+    let rows = ready.finding_rows(preview.notes);
+    let findings = &outcome.plan.findings;
+    let is_note = |row: &FindingRow| match row {
+        FindingRow::One(i) => findings
+            .get(*i)
+            .is_some_and(|f| f.severity == Severity::Info),
+        FindingRow::Group { .. } => true,
+    };
+    let serious = rows.iter().filter(|r| !is_note(r)).count();
+    let mut row_line = |lines: &mut Vec<Line<'static>>, index: usize, row: &FindingRow| {
+        let start = lines.len();
+        let (text, mark, style) = match row {
+            FindingRow::One(i) => {
+                let finding = &findings[*i];
+                let (mark, style) = match finding.severity {
+                    Severity::Error => ("✗ ", t.error),
+                    Severity::Warning => ("▲ ", t.warning),
+                    Severity::Info => ("· ", t.info),
+                };
+                // Messages often name their place already; do not say it twice.
+                let place = format!("{}:{}", finding.file, finding.line);
+                let text = if finding.message.contains(&place) {
+                    finding.message.clone()
+                } else {
+                    format!("{place} {}", finding.message)
+                };
+                (text, mark, style)
+            }
+            FindingRow::Group { kind, count, .. } => (format!("{count} × {kind}"), "· ", t.info),
+        };
+        indented(lines, &text, mark, style);
+        if focused && index == preview.finding {
+            selected_at = start;
+            for line in &mut lines[start..] {
+                *line = line.clone().style(t.list_selected);
+            }
+        }
+    };
+    if findings.is_empty() {
+        lines.push(heading("Findings: none".to_string()));
+        let note = if outcome.is_heuristic() {
+            "nothing specific to this edit was noticed; the caveats still apply"
+        } else {
+            "nothing specific to this edit was noticed"
+        };
+        indented(&mut lines, note, "  ", t.dim);
+    } else if serious > 0 {
+        lines.push(heading(format!(
+            "Findings: {}",
+            summary(ready.count(Severity::Error), ready.count(Severity::Warning))
+        )));
+        for (index, row) in rows.iter().enumerate().filter(|(_, r)| !is_note(r)) {
+            row_line(&mut lines, index, row);
+        }
+    }
     let caveats = ready.caveats();
     if caveats.is_empty() {
         lines.push(heading("Caveats: none".to_string()));
@@ -414,49 +470,63 @@ fn panel(state: &State, preview: &Preview, frame: &mut Frame, outer: Rect, area:
             indented(&mut lines, caveat, "• ", t.warning);
         }
     }
-    let findings = &outcome.plan.findings;
-    if findings.is_empty() {
-        lines.push(heading("Findings: none".to_string()));
-        let note = if outcome.is_heuristic() {
-            "nothing specific to this edit was noticed; the caveats still apply"
-        } else {
-            "nothing specific to this edit was noticed"
+    let notes = ready.count(Severity::Info);
+    if notes > 0 {
+        let toggle = state.keymap.hint(Context::Findings, Command::ToggleNotes);
+        let how = match preview.notes {
+            NotesMode::Folded => "folded by kind",
+            NotesMode::All => "all",
+            NotesMode::Hidden => "hidden",
         };
-        indented(&mut lines, note, "  ", t.dim);
-    } else {
-        lines.push(heading(format!("Findings ({})", findings.len())));
-        for (i, finding) in findings.iter().enumerate() {
-            let (mark, style) = match finding.severity {
-                Severity::Error => ("✗ ", t.error),
-                Severity::Warning => ("▲ ", t.warning),
-                Severity::Info => ("· ", t.info),
-            };
-            if i == preview.finding {
-                selected_at = lines.len();
-            }
-            let start = lines.len();
-            // Messages often name their place already; do not say it twice.
-            let place = format!("{}:{}", finding.file, finding.line);
-            let text = if finding.message.contains(&place) {
-                format!("{} {}", finding.severity.as_str(), finding.message)
-            } else {
-                format!("{} {place} {}", finding.severity.as_str(), finding.message)
-            };
-            indented(&mut lines, &text, mark, style);
-            if focused && i == preview.finding {
-                for line in &mut lines[start..] {
-                    *line = line.clone().style(t.list_selected);
-                }
-            }
+        lines.push(heading(format!(
+            "Notes ({notes}, {how}; tab then {toggle} changes)"
+        )));
+        for (index, row) in rows.iter().enumerate().filter(|(_, r)| is_note(r)) {
+            row_line(&mut lines, index, row);
         }
     }
     let height = area.height as usize;
-    let scroll = if focused && selected_at + 2 > height {
+    let mut scroll = if focused && selected_at + 2 > height {
         selected_at + 2 - height
     } else {
         0
     };
-    frame.render_widget(Paragraph::new(lines).scroll((scroll as u16, 0)), area);
+    // On the last row, the rest of the panel (the caveats after the warnings) comes into view.
+    if focused && preview.finding + 1 >= rows.len() {
+        scroll = scroll
+            .max(lines.len().saturating_sub(height))
+            .min(selected_at);
+    }
+    let scroll = scroll.min(lines.len().saturating_sub(height));
+    let total = lines.len();
+    let mut visible: Vec<Line> = lines.into_iter().skip(scroll).take(height).collect();
+    if total > scroll + height && height > 0 {
+        // Say so rather than let the panel end silently at the border.
+        let tab = state.keymap.hint(Context::Preview, Command::FocusWarnings);
+        let hint = if focused {
+            "▼ more below (↓)".to_string()
+        } else {
+            format!("▼ more below ({tab}, then ↓)")
+        };
+        visible[height - 1] = Line::from(Span::styled(hint, t.dim));
+    }
+    frame.render_widget(Paragraph::new(visible), area);
+}
+
+/// `1 error, 2 warnings`.
+fn summary(errors: usize, warnings: usize) -> String {
+    let plural = |n: usize, one: &str| {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {one}s")
+        }
+    };
+    match (errors, warnings) {
+        (0, w) => plural(w, "warning"),
+        (e, 0) => plural(e, "error"),
+        (e, w) => format!("{}, {}", plural(e, "error"), plural(w, "warning")),
+    }
 }
 
 fn confirm_prompt(state: &State, ready: &Ready, frame: &mut Frame, diff_box: Rect) {

@@ -7,7 +7,7 @@ use ratatui::text::Span;
 
 use crate::tui::aim;
 use crate::tui::keymap::{Command, Context};
-use crate::tui::state::{CodeView, State};
+use crate::tui::state::{CodeView, NotesMode, State};
 
 use super::fit::Piece;
 use super::spinner;
@@ -112,11 +112,18 @@ pub fn pieces(state: &State) -> (Vec<Piece<'static>>, Vec<(String, String)>) {
                 ]
             }
         }
-        Context::Findings => vec![
-            hint(Context::Findings, Command::Jump, "jump to line"),
-            hint(Context::Findings, Command::ToggleNotes, "all notes"),
-            hint(Context::Findings, Command::Back, "back to diff"),
-        ],
+        Context::Findings => {
+            let notes = match state.preview().map(|p| p.notes) {
+                Some(NotesMode::Folded) | None => "every note",
+                Some(NotesMode::All) => "hide notes",
+                Some(NotesMode::Hidden) => "fold notes",
+            };
+            vec![
+                hint(Context::Findings, Command::Jump, "jump to line"),
+                hint(Context::Findings, Command::ToggleNotes, notes),
+                hint(Context::Findings, Command::Back, "back to diff"),
+            ]
+        }
         Context::Confirm => vec![
             hint(Context::Confirm, Command::Yes, "apply"),
             hint(Context::Confirm, Command::No, "back"),
