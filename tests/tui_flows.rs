@@ -521,3 +521,162 @@ fn a_file_given_on_the_command_line_opens_directly() {
     );
     assert_eq!(h.state.code.as_ref().unwrap().doc.path, "src/lib.rs");
 }
+
+#[test]
+fn the_change_signature_form_checks_the_list_with_the_engines_rules() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "rust/src/lib", RUST);
+    select_symbol(&mut h, "fn shipping_cents");
+    h.press(&["c", "ctrl-e", "ctrl-u"])
+        .type_text("(weight_grams: u64, express: bool, strict: bool = false)");
+    let error = h.state.form().unwrap().error.clone().unwrap_or_default();
+    assert!(
+        error.contains("Rust has no default parameter values: remove `= false`"),
+        "{error}"
+    );
+    assert!(
+        !error.contains("\"default\""),
+        "in the form's words, not the JSON's: {error}"
+    );
+    h.press(&["enter"]);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Form, "nothing was asked");
+    // The engine's other rules, as you type.
+    h.press(&["ctrl-u"])
+        .type_text("(&self, weight_grams: u64, express: bool)");
+    let error = h.state.form().unwrap().error.clone().unwrap_or_default();
+    assert!(error.contains("has no `self` parameter"), "{error}");
+    assert!(!error.contains("new_parameters"), "{error}");
+    h.press(&["ctrl-u"])
+        .type_text("(weight_grams: u64, express: bool)");
+    assert_eq!(h.state.form().unwrap().error, None);
+    h.press(&["esc", "esc"]);
+
+    pick_again(&mut h, "shop/receipt", PYTHON);
+    select_symbol(&mut h, "def shipping_cents");
+    h.press(&["c", "ctrl-e", "ctrl-u"])
+        .type_text("(weight_grams, express=False, zone)");
+    let error = h.state.form().unwrap().error.clone().unwrap_or_default();
+    assert!(error.contains("default"), "{error}");
+    h.press(&["enter"]);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Form);
+    assert_eq!(read(&root, PYTHON), read(&demo_dir(), PYTHON));
+}
+
+/// Opens another file through the picker (`p`, a new query, Enter).
+fn pick_again(h: &mut candor::tui::headless::Headless, query: &str, path: &str) {
+    h.press(&["p"]);
+    h.type_text(query);
+    assert_eq!(h.state.picker.selected_path(), Some(path));
+    h.press(&["enter"]);
+    assert_eq!(h.state.code.as_ref().unwrap().doc.path, path);
+}
+
+#[test]
+fn undo_in_a_shell_withdraws_the_offer_of_u() {
+    let (_dir, root) = demo_copy();
+    let config = candor::config::Config {
+        semantic_edit_backend: Some(candor::backend::BackendChoice::TreeSitter),
+        ..Default::default()
+    };
+    let mut h =
+        candor::tui::headless::Headless::open_watched(&root, config, None, (120, 40)).unwrap();
+    h.pump(
+        std::time::Duration::from_millis(200),
+        std::time::Duration::from_secs(5),
+    );
+    pick(&mut h, "rust/src/lib", RUST);
+    select_symbol(&mut h, "fn parse_cents");
+    h.press(&["m"])
+        .type_text("rust/src/money.rs")
+        .press(&["enter"]);
+    h.pump(
+        std::time::Duration::from_millis(500),
+        std::time::Duration::from_secs(30),
+    );
+    confirm_and_check_disk(&mut h, &root);
+    h.pump(
+        std::time::Duration::from_millis(500),
+        std::time::Duration::from_secs(10),
+    );
+    assert!(h.state.last_applied.is_some(), "undo is offered");
+    let original = read(&demo_dir(), RUST);
+
+    // The user runs `candor undo` in another terminal.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_candor"))
+        .args(["undo", "--root"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(read(&root, RUST), original);
+
+    // The watcher sees the journal change; the TUI reads it and stops offering `u`.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while h.state.last_applied.is_some() && std::time::Instant::now() < deadline {
+        h.pump(
+            std::time::Duration::from_millis(300),
+            std::time::Duration::from_secs(2),
+        );
+    }
+    assert!(
+        h.state.last_applied.is_none(),
+        "the offer of `u` is withdrawn"
+    );
+    let notice = h.state.notice.as_ref().unwrap();
+    assert!(notice.text.contains("undone outside candor"), "{notice:?}");
+    h.press(&["u"]);
+    assert!(
+        h.state
+            .notice
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("nothing to undo"),
+        "{:?}",
+        h.state.notice
+    );
+    assert_eq!(read(&root, RUST), original);
+}
+
+#[test]
+fn a_refused_undo_of_a_refactor_undone_elsewhere_withdraws_the_offer() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "rust/src/lib", RUST);
+    select_symbol(&mut h, "fn parse_cents");
+    h.press(&["m"])
+        .type_text("rust/src/money.rs")
+        .press(&["enter"]);
+    confirm_and_check_disk(&mut h, &root);
+    candor::workspace::undo::undo_last(h.root()).unwrap();
+    // No watcher here: `u` itself finds the journal says it is done.
+    h.press(&["u"]);
+    assert!(h.state.last_applied.is_none());
+    let notice = h.state.notice.as_ref().unwrap();
+    assert!(notice.text.contains("already undone"), "{notice:?}");
+    // And the journal check says the same when asked.
+    h.journal_changed();
+    assert!(h.state.last_applied.is_none());
+}
+
+#[test]
+fn a_file_argument_opens_in_its_nearest_project() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    copy_tree(&demo_dir(), &repo.join("assets/demo"));
+    let h = open(&repo.join("assets/demo/rust/src/lib.rs"), (80, 24));
+    assert_eq!(
+        h.state.project_name, "rust",
+        "the crate, not the repository"
+    );
+    assert_eq!(h.state.code.as_ref().unwrap().doc.path, "src/lib.rs");
+    let mut files = h.state.picker.files.clone();
+    files.sort();
+    assert_eq!(
+        files,
+        ["src/lib.rs", "src/money.rs"],
+        "only the crate's files"
+    );
+}

@@ -51,8 +51,14 @@ pub fn edit(field: &mut TextArea<'static>, command: Option<Command>, key: Key) -
     match command {
         Some(Command::Left) => motion(field, CursorMove::Back),
         Some(Command::Right) => motion(field, CursorMove::Forward),
-        Some(Command::WordBack) => motion(field, CursorMove::WordBack),
-        Some(Command::WordForward) => motion(field, CursorMove::WordEnd),
+        Some(Command::WordBack) => {
+            field.cancel_selection();
+            word_back(field);
+        }
+        Some(Command::WordForward) => {
+            field.cancel_selection();
+            word_forward(field);
+        }
         Some(Command::LineStart) => motion(field, CursorMove::Head),
         Some(Command::LineEnd) => motion(field, CursorMove::End),
         Some(Command::DeleteBack) => {
@@ -84,6 +90,51 @@ pub fn edit(field: &mut TextArea<'static>, command: Option<Command>, key: Key) -
     text(field) != before
 }
 
+fn is_word(c: char) -> bool {
+    c == '_' || c.is_alphanumeric()
+}
+
+/// The characters of the line and the cursor's column in them.
+fn line_and_column(field: &TextArea<'static>) -> (Vec<char>, usize) {
+    let ratatui_textarea::DataCursor(row, col) = field.cursor();
+    let chars = field
+        .lines()
+        .get(row)
+        .map(|l| l.chars().collect())
+        .unwrap_or_default();
+    (chars, col)
+}
+
+/// Alt-B: to the start of the word before the cursor.
+fn word_back(field: &mut TextArea<'static>) {
+    let (chars, col) = line_and_column(field);
+    let mut at = col.min(chars.len());
+    while at > 0 && !is_word(chars[at - 1]) {
+        at -= 1;
+    }
+    while at > 0 && is_word(chars[at - 1]) {
+        at -= 1;
+    }
+    for _ in at..col {
+        field.move_cursor(CursorMove::Back);
+    }
+}
+
+/// Alt-F: past the end of the word after the cursor.
+fn word_forward(field: &mut TextArea<'static>) {
+    let (chars, col) = line_and_column(field);
+    let mut at = col.min(chars.len());
+    while at < chars.len() && !is_word(chars[at]) {
+        at += 1;
+    }
+    while at < chars.len() && is_word(chars[at]) {
+        at += 1;
+    }
+    for _ in col..at {
+        field.move_cursor(CursorMove::Forward);
+    }
+}
+
 /// Deletes the word before the cursor, and the separators (`/`, `.`, spaces…) between it and
 /// the cursor: `python/shop/receipt.` becomes `python/shop/`. A selection is deleted instead.
 fn delete_word_back(field: &mut TextArea<'static>) {
@@ -91,12 +142,8 @@ fn delete_word_back(field: &mut TextArea<'static>) {
         field.cut();
         return;
     }
-    let ratatui_textarea::DataCursor(row, col) = field.cursor();
-    let Some(line) = field.lines().get(row) else {
-        return;
-    };
-    let before: Vec<char> = line.chars().take(col).collect();
-    let is_word = |c: char| c == '_' || c.is_alphanumeric();
+    let (chars, col) = line_and_column(field);
+    let before: Vec<char> = chars.into_iter().take(col).collect();
     let mut start = before.len();
     while start > 0 && !is_word(before[start - 1]) {
         start -= 1;

@@ -66,12 +66,12 @@ fn title_bar(state: &State, frame: &mut Frame) {
     // The file first, then what is going on, then where: the brand goes first when room is short.
     let mut pieces = vec![
         Piece::new(6, vec![Span::styled(" candor", t.title)]),
-        Piece::new(2, vec![separator(), Span::raw(state.project_name.clone())]),
+        Piece::shrinking(3, vec![separator(), Span::raw(state.project_name.clone())]),
     ];
     if !matches!(state.screen, Screen::Picker)
         && let Some(code) = &state.code
     {
-        pieces.push(Piece::new(
+        pieces.push(Piece::shrinking(
             0,
             vec![separator(), Span::raw(code.doc.path.clone())],
         ));
@@ -85,7 +85,7 @@ fn title_bar(state: &State, frame: &mut Frame) {
     ));
     if let Some(status) = &state.lsp_status {
         pieces.push(Piece::new(
-            3,
+            2,
             vec![separator(), Span::styled(status.text.clone(), t.info)],
         ));
     }

@@ -113,13 +113,13 @@ fn title_line(state: &State, preview: &Preview, width: usize) -> Line<'static> {
         vec![Span::styled(format!(" {}", title.operation), t.title)],
     )];
     if !title.place.is_empty() {
-        pieces.push(Piece::new(
+        pieces.push(Piece::shrinking(
             2,
             vec![Span::styled(format!(" {}", title.place), t.title)],
         ));
     }
     if !title.detail.is_empty() {
-        pieces.push(Piece::new(
+        pieces.push(Piece::shrinking(
             1,
             vec![Span::styled(format!(" {}", title.detail), t.title)],
         ));
@@ -472,15 +472,12 @@ fn panel(state: &State, preview: &Preview, frame: &mut Frame, outer: Rect, area:
     }
     let notes = ready.count(Severity::Info);
     if notes > 0 {
-        let toggle = state.keymap.hint(Context::Findings, Command::ToggleNotes);
         let how = match preview.notes {
             NotesMode::Folded => "folded by kind",
             NotesMode::All => "all",
             NotesMode::Hidden => "hidden",
         };
-        lines.push(heading(format!(
-            "Notes ({notes}, {how}; tab then {toggle} changes)"
-        )));
+        lines.push(heading(format!("Notes ({notes}, {how})")));
         for (index, row) in rows.iter().enumerate().filter(|(_, r)| is_note(r)) {
             row_line(&mut lines, index, row);
         }
