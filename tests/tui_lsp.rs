@@ -149,8 +149,7 @@ fn inline_through_pylsp_finishes_in_a_real_terminal() {
     tmux.send(&["Enter"]);
     tmux.wait_for("the code view", 10, |p| p.contains("line 1/"));
     let line = line_of(&root, "def line_total");
-    tmux.send(&["g"]);
-    tmux.send(&vec!["j"; line - 1]);
+    tmux.type_text(&format!("{line}G"));
     tmux.wait_for("the cursor on def line_total", 10, |p| {
         p.contains(&format!("line {line}/"))
     });
@@ -171,7 +170,11 @@ fn inline_through_pylsp_finishes_in_a_real_terminal() {
     tmux.wait_for("the code view again", 10, |p| {
         p.contains("nothing was written")
     });
-    tmux.send(&["q"]);
+    // Ask again and quit while pylsp works on it: the request is cancelled, the server stopped,
+    // and the .ropeproject folder it made removed.
+    tmux.send(&["i"]);
+    tmux.wait_for("the preview computing", 10, |p| p.contains("computing"));
+    tmux.send(&["C-c"]);
     let deadline = Instant::now() + Duration::from_secs(15);
     while tmux.run(&["has-session", "-t", "candor"]).status.success() {
         assert!(

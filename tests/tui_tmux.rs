@@ -1,5 +1,6 @@
 //! End to end in a real terminal: the built `candor` binary runs in tmux on a temp copy of the
-//! demo; keys pick a file, select three lines and extract them into a function; the captured
+//! demo; keys pick a file, go to line 52 (`52G`), select three lines and extract them into a
+//! function; the captured
 //! pane shows the caveats and the 0.65 confidence before confirming; after confirming, the file
 //! on disk has the new function. Polls the pane with a timeout rather than sleeping blindly.
 
@@ -50,9 +51,7 @@ fn extract_a_function_in_a_real_terminal() {
         p.contains("┌ rust/src/lib.rs ") && p.contains("line 1/")
     });
 
-    tmux.send(&["g"]);
-    let downs = vec!["j"; 51];
-    tmux.send(&downs);
+    tmux.type_text("52G");
     tmux.wait_for("the cursor on line 52", 10, |p| p.contains("line 52/"));
     tmux.send(&["V", "j", "j", "V"]);
     tmux.wait_for("the selection in the status line", 10, |p| {

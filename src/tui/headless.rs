@@ -127,7 +127,8 @@ impl Headless {
     }
 
     /// Feeds the watcher's reports and the engine thread's answers to the UI (performing what
-    /// they cause) until none came for `quiet`, or `limit` has passed. Returns how many came.
+    /// they cause) until none came for `quiet` while nothing is being computed or written, or
+    /// `limit` has passed. Returns how many came.
     pub fn pump(&mut self, quiet: Duration, limit: Duration) -> usize {
         let deadline = Instant::now() + limit;
         let mut received = 0;
@@ -146,9 +147,17 @@ impl Headless {
                     self.dispatch(action);
                     self.settle();
                 }
+                Err(_) if self.waiting() => {}
                 Err(_) => return received,
             }
         }
+    }
+
+    /// Whether an answer is still to come (a preview computing, a write, a file loading).
+    fn waiting(&self) -> bool {
+        self.state.preview().is_some_and(|p| p.computing)
+            || self.state.writing.is_some()
+            || self.state.loading.is_some()
     }
 
     pub fn root(&self) -> &Root {

@@ -463,7 +463,7 @@ impl Command {
             (_, ToggleContext) => "show the whole file / only the changes",
             (_, FocusWarnings) => "select findings in the warning panel",
             (_, Jump) => "jump to the finding's line",
-            (_, ToggleNotes) => "show every note / fold the notes into counts",
+            (_, ToggleNotes) => "notes: folded into counts per kind, every note, or none (in turn)",
             (_, Yes) => "yes, apply",
             (_, No) => "no, go back",
         }
