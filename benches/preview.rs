@@ -99,17 +99,14 @@ fn preview_screen(project: &Project, dir: &std::path::Path) -> Headless {
     } else {
         format!("def {name}")
     };
-    h.press(&["o", "g"]);
-    loop {
-        let code = h.state.code.as_ref().unwrap();
-        let symbol = &code.doc.symbols[code.outline_cursor];
-        if candor::tui::state::symbol_label(&code.doc, symbol) == label {
-            break;
-        }
-        assert!(code.outline_cursor + 1 < code.doc.symbols.len(), "{label}");
-        h.press(&["j"]);
-    }
-    h.press(&["enter", "c", "ctrl-e", "ctrl-j"]);
+    // The outline's filter finds it by name.
+    h.press(&["o"]).type_text(&name);
+    let code = h.state.code.as_ref().unwrap();
+    let found = code
+        .outline_symbol()
+        .map(|i| candor::tui::state::symbol_label(&code.doc, &code.doc.symbols[i]));
+    assert_eq!(found.as_deref(), Some(label.as_str()));
+    h.press(&["enter", "c", "ctrl-e", "ctrl-u"]);
     let list = if project.rust {
         "(items: &[i64], label: &str, limit: usize)"
     } else {
@@ -117,8 +114,8 @@ fn preview_screen(project: &Project, dir: &std::path::Path) -> Headless {
     };
     h.type_text(list).press(&["enter"]);
     assert_eq!(
-        h.state.screen,
-        candor::tui::state::Screen::Preview,
+        h.state.screen.kind(),
+        candor::tui::state::ScreenKind::Preview,
         "{:?}",
         h.state.notice
     );

@@ -189,17 +189,7 @@ fn calls(
         for hit in &report.calls {
             writeln!(out, "{}:{}:{}", hit.path, hit.line, hit.column)?;
         }
-        eprintln!(
-            "{} calls of `{name}` in {} of {} files{}",
-            report.calls.len(),
-            report.files_parsed,
-            report.files_walked,
-            if report.skipped.is_empty() {
-                String::new()
-            } else {
-                format!(" ({} skipped)", report.skipped.len())
-            }
-        );
+        eprintln!("{}", report.summary(name));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -388,3 +388,109 @@ fn server_stderr_never_reaches_candors_output() {
         "stderr: {stderr}"
     );
 }
+
+/// Cancels `job` after `after`, from another thread (as the TUI's Esc does).
+fn cancel_later(pool: &std::sync::Arc<LspPool>, job: candor::backend::lsp::JobId, after: Duration) {
+    let pool = std::sync::Arc::clone(pool);
+    std::thread::spawn(move || {
+        std::thread::sleep(after);
+        pool.cancel_job(job);
+    });
+}
+
+#[test]
+fn a_cancelled_job_sends_cancel_request_and_keeps_a_server_that_acknowledges() {
+    let p = rust_project();
+    let pid_file = p.root.path().join("mock.pid");
+    let pool = std::sync::Arc::new(pool(60));
+    pool.start(
+        &p.root,
+        "src/main.rs",
+        &mock("cancellable", Some(&pid_file)),
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let job = pool.begin_job();
+    cancel_later(&pool, job, Duration::from_millis(500));
+    let (failure, reason) = failure_reason(pool.plan(
+        &p.root,
+        &p.sources,
+        &extract("src/main.rs", 3, "greet"),
+        &mock("cancellable", Some(&pid_file)),
+    ));
+    assert!(matches!(failure, LspFailure::Cancelled(_)), "{failure:?}");
+    assert!(reason.contains("cancelled"), "{reason}");
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "the cancel ended the wait, not the 60 s timeout: {:?}",
+        started.elapsed()
+    );
+    // The server answered the cancel: it is free, and it is kept.
+    let first_pid = std::fs::read_to_string(&pid_file).unwrap();
+    assert!(Path::new(&format!("/proc/{first_pid}")).exists());
+    assert_eq!(pool.status(Language::Rust), ServerStatus::Ready);
+    // A cancel of that old job does not reach the next one (it runs until its own cancel).
+    let next = pool.begin_job();
+    pool.cancel_job(job);
+    cancel_later(&pool, next, Duration::from_millis(800));
+    let started = std::time::Instant::now();
+    let (failure, _) = failure_reason(pool.plan(
+        &p.root,
+        &p.sources,
+        &extract("src/main.rs", 3, "greet"),
+        &mock("cancellable", Some(&pid_file)),
+    ));
+    assert!(matches!(failure, LspFailure::Cancelled(_)), "{failure:?}");
+    assert!(started.elapsed() >= Duration::from_millis(700));
+    assert_eq!(
+        std::fs::read_to_string(&pid_file).unwrap(),
+        first_pid,
+        "same server"
+    );
+    // Through the backend with `auto`: a cancelled job is an error, not a heuristic fallback.
+    let job = pool.begin_job();
+    pool.cancel_job(job);
+    let rope = candor::backend::rope::RopeBackend::default();
+    let result = backend::plan(
+        BackendChoice::Auto,
+        backend::Semantic {
+            lsp: &pool,
+            rope: &rope,
+        },
+        &p.root,
+        &p.sources,
+        &extract("src/main.rs", 3, "greet"),
+        &mock("cancellable", Some(&pid_file)),
+    );
+    assert!(matches!(result, Err(BackendError::Lsp(_))), "{result:?}");
+}
+
+#[test]
+fn a_server_that_ignores_the_cancel_is_stopped() {
+    let p = rust_project();
+    let pid_file = p.root.path().join("mock.pid");
+    let pool = std::sync::Arc::new(pool(60));
+    // Started and ready first, so the cancel comes while the request is in flight.
+    pool.start(&p.root, "src/main.rs", &mock("timeout", Some(&pid_file)))
+        .unwrap();
+    let job = pool.begin_job();
+    cancel_later(&pool, job, Duration::from_millis(500));
+    let started = std::time::Instant::now();
+    let (failure, _) = failure_reason(pool.plan(
+        &p.root,
+        &p.sources,
+        &extract("src/main.rs", 3, "greet"),
+        &mock("timeout", Some(&pid_file)),
+    ));
+    assert!(matches!(failure, LspFailure::Cancelled(_)), "{failure:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    assert!(
+        !Path::new(&format!("/proc/{pid}")).exists(),
+        "the server {pid} that stayed busy after $/cancelRequest was stopped, not left spinning"
+    );
+}

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use candor::backend::BackendChoice;
 use candor::tui::headless::Headless;
-use candor::tui::state::Screen;
+use candor::tui::state::ScreenKind;
 use tui_common::ready;
 
 fn write(root: &Path, path: &str, text: &str) {
@@ -93,7 +93,11 @@ fn the_tui_runs_no_repository_program_and_writes_only_the_plan_on_screen() {
         .unwrap_or_default();
     assert!(notice.contains("pkg/c.py"), "{notice}");
     assert!(notice.contains("nothing was written"), "{notice}");
-    assert_ne!(h.state.screen, Screen::Code, "nothing was applied");
+    assert_ne!(
+        h.state.screen.kind(),
+        ScreenKind::Code,
+        "nothing was applied"
+    );
     assert_eq!(std::fs::read_to_string(root.join("pkg/c.py")).unwrap(), c);
     assert_eq!(
         std::fs::read_to_string(root.join("pkg/a.py")).unwrap(),

@@ -7,7 +7,7 @@ mod tui_common;
 
 use candor::api::ErrorCode;
 use candor::honesty::{BackendKind, Tool};
-use candor::tui::state::{NoticeLevel, Screen};
+use candor::tui::state::{NoticeLevel, ScreenKind};
 use tui_common::*;
 
 const RUST: &str = "rust/src/lib.rs";
@@ -49,7 +49,7 @@ fn extract_rust_from_the_picker_to_the_disk() {
     pick(&mut h, "rust/src/lib", RUST);
     select_lines(&mut h, 52, 54);
     h.press(&["e"]);
-    assert_eq!(h.state.screen, Screen::Form);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Form);
     h.type_text("print_header").press(&["enter"]);
     let ready = ready(&h);
     assert_heuristic(&ready, Tool::ExtractFunction);
@@ -131,7 +131,7 @@ fn move_rust_item_with_path_completion() {
     select_symbol(&mut h, "fn parse_cents");
     h.press(&["m"]).type_text("rust/src/mo").press(&["tab"]);
     assert_eq!(
-        h.state.form.as_ref().unwrap().input_text(),
+        h.state.form().unwrap().input_text(),
         "rust/src/money.rs",
         "Tab completes an existing path"
     );
@@ -171,13 +171,13 @@ fn change_signature_rust_drops_the_unused_parameter() {
     pick(&mut h, "rust/src/lib", RUST);
     select_symbol(&mut h, "fn shipping_cents");
     h.press(&["c"]);
-    let form = h.state.form.as_ref().unwrap();
+    let form = h.state.form().unwrap();
     assert_eq!(
         form.input_text(),
         "(weight_grams: u64, express: bool, _legacy_zone: u32)",
         "the current list, editable"
     );
-    h.press(&["ctrl-e", "ctrl-j"])
+    h.press(&["ctrl-e", "ctrl-u"])
         .type_text("(weight_grams: u64, express: bool)")
         .press(&["enter"]);
     assert_heuristic(&ready(&h), Tool::ChangeSignature);
@@ -202,10 +202,10 @@ fn change_signature_python_drops_the_unused_parameter() {
     select_symbol(&mut h, "def shipping_cents");
     h.press(&["c"]);
     assert_eq!(
-        h.state.form.as_ref().unwrap().input_text(),
+        h.state.form().unwrap().input_text(),
         "(weight_grams, express=False, legacy_zone=None)"
     );
-    h.press(&["ctrl-e", "ctrl-j"])
+    h.press(&["ctrl-e", "ctrl-u"])
         .type_text("(weight_grams, express=False)")
         .press(&["enter"]);
     assert_heuristic(&ready(&h), Tool::ChangeSignature);
@@ -223,19 +223,19 @@ fn cancelling_writes_nothing() {
     select_lines(&mut h, 52, 54);
     // Cancel the form.
     h.press(&["e"]).type_text("print_header").press(&["esc"]);
-    assert_eq!(h.state.screen, Screen::Code);
-    assert!(h.state.form.is_none());
+    assert_eq!(h.state.screen.kind(), ScreenKind::Code);
+    assert!(h.state.form().is_none());
     // Say no at the prompt, then cancel the preview.
     h.press(&["e"]).type_text("print_header").press(&["enter"]);
     ready(&h);
     h.press(&["enter"]);
-    assert!(h.state.preview.as_ref().unwrap().confirm);
+    assert!(h.state.preview().unwrap().confirm);
     h.press(&["n"]);
-    assert_eq!(h.state.screen, Screen::Preview);
-    assert!(!h.state.preview.as_ref().unwrap().confirm);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Preview);
+    assert!(!h.state.preview().unwrap().confirm);
     h.press(&["esc"]);
-    assert_eq!(h.state.screen, Screen::Code);
-    assert!(h.state.preview.is_none());
+    assert_eq!(h.state.screen.kind(), ScreenKind::Code);
+    assert!(h.state.preview().is_none());
     assert!(
         h.state
             .notice
@@ -267,7 +267,7 @@ fn a_stale_preview_cannot_be_confirmed_until_recomputed() {
     edited.push_str("// edited elsewhere\n");
     std::fs::write(root.join(RUST), &edited).unwrap();
     h.files_changed(&[RUST]);
-    let preview = h.state.preview.as_ref().unwrap();
+    let preview = h.state.preview().unwrap();
     assert_eq!(preview.stale.as_deref(), Some(RUST));
     assert!(preview.computing, "a new preview was asked for");
 
@@ -277,7 +277,7 @@ fn a_stale_preview_cannot_be_confirmed_until_recomputed() {
     assert_eq!(notice.level, NoticeLevel::Warning);
     assert!(notice.text.contains("stale"), "{notice:?}");
     assert!(
-        !h.state.preview.as_ref().unwrap().confirm,
+        !h.state.preview().unwrap().confirm,
         "no prompt for a stale preview"
     );
     h.press_pending("y");
@@ -291,7 +291,7 @@ fn a_stale_preview_cannot_be_confirmed_until_recomputed() {
 
     // The recomputed preview is of the new text, and that is what gets written.
     h.settle();
-    let preview = h.state.preview.as_ref().unwrap();
+    let preview = h.state.preview().unwrap();
     assert!(preview.stale.is_none() && !preview.computing);
     assert!(
         ready(&h).outcome.plan.changes[0]
@@ -313,7 +313,11 @@ fn a_change_the_watcher_missed_is_caught_by_the_write() {
     let edited = format!("{}# edited elsewhere\n", text(&root, PYTHON));
     std::fs::write(root.join(PYTHON), &edited).unwrap();
     h.press(&["enter", "y"]);
-    assert_eq!(h.state.screen, Screen::Preview, "still on the preview");
+    assert_eq!(
+        h.state.screen.kind(),
+        ScreenKind::Preview,
+        "still on the preview"
+    );
     let notice = h.state.notice.as_ref().unwrap();
     assert_eq!(notice.level, NoticeLevel::Error);
     assert!(notice.text.contains("changed on disk"), "{notice:?}");
@@ -366,7 +370,7 @@ fn undo_refuses_when_the_file_changed_after_the_write() {
     let mut h = open(&root, (120, 40));
     pick(&mut h, "shop/receipt", PYTHON);
     select_symbol(&mut h, "def shipping_cents");
-    h.press(&["c", "ctrl-e", "ctrl-j"])
+    h.press(&["c", "ctrl-e", "ctrl-u"])
         .type_text("(weight_grams, express=False)")
         .press(&["enter"]);
     confirm_and_check_disk(&mut h, &root);
@@ -391,8 +395,7 @@ fn bad_input_is_shown_in_the_ui_and_writes_nothing() {
     h.press(&["e"]).type_text("fn");
     assert!(
         h.state
-            .form
-            .as_ref()
+            .form()
             .unwrap()
             .error
             .as_deref()
@@ -400,17 +403,16 @@ fn bad_input_is_shown_in_the_ui_and_writes_nothing() {
             .contains("keyword")
     );
     h.press(&["enter"]);
-    assert_eq!(h.state.screen, Screen::Form);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Form);
     h.press(&["esc", "esc"]);
 
     // A parameter list that does not parse: the error is inline, Enter does nothing.
     select_symbol(&mut h, "fn shipping_cents");
-    h.press(&["c", "ctrl-e", "ctrl-j"])
+    h.press(&["c", "ctrl-e", "ctrl-u"])
         .type_text("(weight_grams: u64");
     assert!(
         h.state
-            .form
-            .as_ref()
+            .form()
             .unwrap()
             .error
             .as_deref()
@@ -418,7 +420,7 @@ fn bad_input_is_shown_in_the_ui_and_writes_nothing() {
             .contains("end with `)`")
     );
     h.press(&["enter"]);
-    assert_eq!(h.state.screen, Screen::Form);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Form);
     h.press(&["esc"]);
 
     // A target of another language.
@@ -426,8 +428,7 @@ fn bad_input_is_shown_in_the_ui_and_writes_nothing() {
     h.press(&["m"]).type_text("python/shop/money.py");
     assert!(
         h.state
-            .form
-            .as_ref()
+            .form()
             .unwrap()
             .error
             .as_deref()
@@ -439,7 +440,7 @@ fn bad_input_is_shown_in_the_ui_and_writes_nothing() {
     // A selection that cuts the `for` loop in half: the engine refuses, the UI says why.
     select_lines(&mut h, 55, 56);
     h.press(&["e"]).type_text("half").press(&["enter"]);
-    let error = match &h.state.preview.as_ref().unwrap().result {
+    let error = match &h.state.preview().unwrap().result {
         Some(Err(error)) => error.clone(),
         other => panic!("expected a refusal, got {other:?}"),
     };
@@ -455,17 +456,17 @@ fn bad_input_is_shown_in_the_ui_and_writes_nothing() {
     );
     h.press(&["esc"]);
     assert_eq!(
-        h.state.screen,
-        Screen::Form,
+        h.state.screen.kind(),
+        ScreenKind::Form,
         "back to the form to fix the input"
     );
-    assert_eq!(h.state.form.as_ref().unwrap().input_text(), "half");
+    assert_eq!(h.state.form().unwrap().input_text(), "half");
 
     // Inline with the cursor outside any function.
     h.press(&["esc"]);
     goto_line(&mut h, 3);
     h.press(&["esc", "i"]);
-    assert_eq!(h.state.screen, Screen::Code);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Code);
     assert!(
         h.state
             .notice
@@ -504,19 +505,178 @@ fn the_picker_filters_as_you_type_and_esc_returns() {
     let opened = h.state.code.as_ref().unwrap().doc.path.clone();
     assert!(opened.ends_with("money.py") || opened.ends_with("money.rs"));
     h.press(&["p"]);
-    assert_eq!(h.state.screen, Screen::Picker);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Picker);
     h.press(&["esc"]);
-    assert_eq!(h.state.screen, Screen::Code);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Code);
 }
 
 #[test]
 fn a_file_given_on_the_command_line_opens_directly() {
     let (_dir, root) = demo_copy();
     let h = open(&root.join(RUST), (80, 24));
-    assert_eq!(h.state.screen, Screen::Code);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Code);
     assert_eq!(
         h.state.project_name, "rust",
         "the crate is the file's project"
     );
     assert_eq!(h.state.code.as_ref().unwrap().doc.path, "src/lib.rs");
+}
+
+#[test]
+fn the_change_signature_form_checks_the_list_with_the_engines_rules() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "rust/src/lib", RUST);
+    select_symbol(&mut h, "fn shipping_cents");
+    h.press(&["c", "ctrl-e", "ctrl-u"])
+        .type_text("(weight_grams: u64, express: bool, strict: bool = false)");
+    let error = h.state.form().unwrap().error.clone().unwrap_or_default();
+    assert!(
+        error.contains("Rust has no default parameter values: remove `= false`"),
+        "{error}"
+    );
+    assert!(
+        !error.contains("\"default\""),
+        "in the form's words, not the JSON's: {error}"
+    );
+    h.press(&["enter"]);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Form, "nothing was asked");
+    // The engine's other rules, as you type.
+    h.press(&["ctrl-u"])
+        .type_text("(&self, weight_grams: u64, express: bool)");
+    let error = h.state.form().unwrap().error.clone().unwrap_or_default();
+    assert!(error.contains("has no `self` parameter"), "{error}");
+    assert!(!error.contains("new_parameters"), "{error}");
+    h.press(&["ctrl-u"])
+        .type_text("(weight_grams: u64, express: bool)");
+    assert_eq!(h.state.form().unwrap().error, None);
+    h.press(&["esc", "esc"]);
+
+    pick_again(&mut h, "shop/receipt", PYTHON);
+    select_symbol(&mut h, "def shipping_cents");
+    h.press(&["c", "ctrl-e", "ctrl-u"])
+        .type_text("(weight_grams, express=False, zone)");
+    let error = h.state.form().unwrap().error.clone().unwrap_or_default();
+    assert!(error.contains("default"), "{error}");
+    h.press(&["enter"]);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Form);
+    assert_eq!(read(&root, PYTHON), read(&demo_dir(), PYTHON));
+}
+
+/// Opens another file through the picker (`p`, a new query, Enter).
+fn pick_again(h: &mut candor::tui::headless::Headless, query: &str, path: &str) {
+    h.press(&["p"]);
+    h.type_text(query);
+    assert_eq!(h.state.picker.selected_path(), Some(path));
+    h.press(&["enter"]);
+    assert_eq!(h.state.code.as_ref().unwrap().doc.path, path);
+}
+
+#[test]
+fn undo_in_a_shell_withdraws_the_offer_of_u() {
+    let (_dir, root) = demo_copy();
+    let config = candor::config::Config {
+        semantic_edit_backend: Some(candor::backend::BackendChoice::TreeSitter),
+        ..Default::default()
+    };
+    let mut h =
+        candor::tui::headless::Headless::open_watched(&root, config, None, (120, 40)).unwrap();
+    h.pump(
+        std::time::Duration::from_millis(200),
+        std::time::Duration::from_secs(5),
+    );
+    pick(&mut h, "rust/src/lib", RUST);
+    select_symbol(&mut h, "fn parse_cents");
+    h.press(&["m"])
+        .type_text("rust/src/money.rs")
+        .press(&["enter"]);
+    h.pump(
+        std::time::Duration::from_millis(500),
+        std::time::Duration::from_secs(30),
+    );
+    confirm_and_check_disk(&mut h, &root);
+    h.pump(
+        std::time::Duration::from_millis(500),
+        std::time::Duration::from_secs(10),
+    );
+    assert!(h.state.last_applied.is_some(), "undo is offered");
+    let original = read(&demo_dir(), RUST);
+
+    // The user runs `candor undo` in another terminal.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_candor"))
+        .args(["undo", "--root"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(read(&root, RUST), original);
+
+    // The watcher sees the journal change; the TUI reads it and stops offering `u`.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while h.state.last_applied.is_some() && std::time::Instant::now() < deadline {
+        h.pump(
+            std::time::Duration::from_millis(300),
+            std::time::Duration::from_secs(2),
+        );
+    }
+    assert!(
+        h.state.last_applied.is_none(),
+        "the offer of `u` is withdrawn"
+    );
+    let notice = h.state.notice.as_ref().unwrap();
+    assert!(notice.text.contains("undone outside candor"), "{notice:?}");
+    h.press(&["u"]);
+    assert!(
+        h.state
+            .notice
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("nothing to undo"),
+        "{:?}",
+        h.state.notice
+    );
+    assert_eq!(read(&root, RUST), original);
+}
+
+#[test]
+fn a_refused_undo_of_a_refactor_undone_elsewhere_withdraws_the_offer() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "rust/src/lib", RUST);
+    select_symbol(&mut h, "fn parse_cents");
+    h.press(&["m"])
+        .type_text("rust/src/money.rs")
+        .press(&["enter"]);
+    confirm_and_check_disk(&mut h, &root);
+    candor::workspace::undo::undo_last(h.root()).unwrap();
+    // No watcher here: `u` itself finds the journal says it is done.
+    h.press(&["u"]);
+    assert!(h.state.last_applied.is_none());
+    let notice = h.state.notice.as_ref().unwrap();
+    assert!(notice.text.contains("already undone"), "{notice:?}");
+    // And the journal check says the same when asked.
+    h.journal_changed();
+    assert!(h.state.last_applied.is_none());
+}
+
+#[test]
+fn a_file_argument_opens_in_its_nearest_project() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    copy_tree(&demo_dir(), &repo.join("assets/demo"));
+    let h = open(&repo.join("assets/demo/rust/src/lib.rs"), (80, 24));
+    assert_eq!(
+        h.state.project_name, "rust",
+        "the crate, not the repository"
+    );
+    assert_eq!(h.state.code.as_ref().unwrap().doc.path, "src/lib.rs");
+    let mut files = h.state.picker.files.clone();
+    files.sort();
+    assert_eq!(
+        files,
+        ["src/lib.rs", "src/money.rs"],
+        "only the crate's files"
+    );
 }

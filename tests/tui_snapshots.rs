@@ -106,7 +106,7 @@ fn preview_with_findings_and_the_findings_list() {
         let (_dir, root, mut h) = session(size);
         pick(&mut h, "rust/src/lib", "rust/src/lib.rs");
         select_symbol(&mut h, "fn shipping_cents");
-        h.press(&["c", "ctrl-e", "ctrl-j"])
+        h.press(&["c", "ctrl-e", "ctrl-u"])
             .type_text("(weight_grams: u64, express: bool)")
             .press(&["enter"]);
         ready(&h);
@@ -143,10 +143,7 @@ fn a_refused_refactor_is_a_screen_not_a_crash() {
         pick(&mut h, "rust/src/lib", "rust/src/lib.rs");
         select_lines(&mut h, 55, 56);
         h.press(&["e"]).type_text("half").press(&["enter"]);
-        assert!(matches!(
-            h.state.preview.as_ref().unwrap().result,
-            Some(Err(_))
-        ));
+        assert!(matches!(h.state.preview().unwrap().result, Some(Err(_))));
         snapshot("preview_refused", &h, &root);
     }
 }
@@ -182,7 +179,7 @@ fn colours_carry_meaning_in_the_preview() {
     let (_dir, _root, mut h) = session((120, 40));
     pick(&mut h, "rust/src/lib", "rust/src/lib.rs");
     select_symbol(&mut h, "fn shipping_cents");
-    h.press(&["c", "ctrl-e", "ctrl-j"])
+    h.press(&["c", "ctrl-e", "ctrl-u"])
         .type_text("(weight_grams: u64, express: bool)")
         .press(&["enter"]);
     ready(&h);
@@ -216,4 +213,50 @@ fn colours_carry_meaning_in_the_preview() {
     let gauge = row_of("0.60");
     assert_eq!(buffer[cell_of(gauge, "0.60")].fg, Color::Yellow);
     assert_eq!(buffer[cell_of(gauge, "█")].fg, Color::Yellow);
+}
+
+#[test]
+fn titles_and_status_give_way_by_priority_at_80_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("project-with-a-rather-long-name");
+    let deep = "src/company_name/product_area/feature_module/implementation";
+    std::fs::create_dir_all(root.join(deep)).unwrap();
+    let file = format!("{deep}/order_processing_helpers.py");
+    std::fs::write(
+        root.join(&file),
+        "def compute_the_total_of_every_line(items):\n    return sum(items)\n\n\ndef main(items):\n    return compute_the_total_of_every_line(items)\n",
+    )
+    .unwrap();
+    let mut h = open(&root, (80, 24));
+    h.type_text("order_processing").press(&["enter"]);
+    let text = screen(&h, &root);
+    let title = text.lines().next().unwrap().to_string();
+    // The file matters most: it is there, shortened at a folder, never cut inside a name.
+    assert!(title.contains("…/order_processing_helpers.py"), "{title}");
+    assert!(
+        title.contains("project-with-a-rather-long-name │"),
+        "the root, whole: {title}"
+    );
+    h.press(&["i"]);
+    ready(&h);
+    let text = screen(&h, &root);
+    let lines: Vec<&str> = text.lines().collect();
+    // The preview's title keeps the operation whole; the place gives way first.
+    assert!(
+        lines[1].contains("inline def compute_the_total_of_every_line"),
+        "{}",
+        lines[1]
+    );
+    // The file bar shows the file, shortened at a folder.
+    assert!(
+        lines[2].contains("…/order_processing_helpers.py"),
+        "{}",
+        lines[2]
+    );
+    let status = lines.last().unwrap();
+    assert!(
+        status.contains("enter apply") && status.contains("? help"),
+        "{status}"
+    );
+    snapshot("narrow_titles", &h, &root);
 }

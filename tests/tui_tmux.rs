@@ -1,86 +1,23 @@
 //! End to end in a real terminal: the built `candor` binary runs in tmux on a temp copy of the
-//! demo; keys pick a file, select three lines and extract them into a function; the captured
+//! demo; keys pick a file, go to line 52 (`52G`), select three lines and extract them into a
+//! function; the captured
 //! pane shows the caveats and the 0.65 confidence before confirming; after confirming, the file
 //! on disk has the new function. Polls the pane with a timeout rather than sleeping blindly.
 
 mod tui_common;
 
 use std::path::Path;
-use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 use candor::honesty::Tool;
 use tui_common::*;
-
-/// A tmux server of its own (its own socket), killed when dropped.
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .args(args)
-            .output()
-            .expect("tmux is installed (scripts/test installs it)")
-    }
-
-    fn send(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "candor"];
-        args.extend_from_slice(keys);
-        assert!(self.run(&args).status.success());
-    }
-
-    fn type_text(&self, text: &str) {
-        assert!(
-            self.run(&["send-keys", "-t", "candor", "-l", text])
-                .status
-                .success()
-        );
-    }
-
-    fn pane(&self) -> String {
-        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "candor"]).stdout)
-            .into_owned()
-    }
-
-    /// Waits until the pane satisfies `ready`, returning it; panics with the last pane after
-    /// `seconds`.
-    fn wait_for(&self, what: &str, seconds: u64, ready: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + Duration::from_secs(seconds);
-        loop {
-            let pane = self.pane();
-            if ready(&pane) {
-                return pane;
-            }
-            if Instant::now() > deadline {
-                panic!("timed out waiting for {what}; the pane shows:\n{pane}");
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.run(&["kill-server"]);
-    }
-}
-
-fn shell_quote(path: &Path) -> String {
-    format!("'{}'", path.display().to_string().replace('\'', "'\\''"))
-}
 
 #[test]
 fn extract_a_function_in_a_real_terminal() {
     let (dir, root) = demo_copy();
     let config = dir.path().join("config");
     std::fs::create_dir_all(&config).unwrap();
-    let tmux = Tmux {
-        socket: format!("candor-test-{}", std::process::id()),
-    };
+    let tmux = Tmux::new("extract");
     let command = format!(
         "env XDG_CONFIG_HOME={} {} --backend tree-sitter {}",
         shell_quote(&config),
@@ -111,12 +48,10 @@ fn extract_a_function_in_a_real_terminal() {
     tmux.wait_for("the filtered picker", 10, |p| p.contains("1 of 7 files"));
     tmux.send(&["Enter"]);
     tmux.wait_for("the code view", 10, |p| {
-        p.contains("┌ rust/src/lib.rs ") && p.contains("no selection")
+        p.contains("┌ rust/src/lib.rs ") && p.contains("line 1/")
     });
 
-    tmux.send(&["g"]);
-    let downs = vec!["j"; 51];
-    tmux.send(&downs);
+    tmux.type_text("52G");
     tmux.wait_for("the cursor on line 52", 10, |p| p.contains("line 52/"));
     tmux.send(&["V", "j", "j", "V"]);
     tmux.wait_for("the selection in the status line", 10, |p| {

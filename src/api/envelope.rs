@@ -44,7 +44,11 @@ pub fn success(
         data.insert("unknown_args".into(), json!(call.unknown_args));
     }
     data.insert("findings".into(), json!(outcome.plan.findings));
-    let changes = outcome
+    data.insert(
+        "finding_counts".into(),
+        json!(super::finding_counts::count(&outcome.plan.findings)),
+    );
+    let changes: Vec<Value> = outcome
         .plan
         .changes
         .iter()

@@ -5,6 +5,7 @@
 pub mod args;
 pub mod envelope;
 pub mod error;
+pub mod finding_counts;
 mod paths;
 pub mod plan_id;
 mod preview;

@@ -254,6 +254,25 @@ pub fn output_schema() -> Value {
                     "semantic_backend": {"type": "object", "properties": {"name": {"type": "string"}, "version": {"type": "string"}}, "required": ["name"], "description": "the semantic engine that did the work: a language server, or rope (Python move to file and change signature)"},
                     "unknown_args": strings,
                     "findings": {"type": "array", "items": finding},
+                    "finding_counts": {
+                        "type": "object",
+                        "description": "the findings counted per severity, and per kind (the message without the place it names), errors first, the most frequent first",
+                        "properties": {
+                            "error": {"type": "integer"},
+                            "warning": {"type": "integer"},
+                            "info": {"type": "integer"},
+                            "by_kind": {"type": "array", "items": {
+                                "type": "object",
+                                "properties": {
+                                    "severity": {"type": "string", "enum": ["info", "warning", "error"]},
+                                    "kind": {"type": "string"},
+                                    "count": {"type": "integer"}
+                                },
+                                "required": ["severity", "kind", "count"]
+                            }}
+                        },
+                        "required": ["error", "warning", "info", "by_kind"]
+                    },
                     "changes": {"type": "array", "items": change},
                     "plan_id": {"type": "string", "description": "sha256 of exactly what the plan writes; pass it back with dry_run false"},
                     "recovered": {"type": "array", "description": "interrupted earlier writes rolled back before this result (transaction, what, restored, not_restored)"},

@@ -128,6 +128,7 @@ pub fn plan(
         BackendChoice::Auto => match lsp.plan(root, sources, request, server_override) {
             Ok(semantic) => Ok(semantic.into_outcome(request.tool())),
             Err(lsp::LspFailure::Refactor(e)) => Err(e.into()),
+            Err(lsp::LspFailure::Cancelled(reason)) => Err(BackendError::Lsp(reason)),
             Err(failure) => heuristic(Some(failure.reason())),
         },
     }

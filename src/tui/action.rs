@@ -7,15 +7,14 @@ use crate::api::ApiError;
 use crate::workspace::write::ApplyReport;
 
 use super::document::Document;
-use super::state::Ready;
+use super::state::{LspStatus, Ready};
 
-/// The language server's state, as the title bar shows it.
+/// Why an undo restored nothing.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LspStatus {
-    /// `rust-analyzer: indexing 40%`
-    pub text: String,
-    /// Starting or indexing: the spinner turns.
-    pub busy: bool,
+pub struct UndoRefused {
+    pub message: String,
+    /// The journal has nothing of that refactor left to undo (it was undone already, or is gone).
+    pub nothing_left: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -47,7 +46,17 @@ pub enum Action {
     /// Undo finished: the restored paths, or why nothing was restored.
     Undone {
         id: u64,
-        result: Result<Vec<String>, String>,
+        result: Result<Vec<String>, UndoRefused>,
+    },
+    /// Something changed in the undo journal (`.candor/journal/`), e.g. `candor undo` in a shell.
+    JournalChanged,
+    /// The terminal got the focus back (the user may have run `candor undo` meanwhile).
+    FocusGained,
+    /// The journal says this about `transaction`: `applied` (still undoable), `undone by …`,
+    /// or `None` when it is no longer there.
+    UndoChecked {
+        transaction: String,
+        state: Option<String>,
     },
     /// Watched files changed on disk: each path with the sha256 of what it holds now (`None`
     /// when it is gone).

@@ -13,7 +13,7 @@ use crate::lang::{Language, node_text};
 use super::highlight::{self, Run};
 
 /// A source file ready to show.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Document {
     /// Project-relative path.
     pub path: String,
@@ -30,6 +30,8 @@ pub struct Document {
     pub depths: Vec<usize>,
     /// For each function symbol, its parameter list as one line of text (`(a: i32, b: &str)`).
     pub parameters: Vec<Option<String>>,
+    /// The syntax tree of `text` (what is under the cursor is looked up in it).
+    pub tree: Tree,
 }
 
 impl Document {
@@ -87,6 +89,7 @@ impl Document {
             symbols,
             depths,
             parameters,
+            tree,
         })
     }
 

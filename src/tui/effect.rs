@@ -14,8 +14,12 @@ pub enum Effect {
     StartWalk,
     /// Read and prepare a file for the code view.
     LoadFile { id: u64, path: String },
-    /// Parse the arguments like `candor call` and compute the refactor without writing.
+    /// Parse the arguments like `candor call` and compute the refactor without writing. It
+    /// supersedes the preview being computed, whose language-server requests are cancelled.
     Preview { id: u64, tool: Tool, args: Value },
+    /// Nobody waits for the preview any more: drop a queued one and cancel the one being
+    /// computed (its language-server request gets `$/cancelRequest`).
+    CancelPreview,
     /// Write exactly this outcome (the call's plan as previewed) through the engine, which
     /// refuses if the plan computed now is not this one.
     Apply {
@@ -31,6 +35,10 @@ pub enum Effect {
     },
     /// Watch exactly these project-relative paths from now on.
     Watch(Vec<String>),
+    /// Watch the undo journal (while undo is offered) or stop.
+    WatchJournal(bool),
+    /// Read the journal's state of `transaction`, answering with `UndoChecked`.
+    CheckUndo { transaction: String },
     /// Start the language server for this file in the background, so the first refactor does
     /// not wait for it to load the project.
     WarmUp { path: String },

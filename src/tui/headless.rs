@@ -1,14 +1,19 @@
 //! The UI without a terminal: the same state machine and the same jobs, with every effect
-//! performed in line, in order. Tests drive whole flows with it, key by key.
+//! performed in line, in order. Tests drive whole flows with it, key by key. Opened "watched",
+//! it runs as the terminal does where timing matters: the real file watcher reports changes
+//! and previews are computed on the real engine thread while those reports come in.
 
 use std::collections::VecDeque;
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::KeyEvent;
 
 use crate::api::Engine;
 use crate::backend::BackendChoice;
+use crate::config::Config;
 use crate::workspace::Root;
 
 use super::action::Action;
@@ -18,15 +23,28 @@ use super::keymap::{Key, Keymap};
 use super::state::State;
 use super::theme::Theme;
 use super::update;
+use super::watcher::Watcher;
+use super::worker::EngineWorker;
 
 /// A UI session driven by actions, with effects performed synchronously.
 pub struct Headless {
     pub state: State,
-    pub engine: Engine,
+    pub engine: Arc<Engine>,
     /// Effects not performed yet (see [`Headless::dispatch`]).
     pub queue: VecDeque<Effect>,
     /// What the runtime would watch now.
     pub watched: Vec<String>,
+    /// How many previews were computed (each one a full engine call, language server included).
+    pub previews_computed: usize,
+    /// When opened with [`Headless::open_watched`]: the real watcher and engine thread, and
+    /// the channel of their reports and answers.
+    live: Option<Live>,
+}
+
+struct Live {
+    watcher: Watcher,
+    worker: EngineWorker,
+    rx: Receiver<Action>,
 }
 
 impl Headless {
@@ -37,9 +55,37 @@ impl Headless {
         backend: Option<BackendChoice>,
         size: (u16, u16),
     ) -> Result<Headless, String> {
+        Headless::start(path, backend, size, None, false)
+    }
+
+    /// [`Headless::open`] with these settings instead of the config files, the real file
+    /// watcher running and previews computed on the engine thread, as in the terminal: the
+    /// watcher's reports and the previews come in through [`Headless::pump`].
+    pub fn open_watched(
+        path: &Path,
+        config: Config,
+        backend: Option<BackendChoice>,
+        size: (u16, u16),
+    ) -> Result<Headless, String> {
+        Headless::start(path, backend, size, Some(config), true)
+    }
+
+    fn start(
+        path: &Path,
+        backend: Option<BackendChoice>,
+        size: (u16, u16),
+        config: Option<Config>,
+        watch: bool,
+    ) -> Result<Headless, String> {
         let (root, file) =
             jobs::project_of(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let engine = Engine::open(&root, backend).map_err(|e| e.message)?;
+        let engine = match config {
+            Some(config) => {
+                let root = Root::new(&root).map_err(|e| format!("{}: {e}", root.display()))?;
+                Engine::with_config(root, config, backend)
+            }
+            None => Engine::open(&root, backend).map_err(|e| e.message)?,
+        };
         let name = engine
             .root()
             .path()
@@ -53,15 +99,65 @@ impl Headless {
             Theme::colored(),
             size,
         );
+        let engine = Arc::new(engine);
+        let live = if watch {
+            let (tx, rx) = mpsc::channel();
+            let watcher =
+                Watcher::new(engine.root().clone(), tx.clone()).map_err(|e| e.to_string())?;
+            let worker = EngineWorker::start(engine.clone(), tx).map_err(|e| e.to_string())?;
+            Some(Live {
+                watcher,
+                worker,
+                rx,
+            })
+        } else {
+            None
+        };
         let effects = update::start(&mut state, file);
         let mut session = Headless {
             state,
             engine,
             queue: effects.into(),
             watched: Vec::new(),
+            previews_computed: 0,
+            live,
         };
         session.settle();
         Ok(session)
+    }
+
+    /// Feeds the watcher's reports and the engine thread's answers to the UI (performing what
+    /// they cause) until none came for `quiet` while nothing is being computed or written, or
+    /// `limit` has passed. Returns how many came.
+    pub fn pump(&mut self, quiet: Duration, limit: Duration) -> usize {
+        let deadline = Instant::now() + limit;
+        let mut received = 0;
+        loop {
+            let now = Instant::now();
+            if now >= deadline {
+                return received;
+            }
+            let wait = quiet.min(deadline - now);
+            let Some(live) = &self.live else {
+                return received;
+            };
+            match live.rx.recv_timeout(wait) {
+                Ok(action) => {
+                    received += 1;
+                    self.dispatch(action);
+                    self.settle();
+                }
+                Err(_) if self.waiting() => {}
+                Err(_) => return received,
+            }
+        }
+    }
+
+    /// Whether an answer is still to come (a preview computing, a write, a file loading).
+    fn waiting(&self) -> bool {
+        self.state.preview().is_some_and(|p| p.computing)
+            || self.state.writing.is_some()
+            || self.state.loading.is_some()
     }
 
     pub fn root(&self) -> &Root {
@@ -122,6 +218,13 @@ impl Headless {
         self.dispatch(Action::FilesChanged(changed));
     }
 
+    /// Tells the UI, as the watcher would, that the undo journal changed (e.g. `candor undo`
+    /// ran in a shell), and performs what follows.
+    pub fn journal_changed(&mut self) {
+        self.dispatch(Action::JournalChanged);
+        self.settle();
+    }
+
     fn perform(&mut self, effect: Effect) -> Vec<Action> {
         match effect {
             Effect::StartWalk => {
@@ -137,10 +240,17 @@ impl Headless {
                 id,
                 result: jobs::load_file(self.engine.sources(), &path),
             }],
-            Effect::Preview { id, tool, args } => vec![Action::PreviewReady {
-                id,
-                result: jobs::preview(&self.engine, tool, &args),
-            }],
+            Effect::Preview { id, tool, args } => {
+                self.previews_computed += 1;
+                if let Some(live) = &self.live {
+                    live.worker.preview(id, tool, args);
+                    return Vec::new();
+                }
+                vec![Action::PreviewReady {
+                    id,
+                    result: jobs::preview(&self.engine, tool, &args),
+                }]
+            }
             Effect::Apply { id, outcome, call } => vec![Action::Applied {
                 id,
                 result: jobs::apply(&self.engine, &outcome, &call),
@@ -153,7 +263,26 @@ impl Headless {
                 id,
                 result: jobs::undo(&self.engine, &changes, transaction.as_deref()),
             }],
+            Effect::CancelPreview => {
+                if let Some(live) = &self.live {
+                    live.worker.cancel_preview();
+                }
+                Vec::new()
+            }
+            Effect::WatchJournal(on) => {
+                if let Some(live) = self.live.as_mut() {
+                    live.watcher.watch_journal(on);
+                }
+                Vec::new()
+            }
+            Effect::CheckUndo { transaction } => {
+                let state = jobs::undo_state(self.engine.root(), &transaction);
+                vec![Action::UndoChecked { transaction, state }]
+            }
             Effect::Watch(paths) => {
+                if let Some(live) = self.live.as_mut() {
+                    live.watcher.set(&paths);
+                }
                 self.watched = paths;
                 Vec::new()
             }

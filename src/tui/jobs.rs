@@ -16,10 +16,10 @@ use crate::lang::Language;
 use crate::workspace::write::ApplyReport;
 use crate::workspace::{DiskSources, Root};
 
-use super::action::{Action, LspStatus};
+use super::action::{Action, UndoRefused};
 use super::diffview;
 use super::document::Document;
-use super::state::Ready;
+use super::state::{LspStatus, Ready};
 
 /// Files per `FilesFound` batch, and the longest a found file waits before it is sent.
 const BATCH: usize = 512;
@@ -152,14 +152,34 @@ pub fn undo(
     engine: &Engine,
     _changes: &[FileChange],
     transaction: Option<&str>,
-) -> Result<Vec<String>, String> {
-    let id = transaction
-        .ok_or_else(|| "nothing to undo: that write was not recorded in the journal".to_string())?;
-    let report = engine.undo(Some(id)).map_err(|e| e.message)?;
+) -> Result<Vec<String>, UndoRefused> {
+    let id = transaction.ok_or_else(|| UndoRefused {
+        message: "nothing to undo: that write was not recorded in the journal".to_string(),
+        nothing_left: true,
+    })?;
+    // `not_found` is the engine's word for "nothing left to undo there" (already undone,
+    // unknown, never applied); anything else (changed since, io) may pass once fixed.
+    let report = engine.undo(Some(id)).map_err(|e| UndoRefused {
+        nothing_left: e.code == crate::api::ErrorCode::NotFound,
+        message: e.message,
+    })?;
     match report.undone {
         Some(undone) => Ok(undone.files),
-        None => Err(crate::workspace::undo::describe_report(&report)),
+        None => Err(UndoRefused {
+            message: crate::workspace::undo::describe_report(&report),
+            nothing_left: false,
+        }),
     }
+}
+
+/// What the journal says of `transaction` now (`applied`, `undone by …`, …), `None` when it is
+/// not there (or the journal cannot be read). Reads only: takes no lock, recovers nothing.
+pub fn undo_state(root: &Root, transaction: &str) -> Option<String> {
+    crate::workspace::undo::history(root)
+        .ok()?
+        .into_iter()
+        .find(|entry| entry.id == transaction)
+        .map(|entry| entry.state)
 }
 
 /// The sha256 of what each path holds now (`None` when it is gone or unreadable).
@@ -177,24 +197,30 @@ pub fn hashes(root: &Root, paths: &[String]) -> Vec<(String, Option<String>)> {
         .collect()
 }
 
+/// What marks the root of a project: a build manifest or a repository.
+pub const PROJECT_MARKERS: [&str; 5] = [
+    "Cargo.toml",
+    "pyproject.toml",
+    "setup.py",
+    "setup.cfg",
+    ".git",
+];
+
 /// Finds the project of a path given on the command line: a directory is the root; a file
-/// opens in the nearest enclosing directory holding `.git`, else `Cargo.toml`,
-/// `pyproject.toml`, `setup.py` or `setup.cfg`, else its own directory.
+/// opens in the nearest enclosing directory holding a [`PROJECT_MARKERS`] entry (a crate inside
+/// a repository is its own project: its calls are what a refactor of it touches), else its own
+/// directory. Also the file's path in that project.
 pub fn project_of(path: &Path) -> std::io::Result<(std::path::PathBuf, Option<String>)> {
     let canonical = path.canonicalize()?;
     if canonical.is_dir() {
         return Ok((canonical, None));
     }
     let dir = canonical.parent().unwrap_or(Path::new("/")).to_path_buf();
-    let has = |d: &Path, names: &[&str]| names.iter().any(|n| d.join(n).exists());
-    let find = |names: &[&str]| {
-        dir.ancestors()
-            .find(|d| has(d, names))
-            .map(Path::to_path_buf)
-    };
-    let root = find(&[".git"])
-        .or_else(|| find(&["Cargo.toml", "pyproject.toml", "setup.py", "setup.cfg"]))
-        .unwrap_or_else(|| dir.clone());
+    let root = dir
+        .ancestors()
+        .find(|d| PROJECT_MARKERS.iter().any(|m| d.join(m).exists()))
+        .unwrap_or(&dir)
+        .to_path_buf();
     let relative = canonical
         .strip_prefix(&root)
         .map(|p| {
@@ -205,6 +231,27 @@ pub fn project_of(path: &Path) -> std::io::Result<(std::path::PathBuf, Option<St
         })
         .ok();
     Ok((root, relative))
+}
+
+/// How the title bar names the project root: relative to the working directory when inside
+/// it (`assets/demo/rust`; `.`'s own name when it is the root), else with `~` for the home
+/// directory, else absolute.
+pub fn display_root(root: &Path, cwd: Option<&Path>, home: Option<&Path>) -> String {
+    let name = || {
+        root.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "/".to_string())
+    };
+    if let Some(inside) = cwd.and_then(|cwd| root.strip_prefix(cwd).ok()) {
+        return match inside.to_string_lossy() {
+            text if text.is_empty() => name(),
+            text => text.into_owned(),
+        };
+    }
+    if let Some(inside) = home.and_then(|home| root.strip_prefix(home).ok()) {
+        return format!("~/{}", inside.to_string_lossy());
+    }
+    root.display().to_string()
 }
 
 #[cfg(test)]
@@ -246,25 +293,52 @@ mod tests {
     }
 
     #[test]
-    fn a_file_opens_in_its_project() {
+    fn a_file_opens_in_the_project_of_its_nearest_marker() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
-        std::fs::create_dir_all(root.join("crate/src")).unwrap();
-        std::fs::write(root.join("crate/Cargo.toml"), "[package]\n").unwrap();
-        std::fs::write(root.join("crate/src/lib.rs"), "fn a() {}\n").unwrap();
-        let (found, file) = project_of(&root.join("crate/src/lib.rs")).unwrap();
-        assert_eq!(
-            (found, file.as_deref()),
-            (root.join("crate"), Some("src/lib.rs"))
-        );
         std::fs::create_dir(root.join(".git")).unwrap();
-        let (found, file) = project_of(&root.join("crate/src/lib.rs")).unwrap();
+        std::fs::create_dir_all(root.join("assets/demo/rust/src")).unwrap();
+        std::fs::create_dir_all(root.join("assets/demo/python/shop")).unwrap();
+        std::fs::write(root.join("assets/demo/rust/Cargo.toml"), "[package]\n").unwrap();
+        std::fs::write(root.join("assets/demo/rust/src/lib.rs"), "fn a() {}\n").unwrap();
+        std::fs::write(root.join("assets/demo/python/shop/a.py"), "x = 1\n").unwrap();
+        // The crate's manifest is nearer than the repository around it.
+        let (found, file) = project_of(&root.join("assets/demo/rust/src/lib.rs")).unwrap();
         assert_eq!(
             (found, file.as_deref()),
-            (root.clone(), Some("crate/src/lib.rs"))
+            (root.join("assets/demo/rust"), Some("src/lib.rs"))
         );
+        // No manifest on the way: the repository.
+        let (found, file) = project_of(&root.join("assets/demo/python/shop/a.py")).unwrap();
+        assert_eq!(
+            (found, file.as_deref()),
+            (root.clone(), Some("assets/demo/python/shop/a.py"))
+        );
+        std::fs::write(root.join("assets/demo/python/pyproject.toml"), "").unwrap();
+        let (found, _) = project_of(&root.join("assets/demo/python/shop/a.py")).unwrap();
+        assert_eq!(found, root.join("assets/demo/python"));
         assert_eq!(project_of(&root).unwrap(), (root.clone(), None));
         assert!(project_of(&root.join("missing.rs")).is_err());
+    }
+
+    #[test]
+    fn the_root_is_named_as_the_user_sees_it() {
+        let root = Path::new("/home/ann/src/repo/assets/demo/rust");
+        let cwd = Path::new("/home/ann/src/repo");
+        let home = Path::new("/home/ann");
+        assert_eq!(
+            display_root(root, Some(cwd), Some(home)),
+            "assets/demo/rust"
+        );
+        assert_eq!(display_root(cwd, Some(cwd), Some(home)), "repo");
+        assert_eq!(
+            display_root(root, Some(Path::new("/tmp")), Some(home)),
+            "~/src/repo/assets/demo/rust"
+        );
+        assert_eq!(
+            display_root(Path::new("/opt/x"), Some(cwd), Some(home)),
+            "/opt/x"
+        );
     }
 
     #[test]
@@ -300,7 +374,8 @@ mod tests {
         let id = apply(&[change]);
         std::fs::write(dir.path().join("a.py"), "x = 3\n").unwrap();
         let err = undo(&engine, &[], id.as_deref()).unwrap_err();
-        assert!(err.contains("a.py changed"), "{err}");
+        assert!(err.message.contains("a.py changed"), "{err:?}");
+        assert!(!err.nothing_left);
         assert_eq!(
             std::fs::read_to_string(dir.path().join("a.py")).unwrap(),
             "x = 3\n"

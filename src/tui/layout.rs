@@ -62,6 +62,12 @@ pub fn code(size: (u16, u16), outline: bool) -> CodeLayout {
     }
 }
 
+/// Columns before the code text in the code view: the line number (3 digits at least), the
+/// cursor or selection marker, a space.
+pub fn code_gutter(line_count: usize) -> u16 {
+    line_count.to_string().len().max(3) as u16 + 2
+}
+
 /// The picker: the query box on top, the list under it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PickerLayout {

@@ -1,30 +1,23 @@
 //! The imperative shell of the TUI: terminal set-up and restore (also on panic), the event
-//! loop, the worker threads that perform effects (the engine on one thread, latest preview
-//! wins, writes in order), and the debounced file watcher.
+//! loop, and handing effects to the threads that perform them (the engine thread of `worker`,
+//! short-lived workers for the walk and file loads, the `watcher`).
 
-use std::collections::{BTreeSet, HashSet, VecDeque};
 use std::io::stdout;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Condvar, Mutex};
-use std::thread::JoinHandle;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::Context as _;
-use notify_debouncer_full::notify::{RecommendedWatcher, RecursiveMode};
-use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{
-    self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
-    Event, KeyEventKind,
+    self, DisableBracketedPaste, DisableFocusChange, DisableMouseCapture, EnableBracketedPaste,
+    EnableFocusChange, EnableMouseCapture, Event, KeyEventKind,
 };
 use ratatui::crossterm::execute;
-use serde_json::Value;
 
-use crate::api::{ApiError, Engine, ErrorCode, ToolCall};
-use crate::backend::{BackendChoice, Outcome};
-use crate::edit::FileChange;
-use crate::honesty::Tool;
+use crate::api::Engine;
+use crate::backend::BackendChoice;
 use crate::workspace::Root;
 
 use super::action::Action;
@@ -33,12 +26,12 @@ use super::jobs;
 use super::keymap::Keymap;
 use super::state::State;
 use super::theme::Theme;
+use super::watcher::Watcher;
+use super::worker::{EngineWorker, guarded, is_worker_thread, record_worker_panic, spawn_worker};
 use super::{update, view};
 
 /// How often the spinner turns while work is pending.
 const TICK: Duration = Duration::from_millis(100);
-/// How long the watcher waits for a burst of file events to settle.
-const DEBOUNCE: Duration = Duration::from_millis(150);
 
 /// `candor [PATH]`: opens the project (or the file in its project) in the terminal UI.
 pub fn run(path: &Path, backend: Option<BackendChoice>) -> anyhow::Result<()> {
@@ -49,12 +42,14 @@ pub fn run(path: &Path, backend: Option<BackendChoice>) -> anyhow::Result<()> {
     let theme = Theme::new(Theme::no_color_requested(
         std::env::var_os("NO_COLOR").as_deref(),
     ));
-    let project_name = engine
-        .root()
-        .path()
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "/".to_string());
+    let project_name = jobs::display_root(
+        engine.root().path(),
+        std::env::current_dir()
+            .ok()
+            .and_then(|d| d.canonicalize().ok())
+            .as_deref(),
+        dirs::home_dir().as_deref(),
+    );
 
     let mut terminal = ratatui::try_init()
         .context("cannot set up the terminal (is this an interactive terminal?)")?;
@@ -63,15 +58,23 @@ pub fn run(path: &Path, backend: Option<BackendChoice>) -> anyhow::Result<()> {
         // A worker's panic becomes an error on screen (see `guarded`); only a panic of the UI
         // thread ends the session, and then the terminal is restored first.
         if is_worker_thread() {
-            if let Ok(mut last) = WORKER_PANIC.lock() {
-                *last = Some(info.to_string());
-            }
+            record_worker_panic(info.to_string());
             return;
         }
-        let _ = execute!(stdout(), DisableMouseCapture, DisableBracketedPaste);
+        let _ = execute!(
+            stdout(),
+            DisableMouseCapture,
+            DisableBracketedPaste,
+            DisableFocusChange
+        );
         ratatui_hook(info);
     }));
-    let _ = execute!(stdout(), EnableMouseCapture, EnableBracketedPaste);
+    let _ = execute!(
+        stdout(),
+        EnableMouseCapture,
+        EnableBracketedPaste,
+        EnableFocusChange
+    );
     let size = terminal
         .size()
         .map(|s| (s.width, s.height))
@@ -84,45 +87,18 @@ pub fn run(path: &Path, backend: Option<BackendChoice>) -> anyhow::Result<()> {
     let first_frame_only = std::env::var_os(EXIT_AFTER_FIRST_FRAME).is_some();
     let result = Runtime::start(engine)
         .and_then(|mut runtime| runtime.run(&mut terminal, state, file, first_frame_only));
-    let _ = execute!(stdout(), DisableMouseCapture, DisableBracketedPaste);
+    let _ = execute!(
+        stdout(),
+        DisableMouseCapture,
+        DisableBracketedPaste,
+        DisableFocusChange
+    );
     ratatui::restore();
     result
 }
 
 /// Set (to anything) in the environment, the UI quits right after drawing its first frame.
 pub const EXIT_AFTER_FIRST_FRAME: &str = "CANDOR_EXIT_AFTER_FIRST_FRAME";
-
-/// The message of the last panic on a worker thread.
-static WORKER_PANIC: Mutex<Option<String>> = Mutex::new(None);
-
-const WORKER_PREFIX: &str = "candor-";
-
-fn is_worker_thread() -> bool {
-    std::thread::current()
-        .name()
-        .is_some_and(|n| n.starts_with(WORKER_PREFIX))
-}
-
-fn spawn_worker(
-    name: &str,
-    work: impl FnOnce() + Send + 'static,
-) -> std::io::Result<JoinHandle<()>> {
-    std::thread::Builder::new()
-        .name(format!("{WORKER_PREFIX}{name}"))
-        .spawn(work)
-}
-
-/// Runs one job; a panic in it (a bug) becomes an error message instead of a dead thread.
-fn guarded<T>(what: &str, job: impl FnOnce() -> T) -> Result<T, String> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).map_err(|_| {
-        let detail = WORKER_PANIC
-            .lock()
-            .ok()
-            .and_then(|mut p| p.take())
-            .unwrap_or_default();
-        format!("internal error while {what} ({detail}); nothing was written — please report it")
-    })
-}
 
 /// The default keymap with the user's file on top; a broken user file is reported, not fatal.
 fn load_keymap() -> (Keymap, Option<String>) {
@@ -149,36 +125,12 @@ fn load_keymap() -> (Keymap, Option<String>) {
     }
 }
 
-/// Work for the engine thread: at most one preview waits (the latest), writes wait in order.
-#[derive(Default)]
-struct EngineQueue {
-    preview: Option<(u64, Tool, Value)>,
-    writes: VecDeque<WriteJob>,
-    closed: bool,
-}
-
-enum WriteJob {
-    Apply {
-        id: u64,
-        outcome: Box<Outcome>,
-        call: Box<ToolCall>,
-    },
-    Undo {
-        id: u64,
-        changes: Vec<FileChange>,
-        transaction: Option<String>,
-    },
-}
-
-type SharedQueue = Arc<(Mutex<EngineQueue>, Condvar)>;
-
 struct Runtime {
-    /// Shared with the engine thread; the UI thread only reads the language servers' status.
+    /// Shared with the worker threads; the UI thread only reads the language servers' status.
     engine: Arc<Engine>,
     tx: Sender<Action>,
     rx: Receiver<Action>,
-    queue: SharedQueue,
-    engine_thread: Option<JoinHandle<()>>,
+    worker: EngineWorker,
     root: Root,
     watcher: Option<Watcher>,
 }
@@ -188,20 +140,13 @@ impl Runtime {
         let engine = Arc::new(engine);
         let (tx, rx) = mpsc::channel();
         let root = engine.root().clone();
-        let queue: SharedQueue = Arc::new((Mutex::new(EngineQueue::default()), Condvar::new()));
-        let engine_thread = {
-            let queue = queue.clone();
-            let tx = tx.clone();
-            let engine = engine.clone();
-            spawn_worker("engine", move || engine_loop(&engine, &queue, &tx))?
-        };
+        let worker = EngineWorker::start(engine.clone(), tx.clone())?;
         let watcher = Watcher::new(root.clone(), tx.clone()).ok();
         Ok(Runtime {
             engine,
             tx,
             rx,
-            queue,
-            engine_thread: Some(engine_thread),
+            worker,
             root,
             watcher,
         })
@@ -305,27 +250,35 @@ impl Runtime {
                         let _ = tx.send(Action::FileLoaded { id, result });
                     });
                 }
-                Effect::Preview { id, tool, args } => {
-                    self.enqueue(|q| q.preview = Some((id, tool, args)))
-                }
-                Effect::Apply { id, outcome, call } => {
-                    self.enqueue(|q| q.writes.push_back(WriteJob::Apply { id, outcome, call }))
-                }
+                Effect::Preview { id, tool, args } => self.worker.preview(id, tool, args),
+                Effect::CancelPreview => self.worker.cancel_preview(),
+                Effect::Apply { id, outcome, call } => self.worker.apply(id, outcome, call),
                 Effect::Undo {
                     id,
                     changes,
                     transaction,
-                } => self.enqueue(|q| {
-                    q.writes.push_back(WriteJob::Undo {
-                        id,
-                        changes,
-                        transaction,
-                    })
-                }),
+                } => self.worker.undo(id, changes, transaction),
                 Effect::Watch(paths) => {
                     if let Some(watcher) = self.watcher.as_mut() {
                         watcher.set(&paths);
                     }
+                }
+                Effect::WatchJournal(on) => {
+                    if let Some(watcher) = self.watcher.as_mut() {
+                        watcher.watch_journal(on);
+                    }
+                }
+                Effect::CheckUndo { transaction } => {
+                    let root = self.root.clone();
+                    let tx = self.tx.clone();
+                    let _ = spawn_worker("journal", move || {
+                        let state = guarded("reading the undo journal", || {
+                            jobs::undo_state(&root, &transaction)
+                        })
+                        .ok()
+                        .flatten();
+                        let _ = tx.send(Action::UndoChecked { transaction, state });
+                    });
                 }
                 Effect::WarmUp { path } => {
                     let engine = self.engine.clone();
@@ -339,75 +292,12 @@ impl Runtime {
         }
     }
 
-    fn enqueue(&self, change: impl FnOnce(&mut EngineQueue)) {
-        let (lock, ready) = &*self.queue;
-        if let Ok(mut queue) = lock.lock() {
-            change(&mut queue);
-            ready.notify_one();
-        }
-    }
-
-    /// Lets a write in progress finish (queued previews are dropped), then stops the engine.
+    /// Lets a write in progress finish (a preview is cancelled), stops the engine thread, then
+    /// the language servers: they are shut down and the `.ropeproject` folder pylsp-rope made
+    /// is removed when empty, even when a server was busy.
     fn shutdown(&mut self) {
-        self.enqueue(|q| {
-            q.closed = true;
-            q.preview = None;
-        });
-        if let Some(thread) = self.engine_thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
-
-fn engine_loop(engine: &Engine, queue: &SharedQueue, tx: &Sender<Action>) {
-    let (lock, ready) = &**queue;
-    loop {
-        let job = {
-            let Ok(mut q) = lock.lock() else { return };
-            while q.preview.is_none() && q.writes.is_empty() && !q.closed {
-                q = match ready.wait(q) {
-                    Ok(q) => q,
-                    Err(_) => return,
-                };
-            }
-            match q.writes.pop_front() {
-                Some(write) => Ok(write),
-                None if q.closed => return,
-                None => match q.preview.take() {
-                    Some(preview) => Err(preview),
-                    None => continue,
-                },
-            }
-        };
-        let internal = |message: String| ApiError::new(ErrorCode::Io, message);
-        let action = match job {
-            Ok(WriteJob::Apply { id, outcome, call }) => Action::Applied {
-                id,
-                result: guarded("writing", || jobs::apply(engine, &outcome, &call))
-                    .unwrap_or_else(|m| Err(internal(m))),
-            },
-            Ok(WriteJob::Undo {
-                id,
-                changes,
-                transaction,
-            }) => Action::Undone {
-                id,
-                result: guarded("undoing", || {
-                    jobs::undo(engine, &changes, transaction.as_deref())
-                })
-                .unwrap_or_else(Err),
-            },
-            Err((id, tool, args)) => Action::PreviewReady {
-                id,
-                result: guarded("computing the preview", || {
-                    jobs::preview(engine, tool, &args)
-                })
-                .unwrap_or_else(|m| Err(internal(m))),
-            },
-        };
-        if tx.send(action).is_err() {
-            return;
-        }
+        self.worker.shutdown();
+        self.engine.lsp().shutdown();
     }
 }
 
@@ -420,6 +310,7 @@ fn spawn_input_thread(tx: Sender<Action>) {
                 Ok(Event::Mouse(mouse)) => Action::Mouse(mouse),
                 Ok(Event::Paste(text)) => Action::Paste(text),
                 Ok(Event::Resize(width, height)) => Action::Resize(width, height),
+                Ok(Event::FocusGained) => Action::FocusGained,
                 Ok(_) => continue,
                 Err(_) => return,
             };
@@ -428,122 +319,4 @@ fn spawn_input_thread(tx: Sender<Action>) {
             }
         }
     });
-}
-
-/// Watches the directories of the files of interest (a file replaced by rename stays watched)
-/// and reports, debounced, which of those files changed and what they hold now.
-struct Watcher {
-    debouncer: Debouncer<RecommendedWatcher, RecommendedCache>,
-    root: Root,
-    interest: Arc<Mutex<HashSet<String>>>,
-    dirs: BTreeSet<PathBuf>,
-}
-
-impl Watcher {
-    fn new(root: Root, tx: Sender<Action>) -> notify_debouncer_full::notify::Result<Watcher> {
-        let interest: Arc<Mutex<HashSet<String>>> = Arc::default();
-        let handler_interest = interest.clone();
-        let handler_root = root.clone();
-        let debouncer = new_debouncer(DEBOUNCE, None, move |result: DebounceEventResult| {
-            let Ok(events) = result else { return };
-            let Ok(interest) = handler_interest.lock() else {
-                return;
-            };
-            let mut changed: Vec<String> = events
-                .iter()
-                .flat_map(|e| e.paths.iter())
-                .filter_map(|p| handler_root.relative_of(p))
-                .filter(|p| interest.contains(p))
-                .collect();
-            drop(interest);
-            changed.sort();
-            changed.dedup();
-            if !changed.is_empty() {
-                let _ = tx.send(Action::FilesChanged(jobs::hashes(&handler_root, &changed)));
-            }
-        })?;
-        Ok(Watcher {
-            debouncer,
-            root,
-            interest,
-            dirs: BTreeSet::new(),
-        })
-    }
-
-    fn set(&mut self, paths: &[String]) {
-        if let Ok(mut interest) = self.interest.lock() {
-            *interest = paths.iter().cloned().collect();
-        }
-        let wanted: BTreeSet<PathBuf> = paths
-            .iter()
-            .filter_map(|p| self.root.resolve(p).ok())
-            .filter_map(|r| r.absolute.parent().map(Path::to_path_buf))
-            .filter(|d| d.is_dir())
-            .collect();
-        for gone in self.dirs.difference(&wanted) {
-            let _ = self.debouncer.unwatch(gone);
-        }
-        for new in wanted.difference(&self.dirs) {
-            let _ = self.debouncer.watch(new, RecursiveMode::NonRecursive);
-        }
-        self.dirs = wanted;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_panicking_job_becomes_an_error() {
-        let (tx, rx) = mpsc::channel();
-        let handle = spawn_worker("test2", move || {
-            assert!(is_worker_thread());
-            let _ = tx.send(guarded("testing", || -> u8 { panic!("a bug") }));
-        })
-        .unwrap();
-        handle.join().unwrap();
-        let message = rx.recv().unwrap().unwrap_err();
-        assert!(
-            message.starts_with("internal error while testing"),
-            "{message}"
-        );
-        assert!(message.contains("nothing was written"));
-        assert_eq!(guarded("fine", || 3), Ok(3));
-    }
-
-    #[test]
-    fn the_watcher_reports_an_outside_change_with_its_new_hash() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join("src")).unwrap();
-        std::fs::write(dir.path().join("src/a.py"), "x = 1\n").unwrap();
-        std::fs::write(dir.path().join("src/other.py"), "y = 1\n").unwrap();
-        let root = Root::new(dir.path()).unwrap();
-        let (tx, rx) = mpsc::channel();
-        let mut watcher = Watcher::new(root.clone(), tx).unwrap();
-        watcher.set(&["src/a.py".to_string()]);
-        std::fs::write(dir.path().join("src/other.py"), "y = 2\n").unwrap();
-        std::fs::write(dir.path().join("src/a.py"), "x = 2\n").unwrap();
-        let deadline = std::time::Instant::now() + Duration::from_secs(10);
-        let expected = crate::edit::sha256_hex(b"x = 2\n");
-        loop {
-            let remaining = deadline.saturating_duration_since(std::time::Instant::now());
-            match rx.recv_timeout(remaining) {
-                Ok(Action::FilesChanged(changed)) => {
-                    assert!(
-                        changed.iter().all(|(p, _)| p == "src/a.py"),
-                        "only watched files: {changed:?}"
-                    );
-                    if changed
-                        .iter()
-                        .any(|(_, h)| h.as_deref() == Some(expected.as_str()))
-                    {
-                        break;
-                    }
-                }
-                Ok(_) => {}
-                Err(_) => panic!("no change reported within 10 s"),
-            }
-        }
-    }
 }

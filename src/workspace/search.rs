@@ -29,8 +29,10 @@ pub struct SearchReport {
     pub calls: Vec<CallHit>,
     /// Files of the languages the walk visited.
     pub files_walked: usize,
-    /// Files that contained the name and were parsed.
+    /// Files whose bytes contain the name (they were parsed).
     pub files_parsed: usize,
+    /// Files with at least one call.
+    pub files_with_calls: usize,
     /// Files that could not be read as text (path, why).
     pub skipped: Vec<(String, String)>,
 }
@@ -74,6 +76,7 @@ pub fn call_sites(
                 Scan::NoMatch => {}
                 Scan::Parsed(calls) => {
                     report.files_parsed += 1;
+                    report.files_with_calls += usize::from(!calls.is_empty());
                     report.calls.extend(calls);
                 }
                 Scan::Skipped(why) => report.skipped.push((relative, why)),
@@ -142,6 +145,37 @@ fn scan_file(
     )
 }
 
+impl SearchReport {
+    /// `4 calls of `wildcard` in 2 files (6 of 15 files mention it)`, for `candor calls`.
+    pub fn summary(&self, name: &str) -> String {
+        let mut text = format!(
+            "{} of `{name}` in {} ({} of {} {} it)",
+            plural(self.calls.len(), "call"),
+            plural(self.files_with_calls, "file"),
+            self.files_parsed,
+            plural(self.files_walked, "file"),
+            if self.files_parsed == 1 {
+                "mentions"
+            } else {
+                "mention"
+            },
+        );
+        if !self.skipped.is_empty() {
+            text.push_str(&format!("; {} skipped", plural(self.skipped.len(), "file")));
+        }
+        text
+    }
+}
+
+/// `1 call`, `4 calls`.
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,5 +216,32 @@ mod tests {
         );
         assert_eq!(report.files_walked, 3);
         assert_eq!(report.files_parsed, 2);
+        assert_eq!(report.files_with_calls, 2);
+        assert_eq!(
+            report.summary("dedent"),
+            "3 calls of `dedent` in 2 files (2 of 3 files mention it)"
+        );
+    }
+
+    #[test]
+    fn files_that_only_mention_the_name_are_not_counted_as_files_with_calls() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("a.py"),
+            "def wildcard():\n    pass\n\nwildcard()\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("b.py"),
+            "# wildcard is documented elsewhere\n",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("c.py"), "x = 'wildcard'\n").unwrap();
+        std::fs::write(dir.path().join("d.py"), "print(1)\n").unwrap();
+        let report = call_sites(dir.path(), &[Language::Python], "wildcard", 1 << 20);
+        assert_eq!(
+            report.summary("wildcard"),
+            "1 call of `wildcard` in 1 file (3 of 4 files mention it)"
+        );
     }
 }

@@ -10,7 +10,9 @@ Scenarios:
   command   pylsp-rope-like: offers "Extract method" as a command; on workspace/executeCommand
             it sends workspace/applyEdit and waits for the client's answer before answering;
             the new function is called `extracted_method`; no rename support.
-  timeout   like `resolve`, but never answers textDocument/codeAction.
+  timeout   like `resolve`, but never answers textDocument/codeAction (nor its cancel).
+  cancellable  like `resolve`, but answers textDocument/codeAction only when the client
+            cancels it ($/cancelRequest), with the error RequestCancelled (-32800).
   crash     like `resolve`, but exits with status 3 on textDocument/codeAction after a line on
             stderr.
   never_ready  like `resolve`, but never becomes quiescent.
@@ -196,8 +198,11 @@ def handle(message):
         documents[doc["uri"]] = (doc["version"], params["contentChanges"][-1]["text"])
     elif method == "textDocument/didClose":
         documents.pop(params["textDocument"]["uri"], None)
+    elif method == "$/cancelRequest":
+        if SCENARIO == "cancellable":
+            send({"jsonrpc": "2.0", "id": params["id"], "error": {"code": -32800, "message": "cancelled"}})
     elif method == "textDocument/codeAction":
-        if SCENARIO == "timeout":
+        if SCENARIO in ("timeout", "cancellable"):
             return
         if SCENARIO == "crash":
             sys.stderr.write("mock: fatal error while computing code actions\n")

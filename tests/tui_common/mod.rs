@@ -4,10 +4,12 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
 
 use candor::backend::BackendChoice;
 use candor::tui::headless::Headless;
-use candor::tui::state::{Ready, Screen};
+use candor::tui::state::{Ready, ScreenKind};
 
 pub fn demo_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo")
@@ -52,7 +54,7 @@ pub fn read(root: &Path, path: &str) -> Vec<u8> {
 
 /// Filters the picker with `query`, checks that `path` is the file selected, and opens it.
 pub fn pick(h: &mut Headless, query: &str, path: &str) {
-    assert_eq!(h.state.screen, Screen::Picker);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Picker);
     h.type_text(query);
     assert_eq!(
         h.state.picker.selected_path(),
@@ -61,7 +63,12 @@ pub fn pick(h: &mut Headless, query: &str, path: &str) {
         h.state.picker.matches
     );
     h.press(&["enter"]);
-    assert_eq!(h.state.screen, Screen::Code, "notice: {:?}", h.state.notice);
+    assert_eq!(
+        h.state.screen.kind(),
+        ScreenKind::Code,
+        "notice: {:?}",
+        h.state.notice
+    );
     assert_eq!(h.state.code.as_ref().unwrap().doc.path, path);
 }
 
@@ -86,35 +93,32 @@ pub fn select_lines(h: &mut Headless, first: usize, last: usize) {
     assert_eq!(label, format!("lines {first}\u{2013}{last}"));
 }
 
-/// Selects a symbol through the outline (`o`, `j`…, `enter`), checking the status label.
+/// Selects a symbol through the outline: `o`, its name typed into the outline's filter,
+/// `enter`; checks the status label.
 pub fn select_symbol(h: &mut Headless, label: &str) {
-    h.press(&["o", "g"]);
-    for _ in 0..200 {
-        let code = h.state.code.as_ref().unwrap();
-        let current =
-            candor::tui::state::symbol_label(&code.doc, &code.doc.symbols[code.outline_cursor]);
-        if current == label {
-            h.press(&["enter"]);
-            assert_eq!(
-                h.state.code.as_ref().unwrap().selection_label().as_deref(),
-                Some(label)
-            );
-            return;
-        }
-        h.press(&["j"]);
-    }
-    panic!("no `{label}` in the outline");
+    let name = label.rsplit(' ').next().unwrap();
+    h.press(&["o"]).type_text(name);
+    let code = h.state.code.as_ref().unwrap();
+    let found = code
+        .outline_symbol()
+        .map(|i| candor::tui::state::symbol_label(&code.doc, &code.doc.symbols[i]));
+    assert_eq!(found.as_deref(), Some(label), "the outline's best match");
+    h.press(&["enter"]);
+    assert_eq!(
+        h.state.code.as_ref().unwrap().selection_label().as_deref(),
+        Some(label)
+    );
 }
 
 /// The preview on screen, or a panic with the error it shows.
 pub fn ready(h: &Headless) -> Ready {
     assert_eq!(
-        h.state.screen,
-        Screen::Preview,
+        h.state.screen.kind(),
+        ScreenKind::Preview,
         "notice: {:?}",
         h.state.notice
     );
-    let preview = h.state.preview.as_ref().unwrap();
+    let preview = h.state.preview().unwrap();
     match &preview.result {
         Some(Ok(ready)) => (**ready).clone(),
         Some(Err(e)) => panic!(
@@ -129,11 +133,7 @@ pub fn ready(h: &Headless) -> Ready {
 /// Confirms the preview on screen: Enter, then `y` at the prompt a heuristic result asks.
 pub fn confirm(h: &mut Headless) {
     h.press(&["enter"]);
-    let preview = h
-        .state
-        .preview
-        .as_ref()
-        .expect("the prompt keeps the preview");
+    let preview = h.state.preview().expect("the prompt keeps the preview");
     assert!(
         preview.confirm,
         "a heuristic result asks again; notice: {:?}",
@@ -141,8 +141,8 @@ pub fn confirm(h: &mut Headless) {
     );
     h.press(&["y"]);
     assert_eq!(
-        h.state.screen,
-        Screen::Code,
+        h.state.screen.kind(),
+        ScreenKind::Code,
         "after the write: notice {:?}",
         h.state.notice
     );
@@ -173,4 +173,104 @@ pub fn demo_tests_pass(root: &Path, language: &str) {
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+/// A tmux server of its own (its own socket), killed when dropped.
+pub struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    /// A server on a socket of its own, named after the test and the process.
+    pub fn new(test: &str) -> Tmux {
+        Tmux {
+            socket: format!("candor-{test}-{}", std::process::id()),
+        }
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("tmux is installed (scripts/test installs it)")
+    }
+
+    pub fn send(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "candor"];
+        args.extend_from_slice(keys);
+        assert!(self.run(&args).status.success());
+    }
+
+    pub fn type_text(&self, text: &str) {
+        assert!(
+            self.run(&["send-keys", "-t", "candor", "-l", text])
+                .status
+                .success()
+        );
+    }
+
+    pub fn pane(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "candor"]).stdout)
+            .into_owned()
+    }
+
+    /// Waits until the pane satisfies `ready`, returning it; panics with the last pane after
+    /// `seconds`.
+    pub fn wait_for(&self, what: &str, seconds: u64, ready: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(seconds);
+        loop {
+            let pane = self.pane();
+            if ready(&pane) {
+                return pane;
+            }
+            if Instant::now() > deadline {
+                panic!("timed out waiting for {what}; the pane shows:\n{pane}");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
+
+pub fn shell_quote(path: &Path) -> String {
+    format!("'{}'", path.display().to_string().replace('\'', "'\\''"))
+}
+
+/// This repository's `.venv/bin`, where `scripts/test` installs the Python language servers.
+pub fn venv_bin() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin")
+}
+
+/// PATH with `.venv/bin` first, as `scripts/test` sets it.
+pub fn path_with_venv() -> std::ffi::OsString {
+    let mut paths = vec![venv_bin()];
+    if let Some(current) = std::env::var_os("PATH") {
+        paths.extend(std::env::split_paths(&current));
+    }
+    std::env::join_paths(paths).unwrap()
+}
+
+/// Whether pylsp with the pylsp-rope plugin is installed in `.venv`; fails in CI (where
+/// `scripts/test` installs it) and skips, saying so, elsewhere.
+pub fn require_pylsp_rope() -> bool {
+    let python = venv_bin().join("python");
+    let found = Command::new(&python)
+        .args(["-c", "import pylsp, pylsp_rope"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+        && venv_bin().join("pylsp").exists();
+    if !found {
+        let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false");
+        let message = "pylsp with pylsp-rope is not installed in .venv; scripts/test installs it";
+        assert!(!ci, "CI must run the pylsp tests: {message}");
+        eprintln!("SKIPPED (CI unset): {message}");
+    }
+    found
 }

@@ -23,6 +23,13 @@ const EXIT_GRACE_AFTER_SHUTDOWN: Duration = Duration::from_millis(200);
 /// How many lines of the server's stderr are kept for error messages.
 const STDERR_TAIL_LINES: usize = 40;
 
+/// How often a waiting request looks whether it was cancelled.
+const CANCEL_POLL: Duration = Duration::from_millis(25);
+
+/// How long a cancelled request waits for the server to acknowledge `$/cancelRequest` (with
+/// its result or an error) before the server is treated as stuck.
+const CANCEL_GRACE: Duration = Duration::from_millis(1500);
+
 /// A JSON-RPC error object.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResponseError {
@@ -59,6 +66,10 @@ pub enum ClientError {
         status: Option<String>,
         detail: Option<String>,
     },
+    /// The caller no longer wanted the answer; `$/cancelRequest` was sent. `acknowledged`: the
+    /// server answered within a grace period, so it is not stuck on the request.
+    #[error("stopped {method}: the request was cancelled")]
+    Cancelled { method: String, acknowledged: bool },
     #[error("answered {method} with error {code}: {message}")]
     Rpc {
         method: String,
@@ -210,6 +221,25 @@ impl Client {
         params: Value,
         timeout: Duration,
     ) -> Result<Value, ClientError> {
+        self.request_until(method, params, timeout, &|| false)
+    }
+
+    /// [`Client::request`] that also gives up as soon as `stop` says so: then the request is
+    /// never sent, or the server gets `$/cancelRequest` and a moment to acknowledge it. A request
+    /// is sent once; it is never sent again while the first is in flight.
+    pub fn request_until(
+        &self,
+        method: &str,
+        params: Value,
+        timeout: Duration,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Value, ClientError> {
+        if stop() {
+            return Err(ClientError::Cancelled {
+                method: method.to_string(),
+                acknowledged: true,
+            });
+        }
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
         let (tx, rx): (SyncSender<Reply>, Receiver<Reply>) = mpsc::sync_channel(1);
         if let Ok(mut pending) = self.shared.pending.lock() {
@@ -226,22 +256,44 @@ impl Client {
             message["params"] = params;
         }
         self.send(&message);
-        match rx.recv_timeout(timeout) {
-            Ok(Ok(result)) => Ok(result),
-            Ok(Err(error)) => Err(ClientError::Rpc {
-                method: method.to_string(),
-                code: error.code,
-                message: error.message,
-            }),
-            Err(RecvTimeoutError::Timeout) => {
-                self.forget(id);
-                self.notify("$/cancelRequest", json!({"id": id}));
-                Err(ClientError::Timeout {
-                    method: method.to_string(),
-                    after: timeout,
-                })
+        let deadline = Instant::now() + timeout;
+        loop {
+            let slice = deadline
+                .saturating_duration_since(Instant::now())
+                .min(CANCEL_POLL);
+            match rx.recv_timeout(slice) {
+                Ok(Ok(result)) => return Ok(result),
+                Ok(Err(error)) => {
+                    return Err(ClientError::Rpc {
+                        method: method.to_string(),
+                        code: error.code,
+                        message: error.message,
+                    });
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(self.exited(method)),
+                Err(RecvTimeoutError::Timeout) if stop() => {
+                    self.notify("$/cancelRequest", json!({"id": id}));
+                    // Any answer, even a late result, says the server is free again.
+                    let acknowledged = !matches!(
+                        rx.recv_timeout(CANCEL_GRACE),
+                        Err(RecvTimeoutError::Timeout)
+                    );
+                    self.forget(id);
+                    return Err(ClientError::Cancelled {
+                        method: method.to_string(),
+                        acknowledged,
+                    });
+                }
+                Err(RecvTimeoutError::Timeout) if Instant::now() >= deadline => {
+                    self.forget(id);
+                    self.notify("$/cancelRequest", json!({"id": id}));
+                    return Err(ClientError::Timeout {
+                        method: method.to_string(),
+                        after: timeout,
+                    });
+                }
+                Err(RecvTimeoutError::Timeout) => {}
             }
-            Err(RecvTimeoutError::Disconnected) => Err(self.exited(method)),
         }
     }
 

@@ -7,6 +7,7 @@
 mod actions;
 mod client;
 mod convert;
+mod interrupt;
 mod operations;
 mod project_guard;
 mod servers;
@@ -29,6 +30,7 @@ use crate::workspace::Root;
 use super::{Outcome, ServerInfo};
 
 pub use convert::{minimal_edits, path_to_uri, uri_to_path};
+pub use interrupt::JobId;
 pub use servers::{which, workspace_root};
 pub use transport::{TransportError, read_message, write_message};
 
@@ -58,6 +60,9 @@ pub enum LspFailure {
     /// The request itself is wrong (unknown symbol, bad range): the heuristic would fail too.
     #[error(transparent)]
     Refactor(RefactorError),
+    /// The job was cancelled ([`LspPool::cancel_job`]); nobody wants its result.
+    #[error("{0}")]
+    Cancelled(String),
 }
 
 impl LspFailure {
@@ -181,6 +186,8 @@ pub struct LspPool {
     slots: Mutex<HashMap<ServerKey, Arc<Slot>>>,
     /// The server each language used last, for [`LspPool::status`].
     latest: Mutex<HashMap<Language, Arc<Slot>>>,
+    /// Cancelled jobs and shutdown, seen by every session's requests.
+    interrupts: Arc<interrupt::Interrupts>,
 }
 
 impl std::fmt::Debug for LspPool {
@@ -209,7 +216,21 @@ impl LspPool {
             settings,
             slots: Mutex::new(HashMap::new()),
             latest: Mutex::new(HashMap::new()),
+            interrupts: Arc::default(),
         }
+    }
+
+    /// Marks the start of a job (one preview): the requests made from now on belong to it, until
+    /// the next job begins. One job at a time.
+    pub fn begin_job(&self) -> JobId {
+        self.interrupts.begin()
+    }
+
+    /// Cancels `job`: a request of it in flight gets `$/cancelRequest` and returns
+    /// [`LspFailure::Cancelled`] at once, and it makes no more (a server that does not
+    /// acknowledge the cancel is stopped and started afresh next time). Other jobs go on.
+    pub fn cancel_job(&self, job: JobId) {
+        self.interrupts.cancel(job);
     }
 
     pub fn settings(&self) -> &LspSettings {
@@ -243,15 +264,7 @@ impl LspPool {
         })?;
         let slot = self.slot(root, lang, file, server_override)?;
         let mut guard = slot.session.lock().map_err(|_| poisoned())?;
-        let session = Self::session(
-            &mut guard,
-            &slot,
-            &self.settings,
-            root,
-            lang,
-            file,
-            server_override,
-        )?;
+        let session = self.session(&mut guard, &slot, root, lang, file, server_override)?;
         session.wait_ready()?;
         Ok(session.info().clone())
     }
@@ -292,15 +305,7 @@ impl LspPool {
             }
         };
         let mut guard = slot.session.lock().map_err(|_| poisoned())?;
-        let session = Self::session(
-            &mut guard,
-            &slot,
-            &self.settings,
-            root,
-            lang,
-            file,
-            server_override,
-        )?;
+        let session = self.session(&mut guard, &slot, root, lang, file, server_override)?;
         if !session.flavor().offers(tool) {
             return Err(LspFailure::Unsupported(format!(
                 "{} offers no {} refactor",
@@ -348,9 +353,9 @@ impl LspPool {
 
     /// The running session of a slot, started (or restarted after a crash) on demand.
     fn session<'g>(
+        &self,
         guard: &'g mut Option<session::Session>,
         slot: &Slot,
-        settings: &LspSettings,
         root: &Root,
         lang: Language,
         file: &str,
@@ -360,16 +365,18 @@ impl LspPool {
             *guard = None;
         }
         if guard.is_none() {
-            let command = servers::resolve_command(lang, settings, server_override)?;
+            let command = servers::resolve_command(lang, &self.settings, server_override)?;
             let workspace = servers::workspace_root(lang, root, file)?;
-            let launch = project_guard::launch(lang, &command, root, &workspace, &settings.trust)
-                .inspect_err(|refused| slot.status.set_failed(&refused.reason()))?;
+            let launch =
+                project_guard::launch(lang, &command, root, &workspace, &self.settings.trust)
+                    .inspect_err(|refused| slot.status.set_failed(&refused.reason()))?;
             *guard = Some(session::Session::start(
                 &command,
                 &workspace,
                 &launch.env,
-                settings.request_timeout,
+                self.settings.request_timeout,
                 Arc::clone(&slot.status),
+                Arc::clone(&self.interrupts),
             )?);
         }
         guard.as_mut().ok_or_else(|| {
@@ -377,8 +384,11 @@ impl LspPool {
         })
     }
 
-    /// Stops every server now (they also stop when the pool is dropped).
+    /// Stops every server now (they also stop when the pool is dropped): requests in flight are
+    /// cancelled and waits end, then each server is shut down and the `.ropeproject` folder a
+    /// server created is removed when it is empty. The pool serves no request after this.
     pub fn shutdown(&self) {
+        self.interrupts.close();
         let slots: Vec<Arc<Slot>> = self
             .slots
             .lock()

@@ -18,6 +18,7 @@ use crate::workspace::Root;
 
 use super::client::{Callbacks, Client, ClientError, ResponseError};
 use super::convert::{OpenVersions, path_to_uri};
+use super::interrupt::Interrupts;
 use super::servers::{CommandLine, Flavor, Origin};
 use super::{LspFailure, ServerStatus};
 
@@ -336,6 +337,8 @@ pub struct Session {
     poisoned: bool,
     /// A `.ropeproject` folder pylsp-rope created in the user's project; removed when empty.
     rope_folder: Option<PathBuf>,
+    /// The pool's cancel flags: a cancelled job's requests stop.
+    interrupts: Arc<Interrupts>,
 }
 
 impl std::fmt::Debug for Session {
@@ -356,9 +359,10 @@ impl Session {
         env: &[(String, String)],
         timeout: Duration,
         status: Arc<StatusCell>,
+        interrupts: Arc<Interrupts>,
     ) -> Result<Session, LspFailure> {
         status.set_starting();
-        let result = Session::initialize(command, workspace, env, timeout, &status);
+        let result = Session::initialize(command, workspace, env, timeout, &status, interrupts);
         if let Err(failure) = &result {
             status.set_failed(&failure.reason());
         }
@@ -371,6 +375,7 @@ impl Session {
         env: &[(String, String)],
         timeout: Duration,
         status: &Arc<StatusCell>,
+        interrupts: Arc<Interrupts>,
     ) -> Result<Session, LspFailure> {
         let guess = command.flavor_guess();
         let root_uri = path_to_uri(workspace);
@@ -465,6 +470,7 @@ impl Session {
             next_version: 1,
             poisoned: false,
             rope_folder: (flavor == Flavor::Pylsp && !rope_folder_existed).then_some(rope_folder),
+            interrupts,
         })
     }
 
@@ -496,12 +502,26 @@ impl Session {
         }
     }
 
-    /// Sends a request; a timeout or a dead server poisons the session.
+    /// Sends a request; a timeout, a dead server, or a server that does not acknowledge a
+    /// cancelled request poisons the session (the pool then starts a fresh one, so a stuck
+    /// server is stopped rather than left spinning).
     pub fn request(&mut self, method: &str, params: Value) -> Result<Value, LspFailure> {
         let mut attempts = 0;
+        let interrupts = Arc::clone(&self.interrupts);
+        let stop = move || interrupts.stop_requested();
         loop {
-            match self.client.request(method, params.clone(), self.timeout) {
+            match self
+                .client
+                .request_until(method, params.clone(), self.timeout, &stop)
+            {
                 Ok(value) => return Ok(value),
+                Err(ClientError::Cancelled { acknowledged, .. }) => {
+                    self.poisoned |= !acknowledged;
+                    return Err(LspFailure::Cancelled(format!(
+                        "the {method} request to {} was cancelled",
+                        self.who()
+                    )));
+                }
                 Err(ClientError::Rpc {
                     code: -32801 | -32802,
                     ..
@@ -526,10 +546,11 @@ impl Session {
             return Ok(());
         }
         let client = &self.client;
+        let interrupts = &self.interrupts;
         match self
             .state
             .status
-            .wait_quiescent(self.timeout, || client.is_alive())
+            .wait_quiescent(self.timeout, || client.is_alive() && !interrupts.closing())
         {
             Ok(None) => Ok(()),
             Ok(Some(message)) => Err(LspFailure::Failed(format!(

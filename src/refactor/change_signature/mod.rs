@@ -10,6 +10,9 @@ mod params;
 mod python;
 mod rust;
 mod target;
+mod typed;
+
+pub use typed::{TypedList, check_new_parameters, function_query, read_typed_list};
 
 use std::collections::BTreeMap;
 

@@ -1,15 +1,20 @@
-//! The code view: line numbers, syntax colours, the cursor line, the selection, and the outline
-//! of the file's symbols beside it.
+//! The code view: line numbers, syntax colours, the cursor (line and column), the selection,
+//! horizontal scrolling with `‹` `›` where lines go on out of sight, the go-to-line and search
+//! prompts, and the outline of the file's symbols beside it with its filter.
 
 use ratatui::Frame;
+use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use crate::tui::layout;
-use crate::tui::state::{CodeFocus, CodeView, Selection, State, symbol_label};
+use crate::tui::motion::char_width;
+use crate::tui::state::{CodeFocus, CodeView, PromptKind, Selection, State, symbol_label};
 use crate::tui::theme::Theme;
 use crate::tui::update::list_offset;
+
+use super::fit;
 
 pub fn render(state: &State, frame: &mut Frame) {
     let t = &state.theme;
@@ -34,7 +39,8 @@ pub fn render(state: &State, frame: &mut Frame) {
         state.size,
         layout::outline_always_shown(state.size) || outline_focused,
     );
-    let title = format!(" {} ", code.doc.path);
+    let room = (areas.code_box.width as usize).saturating_sub(4);
+    let title = format!(" {} ", fit::shorten(&code.doc.path, room.saturating_sub(2)));
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(if outline_focused {
@@ -45,11 +51,41 @@ pub fn render(state: &State, frame: &mut Frame) {
         .title(Span::styled(title, t.title));
     frame.render_widget(block, areas.code_box);
 
+    let mut text_area = areas.code;
+    if code.prompt.is_some() && text_area.height > 1 {
+        text_area.height -= 1;
+    }
+    code_lines(state, code, frame, text_area, !outline_focused);
+    if let Some(prompt) = &code.prompt {
+        let row = Rect::new(
+            areas.code.x,
+            areas.code.bottom().saturating_sub(1),
+            areas.code.width,
+            1,
+        );
+        let sign = match prompt.kind {
+            PromptKind::GotoLine => ":",
+            PromptKind::Search => "/",
+        };
+        frame.render_widget(Span::styled(sign, t.info), row);
+        frame.render_widget(
+            &prompt.input,
+            Rect::new(row.x + 1, row.y, row.width.saturating_sub(1), 1),
+        );
+    }
+    if let (Some(outline_box), Some(outline)) = (areas.outline_box, areas.outline) {
+        outline_panel(state, code, frame, outline_box, outline, outline_focused);
+    }
+}
+
+fn code_lines(state: &State, code: &CodeView, frame: &mut Frame, area: Rect, focused: bool) {
+    let t = &state.theme;
     let selected = code.selected_lines();
     let symbol_selected = matches!(code.selection, Some(Selection::Symbol(_)));
-    let digits = code.doc.line_count().to_string().len().max(3);
-    let height = areas.code.height as usize;
-    let lines: Vec<Line> = (code.top..code.top + height)
+    let gutter = layout::code_gutter(code.doc.line_count()) as usize;
+    let digits = gutter - 2;
+    let width = (area.width as usize).saturating_sub(gutter);
+    let lines: Vec<Line> = (code.top..code.top + area.height as usize)
         .take_while(|&i| i < code.doc.line_count())
         .map(|i| {
             let in_selection = selected.is_some_and(|(a, b)| a <= i && i <= b);
@@ -77,62 +113,29 @@ pub fn render(state: &State, frame: &mut Frame) {
             } else {
                 " "
             };
+            let cursor = (focused && i == code.cursor).then_some(code.col);
             let mut spans = vec![
                 Span::styled(format!("{:>digits$}", i + 1), number_style),
                 Span::styled(marker, t.info),
+                Span::raw(" "),
             ];
-            spans.extend(code_spans(code, i, t));
+            spans.extend(code_spans(code, i, t, code.left, width, cursor));
             Line::from(spans).style(line_style)
         })
         .collect();
-    frame.render_widget(Paragraph::new(lines), areas.code);
-
-    if let (Some(outline_box), Some(outline)) = (areas.outline_box, areas.outline) {
-        let title = format!(" Outline ({}) ", code.doc.symbols.len());
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(if outline_focused {
-                t.border_focused
-            } else {
-                t.border
-            })
-            .title(Span::styled(title, t.title));
-        frame.render_widget(block, outline_box);
-        let offset = list_offset(code.outline_cursor, outline.height as usize);
-        let rows: Vec<Line> = code
-            .doc
-            .symbols
-            .iter()
-            .enumerate()
-            .skip(offset)
-            .take(outline.height as usize)
-            .map(|(i, symbol)| {
-                let chosen = code.selection == Some(Selection::Symbol(i));
-                let depth = code.doc.depths.get(i).copied().unwrap_or(0);
-                let text = format!(
-                    "{}{}{}",
-                    if chosen { "●" } else { " " },
-                    "  ".repeat(depth),
-                    symbol_label(&code.doc, symbol)
-                );
-                let style = if outline_focused && i == code.outline_cursor {
-                    t.list_selected
-                } else {
-                    Style::default()
-                };
-                Line::from(Span::raw(text)).style(style)
-            })
-            .collect();
-        if rows.is_empty() {
-            frame.render_widget(Paragraph::new(Span::styled(" no symbols", t.dim)), outline);
-        } else {
-            frame.render_widget(Paragraph::new(rows), outline);
-        }
-    }
+    frame.render_widget(Paragraph::new(lines), area);
 }
 
-/// The coloured text of line `index`, tabs expanded.
-fn code_spans<'a>(code: &'a CodeView, index: usize, t: &Theme) -> Vec<Span<'a>> {
+/// The coloured text of line `index` from display column `left`, `width` columns of it, tabs
+/// expanded; the cursor's character reversed; `‹` / `›` where the line goes on out of sight.
+fn code_spans(
+    code: &CodeView,
+    index: usize,
+    t: &Theme,
+    left: usize,
+    width: usize,
+    cursor: Option<usize>,
+) -> Vec<Span<'static>> {
     let text = code.doc.line(index);
     let runs = code
         .doc
@@ -140,22 +143,148 @@ fn code_spans<'a>(code: &'a CodeView, index: usize, t: &Theme) -> Vec<Span<'a>> 
         .get(index)
         .map(Vec::as_slice)
         .unwrap_or(&[]);
-    let mut spans = vec![Span::raw(" ")];
-    let mut at = 0;
-    let mut push = |piece: &str, style: Style| {
-        if !piece.is_empty() {
-            spans.push(Span::styled(piece.replace('\t', "    "), style));
-        }
+    let cursor = cursor.map(|c| c.min(text.chars().count().saturating_sub(1)));
+    let style_at = |byte: usize| -> Style {
+        runs.iter()
+            .find(|(range, _)| range.contains(&byte))
+            .map_or(Style::default(), |(_, class)| t.syntax(*class))
     };
-    for (range, class) in runs {
-        if range.start > at {
-            push(text.get(at..range.start).unwrap_or(""), Style::default());
-        }
-        push(text.get(range.clone()).unwrap_or(""), t.syntax(*class));
-        at = range.end;
+    let total: usize = text.chars().map(char_width).sum();
+    let hidden_left = left > 0 && total > left;
+    let hidden_right = total > left + width;
+    // The markers take a column each.
+    let start = left + usize::from(hidden_left);
+    let budget = width
+        .saturating_sub(usize::from(hidden_left))
+        .saturating_sub(usize::from(hidden_right));
+    let mut spans: Vec<Span> = Vec::new();
+    if hidden_left {
+        spans.push(Span::styled("‹", t.dim));
     }
-    if at < text.len() {
-        push(text.get(at..).unwrap_or(""), Style::default());
+    let mut x = 0;
+    for (col, (byte, c)) in text.char_indices().enumerate() {
+        let w = char_width(c);
+        let at = x;
+        x += w;
+        if at < start {
+            continue;
+        }
+        if at + w > start + budget {
+            break;
+        }
+        let piece = if c == '\t' {
+            " ".repeat(4)
+        } else {
+            c.to_string()
+        };
+        let mut style = style_at(byte);
+        if cursor == Some(col) {
+            style = style.add_modifier(Modifier::REVERSED);
+        }
+        match spans.last_mut() {
+            Some(last) if last.style == style && last.content != "‹" => {
+                last.content.to_mut().push_str(&piece)
+            }
+            _ => spans.push(Span::styled(piece, style)),
+        }
+    }
+    if cursor.is_some() && text.is_empty() {
+        spans.push(Span::styled(
+            " ",
+            Style::default().add_modifier(Modifier::REVERSED),
+        ));
+    }
+    if hidden_right {
+        let shown: usize = spans.iter().map(Span::width).sum();
+        spans.push(Span::raw(" ".repeat(width.saturating_sub(shown + 1))));
+        spans.push(Span::styled("›", t.dim));
     }
     spans
+}
+
+fn outline_panel(
+    state: &State,
+    code: &CodeView,
+    frame: &mut Frame,
+    outline_box: Rect,
+    outline: Rect,
+    focused: bool,
+) {
+    let t = &state.theme;
+    let title = format!(" Outline ({}) ", code.doc.symbols.len());
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(if focused { t.border_focused } else { t.border })
+        .title(Span::styled(title, t.title));
+    frame.render_widget(block, outline_box);
+    // The filter on the first row.
+    let filter_row = Rect::new(outline.x, outline.y, outline.width, outline.height.min(1));
+    if focused {
+        frame.render_widget(Span::styled("› ", t.info), filter_row);
+        frame.render_widget(
+            &code.outline.input,
+            Rect::new(
+                filter_row.x + 2,
+                filter_row.y,
+                filter_row.width.saturating_sub(2),
+                filter_row.height,
+            ),
+        );
+    } else {
+        let open = state.keymap.hint(
+            crate::tui::keymap::Context::Code,
+            crate::tui::keymap::Command::Outline,
+        );
+        frame.render_widget(
+            Span::styled(format!("{open}: find a symbol"), t.dim),
+            filter_row,
+        );
+    }
+    let list = Rect::new(
+        outline.x,
+        outline.y + filter_row.height,
+        outline.width,
+        outline.height.saturating_sub(filter_row.height),
+    );
+    let offset = list_offset(code.outline_cursor, list.height as usize);
+    let width = list.width as usize;
+    let rows: Vec<Line> = code
+        .outline
+        .matches
+        .iter()
+        .enumerate()
+        .skip(offset)
+        .take(list.height as usize)
+        .filter_map(|(row, &i)| {
+            let symbol = code.doc.symbols.get(i)?;
+            let chosen = code.selection == Some(Selection::Symbol(i));
+            let depth = if code.outline.matches.len() == code.doc.symbols.len() {
+                code.doc.depths.get(i).copied().unwrap_or(0)
+            } else {
+                0
+            };
+            let text = format!(
+                "{}{}{}",
+                if chosen { "●" } else { " " },
+                "  ".repeat(depth),
+                symbol_label(&code.doc, symbol)
+            );
+            let style = if focused && row == code.outline_cursor {
+                t.list_selected
+            } else {
+                Style::default()
+            };
+            Some(Line::from(Span::raw(fit::shorten(&text, width))).style(style))
+        })
+        .collect();
+    if rows.is_empty() {
+        let message = if code.doc.symbols.is_empty() {
+            " no symbols"
+        } else {
+            " no symbol matches"
+        };
+        frame.render_widget(Paragraph::new(Span::styled(message, t.dim)), list);
+    } else {
+        frame.render_widget(Paragraph::new(rows), list);
+    }
 }

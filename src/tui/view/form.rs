@@ -9,14 +9,13 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::lang::Language;
+use crate::refactor::change_signature::read_typed_list;
 use crate::tui::keymap::{Command, Context};
 use crate::tui::layout;
-use crate::tui::params;
-use crate::tui::state::{FormKind, State};
+use crate::tui::state::{Form, FormKind, State};
 use crate::tui::update::list_offset;
 
-pub fn render(state: &State, frame: &mut Frame) {
-    let Some(form) = &state.form else { return };
+pub fn render(state: &State, form: &Form, frame: &mut Frame) {
     let t = &state.theme;
     let is_move = matches!(form.kind, FormKind::Move { .. });
     let area = layout::form(state.size, is_move, focus_rows(state));
@@ -170,13 +169,13 @@ pub fn render(state: &State, frame: &mut Frame) {
     frame.render_widget(Paragraph::new(Span::styled(help, t.dim)), bottom);
 }
 
-/// What the parameter list will become, or what the receiver is.
+/// What the parameter list will become, or what the receiver is (read as the engine reads it).
 fn signature_hint(language: Language, is_method: bool, text: &str, style: Style) -> Span<'static> {
-    match params::parse_parameters(language, text, is_method) {
-        Ok(parsed) => {
-            let count = parsed.parameters.len();
+    match read_typed_list(language, text, is_method) {
+        Ok(typed) => {
+            let count = typed.parameters.len() - usize::from(typed.receiver.is_some());
             let mut hint = format!("{count} parameter{}", if count == 1 { "" } else { "s" });
-            if let Some(receiver) = parsed.receiver {
+            if let Some(receiver) = typed.receiver {
                 hint.push_str(&format!("; the receiver `{receiver}` stays as it is"));
             }
             Span::styled(hint, style)

@@ -15,7 +15,7 @@ pub fn help_lines(state: &State) -> Vec<Line<'static>> {
     let sections = state.keymap.help_sections();
     let key_width = sections
         .iter()
-        .flat_map(|s| s.entries.iter().map(|(k, _)| k.chars().count()))
+        .flat_map(|s| s.entries.iter().map(|(k, _)| k.join("  ").chars().count()))
         .max()
         .unwrap_or(8)
         .min(24);
@@ -31,6 +31,7 @@ pub fn help_lines(state: &State) -> Vec<Line<'static>> {
             Style::default().add_modifier(Modifier::BOLD),
         )));
         for (keys, description) in section.entries {
+            let keys = keys.join("  ");
             lines.push(Line::from(vec![
                 Span::styled(format!("  {keys:<key_width$}  "), t.title),
                 Span::raw(description),

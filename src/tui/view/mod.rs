@@ -2,20 +2,21 @@
 //! it). This module draws the frame around them: title, notices, status line, help.
 
 mod code;
+pub mod fit;
 mod form;
 mod help;
 mod picker;
 mod preview;
+mod status;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
-use super::keymap::{Command, Context};
 use super::layout;
 use super::state::{NoticeLevel, Screen, State};
+use fit::Piece;
 
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -38,14 +39,14 @@ pub fn render(state: &State, frame: &mut Frame) {
         return;
     }
     title_bar(state, frame);
-    match state.screen {
+    match &state.screen {
         Screen::Picker => picker::render(state, frame),
         Screen::Code => code::render(state, frame),
-        Screen::Form => {
+        Screen::Form(form) => {
             code::render(state, frame);
-            form::render(state, frame);
+            form::render(state, form, frame);
         }
-        Screen::Preview => preview::render(state, frame),
+        Screen::Preview { preview, form } => preview::render(state, preview, form.is_some(), frame),
     }
     notice(state, frame);
     status_line(state, frame);
@@ -61,31 +62,48 @@ pub(crate) fn spinner(state: &State) -> &'static str {
 fn title_bar(state: &State, frame: &mut Frame) {
     let area = layout::frame(state.size).title;
     let t = &state.theme;
-    let mut spans = vec![
-        Span::styled(" candor ", t.title),
-        Span::styled("│ ", t.dim),
-        Span::raw(state.project_name.clone()),
+    let separator = || Span::styled(" │ ", t.dim);
+    // The file first, then what is going on, then where: the brand goes first when room is short.
+    let mut pieces = vec![
+        Piece::new(6, vec![Span::styled(" candor", t.title)]),
+        Piece::shrinking(3, vec![separator(), Span::raw(state.project_name.clone())]),
     ];
-    let file = match state.screen {
-        Screen::Picker => None,
-        _ => state.code.as_ref().map(|c| c.doc.path.clone()),
-    };
-    if let Some(file) = file {
-        spans.push(Span::styled(" │ ", t.dim));
-        spans.push(Span::raw(file));
+    if !matches!(state.screen, Screen::Picker)
+        && let Some(code) = &state.code
+    {
+        pieces.push(Piece::shrinking(
+            0,
+            vec![separator(), Span::raw(code.doc.path.clone())],
+        ));
     }
-    spans.push(Span::styled(" │ ", t.dim));
-    spans.push(Span::styled(
-        format!("backend: {}", state.backend.as_str()),
-        t.dim,
+    pieces.push(Piece::new(
+        4,
+        vec![
+            separator(),
+            Span::styled(format!("backend: {}", state.backend.as_str()), t.dim),
+        ],
     ));
     if let Some(status) = &state.lsp_status {
-        spans.push(Span::styled(" │ ", t.dim));
-        spans.push(Span::styled(status.text.clone(), t.info));
+        pieces.push(Piece::new(
+            2,
+            vec![separator(), Span::styled(status.text.clone(), t.info)],
+        ));
     }
     if state.busy() {
-        spans.push(Span::raw(" "));
-        spans.push(Span::styled(spinner(state), t.info));
+        pieces.push(Piece::new(
+            1,
+            vec![Span::raw(" "), Span::styled(spinner(state), t.info)],
+        ));
+    }
+    let mut spans: Vec<Span> = fit::fit(pieces, area.width as usize)
+        .into_iter()
+        .flat_map(|p| p.spans)
+        .collect();
+    // Without the brand, the line starts with its first piece, not a separator.
+    if let Some(first) = spans.first_mut()
+        && first.content == " │ "
+    {
+        *first = Span::raw(" ");
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
@@ -113,178 +131,40 @@ fn notice(state: &State, frame: &mut Frame) {
     frame.render_widget(Paragraph::new(text).block(block), area);
 }
 
+/// The status line: on the left what matters now (the cursor, the selection, what `i`/`c`/`m`
+/// would act on, work in progress), on the right the keys to press. At 80 columns the least
+/// important pieces give way first.
 fn status_line(state: &State, frame: &mut Frame) {
     let area = layout::frame(state.size).status;
     let t = &state.theme;
-    let context = state.context();
-    let keys = &state.keymap;
-    let hint = |from: Context, command: Command, label: &str| {
-        (keys.hint_in(context, from, command), label.to_string())
-    };
-    let mut left: Vec<Span> = Vec::new();
-    let hints: Vec<(String, String)> = match context {
-        Context::Picker => {
-            let p = &state.picker;
-            left.push(Span::raw(format!(
-                " {} of {} files",
-                p.matches.len(),
-                p.files.len()
-            )));
-            if p.scanning {
-                left.push(Span::styled(
-                    format!(" {} scanning", spinner(state)),
-                    t.info,
-                ));
-            }
+    let (mut pieces, hints) = status::pieces(state);
+    for (i, (key, label)) in hints.iter().enumerate() {
+        // The last hint (help) stays longest; the others in their order.
+        let priority = if i + 1 == hints.len() {
+            2
+        } else {
+            4 + i.min(4) as u8
+        };
+        pieces.push(Piece::right(
+            priority,
             vec![
-                hint(Context::Picker, Command::Open, "open"),
-                hint(Context::Picker, Command::Back, "back"),
-                hint(Context::Global, Command::Help, "help"),
-            ]
-        }
-        Context::Code | Context::Outline => {
-            if let Some(code) = &state.code {
-                let selection = code
-                    .selection_label()
-                    .map(|s| format!(" {s}"))
-                    .unwrap_or_else(|| {
-                        format!(
-                            " line {}/{}, no selection",
-                            code.cursor + 1,
-                            code.doc.line_count()
-                        )
-                    });
-                left.push(Span::styled(
-                    selection,
-                    Style::default().add_modifier(Modifier::BOLD),
-                ));
-                if code.visual {
-                    left.push(Span::styled(" (selecting)", t.info));
-                }
-            } else if let Some(loading) = &state.loading {
-                left.push(Span::raw(format!(
-                    " {} opening {}",
-                    spinner(state),
-                    loading.path
-                )));
-            }
-            if let Some(applied) = &state.last_applied {
-                left.push(Span::styled(
-                    format!(
-                        "  {} undo {}",
-                        keys.hint(Context::Code, Command::Undo),
-                        applied.label
-                    ),
-                    t.ok,
-                ));
-            }
-            if state.preview.is_some() {
-                left.push(Span::styled(
-                    format!(
-                        "  {} back to preview",
-                        keys.hint(Context::Code, Command::ReturnToPreview)
-                    ),
-                    t.info,
-                ));
-            }
-            if context == Context::Outline {
-                vec![
-                    hint(Context::Outline, Command::SelectSymbol, "select"),
-                    hint(Context::Outline, Command::Back, "close"),
-                ]
-            } else {
-                vec![
-                    hint(Context::Code, Command::SelectLines, "select"),
-                    hint(Context::Code, Command::Extract, "extract"),
-                    hint(Context::Code, Command::Inline, "inline"),
-                    hint(Context::Code, Command::MoveToFile, "move"),
-                    hint(Context::Code, Command::ChangeSignature, "signature"),
-                    hint(Context::Code, Command::Outline, "outline"),
-                    hint(Context::Global, Command::Help, "help"),
-                ]
-            }
-        }
-        Context::Form => {
-            let mut list = vec![
-                hint(Context::Form, Command::Submit, "preview"),
-                hint(Context::Form, Command::Cancel, "cancel"),
-            ];
-            if state
-                .form
-                .as_ref()
-                .is_some_and(|f| !f.completions.is_empty())
-            {
-                list.push(hint(Context::Form, Command::Complete, "complete"));
-            }
-            list.push(hint(Context::Global, Command::Help, "help"));
-            list
-        }
-        Context::Preview => {
-            if let Some(p) = &state.preview {
-                if p.computing {
-                    left.push(Span::styled(
-                        format!(" {} computing", spinner(state)),
-                        t.info,
-                    ));
-                }
-                if p.stale.is_some() {
-                    left.push(Span::styled(" STALE ", t.stale));
-                }
-            }
-            if state.preview.as_ref().is_some_and(|p| p.ready().is_some()) {
-                vec![
-                    hint(Context::Preview, Command::Apply, "apply"),
-                    hint(Context::Preview, Command::FocusWarnings, "findings"),
-                    hint(Context::Preview, Command::NextHunk, "next hunk"),
-                    hint(Context::Preview, Command::Back, "cancel"),
-                    hint(Context::Global, Command::Help, "help"),
-                ]
-            } else {
-                vec![
-                    hint(Context::Preview, Command::Back, "back"),
-                    hint(Context::Global, Command::Help, "help"),
-                ]
-            }
-        }
-        Context::Findings => vec![
-            hint(Context::Findings, Command::Jump, "jump to line"),
-            hint(Context::Findings, Command::Back, "back to diff"),
-        ],
-        Context::Confirm => vec![
-            hint(Context::Confirm, Command::Yes, "apply"),
-            hint(Context::Confirm, Command::No, "back"),
-        ],
-        Context::Help | Context::Global => vec![
-            hint(Context::Help, Command::Down, "scroll"),
-            hint(Context::Help, Command::Back, "close help"),
-        ],
-    };
-    if state.writing.is_some() {
-        left.push(Span::styled(format!(" {} writing", spinner(state)), t.info));
+                Span::styled(format!(" {key}"), t.status_key),
+                Span::styled(format!(" {label} "), t.status),
+            ],
+        ));
     }
-    let left_width: usize = left.iter().map(Span::width).sum();
-    // The last hint (help) always shows; the others while they fit.
-    let piece_width =
-        |(key, label): &(String, String)| key.chars().count() + label.chars().count() + 3;
-    let reserved = hints.last().map_or(0, piece_width);
-    let mut shown: Vec<&(String, String)> = Vec::new();
-    let mut right_width = reserved;
-    for hint in hints.iter().take(hints.len().saturating_sub(1)) {
-        if left_width + right_width + piece_width(hint) + 1 > area.width as usize {
-            break;
+    let (mut spans, mut right): (Vec<Span>, Vec<Span>) = (Vec::new(), Vec::new());
+    for piece in fit::fit(pieces, area.width as usize) {
+        if piece.right {
+            right.extend(piece.spans);
+        } else {
+            spans.extend(piece.spans);
         }
-        right_width += piece_width(hint);
-        shown.push(hint);
     }
-    shown.extend(hints.last());
-    let mut right: Vec<Span> = Vec::new();
-    for (key, label) in shown {
-        right.push(Span::styled(format!(" {key}"), t.status_key));
-        right.push(Span::styled(format!(" {label} "), t.status));
-    }
-    let pad = (area.width as usize).saturating_sub(left_width + right_width);
-    let mut spans = left;
-    spans.push(Span::raw(" ".repeat(pad)));
+    let used: usize = spans.iter().chain(right.iter()).map(Span::width).sum();
+    spans.push(Span::raw(
+        " ".repeat((area.width as usize).saturating_sub(used)),
+    ));
     spans.extend(right);
     frame.render_widget(Paragraph::new(Line::from(spans)).style(t.status), area);
 }

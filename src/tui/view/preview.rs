@@ -14,25 +14,20 @@ use crate::refactor::Severity;
 use crate::tui::diffview::{Row, RowKind};
 use crate::tui::keymap::{Command, Context};
 use crate::tui::layout;
-use crate::tui::state::{Preview, PreviewFocus, Ready, State};
+use crate::tui::state::{FindingRow, NotesMode, Preview, PreviewFocus, Ready, State};
 use crate::tui::theme::Theme;
 
-pub fn render(state: &State, frame: &mut Frame) {
-    let Some(preview) = &state.preview else {
-        return;
-    };
+use super::fit::{self, Piece};
+
+/// Draws `preview`; `from_form` when it came from a form (a refusal goes back to it).
+pub fn render(state: &State, preview: &Preview, from_form: bool, frame: &mut Frame) {
     let t = &state.theme;
     let areas = layout::preview(state.size);
-    let mut title = vec![Span::styled(
-        format!(" {} ", preview.request.title),
-        t.title,
-    )];
-    if preview.stale.is_some() {
-        title.push(Span::styled(" STALE ", t.stale));
-    }
-    if preview.computing {
-        title.push(Span::styled(format!(" {} ", super::spinner(state)), t.info));
-    }
+    let title = title_line(
+        state,
+        preview,
+        areas.diff_box.width.saturating_sub(2) as usize,
+    );
     let diff_block = Block::default()
         .borders(Borders::ALL)
         .border_style(if preview.focus == PreviewFocus::Diff {
@@ -40,7 +35,7 @@ pub fn render(state: &State, frame: &mut Frame) {
         } else {
             t.border
         })
-        .title(Line::from(title));
+        .title(title);
     frame.render_widget(diff_block, areas.diff_box);
 
     match &preview.result {
@@ -61,7 +56,13 @@ pub fn render(state: &State, frame: &mut Frame) {
                 areas.diff,
             );
         }
-        Some(Err(error)) => render_error(state, error, frame, areas.files_bar.union(areas.diff)),
+        Some(Err(error)) => render_error(
+            state,
+            error,
+            from_form,
+            frame,
+            areas.files_bar.union(areas.diff),
+        ),
         Some(Ok(ready)) => {
             files_bar(state, preview, ready, frame, areas.files_bar);
             diff_rows(preview, ready, t, frame, areas.diff);
@@ -75,10 +76,10 @@ pub fn render(state: &State, frame: &mut Frame) {
     }
 }
 
-fn render_error(state: &State, error: &ApiError, frame: &mut Frame, area: Rect) {
+fn render_error(state: &State, error: &ApiError, from_form: bool, frame: &mut Frame, area: Rect) {
     let t = &state.theme;
     let back = state.keymap.hint(Context::Preview, Command::Back);
-    let what_next = if state.form.is_some() {
+    let what_next = if from_form {
         format!("{back}: back to the form to change the input")
     } else {
         format!("{back}: back to the code view")
@@ -102,20 +103,59 @@ fn render_error(state: &State, error: &ApiError, frame: &mut Frame, area: Rect) 
     frame.render_widget(Paragraph::new(lines), area);
 }
 
-fn files_bar(state: &State, preview: &Preview, ready: &Ready, frame: &mut Frame, area: Rect) {
+/// The diff box's title: the operation and the state always, the detail and the file while
+/// they fit.
+fn title_line(state: &State, preview: &Preview, width: usize) -> Line<'static> {
     let t = &state.theme;
-    let mut spans = Vec::new();
-    if ready.diffs.is_empty() {
-        spans.push(Span::styled("no file changes", t.warning));
-    }
-    let many = ready.diffs.len() > 1;
-    if many {
-        spans.push(Span::styled(
-            format!("{}/{} ", preview.file + 1, ready.diffs.len()),
-            t.dim,
+    let title = &preview.request.title;
+    let mut pieces = vec![Piece::new(
+        0,
+        vec![Span::styled(format!(" {}", title.operation), t.title)],
+    )];
+    if !title.place.is_empty() {
+        pieces.push(Piece::shrinking(
+            2,
+            vec![Span::styled(format!(" {}", title.place), t.title)],
         ));
     }
-    for (i, diff) in ready.diffs.iter().enumerate() {
+    if !title.detail.is_empty() {
+        pieces.push(Piece::shrinking(
+            1,
+            vec![Span::styled(format!(" {}", title.detail), t.title)],
+        ));
+    }
+    pieces.push(Piece::new(0, vec![Span::raw(" ")]));
+    if preview.stale.is_some() {
+        pieces.push(Piece::new(0, vec![Span::styled(" STALE ", t.stale)]));
+    }
+    if preview.computing {
+        pieces.push(Piece::new(
+            0,
+            vec![Span::styled(format!(" {} ", super::spinner(state)), t.info)],
+        ));
+    }
+    Line::from(
+        fit::fit(pieces, width)
+            .into_iter()
+            .flat_map(|p| p.spans)
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// The changed files above the diff: the one shown, with its counts, always; the others while
+/// they fit, else how many more there are.
+fn files_bar(state: &State, preview: &Preview, ready: &Ready, frame: &mut Frame, area: Rect) {
+    let t = &state.theme;
+    if ready.diffs.is_empty() {
+        frame.render_widget(
+            Paragraph::new(Span::styled("no file changes", t.warning)),
+            area,
+        );
+        return;
+    }
+    let many = ready.diffs.len() > 1;
+    let entry = |i: usize, width: Option<usize>| -> Vec<Span<'static>> {
+        let diff = &ready.diffs[i];
         let current = i == preview.file;
         let name_style = if current && many {
             t.list_selected
@@ -124,16 +164,59 @@ fn files_bar(state: &State, preview: &Preview, ready: &Ready, frame: &mut Frame,
         } else {
             t.dim
         };
-        spans.push(Span::styled(diff.path.clone(), name_style));
+        let mut tail = vec![];
         if diff.created {
-            spans.push(Span::styled(" (new)", t.info));
+            tail.push(Span::styled(" (new)", t.info));
         }
-        spans.push(Span::styled(format!(" +{}", diff.added), t.added));
-        spans.push(Span::styled(format!(" -{}", diff.removed), t.removed));
+        tail.push(Span::styled(format!(" +{}", diff.added), t.added));
+        tail.push(Span::styled(format!(" -{}", diff.removed), t.removed));
         if diff.whole_file {
-            spans.push(Span::styled(" whole file", t.dim));
+            tail.push(Span::styled(" whole file", t.dim));
         }
+        let tail_width: usize = tail.iter().map(Span::width).sum();
+        let path = match width {
+            Some(w) => fit::shorten(&diff.path, w.saturating_sub(tail_width).max(8)),
+            None => diff.path.clone(),
+        };
+        let mut spans = vec![Span::styled(path, name_style)];
+        spans.extend(tail);
         spans.push(Span::raw("  "));
+        spans
+    };
+    let width = area.width as usize;
+    let counter = if many {
+        format!("{}/{} ", preview.file + 1, ready.diffs.len())
+    } else {
+        String::new()
+    };
+    let mut pieces = vec![
+        Piece::new(0, vec![Span::styled(counter.clone(), t.dim)]),
+        Piece::new(
+            0,
+            entry(preview.file, Some(width.saturating_sub(counter.len()))),
+        ),
+    ];
+    for i in (0..ready.diffs.len()).filter(|&i| i != preview.file) {
+        pieces.push(Piece::new(2, entry(i, None)));
+    }
+    let mut spans: Vec<Span> = fit::fit(pieces, width)
+        .into_iter()
+        .flat_map(|p| p.spans)
+        .collect();
+    let shown_others = ready
+        .diffs
+        .iter()
+        .enumerate()
+        .filter(|(i, d)| *i != preview.file && spans.iter().any(|s| s.content.as_ref() == d.path))
+        .count();
+    let more = ready.diffs.len() - 1 - shown_others;
+    if more > 0 {
+        let next = state.keymap.hint(Context::Preview, Command::NextFile);
+        let note = format!("+{more} more ({next})");
+        let used: usize = spans.iter().map(Span::width).sum();
+        if used + note.chars().count() <= width {
+            spans.push(Span::styled(note, t.dim));
+        }
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
@@ -321,6 +404,62 @@ fn panel(state: &State, preview: &Preview, frame: &mut Frame, outer: Rect, area:
         lines.push(heading("Degraded".to_string()));
         indented(&mut lines, DEGRADED_REASON, "  ", t.warning);
     }
+    // Errors and warnings first: they are about this very edit.
+    let rows = ready.finding_rows(preview.notes);
+    let findings = &outcome.plan.findings;
+    let is_note = |row: &FindingRow| match row {
+        FindingRow::One(i) => findings
+            .get(*i)
+            .is_some_and(|f| f.severity == Severity::Info),
+        FindingRow::Group { .. } => true,
+    };
+    let serious = rows.iter().filter(|r| !is_note(r)).count();
+    let mut row_line = |lines: &mut Vec<Line<'static>>, index: usize, row: &FindingRow| {
+        let start = lines.len();
+        let (text, mark, style) = match row {
+            FindingRow::One(i) => {
+                let finding = &findings[*i];
+                let (mark, style) = match finding.severity {
+                    Severity::Error => ("✗ ", t.error),
+                    Severity::Warning => ("▲ ", t.warning),
+                    Severity::Info => ("· ", t.info),
+                };
+                // Messages often name their place already; do not say it twice.
+                let place = format!("{}:{}", finding.file, finding.line);
+                let text = if finding.message.contains(&place) {
+                    finding.message.clone()
+                } else {
+                    format!("{place} {}", finding.message)
+                };
+                (text, mark, style)
+            }
+            FindingRow::Group { kind, count, .. } => (format!("{count} × {kind}"), "· ", t.info),
+        };
+        indented(lines, &text, mark, style);
+        if focused && index == preview.finding {
+            selected_at = start;
+            for line in &mut lines[start..] {
+                *line = line.clone().style(t.list_selected);
+            }
+        }
+    };
+    if findings.is_empty() {
+        lines.push(heading("Findings: none".to_string()));
+        let note = if outcome.is_heuristic() {
+            "nothing specific to this edit was noticed; the caveats still apply"
+        } else {
+            "nothing specific to this edit was noticed"
+        };
+        indented(&mut lines, note, "  ", t.dim);
+    } else if serious > 0 {
+        lines.push(heading(format!(
+            "Findings: {}",
+            summary(ready.count(Severity::Error), ready.count(Severity::Warning))
+        )));
+        for (index, row) in rows.iter().enumerate().filter(|(_, r)| !is_note(r)) {
+            row_line(&mut lines, index, row);
+        }
+    }
     let caveats = ready.caveats();
     if caveats.is_empty() {
         lines.push(heading("Caveats: none".to_string()));
@@ -336,49 +475,60 @@ fn panel(state: &State, preview: &Preview, frame: &mut Frame, outer: Rect, area:
             indented(&mut lines, caveat, "• ", t.warning);
         }
     }
-    let findings = &outcome.plan.findings;
-    if findings.is_empty() {
-        lines.push(heading("Findings: none".to_string()));
-        let note = if outcome.is_heuristic() {
-            "nothing specific to this edit was noticed; the caveats still apply"
-        } else {
-            "nothing specific to this edit was noticed"
+    let notes = ready.count(Severity::Info);
+    if notes > 0 {
+        let how = match preview.notes {
+            NotesMode::Folded => "folded by kind",
+            NotesMode::All => "all",
+            NotesMode::Hidden => "hidden",
         };
-        indented(&mut lines, note, "  ", t.dim);
-    } else {
-        lines.push(heading(format!("Findings ({})", findings.len())));
-        for (i, finding) in findings.iter().enumerate() {
-            let (mark, style) = match finding.severity {
-                Severity::Error => ("✗ ", t.error),
-                Severity::Warning => ("▲ ", t.warning),
-                Severity::Info => ("· ", t.info),
-            };
-            if i == preview.finding {
-                selected_at = lines.len();
-            }
-            let start = lines.len();
-            // Messages often name their place already; do not say it twice.
-            let place = format!("{}:{}", finding.file, finding.line);
-            let text = if finding.message.contains(&place) {
-                format!("{} {}", finding.severity.as_str(), finding.message)
-            } else {
-                format!("{} {place} {}", finding.severity.as_str(), finding.message)
-            };
-            indented(&mut lines, &text, mark, style);
-            if focused && i == preview.finding {
-                for line in &mut lines[start..] {
-                    *line = line.clone().style(t.list_selected);
-                }
-            }
+        lines.push(heading(format!("Notes ({notes}, {how})")));
+        for (index, row) in rows.iter().enumerate().filter(|(_, r)| is_note(r)) {
+            row_line(&mut lines, index, row);
         }
     }
     let height = area.height as usize;
-    let scroll = if focused && selected_at + 2 > height {
+    let mut scroll = if focused && selected_at + 2 > height {
         selected_at + 2 - height
     } else {
         0
     };
-    frame.render_widget(Paragraph::new(lines).scroll((scroll as u16, 0)), area);
+    // On the last row, the rest of the panel (the caveats after the warnings) comes into view.
+    if focused && preview.finding + 1 >= rows.len() {
+        scroll = scroll
+            .max(lines.len().saturating_sub(height))
+            .min(selected_at);
+    }
+    let scroll = scroll.min(lines.len().saturating_sub(height));
+    let total = lines.len();
+    let mut visible: Vec<Line> = lines.into_iter().skip(scroll).take(height).collect();
+    if total > scroll + height && height > 0 {
+        // Say so rather than let the panel end silently at the border.
+        let tab = state.keymap.hint(Context::Preview, Command::FocusWarnings);
+        let hint = if focused {
+            "▼ more below (↓)".to_string()
+        } else {
+            format!("▼ more below ({tab}, then ↓)")
+        };
+        visible[height - 1] = Line::from(Span::styled(hint, t.dim));
+    }
+    frame.render_widget(Paragraph::new(visible), area);
+}
+
+/// `1 error, 2 warnings`.
+fn summary(errors: usize, warnings: usize) -> String {
+    let plural = |n: usize, one: &str| {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {one}s")
+        }
+    };
+    match (errors, warnings) {
+        (0, w) => plural(w, "warning"),
+        (e, 0) => plural(e, "error"),
+        (e, w) => format!("{}, {}", plural(e, "error"), plural(w, "warning")),
+    }
 }
 
 fn confirm_prompt(state: &State, ready: &Ready, frame: &mut Frame, diff_box: Rect) {

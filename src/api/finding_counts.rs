@@ -1,0 +1,179 @@
+//! Findings counted: per severity, and per kind, where a finding's kind is its message without
+//! the place it names (`` `has` appears in a string at a.py:12; not updated`` is of the kind
+//! `` `has` appears in a string; not updated``). The JSON's `data.finding_counts`, and the
+//! warning panel's folded notes. Pure; every finding stays in `data.findings`.
+
+use serde::Serialize;
+
+use crate::refactor::{Finding, Severity};
+
+/// `data.finding_counts`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct FindingCounts {
+    pub error: usize,
+    pub warning: usize,
+    pub info: usize,
+    /// Every kind with its count: errors first, then warnings, then notes; the most frequent
+    /// first within a severity.
+    pub by_kind: Vec<KindCount>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct KindCount {
+    pub severity: Severity,
+    pub kind: String,
+    pub count: usize,
+    /// Index in the findings of the first finding of this kind.
+    #[serde(skip)]
+    pub first: usize,
+}
+
+/// Counts `findings` per severity and kind.
+pub fn count(findings: &[Finding]) -> FindingCounts {
+    let mut counts = FindingCounts::default();
+    for (index, finding) in findings.iter().enumerate() {
+        match finding.severity {
+            Severity::Error => counts.error += 1,
+            Severity::Warning => counts.warning += 1,
+            Severity::Info => counts.info += 1,
+        }
+        let kind = finding_kind(&finding.message);
+        match counts
+            .by_kind
+            .iter_mut()
+            .find(|k| k.severity == finding.severity && k.kind == kind)
+        {
+            Some(known) => known.count += 1,
+            None => counts.by_kind.push(KindCount {
+                severity: finding.severity,
+                kind,
+                count: 1,
+                first: index,
+            }),
+        }
+    }
+    counts.by_kind.sort_by(|a, b| {
+        (
+            std::cmp::Reverse(a.severity),
+            std::cmp::Reverse(a.count),
+            a.first,
+        )
+            .cmp(&(
+                std::cmp::Reverse(b.severity),
+                std::cmp::Reverse(b.count),
+                b.first,
+            ))
+    });
+    counts
+}
+
+/// The message without the places it names: `at path:line` and `path:line` go, with the
+/// punctuation that followed them kept.
+pub fn finding_kind(message: &str) -> String {
+    let mut words: Vec<String> = Vec::new();
+    for word in message.split(' ') {
+        let bare = word.trim_end_matches([';', ',', ':', ')', '.']);
+        if is_place(bare) {
+            let tail = &word[bare.len()..];
+            if words.last().is_some_and(|w| w == "at" || w == "in") {
+                words.pop();
+            }
+            match words.last_mut() {
+                Some(last) => last.push_str(tail),
+                None => words.push(tail.to_string()),
+            }
+        } else {
+            words.push(word.to_string());
+        }
+    }
+    words
+        .join(" ")
+        .replace(" ;", ";")
+        .replace(" ,", ",")
+        .trim()
+        .to_string()
+}
+
+/// `src/a.py:12`, `a.rs:3`.
+fn is_place(word: &str) -> bool {
+    let Some((path, line)) = word.rsplit_once(':') else {
+        return false;
+    };
+    !line.is_empty()
+        && line.bytes().all(|b| b.is_ascii_digit())
+        && !path.is_empty()
+        && path.contains('.')
+        && !path.contains('`')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_leave_out_the_places() {
+        assert_eq!(
+            finding_kind("`has` appears in a string at src/attr/_make.py:1204; not updated"),
+            "`has` appears in a string; not updated"
+        );
+        assert_eq!(
+            finding_kind("call at rust/src/lib.rs:59 updated: 2 → 3 arguments"),
+            "call updated: 2 → 3 arguments"
+        );
+        assert_eq!(
+            finding_kind("a doc example at a.rs:3 calls `f` with the old parameters"),
+            "a doc example calls `f` with the old parameters"
+        );
+        assert_eq!(
+            finding_kind("nothing to place here"),
+            "nothing to place here"
+        );
+    }
+
+    #[test]
+    fn counts_by_severity_then_frequency() {
+        let mut findings = vec![Finding::warning(
+            "a.py",
+            1,
+            "`f` is used at a.py:1 without being called",
+        )];
+        for line in 2..9 {
+            findings.push(Finding::info(
+                "a.py",
+                line,
+                format!("`f` appears in a string at a.py:{line}; not updated"),
+            ));
+        }
+        findings.push(Finding::info(
+            "a.py",
+            9,
+            "`f` appears in a comment at a.py:9; not updated",
+        ));
+        findings.push(Finding::error(
+            "a.py",
+            10,
+            "the result has a syntax error at line 10",
+        ));
+        let counts = count(&findings);
+        assert_eq!((counts.error, counts.warning, counts.info), (1, 1, 8));
+        let kinds: Vec<(Severity, &str, usize)> = counts
+            .by_kind
+            .iter()
+            .map(|k| (k.severity, k.kind.as_str(), k.count))
+            .collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (
+                    Severity::Error,
+                    "the result has a syntax error at line 10",
+                    1
+                ),
+                (Severity::Warning, "`f` is used without being called", 1),
+                (Severity::Info, "`f` appears in a string; not updated", 7),
+                (Severity::Info, "`f` appears in a comment; not updated", 1),
+            ]
+        );
+        assert_eq!(counts.by_kind[2].first, 1);
+    }
+}

@@ -1,0 +1,471 @@
+//! The vocabulary of the keymap: where a key is interpreted ([`Context`]), what it can do there
+//! ([`Command`]), and the words the help screen uses for each. Pure data.
+
+/// Where a key is interpreted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Context {
+    Global,
+    Picker,
+    Code,
+    Outline,
+    /// The go-to-line (`:`) and search (`/`) prompts of the code view.
+    Prompt,
+    Form,
+    /// The editing keys of every text field (picker, outline filter, prompts, forms).
+    Input,
+    Preview,
+    Findings,
+    Confirm,
+    Help,
+}
+
+impl Context {
+    pub const ALL: [Context; 11] = [
+        Context::Global,
+        Context::Picker,
+        Context::Code,
+        Context::Outline,
+        Context::Prompt,
+        Context::Form,
+        Context::Input,
+        Context::Preview,
+        Context::Findings,
+        Context::Confirm,
+        Context::Help,
+    ];
+
+    /// The section name in the keymap file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Context::Global => "global",
+            Context::Picker => "picker",
+            Context::Code => "code",
+            Context::Outline => "outline",
+            Context::Prompt => "prompt",
+            Context::Form => "form",
+            Context::Input => "input",
+            Context::Preview => "preview",
+            Context::Findings => "findings",
+            Context::Confirm => "confirm",
+            Context::Help => "help",
+        }
+    }
+
+    /// The heading of the section in the help screen.
+    pub fn title(self) -> &'static str {
+        match self {
+            Context::Global => "Everywhere",
+            Context::Picker => "File picker (type to filter)",
+            Context::Code => "Code view",
+            Context::Outline => "Outline (type to filter)",
+            Context::Prompt => "Go-to-line and search prompts",
+            Context::Form => "Refactor form (type in the input)",
+            Context::Input => "Text fields (picker, outline, prompts, forms)",
+            Context::Preview => "Preview and warning panel",
+            Context::Findings => "Findings list (warning panel)",
+            Context::Confirm => "Confirmation prompt",
+            Context::Help => "Help",
+        }
+    }
+
+    /// Whether plain characters are typed into a text field here (so only named keys can be
+    /// commands, global character bindings do not apply, and the [`Context::Input`] editing
+    /// keys work).
+    pub fn takes_text(self) -> bool {
+        matches!(
+            self,
+            Context::Picker | Context::Form | Context::Outline | Context::Prompt
+        )
+    }
+
+    /// The commands of this context, in help order.
+    pub fn commands(self) -> &'static [Command] {
+        use Command::*;
+        match self {
+            Context::Global => &[Quit, Help],
+            Context::Picker => &[Up, Down, PageUp, PageDown, Open, Back],
+            Context::Code => &[
+                Up,
+                Down,
+                Left,
+                Right,
+                WordForward,
+                WordBack,
+                LineStart,
+                LineEnd,
+                PageUp,
+                PageDown,
+                Top,
+                Bottom,
+                GotoLine,
+                Search,
+                SearchNext,
+                SearchPrev,
+                ScrollLeft,
+                ScrollRight,
+                SelectLines,
+                ExtendUp,
+                ExtendDown,
+                ClearSelection,
+                Extract,
+                Inline,
+                MoveToFile,
+                ChangeSignature,
+                Undo,
+                Outline,
+                OpenPicker,
+                ReturnToPreview,
+                Quit,
+            ],
+            Context::Outline => &[Up, Down, PageUp, PageDown, SelectSymbol, Back],
+            Context::Prompt => &[Submit, Cancel],
+            Context::Form => &[Submit, Cancel, Complete],
+            Context::Input => &[
+                Left,
+                Right,
+                WordBack,
+                WordForward,
+                LineStart,
+                LineEnd,
+                DeleteBack,
+                DeleteForward,
+                DeleteWordBack,
+                DeleteWordForward,
+                DeleteToStart,
+                DeleteToEnd,
+                UndoEdit,
+            ],
+            Context::Preview => &[
+                Up,
+                Down,
+                PageUp,
+                PageDown,
+                Top,
+                Bottom,
+                NextHunk,
+                PrevHunk,
+                NextFile,
+                PrevFile,
+                ScrollLeft,
+                ScrollRight,
+                ToggleContext,
+                FocusWarnings,
+                Apply,
+                Back,
+            ],
+            Context::Findings => &[Up, Down, Jump, ToggleNotes, Back],
+            Context::Confirm => &[Yes, No],
+            Context::Help => &[Up, Down, PageUp, PageDown, Back],
+        }
+    }
+
+    pub(super) fn from_name(name: &str) -> Option<Context> {
+        Context::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
+/// What a key does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Command {
+    Quit,
+    Help,
+    Up,
+    Down,
+    Left,
+    Right,
+    WordForward,
+    WordBack,
+    LineStart,
+    LineEnd,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+    GotoLine,
+    Search,
+    SearchNext,
+    SearchPrev,
+    Open,
+    Back,
+    SelectLines,
+    ExtendUp,
+    ExtendDown,
+    ClearSelection,
+    Extract,
+    Inline,
+    MoveToFile,
+    ChangeSignature,
+    Undo,
+    Outline,
+    OpenPicker,
+    ReturnToPreview,
+    SelectSymbol,
+    Submit,
+    Cancel,
+    Complete,
+    DeleteBack,
+    DeleteForward,
+    DeleteWordBack,
+    DeleteWordForward,
+    DeleteToStart,
+    DeleteToEnd,
+    UndoEdit,
+    Apply,
+    NextHunk,
+    PrevHunk,
+    NextFile,
+    PrevFile,
+    ScrollLeft,
+    ScrollRight,
+    ToggleContext,
+    FocusWarnings,
+    Jump,
+    ToggleNotes,
+    Yes,
+    No,
+}
+
+impl Command {
+    const ALL: [Command; 56] = [
+        Command::Quit,
+        Command::Help,
+        Command::Up,
+        Command::Down,
+        Command::Left,
+        Command::Right,
+        Command::WordForward,
+        Command::WordBack,
+        Command::LineStart,
+        Command::LineEnd,
+        Command::PageUp,
+        Command::PageDown,
+        Command::Top,
+        Command::Bottom,
+        Command::GotoLine,
+        Command::Search,
+        Command::SearchNext,
+        Command::SearchPrev,
+        Command::Open,
+        Command::Back,
+        Command::SelectLines,
+        Command::ExtendUp,
+        Command::ExtendDown,
+        Command::ClearSelection,
+        Command::Extract,
+        Command::Inline,
+        Command::MoveToFile,
+        Command::ChangeSignature,
+        Command::Undo,
+        Command::Outline,
+        Command::OpenPicker,
+        Command::ReturnToPreview,
+        Command::SelectSymbol,
+        Command::Submit,
+        Command::Cancel,
+        Command::Complete,
+        Command::DeleteBack,
+        Command::DeleteForward,
+        Command::DeleteWordBack,
+        Command::DeleteWordForward,
+        Command::DeleteToStart,
+        Command::DeleteToEnd,
+        Command::UndoEdit,
+        Command::Apply,
+        Command::NextHunk,
+        Command::PrevHunk,
+        Command::NextFile,
+        Command::PrevFile,
+        Command::ScrollLeft,
+        Command::ScrollRight,
+        Command::ToggleContext,
+        Command::FocusWarnings,
+        Command::Jump,
+        Command::ToggleNotes,
+        Command::Yes,
+        Command::No,
+    ];
+
+    /// The name in the keymap file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Command::Quit => "quit",
+            Command::Help => "help",
+            Command::Up => "up",
+            Command::Down => "down",
+            Command::Left => "left",
+            Command::Right => "right",
+            Command::WordForward => "word_forward",
+            Command::WordBack => "word_back",
+            Command::LineStart => "line_start",
+            Command::LineEnd => "line_end",
+            Command::PageUp => "page_up",
+            Command::PageDown => "page_down",
+            Command::Top => "top",
+            Command::Bottom => "bottom",
+            Command::GotoLine => "goto_line",
+            Command::Search => "search",
+            Command::SearchNext => "search_next",
+            Command::SearchPrev => "search_prev",
+            Command::Open => "open",
+            Command::Back => "back",
+            Command::SelectLines => "select_lines",
+            Command::ExtendUp => "extend_up",
+            Command::ExtendDown => "extend_down",
+            Command::ClearSelection => "clear_selection",
+            Command::Extract => "extract",
+            Command::Inline => "inline",
+            Command::MoveToFile => "move_to_file",
+            Command::ChangeSignature => "change_signature",
+            Command::Undo => "undo",
+            Command::Outline => "outline",
+            Command::OpenPicker => "open_picker",
+            Command::ReturnToPreview => "return_to_preview",
+            Command::SelectSymbol => "select_symbol",
+            Command::Submit => "submit",
+            Command::Cancel => "cancel",
+            Command::Complete => "complete",
+            Command::DeleteBack => "delete_back",
+            Command::DeleteForward => "delete_forward",
+            Command::DeleteWordBack => "delete_word_back",
+            Command::DeleteWordForward => "delete_word_forward",
+            Command::DeleteToStart => "delete_to_start",
+            Command::DeleteToEnd => "delete_to_end",
+            Command::UndoEdit => "undo_edit",
+            Command::Apply => "apply",
+            Command::NextHunk => "next_hunk",
+            Command::PrevHunk => "prev_hunk",
+            Command::NextFile => "next_file",
+            Command::PrevFile => "prev_file",
+            Command::ScrollLeft => "scroll_left",
+            Command::ScrollRight => "scroll_right",
+            Command::ToggleContext => "toggle_context",
+            Command::FocusWarnings => "focus_warnings",
+            Command::Jump => "jump",
+            Command::ToggleNotes => "toggle_notes",
+            Command::Yes => "yes",
+            Command::No => "no",
+        }
+    }
+
+    pub(super) fn from_name(name: &str) -> Option<Command> {
+        Command::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// Whether a count typed before the key (`5j`, `52G`) means something to it.
+    pub fn takes_count(self) -> bool {
+        use Command::*;
+        matches!(
+            self,
+            Up | Down
+                | Left
+                | Right
+                | WordForward
+                | WordBack
+                | PageUp
+                | PageDown
+                | Bottom
+                | Top
+                | SearchNext
+                | SearchPrev
+                | ScrollLeft
+                | ScrollRight
+                | ExtendUp
+                | ExtendDown
+                | NextHunk
+                | PrevHunk
+        )
+    }
+
+    /// What the command does in `context`, for the help screen.
+    pub fn description(self, context: Context) -> &'static str {
+        use Command::*;
+        match (context, self) {
+            (_, Quit) => "quit candor",
+            (_, Help) => "show this help",
+            (Context::Help, Up) | (Context::Help, Down) => "scroll",
+            (Context::Preview, Up) => "scroll the diff up",
+            (Context::Preview, Down) => "scroll the diff down",
+            (Context::Findings, Up) => "previous finding",
+            (Context::Findings, Down) => "next finding",
+            (Context::Picker, Up) => "previous file",
+            (Context::Picker, Down) => "next file",
+            (Context::Outline, Up) => "previous symbol",
+            (Context::Outline, Down) => "next symbol",
+            (Context::Input, Left) => "cursor left",
+            (Context::Input, Right) => "cursor right",
+            (Context::Input, WordBack) => "back a word",
+            (Context::Input, WordForward) => "forward a word",
+            (Context::Input, LineStart) => "to the start",
+            (Context::Input, LineEnd) => "to the end",
+            (_, Up) => "cursor up (a count before it: that many lines)",
+            (_, Down) => "cursor down (a count before it: that many lines)",
+            (_, Left) => "cursor left (the view scrolls with it)",
+            (_, Right) => "cursor right (the view scrolls with it)",
+            (_, WordForward) => "next word",
+            (_, WordBack) => "previous word",
+            (_, LineStart) => "start of the line",
+            (_, LineEnd) => "end of the line",
+            (_, PageUp) => "page up",
+            (_, PageDown) => "page down",
+            (Context::Code, Top) => "go to the top (with a count: that line)",
+            (_, Top) => "go to the top",
+            (Context::Code, Bottom) => "go to the bottom (with a count: that line, as in 52G)",
+            (_, Bottom) => "go to the bottom",
+            (_, GotoLine) => "go to a line: type its number, Enter",
+            (_, Search) => "search the file (as you type; Enter keeps the place, Esc goes back)",
+            (_, SearchNext) => "next match",
+            (_, SearchPrev) => "previous match",
+            (_, Open) => "open the file",
+            (Context::Picker, Back) => "back to the code view",
+            (Context::Outline, Back) => "close the outline",
+            (Context::Preview, Back) => "cancel: back to the code view, nothing is written",
+            (Context::Findings, Back) => "back to the diff",
+            (Context::Help, Back) => "close the help",
+            (_, Back) => "back",
+            (_, SelectLines) => "start or end a line selection at the cursor",
+            (_, ExtendUp) => "extend the selection up",
+            (_, ExtendDown) => "extend the selection down",
+            (_, ClearSelection) => "clear the selection",
+            (_, Extract) => "extract the selected lines into a new function",
+            (_, Inline) => {
+                "inline the function named under the cursor (a call or a definition), else the one around it"
+            }
+            (_, MoveToFile) => {
+                "move the item named under the cursor, else the top-level item around it, to another file"
+            }
+            (_, ChangeSignature) => {
+                "change the parameters of the function named under the cursor, else the one around it"
+            }
+            (_, Undo) => "undo the last refactor candor wrote",
+            (_, Outline) => "outline: type to find a symbol, Enter jumps to it and selects it",
+            (_, OpenPicker) => "open another file",
+            (_, ReturnToPreview) => "return to the pending preview",
+            (_, SelectSymbol) => "jump to the symbol and select it",
+            (Context::Prompt, Submit) => "go there",
+            (_, Submit) => "compute the preview",
+            (Context::Prompt, Cancel) => "cancel: back where the cursor was",
+            (_, Cancel) => "cancel",
+            (_, Complete) => "complete the path",
+            (_, DeleteBack) => "delete the character before the cursor",
+            (_, DeleteForward) => "delete the character under the cursor",
+            (_, DeleteWordBack) => "delete the word before the cursor",
+            (_, DeleteWordForward) => "delete the word after the cursor",
+            (_, DeleteToStart) => "delete to the start",
+            (_, DeleteToEnd) => "delete to the end",
+            (_, UndoEdit) => "undo the last edit",
+            (_, Apply) => "apply: write the previewed change (asks again for heuristic results)",
+            (_, NextHunk) => "next hunk",
+            (_, PrevHunk) => "previous hunk",
+            (_, NextFile) => "next changed file",
+            (_, PrevFile) => "previous changed file",
+            (_, ScrollLeft) => "scroll left",
+            (_, ScrollRight) => "scroll right",
+            (_, ToggleContext) => "show the whole file / only the changes",
+            (_, FocusWarnings) => "select findings in the warning panel",
+            (_, Jump) => "jump to the finding's line",
+            (_, ToggleNotes) => "notes: folded into counts per kind, every note, or none (in turn)",
+            (_, Yes) => "yes, apply",
+            (_, No) => "no, go back",
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! A refactor form's data: what it is about and the input line.
+
+use ratatui_textarea::TextArea;
+
+use crate::honesty::Tool;
+use crate::lang::Language;
+
+/// The symbol a refactor is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    pub name_path: String,
+    /// 1-based line of its name.
+    pub line: usize,
+    /// `fn parse_header`
+    pub label: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FormKind {
+    Extract {
+        file: String,
+        /// 1-based, inclusive.
+        start: usize,
+        end: usize,
+        language: Language,
+    },
+    Move {
+        file: String,
+        target: Target,
+    },
+    ChangeSignature {
+        file: String,
+        target: Target,
+        language: Language,
+        is_method: bool,
+    },
+}
+
+impl FormKind {
+    pub fn tool(&self) -> Tool {
+        match self {
+            FormKind::Extract { .. } => Tool::ExtractFunction,
+            FormKind::Move { .. } => Tool::MoveToFile,
+            FormKind::ChangeSignature { .. } => Tool::ChangeSignature,
+        }
+    }
+}
+
+/// A refactor form: one input line.
+#[derive(Debug)]
+pub struct Form {
+    pub kind: FormKind,
+    pub input: TextArea<'static>,
+    /// What is wrong with the input as it stands (shown under it; submit is refused).
+    pub error: Option<String>,
+    /// Move: existing paths that complete the input.
+    pub completions: Vec<String>,
+    /// The completion `Tab` last put in the input.
+    pub completion: Option<usize>,
+}
+
+impl Form {
+    pub fn input_text(&self) -> String {
+        crate::tui::input::text(&self.input)
+    }
+}

@@ -1,0 +1,267 @@
+//! The refactor forms: typing, completing a path, checking the input as it is typed, and
+//! submitting it as a preview request.
+
+use serde_json::{Value, json};
+
+use crate::lang::Language;
+use crate::refactor::change_signature::{check_new_parameters, function_query, read_typed_list};
+use crate::refactor::{ChangeSignatureRequest, MemorySources};
+use crate::tui::document::Document;
+use crate::tui::effect::Effect;
+use crate::tui::input;
+use crate::tui::keymap::{Command, Key};
+use crate::tui::state::*;
+
+use super::preview;
+
+pub(super) fn key(
+    state: &mut State,
+    mut form: Form,
+    command: Option<Command>,
+    key: Key,
+    fx: &mut Vec<Effect>,
+) -> Screen {
+    match command {
+        Some(Command::Cancel) => return Screen::Code,
+        Some(Command::Complete) => {
+            if !form.completions.is_empty() {
+                let next = form
+                    .completion
+                    .map_or(0, |i| (i + 1) % form.completions.len());
+                form.completion = Some(next);
+                let text = form.completions[next].clone();
+                input::set_text(&mut form.input, &text);
+                form.error = validate(&form, false, open_doc(state)).err();
+            }
+        }
+        Some(Command::Submit) => match validate(&form, true, open_doc(state)) {
+            Ok(args) => {
+                let origin_line = state.code.as_ref().map_or(0, |c| c.cursor);
+                let request = preview_request(&form, args, origin_line);
+                return preview::request_preview(state, request, Some(form), fx);
+            }
+            Err(message) => form.error = Some(message),
+        },
+        _ => {
+            if input::edit(&mut form.input, command, key) {
+                form.completion = None;
+                changed(&mut form, &state.picker.files, open_doc(state));
+            }
+        }
+    }
+    Screen::Form(form)
+}
+
+/// The document of the open file (a change-signature form checks its list against it).
+fn open_doc(state: &State) -> Option<&Document> {
+    state.code.as_ref().map(|c| &c.doc)
+}
+
+/// After the input changed: check it again, and complete it again.
+pub(super) fn changed(form: &mut Form, files: &[String], doc: Option<&Document>) {
+    form.error = validate(form, false, doc).err();
+    refresh_completions(form, files);
+}
+
+/// Checks the input; on success, the tool arguments. `submitting` also refuses an empty input
+/// (while typing, an empty input is not yet an error). `doc` is the open file.
+fn validate(form: &Form, submitting: bool, doc: Option<&Document>) -> Result<Value, String> {
+    let text = form.input_text();
+    let text = text.trim();
+    match &form.kind {
+        FormKind::Extract {
+            file,
+            start,
+            end,
+            language,
+        } => {
+            if text.is_empty() {
+                return if submitting {
+                    Err("type a name for the new function".to_string())
+                } else {
+                    Ok(Value::Null)
+                };
+            }
+            language.validate_identifier(text)?;
+            Ok(json!({"file_path": file, "start_line": start, "end_line": end, "new_name": text}))
+        }
+        FormKind::Move { file, target } => validate_move(file, target, text, submitting),
+        FormKind::ChangeSignature {
+            file,
+            target,
+            language,
+            is_method,
+        } => {
+            // The engine's own reader and rules: what the form accepts, the engine accepts.
+            let typed = read_typed_list(*language, text, *is_method)
+                .map_err(|e| in_form_words(&e.to_string()))?;
+            let request = ChangeSignatureRequest {
+                file: file.clone(),
+                function: function_query(&target.name_path, target.line),
+                new_parameters: typed.parameters,
+            };
+            if let Some(doc) = doc.filter(|d| d.path == *file) {
+                let sources = MemorySources::new().with(file, &doc.text);
+                check_new_parameters(&sources, &request)
+                    .map_err(|e| in_form_words(&e.to_string()))?;
+            }
+            Ok(json!({
+                "file_path": file,
+                "function_name": target.name_path,
+                "line": target.line,
+                "new_parameters": request.new_parameters,
+            }))
+        }
+    }
+}
+
+/// An engine message about `new_parameters` (the JSON argument) said about the list in the
+/// form: `parameter 2 of new_parameters` is `parameter 2`, a `"default"` is `= value`, a
+/// `"type"` is `: Type`.
+fn in_form_words(message: &str) -> String {
+    let mut text = message
+        .replace(
+            "leave the receiver out of new_parameters, it is kept",
+            "the receiver stays first, as it is",
+        )
+        .replace(" of new_parameters", "")
+        .replace("from new_parameters", "from the list")
+        .replace("in new_parameters", "in the list")
+        .replace("new_parameters", "the list")
+        .replace("remove \"default\"", "remove the default");
+    // `remove "default": "x" from `p`` → `remove `= x` from `p``.
+    while let Some(at) = text.find("the default: \"") {
+        let value_start = at + "the default: \"".len();
+        let Some(len) = text[value_start..].find('"') else {
+            break;
+        };
+        let value = text[value_start..value_start + len].to_string();
+        text.replace_range(at..value_start + len + 1, &format!("`= {value}`"));
+    }
+    // `give it as "type" (e.g. {"name": "x", "type": "i32"})` → `write it as `x: Type``.
+    if let Some(at) = text.find("give it as \"type\"") {
+        let end = text[at..].find(')').map_or(text.len(), |e| at + e + 1);
+        text.replace_range(at..end, "write it as `name: Type`");
+    }
+    text
+}
+
+fn validate_move(
+    file: &str,
+    target: &Target,
+    text: &str,
+    submitting: bool,
+) -> Result<Value, String> {
+    if text.is_empty() {
+        return if submitting {
+            Err("type the file to move it to, relative to the project root".to_string())
+        } else {
+            Ok(Value::Null)
+        };
+    }
+    let source_language = Language::from_path(file);
+    let target_language = Language::from_path(text);
+    let still_typing = !submitting && !text.rsplit('/').next().unwrap_or(text).contains('.');
+    if still_typing {
+        return Ok(Value::Null);
+    }
+    if target_language.is_none() || target_language != source_language {
+        let (name, extensions) = source_language
+            .map(|l| {
+                (
+                    l.name(),
+                    l.extensions()
+                        .iter()
+                        .map(|e| format!(".{e}"))
+                        .collect::<Vec<_>>()
+                        .join(" or "),
+                )
+            })
+            .unwrap_or(("source", String::new()));
+        return Err(format!(
+            "the target must be a {name} file ({extensions}), like the one the item is in"
+        ));
+    }
+    if text.trim_start_matches("./") == file {
+        return Err(format!(
+            "{} is already in {file}; choose another file",
+            target.label
+        ));
+    }
+    Ok(
+        json!({"file_path": file, "symbol_name": target.name_path, "line": target.line, "target_file": text}),
+    )
+}
+
+fn preview_request(form: &Form, args: Value, cursor: usize) -> PreviewRequest {
+    let text = form.input_text().trim().to_string();
+    let (file, title) = match &form.kind {
+        FormKind::Extract {
+            file, start, end, ..
+        } => {
+            let lines = if start == end {
+                format!("line {start}")
+            } else {
+                format!("lines {start}\u{2013}{end}")
+            };
+            let title = Title::new(
+                format!("extract {lines}"),
+                &format!("of {file}"),
+                &format!("into {text}"),
+            );
+            (file, title)
+        }
+        FormKind::Move { file, target } => (
+            file,
+            Title::new(
+                format!("move {}", target.label),
+                &format!("from {file}"),
+                &format!("to {text}"),
+            ),
+        ),
+        FormKind::ChangeSignature { file, target, .. } => (
+            file,
+            Title::new(
+                format!("change signature of {}", target.label),
+                &format!("in {file}"),
+                &format!("to {text}"),
+            ),
+        ),
+    };
+    PreviewRequest {
+        tool: form.kind.tool(),
+        args,
+        title,
+        origin: file.clone(),
+        origin_line: cursor,
+    }
+}
+
+/// Move: the project's files of the same language that complete the input (prefix first, then
+/// substring), without the source file.
+pub(super) fn refresh_completions(form: &mut Form, files: &[String]) {
+    let FormKind::Move { file, .. } = &form.kind else {
+        return;
+    };
+    if form.completion.is_some() {
+        return;
+    }
+    let language = Language::from_path(file);
+    let typed = form.input_text().trim().to_lowercase();
+    let candidates = files
+        .iter()
+        .filter(|p| *p != file && Language::from_path(p) == language);
+    let mut prefix: Vec<String> = Vec::new();
+    let mut inside: Vec<String> = Vec::new();
+    for path in candidates {
+        let lower = path.to_lowercase();
+        if lower.starts_with(&typed) {
+            prefix.push(path.clone());
+        } else if !typed.is_empty() && lower.contains(&typed) {
+            inside.push(path.clone());
+        }
+    }
+    prefix.append(&mut inside);
+    prefix.truncate(50);
+    form.completions = prefix;
+}

@@ -1,0 +1,295 @@
+//! The state machine: `update(state, action)` changes the state and returns the effects the
+//! runtime must perform. No terminal, no disk, no clock: every flow can be driven by actions.
+//! One module per screen, like `view/`; a screen's handler takes the screen's data by value and
+//! returns the screen that comes next, so a transition is a value, never a flag beside an
+//! `Option`.
+
+mod code;
+mod form;
+mod mouse;
+mod picker;
+mod preview;
+mod refactor;
+mod watch;
+mod writes;
+
+#[cfg(test)]
+mod tests;
+
+use ratatui::crossterm::event::KeyCode;
+
+use super::action::Action;
+use super::document::Document;
+use super::effect::Effect;
+use super::keymap::{Command, Context, Key, Resolved};
+use super::layout;
+use super::state::*;
+
+/// The effects to start with: walk the project, and open `file` when one was given.
+pub fn start(state: &mut State, file: Option<String>) -> Vec<Effect> {
+    let mut fx = vec![Effect::StartWalk];
+    if let Some(path) = file {
+        state.screen = Screen::Code;
+        load(state, &path, Some(0), true, &mut fx);
+    }
+    watch::sync_watch(state, &mut fx);
+    fx
+}
+
+/// Applies one action.
+pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    match action {
+        Action::Key(event) => {
+            if let Some(key) = Key::from_event(&event) {
+                on_key(state, key, &mut fx);
+            }
+        }
+        Action::Mouse(event) => mouse::on_mouse(state, event),
+        Action::Paste(text) => on_paste(state, &text),
+        Action::Resize(width, height) => {
+            state.size = (width, height);
+            code::keep_cursor_visible(state);
+        }
+        Action::Tick => {
+            if state.busy() {
+                state.spinner = state.spinner.wrapping_add(1);
+            }
+        }
+        Action::FilesFound(files) => {
+            state.picker.add_files(files);
+            if let Screen::Form(form) = &mut state.screen {
+                form::refresh_completions(form, &state.picker.files);
+            }
+        }
+        Action::WalkFinished { error } => {
+            state.picker.scanning = false;
+            state.picker.error = error;
+        }
+        Action::FileLoaded { id, result } => on_loaded(state, id, result, &mut fx),
+        Action::PreviewReady { id, result } => preview::on_preview(state, id, result),
+        Action::Applied { id, result } => writes::on_applied(state, id, result, &mut fx),
+        Action::Undone { id, result } => writes::on_undone(state, id, result, &mut fx),
+        Action::JournalChanged | Action::FocusGained => writes::check_undo(state, &mut fx),
+        Action::UndoChecked {
+            transaction,
+            state: journal_state,
+        } => writes::on_undo_checked(state, &transaction, journal_state),
+        Action::FilesChanged(changed) => watch::on_files_changed(state, &changed, &mut fx),
+        Action::LspStatus(status) => state.lsp_status = status,
+    }
+    watch::sync_watch(state, &mut fx);
+    fx
+}
+
+fn on_key(state: &mut State, key: Key, fx: &mut Vec<Effect>) {
+    let context = state.context();
+    // A count before a motion of the code view: `5j`, `52G` (`0` alone is a motion).
+    if context == Context::Code
+        && state.pending_keys.is_empty()
+        && let Some(digit) = count_digit(key, state.count.is_some())
+    {
+        state.count = Some(
+            state
+                .count
+                .unwrap_or(0)
+                .saturating_mul(10)
+                .saturating_add(digit),
+        );
+        return;
+    }
+    let command = match state.keymap.resolve(context, &state.pending_keys, key) {
+        Resolved::Pending => {
+            state.pending_keys.push(key);
+            return;
+        }
+        Resolved::Command(command) => Some(command),
+        Resolved::Unbound => None,
+    };
+    state.pending_keys.clear();
+    let count = state.count.take();
+    if command == Some(Command::Quit) {
+        state.quit = true;
+        return;
+    }
+    // A notice lasts until the next key.
+    state.notice = None;
+    if command == Some(Command::Help) {
+        state.help = Some(0);
+        return;
+    }
+    if context == Context::Help {
+        return help_key(state, command);
+    }
+    // The screen's data goes to its handler, which says what comes next.
+    state.screen = match std::mem::replace(&mut state.screen, Screen::Code) {
+        Screen::Picker => picker::key(state, command, key, fx),
+        Screen::Code => match context {
+            Context::Prompt => code::prompt_key(state, command, key),
+            Context::Outline => code::outline_key(state, command, key),
+            _ => code::key(state, command, count, fx),
+        },
+        Screen::Form(form) => form::key(state, form, command, key, fx),
+        Screen::Preview { preview, form } => {
+            preview::key(state, preview, form, context, command, fx)
+        }
+    };
+}
+
+/// The digit of a key that continues (or, for 1–9, starts) a count.
+fn count_digit(key: Key, counting: bool) -> Option<usize> {
+    match key.code {
+        KeyCode::Char(c) if key.is_plain_char() && c.is_ascii_digit() => {
+            let digit = c as usize - '0' as usize;
+            (digit > 0 || counting).then_some(digit)
+        }
+        _ => None,
+    }
+}
+
+fn help_key(state: &mut State, command: Option<Command>) {
+    let Some(scroll) = state.help.as_mut() else {
+        return;
+    };
+    let page = layout::help(state.size).height.saturating_sub(2) as usize;
+    match command {
+        Some(Command::Up) => *scroll = scroll.saturating_sub(1),
+        Some(Command::Down) => *scroll += 1,
+        Some(Command::PageUp) => *scroll = scroll.saturating_sub(page),
+        Some(Command::PageDown) => *scroll += page,
+        Some(Command::Back) => state.help = None,
+        _ => {}
+    }
+}
+
+fn on_paste(state: &mut State, text: &str) {
+    if state.help.is_some() {
+        return;
+    }
+    let line = text.replace(['\n', '\r'], " ");
+    match &mut state.screen {
+        Screen::Picker => {
+            state.picker.query.insert_str(&line);
+            state.picker.refilter(None);
+        }
+        Screen::Form(form) => {
+            form.input.insert_str(&line);
+            form::changed(
+                form,
+                &state.picker.files,
+                state.code.as_ref().map(|c| &c.doc),
+            );
+        }
+        Screen::Code => {
+            if let Some(code) = state.code.as_mut() {
+                if let Some(prompt) = code.prompt.as_mut() {
+                    prompt.input.insert_str(&line);
+                } else if code.focus == CodeFocus::Outline {
+                    code.outline.input.insert_str(&line);
+                    code.outline.refilter(&code.doc);
+                    code.outline_cursor = 0;
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Reads `path` for the code view; `goto` is the 0-based line to put the cursor on (`None`
+/// keeps the place in the same file), `show` switches to the code view once it is read.
+fn load(state: &mut State, path: &str, goto: Option<usize>, show: bool, fx: &mut Vec<Effect>) {
+    let id = state.fresh_id();
+    // A newer load replaces a pending one, but not its promise to show the file.
+    let show = show || state.loading.as_ref().is_some_and(|l| l.show);
+    state.loading = Some(Loading {
+        id,
+        path: path.to_string(),
+        goto,
+        show,
+    });
+    fx.push(Effect::LoadFile {
+        id,
+        path: path.to_string(),
+    });
+}
+
+fn on_loaded(
+    state: &mut State,
+    id: u64,
+    result: Result<Box<Document>, String>,
+    fx: &mut Vec<Effect>,
+) {
+    let Some(loading) = state.loading.take_if(|l| l.id == id) else {
+        return;
+    };
+    let height = code::code_height(state);
+    match result {
+        Ok(doc) => {
+            match state.code.as_mut() {
+                Some(code) if code.doc.path == doc.path && loading.goto.is_none() => {
+                    reload_keeping_place(code, *doc)
+                }
+                _ => {
+                    if state.backend != crate::backend::BackendChoice::TreeSitter {
+                        fx.push(Effect::WarmUp {
+                            path: doc.path.clone(),
+                        });
+                    }
+                    let mut code = CodeView::new(*doc);
+                    code.cursor = loading
+                        .goto
+                        .unwrap_or(0)
+                        .min(code.doc.line_count().saturating_sub(1));
+                    code.top = code.cursor.saturating_sub(height / 3);
+                    state.code = Some(code);
+                }
+            }
+            if loading.show && matches!(state.screen, Screen::Picker | Screen::Code) {
+                state.screen = Screen::Code;
+            }
+            code::keep_cursor_visible(state);
+        }
+        Err(message) => {
+            state.error(format!("cannot open {}: {message}", loading.path));
+            if state.code.is_none() {
+                state.screen = Screen::Picker;
+            }
+        }
+    }
+}
+
+/// The same file with new text: the cursor stays near its line, the selection where it can.
+fn reload_keeping_place(code: &mut CodeView, doc: Document) {
+    let last = doc.line_count().saturating_sub(1);
+    code.selection = match code.selection {
+        Some(Selection::Lines { anchor, head }) if anchor.max(head) <= last => {
+            Some(Selection::Lines { anchor, head })
+        }
+        Some(Selection::Symbol(i)) => code
+            .doc
+            .symbols
+            .get(i)
+            .and_then(|s| doc.find_symbol(&s.name_path, s.kind, s.line))
+            .map(Selection::Symbol),
+        _ => None,
+    };
+    if code.selection.is_none() {
+        code.visual = false;
+    }
+    code.cursor = code.cursor.min(last);
+    code.top = code.top.min(last);
+    code.doc = doc;
+    code.outline.refilter(&code.doc);
+    code.outline_cursor = code
+        .outline_cursor
+        .min(code.outline.matches.len().saturating_sub(1));
+}
+
+/// The first row shown of a list where `selected` must be visible in `height` rows.
+pub fn list_offset(selected: usize, height: usize) -> usize {
+    if height == 0 {
+        0
+    } else {
+        selected.saturating_sub(height - 1)
+    }
+}

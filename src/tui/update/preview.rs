@@ -1,0 +1,461 @@
+//! The preview screen: asking for a preview (and again when a file it read has new content),
+//! its answer, moving in the diff, the findings list, and the gate in front of a write: what
+//! asks twice, what is refused.
+
+use crate::api::ApiError;
+use crate::tui::diffview;
+use crate::tui::effect::Effect;
+use crate::tui::keymap::{Command, Context};
+use crate::tui::layout;
+use crate::tui::state::*;
+
+use super::load;
+
+/// Asks for the preview of `request` and shows it (computing) with `form`, the form it came
+/// from, underneath.
+pub(super) fn request_preview(
+    state: &mut State,
+    request: PreviewRequest,
+    form: Option<Form>,
+    fx: &mut Vec<Effect>,
+) -> Screen {
+    let id = state.fresh_id();
+    fx.push(Effect::Preview {
+        id,
+        tool: request.tool,
+        args: request.args.clone(),
+    });
+    // The origin as the code view read it: what the request is based on.
+    let based_on = state
+        .code
+        .iter()
+        .filter(|c| c.doc.path == request.origin)
+        .map(|c| (c.doc.path.clone(), Some(c.doc.sha256.clone())))
+        .collect();
+    // A new preview replaces one set aside.
+    state.parked = None;
+    Screen::Preview {
+        preview: Box::new(Preview {
+            request,
+            id,
+            computing: true,
+            result: None,
+            stale: None,
+            based_on,
+            file: 0,
+            scroll: 0,
+            hscroll: 0,
+            focus: PreviewFocus::Diff,
+            finding: 0,
+            notes: NotesMode::Folded,
+            confirm: false,
+            marked_row: None,
+        }),
+        form,
+    }
+}
+
+/// Asks again for the preview (on screen or set aside) because `changed` now holds other content
+/// (`sha256`, when known); the old result stays visible, marked stale, until the answer
+/// arrives. The request in flight, if any, is superseded (the runtime cancels it).
+pub(super) fn recompute(
+    state: &mut State,
+    changed: &str,
+    sha256: Option<Option<String>>,
+    fx: &mut Vec<Effect>,
+) {
+    let id = state.fresh_id();
+    let Some(preview) = state.preview_mut() else {
+        return;
+    };
+    if let Some(sha256) = sha256 {
+        preview.based_on.insert(changed.to_string(), sha256);
+    }
+    preview.id = id;
+    preview.computing = true;
+    preview.stale = Some(changed.to_string());
+    preview.confirm = false;
+    fx.push(Effect::Preview {
+        id,
+        tool: preview.request.tool,
+        args: preview.request.args.clone(),
+    });
+}
+
+pub(super) fn on_preview(state: &mut State, id: u64, result: Result<Box<Ready>, ApiError>) {
+    let Some(preview) = state.preview_mut() else {
+        return;
+    };
+    if preview.id != id {
+        return; // an older request: the latest wins
+    }
+    let first = preview.result.is_none();
+    preview.computing = false;
+    preview.stale = None;
+    preview.confirm = false;
+    match &result {
+        Ok(ready) => {
+            // What the result was computed from is what the disk must still hold.
+            for change in &ready.outcome.plan.changes {
+                preview
+                    .based_on
+                    .insert(change.path.clone(), change.sha256_before.clone());
+            }
+            preview.file = preview.file.min(ready.diffs.len().saturating_sub(1));
+            preview.finding = preview
+                .finding
+                .min(ready.finding_rows(preview.notes).len().saturating_sub(1));
+            if first {
+                preview.scroll = 0;
+            }
+            let rows = ready.diffs.get(preview.file).map_or(0, |d| d.rows.len());
+            preview.scroll = preview.scroll.min(rows.saturating_sub(1));
+        }
+        Err(_) => preview.focus = PreviewFocus::Diff,
+    }
+    preview.marked_row = None;
+    preview.result = Some(result);
+}
+
+fn diff_height(state: &State) -> usize {
+    (layout::preview(state.size).diff.height as usize).max(1)
+}
+
+/// Keys on the preview screen, in its three contexts: the diff, the findings list, the prompt.
+pub(super) fn key(
+    state: &mut State,
+    mut preview: Box<Preview>,
+    form: Option<Form>,
+    context: Context,
+    command: Option<Command>,
+    fx: &mut Vec<Effect>,
+) -> Screen {
+    let next = match context {
+        Context::Confirm => confirm_key(state, &mut preview, command, fx),
+        Context::Findings => findings_key(state, &mut preview, command, fx),
+        _ => diff_key(state, &mut preview, command, fx),
+    };
+    match next {
+        Next::Stay => Screen::Preview { preview, form },
+        Next::Back => {
+            let failed = matches!(preview.result, Some(Err(_)));
+            match form {
+                Some(form) if failed => Screen::Form(form),
+                _ => {
+                    state.info("cancelled: nothing was written");
+                    Screen::Code
+                }
+            }
+        }
+        Next::Park => {
+            state.parked = Some(preview);
+            Screen::Code
+        }
+    }
+}
+
+/// Where the preview screen goes after a key.
+enum Next {
+    Stay,
+    /// Closed: to the form of a refused preview, else to the code view.
+    Back,
+    /// Set aside while the code view shows a finding's file.
+    Park,
+}
+
+fn diff_key(
+    state: &mut State,
+    preview: &mut Preview,
+    command: Option<Command>,
+    fx: &mut Vec<Effect>,
+) -> Next {
+    let page = diff_height(state);
+    let Some(command) = command else {
+        return Next::Stay;
+    };
+    let (rows, hunks) = match preview.ready() {
+        Some(ready) => ready
+            .diffs
+            .get(preview.file)
+            .map_or((0, Vec::new()), |d| (d.rows.len(), d.hunks.clone())),
+        None => (0, Vec::new()),
+    };
+    let files = preview.ready().map_or(0, |r| r.diffs.len());
+    let last = rows.saturating_sub(1);
+    match command {
+        Command::Up => preview.scroll = preview.scroll.saturating_sub(1),
+        Command::Down => preview.scroll = (preview.scroll + 1).min(last),
+        Command::PageUp => preview.scroll = preview.scroll.saturating_sub(page),
+        Command::PageDown => preview.scroll = (preview.scroll + page).min(last),
+        Command::Top => preview.scroll = 0,
+        Command::Bottom => preview.scroll = last.saturating_sub(page.saturating_sub(1)),
+        Command::NextHunk => match hunks.iter().find(|&&h| h > preview.scroll) {
+            Some(&h) => preview.scroll = h,
+            None => state.info("no more hunks in this file"),
+        },
+        Command::PrevHunk => match hunks.iter().rev().find(|&&h| h < preview.scroll) {
+            Some(&h) => preview.scroll = h,
+            None => state.info("this is the first hunk"),
+        },
+        Command::NextFile | Command::PrevFile if files > 1 => {
+            preview.file = if command == Command::NextFile {
+                (preview.file + 1) % files
+            } else {
+                (preview.file + files - 1) % files
+            };
+            preview.scroll = 0;
+            preview.marked_row = None;
+        }
+        Command::NextFile | Command::PrevFile => state.info("this refactor changes one file"),
+        Command::ScrollLeft => preview.hscroll = preview.hscroll.saturating_sub(8),
+        Command::ScrollRight => preview.hscroll += 8,
+        Command::ToggleContext => toggle_context(preview),
+        Command::FocusWarnings => {
+            if preview
+                .ready()
+                .is_some_and(|r| !r.finding_rows(preview.notes).is_empty())
+            {
+                preview.focus = PreviewFocus::Findings;
+            } else {
+                state.info("this preview has no findings to select; the caveats apply as a whole");
+            }
+        }
+        Command::Apply => try_apply(state, preview, fx),
+        Command::Back => {
+            if preview.computing {
+                fx.push(Effect::CancelPreview);
+            }
+            return Next::Back;
+        }
+        _ => {}
+    }
+    Next::Stay
+}
+
+/// Shows the whole file or only the changes, keeping the same line at the top.
+fn toggle_context(preview: &mut Preview) {
+    let index = preview.file;
+    let scroll = preview.scroll;
+    let Some(Ok(ready)) = preview.result.as_mut() else {
+        return;
+    };
+    let (Some(diff), Some(change)) = (
+        ready.diffs.get(index),
+        ready.outcome.plan.changes.get(index),
+    ) else {
+        return;
+    };
+    let line_at_top = diff.rows.iter().skip(scroll).find_map(|r| match r {
+        diffview::Row::Line { new, old, .. } => new.or(*old),
+        _ => None,
+    });
+    let toggled = diffview::file_diff(change, !diff.whole_file);
+    preview.scroll = line_at_top
+        .and_then(|l| toggled.row_of_line(l))
+        .unwrap_or(0);
+    ready.diffs[index] = toggled;
+    preview.marked_row = None;
+}
+
+/// Why `preview` cannot be written now, if it cannot.
+fn refusal(state: &State, preview: &Preview) -> Option<(NoticeLevel, String)> {
+    let back = state.keymap.hint(Context::Preview, Command::Back);
+    if layout::too_small(state.size) {
+        let (w, h) = layout::MIN_SIZE;
+        return Some((
+            NoticeLevel::Error,
+            format!(
+                "enlarge the terminal to at least {w}×{h}: the warning panel must be readable before applying"
+            ),
+        ));
+    }
+    if let Some(path) = &preview.stale {
+        return Some((
+            NoticeLevel::Warning,
+            format!(
+                "not applied: {path} changed on disk, so this preview is stale; it is being recomputed — read the new one, then apply"
+            ),
+        ));
+    }
+    if preview.computing {
+        return Some((
+            NoticeLevel::Info,
+            "the preview is still being computed".to_string(),
+        ));
+    }
+    if state.writing.is_some() {
+        return Some((NoticeLevel::Info, "a write is in progress".to_string()));
+    }
+    let ready = match &preview.result {
+        Some(Ok(ready)) => ready,
+        Some(Err(error)) => {
+            return Some((
+                NoticeLevel::Error,
+                format!("nothing to apply: {} ({back} to go back)", error.message),
+            ));
+        }
+        None => {
+            return Some((
+                NoticeLevel::Info,
+                "the preview is still being computed".to_string(),
+            ));
+        }
+    };
+    if ready.outcome.plan.changes.is_empty() {
+        return Some((
+            NoticeLevel::Info,
+            format!("this refactor changes nothing ({back} to go back)"),
+        ));
+    }
+    if let Some(finding) = ready
+        .outcome
+        .plan
+        .findings
+        .iter()
+        .find(|f| f.is_syntax_error())
+    {
+        return Some((
+            NoticeLevel::Error,
+            format!(
+                "cannot apply: the result does not parse ({}:{}); {back} to go back and change the selection or the input",
+                finding.file, finding.line
+            ),
+        ));
+    }
+    None
+}
+
+fn try_apply(state: &mut State, preview: &mut Preview, fx: &mut Vec<Effect>) {
+    if let Some((level, message)) = refusal(state, preview) {
+        state.notice = Some(Notice::new(level, message));
+        return;
+    }
+    if preview
+        .ready()
+        .is_some_and(Ready::needs_second_confirmation)
+    {
+        preview.confirm = true;
+        return;
+    }
+    apply(state, preview, fx);
+}
+
+/// Writes the outcome on screen, exactly as previewed: the engine computes the plan again and
+/// writes it only if it is the one on screen (and checks every file against its hash).
+fn apply(state: &mut State, preview: &Preview, fx: &mut Vec<Effect>) {
+    let Some(ready) = preview.ready() else {
+        return;
+    };
+    let id = state.fresh_id();
+    let mut call = ready.call.clone();
+    call.options.dry_run = false;
+    fx.push(Effect::Apply {
+        id,
+        outcome: Box::new(ready.outcome.clone()),
+        call: Box::new(call),
+    });
+    state.writing = Some(Writing {
+        id,
+        kind: WritingKind::Apply {
+            request: Box::new(preview.request.clone()),
+            changes: ready.outcome.plan.changes.clone(),
+        },
+    });
+}
+
+fn confirm_key(
+    state: &mut State,
+    preview: &mut Preview,
+    command: Option<Command>,
+    fx: &mut Vec<Effect>,
+) -> Next {
+    match command {
+        Some(Command::Yes) => {
+            preview.confirm = false;
+            match refusal(state, preview) {
+                Some((level, message)) => state.notice = Some(Notice::new(level, message)),
+                None => apply(state, preview, fx),
+            }
+        }
+        Some(Command::No) => {
+            preview.confirm = false;
+            state.info("not applied");
+        }
+        _ => {}
+    }
+    Next::Stay
+}
+
+fn findings_key(
+    state: &mut State,
+    preview: &mut Preview,
+    command: Option<Command>,
+    fx: &mut Vec<Effect>,
+) -> Next {
+    let rows = preview
+        .ready()
+        .map_or(0, |r| r.finding_rows(preview.notes).len());
+    match command {
+        Some(Command::Up) => preview.finding = preview.finding.saturating_sub(1),
+        Some(Command::Down) => preview.finding = (preview.finding + 1).min(rows.saturating_sub(1)),
+        Some(Command::ToggleNotes) => {
+            preview.notes = preview.notes.next();
+            let rows = preview
+                .ready()
+                .map_or(0, |r| r.finding_rows(preview.notes).len());
+            if rows == 0 {
+                preview.focus = PreviewFocus::Diff;
+            }
+            preview.finding = preview.finding.min(rows.saturating_sub(1));
+        }
+        Some(Command::Back) => preview.focus = PreviewFocus::Diff,
+        Some(Command::Jump) => return jump_to_finding(state, preview, fx),
+        _ => {}
+    }
+    Next::Stay
+}
+
+/// Shows the finding's line: in the diff when the file is part of the change (the whole file is
+/// shown if the line is outside the hunks), else in the code view, the preview set aside.
+fn jump_to_finding(state: &mut State, preview: &mut Preview, fx: &mut Vec<Effect>) -> Next {
+    let page = diff_height(state);
+    let row = preview.finding;
+    let notes = preview.notes;
+    let Some(Ok(ready)) = preview.result.as_mut() else {
+        return Next::Stay;
+    };
+    let Some(index) = ready.finding_rows(notes).get(row).map(FindingRow::finding) else {
+        return Next::Stay;
+    };
+    let Some(finding) = ready.outcome.plan.findings.get(index).cloned() else {
+        return Next::Stay;
+    };
+    if let Some(file) = ready.diffs.iter().position(|d| d.path == finding.file) {
+        let mut row = ready.diffs[file].row_of_line(finding.line);
+        if row.is_none()
+            && let Some(change) = ready.outcome.plan.changes.get(file)
+        {
+            ready.diffs[file] = diffview::file_diff(change, true);
+            row = ready.diffs[file].row_of_line(finding.line);
+        }
+        preview.file = file;
+        preview.focus = PreviewFocus::Diff;
+        preview.marked_row = row;
+        preview.scroll = row.map_or(0, |r| r.saturating_sub(page / 3));
+        return Next::Stay;
+    }
+    let back = state.keymap.hint(Context::Code, Command::ReturnToPreview);
+    preview.focus = PreviewFocus::Diff;
+    load(
+        state,
+        &finding.file,
+        Some(finding.line.saturating_sub(1)),
+        true,
+        fx,
+    );
+    state.info(format!(
+        "{}:{} — press {back} to return to the preview",
+        finding.file, finding.line
+    ));
+    Next::Park
+}

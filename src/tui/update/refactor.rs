@@ -1,0 +1,211 @@
+//! Starting a refactor from the code view: what it is about (the selected lines, the selected
+//! symbol, the symbol at the cursor) and the form or preview that comes next.
+
+use ratatui_textarea::TextArea;
+use serde_json::json;
+
+use crate::honesty::Tool;
+use crate::lang::symbols::{Symbol, SymbolKind};
+use crate::tui::aim::{self, Aim};
+use crate::tui::document::Document;
+use crate::tui::effect::Effect;
+use crate::tui::keymap::{Command, Context};
+use crate::tui::motion;
+use crate::tui::state::*;
+
+use super::{form, preview};
+
+pub(super) fn start_extract(state: &mut State) -> Screen {
+    let Some(code) = state.code.as_ref() else {
+        return Screen::Code;
+    };
+    let (start, end) = match code.selection {
+        Some(Selection::Lines { anchor, head }) => (anchor.min(head), anchor.max(head)),
+        Some(Selection::Symbol(i)) => {
+            let label = code
+                .doc
+                .symbols
+                .get(i)
+                .map(|s| symbol_label(&code.doc, s))
+                .unwrap_or_default();
+            let select = state.keymap.hint(Context::Code, Command::SelectLines);
+            state.warn(format!(
+                "extract works on lines: select the statements to extract with {select} (a whole {label} cannot be extracted)"
+            ));
+            return Screen::Code;
+        }
+        None => (code.cursor, code.cursor),
+    };
+    Screen::Form(Form {
+        kind: FormKind::Extract {
+            file: code.doc.path.clone(),
+            start: start + 1,
+            end: end + 1,
+            language: code.doc.language,
+        },
+        input: new_input("the new function's name, e.g. print_header", ""),
+        error: None,
+        completions: Vec::new(),
+        completion: None,
+    })
+}
+
+/// The symbol a refactor acts on: the selected one when it fits; else the function or item
+/// *named* under the cursor (its definition or a call of it); else the innermost fitting one
+/// around the cursor. `Err` is the notice when the cursor names something it cannot act on.
+fn target_symbol(
+    code: &CodeView,
+    accept: impl Fn(&Symbol) -> bool,
+    needs: &str,
+    refactor: &str,
+) -> Result<Option<usize>, String> {
+    if let Some(Selection::Symbol(i)) = code.selection
+        && code.doc.symbols.get(i).is_some_and(&accept)
+    {
+        return Ok(Some(i));
+    }
+    let col = code.col.min(motion::last_col(&code.doc, code.cursor));
+    match aim::aim(&code.doc, code.cursor, col, &accept) {
+        Aim::Definition(i) | Aim::Call(i) => match code.doc.symbols.get(i) {
+            Some(symbol) if accept(symbol) => Ok(Some(i)),
+            Some(symbol) => Err(format!(
+                "the cursor is on {}, and {refactor} works on {needs}; move the cursor off the name to {refactor} the one around it",
+                symbol_label(&code.doc, symbol)
+            )),
+            None => Ok(None),
+        },
+        Aim::Elsewhere { name } => Err(format!(
+            "`{name}` is not defined in this file: open the file that defines it and put the cursor on its definition to {refactor} it"
+        )),
+        Aim::Around(around) => Ok(around),
+    }
+}
+
+fn target_of(doc: &Document, index: usize) -> Option<Target> {
+    let symbol = doc.symbols.get(index)?;
+    Some(Target {
+        name_path: symbol.name_path.clone(),
+        line: symbol.line,
+        label: symbol_label(doc, symbol),
+    })
+}
+
+fn no_target(state: &mut State, what: &str, refactor: &str) -> Screen {
+    let outline = state.keymap.hint(Context::Code, Command::Outline);
+    state.warn(format!(
+        "put the cursor in {what}, or pick one in the outline ({outline}), to {refactor} it"
+    ));
+    Screen::Code
+}
+
+pub(super) fn start_inline(state: &mut State, fx: &mut Vec<Effect>) -> Screen {
+    let Some(code) = state.code.as_ref() else {
+        return Screen::Code;
+    };
+    let target = match target_symbol(code, |s| s.kind.is_function(), "functions", "inline") {
+        Ok(Some(i)) => target_of(&code.doc, i),
+        Ok(None) => None,
+        Err(message) => {
+            state.warn(message);
+            return Screen::Code;
+        }
+    };
+    let Some(target) = target else {
+        return no_target(state, "a function", "inline");
+    };
+    let file = code.doc.path.clone();
+    let request = PreviewRequest {
+        tool: Tool::InlineFunction,
+        args: json!({"file_path": file, "function_name": target.name_path, "line": target.line}),
+        title: Title::new(
+            format!("inline {}", target.label),
+            &format!("in {file}"),
+            "",
+        ),
+        origin: file,
+        origin_line: code.cursor,
+    };
+    preview::request_preview(state, request, None, fx)
+}
+
+pub(super) fn start_move(state: &mut State) -> Screen {
+    let Some(code) = state.code.as_ref() else {
+        return Screen::Code;
+    };
+    let target = match target_symbol(code, |s| s.top_level, "top-level items", "move") {
+        Ok(Some(i)) => target_of(&code.doc, i),
+        Ok(None) => None,
+        Err(message) => {
+            state.warn(message);
+            return Screen::Code;
+        }
+    };
+    let Some(target) = target else {
+        return no_target(state, "a top-level item", "move");
+    };
+    let mut form = Form {
+        kind: FormKind::Move {
+            file: code.doc.path.clone(),
+            target,
+        },
+        input: new_input("the target file, e.g. src/helpers.rs (Tab completes)", ""),
+        error: None,
+        completions: Vec::new(),
+        completion: None,
+    };
+    form::refresh_completions(&mut form, &state.picker.files);
+    Screen::Form(form)
+}
+
+pub(super) fn start_change_signature(state: &mut State) -> Screen {
+    let Some(code) = state.code.as_ref() else {
+        return Screen::Code;
+    };
+    let index = match target_symbol(
+        code,
+        |s| s.kind.is_function(),
+        "functions",
+        "change the signature of",
+    ) {
+        Ok(Some(i)) => i,
+        Ok(None) => return no_target(state, "a function", "change the signature of"),
+        Err(message) => {
+            state.warn(message);
+            return Screen::Code;
+        }
+    };
+    let Some(target) = target_of(&code.doc, index) else {
+        return Screen::Code;
+    };
+    let current = code
+        .doc
+        .parameters
+        .get(index)
+        .cloned()
+        .flatten()
+        .unwrap_or_else(|| "()".to_string());
+    let is_method = code
+        .doc
+        .symbols
+        .get(index)
+        .is_some_and(|s| s.kind == SymbolKind::Method);
+    Screen::Form(Form {
+        kind: FormKind::ChangeSignature {
+            file: code.doc.path.clone(),
+            target,
+            language: code.doc.language,
+            is_method,
+        },
+        input: new_input(
+            "the whole new parameter list, e.g. (a: i32, b: &str)",
+            &current,
+        ),
+        error: None,
+        completions: Vec::new(),
+        completion: None,
+    })
+}
+
+fn new_input(placeholder: &str, text: &str) -> TextArea<'static> {
+    crate::tui::input::field(placeholder, text)
+}

@@ -1,0 +1,283 @@
+//! The state machine with hand-built outcomes (the refactors have their own tests): the confirm
+//! gate, with hand-built outcomes (the refactors have their own tests): what
+//! (what asks twice, what is refused), what wins, what goes stale. Writes go through the real
+//! engine on a temp directory.
+
+use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+use serde_json::json;
+
+use super::*;
+use crate::api::{ApiError, ErrorCode};
+use crate::backend::{BackendChoice, Outcome, ServerInfo};
+use crate::edit::{FileChange, SourceFile, TextEdit};
+use crate::honesty::BackendKind;
+use crate::honesty::Tool;
+use crate::refactor::{Finding, Plan};
+use crate::tui::diffview;
+use crate::tui::headless::Headless;
+
+const TEXT: &str = "def helper(a):\n    return a\n\n\ndef main():\n    return helper(1)\n";
+
+fn session() -> (tempfile::TempDir, Headless) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.py"), TEXT).unwrap();
+    let mut h = Headless::open(
+        &dir.path().join("a.py"),
+        Some(BackendChoice::TreeSitter),
+        (100, 30),
+    )
+    .unwrap();
+    h.press(&["i"]);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Preview);
+    (dir, h)
+}
+
+fn outcome(backend: BackendKind, findings: Vec<Finding>, after: &str) -> Outcome {
+    let source = SourceFile::from_text("a.py", TEXT);
+    let change = FileChange::modify(&source, vec![TextEdit::new(0..TEXT.len(), after)]).unwrap();
+    Outcome {
+        tool: Tool::InlineFunction,
+        plan: Plan {
+            changes: vec![change],
+            findings,
+            details: Default::default(),
+        },
+        backend,
+        server: (backend == BackendKind::Lsp).then(|| ServerInfo {
+            name: "pylsp".into(),
+            version: Some("1.2".into()),
+        }),
+        semantic_backend: None,
+        fallback_reason: None,
+    }
+}
+
+fn show(h: &mut Headless, outcome: Outcome) {
+    let call = crate::api::args::parse(
+        Tool::InlineFunction,
+        &json!({"file_path": "a.py", "function_name": "helper"}),
+    )
+    .unwrap();
+    let diffs = outcome
+        .plan
+        .changes
+        .iter()
+        .map(|c| diffview::file_diff(c, false))
+        .collect();
+    let id = h.state.preview().unwrap().id;
+    h.dispatch(Action::PreviewReady {
+        id,
+        result: Ok(Box::new(Ready {
+            call,
+            outcome,
+            diffs,
+        })),
+    });
+    h.settle();
+}
+
+/// What inlining `helper` gives (the engine computes it again at apply: the outcome shown
+/// must be the one it would write).
+const AFTER: &str = "def main():\n    a = 1\n    return a\n";
+
+#[test]
+fn a_heuristic_result_asks_twice_then_writes_and_undo_restores() {
+    let (dir, mut h) = session();
+    let warning = Finding::warning("a.py", 6, "the argument `1` is left as it is");
+    show(&mut h, outcome(BackendKind::Hybrid, vec![warning], AFTER));
+    h.press(&["enter"]);
+    let preview = h.state.preview().unwrap();
+    assert!(preview.confirm);
+    assert_eq!(
+        preview.ready().unwrap().confirm_question(),
+        "apply despite 3 caveats and 1 warning? y/n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.py")).unwrap(),
+        TEXT,
+        "nothing yet"
+    );
+    h.press(&["y"]);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.py")).unwrap(),
+        AFTER
+    );
+    assert_eq!(h.state.screen.kind(), ScreenKind::Code);
+    assert_eq!(h.state.code.as_ref().unwrap().doc.text, AFTER);
+    h.press(&["u"]);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.py")).unwrap(),
+        TEXT
+    );
+    assert_eq!(h.state.code.as_ref().unwrap().doc.text, TEXT);
+}
+
+#[test]
+fn a_clean_language_server_result_applies_on_the_first_key() {
+    let (dir, mut h) = session();
+    show(
+        &mut h,
+        outcome(
+            BackendKind::Lsp,
+            vec![Finding::info("a.py", 1, "fine")],
+            AFTER,
+        ),
+    );
+    h.press(&["enter"]);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.py")).unwrap(),
+        AFTER
+    );
+}
+
+#[test]
+fn a_result_with_a_syntax_error_cannot_be_confirmed() {
+    let (dir, mut h) = session();
+    let broken = "def main(:\n";
+    let mut result = outcome(BackendKind::Lsp, Vec::new(), broken);
+    result.plan.findings = crate::refactor::findings::check_syntax(&result.plan.changes);
+    assert!(result.plan.has_syntax_errors());
+    show(&mut h, result);
+    h.press(&["enter"]);
+    let notice = h.state.notice.as_ref().unwrap();
+    assert!(
+        notice
+            .text
+            .starts_with("cannot apply: the result does not parse (a.py:1)"),
+        "{notice:?}"
+    );
+    assert!(!h.state.preview().unwrap().confirm);
+    h.press(&["y"]);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.py")).unwrap(),
+        TEXT
+    );
+}
+
+#[test]
+fn the_latest_request_wins_and_only_real_changes_go_stale() {
+    let (dir, mut h) = session();
+    show(&mut h, outcome(BackendKind::Hybrid, Vec::new(), AFTER));
+    let old_id = h.state.preview().unwrap().id;
+    // The same bytes reported again (our own write, a touch): not stale.
+    h.files_changed(&["a.py"]);
+    assert!(h.state.preview().unwrap().stale.is_none());
+    assert!(h.queue.is_empty());
+    // Different bytes: stale, and asked again.
+    std::fs::write(dir.path().join("a.py"), format!("{TEXT}# x\n")).unwrap();
+    h.files_changed(&["a.py"]);
+    let preview = h.state.preview().unwrap();
+    assert_eq!(preview.stale.as_deref(), Some("a.py"));
+    assert!(preview.id > old_id);
+    assert!(
+        matches!(h.queue.iter().find(|e| matches!(e, Effect::Preview { .. })), Some(Effect::Preview { id, .. }) if *id == preview.id)
+    );
+    // An answer to the old request is dropped.
+    let stale_answer = Err(ApiError::new(ErrorCode::Io, "old"));
+    h.dispatch(Action::PreviewReady {
+        id: old_id,
+        result: stale_answer,
+    });
+    assert!(h.state.preview().unwrap().stale.is_some());
+    assert!(matches!(h.state.preview().unwrap().result, Some(Ok(_))));
+}
+
+#[test]
+fn reads_while_computing_never_ask_again_and_esc_cancels() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.py"), TEXT).unwrap();
+    let mut h = Headless::open(
+        &dir.path().join("a.py"),
+        Some(BackendChoice::TreeSitter),
+        (100, 30),
+    )
+    .unwrap();
+    h.press_pending("i");
+    let first = h.state.preview().unwrap().id;
+    let asked = |h: &Headless| {
+        h.queue
+            .iter()
+            .filter(|e| matches!(e, Effect::Preview { .. }))
+            .count()
+    };
+    assert_eq!(asked(&h), 1);
+    // A language server reads the file while the preview computes: the watcher reports it
+    // with the content it had. Not new content: nothing is asked again.
+    for _ in 0..5 {
+        h.files_changed(&["a.py"]);
+    }
+    let preview = h.state.preview().unwrap();
+    assert_eq!((preview.id, preview.stale.as_deref()), (first, None));
+    assert_eq!(asked(&h), 1, "the request in flight is not sent again");
+    // New content: asked once more, superseding the first.
+    std::fs::write(dir.path().join("a.py"), format!("{TEXT}# x\n")).unwrap();
+    h.files_changed(&["a.py"]);
+    h.files_changed(&["a.py"]);
+    assert_eq!(asked(&h), 2);
+    assert_eq!(h.state.preview().unwrap().stale.as_deref(), Some("a.py"));
+    // Esc while it computes: the request is cancelled, not left running.
+    h.press_pending("esc");
+    assert!(h.queue.iter().any(|e| matches!(e, Effect::CancelPreview)));
+    assert!(h.state.preview().is_none());
+}
+
+#[test]
+fn a_terminal_too_small_for_the_warning_panel_refuses_to_apply() {
+    let (dir, mut h) = session();
+    show(&mut h, outcome(BackendKind::Lsp, Vec::new(), AFTER));
+    h.dispatch(Action::Resize(50, 12));
+    h.press(&["enter"]);
+    assert!(
+        h.state
+            .notice
+            .as_ref()
+            .unwrap()
+            .text
+            .starts_with("enlarge the terminal")
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.py")).unwrap(),
+        TEXT
+    );
+}
+
+#[test]
+fn selection_labels_and_mouse_drag() {
+    let (_dir, mut h) = session();
+    h.press(&["esc"]);
+    let code = h.state.code.as_ref().unwrap();
+    assert_eq!(code.selection_label(), None);
+    let area = layout::code(h.state.size, true).code;
+    let mouse = |kind, row| MouseEvent {
+        kind,
+        column: area.x + 5,
+        row: area.y + row,
+        modifiers: ratatui::crossterm::event::KeyModifiers::NONE,
+    };
+    h.dispatch(Action::Mouse(mouse(
+        MouseEventKind::Down(MouseButton::Left),
+        4,
+    )));
+    h.dispatch(Action::Mouse(mouse(
+        MouseEventKind::Drag(MouseButton::Left),
+        5,
+    )));
+    h.dispatch(Action::Mouse(mouse(
+        MouseEventKind::Up(MouseButton::Left),
+        5,
+    )));
+    assert_eq!(
+        h.state.code.as_ref().unwrap().selection_label().as_deref(),
+        Some("lines 5\u{2013}6")
+    );
+    h.press(&["o"]).type_text("helper").press(&["enter"]);
+    assert_eq!(
+        h.state.code.as_ref().unwrap().selection_label().as_deref(),
+        Some("def helper")
+    );
+    h.press(&["esc", "shift-down", "shift-down"]);
+    assert_eq!(
+        h.state.code.as_ref().unwrap().selection_label().as_deref(),
+        Some("lines 1\u{2013}3")
+    );
+}
