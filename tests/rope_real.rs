@@ -762,7 +762,7 @@ fn the_tui_shows_rope_in_the_warning_panel() {
     tui_common::pick(&mut h, "shop/receipt", "python/shop/receipt.py");
     tui_common::select_symbol(&mut h, "def shipping_cents");
     h.press(&["c"]);
-    h.press(&["ctrl-e", "ctrl-j"])
+    h.press(&["ctrl-e", "ctrl-u"])
         .type_text("(weight_grams, express=False)")
         .press(&["enter"]);
     let ready = tui_common::ready(&h);
