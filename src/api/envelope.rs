@@ -47,8 +47,8 @@ pub fn success(call: &ToolCall, outcome: &Outcome, applied: Option<&ApplyReport>
         })
         .collect();
     data.insert("changes".into(), Value::Array(changes));
-    for (key, value) in &outcome.plan.details {
-        data.entry(key.clone()).or_insert_with(|| value.clone());
+    for (key, value) in outcome.plan.details.to_map() {
+        data.entry(key).or_insert(value);
     }
     if let Some(report) = applied {
         if let Some(id) = &report.transaction {

@@ -8,15 +8,20 @@ use std::ops::Range;
 use tree_sitter::{Node, Tree};
 
 use super::params::Signature;
-use super::target::{Owner, enclosing, last_path_segment};
+use super::target::Owner;
 use crate::edit::{SourceFile, TextEdit};
+use crate::lang::Language;
 use crate::lang::calls::{
     CallForm, CallSite, Reference, ReferenceKind, TextMention, find_mentions, text_mention,
     word_matches,
 };
 use crate::lang::locals::{Locals, is_rust_binding};
+use crate::lang::python::names::{class_around, in_dunder_all, is_plain_class_use};
+use crate::lang::rust::items::{SelfOwner, self_owner};
+use crate::lang::rust::macros::in_macro;
+use crate::lang::rust::names::is_path_prefix;
+use crate::lang::rust::paths::last_path_segment;
 use crate::lang::symbols::{Symbol, SymbolKind, outline};
-use crate::lang::{Language, node_text};
 use crate::refactor::Finding;
 use crate::text::{indentation_at, line_ending};
 
@@ -112,7 +117,7 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile, tree: &Tree) 
                 .references
                 .into_iter()
                 .filter(|r| matches!(r.kind, ReferenceKind::Use | ReferenceKind::Decorator))
-                .filter(|r| is_plain_class_use(tree, r))
+                .filter(|r| node_at(tree, &r.range).is_some_and(is_plain_class_use))
                 .map(|r| (r, class)),
         );
     }
@@ -326,19 +331,12 @@ fn python_method_call(
     let class = owner.type_name.as_str();
     let name = callee.name;
     if object.starts_with("super(") {
-        let enclosing_class =
-            node_at(tree, &call.range).and_then(|n| enclosing(n, "class_definition"));
-        let Some(enclosing_class) = enclosing_class else {
+        let enclosing_class = node_at(tree, &call.range).and_then(|n| class_around(n, text));
+        let Some((enclosing_name, bases)) = enclosing_class else {
             return Decision::Skip(format!(
                 "`{shown}(…)` at {at} is outside any class; left unchanged"
             ));
         };
-        let enclosing_name = enclosing_class
-            .child_by_field_name("name")
-            .map_or("", |n| node_text(n, text));
-        let bases = enclosing_class
-            .child_by_field_name("superclasses")
-            .map_or("", |n| node_text(n, text));
         return if enclosing_name == class {
             Decision::Skip(format!(
                 "`{shown}(…)` at {at} inside `{class}` calls the base class's `{name}`, not `{class}.{name}`; left unchanged"
@@ -392,23 +390,19 @@ fn rust_qualifier_names_owner(
         let Some(node) = node_at(tree, &call.range) else {
             return false;
         };
-        if let Some(item) = enclosing(node, "impl_item") {
-            let ty = item
-                .child_by_field_name("type")
-                .map_or("", |t| node_text(t, text));
-            let tr = item
-                .child_by_field_name("trait")
-                .map_or("", |t| node_text(t, text));
-            return named(&type_name_of(ty))
-                || (!tr.is_empty() && named(&last_path_segment(tr)) && owner.in_trait);
-        }
-        if let Some(item) = enclosing(node, "trait_item") {
-            let tr = item
-                .child_by_field_name("name")
-                .map_or("", |n| node_text(n, text));
-            return named(tr);
-        }
-        return false;
+        return match self_owner(node, text) {
+            Some(SelfOwner::Impl {
+                type_text,
+                trait_text,
+            }) => {
+                named(&type_name_of(&type_text))
+                    || (!trait_text.is_empty()
+                        && named(&last_path_segment(&trait_text))
+                        && owner.in_trait)
+            }
+            Some(SelfOwner::Trait { name }) => named(&name),
+            None => false,
+        };
     }
     named(&last)
 }
@@ -453,7 +447,7 @@ fn plan_call(
     explicit_receiver: bool,
 ) -> CallPlan {
     let args = &call.args;
-    let (old, new) = (&callee.old, &callee.new);
+    let new = &callee.new;
     let mut plan = CallPlan {
         range: call.range.clone(),
         edits: Vec::new(),
@@ -491,6 +485,87 @@ fn plan_call(
         return plan;
     }
 
+    let mapping = map_arguments(callee, call, text, path, at, offset);
+    let (mut positional_placeholders, mut keyword_placeholders, missing) =
+        placeholders(callee, mapping.filled, &mapping.by_keyword);
+    let (keep, notes) = (mapping.keep, mapping.notes);
+    let dropped = keep.iter().filter(|k| !**k).count();
+    let added = positional_placeholders.len() + keyword_placeholders.len();
+    let generator = args.len() == 1
+        && args
+            .first()
+            .is_some_and(|a| a.range == call.arguments_range);
+    if generator && (dropped > 0 || added > 0) {
+        plan.findings.push(Finding::warning(
+            path,
+            call.line,
+            format!(
+                "call at {at} passes 1 argument, the new signature takes {}; its only argument is a bare generator expression, so it is left unchanged",
+                new.takes()
+            ),
+        ));
+        return plan;
+    }
+    plan.findings.extend(notes);
+    for (name, value) in &missing {
+        plan.findings.push(Finding::warning(
+            path,
+            call.line,
+            format!("call at {at}: no argument for the new parameter `{name}`; passed the placeholder `{value}`, replace it with a real value"),
+        ));
+    }
+
+    argument_edits(
+        &mut plan,
+        text,
+        call,
+        &keep,
+        (&mut positional_placeholders, &mut keyword_placeholders),
+        eol,
+    );
+    let before = args.len();
+    let after = before - dropped + added;
+    plan.findings.push(if plan.edits.is_empty() {
+        Finding::info(
+            path,
+            call.line,
+            format!("call at {at} unchanged ({})", count(before)),
+        )
+    } else {
+        Finding::info(
+            path,
+            call.line,
+            format!("call at {at} updated: {before} → {after} arguments"),
+        )
+    });
+    plan
+}
+
+/// How a call's arguments land on the new signature: which stay, the notes about those that
+/// change meaning or go, how many positional parameters they fill, and the names passed by
+/// keyword.
+struct Mapping<'c> {
+    keep: Vec<bool>,
+    notes: Vec<Finding>,
+    filled: usize,
+    by_keyword: Vec<&'c str>,
+}
+
+fn map_arguments<'c>(
+    callee: &Callee<'_>,
+    call: &'c CallSite,
+    text: &str,
+    path: &str,
+    at: &str,
+    offset: usize,
+) -> Mapping<'c> {
+    let args = &call.args;
+    let (old, new) = (&callee.old, &callee.new);
+    let arg_text = |i: usize| {
+        args.get(i)
+            .and_then(|a| text.get(a.range.clone()))
+            .unwrap_or("")
+    };
     let mut keep = vec![true; args.len()];
     let mut notes: Vec<Finding> = Vec::new();
     let mut positional = 0usize;
@@ -578,6 +653,22 @@ fn plan_call(
             ));
         }
     }
+    Mapping {
+        keep,
+        notes,
+        filled,
+        by_keyword,
+    }
+}
+
+/// The placeholders for the new parameters a call does not fill: positional ones (while no
+/// parameter was skipped), keyword ones, and (name, placeholder) of each.
+fn placeholders<'a>(
+    callee: &'a Callee<'_>,
+    filled: usize,
+    by_keyword: &[&str],
+) -> (Vec<String>, Vec<String>, Vec<(&'a str, String)>) {
+    let new = &callee.new;
     let mut positional_placeholders: Vec<String> = Vec::new();
     let mut keyword_placeholders: Vec<String> = Vec::new();
     let mut gap = false;
@@ -602,32 +693,20 @@ fn plan_call(
             missing.push((&slot.name, value));
         }
     }
-    let dropped = keep.iter().filter(|k| !**k).count();
-    let added = positional_placeholders.len() + keyword_placeholders.len();
-    let generator = args.len() == 1
-        && args
-            .first()
-            .is_some_and(|a| a.range == call.arguments_range);
-    if generator && (dropped > 0 || added > 0) {
-        plan.findings.push(Finding::warning(
-            path,
-            call.line,
-            format!(
-                "call at {at} passes 1 argument, the new signature takes {}; its only argument is a bare generator expression, so it is left unchanged",
-                new.takes()
-            ),
-        ));
-        return plan;
-    }
-    plan.findings.extend(notes);
-    for (name, value) in &missing {
-        plan.findings.push(Finding::warning(
-            path,
-            call.line,
-            format!("call at {at}: no argument for the new parameter `{name}`; passed the placeholder `{value}`, replace it with a real value"),
-        ));
-    }
+    (positional_placeholders, keyword_placeholders, missing)
+}
 
+/// The edits of a call: runs of dropped arguments deleted with their separators, placeholders
+/// inserted in the call's own layout.
+fn argument_edits(
+    plan: &mut CallPlan,
+    text: &str,
+    call: &CallSite,
+    keep: &[bool],
+    (positional_placeholders, keyword_placeholders): (&mut Vec<String>, &mut Vec<String>),
+    eol: &str,
+) {
+    let args = &call.args;
     // Edits: delete runs of dropped arguments with their separators; insert placeholders.
     let open = call.arguments_range.start;
     let close = call.arguments_range.end.saturating_sub(1);
@@ -674,10 +753,10 @@ fn plan_call(
                 plan.edits
                     .push(TextEdit::insert(args[keyword].range.start, inserted));
             }
-            None => appended.append(&mut positional_placeholders),
+            None => appended.append(positional_placeholders),
         }
     }
-    appended.append(&mut keyword_placeholders);
+    appended.append(keyword_placeholders);
     if !appended.is_empty() {
         match kept.last() {
             None => plan
@@ -702,23 +781,6 @@ fn plan_call(
             }
         }
     }
-
-    let before = args.len();
-    let after = before - dropped + added;
-    plan.findings.push(if plan.edits.is_empty() {
-        Finding::info(
-            path,
-            call.line,
-            format!("call at {at} unchanged ({})", count(before)),
-        )
-    } else {
-        Finding::info(
-            path,
-            call.line,
-            format!("call at {at} updated: {before} → {after} arguments"),
-        )
-    });
-    plan
 }
 
 /// In a one-argument-per-line call whose last argument is followed by a comma: the end of that
@@ -751,11 +813,7 @@ fn reference_finding(
 ) -> Finding {
     let at = format!("{path}:{}", reference.line);
     let line = reference.line;
-    let in_macro = || {
-        node_at(tree, &reference.range).is_some_and(|n| {
-            enclosing(n, "token_tree").is_some() || enclosing(n, "macro_invocation").is_some()
-        })
-    };
+    let in_macro = || node_at(tree, &reference.range).is_some_and(in_macro);
     match reference.kind {
         ReferenceKind::Use if name != callee.name => Finding::info(
             path,
@@ -783,7 +841,9 @@ fn reference_finding(
             line,
             format!("`{name}` is used as a decorator at {at}; that use is not updated"),
         ),
-        ReferenceKind::Import => match import_alias(tree, text, &reference.range) {
+        ReferenceKind::Import => match node_at(tree, &reference.range)
+            .and_then(|n| callee.lang.syntax().import_alias(n, text))
+        {
             // `from m import f as g` / `use m::f as g;`: calls of `g` are calls of `f`.
             Some(alias) => Finding::warning(
                 path,
@@ -815,7 +875,7 @@ fn reference_finding(
                         ),
                     )
                 }
-                TextMention::NameString if in_dunder_all(tree, text, &reference.range) => {
+                TextMention::NameString if in_dunder_all(node_at(tree, &reference.range), text) => {
                     Finding::info(
                         path,
                         line,
@@ -853,67 +913,7 @@ fn names_the_function(callee: &Callee<'_>, tree: &Tree, reference: &Reference) -
     let Some(node) = node_at(tree, &reference.range) else {
         return true;
     };
-    let prefix = node.parent().is_some_and(|p| {
-        matches!(
-            p.kind(),
-            "scoped_identifier" | "scoped_type_identifier" | "scoped_use_list"
-        ) && p.child_by_field_name("path") == Some(node)
-    });
-    !prefix
-}
-
-/// A use of the class name that could construct it: not its own definition's name, not an
-/// annotation, not `Class.attribute`.
-fn is_plain_class_use(tree: &Tree, reference: &Reference) -> bool {
-    let Some(node) = node_at(tree, &reference.range) else {
-        return false;
-    };
-    let Some(parent) = node.parent() else {
-        return true;
-    };
-    let own_name =
-        parent.kind() == "class_definition" && parent.child_by_field_name("name") == Some(node);
-    let attribute_object =
-        parent.kind() == "attribute" && parent.child_by_field_name("object") == Some(node);
-    !own_name && !attribute_object && enclosing(node, "type").is_none()
-}
-
-/// Other definitions of the same name whose calls look like ours.
-/// The alias an import gives the name at `range` (`g` in `from m import f as g`,
-/// `use m::f as g;`).
-fn import_alias(tree: &Tree, text: &str, range: &Range<usize>) -> Option<String> {
-    let node = node_at(tree, range)?;
-    let mut current = node.parent();
-    while let Some(n) = current {
-        match n.kind() {
-            "aliased_import" | "use_as_clause" => {
-                let alias = n.child_by_field_name("alias")?;
-                return (alias.byte_range() != *range).then(|| node_text(alias, text).to_string());
-            }
-            "dotted_name" | "scoped_identifier" => {}
-            _ => return None,
-        }
-        current = n.parent();
-    }
-    None
-}
-
-/// Whether the string at `range` is an item of `__all__ = [...]` (or `+=`).
-fn in_dunder_all(tree: &Tree, text: &str, range: &Range<usize>) -> bool {
-    let mut current = node_at(tree, range);
-    while let Some(node) = current {
-        match node.kind() {
-            "assignment" | "augmented_assignment" => {
-                return node
-                    .child_by_field_name("left")
-                    .is_some_and(|l| node_text(l, text) == "__all__");
-            }
-            "string" | "string_content" | "list" | "tuple" | "parenthesized_expression" => {}
-            _ => return false,
-        }
-        current = node.parent();
-    }
-    false
+    !is_path_prefix(node)
 }
 
 /// A Python stub (`mod.pyi`) next to the module (`mod.py`) declares the same functions.
@@ -923,6 +923,7 @@ fn is_stub_of(stub: &str, module: &str) -> bool {
         .is_some_and(|(a, b)| a == b)
 }
 
+/// Other definitions of the same name whose calls look like ours.
 fn other_definitions(callee: &Callee<'_>, tree: &Tree, text: &str, path: &str) -> Vec<Finding> {
     let wanted_kind = match callee.owner {
         None => SymbolKind::Function,
@@ -968,7 +969,7 @@ fn count(n: usize) -> String {
 
 /// Source text for a message: on one line, at most 40 characters.
 pub(super) fn quote(text: &str) -> String {
-    let one_line = super::layout::collapse_whitespace(text);
+    let one_line = crate::text::collapse_whitespace(text);
     if one_line.chars().count() <= 40 {
         one_line
     } else {

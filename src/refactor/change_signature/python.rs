@@ -1,129 +1,15 @@
-//! Python parameter lists: reading `(self, a, b: int = 1, *args, c, **kw)` as written, checking
-//! a requested new list against Python's rules (no required parameter after a defaulted one, one
-//! `*`, `**kwargs` last, no name twice, names not keywords) and rendering its entries in PEP 8
-//! spacing. Call sites are not this module's business.
+//! Python's rules for a new parameter list (no required parameter after a defaulted one, one `*`,
+//! `**kwargs` last, no name twice, names not keywords), and its entries rendered in PEP 8
+//! spacing. Reading the old list is `lang::python::params`; call sites are not this module's
+//! business.
 
-use tree_sitter::Node;
-
-use super::layout::{DecorationKind, Item, collapse_whitespace, parse_list};
-use super::params::{OldList, Param, ParamKind};
+use super::params::item_for;
 use super::{Resolved, invalid};
-use crate::lang::{Language, node_text, syntax_errors};
+use crate::lang::Language;
+use crate::lang::params::{Param, ParamKind, ParamList};
+use crate::lang::python::params::{is_annotation, is_default, spelled};
 use crate::refactor::{NewParameter, RefactorError};
-
-/// The parameter list node `params` of `function`; `has_receiver` when it is a method whose
-/// first parameter is `self`/`cls` (not a `@staticmethod`).
-pub(super) fn old_list(
-    params: Node<'_>,
-    text: &str,
-    function: &str,
-    has_receiver: bool,
-) -> Result<OldList, RefactorError> {
-    let parsed = parse_list(
-        params,
-        text,
-        |n| (n.kind() == "comment").then_some(DecorationKind::Comment),
-        |s| s.starts_with('#'),
-    );
-    let mut list: Vec<Param> = Vec::new();
-    for (node, item) in parsed.items {
-        let field = |name: &str| {
-            node.child_by_field_name(name)
-                .map(|n| node_text(n, text).to_string())
-        };
-        let (kind, name, ty, default) = match node.kind() {
-            "identifier" => (
-                ParamKind::Regular,
-                node_text(node, text).to_string(),
-                None,
-                None,
-            ),
-            "typed_parameter" => {
-                let Some(inner) = node.named_child(0) else {
-                    return Err(unreadable(function, node));
-                };
-                let (kind, name) = splat(inner, text).ok_or_else(|| unreadable(function, node))?;
-                (kind, name, field("type"), None)
-            }
-            "default_parameter" => (
-                ParamKind::Regular,
-                field("name").unwrap_or_default(),
-                None,
-                field("value"),
-            ),
-            "typed_default_parameter" => (
-                ParamKind::Regular,
-                field("name").unwrap_or_default(),
-                field("type"),
-                field("value"),
-            ),
-            "list_splat_pattern" | "dictionary_splat_pattern" => {
-                let (kind, name) = splat(node, text).ok_or_else(|| unreadable(function, node))?;
-                (kind, name, None, None)
-            }
-            "keyword_separator" => (ParamKind::KeywordMarker, "*".to_string(), None, None),
-            "positional_separator" => (ParamKind::PositionalMarker, "/".to_string(), None, None),
-            _ => return Err(unreadable(function, node)),
-        };
-        if name.is_empty() {
-            return Err(unreadable(function, node));
-        }
-        list.push(Param {
-            spelled: spelled(kind, &name),
-            kind,
-            name,
-            mutable: false,
-            ty,
-            default,
-            item,
-            old: None,
-        });
-    }
-    let receiver = if has_receiver && list.first().is_some_and(|p| p.kind == ParamKind::Regular) {
-        Some(list.remove(0))
-    } else {
-        None
-    };
-    Ok(OldList {
-        receiver,
-        params: list,
-        layout: parsed.layout,
-        footer: parsed.footer,
-        range: params.byte_range(),
-    })
-}
-
-fn unreadable(function: &str, node: Node<'_>) -> RefactorError {
-    RefactorError::Unsupported(format!(
-        "the parameter list of `{function}` holds a `{}` (line {}) that the heuristic cannot read; change this signature by hand",
-        node.kind(),
-        node.start_position().row + 1
-    ))
-}
-
-/// `name`, `*args` or `**kwargs` as a kind and a bare name.
-fn splat(node: Node<'_>, text: &str) -> Option<(ParamKind, String)> {
-    match node.kind() {
-        "identifier" => Some((ParamKind::Regular, node_text(node, text).to_string())),
-        "list_splat_pattern" => Some((
-            ParamKind::VarPositional,
-            node_text(node.named_child(0)?, text).to_string(),
-        )),
-        "dictionary_splat_pattern" => Some((
-            ParamKind::VarKeyword,
-            node_text(node.named_child(0)?, text).to_string(),
-        )),
-        _ => None,
-    }
-}
-
-fn spelled(kind: ParamKind, name: &str) -> String {
-    match kind {
-        ParamKind::VarPositional => format!("*{name}"),
-        ParamKind::VarKeyword => format!("**{name}"),
-        _ => name.to_string(),
-    }
-}
+use crate::text::collapse_whitespace;
 
 /// How a `new_parameters` name reads: `*`, `/`, `*args`, `**kw` or a plain name.
 fn classify(spelled: &str) -> (ParamKind, &str) {
@@ -145,7 +31,7 @@ fn classify(spelled: &str) -> (ParamKind, &str) {
 /// Checks the requested list against Python's rules and renders every entry. An omitted `type`
 /// or `default` keeps the annotation or default of the old parameter of the same name.
 pub(super) fn new_list(
-    old: &OldList,
+    old: &ParamList,
     wanted: &[NewParameter],
     function: &str,
 ) -> Result<Resolved, RefactorError> {
@@ -214,19 +100,10 @@ pub(super) fn new_list(
         let same = |a: &Option<String>, b: &Option<String>| {
             a.as_deref().map(collapse_whitespace) == b.as_deref().map(collapse_whitespace)
         };
-        let item = match old_param {
-            Some(p) if same(&p.ty, &ty) && same(&p.default, &default) => p.item.clone(),
-            _ => {
-                let text = render(&spelled, ty.as_deref(), default.as_deref());
-                match old_param {
-                    Some(p) => Item {
-                        text,
-                        ..p.item.clone()
-                    },
-                    None => Item::plain(text),
-                }
-            }
-        };
+        let unchanged = old_param.is_some_and(|p| same(&p.ty, &ty) && same(&p.default, &default));
+        let item = item_for(old_param, unchanged, || {
+            render(&spelled, ty.as_deref(), default.as_deref())
+        });
         resolved.params.push(Param {
             kind,
             spelled,
@@ -335,46 +212,33 @@ fn check_order(receiver: Option<&Param>, params: &[Param]) -> Result<(), Refacto
     Ok(())
 }
 
-/// Whether `ty` parses as one annotation expression.
+/// Whether `ty` is one annotation on one line.
 fn check_annotation(ty: &str) -> Result<(), String> {
-    probe(ty, "typed_parameter", "type", |t| {
-        format!("def probe(x: {t}):\n    pass\n")
-    })
-}
-
-/// Whether `default` parses as one expression.
-fn check_default(default: &str) -> Result<(), String> {
-    probe(default, "default_parameter", "value", |d| {
-        format!("def probe(x={d}):\n    pass\n")
-    })
-}
-
-fn probe(
-    fragment: &str,
-    kind: &str,
-    field: &str,
-    wrap: impl Fn(&str) -> String,
-) -> Result<(), String> {
-    if fragment.contains(['\n', '\r']) {
-        return Err("spans several lines; give it on one line".to_string());
-    }
-    let text = wrap(fragment);
-    let tree = Language::Python.parse(&text);
-    let parses = syntax_errors(&tree, &text).is_empty()
-        && tree.root_node().named_child_count() == 1
-        && tree
-            .root_node()
-            .named_child(0)
-            .and_then(|f| f.child_by_field_name("parameters"))
-            .filter(|p| p.named_child_count() == 1)
-            .and_then(|p| p.named_child(0))
-            .filter(|p| p.kind() == kind)
-            .and_then(|p| p.child_by_field_name(field))
-            .is_some_and(|v| node_text(v, &text) == fragment);
-    if parses {
+    one_line(ty)?;
+    if is_annotation(ty) {
         Ok(())
     } else {
-        Err("does not parse as one Python expression".to_string())
+        Err(NOT_AN_EXPRESSION.to_string())
+    }
+}
+
+/// Whether `default` is one expression on one line.
+fn check_default(default: &str) -> Result<(), String> {
+    one_line(default)?;
+    if is_default(default) {
+        Ok(())
+    } else {
+        Err(NOT_AN_EXPRESSION.to_string())
+    }
+}
+
+const NOT_AN_EXPRESSION: &str = "does not parse as one Python expression";
+
+fn one_line(fragment: &str) -> Result<(), String> {
+    if fragment.contains(['\n', '\r']) {
+        Err("spans several lines; give it on one line".to_string())
+    } else {
+        Ok(())
     }
 }
 
@@ -382,16 +246,8 @@ fn probe(
 mod tests {
     use super::*;
 
-    fn old(text: &str, receiver: bool) -> OldList {
-        let tree = Language::Python.parse(text);
-        let mut params = None;
-        crate::lang::walk_tree(&tree, |n| {
-            if n.kind() == "parameters" && params.is_none() {
-                params = Some(n);
-            }
-            params.is_none()
-        });
-        old_list(params.unwrap(), text, "f", receiver).unwrap()
+    fn old(text: &str, receiver: bool) -> ParamList {
+        crate::lang::params::first_list(Language::Python, text, receiver)
     }
 
     fn want(items: &[(&str, Option<&str>, Option<&str>)]) -> Vec<NewParameter> {

@@ -4,8 +4,10 @@
 
 use tree_sitter::{Node, Tree};
 
+use crate::lang::Language;
+use crate::lang::rust::items::implemented_trait;
+use crate::lang::rust::paths::last_path_segment;
 use crate::lang::symbols::{Symbol, SymbolKind};
-use crate::lang::{Language, node_text};
 use crate::refactor::RefactorError;
 
 /// The type (or trait) a method belongs to.
@@ -48,18 +50,17 @@ pub(super) fn locate<'t>(
     symbol: &Symbol,
     symbols: &[Symbol],
 ) -> Result<Target<'t>, RefactorError> {
-    let function = tree
-        .root_node()
-        .descendant_for_byte_range(symbol.name_range.start, symbol.name_range.end)
-        .and_then(|name| name.parent())
-        .filter(|f| lang.is_function_kind(f.kind()))
+    let syntax = lang.syntax();
+    let function = syntax
+        .function_named(tree, &symbol.name_range)
         .ok_or_else(|| {
             RefactorError::NotFound(format!(
                 "`{}` at line {} is not a function definition the heuristic can read",
                 symbol.name_path, symbol.line
             ))
         })?;
-    let parameters = function.child_by_field_name("parameters").ok_or_else(|| {
+    let facts = syntax.function(function, text);
+    let parameters = facts.parameters.ok_or_else(|| {
         RefactorError::Unsupported(format!(
             "`{}` at line {} has no parameter list the heuristic can read (a syntax error?)",
             symbol.name_path, symbol.line
@@ -78,9 +79,7 @@ pub(super) fn locate<'t>(
             let trait_name = if in_trait {
                 Some(segment.clone())
             } else {
-                enclosing(function, "impl_item")
-                    .and_then(|i| i.child_by_field_name("trait"))
-                    .map(|t| last_path_segment(node_text(t, text)))
+                implemented_trait(function, text).map(last_path_segment)
             };
             Some(Owner {
                 type_name: segment,
@@ -93,7 +92,7 @@ pub(super) fn locate<'t>(
         (Language::Python, Some(c))
             if symbol.kind == SymbolKind::Method && c.kind == SymbolKind::Class =>
         {
-            let decorators = python_decorators(function, text);
+            let decorators: Vec<String> = facts.decorators.iter().map(|d| callee_name(d)).collect();
             Some(Owner {
                 type_name: c.name.clone(),
                 trait_name: None,
@@ -109,78 +108,18 @@ pub(super) fn locate<'t>(
         name_path: symbol.name_path.clone(),
         line: symbol.line,
         parameters,
-        body: function.child_by_field_name("body"),
+        body: facts.body,
         owner,
     })
 }
 
-/// The nearest ancestor of `node` of `kind`.
-pub(super) fn enclosing<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
-    let mut current = node.parent();
-    while let Some(parent) = current {
-        if parent.kind() == kind {
-            return Some(parent);
-        }
-        current = parent.parent();
-    }
-    None
-}
-
-/// `Display` for `std::fmt::Display<T>` and `Foo` for `crate::m::Foo::<T>`.
-pub(super) fn last_path_segment(path: &str) -> String {
-    let mut depth = 0usize;
-    let mut without_generics = String::new();
-    for c in path.chars() {
-        match c {
-            '<' => depth += 1,
-            '>' => depth = depth.saturating_sub(1),
-            _ if depth == 0 => without_generics.push(c),
-            _ => {}
-        }
-    }
-    without_generics
-        .trim_end_matches(':')
-        .rsplit("::")
+/// `cache` for the decorator `functools.cache(maxsize=1)`.
+fn callee_name(decorator: &str) -> String {
+    let callee = decorator.split('(').next().unwrap_or(decorator);
+    callee
+        .rsplit('.')
         .next()
-        .unwrap_or("")
+        .unwrap_or(callee)
         .trim()
         .to_string()
-}
-
-/// The decorator names of a Python function (`staticmethod`, `functools.cache` → `cache`).
-fn python_decorators(function: Node<'_>, text: &str) -> Vec<String> {
-    let Some(decorated) = function
-        .parent()
-        .filter(|p| p.kind() == "decorated_definition")
-    else {
-        return Vec::new();
-    };
-    let mut cursor = decorated.walk();
-    decorated
-        .named_children(&mut cursor)
-        .filter(|c| c.kind() == "decorator")
-        .map(|d| {
-            let body = node_text(d, text).trim_start_matches('@').trim();
-            let callee = body.split('(').next().unwrap_or(body);
-            callee
-                .rsplit('.')
-                .next()
-                .unwrap_or(callee)
-                .trim()
-                .to_string()
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn path_segments() {
-        assert_eq!(last_path_segment("std::fmt::Display"), "Display");
-        assert_eq!(last_path_segment("crate::m::Foo::<T>"), "Foo");
-        assert_eq!(last_path_segment("Iterator<Item = u8>"), "Iterator");
-        assert_eq!(last_path_segment("Self"), "Self");
-    }
 }

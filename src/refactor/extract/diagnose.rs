@@ -7,12 +7,13 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
-use crate::lang::{Language, node_text, walk_node};
+use crate::lang::Language;
+use crate::lang::names::{Names, Occurrence, Role};
+use crate::lang::syntax::{BlockOwner, FlowKind, Owner};
 use crate::refactor::Finding;
 
-use super::names::{Names, Occurrence, Role};
 use super::selection::Selection;
-use super::target::{Owner, Target};
+use super::target::Target;
 
 /// What the analysis found, and whether the new function must be `async`.
 #[derive(Debug, Clone, Default)]
@@ -280,7 +281,7 @@ fn runs_after_selection(cx: &Context<'_, '_>, binding: &Occurrence) -> bool {
     if binding.pos < cx.selection.moved.end {
         return true;
     }
-    let Some(mut node) = cx
+    let Some(node) = cx
         .target
         .region
         .descendant_for_byte_range(binding.pos, binding.pos)
@@ -288,14 +289,12 @@ fn runs_after_selection(cx: &Context<'_, '_>, binding: &Occurrence) -> bool {
         return true;
     };
     let selected = cx.selection.block.start_byte();
-    while let Some(parent) = node.parent() {
-        if matches!(parent.kind(), "block" | "module") {
-            return parent.start_byte() <= selected
-                && cx.selection.block.end_byte() <= parent.end_byte();
+    match cx.lang.syntax().enclosing_block(node) {
+        Some(parent) => {
+            parent.start_byte() <= selected && cx.selection.block.end_byte() <= parent.end_byte()
         }
-        node = parent;
+        None => true,
     }
-    true
 }
 
 fn receiver_findings(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
@@ -358,188 +357,84 @@ fn type_parameters(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
 
 /// Where control flow or effects would change meaning in the new function.
 fn control_flow(cx: &Context<'_, '_>, diagnosis: &mut Diagnosis) {
+    let syntax = cx.lang.syntax();
     for statement in &cx.selection.statements {
-        walk_node(*statement, |node| {
-            match cx.lang {
-                Language::Rust => rust_flow(cx, node, diagnosis),
-                Language::Python => python_flow(cx, node, diagnosis),
+        for flow in syntax.control_flow(*statement, cx.text) {
+            // Flow inside a function, closure or class of the selection stays inside it (a
+            // `break` finds its loop, or not, on its own).
+            let contained = flow.boundary.is_some_and(|b| cx.inside(b));
+            if contained && !matches!(flow.kind, FlowKind::Break | FlowKind::Continue) {
+                continue;
             }
-            // Nested functions and items have their own control flow.
-            !(node.id() != statement.id()
-                && matches!(
-                    node.kind(),
-                    "function_item" | "function_definition" | "class_definition"
-                ))
-        });
-    }
-}
-
-/// The first ancestor of `node` (below the enclosing function) that `stop` accepts.
-fn ancestor<'t>(node: Node<'t>, stop: impl Fn(Node<'t>) -> bool) -> Option<Node<'t>> {
-    let mut current = node.parent();
-    while let Some(n) = current {
-        if stop(n) {
-            return Some(n);
-        }
-        current = n.parent();
-    }
-    None
-}
-
-fn rust_flow(cx: &Context<'_, '_>, node: Node<'_>, diagnosis: &mut Diagnosis) {
-    let is_boundary = |n: Node<'_>| {
-        matches!(
-            n.kind(),
-            "closure_expression" | "function_item" | "async_block"
-        )
-    };
-    let boundary_inside =
-        |n: Node<'_>| ancestor(n, is_boundary).is_some_and(|b| cx.inside(b.start_byte()));
-    match node.kind() {
-        "return_expression" if !boundary_inside(node) => {
-            diagnosis.findings.push(cx.warning(
-                line(node),
-                format!("`return` inside the selection (line {}) leaves the extracted function, not the caller", line(node)),
-            ));
-        }
-        "break_expression" | "continue_expression" => {
-            let keyword = if node.kind() == "break_expression" {
-                "break"
-            } else {
-                "continue"
-            };
-            let label = node
-                .children(&mut node.walk())
-                .find(|c| c.kind() == "label")
-                .map(|l| node_text(l, cx.text).to_string());
-            let target = ancestor(node, |n| {
-                is_boundary(n)
-                    || match &label {
-                        None => matches!(
-                            n.kind(),
-                            "loop_expression" | "while_expression" | "for_expression"
-                        ),
-                        Some(label) => {
-                            matches!(
-                                n.kind(),
-                                "loop_expression" | "while_expression" | "for_expression" | "block"
-                            ) && n
-                                .children(&mut n.walk())
-                                .any(|c| c.kind() == "label" && node_text(c, cx.text) == label)
+            let at = line(flow.node);
+            match flow.kind {
+                FlowKind::Return => diagnosis.findings.push(cx.warning(
+                    at,
+                    format!("`return` inside the selection (line {at}) leaves the extracted function, not the caller"),
+                )),
+                FlowKind::Break | FlowKind::Continue => {
+                    let keyword = if flow.kind == FlowKind::Break {
+                        "break"
+                    } else {
+                        "continue"
+                    };
+                    if flow.target.is_some_and(|t| cx.inside(t.start_byte())) {
+                        continue;
+                    }
+                    match cx.lang {
+                        Language::Rust => {
+                            let what = flow
+                                .label
+                                .map_or_else(|| "a loop".to_string(), |l| format!("`{l}`"));
+                            diagnosis.findings.push(Finding::error(
+                                cx.file,
+                                at,
+                                format!(
+                                    "`{keyword}` inside the selection (line {at}) targets {what} outside it; it will not compile in the new function"
+                                ),
+                            ));
+                        }
+                        Language::Python => {
+                            let where_ = flow.target.map_or_else(String::new, |t| {
+                                format!(" (its loop at line {} stays behind)", line(t))
+                            });
+                            diagnosis.python_syntax.push((
+                                flow.node.start_byte(),
+                                format!("`{keyword}` outside a loop{where_}"),
+                            ));
                         }
                     }
-            });
-            let fine = target.is_some_and(|t| !is_boundary(t) && cx.inside(t.start_byte()));
-            if !fine {
-                let what = label.map_or_else(|| "a loop".to_string(), |l| format!("`{l}`"));
-                diagnosis.findings.push(Finding::error(
+                }
+                FlowKind::Try => diagnosis.findings.push(Finding::error(
                     cx.file,
-                    line(node),
+                    at,
                     format!(
-                        "`{keyword}` inside the selection (line {}) targets {what} outside it; it will not compile in the new function",
-                        line(node)
+                        "`?` inside the selection (line {at}) needs `{}` to return a `Result` or `Option`; it returns nothing, so this will not compile",
+                        cx.new_name
                     ),
-                ));
-            }
-        }
-        "try_expression" if !boundary_inside(node) => {
-            diagnosis.findings.push(Finding::error(
-                cx.file,
-                line(node),
-                format!(
-                    "`?` inside the selection (line {}) needs `{}` to return a `Result` or `Option`; it returns nothing, so this will not compile",
-                    line(node),
-                    cx.new_name
-                ),
-            ));
-        }
-        "await_expression" if !boundary_inside(node) => {
-            diagnosis.awaits_at.get_or_insert(line(node));
-        }
-        _ => {}
-    }
-}
-
-fn python_flow(cx: &Context<'_, '_>, node: Node<'_>, diagnosis: &mut Diagnosis) {
-    let is_boundary = |n: Node<'_>| {
-        matches!(
-            n.kind(),
-            "function_definition" | "lambda" | "class_definition"
-        )
-    };
-    let boundary_inside =
-        |n: Node<'_>| ancestor(n, is_boundary).is_some_and(|b| cx.inside(b.start_byte()));
-    let is_async_token = |n: Node<'_>| {
-        matches!(
-            n.kind(),
-            "for_statement" | "with_statement" | "for_in_clause"
-        ) && n.children(&mut n.walk()).any(|c| c.kind() == "async")
-    };
-    match node.kind() {
-        "return_statement" if !boundary_inside(node) => {
-            diagnosis.findings.push(cx.warning(
-                line(node),
-                format!("`return` inside the selection (line {}) leaves the extracted function, not the caller", line(node)),
-            ));
-        }
-        "break_statement" | "continue_statement" => {
-            let keyword = if node.kind() == "break_statement" {
-                "break"
-            } else {
-                "continue"
-            };
-            // The loop a `break` belongs to, not counting a loop's `else:` clause.
-            let mut child = node;
-            let mut target = None;
-            while let Some(parent) = child.parent() {
-                if is_boundary(parent) {
-                    break;
+                )),
+                FlowKind::Await => {
+                    diagnosis.awaits_at.get_or_insert(at);
                 }
-                if matches!(parent.kind(), "for_statement" | "while_statement")
-                    && child.kind() != "else_clause"
-                {
-                    target = Some(parent);
-                    break;
+                FlowKind::Yield => diagnosis.findings.push(cx.warning(
+                    at,
+                    format!(
+                        "`yield` inside the selection (line {at}) makes `{}` a generator: the call `{}()` would not run the selected code",
+                        cx.new_name, cx.new_name
+                    ),
+                )),
+                FlowKind::Nonlocal if cx.target.owner != Owner::Function => {
+                    diagnosis.python_syntax.push((
+                        flow.node.start_byte(),
+                        format!(
+                            "`nonlocal` in `{}`, which is not nested in a function",
+                            cx.new_name
+                        ),
+                    ));
                 }
-                child = parent;
-            }
-            if !target.is_some_and(|t| cx.inside(t.start_byte())) {
-                let where_ = target.map_or_else(String::new, |t| {
-                    format!(" (its loop at line {} stays behind)", line(t))
-                });
-                diagnosis.python_syntax.push((
-                    node.start_byte(),
-                    format!("`{keyword}` outside a loop{where_}"),
-                ));
+                FlowKind::Nonlocal => {}
             }
         }
-        "yield" if !boundary_inside(node) => {
-            diagnosis.findings.push(cx.warning(
-                line(node),
-                format!(
-                    "`yield` inside the selection (line {}) makes `{}` a generator: the call `{}()` would not run the selected code",
-                    line(node),
-                    cx.new_name,
-                    cx.new_name
-                ),
-            ));
-        }
-        "await" if !boundary_inside(node) => {
-            diagnosis.awaits_at.get_or_insert(line(node));
-        }
-        _ if is_async_token(node) && !boundary_inside(node) => {
-            diagnosis.awaits_at.get_or_insert(line(node));
-        }
-        "nonlocal_statement" if !boundary_inside(node) && cx.target.owner != Owner::Function => {
-            diagnosis.python_syntax.push((
-                node.start_byte(),
-                format!(
-                    "`nonlocal` in `{}`, which is not nested in a function",
-                    cx.new_name
-                ),
-            ));
-        }
-        _ => {}
     }
 }
 
@@ -599,17 +494,12 @@ fn tail_expression(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
     let Some(tail) = cx.selection.tail else {
         return;
     };
-    let block = cx.selection.block;
-    let owner = block.parent();
-    let owner_kind = owner.map(|o| o.kind());
-    let is_body = owner_kind == Some("function_item");
-    let unit = match owner_kind {
-        Some("function_item") => !cx.target.returns_value,
-        Some("for_expression" | "while_expression" | "loop_expression") => true,
-        Some("if_expression") => {
-            owner.is_some_and(|o| o.child_by_field_name("alternative").is_none())
-        }
-        _ => false,
+    let owner = cx.lang.syntax().block_owner(cx.selection.block);
+    let is_body = owner == BlockOwner::FunctionBody;
+    let unit = match owner {
+        BlockOwner::FunctionBody => !cx.target.returns_value,
+        BlockOwner::Loop | BlockOwner::IfWithoutElse => true,
+        BlockOwner::Other => false,
     };
     let l = line(tail);
     if unit {
@@ -685,9 +575,7 @@ fn notes(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         ));
     }
     let docstring = cx.selection.statements.first().filter(|s| {
-        cx.lang == Language::Python
-            && cx.target.function.is_some()
-            && is_docstring(cx.selection.block, **s)
+        cx.target.function.is_some() && cx.lang.syntax().is_docstring(cx.selection.block, **s)
     });
     if let Some(docstring) = docstring {
         findings.push(Finding::info(
@@ -699,19 +587,4 @@ fn notes(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
             ),
         ));
     }
-}
-
-fn is_docstring(block: Node<'_>, statement: Node<'_>) -> bool {
-    let first_in_body = block
-        .named_children(&mut block.walk())
-        .find(|c| c.kind() != "comment");
-    first_in_body.is_some_and(|f| f.id() == statement.id())
-        && block
-            .parent()
-            .is_some_and(|p| p.kind() == "function_definition")
-        && statement.kind() == "expression_statement"
-        && statement.named_child_count() == 1
-        && statement
-            .named_child(0)
-            .is_some_and(|s| s.kind() == "string")
 }

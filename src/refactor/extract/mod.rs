@@ -5,28 +5,29 @@
 //! attention (`names`, `diagnose`). No parameters and no return value are inferred. Pure.
 
 mod diagnose;
-mod names;
 mod render;
 mod selection;
 mod target;
-
-use serde_json::{Value, json};
 
 use crate::edit::FileChange;
 use crate::lang::Language;
 use crate::text::{LineIndex, TextStyle};
 
 use super::findings::SYNTAX_ERROR_PREFIX;
-use super::{ExtractRequest, Finding, Plan, RefactorError, SourceError, Sources};
+use super::{
+    Details, ExtractDetails, ExtractRequest, Finding, Plan, RefactorError, SourceError, Sources,
+};
 
-pub fn plan(sources: &dyn Sources, request: &ExtractRequest) -> Result<Plan, RefactorError> {
+pub fn plan(
+    sources: &dyn Sources,
+    request: &ExtractRequest,
+    lang: Language,
+) -> Result<Plan, RefactorError> {
     let file = sources
         .file(&request.file)?
         .ok_or_else(|| SourceError::Missing {
             path: request.file.clone(),
         })?;
-    let lang = Language::from_path(&request.file)
-        .ok_or_else(|| RefactorError::UnsupportedLanguage(request.file.clone()))?;
     let name = request.new_name.as_str();
     lang.validate_identifier(name)
         .map_err(|message| RefactorError::InvalidArgument {
@@ -35,7 +36,7 @@ pub fn plan(sources: &dyn Sources, request: &ExtractRequest) -> Result<Plan, Ref
         })?;
 
     let text = file.text.as_str();
-    let tree = sources.parse(lang, &file);
+    let tree = sources.parsed().tree(lang, &file);
     let lines = LineIndex::new(text);
     let selection = selection::snap(
         lang,
@@ -46,7 +47,7 @@ pub fn plan(sources: &dyn Sources, request: &ExtractRequest) -> Result<Plan, Ref
         request.end_line,
     )?;
     let target = target::locate(lang, &tree, text, &selection)?;
-    let names = names::Names::collect(lang, target.region, text);
+    let names = crate::lang::names::Names::collect(lang, target.region, text);
     target::check_name(lang, &tree, text, &target, &names, name)?;
 
     let diagnosis = diagnose::diagnose(&diagnose::Context {
@@ -101,16 +102,14 @@ pub fn plan(sources: &dyn Sources, request: &ExtractRequest) -> Result<Plan, Ref
         ));
     }
 
-    let mut details = serde_json::Map::new();
-    details.insert("new_function_name".into(), json!(name));
-    details.insert("extracted_lines".into(), json!(selection.line_label()));
-    details.insert(
-        "receiver".into(),
-        target.receiver.clone().map_or(Value::Null, Value::from),
-    );
-    details.insert("call".into(), json!(rendered.call));
-    details.insert("new_function_line".into(), json!(new_function_line));
-    details.insert("async".into(), json!(awaits_at.is_some()));
+    let details = Details::Extract(ExtractDetails {
+        new_function_name: name.to_string(),
+        extracted_lines: selection.line_label(),
+        receiver: target.receiver.clone(),
+        call: rendered.call,
+        new_function_line,
+        is_async: awaits_at.is_some(),
+    });
     Ok(Plan {
         changes: vec![change],
         findings,
