@@ -352,8 +352,8 @@ pub fn read_written(
     at: usize,
     read: impl Fn(Node<'_>, &str) -> Result<ParamList, Unreadable>,
     explain: impl Fn(&Unreadable) -> String,
-) -> super::syntax::WrittenList {
-    use super::syntax::WrittenList;
+) -> Result<ParamList, super::syntax::BrokenList> {
+    use super::syntax::BrokenList;
     let tree = lang.parse(wrapped);
     if let Some(error) = super::syntax_errors(&tree, wrapped).first() {
         let column = if error.line == 1 {
@@ -361,10 +361,10 @@ pub fn read_written(
         } else {
             error.column
         };
-        return WrittenList::Broken {
+        return Err(BrokenList {
             column: column.max(1),
             what: error.description.clone(),
-        };
+        });
     }
     let whole = format!("({inner})");
     let root = tree.root_node();
@@ -373,16 +373,13 @@ pub fn read_written(
         .filter(|_| root.named_child_count() == 1)
         .and_then(|function| function.child_by_field_name("parameters"));
     let Some(list) = list.filter(|l| super::node_text(*l, wrapped) == whole) else {
-        return WrittenList::Broken {
+        return Err(BrokenList {
             column: 1,
             what: "it is not one parameter list".to_string(),
-        };
+        });
     };
-    match read(list, wrapped) {
-        Ok(list) => WrittenList::Read(list),
-        Err(unreadable) => WrittenList::Broken {
-            column: unreadable.column.saturating_sub(at).max(1),
-            what: explain(&unreadable),
-        },
-    }
+    read(list, wrapped).map_err(|unreadable| BrokenList {
+        column: unreadable.column.saturating_sub(at).max(1),
+        what: explain(&unreadable),
+    })
 }

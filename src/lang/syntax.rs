@@ -173,16 +173,12 @@ pub enum Defined {
     Binding,
 }
 
-/// A parameter list as a user wrote it (without its parentheses), read.
-#[derive(Debug, Clone)]
-pub enum WrittenList {
-    Read(ParamList),
-    /// It does not parse as one parameter list: the 1-based column in the written text (after
-    /// the opening parenthesis) and what is wrong there.
-    Broken {
-        column: usize,
-        what: String,
-    },
+/// A parameter list a user wrote (without its parentheses) that does not parse as one: the
+/// 1-based column in the written text (after the opening parenthesis) and what is wrong there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrokenList {
+    pub column: usize,
+    pub what: String,
 }
 
 /// The syntax facts of one language. Methods take nodes of a tree of that language.
@@ -279,7 +275,7 @@ pub trait Syntax: Sync {
         receiver: bool,
     ) -> Result<ParamList, Unreadable>;
     /// A parameter list as a user writes it, `inner` being what goes between the parentheses.
-    fn read_written_list(&self, inner: &str) -> WrittenList;
+    fn read_written_list(&self, inner: &str) -> Result<ParamList, BrokenList>;
 
     // -- names and calls --------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ use super::finder::NodeFinder;
 use super::names::Occurrence;
 use super::params::{ParamList, Unreadable};
 use super::syntax::{
-    Binding, BlockOwner, Defined, Enclosing, Flow, Function, Owner, Syntax, WrittenList,
+    Binding, BlockOwner, BrokenList, Defined, Enclosing, Flow, Function, Owner, Syntax,
 };
 
 /// Hard keywords. Soft keywords (`match`, `case`, `type`, `_`) stay usable as names.
@@ -180,7 +180,7 @@ impl Syntax for Python {
         params::read_list(list, text, receiver)
     }
 
-    fn read_written_list(&self, inner: &str) -> WrittenList {
+    fn read_written_list(&self, inner: &str) -> Result<ParamList, BrokenList> {
         let wrapped = format!("def probe({inner}):\n    pass\n");
         crate::lang::params::read_written(
             Language::Python,

@@ -208,13 +208,12 @@ pub fn file_relative(item: Node<'_>, text: &str) -> Vec<(FileRelative, usize)> {
                     ));
                 }
             }
-            "scoped_identifier" | "scoped_type_identifier" | "scoped_use_list" => {
+            "scoped_identifier" | "scoped_type_identifier" | "scoped_use_list"
                 if node
                     .child_by_field_name("path")
-                    .is_some_and(|h| h.kind() == "super")
-                {
-                    found.push((FileRelative::Super, node.start_byte()));
-                }
+                    .is_some_and(|h| h.kind() == "super") =>
+            {
+                found.push((FileRelative::Super, node.start_byte()));
             }
             _ => {}
         }

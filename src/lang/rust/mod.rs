@@ -22,7 +22,7 @@ use super::finder::NodeFinder;
 use super::names::Occurrence;
 use super::params::{ParamList, Unreadable};
 use super::syntax::{
-    Binding, BlockOwner, Defined, Enclosing, Flow, Function, Owner, Syntax, WrittenList,
+    Binding, BlockOwner, BrokenList, Defined, Enclosing, Flow, Function, Owner, Syntax,
 };
 
 /// Strict and reserved keywords (2021/2024 editions). `union`, `macro_rules` and `raw` are weak
@@ -184,7 +184,7 @@ impl Syntax for Rust {
         params::read_list(list, text)
     }
 
-    fn read_written_list(&self, inner: &str) -> WrittenList {
+    fn read_written_list(&self, inner: &str) -> Result<ParamList, BrokenList> {
         let wrapped = format!("fn probe({inner}) {{}}\n");
         crate::lang::params::read_written(
             Language::Rust,

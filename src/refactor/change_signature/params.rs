@@ -3,7 +3,7 @@
 //! and [`parse_parameters`], the parser of a list as the user types it (the TUI's form).
 
 use crate::lang::Language;
-use crate::lang::syntax::WrittenList;
+use crate::lang::syntax::BrokenList;
 use crate::refactor::NewParameter;
 
 use crate::lang::params::Item;
@@ -36,8 +36,8 @@ pub fn parse_parameters(
         (None, _) => trimmed,
     };
     let list = match lang.syntax().read_written_list(inner) {
-        WrittenList::Read(list) => list,
-        WrittenList::Broken { column, what } => {
+        Ok(list) => list,
+        Err(BrokenList { column, what }) => {
             return Err(format!(
                 "the list does not parse at column {column}: {what}; write it as in a definition"
             ));

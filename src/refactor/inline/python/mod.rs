@@ -498,7 +498,7 @@ impl Target for PyTarget<'_> {
             MentionShape::Attribute(object) => {
                 let ours = match &self.kind {
                     Kind::Method { .. } => true,
-                    _ => facts.module_aliases.iter().any(|a| *a == object),
+                    _ => facts.module_aliases.contains(&object),
                 };
                 return if ours {
                     RefVerdict::Blocking(w::python_attribute_value(&object, name, line))

@@ -71,7 +71,11 @@ pub(super) fn inline(
             return Err(w::rust_generic_self(&info.type_text));
         }
     }
-    let (bindings, mut body_splices, receiver_name) = bindings(target, text, call, site, own_impl)?;
+    let Bound {
+        bindings,
+        mut body_splices,
+        receiver_name,
+    } = bindings(target, text, call, site, own_impl)?;
 
     let mut findings = vec![Finding::info(
         file.path(),
@@ -186,6 +190,13 @@ pub(super) fn inline(
     })
 }
 
+/// What the arguments of a call become: see [`bindings`].
+struct Bound {
+    bindings: Vec<Binding>,
+    body_splices: Vec<Splice>,
+    receiver_name: Option<String>,
+}
+
 /// The `let`s of the call's arguments in order (the receiver first when it is passed
 /// explicitly), the edits of the body that go with them (`self` renamed, `Self` spelled out),
 /// and the name the receiver gets.
@@ -195,7 +206,7 @@ fn bindings(
     call: &CallSite,
     site: Site,
     own_impl: bool,
-) -> Result<(Vec<Binding>, Vec<Splice>, Option<String>), String> {
+) -> Result<Bound, String> {
     let mut args: Vec<String> = call
         .args
         .iter()
@@ -248,7 +259,11 @@ fn bindings(
             body_splices.push((r.clone(), info.type_text.clone()));
         }
     }
-    Ok((bindings, body_splices, receiver_name))
+    Ok(Bound {
+        bindings,
+        body_splices,
+        receiver_name,
+    })
 }
 
 /// The lines inside the block that replaces the call: the bindings, the body, the typed
