@@ -26,6 +26,13 @@ pub enum Language {
     Python,
 }
 
+impl crate::edit::SourceFile {
+    /// The language of the file, from its path (declared here: `edit` knows no language).
+    pub fn language(&self) -> Option<Language> {
+        Language::from_path(&self.path)
+    }
+}
+
 impl Language {
     pub const ALL: [Language; 2] = [Language::Rust, Language::Python];
 

@@ -128,6 +128,14 @@ pub struct Layout {
     pub trailing_comma: bool,
 }
 
+/// A parameter list a user wrote (without its parentheses) that does not parse as one: the
+/// 1-based column in the written text (after the opening parenthesis) and what is wrong there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrokenList {
+    pub column: usize,
+    pub what: String,
+}
+
 /// A parameter a language could not read: its node kind, text, line and column (1-based).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unreadable {
@@ -352,8 +360,7 @@ pub fn read_written(
     at: usize,
     read: impl Fn(Node<'_>, &str) -> Result<ParamList, Unreadable>,
     explain: impl Fn(&Unreadable) -> String,
-) -> Result<ParamList, super::syntax::BrokenList> {
-    use super::syntax::BrokenList;
+) -> Result<ParamList, BrokenList> {
     let tree = lang.parse(wrapped);
     if let Some(error) = super::syntax_errors(&tree, wrapped).first() {
         let column = if error.line == 1 {

@@ -11,6 +11,7 @@ use tree_sitter::{Node, Tree};
 use super::Language;
 use super::finder::NodeFinder;
 use super::names::Occurrence;
+pub use super::params::BrokenList;
 use super::params::{ParamList, Unreadable};
 
 /// What holds a function definition.
@@ -171,14 +172,6 @@ pub enum Defined {
     Import,
     /// Any other binding (an assignment, a parameter).
     Binding,
-}
-
-/// A parameter list a user wrote (without its parentheses) that does not parse as one: the
-/// 1-based column in the written text (after the opening parenthesis) and what is wrong there.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BrokenList {
-    pub column: usize,
-    pub what: String,
 }
 
 /// The syntax facts of one language. Methods take nodes of a tree of that language.

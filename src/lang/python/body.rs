@@ -8,30 +8,13 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
+use super::names::COMPREHENSIONS;
+use super::statements::next_statement;
 use crate::lang::{node_text, walk_node};
 use crate::text::surgery::line_content_end;
 
 /// Scopes of their own: what happens inside does not concern the enclosing function's body.
 pub const NESTED_SCOPES: &[&str] = &["function_definition", "class_definition", "lambda"];
-
-pub const COMPREHENSIONS: &[&str] = &[
-    "list_comprehension",
-    "set_comprehension",
-    "dictionary_comprehension",
-    "generator_expression",
-];
-
-/// The statement after `node` in its block, skipping comments.
-pub fn next_statement(node: Node<'_>) -> Option<Node<'_>> {
-    let mut next = node.next_named_sibling();
-    while let Some(n) = next {
-        if n.kind() != "comment" {
-            return Some(n);
-        }
-        next = n.next_named_sibling();
-    }
-    None
-}
 
 pub fn last_statement(block: Node<'_>) -> Option<Node<'_>> {
     let mut cursor = block.walk();

@@ -6,8 +6,8 @@ use std::ops::Range;
 
 use tree_sitter::{Node, Tree};
 
-use super::body::next_statement;
 use super::modules::import_names_module;
+use super::statements::next_statement;
 use crate::edit::TextEdit;
 use crate::lang::syntax::Binding;
 use crate::lang::{node_text, walk_node};

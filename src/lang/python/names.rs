@@ -7,7 +7,6 @@ use std::collections::BTreeSet;
 
 use tree_sitter::Node;
 
-use super::body::COMPREHENSIONS;
 use crate::lang::names::NameRole;
 use crate::lang::names::{Occurrence, Role, Up, field_of, identifier_lines, walk_with_up};
 use crate::lang::{node_text, up_from, walk_node, walk_node_with_ancestors};
@@ -20,6 +19,14 @@ const PYTHON_PATTERNS: &[&str] = &[
     "parenthesized_expression",
     "tuple",
     "list",
+];
+
+/// The comprehensions: each a scope of its own for the names it binds.
+pub const COMPREHENSIONS: &[&str] = &[
+    "list_comprehension",
+    "set_comprehension",
+    "dictionary_comprehension",
+    "generator_expression",
 ];
 
 /// The function, lambda, class or module a Python binding belongs to: the nearest of these

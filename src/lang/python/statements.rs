@@ -175,3 +175,15 @@ pub fn control_flow(statement: Node<'_>) -> Vec<Flow<'_>> {
     });
     flows
 }
+
+/// The statement after `node` in its block, skipping comments.
+pub fn next_statement(node: Node<'_>) -> Option<Node<'_>> {
+    let mut next = node.next_named_sibling();
+    while let Some(n) = next {
+        if n.kind() != "comment" {
+            return Some(n);
+        }
+        next = n.next_named_sibling();
+    }
+    None
+}

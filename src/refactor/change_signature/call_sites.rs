@@ -7,8 +7,8 @@ use std::ops::Range;
 
 use tree_sitter::{Node, Tree};
 
+use super::function::MethodOwner;
 use super::params::Signature;
-use super::target::Owner;
 use crate::edit::{SourceFile, TextEdit};
 use crate::lang::Language;
 use crate::lang::calls::{
@@ -29,7 +29,7 @@ use crate::text::{indentation_at, line_ending};
 pub(super) struct Callee<'a> {
     pub lang: Language,
     pub name: &'a str,
-    pub owner: Option<&'a Owner>,
+    pub owner: Option<&'a MethodOwner>,
     /// Rust `self`, a Python method's `self`/`cls`.
     pub has_receiver: bool,
     pub old: Signature,
@@ -320,7 +320,7 @@ fn decide(
 #[allow(clippy::too_many_arguments)]
 fn python_method_call(
     callee: &Callee<'_>,
-    owner: &Owner,
+    owner: &MethodOwner,
     object: &str,
     call: &CallSite,
     tree: &Tree,
@@ -371,7 +371,7 @@ fn python_method_call(
 
 /// `Self::m` (inside the owner's impl or trait), `Type::m`, `Trait::m`, `<Type as Trait>::m`.
 fn rust_qualifier_names_owner(
-    owner: &Owner,
+    owner: &MethodOwner,
     qualifier: &str,
     call: &CallSite,
     tree: &Tree,

@@ -5,11 +5,11 @@
 //! every mention left alone is a finding.
 
 mod call_sites;
+mod function;
 mod layout;
 pub mod params;
 mod python;
 mod rust;
-mod target;
 
 use std::collections::BTreeMap;
 
@@ -56,7 +56,7 @@ pub fn plan(
     let symbol = resolve(&symbols, &request.function, "function", |s| {
         s.kind.is_function()
     })?;
-    let target = target::locate(lang, &tree, text, symbol, &symbols)?;
+    let target = function::locate(lang, &tree, text, symbol, &symbols)?;
     let old = lang
         .syntax()
         .parameter_list(target.parameters, text, target.python_receiver())
@@ -246,7 +246,7 @@ fn dropped_decorations(old: &ParamList, new: &[Param]) -> Vec<String> {
 /// A warning for each old parameter name the body still uses but the new list no longer binds.
 fn body_uses(
     lang: Language,
-    target: &target::Target<'_>,
+    target: &function::ChangedFunction<'_>,
     text: &str,
     path: &str,
     old: &ParamList,
@@ -282,7 +282,7 @@ fn body_uses(
     findings
 }
 
-fn trait_findings(target: &target::Target<'_>, path: &str) -> Vec<Finding> {
+fn trait_findings(target: &function::ChangedFunction<'_>, path: &str) -> Vec<Finding> {
     let Some(owner) = &target.owner else {
         return Vec::new();
     };

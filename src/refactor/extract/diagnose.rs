@@ -12,8 +12,8 @@ use crate::lang::names::{Names, Occurrence, Role};
 use crate::lang::syntax::{BlockOwner, FlowKind, Owner};
 use crate::refactor::Finding;
 
+use super::destination::Destination;
 use super::selection::Selection;
-use super::target::Target;
 
 /// What the analysis found, and whether the new function must be `async`.
 #[derive(Debug, Clone, Default)]
@@ -32,7 +32,7 @@ pub struct Context<'a, 't> {
     pub text: &'a str,
     pub file: &'a str,
     pub selection: &'a Selection<'t>,
-    pub target: &'a Target<'t>,
+    pub target: &'a Destination<'t>,
     pub names: &'a Names,
     pub new_name: &'a str,
 }

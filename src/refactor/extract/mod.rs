@@ -4,10 +4,10 @@
 //! conventions (`render`), and a syntactic name scan says where the result needs the caller's
 //! attention (`names`, `diagnose`). No parameters and no return value are inferred. Pure.
 
+mod destination;
 mod diagnose;
 mod render;
 mod selection;
-mod target;
 
 use crate::edit::FileChange;
 use crate::lang::Language;
@@ -46,9 +46,9 @@ pub fn plan(
         request.start_line,
         request.end_line,
     )?;
-    let target = target::locate(lang, &tree, text, &selection)?;
+    let target = destination::locate(lang, &tree, text, &selection)?;
     let names = crate::lang::names::Names::collect(lang, target.region, text);
-    target::check_name(lang, &tree, text, &target, &names, name)?;
+    destination::check_name(lang, &tree, text, &target, &names, name)?;
 
     let diagnosis = diagnose::diagnose(&diagnose::Context {
         lang,
@@ -125,7 +125,7 @@ fn line_in_result(
     selection: &selection::Selection<'_>,
     offset: usize,
     new_function_line: usize,
-    target: &target::Target<'_>,
+    target: &destination::Destination<'_>,
 ) -> usize {
     if selection.contains(offset) {
         // Moved lines keep their order below the header of the new function.

@@ -9,8 +9,8 @@ use crate::lang::{Language, walk_node};
 use crate::text::surgery::{Reindent, blank_lines_above};
 use crate::text::{LineIndex, TextStyle};
 
+use super::destination::{Destination, Placement};
 use super::selection::Selection;
-use super::target::{Placement, Target};
 
 pub struct Rendered {
     pub edits: Vec<TextEdit>,
@@ -29,7 +29,7 @@ pub struct Spec<'a> {
     pub is_async: bool,
 }
 
-pub fn render(spec: &Spec<'_>, selection: &Selection<'_>, target: &Target<'_>) -> Rendered {
+pub fn render(spec: &Spec<'_>, selection: &Selection<'_>, target: &Destination<'_>) -> Rendered {
     let nl = spec.style.line_ending;
     let unit = spec.style.indent.as_str();
     let function = function_text(spec, selection, target, &unit);
@@ -96,7 +96,7 @@ pub fn render(spec: &Spec<'_>, selection: &Selection<'_>, target: &Target<'_>) -
     }
 }
 
-fn call_text(spec: &Spec<'_>, target: &Target<'_>) -> String {
+fn call_text(spec: &Spec<'_>, target: &Destination<'_>) -> String {
     let call = format!("{}{}()", target.call_prefix, spec.name);
     let call = match (spec.lang, spec.is_async) {
         (Language::Rust, true) => format!("{call}.await"),
@@ -124,7 +124,7 @@ fn ends_diverging(spec: &Spec<'_>, selection: &Selection<'_>) -> bool {
 fn function_text(
     spec: &Spec<'_>,
     selection: &Selection<'_>,
-    target: &Target<'_>,
+    target: &Destination<'_>,
     unit: &str,
 ) -> String {
     let nl = spec.style.line_ending;

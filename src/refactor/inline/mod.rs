@@ -52,9 +52,9 @@ pub fn plan(
     let symbol = resolve(&symbols, &request.function, "function", |s| {
         s.kind.is_function()
     })?;
-    let target: Box<dyn Target + '_> = match lang {
-        Language::Python => Box::new(python::PyTarget::analyze(&def, &symbols, symbol)?),
-        Language::Rust => rust::RustTarget::analyze(&def, &symbols, symbol)?,
+    let target: Box<dyn Callee + '_> = match lang {
+        Language::Python => Box::new(python::PythonCallee::analyze(&def, &symbols, symbol)?),
+        Language::Rust => rust::RustCallee::analyze(&def, &symbols, symbol)?,
     };
     run(sources, &def, symbol, target.as_ref())
 }
@@ -165,7 +165,7 @@ pub(super) struct Inlined {
 
 /// The function being inlined (its name and whole text are its [`Symbol`]'s), analysed by its
 /// language strategy.
-pub(super) trait Target {
+pub(super) trait Callee {
     fn facts(&self, file: &Parsed<'_>) -> Facts;
     /// `node`: the call's node (`call_expression`, `call`), when the tree has one there.
     fn owner_of_call(
@@ -200,7 +200,7 @@ fn run(
     sources: &dyn Sources,
     def: &Parsed<'_>,
     symbol: &Symbol,
-    target: &dyn Target,
+    target: &dyn Callee,
 ) -> Result<Plan, RefactorError> {
     let name = symbol.name.clone();
     let lang = def.lang;
@@ -257,7 +257,7 @@ fn run(
 /// What inlining has done so far across the project.
 struct Progress<'r> {
     name: &'r str,
-    target: &'r dyn Target,
+    target: &'r dyn Callee,
     findings: Vec<Finding>,
     /// The places that still need the definition.
     left: Vec<Left>,
@@ -298,7 +298,7 @@ impl Progress<'_> {
 
     fn visit_calls(
         &mut self,
-        target: &dyn Target,
+        target: &dyn Callee,
         parsed: &Parsed<'_>,
         facts: &Facts,
         calls: &[CallSite],
@@ -361,7 +361,7 @@ impl Progress<'_> {
 
     fn visit_references(
         &mut self,
-        target: &dyn Target,
+        target: &dyn Callee,
         parsed: &Parsed<'_>,
         facts: &Facts,
         references: &[&Reference],

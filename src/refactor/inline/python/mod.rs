@@ -15,7 +15,7 @@ use std::ops::Range;
 use tree_sitter::Node;
 
 use super::wording as w;
-use super::{Facts, Inlined, Owner, Parsed, RefVerdict, Target};
+use super::{Callee, Facts, Inlined, Owner, Parsed, RefVerdict};
 use crate::edit::TextEdit;
 use crate::lang::Language;
 use crate::lang::calls::{CallForm, CallSite, Reference, ReferenceKind, TextMention, text_mention};
@@ -66,7 +66,7 @@ enum First {
     Static,
 }
 
-pub(super) struct PyTarget<'a> {
+pub(super) struct PythonCallee<'a> {
     def: &'a Parsed<'a>,
     symbol: &'a Symbol,
     name: String,
@@ -150,12 +150,12 @@ fn kind_of(
     })
 }
 
-impl<'a> PyTarget<'a> {
+impl<'a> PythonCallee<'a> {
     pub fn analyze(
         def: &'a Parsed<'a>,
         symbols: &'a [Symbol],
         symbol: &'a Symbol,
-    ) -> Result<PyTarget<'a>, RefactorError> {
+    ) -> Result<PythonCallee<'a>, RefactorError> {
         let text = def.text();
         let name = symbol.name.clone();
         let line = symbol.line;
@@ -208,7 +208,7 @@ impl<'a> PyTarget<'a> {
             .into_iter()
             .filter(|n| !bound.contains(n))
             .collect();
-        Ok(PyTarget {
+        Ok(PythonCallee {
             def,
             symbol,
             kind,
@@ -223,7 +223,7 @@ impl<'a> PyTarget<'a> {
             class_bound,
             module_names: py_names::module_names(def.tree.root_node(), text),
             module: module_parts(def.path()),
-            last_in_container: py_body::next_statement(outer).is_none(),
+            last_in_container: crate::lang::python::statements::next_statement(outer).is_none(),
             container_emptied: py_body::alone_in_block(outer),
             name,
         })
@@ -400,7 +400,7 @@ enum SiteKind {
     ClassQualified,
 }
 
-impl Target for PyTarget<'_> {
+impl Callee for PythonCallee<'_> {
     fn facts(&self, file: &Parsed<'_>) -> Facts {
         let mut facts = Facts::default();
         let text = file.text();

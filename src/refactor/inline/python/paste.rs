@@ -11,7 +11,7 @@ use tree_sitter::Node;
 
 use super::super::wording as w;
 use super::super::{Facts, Inlined, Parsed, mentions_word};
-use super::{First, Kind, PyTarget, SiteKind};
+use super::{First, Kind, PythonCallee, SiteKind};
 use crate::edit::TextEdit;
 use crate::lang::calls::CallSite;
 use crate::lang::finder::NodeFinder;
@@ -24,7 +24,7 @@ use crate::text::surgery::{
 };
 
 pub(super) fn inline(
-    target: &PyTarget<'_>,
+    target: &PythonCallee<'_>,
     file: &Parsed<'_>,
     facts: &Facts,
     call: &CallSite,
@@ -53,7 +53,7 @@ fn expression_context(
     }
 }
 
-impl PyTarget<'_> {
+impl PythonCallee<'_> {
     fn inline_call(
         &self,
         file: &Parsed<'_>,

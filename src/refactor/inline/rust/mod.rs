@@ -16,7 +16,7 @@ use std::ops::Range;
 use tree_sitter::Node;
 
 use super::wording as w;
-use super::{Facts, Inlined, Owner, Parsed, RefVerdict, Target};
+use super::{Callee, Facts, Inlined, Owner, Parsed, RefVerdict};
 use crate::edit::TextEdit;
 use crate::lang::Language;
 use crate::lang::calls::{CallForm, CallSite, Reference, ReferenceKind, TextMention, text_mention};
@@ -116,7 +116,7 @@ struct Param {
     type_unwritable: bool,
 }
 
-pub(super) struct RustTarget<'a> {
+pub(super) struct RustCallee<'a> {
     def: &'a Parsed<'a>,
     symbol: &'a Symbol,
     name: String,
@@ -314,12 +314,12 @@ fn tail_splices(body: &Body<'_>) -> Vec<Splice> {
     splices
 }
 
-impl<'a> RustTarget<'a> {
+impl<'a> RustCallee<'a> {
     pub fn analyze(
         def: &'a Parsed<'a>,
         symbols: &'a [Symbol],
         symbol: &'a Symbol,
-    ) -> Result<Box<dyn Target + 'a>, RefactorError> {
+    ) -> Result<Box<dyn Callee + 'a>, RefactorError> {
         let text = def.text();
         let name = symbol.name.clone();
         let node = items::function_named(&def.tree, &symbol.name_range)
@@ -362,7 +362,7 @@ impl<'a> RustTarget<'a> {
             .collect();
         let generic =
             !item.generics.is_empty() || matches!(&kind, Kind::Method(info) if info.generic);
-        Ok(Box::new(RustTarget {
+        Ok(Box::new(RustCallee {
             def,
             symbol,
             kind,
@@ -539,7 +539,7 @@ enum Site {
     Qualified,
 }
 
-impl Target for RustTarget<'_> {
+impl Callee for RustCallee<'_> {
     fn facts(&self, file: &Parsed<'_>) -> Facts {
         let mut facts = Facts::default();
         let text = file.text();

@@ -7,7 +7,7 @@ use tree_sitter::Node;
 
 use super::super::wording as w;
 use super::super::{Facts, Inlined, Parsed, fresh_name, mentions_word};
-use super::{RustTarget, Site};
+use super::{RustCallee, Site};
 use crate::edit::TextEdit;
 use crate::lang::calls::CallSite;
 use crate::lang::rust::expr::{self, expression_fits, needs_parentheses};
@@ -28,7 +28,7 @@ const COPY_PRIMITIVES: &[&str] = &[
 type Binding = (String, Option<String>, String);
 
 pub(super) fn inline(
-    target: &RustTarget<'_>,
+    target: &RustCallee<'_>,
     file: &Parsed<'_>,
     facts: &Facts,
     call: &CallSite,
@@ -201,7 +201,7 @@ struct Bound {
 /// explicitly), the edits of the body that go with them (`self` renamed, `Self` spelled out),
 /// and the name the receiver gets.
 fn bindings(
-    target: &RustTarget<'_>,
+    target: &RustCallee<'_>,
     text: &str,
     call: &CallSite,
     site: Site,
@@ -269,7 +269,7 @@ fn bindings(
 /// The lines inside the block that replaces the call: the bindings, the body, the typed
 /// result.
 fn block_lines(
-    target: &RustTarget<'_>,
+    target: &RustCallee<'_>,
     file: &Parsed<'_>,
     indent: &str,
     bindings: &[Binding],
@@ -311,7 +311,7 @@ fn block_lines(
     lines
 }
 
-impl RustTarget<'_> {
+impl RustCallee<'_> {
     /// The type annotation to write for `ty` at a call site, or `None` to leave it out.
     fn annotation(&self, ty: &str, unwritable: bool, in_own_impl: bool) -> Option<String> {
         if unwritable {
@@ -345,7 +345,7 @@ fn replace_word(text: &str, word: &str, with: &str) -> String {
 /// Names the inlined body reads that the caller binds itself, names it needs from the
 /// definition's module, traits it needs in scope, fields it may not see.
 fn scope_findings(
-    target: &RustTarget<'_>,
+    target: &RustCallee<'_>,
     file: &Parsed<'_>,
     node: Node<'_>,
     call: &CallSite,

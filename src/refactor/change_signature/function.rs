@@ -12,7 +12,7 @@ use crate::refactor::RefactorError;
 
 /// The type (or trait) a method belongs to.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Owner {
+pub(super) struct MethodOwner {
     /// `Foo` for `impl<T> Trait for Foo<T>` and for `class Foo(Base):`; the trait's name in a trait.
     pub type_name: String,
     /// `Trait` for `impl Trait for Foo` and inside `trait Trait`.
@@ -25,7 +25,7 @@ pub(super) struct Owner {
     pub class_method: bool,
 }
 
-pub(super) struct Target<'t> {
+pub(super) struct ChangedFunction<'t> {
     /// The simple name (`method` for `Type/method`).
     pub name: String,
     pub name_path: String,
@@ -33,10 +33,10 @@ pub(super) struct Target<'t> {
     pub line: usize,
     pub parameters: Node<'t>,
     pub body: Option<Node<'t>>,
-    pub owner: Option<Owner>,
+    pub owner: Option<MethodOwner>,
 }
 
-impl Target<'_> {
+impl ChangedFunction<'_> {
     /// Whether a Python method's first parameter is its receiver.
     pub fn python_receiver(&self) -> bool {
         self.owner.as_ref().is_some_and(|o| !o.static_method)
@@ -49,7 +49,7 @@ pub(super) fn locate<'t>(
     text: &str,
     symbol: &Symbol,
     symbols: &[Symbol],
-) -> Result<Target<'t>, RefactorError> {
+) -> Result<ChangedFunction<'t>, RefactorError> {
     let syntax = lang.syntax();
     let function = syntax
         .function_named(tree, &symbol.name_range)
@@ -81,7 +81,7 @@ pub(super) fn locate<'t>(
             } else {
                 implemented_trait(function, text).map(last_path_segment)
             };
-            Some(Owner {
+            Some(MethodOwner {
                 type_name: segment,
                 trait_name,
                 in_trait,
@@ -93,7 +93,7 @@ pub(super) fn locate<'t>(
             if symbol.kind == SymbolKind::Method && c.kind == SymbolKind::Class =>
         {
             let decorators: Vec<String> = facts.decorators.iter().map(|d| callee_name(d)).collect();
-            Some(Owner {
+            Some(MethodOwner {
                 type_name: c.name.clone(),
                 trait_name: None,
                 in_trait: false,
@@ -103,7 +103,7 @@ pub(super) fn locate<'t>(
         }
         _ => None,
     };
-    Ok(Target {
+    Ok(ChangedFunction {
         name: symbol.name.clone(),
         name_path: symbol.name_path.clone(),
         line: symbol.line,

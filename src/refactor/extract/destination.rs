@@ -25,7 +25,7 @@ pub enum Placement {
 }
 
 #[derive(Debug, Clone)]
-pub struct Target<'t> {
+pub struct Destination<'t> {
     /// The innermost enclosing function; `None` for Python module-level code.
     pub function: Option<Node<'t>>,
     /// Its name (`<module>` for module-level code).
@@ -77,7 +77,7 @@ pub fn locate<'t>(
     tree: &'t Tree,
     text: &str,
     selection: &Selection<'t>,
-) -> Result<Target<'t>, RefactorError> {
+) -> Result<Destination<'t>, RefactorError> {
     let syntax = lang.syntax();
     let function = match syntax.enclosing(selection.block) {
         Enclosing::Function(function) => function,
@@ -144,7 +144,7 @@ pub fn locate<'t>(
         }
         _ => 1,
     };
-    Ok(Target {
+    Ok(Destination {
         function: Some(function),
         function_name: facts.name,
         region: function,
@@ -237,7 +237,7 @@ fn blank_lines_between(text: &str, from: usize, to: usize) -> Option<usize> {
 /// Python code at module level: the new function is defined at column 0 right before the
 /// top-level statement holding the selection (with the comments above it), so it exists when
 /// the call runs.
-fn module_level<'t>(tree: &'t Tree, text: &str, selection: &Selection<'t>) -> Target<'t> {
+fn module_level<'t>(tree: &'t Tree, text: &str, selection: &Selection<'t>) -> Destination<'t> {
     let first = selection
         .statements
         .first()
@@ -254,7 +254,7 @@ fn module_level<'t>(tree: &'t Tree, text: &str, selection: &Selection<'t>) -> Ta
     let trivia = leading_trivia_start(Language::Python, top, text);
     let line_start = |offset: usize| text[..offset].rfind('\n').map_or(0, |i| i + 1);
     let at = line_start(trivia).min(selection.moved.start);
-    Target {
+    Destination {
         function: None,
         function_name: "<module>".to_string(),
         region: root,
@@ -284,7 +284,7 @@ pub fn check_name(
     lang: Language,
     tree: &Tree,
     text: &str,
-    target: &Target<'_>,
+    target: &Destination<'_>,
     names: &Names,
     name: &str,
 ) -> Result<(), RefactorError> {
