@@ -197,19 +197,13 @@ fn check_change_whole(
         Some(Finding::error(
             &change.path,
             first.line,
-            format!(
-                "{SYNTAX_ERROR_PREFIX} {} ({}); it will not be written unless you pass allow_syntax_errors",
-                first.line, first.description
-            ),
+            result_has_a_syntax_error(first.line, &first.description),
         ))
     } else {
         Some(Finding::warning(
             &change.path,
             before_errors[0].line,
-            format!(
-                "the file already had a syntax error at line {} before this refactor; the heuristic may misread the code around it",
-                before_errors[0].line
-            ),
+            had_a_syntax_error(before_errors[0].line),
         ))
     }
 }
@@ -273,6 +267,19 @@ pub fn normalize(findings: &mut Vec<Finding>) {
             ))
     });
     findings.dedup();
+}
+
+/// The error finding of a result that does not parse (`what`: the parser's description).
+pub fn result_has_a_syntax_error(line: usize, what: &str) -> String {
+    format!(
+        "{SYNTAX_ERROR_PREFIX} {line} ({what}); it will not be written unless you pass allow_syntax_errors"
+    )
+}
+
+fn had_a_syntax_error(line: usize) -> String {
+    format!(
+        "the file already had a syntax error at line {line} before this refactor; the heuristic may misread the code around it"
+    )
 }
 
 #[cfg(test)]

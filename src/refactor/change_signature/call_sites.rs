@@ -3,6 +3,7 @@
 //! smallest edits that drop surplus arguments and add placeholders, and a finding for every call
 //! and every mention that is not a call. Arguments are never re-ordered.
 
+use super::wording as w;
 use std::ops::Range;
 
 use tree_sitter::{Node, Tree};
@@ -254,58 +255,50 @@ fn decide(
     match (callee.lang, callee.owner, &call.form) {
         // Free functions, unless a local binding of that name is what is called.
         (_, None, CallForm::Plain) if locals.shadows(call.name_range.start) => {
-            Decision::Skip(format!(
-                "`{shown}(…)` at {at} calls a local variable or parameter named `{name}`, not the function; left unchanged"
-            ))
+            Decision::Skip(w::calls_a_local(&shown, at, name))
         }
         (_, None, CallForm::Plain) | (Language::Python, None, CallForm::Path { .. }) => rewrite,
         (Language::Rust, None, CallForm::Path { qualifier }) => {
             let last = last_path_segment(qualifier);
             if last.starts_with(|c: char| c.is_uppercase()) {
-                Decision::Skip(format!(
-                    "`{shown}(…)` at {at} calls an associated function of `{last}`, not the free function `{name}`; left unchanged"
-                ))
+                Decision::Skip(w::calls_another_types_function(&shown, at, &last, name))
             } else {
                 rewrite
             }
         }
-        (Language::Rust, None, CallForm::Method { .. }) => Decision::Skip(format!(
-            "`{shown}(…)` at {at} is a method call, not a call of the free function `{name}`; left unchanged"
-        )),
+        (Language::Rust, None, CallForm::Method { .. }) => {
+            Decision::Skip(w::method_call_of_a_free_function(&shown, at, name))
+        }
         (Language::Python, None, CallForm::Method { receiver }) => {
             let object = text.get(receiver.clone()).unwrap_or("");
             if matches!(object, "self" | "cls") || object.starts_with("super(") {
-                Decision::Skip(format!(
-                    "`{shown}(…)` at {at} calls a method named `{name}`, not the function `{name}`; left unchanged"
-                ))
+                Decision::Skip(w::calls_another_method(&shown, at, name))
             } else {
                 rewrite
             }
         }
         // Methods and associated functions.
-        (_, Some(owner), CallForm::Plain) => Decision::Skip(format!(
-            "`{shown}(…)` at {at} calls a function named `{name}`, not `{}.{name}`; left unchanged",
-            owner.type_name
-        )),
+        (_, Some(owner), CallForm::Plain) => {
+            Decision::Skip(w::calls_a_free_function(&shown, at, name, &owner.type_name))
+        }
         (Language::Rust, Some(owner), CallForm::Path { qualifier }) => {
             if rust_qualifier_names_owner(owner, qualifier, call, tree, text) {
                 Decision::Rewrite {
                     explicit_receiver: callee.has_receiver,
                 }
             } else {
-                Decision::Skip(format!(
-                    "`{shown}(…)` at {at} names another type than `{}`; left unchanged",
-                    owner.type_name
-                ))
+                Decision::Skip(w::names_another_type(&shown, at, &owner.type_name))
             }
         }
         (Language::Rust, Some(owner), CallForm::Method { .. }) => {
             if callee.has_receiver {
                 rewrite
             } else {
-                Decision::Skip(format!(
-                    "`{shown}(…)` at {at} is a method call, but `{}::{name}` has no `self`; left unchanged",
-                    owner.type_name
+                Decision::Skip(w::method_call_without_self(
+                    &shown,
+                    at,
+                    &owner.type_name,
+                    name,
                 ))
             }
         }
@@ -333,21 +326,21 @@ fn python_method_call(
     if object.starts_with("super(") {
         let enclosing_class = node_at(tree, &call.range).and_then(|n| class_around(n, text));
         let Some((enclosing_name, bases)) = enclosing_class else {
-            return Decision::Skip(format!(
-                "`{shown}(…)` at {at} is outside any class; left unchanged"
-            ));
+            return Decision::Skip(w::outside_any_class(shown, at));
         };
         return if enclosing_name == class {
-            Decision::Skip(format!(
-                "`{shown}(…)` at {at} inside `{class}` calls the base class's `{name}`, not `{class}.{name}`; left unchanged"
-            ))
+            Decision::Skip(w::calls_the_base_class(shown, at, class, name))
         } else if !word_matches(bases, class).is_empty() {
             Decision::Rewrite {
                 explicit_receiver: false,
             }
         } else {
-            Decision::Skip(format!(
-                "`{shown}(…)` at {at} calls the `{name}` of a base of `{enclosing_name}`, which does not name `{class}`; left unchanged"
+            Decision::Skip(w::calls_a_base_of_another_class(
+                shown,
+                at,
+                name,
+                enclosing_name,
+                class,
             ))
         };
     }
@@ -359,9 +352,7 @@ fn python_method_call(
     } else if last.starts_with(|c: char| c.is_uppercase())
         && !last.chars().all(|c| !c.is_lowercase())
     {
-        Decision::Skip(format!(
-            "`{shown}(…)` at {at} looks like a call of `{last}.{name}`, not `{class}.{name}`; left unchanged"
-        ))
+        Decision::Skip(w::calls_through_another_class(shown, at, last, name, class))
     } else {
         Decision::Rewrite {
             explicit_receiver: false,
@@ -463,11 +454,7 @@ fn plan_call(
         plan.findings.push(Finding::warning(
             path,
             call.line,
-            format!(
-                "call at {at} passes `{}`; it is left unchanged: check it against the new signature {}",
-                quote(arg_text(splat)),
-                callee.new_list
-            ),
+            w::unpacked_arguments(at, &quote(arg_text(splat)), &callee.new_list),
         ));
         return plan;
     }
@@ -476,11 +463,7 @@ fn plan_call(
         plan.findings.push(Finding::warning(
             path,
             call.line,
-            format!(
-                "call at {at} passes {}, the new signature takes {} after the receiver, which this call does not pass first; left unchanged",
-                count(args.len()),
-                new.takes()
-            ),
+            w::receiver_not_passed(at, args.len(), &new.takes()),
         ));
         return plan;
     }
@@ -499,10 +482,7 @@ fn plan_call(
         plan.findings.push(Finding::warning(
             path,
             call.line,
-            format!(
-                "call at {at} passes 1 argument, the new signature takes {}; its only argument is a bare generator expression, so it is left unchanged",
-                new.takes()
-            ),
+            w::bare_generator_argument(at, &new.takes()),
         ));
         return plan;
     }
@@ -511,7 +491,7 @@ fn plan_call(
         plan.findings.push(Finding::warning(
             path,
             call.line,
-            format!("call at {at}: no argument for the new parameter `{name}`; passed the placeholder `{value}`, replace it with a real value"),
+            w::placeholder_argument(at, name, value),
         ));
     }
 
@@ -526,17 +506,9 @@ fn plan_call(
     let before = args.len();
     let after = before - dropped + added;
     plan.findings.push(if plan.edits.is_empty() {
-        Finding::info(
-            path,
-            call.line,
-            format!("call at {at} unchanged ({})", count(before)),
-        )
+        Finding::info(path, call.line, w::call_unchanged(at, before))
     } else {
-        Finding::info(
-            path,
-            call.line,
-            format!("call at {at} updated: {before} → {after} arguments"),
-        )
+        Finding::info(path, call.line, w::call_updated(at, before, after))
     });
     plan
 }
@@ -593,12 +565,7 @@ fn map_arguments<'c>(
                 notes.push(Finding::warning(
                     path,
                     call.line,
-                    format!(
-                        "call at {at}: argument {} `{}` was for {was} and now goes to `{}`; arguments are not re-ordered",
-                        j + 1,
-                        quote(arg_text(i)),
-                        slot.name
-                    ),
+                    w::argument_changes_parameter(at, j + 1, &quote(arg_text(i)), &was, &slot.name),
                 ));
             }
         } else if new.var_positional.is_none() {
@@ -606,11 +573,7 @@ fn map_arguments<'c>(
             notes.push(Finding::warning(
                 path,
                 call.line,
-                format!(
-                    "call at {at}: dropped argument {} `{}`; the new signature has no parameter in that position",
-                    j + 1,
-                    quote(arg_text(i))
-                ),
+                w::dropped_argument(at, j + 1, &quote(arg_text(i))),
             ));
         }
     }
@@ -626,16 +589,13 @@ fn map_arguments<'c>(
                 notes.push(Finding::warning(
                     path,
                     call.line,
-                    format!("call at {at} passes `{keyword}` by keyword, but `{keyword}` is positional-only in the new signature"),
+                    w::positional_only_by_keyword(at, keyword),
                 ));
             } else if position < filled {
                 notes.push(Finding::warning(
                     path,
                     call.line,
-                    format!(
-                        "call at {at} passes `{keyword}` by keyword and also in position {}; arguments are not re-ordered, fix this call by hand",
-                        position + 1
-                    ),
+                    w::passed_twice(at, keyword, position + 1),
                 ));
             }
             by_keyword.push(keyword);
@@ -646,10 +606,7 @@ fn map_arguments<'c>(
             notes.push(Finding::warning(
                 path,
                 call.line,
-                format!(
-                    "call at {at}: dropped keyword argument `{}`; the new signature has no parameter `{keyword}`",
-                    quote(arg_text(i))
-                ),
+                w::dropped_keyword_argument(at, &quote(arg_text(i)), keyword),
             ));
         }
     }
@@ -815,48 +772,22 @@ fn reference_finding(
     let line = reference.line;
     let in_macro = || node_at(tree, &reference.range).is_some_and(in_macro);
     match reference.kind {
-        ReferenceKind::Use if name != callee.name => Finding::info(
-            path,
-            line,
-            format!(
-                "`{name}` is used at {at} without a call (a subclass, isinstance, a factory?); constructions through it are not updated"
-            ),
-        ),
-        ReferenceKind::Use if callee.lang == Language::Rust && in_macro() => Finding::warning(
-            path,
-            line,
-            format!(
-                "`{name}` appears inside a macro at {at}; a call there is not updated, check it by hand"
-            ),
-        ),
-        ReferenceKind::Use => Finding::warning(
-            path,
-            line,
-            format!(
-                "`{name}` is used at {at} without being called (passed as a value?); calls through it are not updated"
-            ),
-        ),
-        ReferenceKind::Decorator => Finding::warning(
-            path,
-            line,
-            format!("`{name}` is used as a decorator at {at}; that use is not updated"),
-        ),
+        ReferenceKind::Use if name != callee.name => {
+            Finding::info(path, line, w::used_without_a_call(name, &at))
+        }
+        ReferenceKind::Use if callee.lang == Language::Rust && in_macro() => {
+            Finding::warning(path, line, w::inside_a_macro(name, &at))
+        }
+        ReferenceKind::Use => Finding::warning(path, line, w::used_without_being_called(name, &at)),
+        ReferenceKind::Decorator => Finding::warning(path, line, w::used_as_a_decorator(name, &at)),
         ReferenceKind::Import => match node_at(tree, &reference.range)
             .and_then(|n| callee.lang.syntax().import_alias(n, text))
         {
             // `from m import f as g` / `use m::f as g;`: calls of `g` are calls of `f`.
-            Some(alias) => Finding::warning(
-                path,
-                line,
-                format!(
-                    "`{name}` is imported as `{alias}` at {at}; calls through `{alias}` are not updated: check them"
-                ),
-            ),
-            None => Finding::info(
-                path,
-                line,
-                format!("`{name}` is imported at {at}; the import needs no change"),
-            ),
+            Some(alias) => {
+                Finding::warning(path, line, w::imported_under_an_alias(name, &alias, &at))
+            }
+            None => Finding::info(path, line, w::imported(name, &at)),
         },
         ReferenceKind::InString | ReferenceKind::InComment => {
             match text_mention(callee.lang, text, reference) {
@@ -867,38 +798,18 @@ fn reference_finding(
                     } else {
                         "uses"
                     };
-                    Finding::warning(
-                        path,
-                        line,
-                        format!(
-                            "a doc example at {at} {how} `{name}` with the old parameters; doc tests run it, and it is not updated: update it by hand"
-                        ),
-                    )
+                    Finding::warning(path, line, w::doc_example(&at, how, name))
                 }
                 TextMention::NameString if in_dunder_all(node_at(tree, &reference.range), text) => {
-                    Finding::info(
-                        path,
-                        line,
-                        format!("`{name}` is listed in `__all__` at {at}; nothing to update"),
-                    )
+                    Finding::info(path, line, w::listed_in_dunder_all(name, &at))
                 }
-                TextMention::NameString => Finding::warning(
-                    path,
-                    line,
-                    format!(
-                        "a string at {at} names `{name}` (`getattr`, a patch target, a serde `default = \"…\"`?); a call through it is not updated: check it"
-                    ),
-                ),
-                _ if reference.kind == ReferenceKind::InString => Finding::info(
-                    path,
-                    line,
-                    format!("`{name}` appears in a string at {at}; not updated"),
-                ),
-                _ => Finding::info(
-                    path,
-                    line,
-                    format!("`{name}` appears in a comment at {at}; not updated"),
-                ),
+                TextMention::NameString => {
+                    Finding::warning(path, line, w::names_in_a_string(&at, name))
+                }
+                _ if reference.kind == ReferenceKind::InString => {
+                    Finding::info(path, line, w::in_a_string(name, &at))
+                }
+                _ => Finding::info(path, line, w::in_a_comment(name, &at)),
             }
         }
     }
@@ -944,27 +855,13 @@ fn other_definitions(callee: &Callee<'_>, tree: &Tree, text: &str, path: &str) -
         .filter(|s| !(path == callee.definition.0 && s.name_range == callee.definition.1))
         .map(|s| {
             let message = if is_stub_of(path, callee.definition.0) {
-                format!(
-                    "the stub {path} declares `{}` at line {}; it keeps the old signature: update it to match",
-                    s.name_path, s.line
-                )
+                w::stub_keeps_the_old_signature(path, &s.name_path, s.line)
             } else {
-                format!(
-                    "another `{}` is defined at {path}:{}; it keeps its signature, and calls meant for it look the same, so some may have been rewritten: check them",
-                    s.name_path, s.line
-                )
+                w::another_definition(&s.name_path, path, s.line)
             };
             Finding::warning(path, s.line, message)
         })
         .collect()
-}
-
-fn count(n: usize) -> String {
-    if n == 1 {
-        "1 argument".to_string()
-    } else {
-        format!("{n} arguments")
-    }
 }
 
 /// Source text for a message: on one line, at most 40 characters.

@@ -2,6 +2,7 @@
 //! list, body) and what owns it (an `impl`, a trait, a class), which decides whether it has a
 //! receiver and how its calls are written.
 
+use super::wording as w;
 use tree_sitter::{Node, Tree};
 
 use crate::lang::Language;
@@ -54,17 +55,11 @@ pub(super) fn locate<'t>(
     let function = syntax
         .function_named(tree, &symbol.name_range)
         .ok_or_else(|| {
-            RefactorError::NotFound(format!(
-                "`{}` at line {} is not a function definition the heuristic can read",
-                symbol.name_path, symbol.line
-            ))
+            RefactorError::NotFound(w::not_a_function(&symbol.name_path, symbol.line))
         })?;
     let facts = syntax.function(function, text);
     let parameters = facts.parameters.ok_or_else(|| {
-        RefactorError::Unsupported(format!(
-            "`{}` at line {} has no parameter list the heuristic can read (a syntax error?)",
-            symbol.name_path, symbol.line
-        ))
+        RefactorError::Unsupported(w::no_parameter_list(&symbol.name_path, symbol.line))
     })?;
     let container = symbol.container.and_then(|c| symbols.get(c));
     let owner = match (lang, container) {

@@ -10,8 +10,10 @@ mod layout;
 pub mod params;
 mod python;
 mod rust;
+mod wording;
 
 use std::collections::BTreeMap;
+use wording as w;
 
 use self::call_sites::Callee;
 use self::layout::one_line;
@@ -61,9 +63,10 @@ pub fn plan(
         .syntax()
         .parameter_list(target.parameters, text, target.python_receiver())
         .map_err(|unreadable| {
-            RefactorError::Unsupported(format!(
-                "the parameter list of `{}` holds a `{}` (line {}) that the heuristic cannot read; change this signature by hand",
-                target.name_path, unreadable.kind, unreadable.line
+            RefactorError::Unsupported(w::unreadable_parameter(
+                &target.name_path,
+                &unreadable.kind,
+                unreadable.line,
             ))
         })?;
     let resolved = match lang {
@@ -93,11 +96,7 @@ pub fn plan(
         plan.findings.push(Finding::info(
             path,
             target.line,
-            format!(
-                "the new parameter list of `{}` is the same as the old one {}; nothing to change",
-                target.name_path,
-                one_line(&old_texts)
-            ),
+            w::nothing_to_change(&target.name_path, &one_line(&old_texts)),
         ));
         return Ok(plan);
     }
@@ -108,11 +107,7 @@ pub fn plan(
         plan.findings.push(Finding::info(
             path,
             target.line,
-            format!(
-                "`{}` in the parameter list of `{}` was dropped with the parameter it belonged to",
-                call_sites::quote(&decoration),
-                target.name_path
-            ),
+            w::decoration_dropped(&call_sites::quote(&decoration), &target.name_path),
         ));
     }
     let mut builder = ChangeSetBuilder::new();
@@ -197,10 +192,7 @@ fn search_and_rewrite(
             findings.push(Finding::warning(
                 &skipped,
                 1,
-                format!(
-                    "{skipped} was not searched for calls of `{}`: {why}",
-                    callee.name
-                ),
+                w::file_not_searched(&skipped, callee.name, &why),
             ));
         }
         for mentioning_file in mentioning.files {
@@ -264,18 +256,11 @@ fn body_uses(
         }
         let lines = lang.syntax().variable_lines(body, text, &gone.name);
         if let Some(first) = lines.first() {
-            let more = if lines.len() > 1 {
-                format!(", {} uses in all", lines.len())
-            } else {
-                String::new()
-            };
+            let more = w::uses_in_all(lines.len());
             findings.push(Finding::warning(
                 path,
                 *first,
-                format!(
-                    "`{}` is no longer a parameter of `{}`, but its body still uses it (line {first}{more}); rename or replace those uses",
-                    gone.name, target.name_path
-                ),
+                w::removed_parameter_still_used(&gone.name, &target.name_path, *first, &more),
             ));
         }
     }
@@ -290,15 +275,9 @@ fn trait_findings(target: &function::ChangedFunction<'_>, path: &str) -> Vec<Fin
         return Vec::new();
     };
     let message = if owner.in_trait {
-        format!(
-            "`{}` is declared in the trait `{trait_name}`: its implementations keep the old signature and must be changed too",
-            target.name
-        )
+        w::declared_in_a_trait(&target.name, trait_name)
     } else {
-        format!(
-            "`{}` implements the trait `{trait_name}`: the trait's declaration and its other implementations keep the old signature",
-            target.name_path
-        )
+        w::implements_a_trait(&target.name_path, trait_name)
     };
     vec![Finding::warning(path, target.line, message)]
 }

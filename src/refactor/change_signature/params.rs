@@ -2,6 +2,7 @@
 //! wrote it ([`ParamList`], read by the language), the [`Signature`] a call is matched against,
 //! and [`parse_parameters`], the parser of a list as the user types it (the TUI's form).
 
+use super::wording as w;
 use crate::lang::Language;
 use crate::lang::syntax::BrokenList;
 use crate::refactor::NewParameter;
@@ -29,18 +30,16 @@ pub fn parse_parameters(
     let trimmed = text.trim();
     let inner = match (trimmed.strip_prefix('('), trimmed.ends_with(')')) {
         (Some(rest), true) => &rest[..rest.len() - 1],
-        (Some(_), false) => return Err("the list must end with `)`".to_string()),
+        (Some(_), false) => return Err(w::LIST_MUST_END.to_string()),
         (None, _) if trimmed.ends_with(')') => {
-            return Err("the list must start with `(`".to_string());
+            return Err(w::LIST_MUST_START.to_string());
         }
         (None, _) => trimmed,
     };
     let list = match lang.syntax().read_written_list(inner) {
         Ok(list) => list,
         Err(BrokenList { column, what }) => {
-            return Err(format!(
-                "the list does not parse at column {column}: {what}; write it as in a definition"
-            ));
+            return Err(w::list_does_not_parse(column, &what));
         }
     };
     let mut receiver = list.receiver.map(|r| r.item.text);
@@ -59,9 +58,10 @@ pub fn parse_parameters(
         }
         let position = index + 1 - usize::from(receiver.is_some() && lang == Language::Python);
         if lang == Language::Rust && param.ty.is_none() && param.spelled != "..." {
-            return Err(format!(
-                "parameter {position} (`{}`): Rust parameters need a type: write `{}: Type`",
-                param.item.text, param.spelled
+            return Err(w::typed_list_needs_types(
+                position,
+                &param.item.text,
+                &param.spelled,
             ));
         }
         let name = match (lang, param.mutable) {
@@ -73,10 +73,7 @@ pub fn parse_parameters(
                 .iter()
                 .any(|p| p.name.trim_start_matches("mut ") == param.spelled)
         {
-            return Err(format!(
-                "`{}` appears twice; give each parameter its own name",
-                param.spelled
-            ));
+            return Err(w::typed_name_twice(&param.spelled));
         }
         parameters.push(NewParameter {
             name,

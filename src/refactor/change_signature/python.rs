@@ -4,6 +4,7 @@
 //! business.
 
 use super::params::item_for;
+use super::wording as w;
 use super::{Resolved, invalid};
 use crate::lang::Language;
 use crate::lang::params::{Param, ParamKind, ParamList};
@@ -45,24 +46,21 @@ pub(super) fn new_list(
             .filter(|r| index == 0 && kind == ParamKind::Regular && name == r.name);
         if let Some(receiver) = echoed_receiver {
             if request.ty.is_some() || request.default.is_some() {
-                resolved.notes.push(format!(
-                    "the receiver `{}` of `{function}` is kept as it is; change signature does not change receivers",
-                    receiver.item.text
-                ));
+                resolved
+                    .notes
+                    .push(w::receiver_kept(&receiver.item.text, function));
             }
             continue;
         }
         let is_marker = matches!(kind, ParamKind::KeywordMarker | ParamKind::PositionalMarker);
         if is_marker {
             if request.ty.is_some() || request.default.is_some() {
-                return Err(invalid(format!(
-                    "`{name}` (parameter {position}) is a marker, not a parameter: it takes no type and no default"
-                )));
+                return Err(invalid(w::marker_with_a_type_or_default(name, position)));
             }
         } else {
             Language::Python
                 .validate_identifier(name)
-                .map_err(|why| invalid(format!("parameter {position} of new_parameters: {why}")))?;
+                .map_err(|why| invalid(w::parameter_invalid(position, &why)))?;
         }
         let old_index = old
             .params
@@ -79,23 +77,15 @@ pub(super) fn new_list(
             .or_else(|| old_param.and_then(|p| p.default.clone()));
         let spelled = spelled(kind, name);
         if let Some(ty) = &ty {
-            check_annotation(ty).map_err(|why| {
-                invalid(format!(
-                    "the type of `{spelled}` (parameter {position}), `{ty}`, {why}"
-                ))
-            })?;
+            check_annotation(ty)
+                .map_err(|why| invalid(w::type_invalid(&spelled, position, ty, &why)))?;
         }
         if let Some(default) = &default {
             if kind != ParamKind::Regular {
-                return Err(invalid(format!(
-                    "`{spelled}` (parameter {position}) cannot have a default in Python; remove \"default\""
-                )));
+                return Err(invalid(w::marker_with_a_default(&spelled, position)));
             }
-            check_default(default).map_err(|why| {
-                invalid(format!(
-                    "the default of `{spelled}` (parameter {position}), `{default}`, {why}"
-                ))
-            })?;
+            check_default(default)
+                .map_err(|why| invalid(w::default_invalid(&spelled, position, default, &why)))?;
         }
         let same = |a: &Option<String>, b: &Option<String>| {
             a.as_deref().map(collapse_whitespace) == b.as_deref().map(collapse_whitespace)
@@ -140,43 +130,31 @@ fn check_order(receiver: Option<&Param>, params: &[Param]) -> Result<(), Refacto
     let mut defaulted: Option<&str> = None;
     for param in params {
         if let Some(kw) = kwargs {
-            return Err(invalid(format!(
-                "`{kw}` must be the last parameter, but `{}` follows it",
-                param.spelled
-            )));
+            return Err(invalid(w::must_be_last(kw, &param.spelled)));
         }
         match param.kind {
             ParamKind::PositionalMarker => {
                 if slash {
-                    return Err(invalid(
-                        "`/` appears twice in new_parameters; Python allows one".to_string(),
-                    ));
+                    return Err(invalid(w::SLASH_TWICE.to_string()));
                 }
                 if let Some(star) = star {
-                    return Err(invalid(format!("`/` must come before `{star}`")));
+                    return Err(invalid(w::slash_after_star(star)));
                 }
                 if !before_slash {
-                    return Err(invalid(
-                        "`/` needs at least one parameter before it".to_string(),
-                    ));
+                    return Err(invalid(w::SLASH_FIRST.to_string()));
                 }
                 slash = true;
             }
             ParamKind::KeywordMarker | ParamKind::VarPositional => {
                 if let Some(star) = star {
-                    return Err(invalid(format!(
-                        "`{}` after `{star}`: Python allows one `*` or `*args` per list",
-                        param.spelled
-                    )));
+                    return Err(invalid(w::second_star(&param.spelled, star)));
                 }
                 star = Some(param.spelled.as_str());
                 bare_star_waiting = param.kind == ParamKind::KeywordMarker;
             }
             ParamKind::VarKeyword => {
                 if bare_star_waiting {
-                    return Err(invalid(
-                        "a bare `*` must be followed by at least one named parameter before `**` parameters".to_string(),
-                    ));
+                    return Err(invalid(w::BARE_STAR_BEFORE_KWARGS.to_string()));
                 }
                 kwargs = Some(param.spelled.as_str());
             }
@@ -187,27 +165,19 @@ fn check_order(receiver: Option<&Param>, params: &[Param]) -> Result<(), Refacto
                 } else if param.has_default() {
                     defaulted = Some(param.spelled.as_str());
                 } else if let Some(previous) = defaulted {
-                    return Err(invalid(format!(
-                        "`{}` has no default but comes after `{previous}`, which has one; Python refuses that: give `{}` a default, or move it before `{previous}` (or after a `*`)",
-                        param.spelled, param.spelled
-                    )));
+                    return Err(invalid(w::default_order(&param.spelled, previous)));
                 }
             }
         }
         if param.binds() {
             if names.contains(&param.name.as_str()) {
-                return Err(invalid(format!(
-                    "`{}` is in new_parameters twice; Python refuses a duplicate parameter name",
-                    param.name
-                )));
+                return Err(invalid(w::python_name_twice(&param.name)));
             }
             names.push(param.name.as_str());
         }
     }
     if bare_star_waiting {
-        return Err(invalid(
-            "a bare `*` must be followed by at least one named parameter".to_string(),
-        ));
+        return Err(invalid(w::BARE_STAR_LAST.to_string()));
     }
     Ok(())
 }
@@ -218,7 +188,7 @@ fn check_annotation(ty: &str) -> Result<(), String> {
     if is_annotation(ty) {
         Ok(())
     } else {
-        Err(NOT_AN_EXPRESSION.to_string())
+        Err(w::NOT_AN_EXPRESSION.to_string())
     }
 }
 
@@ -228,15 +198,13 @@ fn check_default(default: &str) -> Result<(), String> {
     if is_default(default) {
         Ok(())
     } else {
-        Err(NOT_AN_EXPRESSION.to_string())
+        Err(w::NOT_AN_EXPRESSION.to_string())
     }
 }
 
-const NOT_AN_EXPRESSION: &str = "does not parse as one Python expression";
-
 fn one_line(fragment: &str) -> Result<(), String> {
     if fragment.contains(['\n', '\r']) {
-        Err("spans several lines; give it on one line".to_string())
+        Err(w::ONE_LINE.to_string())
     } else {
         Ok(())
     }

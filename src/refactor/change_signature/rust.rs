@@ -3,6 +3,7 @@
 //! sites are not this module's business.
 
 use super::params::item_for;
+use super::wording as w;
 use super::{Resolved, invalid};
 use crate::lang::Language;
 use crate::lang::params::{Param, ParamKind, ParamList};
@@ -32,21 +33,19 @@ pub(super) fn new_list(
                     };
                     let just_self = spelled == "self" && request.ty.is_none();
                     if !just_self && collapse_whitespace(&given) != as_written {
-                        resolved.notes.push(format!(
-                            "the receiver `{as_written}` of `{function}` is kept as it is; change signature does not change receivers (you gave `{given}`)"
+                        resolved.notes.push(w::receiver_kept_though_given(
+                            &as_written,
+                            function,
+                            &given,
                         ));
                     }
                     continue;
                 }
                 Some(_) => {
-                    return Err(invalid(format!(
-                        "`{spelled}` (parameter {position} of new_parameters) can only be the first parameter; leave the receiver out of new_parameters, it is kept"
-                    )));
+                    return Err(invalid(w::receiver_not_first(spelled, position)));
                 }
                 None => {
-                    return Err(invalid(format!(
-                        "`{function}` has no `self` parameter, and change signature does not add one: remove `{spelled}` from new_parameters"
-                    )));
+                    return Err(invalid(w::receiver_not_added(function, spelled)));
                 }
             }
         }
@@ -63,12 +62,10 @@ pub(super) fn new_list(
         let old_param = old_index.and_then(|i| old.params.get(i));
         if pattern == "..." {
             let Some(variadic) = old_param else {
-                return Err(invalid(format!(
-                    "`...` (parameter {position}) is only allowed where `{function}` already is a C-variadic function; remove it"
-                )));
+                return Err(invalid(w::variadic_not_allowed(position, function)));
             };
             if position != wanted.len() {
-                return Err(invalid("`...` must be the last parameter".to_string()));
+                return Err(invalid(w::VARIADIC_LAST.to_string()));
             }
             resolved.params.push(Param {
                 old: old_index,
@@ -81,31 +78,24 @@ pub(super) fn new_list(
         }
         if is_plain_name(&pattern) && pattern != "_" {
             if seen.contains(&pattern) {
-                return Err(invalid(format!(
-                    "`{pattern}` is in new_parameters twice; Rust refuses a name bound twice in one parameter list"
-                )));
+                return Err(invalid(w::rust_name_twice(&pattern)));
             }
             seen.push(pattern.clone());
         }
         if let Some(default) = &request.default {
-            return Err(invalid(format!(
-                "Rust has no default parameter values: remove \"default\": \"{default}\" from `{pattern}` (parameter {position}); callers that do not pass it get a `todo!()` placeholder instead"
+            return Err(invalid(w::rust_default_refused(
+                default, &pattern, position,
             )));
         }
         let ty = match (&request.ty, old_param.and_then(|p| p.ty.as_ref())) {
             (Some(ty), _) => {
-                check_type(ty).map_err(|why| {
-                    invalid(format!(
-                        "the type of `{pattern}` (parameter {position}), `{ty}`, {why}"
-                    ))
-                })?;
+                check_type(ty)
+                    .map_err(|why| invalid(w::type_invalid(&pattern, position, ty, &why)))?;
                 ty.clone()
             }
             (None, Some(old_ty)) => old_ty.clone(),
             (None, None) => {
-                return Err(invalid(format!(
-                    "the new parameter `{pattern}` of `{function}` needs a Rust type: give it as \"type\" (e.g. {{\"name\": \"{pattern}\", \"type\": \"i32\"}}); only a parameter that keeps the name of an old one can leave its type out"
-                )));
+                return Err(invalid(w::new_parameter_needs_a_type(&pattern, function)));
             }
         };
         let mutable = user_mut || old_param.is_some_and(|p| p.mutable);
@@ -153,22 +143,20 @@ fn check_binding_name(name: &str, position: usize) -> Result<(), RefactorError> 
             return Ok(());
         }
     }
-    Language::Rust.validate_identifier(name).map_err(|why| {
-        invalid(format!(
-            "parameter {position} of new_parameters: {why}; a Rust parameter needs an identifier (a pattern such as `(x, y)` is accepted only when it is an existing parameter, written as it is)"
-        ))
-    })
+    Language::Rust
+        .validate_identifier(name)
+        .map_err(|why| invalid(w::rust_parameter_invalid(position, &why)))
 }
 
 /// Whether `ty` is one Rust type on one line; the error says why not.
 pub(super) fn check_type(ty: &str) -> Result<(), String> {
     if ty.contains(['\n', '\r']) {
-        return Err("spans several lines; give it on one line".to_string());
+        return Err(w::ONE_LINE.to_string());
     }
     if is_type(ty) {
         Ok(())
     } else {
-        Err("does not parse as a Rust type; give the type as it would be written in a signature (e.g. `&mut Vec<u8>`)".to_string())
+        Err(w::NOT_A_RUST_TYPE.to_string())
     }
 }
 

@@ -4,6 +4,7 @@
 
 use tree_sitter::{Node, Tree};
 
+use super::wording as w;
 use crate::lang::symbols::leading_trivia_start;
 use crate::lang::syntax::{Defined, Enclosing, Owner, Syntax};
 use crate::lang::{Language, node_text};
@@ -88,20 +89,13 @@ pub fn locate<'t>(
                 .map_or("", |n| node_text(n, text));
             return Err(refuse(
                 selection.first_line + 1,
-                format!(
-                    "lines {} are in the body of class `{name}` (line {}), not in a function; extract function takes statements of a function or of module-level code",
-                    selection.line_label(),
-                    line_of(class)
-                ),
+                w::in_a_class_body(&selection.line_label(), name, line_of(class)),
             ));
         }
         Enclosing::Item => {
             return Err(refuse(
                 selection.first_line + 1,
-                format!(
-                    "lines {} are not inside a function (they belong to an item's initializer); extract function takes statements of a function body",
-                    selection.line_label()
-                ),
+                w::in_an_item_initializer(&selection.line_label()),
             ));
         }
     };
@@ -124,10 +118,9 @@ pub fn locate<'t>(
                 let type_text = impl_item
                     .child_by_field_name("type")
                     .map_or("", |t| node_text(t, text));
-                return Err(RefactorError::Unsupported(format!(
-                    "the enclosing function is in `impl ... for {type_text}` (line {}); a trait impl cannot take a new method and an inherent impl for `{type_text}` cannot be written here; extract from an inherent method instead",
-                    line_of(impl_item)
-                )));
+                return Err(RefactorError::Unsupported(
+                    w::in_a_trait_impl_of_a_foreign_type(type_text, line_of(impl_item)),
+                ));
             };
             (impl_item, Some(header))
         }
@@ -301,9 +294,7 @@ pub fn check_name(
         };
         return Err(RefactorError::InvalidArgument {
             param: "new_name",
-            message: format!(
-                "`{name}` already exists here: {what} at line {line}; pick another name for the new function"
-            ),
+            message: w::name_taken(name, &what, line),
         });
     }
     if !target.call_prefix.is_empty() {
@@ -323,10 +314,7 @@ pub fn check_name(
         };
         return Err(RefactorError::InvalidArgument {
             param: "new_name",
-            message: format!(
-                "`{name}` is already a variable{of} (bound at line {}): the call `{name}()` would use it instead of the new function; pick another name",
-                local.line
-            ),
+            message: w::name_is_a_variable(name, &of, local.line),
         });
     }
     Ok(())

@@ -7,6 +7,7 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
+use super::wording as w;
 use crate::lang::Language;
 use crate::lang::names::{Names, Occurrence, Role};
 use crate::lang::syntax::{BlockOwner, FlowKind, Owner};
@@ -48,10 +49,7 @@ pub fn diagnose(cx: &Context<'_, '_>) -> Diagnosis {
         diagnosis.findings.push(Finding::info(
             cx.file,
             line,
-            format!(
-                "the selection awaits (line {line}): `{}` is `async` and the call awaits it",
-                cx.new_name
-            ),
+            w::selection_awaits(line, cx.new_name),
         ));
     }
     nonlocal_bindings(cx, &mut diagnosis);
@@ -123,10 +121,7 @@ fn names_from_outside(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
                 reported.insert(name);
                 findings.push(cx.warning(
                     use_.line,
-                    format!(
-                        "the selection uses `{name}`, declared at line {} inside `{}`; `{}` cannot see it",
-                        item.line, cx.target.function_name, cx.new_name
-                    ),
+                    w::uses_an_inner_item(name, item.line, &cx.target.function_name, cx.new_name),
                 ));
             }
             continue;
@@ -160,10 +155,7 @@ fn names_from_outside(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
                 reported.insert(name);
                 findings.push(cx.warning(
                     use_.line,
-                    format!(
-                        "the selection reads `{name}` and assigns it at line {}: in `{}` it becomes a local, so this read raises UnboundLocalError",
-                        assigned.line, cx.new_name
-                    ),
+                    w::read_before_assignment(name, assigned.line, cx.new_name),
                 ));
             }
             continue;
@@ -175,20 +167,11 @@ fn names_from_outside(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
             "reads"
         };
         let message = if name == "self" && cx.target.receiver.is_none() {
-            format!(
-                "the selection uses `self` (line {}), but `{}` has no receiver",
-                use_.line, cx.new_name
-            )
+            w::selection_uses_self(use_.line, cx.new_name)
         } else if binding.parameter {
-            format!(
-                "the selection {verb} `{name}`, a parameter of `{}` (line {})",
-                cx.target.function_name, binding.line
-            )
+            w::parameter_of_the_function(verb, name, &cx.target.function_name, binding.line)
         } else {
-            format!(
-                "the selection {verb} `{name}`, bound at line {} outside it",
-                binding.line
-            )
+            w::bound_outside(verb, name, binding.line)
         };
         findings.push(cx.warning(use_.line, message));
     }
@@ -252,10 +235,7 @@ fn names_read_after(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         };
         findings.push(cx.warning(
             binding.line,
-            format!(
-                "`{name}` is {verb} in the selection and {use_} {when} it at line {}",
-                read.line
-            ),
+            w::used_after_the_selection(name, verb, use_, when, read.line),
         ));
     }
     // Python: assigning a name the enclosing function declares `global` outside the selection.
@@ -266,10 +246,7 @@ fn names_read_after(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         if let Some(assigned) = cx.names.bindings_of(name).find(|o| cx.inside(o.pos)) {
             findings.push(cx.warning(
                 assigned.line,
-                format!(
-                    "`{name}` is declared global/nonlocal at line {declared_line}, outside the selection: in `{}` the assignment makes a local; add the declaration to it",
-                    cx.new_name
-                ),
+                w::declaration_outside(name, declared_line, cx.new_name),
             ));
         }
     }
@@ -306,13 +283,7 @@ fn receiver_findings(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
     if let Some(use_) =
         self_used.filter(|_| cx.lang == Language::Rust && cx.target.receiver.is_none())
     {
-        findings.push(cx.warning(
-            use_.line,
-            format!(
-                "the selection uses `self` (line {}), but `{}` has no receiver",
-                use_.line, cx.new_name
-            ),
-        ));
+        findings.push(cx.warning(use_.line, w::selection_uses_self(use_.line, cx.new_name)));
     }
     if cx.target.receiver_by_value {
         let used_after = cx
@@ -323,12 +294,11 @@ fn receiver_findings(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         if let Some(used) = used_after {
             findings.push(cx.warning(
                 cx.selection.first_line + 1,
-                format!(
-                    "`{}` takes `{}` like `{}` does: the call moves `self`, which is used after it at line {}",
+                w::self_moved(
                     cx.new_name,
                     cx.target.receiver.as_deref().unwrap_or("self"),
-                    cx.target.function_name,
-                    used.line
+                    &cx.target.function_name,
+                    used.line,
                 ),
             ));
         }
@@ -346,10 +316,7 @@ fn type_parameters(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         if cx.target.type_parameters.contains(&use_.name) && reported.insert(use_.name.as_str()) {
             findings.push(cx.warning(
                 use_.line,
-                format!(
-                    "the selection uses the type parameter `{}` of `{}`; `{}` does not declare it",
-                    use_.name, cx.target.function_name, cx.new_name
-                ),
+                w::uses_a_type_parameter(&use_.name, &cx.target.function_name, cx.new_name),
             ));
         }
     }
@@ -368,10 +335,9 @@ fn control_flow(cx: &Context<'_, '_>, diagnosis: &mut Diagnosis) {
             }
             let at = line(flow.node);
             match flow.kind {
-                FlowKind::Return => diagnosis.findings.push(cx.warning(
-                    at,
-                    format!("`return` inside the selection (line {at}) leaves the extracted function, not the caller"),
-                )),
+                FlowKind::Return => diagnosis
+                    .findings
+                    .push(cx.warning(at, w::return_inside(at))),
                 FlowKind::Break | FlowKind::Continue => {
                     let keyword = if flow.kind == FlowKind::Break {
                         "break"
@@ -389,15 +355,13 @@ fn control_flow(cx: &Context<'_, '_>, diagnosis: &mut Diagnosis) {
                             diagnosis.findings.push(Finding::error(
                                 cx.file,
                                 at,
-                                format!(
-                                    "`{keyword}` inside the selection (line {at}) targets {what} outside it; it will not compile in the new function"
-                                ),
+                                w::jump_outside(keyword, at, &what),
                             ));
                         }
                         Language::Python => {
-                            let where_ = flow.target.map_or_else(String::new, |t| {
-                                format!(" (its loop at line {} stays behind)", line(t))
-                            });
+                            let where_ = flow
+                                .target
+                                .map_or_else(String::new, |t| w::loop_stays_behind(line(t)));
                             diagnosis.python_syntax.push((
                                 flow.node.start_byte(),
                                 format!("`{keyword}` outside a loop{where_}"),
@@ -408,28 +372,18 @@ fn control_flow(cx: &Context<'_, '_>, diagnosis: &mut Diagnosis) {
                 FlowKind::Try => diagnosis.findings.push(Finding::error(
                     cx.file,
                     at,
-                    format!(
-                        "`?` inside the selection (line {at}) needs `{}` to return a `Result` or `Option`; it returns nothing, so this will not compile",
-                        cx.new_name
-                    ),
+                    w::question_mark_inside(at, cx.new_name),
                 )),
                 FlowKind::Await => {
                     diagnosis.awaits_at.get_or_insert(at);
                 }
-                FlowKind::Yield => diagnosis.findings.push(cx.warning(
-                    at,
-                    format!(
-                        "`yield` inside the selection (line {at}) makes `{}` a generator: the call `{}()` would not run the selected code",
-                        cx.new_name, cx.new_name
-                    ),
-                )),
+                FlowKind::Yield => diagnosis
+                    .findings
+                    .push(cx.warning(at, w::yield_inside(at, cx.new_name))),
                 FlowKind::Nonlocal if cx.target.owner != Owner::Function => {
                     diagnosis.python_syntax.push((
                         flow.node.start_byte(),
-                        format!(
-                            "`nonlocal` in `{}`, which is not nested in a function",
-                            cx.new_name
-                        ),
+                        w::nonlocal_without_an_outer_function(cx.new_name),
                     ));
                 }
                 FlowKind::Nonlocal => {}
@@ -461,28 +415,20 @@ fn nonlocal_bindings(cx: &Context<'_, '_>, diagnosis: &mut Diagnosis) {
         }
         let (inside, outside): (Vec<_>, Vec<_>) = bindings.partition(|b| cx.inside(b.pos));
         if cx.inside(declaration.pos) && inside.is_empty() {
-            let message = format!(
-                "`nonlocal {name}` moves into `{}`, away from `{name}` of `{}`",
-                cx.new_name, cx.target.function_name
-            );
+            let message = w::nonlocal_moves(name, cx.new_name, &cx.target.function_name);
             if cx.target.owner == Owner::Function {
-                diagnosis.findings.push(cx.warning(
-                    declaration.line,
-                    format!("{message}: it would refer to another `{name}` or to none"),
-                ));
+                diagnosis
+                    .findings
+                    .push(cx.warning(declaration.line, w::refers_elsewhere(&message, name)));
             } else {
-                diagnosis.python_syntax.push((
-                    declaration.pos,
-                    format!("{message}, which has no binding there"),
-                ));
+                diagnosis
+                    .python_syntax
+                    .push((declaration.pos, w::has_no_binding(&message)));
             }
         } else if !cx.inside(declaration.pos) && outside.is_empty() {
             diagnosis.python_syntax.push((
                 declaration.pos,
-                format!(
-                    "`nonlocal {name}` has no binding left in `{}`: its only assignment moves into `{}`",
-                    cx.target.function_name, cx.new_name
-                ),
+                w::nonlocal_loses_its_binding(name, &cx.target.function_name, cx.new_name),
             ));
         }
     }
@@ -506,27 +452,15 @@ fn tail_expression(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         findings.push(Finding::info(
             cx.file,
             l,
-            format!(
-                "the selection ends with the block's tail expression (line {l}); `{}()` takes its place without `;`, and the block's value stays `()`",
-                cx.new_name
-            ),
+            w::ends_with_a_tail_statement(l, cx.new_name),
         ));
     } else if is_body {
         findings.push(cx.warning(
             l,
-            format!(
-                "the selection ends with the tail expression of `{}` (line {l}), its return value; `{}` returns nothing, so this will not compile",
-                cx.target.function_name, cx.new_name
-            ),
+            w::ends_with_the_return_value(&cx.target.function_name, l, cx.new_name),
         ));
     } else {
-        findings.push(cx.warning(
-            l,
-            format!(
-                "the selection ends with the block's tail expression (line {l}), its value; `{}` returns nothing, so unless that value is `()` this will not compile",
-                cx.new_name
-            ),
-        ));
+        findings.push(cx.warning(l, w::ends_with_a_block_value(l, cx.new_name)));
     }
 }
 
@@ -541,37 +475,23 @@ fn notes(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         findings.push(Finding::info(
             cx.file,
             first,
-            format!(
-                "a `{trait_name}` impl cannot take extra methods: `{}` goes in a new `impl {type_name}` block after it",
-                cx.new_name
-            ),
+            w::new_inherent_impl(trait_name, cx.new_name, type_name),
         ));
         if !cx.target.type_defined_here {
-            findings.push(cx.warning(
-                first,
-                format!(
-                    "`{type_name}` is not defined in this file: if it comes from another crate, `impl {type_name}` is not allowed (E0116)"
-                ),
-            ));
+            findings.push(cx.warning(first, w::type_defined_elsewhere(type_name)));
         }
     }
     if cx.target.is_unsafe {
         findings.push(Finding::info(
             cx.file,
             first,
-            format!(
-                "`{}` is an `unsafe fn`: `{}` is declared `unsafe fn` too (and called in an `unsafe` block), so unsafe operations of the selection still compile; check its safety contract",
-                cx.target.function_name, cx.new_name
-            ),
+            w::inside_an_unsafe_fn(&cx.target.function_name, cx.new_name),
         ));
     } else if let Some(block_line) = cx.target.unsafe_block {
         findings.push(Finding::info(
             cx.file,
             first,
-            format!(
-                "the selection is inside the `unsafe` block at line {block_line}: `{}` is declared `unsafe fn` so unsafe operations of the selection still compile, and its call stays in that block",
-                cx.new_name
-            ),
+            w::inside_an_unsafe_block(block_line, cx.new_name),
         ));
     }
     let docstring = cx.selection.statements.first().filter(|s| {
@@ -581,10 +501,7 @@ fn notes(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         findings.push(Finding::info(
             cx.file,
             line(*docstring),
-            format!(
-                "the selection starts with the docstring of `{}`; it becomes the docstring of `{}`",
-                cx.target.function_name, cx.new_name
-            ),
+            w::docstring_moves(&cx.target.function_name, cx.new_name),
         ));
     }
 }

@@ -8,12 +8,13 @@ mod destination;
 mod diagnose;
 mod render;
 mod selection;
+mod wording;
 
 use crate::edit::FileChange;
 use crate::lang::Language;
 use crate::text::{LineIndex, TextStyle};
+use wording as w;
 
-use super::findings::SYNTAX_ERROR_PREFIX;
 use super::{
     Details, ExtractDetails, ExtractRequest, Finding, Plan, RefactorError, SourceError, Sources,
 };
@@ -32,7 +33,7 @@ pub fn plan(
     lang.validate_identifier(name)
         .map_err(|message| RefactorError::InvalidArgument {
             param: "new_name",
-            message: format!("{message}; pick another name for the new function"),
+            message: w::pick_another_name(&message),
         })?;
 
     let text = file.text.as_str();
@@ -96,9 +97,7 @@ pub fn plan(
         findings.push(Finding::error(
             &request.file,
             after_line,
-            format!(
-                "{SYNTAX_ERROR_PREFIX} {after_line} ({what}); it will not be written unless you pass allow_syntax_errors"
-            ),
+            super::findings::result_has_a_syntax_error(after_line, what),
         ));
     }
 

@@ -6,6 +6,7 @@ use std::ops::Range;
 
 use tree_sitter::{Node, Tree};
 
+use super::wording as w;
 use crate::lang::syntax::Syntax;
 use crate::lang::{Language, node_text, walk_node};
 use crate::refactor::RefactorError;
@@ -55,28 +56,26 @@ pub fn snap<'t>(
     if start_line == 0 || end_line < start_line {
         return Err(invalid(
             start_line.max(1),
-            format!(
-                "lines {start_line}-{end_line} are not a range; give 1-based start_line <= end_line"
-            ),
+            w::lines_are_not_a_range(start_line, end_line),
         ));
     }
     if start_line > line_count {
         return Err(invalid(
             start_line,
-            format!("start_line {start_line} is past the end of the file ({line_count} lines)"),
+            w::start_line_is_past_the_end(start_line, line_count),
         ));
     }
     if end_line > line_count {
         return Err(invalid(
             end_line,
-            format!("end_line {end_line} is past the end of the file ({line_count} lines)"),
+            w::end_line_is_past_the_end(end_line, line_count),
         ));
     }
     let is_blank = |line: usize| text[lines.line_range(text, line)].trim().is_empty();
     let Some(first_line) = (start_line - 1..end_line).find(|&l| !is_blank(l)) else {
         return Err(invalid(
             start_line,
-            format!("lines {start_line}-{end_line} are blank; select the statements to extract"),
+            w::lines_are_blank(start_line, end_line),
         ));
     };
     let last_line = (start_line - 1..end_line)
@@ -90,11 +89,7 @@ pub fn snap<'t>(
     let Some((first_token, last_token)) = tokens else {
         return Err(invalid(
             first_line + 1,
-            format!(
-                "lines {}-{} hold only comments; select the statements to extract",
-                first_line + 1,
-                last_line + 1
-            ),
+            w::lines_hold_only_comments(first_line + 1, last_line + 1),
         ));
     };
     let code = first_token.start_byte()..last_token.end_byte();
@@ -123,16 +118,13 @@ pub fn snap<'t>(
     }
     let (Some(&first), Some(&last)) = (statements.first(), statements.last()) else {
         // Tokens strictly inside a statement list always belong to one of its children.
-        return Err(invalid(
-            first_line + 1,
-            "the selection holds no whole statement; select the statements to extract".to_string(),
-        ));
+        return Err(invalid(first_line + 1, w::no_whole_statement()));
     };
     check_attributes(syntax, text, first, last)?;
     if block.has_error() {
         let line = first_error_line(block).unwrap_or(first_line + 1);
-        return Err(RefactorError::Unsupported(format!(
-            "the code around the selection does not parse (syntax error at line {line}); fix it first, the heuristic will not guess"
+        return Err(RefactorError::Unsupported(w::code_around_does_not_parse(
+            line,
         )));
     }
     let tail = syntax.is_tail_value(block, last).then_some(last);
@@ -218,11 +210,7 @@ fn code_tokens<'t>(
         };
         return Err(invalid(
             line,
-            format!(
-                "line {line}: the comment at lines {}-{} is only partly selected; select all of it or none",
-                line_of(comment),
-                end_line_of(comment)
-            ),
+            w::comment_partly_selected(line, line_of(comment), end_line_of(comment)),
         ));
     }
     Ok(first.zip(last))
@@ -251,10 +239,9 @@ fn statement_list<'t>(
         if syntax.is_item_container(node) {
             return Err(invalid(
                 line_of_offset(text, span.start),
-                format!(
-                    "lines {}-{} are not inside a function body; extract function takes statements of a function (select lines inside one)",
+                w::not_in_a_function_body(
                     line_of_offset(text, span.start),
-                    line_of_offset(text, span.end)
+                    line_of_offset(text, span.end),
                 ),
             ));
         }
@@ -263,7 +250,7 @@ fn statement_list<'t>(
             None => {
                 return Err(invalid(
                     line_of_offset(text, span.start),
-                    "the selection is not inside a block of statements; select whole statements of a function body".to_string(),
+                    w::not_in_a_block(),
                 ));
             }
         }
@@ -313,39 +300,27 @@ fn cut_statement(
         if first_list.is_some() && first_list != last_list {
             return invalid(
                 start,
-                format!(
-                    "line {start}: lines {sel_start}-{sel_end} span two blocks of the {what} at lines {start}-{end}; select statements of one block, or lines {start}-{end} for the whole {what}"
-                ),
+                w::spans_two_blocks(start, sel_start, sel_end, &what, end),
             );
         }
         return invalid(
             start,
-            format!(
-                "line {start}: lines {sel_start}-{sel_end} are inside the {what} at lines {start}-{end}, not whole statements of a block; select lines {start}-{end} to extract all of it"
-            ),
+            w::inside_a_statement(start, sel_start, sel_end, &what, end),
         );
     }
     let nested = |token: Node<'_>| enclosing_list(syntax, token, statement).is_some();
     if starts_before {
         let message = if nested(first_token) {
-            format!(
-                "line {start}: the selection starts inside a block of the {what} at lines {start}-{end} and ends outside it (it spans two blocks); start the selection at line {start}, or after line {end}"
-            )
+            w::starts_inside_a_block(start, &what, end)
         } else {
-            format!(
-                "line {start}: the selection starts in the middle of the {what} at lines {start}-{end}; start it at line {start}, or after line {end}"
-            )
+            w::starts_in_the_middle(start, &what, end)
         };
         return invalid(start, message);
     }
     let message = if nested(last_token) {
-        format!(
-            "line {end}: the selection starts outside the {what} at lines {start}-{end} and ends inside one of its blocks (it spans two blocks); extend the selection to line {end}, or end it before line {start}"
-        )
+        w::ends_inside_a_block(end, &what, start)
     } else {
-        format!(
-            "line {end}: the selection ends in the middle of the {what} at lines {start}-{end}; extend it to line {end}, or end it before line {start}"
-        )
+        w::ends_in_the_middle(end, &what, start)
     };
     invalid(end, message)
 }
@@ -374,11 +349,9 @@ fn definition_cut(
     let line = line_of(definition);
     let what = syntax.describe(definition, text);
     let hint = match syntax.body_lines(definition) {
-        Some((from, to)) if from <= to => {
-            format!("select statements inside its body (lines {from}-{to})")
-        }
-        Some(_) => "select statements inside its body".to_string(),
-        None => "select statements inside a function body".to_string(),
+        Some((from, to)) if from <= to => w::select_inside_the_body(Some((from, to))),
+        Some(_) => w::select_inside_the_body(None),
+        None => w::SELECT_INSIDE_A_FUNCTION_BODY.to_string(),
     };
     let part = if span.start > definition.start_byte() {
         "the end"
@@ -387,10 +360,7 @@ fn definition_cut(
     };
     invalid(
         line,
-        format!(
-            "line {line}: the selection includes {part} of {what} (lines {line}-{}); {hint}",
-            end_line_of(definition)
-        ),
+        w::includes_part_of_a_definition(line, part, &what, end_line_of(definition), &hint),
     )
 }
 
@@ -405,10 +375,7 @@ fn check_attributes(
         let line = line_of(last);
         return Err(invalid(
             line,
-            format!(
-                "line {line}: the attribute `{}` applies to the statement after the selection; end the selection before it or include that statement",
-                node_text(last, text).trim()
-            ),
+            w::attribute_of_the_next_statement(line, node_text(last, text).trim()),
         ));
     }
     let mut previous = first.prev_named_sibling();
@@ -417,10 +384,10 @@ fn check_attributes(
             let line = line_of(node);
             return Err(invalid(
                 line,
-                format!(
-                    "line {line}: the attribute `{}` applies to the first selected statement (line {}); start the selection at line {line}",
+                w::attribute_of_the_first_statement(
+                    line,
                     node_text(node, text).trim(),
-                    line_of(first)
+                    line_of(first),
                 ),
             ));
         }

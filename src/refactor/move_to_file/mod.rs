@@ -9,9 +9,11 @@
 
 mod python;
 mod rust;
+mod wording;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
+use wording as w;
 
 use tree_sitter::Tree;
 
@@ -57,9 +59,7 @@ pub fn plan(
         if !sources.dir_exists(dir) {
             return Err(RefactorError::InvalidArgument {
                 param: "target_file",
-                message: format!(
-                    "the directory `{dir}/` of target_file `{target_path}` does not exist; move to file creates the file but not its directory, so create `{dir}/` first"
-                ),
+                message: w::target_directory_missing(dir, &target_path),
             });
         }
     }
@@ -101,15 +101,13 @@ fn check_target(lang: Language, source: &str, target_file: &str) -> Result<Strin
         message,
     };
     if target.is_empty() || target.ends_with('/') {
-        return Err(invalid(format!(
-            "target_file `{target_file}` is not a file path; give the file to move the item to, e.g. `helpers.{}`",
-            lang.extensions()[0]
+        return Err(invalid(w::target_not_a_file_path(
+            target_file,
+            lang.extensions()[0],
         )));
     }
     if target == source {
-        return Err(invalid(format!(
-            "target_file `{target}` is the file the item is already in; give another file"
-        )));
+        return Err(invalid(w::target_is_the_source(&target)));
     }
     let wanted = lang
         .extensions()
@@ -118,21 +116,22 @@ fn check_target(lang: Language, source: &str, target_file: &str) -> Result<Strin
         .collect::<Vec<_>>()
         .join(", ");
     match Language::from_path(&target) {
-        Some(other) if other != lang => Err(invalid(format!(
-            "target_file `{target}` is a {} file but `{source}` is {}; an item can only move to a file of its own language ({wanted})",
+        Some(other) if other != lang => Err(invalid(w::target_of_another_language(
+            &target,
             other.name(),
-            lang.name()
+            source,
+            lang.name(),
+            &wanted,
         ))),
-        None => Err(invalid(format!(
-            "target_file `{target}` is not a {} file; give a path ending in {wanted}",
-            lang.name()
+        None => Err(invalid(w::target_extension_unknown(
+            &target,
+            lang.name(),
+            &wanted,
         ))),
         Some(_)
             if lang == Language::Python && source.ends_with(".pyi") != target.ends_with(".pyi") =>
         {
-            Err(invalid(format!(
-                "`{source}` and `{target}` are not both stub files (.pyi) or both modules (.py); code moved between them would not be importable where it was"
-            )))
+            Err(invalid(w::stub_and_module(source, &target)))
         }
         Some(_) => Ok(target),
     }
@@ -183,14 +182,14 @@ fn choose_symbol<'s>(
                 lang, symbols, nested, file,
             ))),
             Err(LookupError::Ambiguous { candidates, .. }) => {
-                Err(RefactorError::Unsupported(format!(
-                    "`{}` is not a top-level item of {file} ({}); only top-level items can move: move the item that contains it instead",
-                    query.name,
-                    candidates
+                Err(RefactorError::Unsupported(w::not_a_top_level_item(
+                    &query.name,
+                    file,
+                    &(candidates
                         .iter()
-                        .map(|(p, l)| format!("{p} at line {l}"))
+                        .map(|(p, l)| w::at_line(p, *l))
                         .collect::<Vec<_>>()
-                        .join(", ")
+                        .join(", ")),
                 )))
             }
             Err(_) => Err(not_found.into()),
@@ -203,32 +202,15 @@ fn not_top_level(lang: Language, symbols: &[Symbol], nested: &Symbol, file: &str
     let what = match container {
         Some(c) if c.kind == SymbolKind::Impl && lang == Language::Rust => {
             let type_name = c.name_path.rsplit('/').next().unwrap_or(&c.name_path);
-            format!(
-                "a method in `{}` (line {}); only top-level items can move: move the type `{type_name}` (its impl blocks in this file move with it), or the impl block alone by passing `line: {}`",
-                c.name, c.line, c.line
-            )
+            w::method_in_an_impl(&c.name, c.line, type_name)
         }
-        Some(c) if c.kind == SymbolKind::Class => format!(
-            "a method of class `{}` (line {}); only top-level items can move: move the class `{}` instead",
-            c.name, c.line, c.name
-        ),
-        Some(c) if c.kind == SymbolKind::Trait => format!(
-            "a method of trait `{}` (line {}); only top-level items can move: move the trait `{}` instead",
-            c.name, c.line, c.name
-        ),
-        Some(c) if c.kind == SymbolKind::Module => format!(
-            "inside `mod {}` (line {}); only top-level items can move: move the module `{}` instead",
-            c.name, c.line, c.name
-        ),
-        Some(c) => format!(
-            "defined inside `{}` (line {}); only top-level items can move: move `{}` instead",
-            c.name_path, c.line, c.name_path
-        ),
-        None => format!(
-            "inside a block (it is not at the top level of {file}); only top-level items can move: take it out of the block first"
-        ),
+        Some(c) if c.kind == SymbolKind::Class => w::method_of_a_class(&c.name, c.line),
+        Some(c) if c.kind == SymbolKind::Trait => w::method_of_a_trait(&c.name, c.line),
+        Some(c) if c.kind == SymbolKind::Module => w::inside_an_inline_module(&c.name, c.line),
+        Some(c) => w::defined_inside(&c.name_path, c.line),
+        None => w::inside_a_block(file),
     };
-    format!("`{}` (line {}) is {what}", nested.name_path, nested.line)
+    w::not_top_level(&nested.name_path, nested.line, &what)
 }
 
 /// One item that moves, as whole lines of the source.
@@ -250,12 +232,10 @@ fn pieces_of(lang: Language, text: &str, moved: &[&Symbol]) -> Result<Vec<Piece>
     let markers = lang.syntax().comment_markers();
     let mut pieces = Vec::new();
     for symbol in moved {
-        let (first_line, last_line) = surgery::owned_lines(text, &index, &symbol.full_range, markers).map_err(|line| {
-            RefactorError::Unsupported(format!(
-                "`{}` shares line {line} with other code; put it on lines of its own first, then move it",
-                symbol.name_path
-            ))
-        })?;
+        let (first_line, last_line) =
+            surgery::owned_lines(text, &index, &symbol.full_range, markers).map_err(|line| {
+                RefactorError::Unsupported(w::shares_its_line(&symbol.name_path, line))
+            })?;
         pieces.push(Piece {
             name_path: symbol.name_path.clone(),
             kind: symbol.kind,
@@ -268,7 +248,7 @@ fn pieces_of(lang: Language, text: &str, moved: &[&Symbol]) -> Result<Vec<Piece>
     pieces.sort_by_key(|p| p.first_line);
     if pieces.windows(2).any(|w| w[0].last_line >= w[1].first_line) {
         return Err(RefactorError::Unsupported(
-            "the items to move overlap on a line; put each on lines of its own first".to_string(),
+            w::PIECES_SHARE_A_LINE.to_string(),
         ));
     }
     Ok(pieces)
@@ -344,10 +324,7 @@ impl ImportBack {
         self.notes.push(Note::new(
             At::Source(m.pieces[0].bytes.start),
             Severity::Info,
-            format!(
-                "{} no longer uses `{name}` once it has moved; no import added",
-                m.source.path
-            ),
+            w::no_import_needed(&m.source.path, name),
         ));
     }
 
@@ -366,11 +343,6 @@ impl ImportBack {
         let source = &m.source.path;
         let at = inserted.0;
         self.source_inserts.push(inserted);
-        let more = if uses > 1 {
-            format!(" ({uses} uses)")
-        } else {
-            String::new()
-        };
         self.notes.push(Note::new(
             At::Inserted {
                 path: source.clone(),
@@ -378,7 +350,7 @@ impl ImportBack {
                 line_text: statement.clone(),
             },
             Severity::Info,
-            format!("added `{statement}`{how}: {source} still uses `{name}`{more}"),
+            w::import_added(&statement, how, source, name, uses),
         ));
         self.import_added = Some(statement);
     }
@@ -643,30 +615,18 @@ impl Move<'_> {
             for binding in bindings.iter().filter(|b| b.name == name) {
                 let line = index.line_of(binding.offset) + 1;
                 let (severity, message) = match (self.lang, binding.imported) {
-                    (Language::Rust, false) => (
-                        Severity::Error,
-                        format!(
-                            "target file already defines `{name}` at line {line}; Rust refuses two items with one name in a module (E0428): rename or remove one"
-                        ),
-                    ),
-                    (Language::Rust, true) => (
-                        Severity::Error,
-                        format!(
-                            "target file already imports `{name}` at line {line}; Rust refuses an item and an import with one name (E0255): remove the import"
-                        ),
-                    ),
-                    (Language::Python, false) => (
-                        Severity::Warning,
-                        format!(
-                            "target file already defines `{name}` at line {line}; the moved definition comes later and replaces it for the code that runs after it"
-                        ),
-                    ),
-                    (Language::Python, true) => (
-                        Severity::Warning,
-                        format!(
-                            "target file already imports `{name}` at line {line}; the moved definition comes later and shadows the import"
-                        ),
-                    ),
+                    (Language::Rust, false) => {
+                        (Severity::Error, w::target_defines_the_name(name, line))
+                    }
+                    (Language::Rust, true) => {
+                        (Severity::Error, w::target_imports_the_name(name, line))
+                    }
+                    (Language::Python, false) => {
+                        (Severity::Warning, w::target_definition_replaced(name, line))
+                    }
+                    (Language::Python, true) => {
+                        (Severity::Warning, w::target_import_shadowed(name, line))
+                    }
                 };
                 notes.push(Note::new(At::Target(binding.offset), severity, message));
             }
@@ -718,22 +678,18 @@ impl Move<'_> {
                 Some(change) => line_after(change, binding.offset),
                 None => LineIndex::new(&self.source.text).line_of(binding.offset) + 1,
             };
-            let how = if binding.imported {
-                "imported"
-            } else {
-                "defined"
-            };
-            let private = if self.lang == Language::Rust && !binding.imported && !binding.public {
-                " (and it is not `pub`)"
-            } else {
-                ""
-            };
+            let private = self.lang == Language::Rust && !binding.imported && !binding.public;
             notes.push(Note::new(
                 At::Moved(offset),
                 Severity::Warning,
-                format!(
-                    "`{}` uses `{name}`, {how} at line {line} of {source_name}{private}; {target_name} does not import it",
-                    self.symbol.name
+                w::name_not_imported(
+                    &self.symbol.name,
+                    &name,
+                    binding.imported,
+                    line,
+                    source_name,
+                    private,
+                    target_name,
                 ),
             ));
         }
@@ -741,7 +697,7 @@ impl Move<'_> {
             notes.push(Note::new(
                 At::Moved(self.symbol.range.start),
                 Severity::Warning,
-                format!("…and {skipped} more names the moved code uses from {source_name}"),
+                w::more_names_not_imported(skipped, source_name),
             ));
         }
         notes
@@ -779,20 +735,19 @@ impl Move<'_> {
             notes.push(Note::new(
                 At::Source(self.symbol.range.start),
                 Severity::Warning,
-                format!(
-                    "…and {skipped} more {} in other files that reach `{name}` through {}",
-                    words.counted, self.source.path
-                ),
+                w::more_in_other_files(skipped, words.counted, name, &self.source.path),
             ));
         }
         if let Some((path, why)) = mentioning.skipped.first() {
             notes.push(Note::new(
                 At::Source(self.symbol.range.start),
                 Severity::Info,
-                format!(
-                    "{} file(s) that mention `{name}` could not be searched for {} (first: {path}: {why})",
+                w::files_not_searched(
                     mentioning.skipped.len(),
-                    words.searched_for
+                    name,
+                    words.searched_for,
+                    path,
+                    why,
                 ),
             ));
         }
@@ -818,7 +773,7 @@ impl Move<'_> {
                 Note::new(
                     At::Source(r.range.start),
                     Severity::Info,
-                    format!("a string mentions `{name}` here; it was not changed"),
+                    w::string_mentions_the_name(name),
                 )
             })
             .collect()
@@ -848,9 +803,7 @@ fn merge_inserts(inserts: &[(usize, String)], removals: &[Range<usize>]) -> Vec<
 }
 
 fn internal(what: &str) -> RefactorError {
-    RefactorError::Unsupported(format!(
-        "internal error in move to file: {what}; please report it"
-    ))
+    RefactorError::Unsupported(w::internal_error(what))
 }
 
 /// The offset in a change's new text of `offset` in its old text (after anything inserted there).

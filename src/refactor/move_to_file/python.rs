@@ -3,11 +3,12 @@
 //! names a module binds and a moved definition reads, the `from … import …` added back to the
 //! source, and the imports of the old location found in other files.
 
+use super::wording as w;
 use std::collections::BTreeMap;
 
 use tree_sitter::Tree;
 
-use super::{At, ImportBack, Move, Note, ThirdFiles, file_name, parent_dir};
+use super::{At, ImportBack, Move, Note, file_name, parent_dir};
 use crate::lang::Language;
 use crate::lang::calls::word_matches;
 use crate::lang::names::NameRole;
@@ -111,17 +112,13 @@ pub(super) fn module_path(
         parts.push(own.to_string());
     }
     if parts.is_empty() {
-        return Err(format!(
-            "`{module_file}` is not inside a package, so it has no module name"
-        ));
+        return Err(w::not_in_a_package(module_file));
     }
     if let Some(bad) = parts
         .iter()
         .find(|p| Language::Python.validate_identifier(p).is_err())
     {
-        return Err(format!(
-            "`{bad}` (from the path `{module_file}`) is not a valid Python module name"
-        ));
+        return Err(w::invalid_module_name(bad, module_file));
     }
     Ok(ModulePath { parts, basis })
 }
@@ -182,10 +179,7 @@ pub(super) fn global_notes(m: &Move<'_>) -> Vec<Note> {
         notes.push(Note::new(
             At::Moved(offset),
             Severity::Warning,
-            format!(
-                "`{}` rebinds the module variable `{name}` (`global {name}`); in {target_name} that is {target_name}'s own `{name}`, not {source_name}'s: move `{name}` along, or keep `{}` in {source_name}",
-                m.symbol.name, m.symbol.name
-            ),
+            w::moved_code_rebinds_a_global(&m.symbol.name, &name, target_name, source_name),
         ));
     }
     // Code that stays and rebinds a moved variable.
@@ -194,9 +188,7 @@ pub(super) fn global_notes(m: &Move<'_>) -> Vec<Note> {
             notes.push(Note::new(
                 At::Source(at),
                 Severity::Warning,
-                format!(
-                    "{source_name} rebinds `{name_text}` here (`global {name_text}`); after the move it rebinds {source_name}'s imported copy, and {target_name}'s `{name_text}` keeps the old value"
-                ),
+                w::source_rebinds_a_moved_global(source_name, &name_text, target_name),
             ));
         }
     }
@@ -210,10 +202,7 @@ pub(super) fn global_notes(m: &Move<'_>) -> Vec<Note> {
             notes.push(Note::new(
                 At::Moved(at),
                 Severity::Warning,
-                format!(
-                    "`{}` reads `{name}`, which is the module's own: after the move it describes {target_name}, not {source_name}",
-                    m.symbol.name
-                ),
+                w::reads_a_module_dunder(&m.symbol.name, name, target_name, source_name),
             ));
         }
     }
@@ -250,9 +239,7 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
             back.notes.push(Note::new(
                 At::Source(first_use),
                 Severity::Warning,
-                format!(
-                    "could not add an import of `{name}` to {source}, which still uses it here: {reason}; import it by hand"
-                ),
+                w::import_not_added(name, source, &reason),
             ));
             return Ok(back);
         }
@@ -268,10 +255,7 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
         back.notes.push(Note::new(
             At::Source(first_use),
             Severity::Info,
-            format!(
-                "{source} already imports `{name}` from `{}`; no import added",
-                module.dotted()
-            ),
+            w::already_imported_from(source, name, &module.dotted()),
         ));
         return Ok(back);
     }
@@ -288,11 +272,7 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
         style.line_ending,
         &m.removals,
     );
-    let basis = match module.basis {
-        Basis::Package => "",
-        Basis::SameDirectory => " (a module of the same directory)",
-        Basis::Root => " (module path from the project root: it assumes the root is on sys.path)",
-    };
+    let basis = w::python_import_basis(module.basis);
     back.import_inserted(m, name, (at, text), statement, basis, uses.len());
     if let (Some(target), Some(tree)) = (m.target, m.target_tree)
         && let Some(line) = imports_module_at(
@@ -310,10 +290,7 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
                 line,
             },
             Severity::Warning,
-            format!(
-                "{} imports from {source} here, and {source} now imports from {}: a circular import that fails if a name is used at import time",
-                m.target_path, m.target_path
-            ),
+            w::circular_import(&m.target_path, source),
         ));
     }
     Ok(back)
@@ -369,10 +346,7 @@ pub(super) fn third_file_notes(
     let mentioning = m.sources.files_mentioning(Language::Python, name)?;
     let mut cache = BTreeMap::new();
     let source = &m.source.path;
-    let words = ThirdFiles {
-        counted: "places",
-        searched_for: "imports of it",
-    };
+    let words = w::PYTHON_THIRD_FILES;
     Ok(m.third_file_notes(name, &mentioning, words, |file| {
         let Ok(old) = module_path(m.sources, &file.path, source, &mut cache) else {
             return Vec::new();
@@ -384,26 +358,24 @@ pub(super) fn third_file_notes(
         let tree = crate::refactor::tree_of(m.sources, Language::Python, file);
         let package = own_package(m.sources, &file.path, &mut cache);
         let still_works = if import_added {
-            format!("; it works only through the import added to {source}")
+            w::works_only_through_the_import(source)
         } else {
-            ", which no longer defines it".to_string()
+            w::NO_LONGER_DEFINES_IT.to_string()
         };
         py_imports::references_through(&tree, &file.text, package.as_deref(), &old.parts, name)
             .into_iter()
             .map(|(line, through)| {
                 let message = match through {
-                    Through::FromImport => format!(
-                        "imports `{name}` from `{old_dotted}`{still_works}: change it to `from {new} import {name}`"
-                    ),
-                    Through::Attribute(object) => {
-                        format!("uses `{object}.{name}`{still_works}: use `{new}.{name}`")
+                    Through::FromImport => {
+                        w::imports_from_the_source(name, &old_dotted, &still_works, &new)
                     }
-                    Through::DottedString(dotted) => format!(
-                        "a string names `{dotted}` (a patch target or a dotted path?); `{name}` now lives in `{new}`"
-                    ),
-                    Through::Lookup(object) => format!(
-                        "looks `{name}` up on `{object}` by name, which no longer defines it: use `{new}`"
-                    ),
+                    Through::Attribute(object) => {
+                        w::uses_through_the_module(&object, name, &still_works, &new)
+                    }
+                    Through::DottedString(dotted) => {
+                        w::string_names_the_old_path(&dotted, name, &new)
+                    }
+                    Through::Lookup(object) => w::looked_up_by_name(name, &object, &new),
                 };
                 (line, message)
             })
@@ -446,10 +418,7 @@ pub(super) fn future_notes(m: &Move<'_>) -> Vec<Note> {
                         line: 1,
                     },
                     Severity::Info,
-                    format!(
-                        "copied `{statement}` from {}: it changes how the moved code is compiled",
-                        m.source.path
-                    ),
+                    w::future_import_copied(statement, &m.source.path),
                 ));
             }
         }
@@ -468,12 +437,12 @@ pub(super) fn future_notes(m: &Move<'_>) -> Vec<Note> {
                     .any(|f| !present.iter().any(|(p, _)| !word_matches(p, f).is_empty()));
                 if missing {
                     notes.push(Note::new(
-                        At::Line { path: m.target_path.clone(), line: 1 },
+                        At::Line {
+                            path: m.target_path.clone(),
+                            line: 1,
+                        },
                         Severity::Warning,
-                        format!(
-                            "{} has `{statement}` and {} does not: the moved code compiles differently there (e.g. annotations are evaluated when defined); add it at the top of {}",
-                            m.source.path, m.target_path, m.target_path
-                        ),
+                        w::future_import_missing(&m.source.path, statement, &m.target_path),
                     ));
                 }
             }
@@ -493,17 +462,13 @@ pub(super) fn file_relative_notes(m: &Move<'_>) -> Vec<Note> {
             continue;
         }
         let message = match name {
-            "__file__" if moves_dir => format!(
-                "`__file__` will name {} in `{}/`, not {} in `{}/`; paths built from it change",
-                m.target_path,
+            "__file__" if moves_dir => w::dunder_file_changes(
+                &m.target_path,
                 parent_dir(&m.target_path),
-                m.source.path,
-                parent_dir(&m.source.path)
+                &m.source.path,
+                parent_dir(&m.source.path),
             ),
-            "__name__" => format!(
-                "`__name__` will be the target module's name, not {}'s",
-                m.source.path
-            ),
+            "__name__" => w::dunder_name_changes(&m.source.path),
             _ => continue,
         };
         let severity = if name == "__file__" {

@@ -4,9 +4,10 @@
 //! to stay reachable, the impl blocks that travel with a type, and the paths to the old location
 //! found in other files.
 
+use super::wording as w;
 use tree_sitter::Tree;
 
-use super::{At, ImportBack, MAX_FINDINGS_PER_KIND, Move, Note, ThirdFiles, file_name, parent_dir};
+use super::{At, ImportBack, MAX_FINDINGS_PER_KIND, Move, Note, file_name, parent_dir};
 use crate::lang::Language;
 use crate::lang::rust::imports::{PathTo, line_insertion, paths_to, use_paths};
 use crate::lang::rust::items::{
@@ -23,17 +24,15 @@ use crate::text::TextStyle;
 /// and `mod name;` (its file is found from the declaring file's place).
 pub(super) fn check_movable(symbol: &Symbol, tree: &Tree) -> Result<(), RefactorError> {
     match symbol.kind {
-        SymbolKind::Macro => Err(RefactorError::Unsupported(format!(
-            "`{}` is a `macro_rules!` macro: macros are visible by their textual position, not by module path, so moving one needs `#[macro_use]` or `#[macro_export]` changes the heuristic does not make; move it by hand",
-            symbol.name
+        SymbolKind::Macro => Err(RefactorError::Unsupported(w::macro_rules_by_position(
+            &symbol.name,
         ))),
         SymbolKind::Module => {
             if has_body_at(tree, &symbol.range) {
                 Ok(())
             } else {
-                Err(RefactorError::Unsupported(format!(
-                    "`mod {};` only declares a module whose file Rust finds next to the declaring file; moving the declaration would make Rust look for that file elsewhere. Move the module's file instead",
-                    symbol.name
+                Err(RefactorError::Unsupported(w::module_declaration_moves(
+                    &symbol.name,
                 )))
             }
         }
@@ -118,15 +117,13 @@ fn find_crate(sources: &dyn Sources, path: &str) -> Option<Crate> {
 fn module_segments(krate: &Crate, path: &str) -> Result<Vec<String>, String> {
     let src = format!("{}/", krate.src());
     let Some(relative) = path.strip_prefix(&src) else {
-        return Err(format!(
-            "is outside `{src}`, where the crate's modules live"
-        ));
+        return Err(w::outside_the_crate_sources(&src));
     };
     if relative == "lib.rs" || relative == "main.rs" {
         return Ok(Vec::new());
     }
     if relative.starts_with("bin/") {
-        return Err("is under `src/bin/`, which holds separate binary crates".to_string());
+        return Err(w::UNDER_SRC_BIN.to_string());
     }
     let mut segments: Vec<String> = relative.split('/').map(str::to_string).collect();
     let last = segments.pop().unwrap_or_default();
@@ -138,12 +135,10 @@ fn module_segments(krate: &Crate, path: &str) -> Result<Vec<String>, String> {
         .iter()
         .find(|s| Language::Rust.validate_identifier(s).is_err())
     {
-        return Err(format!(
-            "has `{bad}` in its path, which is not a valid Rust module name"
-        ));
+        return Err(w::invalid_module_segment(bad));
     }
     if segments.is_empty() {
-        return Err("is not a module file".to_string());
+        return Err(w::NOT_A_MODULE_FILE.to_string());
     }
     Ok(segments)
 }
@@ -178,22 +173,16 @@ fn declarations(
     let mut found = Vec::new();
     for (depth, segment) in segments.iter().enumerate() {
         let parent = module_file(sources, krate, root, &segments[..depth]).ok_or_else(|| {
-            format!(
-                "neither `{0}/{1}.rs` nor `{0}/{1}/mod.rs` exists to declare `mod {segment};`",
-                krate.src(),
-                segments[..depth].join("/")
-            )
+            w::no_declaring_file(&krate.src(), &segments[..depth].join("/"), segment)
         })?;
         let Ok(Some(file)) = sources.file(&parent) else {
-            return Err(format!("{parent} cannot be read"));
+            return Err(w::cannot_be_read(&parent));
         };
         let tree = crate::refactor::tree_of(sources, Language::Rust, &file);
         let decl = mod_declaration(&tree, &file.text, segment)
-            .ok_or_else(|| format!("{parent} does not declare `mod {segment};`"))?;
+            .ok_or_else(|| w::module_not_declared(&parent, segment))?;
         if decl.inline {
-            return Err(format!(
-                "`mod {segment}` has a body in {parent}, so no file provides that module"
-            ));
+            return Err(w::inline_module_on_the_way(segment, &parent));
         }
         found.push((parent, decl));
     }
@@ -218,13 +207,10 @@ struct Located {
 fn locate(m: &Move<'_>) -> Result<Located, String> {
     let source = &m.source.path;
     let target = &m.target_path;
-    let krate = find_crate(m.sources, source).ok_or_else(|| {
-        format!("{source} is not in a Cargo package (no Cargo.toml with [package] above it)")
-    })?;
+    let krate =
+        find_crate(m.sources, source).ok_or_else(|| w::not_in_a_package_of_cargo(source))?;
     if find_crate(m.sources, target).as_ref().map(|k| &k.dir) != Some(&krate.dir) {
-        return Err(format!(
-            "{target} is not in the same Cargo package as {source}"
-        ));
+        return Err(w::another_package(target, source));
     }
     let source_segments = module_segments(&krate, source).map_err(|e| format!("{source} {e}"))?;
     let target_segments = module_segments(&krate, target).map_err(|e| format!("{target} {e}"))?;
@@ -236,21 +222,14 @@ fn locate(m: &Move<'_>) -> Result<Located, String> {
             .map(|r| format!("{}/{r}", krate.src()))
             .filter(|r| exists(m.sources, r))
             .find(|r| declarations(m.sources, &krate, r, &source_segments).is_ok())
-            .ok_or_else(|| {
-                format!(
-                    "{source} is not declared as a module of the crate (no chain of `mod` declarations from {0}/lib.rs or {0}/main.rs reaches it)",
-                    krate.src()
-                )
-            })?
+            .ok_or_else(|| w::not_a_module_of_the_crate(source, &krate.src()))?
     };
     let source_is_api = root.ends_with("lib.rs")
         && declarations(m.sources, &krate, &root, &source_segments)
             .is_ok_and(|chain| chain.iter().all(|(_, d)| d.public));
     if target_segments.is_empty() {
         if *target != root {
-            return Err(format!(
-                "{target} is the root of another crate than {source} (whose root is {root})"
-            ));
+            return Err(w::root_of_another_crate(target, source, &root));
         }
         return Ok(Located {
             source_segments,
@@ -263,25 +242,18 @@ fn locate(m: &Move<'_>) -> Result<Located, String> {
     }
     let (last, parents) = target_segments.split_last().ok_or("empty module path")?;
     let mut chain = declarations(m.sources, &krate, &root, parents)?;
-    let parent = module_file(m.sources, &krate, &root, parents).ok_or_else(|| {
-        format!(
-            "neither `{0}/{1}.rs` nor `{0}/{1}/mod.rs` exists to declare `mod {last};`",
-            krate.src(),
-            parents.join("/")
-        )
-    })?;
+    let parent = module_file(m.sources, &krate, &root, parents)
+        .ok_or_else(|| w::no_declaring_file(&krate.src(), &parents.join("/"), last))?;
     let parent_file = m
         .sources
         .file(&parent)
         .ok()
         .flatten()
-        .ok_or_else(|| format!("{parent} cannot be read"))?;
+        .ok_or_else(|| w::cannot_be_read(&parent))?;
     let tree = crate::refactor::tree_of(m.sources, Language::Rust, &parent_file);
     let undeclared_in = match mod_declaration(&tree, &parent_file.text, last) {
         Some(decl) if decl.inline => {
-            return Err(format!(
-                "`mod {last}` has a body in {parent}, so {target} would not be used"
-            ));
+            return Err(w::target_module_is_inline(last, &parent, target));
         }
         Some(decl) => {
             chain.push((parent, decl));
@@ -320,14 +292,12 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
                 (Some(name), Some(&first_use)) => back.notes.push(Note::new(
                     At::Source(first_use),
                     Severity::Warning,
-                    format!(
-                        "could not add an import of `{name}` to {source}, which still uses it here: {reason}; import it by hand"
-                    ),
+                    w::import_not_added(name, source, &reason),
                 )),
                 _ => back.notes.push(Note::new(
                     At::Moved(m.symbol.range.start),
                     Severity::Warning,
-                    format!("could not check that {target} is a module of the crate: {reason}"),
+                    w::crate_not_checked(target, &reason),
                 )),
             }
             return Ok(back);
@@ -349,11 +319,11 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
             back.notes.push(Note::new(
                 At::Source(uses[0]),
                 Severity::Warning,
-                format!(
-                    "`mod {}` is private in {file}, so {source} cannot reach `{}`; make it `pub(crate) mod {}`",
-                    located.target_segments[depth],
+                w::private_module_on_the_way(
+                    &located.target_segments[depth],
+                    file,
+                    source,
                     crate_path(&located.target_segments[..=depth], "").trim_end_matches("::"),
-                    located.target_segments[depth]
                 ),
             ));
         }
@@ -378,7 +348,7 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
         back.notes.push(Note::new(
             At::Moved(m.symbol.range.start),
             Severity::Info,
-            "an impl block needs no import; it applies wherever its type is visible",
+            w::IMPL_NEEDS_NO_IMPORT,
         ));
         make_members_reachable(m, source_in_target, &mut back);
         return Ok(back);
@@ -397,7 +367,7 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
         back.notes.push(Note::new(
             At::Moved(item.start_byte()),
             Severity::Info,
-            format!("`{name}` becomes `pub(crate)`: {source} still uses it from another module"),
+            w::becomes_pub_crate(name, source),
         ));
     }
     make_members_reachable(m, source_in_target, &mut back);
@@ -413,7 +383,7 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
         back.notes.push(Note::new(
             At::Source(uses[0]),
             Severity::Info,
-            format!("{source} already imports `{path}`; no import added"),
+            w::already_imported(source, &path),
         ));
         return Ok(back);
     }
@@ -464,12 +434,8 @@ fn public_api_note(
     let new_path = external(&located.target_segments);
     if item_is_pub && located.source_is_api {
         let message = match hidden_by {
-            Some(module) => format!(
-                "`{name}` was public API at `{old_path}`; at `{new_path}` other crates cannot reach it because `mod {module}` is not `pub`: re-export it with `pub use` or make the module `pub`"
-            ),
-            None => format!(
-                "`{name}` was public API at `{old_path}`; other crates now reach it at `{new_path}` (re-export it with `pub use` to keep the old path)"
-            ),
+            Some(module) => w::public_api_lost(name, &old_path, &new_path, module),
+            None => w::public_api_moved(name, &old_path, &new_path),
         };
         return Some(Note::new(
             At::Moved(item.start_byte()),
@@ -497,7 +463,7 @@ fn declare_module(
     } else {
         m.sources
             .file(parent)?
-            .ok_or_else(|| super::internal("the parent module file vanished"))?
+            .ok_or_else(|| super::internal(w::PARENT_VANISHED))?
     };
     let parent_tree = crate::refactor::tree_of(m.sources, Language::Rust, &parent_file);
     let sibling_mods = file_mods_public(&parent_tree, &parent_file.text);
@@ -533,7 +499,7 @@ fn declare_module(
             line_text: decl.clone(),
         },
         Severity::Info,
-        format!("declared `{decl}` in {parent} so that {target} is compiled as part of the crate"),
+        w::module_declared(&decl, parent, target),
     ));
     if parent == source {
         back.source_inserts.push((at, text));
@@ -578,10 +544,7 @@ fn make_members_reachable(m: &Move<'_>, source_in_target: bool, back: &mut Impor
                 back.notes.push(Note::new(
                     At::Moved(member.start_byte()),
                     Severity::Info,
-                    format!(
-                        "`{member_name}` becomes `pub(crate)`: {} still uses it from another module",
-                        m.source.path
-                    ),
+                    w::becomes_pub_crate(member_name, &m.source.path),
                 ));
             }
         }
@@ -593,10 +556,7 @@ fn make_members_reachable(m: &Move<'_>, source_in_target: bool, back: &mut Impor
                 back.notes.push(Note::new(
                     At::Source(at),
                     Severity::Warning,
-                    format!(
-                        "field `{field_name}` of `{}` is private to {} after the move, and {} uses a field of that name here; make the field `pub(crate)` if it is this one",
-                        piece.name_path, m.target_path, m.source.path
-                    ),
+                    w::private_field(field_name, &piece.name_path, &m.target_path, &m.source.path),
                 ));
             }
         }
@@ -611,14 +571,12 @@ pub(super) fn location_macro_notes(m: &Move<'_>) -> Vec<Note> {
     let mut seen: Vec<String> = Vec::new();
     for (name, at) in macro_calls_in(m.tree, &m.source.text, &m.moved_ranges()) {
         let message = match name.as_str() {
-            "module_path" | "file" => format!(
-                "`{}` uses `{name}!()`, which describes where the code is: after the move it gives {}'s, not {}'s",
-                m.symbol.name, m.target_path, m.source.path
-            ),
-            "include_str" | "include_bytes" | "include" if !same_dir => format!(
-                "`{}` uses `{name}!`, whose path is relative to the file: from {} it points elsewhere than from {}",
-                m.symbol.name, m.target_path, m.source.path
-            ),
+            "module_path" | "file" => {
+                w::location_macro(&m.symbol.name, &name, &m.target_path, &m.source.path)
+            }
+            "include_str" | "include_bytes" | "include" if !same_dir => {
+                w::include_macro(&m.symbol.name, &name, &m.target_path, &m.source.path)
+            }
             _ => continue,
         };
         if !seen.contains(&name) {
@@ -653,13 +611,12 @@ pub(super) fn trait_notes(m: &Move<'_>) -> Vec<Note> {
             notes.push(Note::new(
                 At::Moved(needed.at),
                 Severity::Warning,
-                format!(
-                    "`{}` calls `{}`, a method of the trait `{}`, which {} has in scope; {} does not import it",
-                    m.symbol.name,
-                    needed.method,
-                    needed.trait_name,
-                    m.source.path,
-                    file_name(&m.target_path)
+                w::trait_not_in_scope(
+                    &m.symbol.name,
+                    &needed.method,
+                    &needed.trait_name,
+                    &m.source.path,
+                    file_name(&m.target_path),
                 ),
             ));
         }
@@ -687,10 +644,7 @@ fn tuple_fields_note(
         back.notes.push(Note::new(
             At::Source(at),
             Severity::Warning,
-            format!(
-                "the fields of `{}` are private to {} after the move, and {} builds it or reads a field by position here; make its fields `pub(crate)`",
-                piece.name_path, m.target_path, m.source.path
-            ),
+            w::private_tuple_fields(&piece.name_path, &m.target_path, &m.source.path),
         ));
     }
 }
@@ -714,11 +668,11 @@ pub(super) fn private_member_notes(m: &Move<'_>) -> Vec<Note> {
             MemberUse::Path(path, name) => private
                 .iter()
                 .find(|(ty, member, _)| ty == path && member == name)
-                .map(|found| (found, format!("uses `{path}::{name}`"))),
+                .map(|found| (found, w::uses_path(path, name))),
             MemberUse::Method(name) => private
                 .iter()
                 .find(|(_, member, _)| member == name)
-                .map(|found| (found, format!("calls `.{name}(..)`, maybe"))),
+                .map(|found| (found, w::calls_method_maybe(name))),
         };
         if let Some(((ty, member, member_at), how)) = reached
             && !seen.contains(&(ty.clone(), member.clone()))
@@ -727,11 +681,13 @@ pub(super) fn private_member_notes(m: &Move<'_>) -> Vec<Note> {
             notes.push(Note::new(
                 At::Moved(at),
                 Severity::Warning,
-                format!(
-                    "`{}` {how}: `{ty}::{member}` is private to {} (line {}); from the target module it is out of reach (E0624): make it `pub(crate)`",
-                    m.symbol.name,
-                    m.source.path,
-                    line_of(*member_at) + 1
+                w::private_member(
+                    &m.symbol.name,
+                    &how,
+                    ty,
+                    member,
+                    &m.source.path,
+                    line_of(*member_at) + 1,
                 ),
             ));
         }
@@ -772,10 +728,7 @@ pub(super) fn third_file_notes(m: &Move<'_>) -> Result<Vec<Note>, RefactorError>
     } else {
         format!("{}/", krate.dir)
     };
-    let words = ThirdFiles {
-        counted: "paths",
-        searched_for: "paths to it",
-    };
+    let words = w::RUST_THIRD_FILES;
     Ok(m.third_file_notes(name, &mentioning, words, |file| {
         if !file.path.starts_with(&prefix) {
             return Vec::new();
@@ -809,18 +762,11 @@ pub(super) fn third_file_notes(m: &Move<'_>) -> Result<Vec<Note>, RefactorError>
             .into_iter()
             .map(|(line, path)| {
                 let message = match path {
-                    PathTo::Use(path) => format!(
-                        "imports `{}`, which moves to `{new_path}`: update the path",
-                        path.join("::")
-                    ),
-                    PathTo::Glob(path) => format!(
-                        "imports `{}` and mentions `{name}`, which moves to `{new_path}`: it may need an import of its own",
-                        path.join("::")
-                    ),
-                    PathTo::Qualified(head) => format!(
-                        "refers to `{}::{name}`, which moves to `{new_path}`: update the path",
-                        head.join("::")
-                    ),
+                    PathTo::Use(path) => w::use_path_moves(&path.join("::"), &new_path),
+                    PathTo::Glob(path) => w::glob_import_moves(&path.join("::"), name, &new_path),
+                    PathTo::Qualified(head) => {
+                        w::qualified_path_moves(&head.join("::"), name, &new_path)
+                    }
                 };
                 (line, message)
             })
@@ -853,10 +799,7 @@ pub(super) fn file_relative_notes(m: &Move<'_>) -> Vec<Note> {
                 FileRelative::Include(macro_name) if other_dir => notes.push(Note::new(
                     At::Moved(at),
                     Severity::Warning,
-                    format!(
-                        "`{macro_name}!` reads its path relative to the file: from {} it points elsewhere than from {}",
-                        m.target_path, m.source.path
-                    ),
+                    w::include_path_moves(&macro_name, &m.target_path, &m.source.path),
                 )),
                 FileRelative::Super
                     if parent_module_changes
@@ -865,10 +808,7 @@ pub(super) fn file_relative_notes(m: &Move<'_>) -> Vec<Note> {
                     notes.push(Note::new(
                         At::Moved(at),
                         Severity::Warning,
-                        format!(
-                            "`{}` uses `super::`, which names another module from {}",
-                            piece.name_path, m.target_path
-                        ),
+                        w::super_path_moves(&piece.name_path, &m.target_path),
                     ));
                 }
                 _ => {}
