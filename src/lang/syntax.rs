@@ -240,8 +240,9 @@ pub trait Syntax: Sync {
     /// The line of an `unsafe` block around `node` inside `function`.
     fn unsafe_block_line(&self, node: Node<'_>, function: Node<'_>) -> Option<usize>;
     /// The header of an inherent impl matching the trait impl `impl_node` (`impl<T> Foo<T>`),
-    /// or `None` when there can be none (a blanket impl, a type that is not a path).
-    fn inherent_impl_header(&self, impl_node: Node<'_>, text: &str) -> Option<String>;
+    /// or, when there can be none (a blanket impl, a type that is not a path), the type as
+    /// written.
+    fn inherent_impl_header(&self, impl_node: Node<'_>, text: &str) -> Result<String, String>;
     /// The impl (or trait) node owning a method, and the type text it is for.
     fn owner_node<'t>(&self, function: Node<'t>) -> Option<Node<'t>>;
     /// Whether the file defines a type called `name`.

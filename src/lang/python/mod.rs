@@ -134,8 +134,8 @@ impl Syntax for Python {
         None
     }
 
-    fn inherent_impl_header(&self, _impl_node: Node<'_>, _text: &str) -> Option<String> {
-        None
+    fn inherent_impl_header(&self, _impl_node: Node<'_>, _text: &str) -> Result<String, String> {
+        Err(String::new())
     }
 
     fn owner_node<'t>(&self, _function: Node<'t>) -> Option<Node<'t>> {

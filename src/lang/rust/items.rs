@@ -162,8 +162,9 @@ pub fn unsafe_block_line(node: Node<'_>, function: Node<'_>) -> Option<usize> {
 }
 
 /// `impl<'a, T: Clone> Foo<'a, T> where T: Copy` for the trait impl
-/// `impl<..> Trait for Foo<..> where ..`; `None` for a blanket impl or a type that is no path.
-pub fn inherent_impl_header(impl_item: Node<'_>, text: &str) -> Option<String> {
+/// `impl<..> Trait for Foo<..> where ..`; for a blanket impl or a type that is no path, the type
+/// as written.
+pub fn inherent_impl_header(impl_item: Node<'_>, text: &str) -> Result<String, String> {
     let ty = impl_item.child_by_field_name("type");
     let generics = impl_item.child_by_field_name("type_parameters");
     let type_text = ty.map_or("", |t| node_text(t, text));
@@ -180,7 +181,7 @@ pub fn inherent_impl_header(impl_item: Node<'_>, text: &str) -> Option<String> {
             )
         })
     {
-        return None;
+        return Err(type_text.to_string());
     }
     let mut header = String::from("impl");
     if let Some(g) = generics {
@@ -195,7 +196,7 @@ pub fn inherent_impl_header(impl_item: Node<'_>, text: &str) -> Option<String> {
         header.push(' ');
         header.push_str(node_text(clause, text));
     }
-    Some(header)
+    Ok(header)
 }
 
 /// Whether the file defines a struct, enum, union or type alias called `name`.

@@ -138,7 +138,7 @@ impl Syntax for Rust {
         items::unsafe_block_line(node, function)
     }
 
-    fn inherent_impl_header(&self, impl_node: Node<'_>, text: &str) -> Option<String> {
+    fn inherent_impl_header(&self, impl_node: Node<'_>, text: &str) -> Result<String, String> {
         items::inherent_impl_header(impl_node, text)
     }
 

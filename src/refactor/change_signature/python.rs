@@ -218,16 +218,7 @@ mod tests {
         crate::lang::params::first_list(Language::Python, text, receiver)
     }
 
-    fn want(items: &[(&str, Option<&str>, Option<&str>)]) -> Vec<NewParameter> {
-        items
-            .iter()
-            .map(|(name, ty, default)| NewParameter {
-                name: name.to_string(),
-                ty: ty.map(str::to_string),
-                default: default.map(str::to_string),
-            })
-            .collect()
-    }
+    use super::super::tests::params as want;
 
     fn texts(resolved: &Resolved) -> Vec<&str> {
         resolved

@@ -14,7 +14,7 @@ fn plan(
     super::plan(sources, request, lang)
 }
 
-fn params(items: &[(&str, Option<&str>, Option<&str>)]) -> Vec<NewParameter> {
+pub(super) fn params(items: &[(&str, Option<&str>, Option<&str>)]) -> Vec<NewParameter> {
     items
         .iter()
         .map(|(name, ty, default)| NewParameter {

@@ -114,14 +114,14 @@ pub fn locate<'t>(
     let (anchor, wrapper) = match &facts.owner {
         Owner::TraitImpl { .. } => {
             let impl_item = syntax.owner_node(function).unwrap_or(function);
-            let Some(header) = syntax.inherent_impl_header(impl_item, text) else {
-                let type_text = impl_item
-                    .child_by_field_name("type")
-                    .map_or("", |t| node_text(t, text));
-                return Err(RefactorError::Unsupported(
-                    w::in_a_trait_impl_of_a_foreign_type(type_text, line_of(impl_item)),
-                ));
-            };
+            let header = syntax
+                .inherent_impl_header(impl_item, text)
+                .map_err(|type_text| {
+                    RefactorError::Unsupported(w::in_a_trait_impl_of_a_foreign_type(
+                        &type_text,
+                        line_of(impl_item),
+                    ))
+                })?;
             (impl_item, Some(header))
         }
         _ => (facts.outer, None),

@@ -3,6 +3,8 @@
 //! bare expression when nothing needs binding), and the findings about names the body now
 //! reads at the call site.
 
+use std::ops::Range;
+
 use tree_sitter::Node;
 
 use super::super::wording as w;
@@ -10,7 +12,7 @@ use super::super::{Facts, Inlined, Parsed, fresh_name, mentions_word};
 use super::{RustCallee, Site};
 use crate::edit::TextEdit;
 use crate::lang::calls::CallSite;
-use crate::lang::rust::expr::{self, expression_fits, needs_parentheses};
+use crate::lang::rust::expr::{self, Shape, expression_fits, needs_parentheses};
 use crate::lang::rust::macros;
 use crate::lang::rust::names::{bound_in_function, module_names};
 use crate::refactor::Finding;
@@ -116,36 +118,15 @@ pub(super) fn inline(
         (bindings.is_empty(), &typed_result, &target.single_value)
         && !shape.is_block_like()
     {
-        let (value_lines, first) = cut_lines(
-            target.def.text(),
-            value.clone(),
+        let bare = as_expression(
+            target,
+            file,
+            node,
+            (value, shape),
             &body_splices,
-            &target.protected,
+            &indent,
+            in_macro,
         );
-        let base = base_indent(&value_lines, first.as_deref());
-        let rendered = Reindent {
-            base: &base,
-            to: &indent,
-            from_unit: target.def.style.indent,
-            to_unit: file.style.indent,
-        }
-        .lines(&value_lines);
-        let joined = rendered.join(file.style.line_ending);
-        let expression = joined
-            .strip_prefix(indent.as_str())
-            .unwrap_or(&joined)
-            .to_string();
-        let before_else = expr::in_let_else(node) && expression.trim_end().ends_with('}');
-        let fits = if in_macro {
-            shape.is_plain_atom()
-        } else {
-            expression_fits(node, shape)
-        };
-        let bare = if fits && !before_else {
-            expression
-        } else {
-            format!("({expression})")
-        };
         return Ok(Inlined {
             edits: vec![TextEdit::new(call.range.clone(), bare)],
             claim: call.range.clone(),
@@ -188,6 +169,46 @@ pub(super) fn inline(
         claim: call.range.clone(),
         findings,
     })
+}
+
+/// The body that is one expression, pasted in place of the call (re-indented; in parentheses
+/// where the call's place needs them).
+fn as_expression(
+    target: &RustCallee<'_>,
+    file: &Parsed<'_>,
+    node: Node<'_>,
+    (value, shape): (&Range<usize>, &Shape),
+    body_splices: &[Splice],
+    indent: &str,
+    in_macro: bool,
+) -> String {
+    let (value_lines, first) = cut_lines(
+        target.def.text(),
+        value.clone(),
+        body_splices,
+        &target.protected,
+    );
+    let base = base_indent(&value_lines, first.as_deref());
+    let rendered = Reindent {
+        base: &base,
+        to: indent,
+        from_unit: target.def.style.indent,
+        to_unit: file.style.indent,
+    }
+    .lines(&value_lines);
+    let joined = rendered.join(file.style.line_ending);
+    let expression = joined.strip_prefix(indent).unwrap_or(&joined).to_string();
+    let before_else = expr::in_let_else(node) && expression.trim_end().ends_with('}');
+    let fits = if in_macro {
+        shape.is_plain_atom()
+    } else {
+        expression_fits(node, shape)
+    };
+    if fits && !before_else {
+        expression
+    } else {
+        format!("({expression})")
+    }
 }
 
 /// What the arguments of a call become: see [`bindings`].
