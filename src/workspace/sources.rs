@@ -244,11 +244,9 @@ impl ParsedFiles for DiskSources {
     }
 
     fn run(&self, jobs: Vec<Job<'_>>) {
-        rayon::scope(|scope| {
-            for job in jobs {
-                scope.spawn(move |_| job());
-            }
-        });
+        // Split as rayon splits any list: no task and wake-up per job.
+        use rayon::prelude::*;
+        jobs.into_par_iter().for_each(|job| job());
     }
 }
 
