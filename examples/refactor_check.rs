@@ -110,7 +110,9 @@ fn main() {
                     })
                     .collect();
                 checks_syntax += 1;
-                if check_syntax_with_trees(&planned.changes, &known) != whole {
+                if check_syntax_with_trees(request.language().unwrap(), &planned.changes, &known)
+                    != whole
+                {
                     known_differences += 1;
                     eprintln!("DIFFERENT result check with known trees: {file} `{name_path}`");
                 }

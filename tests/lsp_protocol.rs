@@ -119,9 +119,12 @@ fn code_action_resolve_and_server_rename_with_non_ascii_text() {
         "fn main() {\n    let greeting = \"héllo 😀\";\n    greet();\n    let done = true;\n}\n\nfn greet() {\n    // moved into greet\n    println!(\"{greeting} 😀\");\n}\n"
     );
     assert_eq!(change.before, RUST);
-    assert_eq!(result.details["new_function_name"], "greet");
-    assert_eq!(result.details["extracted_lines"], "3-3");
-    assert_eq!(result.details["lsp_action"], "Extract into function");
+    assert_eq!(result.details.to_map()["new_function_name"], "greet");
+    assert_eq!(result.details.to_map()["extracted_lines"], "3-3");
+    assert_eq!(
+        result.details.to_map()["lsp_action"],
+        "Extract into function"
+    );
     let outcome = result.into_outcome(candor::honesty::Tool::ExtractFunction);
     assert_eq!(outcome.backend, BackendKind::Lsp);
     assert_eq!(outcome.confidence(), 0.90);
@@ -162,7 +165,7 @@ fn execute_command_gets_its_edit_through_apply_edit() {
         )
         .unwrap_or_else(|f| panic!("{f}"));
     assert_eq!(result.server.name, "pylsp");
-    assert_eq!(result.details["lsp_action"], "Extract method");
+    assert_eq!(result.details.to_map()["lsp_action"], "Extract method");
     // The mock has no rename: candor renamed `extracted_method` in the syntax tree.
     assert_eq!(
         result.changes[0].after,

@@ -68,8 +68,8 @@ pub fn success(
     if let Some(verification) = &preview.verification {
         data.insert("verification".into(), json!(verification));
     }
-    for (key, value) in &outcome.plan.details {
-        data.entry(key.clone()).or_insert_with(|| value.clone());
+    for (key, value) in outcome.plan.details.to_map() {
+        data.entry(key).or_insert(value);
     }
     let mut recovered: Vec<&Recovery> = preview.recovered.iter().collect();
     if let Some(report) = applied {

@@ -3,8 +3,6 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::lang::Language;
-
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The content of one project file, decoded.
@@ -66,10 +64,6 @@ impl SourceFile {
             text,
             bom: false,
         }
-    }
-
-    pub fn language(&self) -> Option<Language> {
-        Language::from_path(&self.path)
     }
 
     /// The bytes on disk for `text` in this file's encoding (BOM restored).

@@ -60,16 +60,8 @@ pub fn reparse_edits<'e>(
     edits: impl IntoIterator<Item = (std::ops::Range<usize>, &'e str)>,
     new: &str,
 ) -> Tree {
-    let bytes = old.as_bytes();
-    let (mut row, mut line_start, mut counted) = (0usize, 0usize, 0usize);
-    let mut point = |at: usize| {
-        for newline in memchr::memchr_iter(b'\n', &bytes[counted..at]) {
-            row += 1;
-            line_start = counted + newline + 1;
-        }
-        counted = at;
-        Point::new(row, at - line_start)
-    };
+    let mut points = super::Points::new(old);
+    let mut point = |at: usize| points.at(at);
     let mut input_edits: Vec<InputEdit> = edits
         .into_iter()
         .map(|(range, inserted)| {

@@ -1,17 +1,21 @@
 //! The languages candor knows (Rust and Python): grammars, file extensions, keywords, identifier
-//! rules and syntax checking. Pure: no disk, no terminal.
+//! rules, syntax checking, and every fact the refactors ask of a syntax tree. Grammar node kinds
+//! are spelled here and nowhere else: [`syntax::Syntax`] is what a refactor asks, [`rust`] and
+//! [`python`] answer it. Pure: no disk, no terminal.
 
 pub mod calls;
 pub mod finder;
 pub mod incremental;
 pub mod lex;
 pub mod locals;
+pub mod names;
+pub mod params;
 pub mod partial;
-mod python;
+pub mod python;
 pub mod regions;
-mod rust;
+pub mod rust;
 pub mod symbols;
-pub mod traits;
+pub mod syntax;
 
 use tree_sitter::{Node, Parser, Tree};
 
@@ -20,6 +24,13 @@ use tree_sitter::{Node, Parser, Tree};
 pub enum Language {
     Rust,
     Python,
+}
+
+impl crate::edit::SourceFile {
+    /// The language of the file, from its path (declared here: `edit` knows no language).
+    pub fn language(&self) -> Option<Language> {
+        Language::from_path(&self.path)
+    }
 }
 
 impl Language {
@@ -44,6 +55,14 @@ impl Language {
         match self {
             Language::Rust => &["rs"],
             Language::Python => &["py", "pyi"],
+        }
+    }
+
+    /// The syntax facts of the language.
+    pub fn syntax(self) -> &'static dyn syntax::Syntax {
+        match self {
+            Language::Rust => &rust::Rust,
+            Language::Python => &python::Python,
         }
     }
 
@@ -109,14 +128,6 @@ impl Language {
         }
         Ok(())
     }
-
-    /// Node kinds that hold a function definition.
-    pub fn is_function_kind(self, kind: &str) -> bool {
-        match self {
-            Language::Rust => matches!(kind, "function_item" | "function_signature_item"),
-            Language::Python => kind == "function_definition",
-        }
-    }
 }
 
 /// A place in the text where the parser found an error or had to invent a missing token.
@@ -133,9 +144,9 @@ pub struct SyntaxError {
 pub fn syntax_errors(tree: &Tree, text: &str) -> Vec<SyntaxError> {
     let mut errors = Vec::new();
     if tree.language().node_kind_for_id(tree.root_node().kind_id()) == Some("module") {
-        errors.extend(python::empty_blocks(tree, text));
-        let lexed = regions::lex(Language::Python, text);
-        for error in python::indentation_errors(text, &lexed) {
+        errors.extend(python::errors::empty_blocks(tree, text));
+        let lexed = lex::lex(Language::Python, text);
+        for error in python::errors::indentation_errors(text, &lexed) {
             if !errors.iter().any(|e| e.line == error.line) {
                 errors.push(error);
             }
@@ -193,6 +204,57 @@ pub fn syntax_errors(tree: &Tree, text: &str) -> Vec<SyntaxError> {
 /// The source text of a node (empty when the node's range is not on char boundaries).
 pub fn node_text<'a>(node: Node<'_>, text: &'a str) -> &'a str {
     text.get(node.byte_range()).unwrap_or("")
+}
+
+/// The tree-sitter points (row, byte column) of offsets of a text asked in increasing order:
+/// one pass over the text however many are asked.
+pub struct Points<'a> {
+    bytes: &'a [u8],
+    row: usize,
+    line_start: usize,
+    counted: usize,
+}
+
+impl<'a> Points<'a> {
+    pub fn new(text: &'a str) -> Points<'a> {
+        Points {
+            bytes: text.as_bytes(),
+            row: 0,
+            line_start: 0,
+            counted: 0,
+        }
+    }
+
+    /// The point of byte `at`, which is not before the last one asked.
+    pub fn at(&mut self, at: usize) -> tree_sitter::Point {
+        for newline in memchr::memchr_iter(b'\n', &self.bytes[self.counted..at]) {
+            self.row += 1;
+            self.line_start = self.counted + newline + 1;
+        }
+        self.counted = at;
+        tree_sitter::Point::new(self.row, at - self.line_start)
+    }
+}
+
+/// The ancestors of `node`, nearest first (`node` itself left out).
+pub fn ancestors<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
+    std::iter::successors(node.parent(), |n| n.parent())
+}
+
+/// The nearest ancestor of `node` of the node kind `kind`.
+pub fn ancestor_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    ancestors(node).find(|n| n.kind() == kind)
+}
+
+/// The alias an import clause of kind `clause` gives the name `node` (`g` in `f as g`) when it
+/// is not the alias itself; only the path nodes of kind `path` may stand between them.
+pub fn import_alias_of(node: Node<'_>, text: &str, clause: &str, path: &str) -> Option<String> {
+    let found = ancestors(node).find(|n| n.kind() != path)?;
+    if found.kind() != clause {
+        return None;
+    }
+    let alias = found.child_by_field_name("alias")?;
+    (alias.byte_range() != node.byte_range()).then(|| node_text(alias, text).to_string())
 }
 
 /// Visits every node of the tree in document order without recursion; `visit` returns whether
@@ -263,6 +325,25 @@ pub fn up_from<'t, 'a>(
         parent
     });
     known.iter().rev().copied().chain(beyond)
+}
+
+/// Visits the nodes of the tree that overlap one of `ranges` (and only those: a node that does
+/// not is not entered).
+pub fn walk_overlapping<'t>(
+    tree: &'t Tree,
+    ranges: &[std::ops::Range<usize>],
+    mut visit: impl FnMut(Node<'t>),
+) {
+    walk_tree(tree, |node| {
+        let range = node.byte_range();
+        let overlaps = ranges
+            .iter()
+            .any(|r| range.start < r.end && r.start < range.end);
+        if overlaps {
+            visit(node);
+        }
+        overlaps
+    });
 }
 
 /// Like [`walk_tree`], from `root` (inclusive) down.

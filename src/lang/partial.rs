@@ -16,7 +16,7 @@
 
 use std::ops::Range;
 
-use tree_sitter::{Parser, Point, Tree};
+use tree_sitter::{Parser, Tree};
 
 use super::Language;
 use super::lex::Lexed;
@@ -104,16 +104,8 @@ pub fn parse_around_words(lang: Language, text: &str, words: &[&str]) -> (Tree, 
 }
 
 fn tree_sitter_ranges(text: &str, ranges: &[Range<usize>]) -> Vec<tree_sitter::Range> {
-    let bytes = text.as_bytes();
-    let (mut row, mut line_start, mut counted) = (0usize, 0usize, 0usize);
-    let mut point = |at: usize| {
-        for newline in memchr::memchr_iter(b'\n', &bytes[counted..at]) {
-            row += 1;
-            line_start = counted + newline + 1;
-        }
-        counted = at;
-        Point::new(row, at - line_start)
-    };
+    let mut points = super::Points::new(text);
+    let mut point = |at: usize| points.at(at);
     ranges
         .iter()
         .map(|r| tree_sitter::Range {
@@ -280,7 +272,7 @@ fn python_ranges(text: &str, lexed: &Lexed, places: &[Range<usize>]) -> Vec<Rang
 /// from a version without errors, `true` means `text` has none either.
 pub fn python_statements_clean(text: &str, places: &[Range<usize>]) -> bool {
     let lexed = super::lex::lex(Language::Python, text);
-    if !super::python::indentation_errors(text, &lexed).is_empty() {
+    if !super::python::errors::indentation_errors(text, &lexed).is_empty() {
         return false;
     }
     let lines = PythonLines::new(text, &lexed);
@@ -317,7 +309,7 @@ pub fn python_statements_clean(text: &str, places: &[Range<usize>]) -> bool {
         return true;
     }
     let tree = parse_ranges(Language::Python, text, &ranges);
-    !tree.root_node().has_error() && super::python::empty_blocks(&tree, text).is_empty()
+    !tree.root_node().has_error() && super::python::errors::empty_blocks(&tree, text).is_empty()
 }
 
 /// Rust: whether the top-level items of `after` that the edits touch parse without errors, and

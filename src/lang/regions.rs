@@ -11,8 +11,7 @@ use super::Language;
 use super::calls::{Mentions, find_mentions, word_matches};
 use super::partial;
 
-pub(crate) use super::lex::opens_python_block;
-pub use super::lex::{Lexed, lex};
+use super::lex::{Lexed, lex};
 
 /// The same answer as [`find_mentions`] on a full parse, obtained by lexing the file and parsing
 /// only the statements around the whole-word occurrences of `name`. Falls back to the full

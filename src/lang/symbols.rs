@@ -121,7 +121,7 @@ fn outline_walking(lang: Language, tree: &Tree, text: &str, prune: bool) -> Vec<
                 _ => node_text(name_node, text).to_string(),
             };
             let segment = match kind {
-                SymbolKind::Impl => impl_type_name(node, text),
+                SymbolKind::Impl => super::rust::items::impl_type_name(node, text),
                 _ => name.clone(),
             };
             let name_path = match container {
@@ -327,25 +327,6 @@ fn impl_label(node: Node<'_>, text: &str) -> String {
     match node.child_by_field_name("trait") {
         Some(tr) => format!("impl {} for {}", node_text(tr, text), ty),
         None => format!("impl {ty}"),
-    }
-}
-
-/// `Foo` for `impl<T> Trait for &'a mut crate::m::Foo<T>`.
-fn impl_type_name(node: Node<'_>, text: &str) -> String {
-    let mut ty = match node.child_by_field_name("type") {
-        Some(t) => t,
-        None => return String::from("?"),
-    };
-    loop {
-        let inner = match ty.kind() {
-            "reference_type" | "pointer_type" | "generic_type" => ty.child_by_field_name("type"),
-            "scoped_type_identifier" => ty.child_by_field_name("name"),
-            _ => None,
-        };
-        match inner {
-            Some(next) => ty = next,
-            None => return node_text(ty, text).to_string(),
-        }
     }
 }
 

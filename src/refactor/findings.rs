@@ -1,13 +1,12 @@
 //! Findings, the fourth honesty surface: concrete, located, best-effort notes on where a caveat
 //! bites in this very edit. Also the check every result goes through: parse it again.
 
-use rayon::prelude::*;
 use serde::Serialize;
 
+pub use super::sources::KnownParse;
+use super::sources::{ParseOnDemand, ParsedFiles, map_in_parallel};
 use crate::edit::FileChange;
-use crate::lang::regions;
-use crate::lang::{Language, SyntaxError, incremental, partial, syntax_errors};
-use tree_sitter::Tree;
+use crate::lang::{Language, incremental, lex, partial, regions, syntax_errors};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -72,61 +71,67 @@ impl Finding {
     }
 }
 
-/// Parses every changed file again. A file that parsed before and does not now gets an
-/// error-severity finding at the first new error; a file that was already broken gets a warning
-/// saying so (its errors are not ours to fix, but the user should know).
+/// Parses every changed file again (each in the language of its path). A file that parsed
+/// before and does not now gets an error-severity finding at the first new error; a file that
+/// was already broken gets a warning saying so (its errors are not ours to fix, but the user
+/// should know).
 pub fn check_syntax(changes: &[FileChange]) -> Vec<Finding> {
-    check_syntax_with_trees(changes, &vec![None; changes.len()])
+    changes
+        .iter()
+        .filter_map(|c| Language::from_path(&c.path).and_then(|lang| check_change(lang, c, None)))
+        .collect()
 }
 
 /// [`check_syntax`] parsing every file whole, `after` and (when it has errors) `before`: the
 /// reference the faster paths are checked against (`examples/refactor_check.rs`).
 #[doc(hidden)]
 pub fn check_syntax_whole(changes: &[FileChange]) -> Vec<Finding> {
-    let known: Vec<Option<KnownParse>> = changes
-        .iter()
-        .map(|c| {
-            let lang = Language::from_path(&c.path)?;
-            (!c.created()).then(|| {
-                let tree = lang.parse(&c.before);
-                let errors = syntax_errors(&tree, &c.before);
-                KnownParse { tree, errors }
-            })
-        })
-        .collect();
     changes
         .iter()
-        .zip(&known)
-        .filter_map(|(change, known)| check_change_whole(change, known.as_ref()))
+        .filter_map(|change| {
+            let lang = Language::from_path(&change.path)?;
+            let known = (!change.created()).then(|| {
+                let tree = lang.parse(&change.before);
+                let errors = syntax_errors(&tree, &change.before);
+                KnownParse { tree, errors }
+            });
+            check_change_whole(lang, change, known.as_ref())
+        })
         .collect()
 }
 
-/// What the shell already knows of a file's `before`: its full tree and its syntax errors.
-#[derive(Debug, Clone)]
-pub struct KnownParse {
-    pub tree: Tree,
-    pub errors: Vec<SyntaxError>,
-}
-
-/// [`check_syntax`] where the parse of some files' `before` is known (`known[i]` for
-/// `changes[i]`, e.g. from the shell's cache). Those files are checked whole at any size, with
-/// the same verdicts as a full parse, at the cost of the edits: the tree of `after` comes from
-/// an incremental re-parse, and for Python first from the top-level statements the edits touch.
-pub fn check_syntax_with_trees(
+/// [`check_syntax`] for the changes of one request in `lang`, where the parse of some files'
+/// `before` is known (`known[i]` for `changes[i]`, from the shell's store), each file on one of
+/// the store's workers. Those files are checked whole at any size, with the same verdicts as a
+/// full parse, at the cost of the edits: the tree of `after` comes from an incremental re-parse,
+/// and for Python first from the top-level statements the edits touch.
+pub fn check_syntax_with(
+    lang: Language,
     changes: &[FileChange],
     known: &[Option<KnownParse>],
+    store: &dyn ParsedFiles,
 ) -> Vec<Finding> {
-    // Each file on its own core; the findings keep the order of the changes.
-    let findings: Vec<Option<Finding>> = changes
-        .par_iter()
-        .enumerate()
-        .map(|(i, change)| check_change(change, known.get(i).and_then(Option::as_ref)))
-        .collect();
+    let indexed: Vec<(usize, &FileChange)> = changes.iter().enumerate().collect();
+    let findings = map_in_parallel(store, &indexed, &|(i, change)| {
+        check_change(lang, change, known.get(*i).and_then(Option::as_ref))
+    });
     findings.into_iter().flatten().collect()
 }
 
-fn check_change(change: &FileChange, known: Option<&KnownParse>) -> Option<Finding> {
-    let lang = Language::from_path(&change.path)?;
+/// [`check_syntax_with`] on the calling thread.
+pub fn check_syntax_with_trees(
+    lang: Language,
+    changes: &[FileChange],
+    known: &[Option<KnownParse>],
+) -> Vec<Finding> {
+    check_syntax_with(lang, changes, known, &ParseOnDemand)
+}
+
+fn check_change(
+    lang: Language,
+    change: &FileChange,
+    known: Option<&KnownParse>,
+) -> Option<Finding> {
     let known = known.filter(|_| !change.created());
     match known {
         // Without the whole tree at hand, the statements around the edits are parsed first (a
@@ -158,12 +163,15 @@ fn check_change(change: &FileChange, known: Option<&KnownParse>) -> Option<Findi
         }
         _ => {}
     }
-    check_change_whole(change, known)
+    check_change_whole(lang, change, known)
 }
 
 /// The whole-file verdict: `after` parsed (incrementally from `before` when its tree is known).
-fn check_change_whole(change: &FileChange, known: Option<&KnownParse>) -> Option<Finding> {
-    let lang = Language::from_path(&change.path)?;
+fn check_change_whole(
+    lang: Language,
+    change: &FileChange,
+    known: Option<&KnownParse>,
+) -> Option<Finding> {
     let known = known.filter(|_| !change.created());
     let after_tree = match known {
         Some(known) => incremental::reparse_edits(
@@ -189,19 +197,13 @@ fn check_change_whole(change: &FileChange, known: Option<&KnownParse>) -> Option
         Some(Finding::error(
             &change.path,
             first.line,
-            format!(
-                "{SYNTAX_ERROR_PREFIX} {} ({}); it will not be written unless you pass allow_syntax_errors",
-                first.line, first.description
-            ),
+            result_has_a_syntax_error(first.line, &first.description),
         ))
     } else {
         Some(Finding::warning(
             &change.path,
             before_errors[0].line,
-            format!(
-                "the file already had a syntax error at line {} before this refactor; the heuristic may misread the code around it",
-                before_errors[0].line
-            ),
+            had_a_syntax_error(before_errors[0].line),
         ))
     }
 }
@@ -212,7 +214,7 @@ fn check_change_whole(change: &FileChange, known: Option<&KnownParse>) -> Option
 fn edits_parse_clean(lang: Language, change: &FileChange) -> bool {
     let ranges = edited_ranges(change);
     if lang == Language::Python {
-        let lexed = regions::lex(lang, &change.after);
+        let lexed = lex::lex(lang, &change.after);
         let within_one_line = |range: &std::ops::Range<usize>| {
             let index = lexed.logical_lines.partition_point(|s| *s <= range.start);
             let Some(line_start) = index.checked_sub(1).map(|i| lexed.logical_lines[i]) else {
@@ -265,6 +267,19 @@ pub fn normalize(findings: &mut Vec<Finding>) {
             ))
     });
     findings.dedup();
+}
+
+/// The error finding of a result that does not parse (`what`: the parser's description).
+pub fn result_has_a_syntax_error(line: usize, what: &str) -> String {
+    format!(
+        "{SYNTAX_ERROR_PREFIX} {line} ({what}); it will not be written unless you pass allow_syntax_errors"
+    )
+}
+
+fn had_a_syntax_error(line: usize) -> String {
+    format!(
+        "the file already had a syntax error at line {line} before this refactor; the heuristic may misread the code around it"
+    )
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! terminal; the shell passes a `Sources` that reads files, tests pass [`MemorySources`].
 
 pub mod change_signature;
+mod details;
 pub mod extract;
 pub mod findings;
 pub mod inline;
@@ -16,8 +17,15 @@ use crate::honesty::Tool;
 use crate::lang::Language;
 use crate::lang::symbols::{LookupError, SymbolQuery};
 
+pub use details::{
+    ChangeSignatureDetails, Details, ExtractDetails, InlineDetails, LspExtractDetails,
+    LspInlineDetails, MoveDetails, MovedPiece, RopeChangeSignatureDetails, RopeMoveDetails,
+};
 pub use findings::{Finding, Severity};
-pub use sources::{FullTrees, MemorySources, Mentioning, SourceError, Sources, tree_of};
+pub use sources::{
+    FullTrees, Job, KnownParse, MemorySources, Mentioning, ParseOnDemand, ParsedFiles, SourceError,
+    Sources, map_in_parallel, tree_of,
+};
 
 /// `refactor_extract_function`: move lines `start_line..=end_line` into `new_name`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -101,32 +109,28 @@ impl Request {
 /// Runs the heuristic refactor for `request`, then parses every changed file again and adds a
 /// finding for each syntax error the result introduced. Findings come out sorted.
 pub fn plan(sources: &dyn Sources, request: &Request) -> Result<Plan, RefactorError> {
-    if request.language().is_none() {
-        return Err(RefactorError::UnsupportedLanguage(
-            request.file().to_string(),
-        ));
-    }
+    // The language is decided here, once, from the request's file.
+    let lang = request
+        .language()
+        .ok_or_else(|| RefactorError::UnsupportedLanguage(request.file().to_string()))?;
     let mut plan = match request {
-        Request::Extract(r) => extract::plan(sources, r),
-        Request::Inline(r) => inline::plan(sources, r),
-        Request::Move(r) => move_to_file::plan(sources, r),
-        Request::ChangeSignature(r) => change_signature::plan(sources, r),
+        Request::Extract(r) => extract::plan(sources, r, lang),
+        Request::Inline(r) => inline::plan(sources, r, lang),
+        Request::Move(r) => move_to_file::plan(sources, r, lang),
+        Request::ChangeSignature(r) => change_signature::plan(sources, r, lang),
     }?;
     // The trees the shell already has (the file of the request, usually) make the check of
     // the result whole and cheap: only the edits are parsed again.
-    let trees: Vec<Option<findings::KnownParse>> = plan
+    let store = sources.parsed();
+    let known: Vec<Option<KnownParse>> = plan
         .changes
         .iter()
         .map(|c| {
             let sha = c.sha256_before.as_deref()?;
-            let tree = sources.cached_tree(&c.path, sha)?;
-            let errors = sources
-                .cached_syntax_errors(&c.path, sha)
-                .unwrap_or_else(|| crate::lang::syntax_errors(&tree, &c.before));
-            Some(findings::KnownParse { tree, errors })
+            store.known(&c.path, sha)
         })
         .collect();
-    let syntax = findings::check_syntax_with_trees(&plan.changes, &trees);
+    let syntax = findings::check_syntax_with(lang, &plan.changes, &known, store);
     plan.findings.extend(syntax);
     findings::normalize(&mut plan.findings);
     Ok(plan)
@@ -137,8 +141,8 @@ pub fn plan(sources: &dyn Sources, request: &Request) -> Result<Plan, RefactorEr
 pub struct Plan {
     pub changes: Vec<FileChange>,
     pub findings: Vec<Finding>,
-    /// Tool-specific fields merged into the envelope's `data` (e.g. `new_function_name`).
-    pub details: serde_json::Map<String, serde_json::Value>,
+    /// Tool-specific fields added to the envelope's `data` (e.g. `new_function_name`).
+    pub details: Details,
 }
 
 impl Plan {

@@ -1,11 +1,17 @@
-//! How the pure refactors see the project: a [`Sources`] answers "what does this file hold" and
-//! "which files mention this name". The shell implements it on the disk
-//! (`workspace::DiskSources`); tests and the fuzzer use [`MemorySources`].
+//! How the pure refactors see the project, the port of the core: a [`Sources`] answers "what
+//! does this file hold" and "which files mention this name", and hands over the shell's
+//! [`ParsedFiles`], the store the refactors ask for syntax trees (it keeps what it parsed by
+//! content) and the workers they spread work on. The shell implements both on the disk
+//! (`workspace::DiskSources`, with its tree cache and thread pool); tests and the fuzzer use
+//! [`MemorySources`], which parses when asked and works on the calling thread.
 
 use std::collections::BTreeMap;
 
+use tree_sitter::Tree;
+
 use crate::edit::SourceFile;
-use crate::lang::Language;
+use crate::lang::symbols::Symbol;
+use crate::lang::{Language, SyntaxError};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SourceError {
@@ -29,7 +35,7 @@ pub struct Mentioning {
     pub skipped: Vec<(String, String)>,
 }
 
-/// Read access to the project for the refactors. `Sync`: the refactors read files on every core.
+/// Read access to the project for the refactors. `Sync`: the shell's workers read files too.
 pub trait Sources: Sync {
     /// The file at a project-relative path; `Ok(None)` when it does not exist.
     fn file(&self, path: &str) -> Result<Option<SourceFile>, SourceError>;
@@ -41,67 +47,98 @@ pub trait Sources: Sync {
     /// Whether the project-relative directory exists ("" is the root).
     fn dir_exists(&self, path: &str) -> bool;
 
-    /// Every project file of `lang`, in path order (for module-path resolution and the like).
-    fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError>;
+    /// The shell's parsed-file store; by default files are parsed when asked and nothing is
+    /// kept.
+    fn parsed(&self) -> &dyn ParsedFiles {
+        &ParseOnDemand
+    }
+}
 
-    /// The syntax tree of `file`. Refactors parse through this so that the shell can reuse
-    /// trees it already has (same content hash) instead of parsing a large file again.
-    fn parse(&self, lang: Language, file: &SourceFile) -> tree_sitter::Tree {
+/// Work handed to the shell's workers: it runs once, on any thread.
+pub type Job<'a> = Box<dyn FnOnce() + Send + 'a>;
+
+/// What the shell knows of a file's content: its full tree and its syntax errors.
+#[derive(Debug, Clone)]
+pub struct KnownParse {
+    pub tree: Tree,
+    pub errors: Vec<SyntaxError>,
+}
+
+/// The parsed-file store: syntax trees by file content, and the workers to spread work on.
+/// Refactors never parse a file of the project themselves; they ask here.
+pub trait ParsedFiles: Sync {
+    /// The full tree of `file`, the file a request starts from: the store keeps it (a preview
+    /// of the same file reuses it, a new version is parsed again incrementally).
+    fn tree(&self, lang: Language, file: &SourceFile) -> Tree {
         lang.parse(&file.text)
     }
 
-    /// The full tree of the file at `path` whose content has this sha256, when the shell already
-    /// has it (the result check then re-parses only the edits); never parses.
-    fn cached_tree(&self, _path: &str, _sha256: &str) -> Option<tree_sitter::Tree> {
-        None
-    }
-
-    /// The syntax errors of the file at `path` with this content, when the shell keeps them with
-    /// its tree ([`Sources::cached_tree`]); `None` lets the caller compute them from the tree.
-    fn cached_syntax_errors(
-        &self,
-        _path: &str,
-        _sha256: &str,
-    ) -> Option<Vec<crate::lang::SyntaxError>> {
-        None
-    }
-
-    /// The outline of `file`, whose full tree is `tree` (from [`Sources::parse`]); the shell may
-    /// keep it with the tree, as the code view has computed it already.
-    fn outline(
-        &self,
-        lang: Language,
-        file: &SourceFile,
-        tree: &tree_sitter::Tree,
-    ) -> Vec<crate::lang::symbols::Symbol> {
-        crate::lang::symbols::outline(lang, tree, &file.text)
+    /// The full tree of a file read in passing: the store's own when it has one for this
+    /// content, else a parse it does not keep (such files should not push the user's file out).
+    fn tree_in_passing(&self, lang: Language, file: &SourceFile) -> Tree {
+        lang.parse(&file.text)
     }
 
     /// A syntax tree of `file` that answers every question about the statements around the
     /// whole-word occurrences of `words` and the blocks that enclose them (what a project-wide
-    /// search asks of the files it did not start from): by default a partial tree in the file's
-    /// coordinates (`lang::partial`), the full tree when that one has an error.
-    fn parse_around_words(
-        &self,
-        lang: Language,
-        file: &SourceFile,
-        words: &[&str],
-    ) -> tree_sitter::Tree {
+    /// search asks of the files it did not start from): a full tree the store has, or a partial
+    /// tree in the file's coordinates (`lang::partial`), or the full tree when that one has an
+    /// error.
+    fn tree_around_words(&self, lang: Language, file: &SourceFile, words: &[&str]) -> Tree {
         crate::lang::partial::parse_around_words(lang, &file.text, words).0
+    }
+
+    /// What the store knows of the file at `path` whose content has this sha256; never parses.
+    /// The check of a result then re-parses only its edits.
+    fn known(&self, _path: &str, _sha256: &str) -> Option<KnownParse> {
+        None
+    }
+
+    /// The outline of `file`, whose full tree is `tree` (the store may keep it with the tree).
+    fn outline(&self, lang: Language, file: &SourceFile, tree: &Tree) -> Vec<Symbol> {
+        crate::lang::symbols::outline(lang, tree, &file.text)
+    }
+
+    /// Runs every job and returns when all are done: on the calling thread by default, on the
+    /// shell's thread pool for the disk.
+    fn run(&self, jobs: Vec<Job<'_>>) {
+        for job in jobs {
+            job();
+        }
     }
 }
 
+/// The store of a project that keeps nothing and works on the calling thread.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ParseOnDemand;
+
+impl ParsedFiles for ParseOnDemand {}
+
+/// `f` of every item, in order, computed by the store's workers.
+pub fn map_in_parallel<T: Sync, R: Send>(
+    store: &dyn ParsedFiles,
+    items: &[T],
+    f: &(dyn Fn(&T) -> R + Sync),
+) -> Vec<R> {
+    let mut slots: Vec<Option<R>> = (0..items.len()).map(|_| None).collect();
+    let jobs: Vec<Job<'_>> = slots
+        .iter_mut()
+        .zip(items)
+        .map(|(slot, item)| Box::new(move || *slot = Some(f(item))) as Job<'_>)
+        .collect();
+    store.run(jobs);
+    // `run` runs every job: every slot is filled.
+    slots.into_iter().flatten().collect()
+}
+
 /// The full tree of `file`: the one the shell already has for this content, else a new parse
-/// that is not kept (for the files a refactor reads in passing, which should not push the
-/// user's file out of the shell's cache).
-pub fn tree_of(sources: &dyn Sources, lang: Language, file: &SourceFile) -> tree_sitter::Tree {
-    sources
-        .cached_tree(&file.path, &file.sha256)
-        .unwrap_or_else(|| lang.parse(&file.text))
+/// that is not kept.
+pub fn tree_of(sources: &dyn Sources, lang: Language, file: &SourceFile) -> Tree {
+    sources.parsed().tree_in_passing(lang, file)
 }
 
 /// Another [`Sources`] whose every tree is a full parse: the reference that the partial trees of
-/// [`Sources::parse_around_words`] are checked against (same plans, byte for byte).
+/// [`ParsedFiles::tree_around_words`] are checked against (same plans, byte for byte).
 pub struct FullTrees<'a>(pub &'a dyn Sources);
 
 impl Sources for FullTrees<'_> {
@@ -117,42 +154,34 @@ impl Sources for FullTrees<'_> {
         self.0.dir_exists(path)
     }
 
-    fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError> {
-        self.0.files_of(lang)
+    fn parsed(&self) -> &dyn ParsedFiles {
+        self
+    }
+}
+
+impl ParsedFiles for FullTrees<'_> {
+    fn tree(&self, lang: Language, file: &SourceFile) -> Tree {
+        self.0.parsed().tree(lang, file)
     }
 
-    fn parse(&self, lang: Language, file: &SourceFile) -> tree_sitter::Tree {
-        self.0.parse(lang, file)
+    fn tree_in_passing(&self, lang: Language, file: &SourceFile) -> Tree {
+        self.0.parsed().tree_in_passing(lang, file)
     }
 
-    fn cached_tree(&self, path: &str, sha256: &str) -> Option<tree_sitter::Tree> {
-        self.0.cached_tree(path, sha256)
-    }
-
-    fn cached_syntax_errors(
-        &self,
-        path: &str,
-        sha256: &str,
-    ) -> Option<Vec<crate::lang::SyntaxError>> {
-        self.0.cached_syntax_errors(path, sha256)
-    }
-
-    fn outline(
-        &self,
-        lang: Language,
-        file: &SourceFile,
-        tree: &tree_sitter::Tree,
-    ) -> Vec<crate::lang::symbols::Symbol> {
-        self.0.outline(lang, file, tree)
-    }
-
-    fn parse_around_words(
-        &self,
-        lang: Language,
-        file: &SourceFile,
-        _words: &[&str],
-    ) -> tree_sitter::Tree {
+    fn tree_around_words(&self, lang: Language, file: &SourceFile, _words: &[&str]) -> Tree {
         lang.parse(&file.text)
+    }
+
+    fn known(&self, path: &str, sha256: &str) -> Option<KnownParse> {
+        self.0.parsed().known(path, sha256)
+    }
+
+    fn outline(&self, lang: Language, file: &SourceFile, tree: &Tree) -> Vec<Symbol> {
+        self.0.parsed().outline(lang, file, tree)
+    }
+
+    fn run(&self, jobs: Vec<Job<'_>>) {
+        self.0.parsed().run(jobs)
     }
 }
 
@@ -201,14 +230,5 @@ impl Sources for MemorySources {
                 .files
                 .keys()
                 .any(|p| p.starts_with(prefix) && p[prefix.len()..].starts_with('/'))
-    }
-
-    fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError> {
-        Ok(self
-            .files
-            .values()
-            .filter(|f| f.language() == Some(lang))
-            .map(|f| f.path.clone())
-            .collect())
     }
 }

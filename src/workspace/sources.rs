@@ -1,7 +1,9 @@
 //! `Sources` on the disk: reads project files through the root's containment check, with the
 //! size limit, and finds the files that mention a name with the parallel prefiltered walk. A file
 //! that is *the* file of a request and cannot be read is an error; one that is merely among the
-//! searched files is skipped, and [`SkipRecorder`] turns the skips into findings.
+//! searched files is skipped, and [`SkipRecorder`] turns the skips into findings. It is also the
+//! project's parsed-file store (`ParsedFiles`): the trees the refactors ask for, kept by content
+//! and re-parsed incrementally, and the thread pool their work runs on.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -12,7 +14,7 @@ use crate::cancel::Cancel;
 use crate::edit::SourceFile;
 use crate::lang::symbols::Symbol;
 use crate::lang::{Language, SyntaxError};
-use crate::refactor::{Finding, Mentioning, SourceError, Sources};
+use crate::refactor::{Finding, Job, KnownParse, Mentioning, ParsedFiles, SourceError, Sources};
 
 use super::{Root, walk};
 
@@ -207,18 +209,42 @@ impl Sources for DiskSources {
             .unwrap_or(false)
     }
 
-    fn parse(&self, lang: Language, file: &SourceFile) -> Tree {
+    fn parsed(&self) -> &dyn ParsedFiles {
+        self
+    }
+}
+
+/// The parsed-file store of the project: trees by content, kept across requests, and rayon's
+/// pool for the work of a request.
+impl ParsedFiles for DiskSources {
+    fn tree(&self, lang: Language, file: &SourceFile) -> Tree {
         self.parse_reusing(lang, file)
     }
 
-    fn parse_around_words(&self, lang: Language, file: &SourceFile, words: &[&str]) -> Tree {
+    fn tree_in_passing(&self, lang: Language, file: &SourceFile) -> Tree {
+        self.tree_of(&file.path, &file.sha256)
+            .unwrap_or_else(|| lang.parse(&file.text))
+    }
+
+    fn tree_around_words(&self, lang: Language, file: &SourceFile, words: &[&str]) -> Tree {
         // A full tree at hand beats a partial one; a partial tree is never cached.
         self.tree_of(&file.path, &file.sha256)
             .unwrap_or_else(|| crate::lang::partial::parse_around_words(lang, &file.text, words).0)
     }
 
-    fn cached_tree(&self, path: &str, sha256: &str) -> Option<Tree> {
-        self.tree_of(path, sha256)
+    fn known(&self, path: &str, sha256: &str) -> Option<KnownParse> {
+        let (tree, text, errors) = {
+            let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
+            let c = trees
+                .iter()
+                .find(|c| c.path == path && c.sha256 == sha256)?;
+            (c.tree.clone(), c.text.clone(), c.errors.clone())
+        };
+        // Computed outside the lock, once per content.
+        let errors = errors
+            .get_or_init(|| crate::lang::syntax_errors(&tree, &text))
+            .clone();
+        Some(KnownParse { tree, errors })
     }
 
     fn outline(&self, lang: Language, file: &SourceFile, tree: &Tree) -> Vec<Symbol> {
@@ -238,27 +264,10 @@ impl Sources for DiskSources {
         }
     }
 
-    fn cached_syntax_errors(&self, path: &str, sha256: &str) -> Option<Vec<SyntaxError>> {
-        let (tree, text, errors) = {
-            let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
-            let c = trees
-                .iter()
-                .find(|c| c.path == path && c.sha256 == sha256)?;
-            (c.tree.clone(), c.text.clone(), c.errors.clone())
-        };
-        // Computed outside the lock, once per content.
-        Some(
-            errors
-                .get_or_init(|| crate::lang::syntax_errors(&tree, &text))
-                .clone(),
-        )
-    }
-
-    fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError> {
-        Ok(walk::source_files(self.root.path(), &[lang])
-            .iter()
-            .filter_map(|p| self.root.relative_of(p))
-            .collect())
+    fn run(&self, jobs: Vec<Job<'_>>) {
+        // Split as rayon splits any list: no task and wake-up per job.
+        use rayon::prelude::*;
+        jobs.into_par_iter().for_each(|job| job());
     }
 }
 
@@ -273,6 +282,53 @@ pub struct SkipRecorder<'a> {
     inner: &'a DiskSources,
     skipped: Mutex<BTreeMap<String, String>>,
     cancel: Cancel,
+    parsed: StopWhenCancelled<'a>,
+}
+
+/// The shell's parsed-file store, unwinding out of the refactor at the next parse once the
+/// call is cancelled (see [`SkipRecorder`]).
+struct StopWhenCancelled<'a> {
+    inner: &'a dyn ParsedFiles,
+    cancel: Cancel,
+}
+
+impl StopWhenCancelled<'_> {
+    fn stop_if_cancelled(&self) {
+        if let Err(cancelled) = self.cancel.check() {
+            std::panic::resume_unwind(Box::new(cancelled));
+        }
+    }
+}
+
+impl ParsedFiles for StopWhenCancelled<'_> {
+    fn tree(&self, lang: Language, file: &SourceFile) -> Tree {
+        self.stop_if_cancelled();
+        self.inner.tree(lang, file)
+    }
+
+    fn tree_in_passing(&self, lang: Language, file: &SourceFile) -> Tree {
+        self.stop_if_cancelled();
+        self.inner.tree_in_passing(lang, file)
+    }
+
+    fn tree_around_words(&self, lang: Language, file: &SourceFile, words: &[&str]) -> Tree {
+        self.stop_if_cancelled();
+        self.inner.tree_around_words(lang, file, words)
+    }
+
+    fn known(&self, path: &str, sha256: &str) -> Option<KnownParse> {
+        self.inner.known(path, sha256)
+    }
+
+    fn outline(&self, lang: Language, file: &SourceFile, tree: &Tree) -> Vec<Symbol> {
+        self.stop_if_cancelled();
+        self.inner.outline(lang, file, tree)
+    }
+
+    fn run(&self, jobs: Vec<Job<'_>>) {
+        self.stop_if_cancelled();
+        self.inner.run(jobs)
+    }
 }
 
 impl<'a> SkipRecorder<'a> {
@@ -281,18 +337,16 @@ impl<'a> SkipRecorder<'a> {
             inner,
             skipped: Mutex::new(BTreeMap::new()),
             cancel: Cancel::never(),
-        }
-    }
-
-    /// Unwinds out of the refactor once cancelled (see the type's doc).
-    fn stop_if_cancelled(&self) {
-        if let Err(cancelled) = self.cancel.check() {
-            std::panic::resume_unwind(Box::new(cancelled));
+            parsed: StopWhenCancelled {
+                inner: inner.parsed(),
+                cancel: Cancel::never(),
+            },
         }
     }
 
     /// Stops reading files once `cancel` is set (the refactor then fails, nothing written).
     pub fn with_cancel(mut self, cancel: Cancel) -> SkipRecorder<'a> {
+        self.parsed.cancel = cancel.clone();
         self.cancel = cancel;
         self
     }
@@ -335,34 +389,8 @@ impl Sources for SkipRecorder<'_> {
         self.inner.dir_exists(path)
     }
 
-    fn parse(&self, lang: Language, file: &SourceFile) -> Tree {
-        self.stop_if_cancelled();
-        self.inner.parse(lang, file)
-    }
-
-    fn cached_tree(&self, path: &str, sha256: &str) -> Option<Tree> {
-        self.inner.cached_tree(path, sha256)
-    }
-
-    fn cached_syntax_errors(&self, path: &str, sha256: &str) -> Option<Vec<SyntaxError>> {
-        self.inner.cached_syntax_errors(path, sha256)
-    }
-
-    fn parse_around_words(&self, lang: Language, file: &SourceFile, words: &[&str]) -> Tree {
-        self.stop_if_cancelled();
-        self.inner.parse_around_words(lang, file, words)
-    }
-
-    fn outline(&self, lang: Language, file: &SourceFile, tree: &Tree) -> Vec<Symbol> {
-        self.stop_if_cancelled();
-        self.inner.outline(lang, file, tree)
-    }
-
-    fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError> {
-        self.cancel
-            .check()
-            .map_err(|e| cancelled("the project", e))?;
-        self.inner.files_of(lang)
+    fn parsed(&self) -> &dyn ParsedFiles {
+        &self.parsed
     }
 }
 

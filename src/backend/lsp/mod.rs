@@ -77,7 +77,7 @@ impl LspFailure {
 pub struct SemanticResult {
     pub changes: Vec<FileChange>,
     pub findings: Vec<Finding>,
-    pub details: serde_json::Map<String, serde_json::Value>,
+    pub details: refactor::Details,
     pub server: ServerInfo,
 }
 

@@ -5,13 +5,14 @@
 
 use std::ops::Range;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::edit::SourceFile;
 use crate::lang::Language;
 use crate::lang::symbols::{self, Symbol};
 use crate::refactor::{
-    ExtractRequest, Finding, InlineRequest, RefactorError, SourceError, Sources,
+    Details, ExtractRequest, Finding, InlineRequest, LspExtractDetails, LspInlineDetails,
+    RefactorError, SourceError, Sources,
 };
 use crate::text::LineIndex;
 use crate::workspace::Root;
@@ -252,13 +253,11 @@ fn extract(
         )));
     }
     let changes = files.into_changes().map_err(|e| invalid_edit(session, e))?;
-    let mut details = Map::new();
-    details.insert("new_function_name".into(), json!(new_name));
-    details.insert(
-        "extracted_lines".into(),
-        json!(format!("{start_line}-{end_line}")),
-    );
-    details.insert("lsp_action".into(), json!(title));
+    let details = Details::LspExtract(LspExtractDetails {
+        new_function_name: new_name.to_string(),
+        extracted_lines: format!("{start_line}-{end_line}"),
+        lsp_action: title.to_string(),
+    });
     Ok(SemanticResult {
         changes,
         findings: Vec::new(),
@@ -403,9 +402,10 @@ fn inline(
             session.label()
         )));
     }
-    let mut details = Map::new();
-    details.insert("function_name".into(), json!(p.function.name_path));
-    details.insert("lsp_action".into(), json!(title));
+    let details = Details::LspInline(LspInlineDetails {
+        function_name: p.function.name_path.clone(),
+        lsp_action: title.to_string(),
+    });
     Ok(SemanticResult {
         changes,
         findings,

@@ -11,7 +11,9 @@ use serde_json::{Value, json};
 use crate::edit::{FileChange, SourceFile, TextEdit};
 use crate::lang::Language;
 use crate::lang::symbols::{self, Symbol};
-use crate::refactor::{ChangeSignatureRequest, Finding, Plan, Sources};
+use crate::refactor::{
+    ChangeSignatureRequest, Details, Finding, Plan, RopeChangeSignatureDetails, Sources,
+};
 
 use super::changers::{ParamList, changers};
 use super::checks::{doctest_call_findings, lost_comments, skipped_findings, stub_findings};
@@ -165,32 +167,24 @@ pub(super) fn change_signature(
         .extend(stub_findings(sources, &function.name)?);
     let new_list = checked
         .details
-        .get("new_params")
-        .and_then(Value::as_str)
+        .new_params()
         .unwrap_or("the new parameter list");
     plan.findings
         .extend(doctest_call_findings(sources, &function.name, new_list)?);
-    for key in ["old_params", "new_params"] {
-        if let Some(value) = checked.details.get(key) {
-            plan.details.insert(key.into(), value.clone());
-        }
-    }
     let rewritten = answer
         .calls
         .iter()
         .filter(|c| c.status == "rewritten")
         .count();
-    plan.details
-        .insert("call_sites_updated".into(), json!(rewritten));
-    plan.details.insert(
-        "rope_changers".into(),
-        json!(
-            sequence
-                .iter()
-                .map(|c| c.describe(&signature.old))
-                .collect::<Vec<_>>()
-        ),
-    );
+    plan.details = Details::RopeChangeSignature(RopeChangeSignatureDetails {
+        old_params: checked.details.old_params().unwrap_or_default().to_string(),
+        new_params: new_list.to_string(),
+        call_sites_updated: rewritten,
+        rope_changers: sequence
+            .iter()
+            .map(|c| c.describe(&signature.old))
+            .collect(),
+    });
     debug_assert!(signature.name == function.name || signature.name == "__init__");
     plan.changes = changes;
     Ok(plan)
@@ -200,8 +194,7 @@ pub(super) fn change_signature(
 fn call_findings(calls: &[CallSite], signature: &SignatureAnswer, checked: &Plan) -> Vec<Finding> {
     let new_list = checked
         .details
-        .get("new_params")
-        .and_then(Value::as_str)
+        .new_params()
         .unwrap_or("the new list")
         .to_string();
     let name = &signature.name;

@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::edit::SourceFile;
-use crate::lang::Language;
 use crate::refactor::{SourceError, Sources};
 
 /// A copy of the project's Python modules.
@@ -56,14 +55,20 @@ impl Mirror {
         &self.root
     }
 
-    /// Brings the mirror up to date with `sources`: every `.py` file of the project plus
-    /// `extra` (the request's files, even when the walk skips them). Files whose bytes did not
-    /// change are not rewritten; files gone from the project are removed.
-    pub fn sync(&mut self, sources: &dyn Sources, extra: &[&str]) -> Result<Synced, MirrorError> {
-        let mut paths: BTreeSet<String> = sources
-            .files_of(Language::Python)?
-            .into_iter()
+    /// Brings the mirror up to date with `sources`: every `.py` file of `project` (the project's
+    /// Python files, as the walk lists them) plus `extra` (the request's files, even when the
+    /// walk skips them). Files whose bytes did not change are not rewritten; files gone from the
+    /// project are removed.
+    pub fn sync(
+        &mut self,
+        sources: &dyn Sources,
+        project: &[String],
+        extra: &[&str],
+    ) -> Result<Synced, MirrorError> {
+        let mut paths: BTreeSet<String> = project
+            .iter()
             .filter(|p| p.ends_with(".py"))
+            .cloned()
             .collect();
         paths.extend(extra.iter().map(|p| p.to_string()));
         let read: Vec<(String, Result<Option<SourceFile>, SourceError>)> = paths
@@ -181,6 +186,14 @@ mod tests {
     use super::*;
     use crate::workspace::{DiskSources, Limits, Root};
 
+    fn files(root: &std::path::Path) -> Vec<String> {
+        let root = Root::new(root).unwrap();
+        crate::workspace::walk::source_files(root.path(), &[crate::lang::Language::Python])
+            .iter()
+            .filter_map(|p| root.relative_of(p))
+            .collect()
+    }
+
     #[test]
     fn the_mirror_holds_exactly_the_bytes_candor_read() {
         let project = tempfile::tempdir().unwrap();
@@ -198,7 +211,7 @@ mod tests {
         let sources = DiskSources::new(Root::new(project.path()).unwrap(), Limits::default());
         let private = tempfile::tempdir().unwrap();
         let mut mirror = Mirror::new(private.path().join("project")).unwrap();
-        let synced = mirror.sync(&sources, &[]).unwrap();
+        let synced = mirror.sync(&sources, &files(project.path()), &[]).unwrap();
         assert_eq!(synced.written, 2);
         assert_eq!(synced.skipped.len(), 1, "{synced:?}");
         assert_eq!(synced.skipped[0].0, "pkg/bin.py");
@@ -211,10 +224,22 @@ mod tests {
         assert_eq!(a.sha256, crate::edit::sha256_hex(&copied));
 
         // Unchanged files are not rewritten; changed ones are; deleted ones go.
-        assert_eq!(mirror.sync(&sources, &[]).unwrap().written, 0);
+        assert_eq!(
+            mirror
+                .sync(&sources, &files(project.path()), &[])
+                .unwrap()
+                .written,
+            0
+        );
         write("pkg/a.py", b"def f():\n    return 2\n");
         std::fs::remove_file(project.path().join("pkg/__init__.py")).unwrap();
-        assert_eq!(mirror.sync(&sources, &[]).unwrap().written, 1);
+        assert_eq!(
+            mirror
+                .sync(&sources, &files(project.path()), &[])
+                .unwrap()
+                .written,
+            1
+        );
         assert!(!mirror.root().join("pkg/__init__.py").exists());
         assert_eq!(
             mirror.read("pkg/a.py").unwrap().text,
@@ -225,7 +250,7 @@ mod tests {
         mirror.create_empty("pkg/new.py").unwrap();
         assert_eq!(mirror.read("pkg/new.py").unwrap().text, "");
         assert!(!project.path().join("pkg/new.py").exists());
-        mirror.sync(&sources, &[]).unwrap();
+        mirror.sync(&sources, &files(project.path()), &[]).unwrap();
         assert!(!mirror.root().join("pkg/new.py").exists());
 
         // What the mirror holds is checked against what was written there.

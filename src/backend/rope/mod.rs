@@ -104,6 +104,8 @@ struct Session {
     python: String,
     /// Interpreters passed over (an untrusted project's `.venv`), as sentences.
     passed_over: Vec<String>,
+    /// The project's Python files (project-relative), listed again for every request.
+    project_files: Vec<String>,
     /// The private directory: the helper script, its working directory, the mirror.
     _dir: tempfile::TempDir,
 }
@@ -169,6 +171,7 @@ impl RopeBackend {
             RopeFailure::Failed("an earlier rope request panicked; restart candor".to_string())
         })?;
         let session = self.session(&mut state, root)?;
+        session.project_files = python_files(root);
         let result = match request {
             Request::Move(r) => move_to_file::move_to_file(session, sources, r, self.timeout()),
             Request::ChangeSignature(r) => {
@@ -259,6 +262,7 @@ impl RopeBackend {
                         },
                         python: format!("{} (Python {python})", candidate.program.display()),
                         passed_over: search.passed_over,
+                        project_files: Vec::new(),
                         _dir: dir,
                     });
                 }
@@ -309,6 +313,14 @@ fn unavailable_reason(search: &interpreter::Search, refusals: &[String]) -> Stri
         "install rope (pip install rope) for python3, or name an interpreter that has it in rope.python of your config file"
     };
     format!("rope is not available: {}; {hint}", parts.join("; "))
+}
+
+/// Every Python file of the project the .gitignore-aware walk lists, project-relative.
+fn python_files(root: &Root) -> Vec<String> {
+    crate::workspace::walk::source_files(root.path(), &[crate::lang::Language::Python])
+        .iter()
+        .filter_map(|p| root.relative_of(p))
+        .collect()
 }
 
 #[cfg(test)]

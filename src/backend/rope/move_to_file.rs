@@ -10,7 +10,7 @@ use serde_json::json;
 use crate::edit::FileChange;
 use crate::lang::Language;
 use crate::lang::symbols::{self, Symbol};
-use crate::refactor::{Finding, MoveRequest, Plan, Sources};
+use crate::refactor::{Details, Finding, MoveRequest, Plan, RopeMoveDetails, Sources};
 
 use super::checks::{
     doctest_findings, line_containing, lost_comments, skipped_findings, stub_findings,
@@ -173,22 +173,16 @@ pub(super) fn move_to_file(
             ),
         ));
     }
-    plan.details
-        .insert("symbol_name".into(), json!(symbol.name_path));
-    plan.details.insert("target_file".into(), json!(target));
-    plan.details
-        .insert("target_created".into(), json!(target_created));
-    plan.details
-        .insert("target_module".into(), json!(answer.dest_module));
-    plan.details.insert(
-        "files_updated".into(),
-        json!(
-            changes
-                .iter()
-                .filter(|c| c.path != request.file && c.path != target)
-                .count()
-        ),
-    );
+    plan.details = Details::RopeMove(RopeMoveDetails {
+        symbol_name: symbol.name_path.clone(),
+        target_file: target.to_string(),
+        target_created,
+        target_module: answer.dest_module.clone(),
+        files_updated: changes
+            .iter()
+            .filter(|c| c.path != request.file && c.path != target)
+            .count(),
+    });
     plan.changes = changes;
     Ok(plan)
 }

@@ -82,7 +82,9 @@ pub(super) fn sync(
     sources: &dyn Sources,
     extra: &[&str],
 ) -> Result<Synced, RopeFailure> {
-    Ok(session.mirror.sync(sources, extra)?)
+    Ok(session
+        .mirror
+        .sync(sources, &session.project_files, extra)?)
 }
 
 pub(super) fn outline_symbol<'s>(

@@ -3,20 +3,26 @@
 //! smallest edits that drop surplus arguments and add placeholders, and a finding for every call
 //! and every mention that is not a call. Arguments are never re-ordered.
 
+use super::wording as w;
 use std::ops::Range;
 
 use tree_sitter::{Node, Tree};
 
+use super::function::MethodOwner;
 use super::params::Signature;
-use super::target::{Owner, enclosing, last_path_segment};
 use crate::edit::{SourceFile, TextEdit};
+use crate::lang::Language;
 use crate::lang::calls::{
     CallForm, CallSite, Reference, ReferenceKind, TextMention, find_mentions, text_mention,
     word_matches,
 };
 use crate::lang::locals::{Locals, is_rust_binding};
+use crate::lang::python::names::{class_around, in_dunder_all, is_plain_class_use};
+use crate::lang::rust::items::{SelfOwner, self_owner};
+use crate::lang::rust::macros::in_macro;
+use crate::lang::rust::names::is_path_prefix;
+use crate::lang::rust::paths::last_path_segment;
 use crate::lang::symbols::{Symbol, SymbolKind, outline};
-use crate::lang::{Language, node_text};
 use crate::refactor::Finding;
 use crate::text::{indentation_at, line_ending};
 
@@ -24,7 +30,7 @@ use crate::text::{indentation_at, line_ending};
 pub(super) struct Callee<'a> {
     pub lang: Language,
     pub name: &'a str,
-    pub owner: Option<&'a Owner>,
+    pub owner: Option<&'a MethodOwner>,
     /// Rust `self`, a Python method's `self`/`cls`.
     pub has_receiver: bool,
     pub old: Signature,
@@ -112,7 +118,7 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile, tree: &Tree) 
                 .references
                 .into_iter()
                 .filter(|r| matches!(r.kind, ReferenceKind::Use | ReferenceKind::Decorator))
-                .filter(|r| is_plain_class_use(tree, r))
+                .filter(|r| node_at(tree, &r.range).is_some_and(is_plain_class_use))
                 .map(|r| (r, class)),
         );
     }
@@ -249,58 +255,50 @@ fn decide(
     match (callee.lang, callee.owner, &call.form) {
         // Free functions, unless a local binding of that name is what is called.
         (_, None, CallForm::Plain) if locals.shadows(call.name_range.start) => {
-            Decision::Skip(format!(
-                "`{shown}(…)` at {at} calls a local variable or parameter named `{name}`, not the function; left unchanged"
-            ))
+            Decision::Skip(w::calls_a_local(&shown, at, name))
         }
         (_, None, CallForm::Plain) | (Language::Python, None, CallForm::Path { .. }) => rewrite,
         (Language::Rust, None, CallForm::Path { qualifier }) => {
             let last = last_path_segment(qualifier);
             if last.starts_with(|c: char| c.is_uppercase()) {
-                Decision::Skip(format!(
-                    "`{shown}(…)` at {at} calls an associated function of `{last}`, not the free function `{name}`; left unchanged"
-                ))
+                Decision::Skip(w::calls_another_types_function(&shown, at, &last, name))
             } else {
                 rewrite
             }
         }
-        (Language::Rust, None, CallForm::Method { .. }) => Decision::Skip(format!(
-            "`{shown}(…)` at {at} is a method call, not a call of the free function `{name}`; left unchanged"
-        )),
+        (Language::Rust, None, CallForm::Method { .. }) => {
+            Decision::Skip(w::method_call_of_a_free_function(&shown, at, name))
+        }
         (Language::Python, None, CallForm::Method { receiver }) => {
             let object = text.get(receiver.clone()).unwrap_or("");
             if matches!(object, "self" | "cls") || object.starts_with("super(") {
-                Decision::Skip(format!(
-                    "`{shown}(…)` at {at} calls a method named `{name}`, not the function `{name}`; left unchanged"
-                ))
+                Decision::Skip(w::calls_another_method(&shown, at, name))
             } else {
                 rewrite
             }
         }
         // Methods and associated functions.
-        (_, Some(owner), CallForm::Plain) => Decision::Skip(format!(
-            "`{shown}(…)` at {at} calls a function named `{name}`, not `{}.{name}`; left unchanged",
-            owner.type_name
-        )),
+        (_, Some(owner), CallForm::Plain) => {
+            Decision::Skip(w::calls_a_free_function(&shown, at, name, &owner.type_name))
+        }
         (Language::Rust, Some(owner), CallForm::Path { qualifier }) => {
             if rust_qualifier_names_owner(owner, qualifier, call, tree, text) {
                 Decision::Rewrite {
                     explicit_receiver: callee.has_receiver,
                 }
             } else {
-                Decision::Skip(format!(
-                    "`{shown}(…)` at {at} names another type than `{}`; left unchanged",
-                    owner.type_name
-                ))
+                Decision::Skip(w::names_another_type(&shown, at, &owner.type_name))
             }
         }
         (Language::Rust, Some(owner), CallForm::Method { .. }) => {
             if callee.has_receiver {
                 rewrite
             } else {
-                Decision::Skip(format!(
-                    "`{shown}(…)` at {at} is a method call, but `{}::{name}` has no `self`; left unchanged",
-                    owner.type_name
+                Decision::Skip(w::method_call_without_self(
+                    &shown,
+                    at,
+                    &owner.type_name,
+                    name,
                 ))
             }
         }
@@ -315,7 +313,7 @@ fn decide(
 #[allow(clippy::too_many_arguments)]
 fn python_method_call(
     callee: &Callee<'_>,
-    owner: &Owner,
+    owner: &MethodOwner,
     object: &str,
     call: &CallSite,
     tree: &Tree,
@@ -326,30 +324,23 @@ fn python_method_call(
     let class = owner.type_name.as_str();
     let name = callee.name;
     if object.starts_with("super(") {
-        let enclosing_class =
-            node_at(tree, &call.range).and_then(|n| enclosing(n, "class_definition"));
-        let Some(enclosing_class) = enclosing_class else {
-            return Decision::Skip(format!(
-                "`{shown}(…)` at {at} is outside any class; left unchanged"
-            ));
+        let enclosing_class = node_at(tree, &call.range).and_then(|n| class_around(n, text));
+        let Some((enclosing_name, bases)) = enclosing_class else {
+            return Decision::Skip(w::outside_any_class(shown, at));
         };
-        let enclosing_name = enclosing_class
-            .child_by_field_name("name")
-            .map_or("", |n| node_text(n, text));
-        let bases = enclosing_class
-            .child_by_field_name("superclasses")
-            .map_or("", |n| node_text(n, text));
         return if enclosing_name == class {
-            Decision::Skip(format!(
-                "`{shown}(…)` at {at} inside `{class}` calls the base class's `{name}`, not `{class}.{name}`; left unchanged"
-            ))
+            Decision::Skip(w::calls_the_base_class(shown, at, class, name))
         } else if !word_matches(bases, class).is_empty() {
             Decision::Rewrite {
                 explicit_receiver: false,
             }
         } else {
-            Decision::Skip(format!(
-                "`{shown}(…)` at {at} calls the `{name}` of a base of `{enclosing_name}`, which does not name `{class}`; left unchanged"
+            Decision::Skip(w::calls_a_base_of_another_class(
+                shown,
+                at,
+                name,
+                enclosing_name,
+                class,
             ))
         };
     }
@@ -361,9 +352,7 @@ fn python_method_call(
     } else if last.starts_with(|c: char| c.is_uppercase())
         && !last.chars().all(|c| !c.is_lowercase())
     {
-        Decision::Skip(format!(
-            "`{shown}(…)` at {at} looks like a call of `{last}.{name}`, not `{class}.{name}`; left unchanged"
-        ))
+        Decision::Skip(w::calls_through_another_class(shown, at, last, name, class))
     } else {
         Decision::Rewrite {
             explicit_receiver: false,
@@ -373,7 +362,7 @@ fn python_method_call(
 
 /// `Self::m` (inside the owner's impl or trait), `Type::m`, `Trait::m`, `<Type as Trait>::m`.
 fn rust_qualifier_names_owner(
-    owner: &Owner,
+    owner: &MethodOwner,
     qualifier: &str,
     call: &CallSite,
     tree: &Tree,
@@ -392,23 +381,19 @@ fn rust_qualifier_names_owner(
         let Some(node) = node_at(tree, &call.range) else {
             return false;
         };
-        if let Some(item) = enclosing(node, "impl_item") {
-            let ty = item
-                .child_by_field_name("type")
-                .map_or("", |t| node_text(t, text));
-            let tr = item
-                .child_by_field_name("trait")
-                .map_or("", |t| node_text(t, text));
-            return named(&type_name_of(ty))
-                || (!tr.is_empty() && named(&last_path_segment(tr)) && owner.in_trait);
-        }
-        if let Some(item) = enclosing(node, "trait_item") {
-            let tr = item
-                .child_by_field_name("name")
-                .map_or("", |n| node_text(n, text));
-            return named(tr);
-        }
-        return false;
+        return match self_owner(node, text) {
+            Some(SelfOwner::Impl {
+                type_text,
+                trait_text,
+            }) => {
+                named(&type_name_of(&type_text))
+                    || (!trait_text.is_empty()
+                        && named(&last_path_segment(&trait_text))
+                        && owner.in_trait)
+            }
+            Some(SelfOwner::Trait { name }) => named(&name),
+            None => false,
+        };
     }
     named(&last)
 }
@@ -453,7 +438,7 @@ fn plan_call(
     explicit_receiver: bool,
 ) -> CallPlan {
     let args = &call.args;
-    let (old, new) = (&callee.old, &callee.new);
+    let new = &callee.new;
     let mut plan = CallPlan {
         range: call.range.clone(),
         edits: Vec::new(),
@@ -469,11 +454,7 @@ fn plan_call(
         plan.findings.push(Finding::warning(
             path,
             call.line,
-            format!(
-                "call at {at} passes `{}`; it is left unchanged: check it against the new signature {}",
-                quote(arg_text(splat)),
-                callee.new_list
-            ),
+            w::unpacked_arguments(at, &quote(arg_text(splat)), &callee.new_list),
         ));
         return plan;
     }
@@ -482,15 +463,81 @@ fn plan_call(
         plan.findings.push(Finding::warning(
             path,
             call.line,
-            format!(
-                "call at {at} passes {}, the new signature takes {} after the receiver, which this call does not pass first; left unchanged",
-                count(args.len()),
-                new.takes()
-            ),
+            w::receiver_not_passed(at, args.len(), &new.takes()),
         ));
         return plan;
     }
 
+    let mapping = map_arguments(callee, call, text, path, at, offset);
+    let (mut positional_placeholders, mut keyword_placeholders, missing) =
+        placeholders(callee, mapping.filled, &mapping.by_keyword);
+    let (keep, notes) = (mapping.keep, mapping.notes);
+    let dropped = keep.iter().filter(|k| !**k).count();
+    let added = positional_placeholders.len() + keyword_placeholders.len();
+    let generator = args.len() == 1
+        && args
+            .first()
+            .is_some_and(|a| a.range == call.arguments_range);
+    if generator && (dropped > 0 || added > 0) {
+        plan.findings.push(Finding::warning(
+            path,
+            call.line,
+            w::bare_generator_argument(at, &new.takes()),
+        ));
+        return plan;
+    }
+    plan.findings.extend(notes);
+    for (name, value) in &missing {
+        plan.findings.push(Finding::warning(
+            path,
+            call.line,
+            w::placeholder_argument(at, name, value),
+        ));
+    }
+
+    argument_edits(
+        &mut plan,
+        text,
+        call,
+        &keep,
+        (&mut positional_placeholders, &mut keyword_placeholders),
+        eol,
+    );
+    let before = args.len();
+    let after = before - dropped + added;
+    plan.findings.push(if plan.edits.is_empty() {
+        Finding::info(path, call.line, w::call_unchanged(at, before))
+    } else {
+        Finding::info(path, call.line, w::call_updated(at, before, after))
+    });
+    plan
+}
+
+/// How a call's arguments land on the new signature: which stay, the notes about those that
+/// change meaning or go, how many positional parameters they fill, and the names passed by
+/// keyword.
+struct Mapping<'c> {
+    keep: Vec<bool>,
+    notes: Vec<Finding>,
+    filled: usize,
+    by_keyword: Vec<&'c str>,
+}
+
+fn map_arguments<'c>(
+    callee: &Callee<'_>,
+    call: &'c CallSite,
+    text: &str,
+    path: &str,
+    at: &str,
+    offset: usize,
+) -> Mapping<'c> {
+    let args = &call.args;
+    let (old, new) = (&callee.old, &callee.new);
+    let arg_text = |i: usize| {
+        args.get(i)
+            .and_then(|a| text.get(a.range.clone()))
+            .unwrap_or("")
+    };
     let mut keep = vec![true; args.len()];
     let mut notes: Vec<Finding> = Vec::new();
     let mut positional = 0usize;
@@ -518,12 +565,7 @@ fn plan_call(
                 notes.push(Finding::warning(
                     path,
                     call.line,
-                    format!(
-                        "call at {at}: argument {} `{}` was for {was} and now goes to `{}`; arguments are not re-ordered",
-                        j + 1,
-                        quote(arg_text(i)),
-                        slot.name
-                    ),
+                    w::argument_changes_parameter(at, j + 1, &quote(arg_text(i)), &was, &slot.name),
                 ));
             }
         } else if new.var_positional.is_none() {
@@ -531,11 +573,7 @@ fn plan_call(
             notes.push(Finding::warning(
                 path,
                 call.line,
-                format!(
-                    "call at {at}: dropped argument {} `{}`; the new signature has no parameter in that position",
-                    j + 1,
-                    quote(arg_text(i))
-                ),
+                w::dropped_argument(at, j + 1, &quote(arg_text(i))),
             ));
         }
     }
@@ -551,16 +589,13 @@ fn plan_call(
                 notes.push(Finding::warning(
                     path,
                     call.line,
-                    format!("call at {at} passes `{keyword}` by keyword, but `{keyword}` is positional-only in the new signature"),
+                    w::positional_only_by_keyword(at, keyword),
                 ));
             } else if position < filled {
                 notes.push(Finding::warning(
                     path,
                     call.line,
-                    format!(
-                        "call at {at} passes `{keyword}` by keyword and also in position {}; arguments are not re-ordered, fix this call by hand",
-                        position + 1
-                    ),
+                    w::passed_twice(at, keyword, position + 1),
                 ));
             }
             by_keyword.push(keyword);
@@ -571,13 +606,26 @@ fn plan_call(
             notes.push(Finding::warning(
                 path,
                 call.line,
-                format!(
-                    "call at {at}: dropped keyword argument `{}`; the new signature has no parameter `{keyword}`",
-                    quote(arg_text(i))
-                ),
+                w::dropped_keyword_argument(at, &quote(arg_text(i)), keyword),
             ));
         }
     }
+    Mapping {
+        keep,
+        notes,
+        filled,
+        by_keyword,
+    }
+}
+
+/// The placeholders for the new parameters a call does not fill: positional ones (while no
+/// parameter was skipped), keyword ones, and (name, placeholder) of each.
+fn placeholders<'a>(
+    callee: &'a Callee<'_>,
+    filled: usize,
+    by_keyword: &[&str],
+) -> (Vec<String>, Vec<String>, Vec<(&'a str, String)>) {
+    let new = &callee.new;
     let mut positional_placeholders: Vec<String> = Vec::new();
     let mut keyword_placeholders: Vec<String> = Vec::new();
     let mut gap = false;
@@ -602,32 +650,20 @@ fn plan_call(
             missing.push((&slot.name, value));
         }
     }
-    let dropped = keep.iter().filter(|k| !**k).count();
-    let added = positional_placeholders.len() + keyword_placeholders.len();
-    let generator = args.len() == 1
-        && args
-            .first()
-            .is_some_and(|a| a.range == call.arguments_range);
-    if generator && (dropped > 0 || added > 0) {
-        plan.findings.push(Finding::warning(
-            path,
-            call.line,
-            format!(
-                "call at {at} passes 1 argument, the new signature takes {}; its only argument is a bare generator expression, so it is left unchanged",
-                new.takes()
-            ),
-        ));
-        return plan;
-    }
-    plan.findings.extend(notes);
-    for (name, value) in &missing {
-        plan.findings.push(Finding::warning(
-            path,
-            call.line,
-            format!("call at {at}: no argument for the new parameter `{name}`; passed the placeholder `{value}`, replace it with a real value"),
-        ));
-    }
+    (positional_placeholders, keyword_placeholders, missing)
+}
 
+/// The edits of a call: runs of dropped arguments deleted with their separators, placeholders
+/// inserted in the call's own layout.
+fn argument_edits(
+    plan: &mut CallPlan,
+    text: &str,
+    call: &CallSite,
+    keep: &[bool],
+    (positional_placeholders, keyword_placeholders): (&mut Vec<String>, &mut Vec<String>),
+    eol: &str,
+) {
+    let args = &call.args;
     // Edits: delete runs of dropped arguments with their separators; insert placeholders.
     let open = call.arguments_range.start;
     let close = call.arguments_range.end.saturating_sub(1);
@@ -674,10 +710,10 @@ fn plan_call(
                 plan.edits
                     .push(TextEdit::insert(args[keyword].range.start, inserted));
             }
-            None => appended.append(&mut positional_placeholders),
+            None => appended.append(positional_placeholders),
         }
     }
-    appended.append(&mut keyword_placeholders);
+    appended.append(keyword_placeholders);
     if !appended.is_empty() {
         match kept.last() {
             None => plan
@@ -702,23 +738,6 @@ fn plan_call(
             }
         }
     }
-
-    let before = args.len();
-    let after = before - dropped + added;
-    plan.findings.push(if plan.edits.is_empty() {
-        Finding::info(
-            path,
-            call.line,
-            format!("call at {at} unchanged ({})", count(before)),
-        )
-    } else {
-        Finding::info(
-            path,
-            call.line,
-            format!("call at {at} updated: {before} → {after} arguments"),
-        )
-    });
-    plan
 }
 
 /// In a one-argument-per-line call whose last argument is followed by a comma: the end of that
@@ -751,52 +770,24 @@ fn reference_finding(
 ) -> Finding {
     let at = format!("{path}:{}", reference.line);
     let line = reference.line;
-    let in_macro = || {
-        node_at(tree, &reference.range).is_some_and(|n| {
-            enclosing(n, "token_tree").is_some() || enclosing(n, "macro_invocation").is_some()
-        })
-    };
+    let in_macro = || node_at(tree, &reference.range).is_some_and(in_macro);
     match reference.kind {
-        ReferenceKind::Use if name != callee.name => Finding::info(
-            path,
-            line,
-            format!(
-                "`{name}` is used at {at} without a call (a subclass, isinstance, a factory?); constructions through it are not updated"
-            ),
-        ),
-        ReferenceKind::Use if callee.lang == Language::Rust && in_macro() => Finding::warning(
-            path,
-            line,
-            format!(
-                "`{name}` appears inside a macro at {at}; a call there is not updated, check it by hand"
-            ),
-        ),
-        ReferenceKind::Use => Finding::warning(
-            path,
-            line,
-            format!(
-                "`{name}` is used at {at} without being called (passed as a value?); calls through it are not updated"
-            ),
-        ),
-        ReferenceKind::Decorator => Finding::warning(
-            path,
-            line,
-            format!("`{name}` is used as a decorator at {at}; that use is not updated"),
-        ),
-        ReferenceKind::Import => match import_alias(tree, text, &reference.range) {
+        ReferenceKind::Use if name != callee.name => {
+            Finding::info(path, line, w::used_without_a_call(name, &at))
+        }
+        ReferenceKind::Use if callee.lang == Language::Rust && in_macro() => {
+            Finding::warning(path, line, w::inside_a_macro(name, &at))
+        }
+        ReferenceKind::Use => Finding::warning(path, line, w::used_without_being_called(name, &at)),
+        ReferenceKind::Decorator => Finding::warning(path, line, w::used_as_a_decorator(name, &at)),
+        ReferenceKind::Import => match node_at(tree, &reference.range)
+            .and_then(|n| callee.lang.syntax().import_alias(n, text))
+        {
             // `from m import f as g` / `use m::f as g;`: calls of `g` are calls of `f`.
-            Some(alias) => Finding::warning(
-                path,
-                line,
-                format!(
-                    "`{name}` is imported as `{alias}` at {at}; calls through `{alias}` are not updated: check them"
-                ),
-            ),
-            None => Finding::info(
-                path,
-                line,
-                format!("`{name}` is imported at {at}; the import needs no change"),
-            ),
+            Some(alias) => {
+                Finding::warning(path, line, w::imported_under_an_alias(name, &alias, &at))
+            }
+            None => Finding::info(path, line, w::imported(name, &at)),
         },
         ReferenceKind::InString | ReferenceKind::InComment => {
             match text_mention(callee.lang, text, reference) {
@@ -807,38 +798,18 @@ fn reference_finding(
                     } else {
                         "uses"
                     };
-                    Finding::warning(
-                        path,
-                        line,
-                        format!(
-                            "a doc example at {at} {how} `{name}` with the old parameters; doc tests run it, and it is not updated: update it by hand"
-                        ),
-                    )
+                    Finding::warning(path, line, w::doc_example(&at, how, name))
                 }
-                TextMention::NameString if in_dunder_all(tree, text, &reference.range) => {
-                    Finding::info(
-                        path,
-                        line,
-                        format!("`{name}` is listed in `__all__` at {at}; nothing to update"),
-                    )
+                TextMention::NameString if in_dunder_all(node_at(tree, &reference.range), text) => {
+                    Finding::info(path, line, w::listed_in_dunder_all(name, &at))
                 }
-                TextMention::NameString => Finding::warning(
-                    path,
-                    line,
-                    format!(
-                        "a string at {at} names `{name}` (`getattr`, a patch target, a serde `default = \"…\"`?); a call through it is not updated: check it"
-                    ),
-                ),
-                _ if reference.kind == ReferenceKind::InString => Finding::info(
-                    path,
-                    line,
-                    format!("`{name}` appears in a string at {at}; not updated"),
-                ),
-                _ => Finding::info(
-                    path,
-                    line,
-                    format!("`{name}` appears in a comment at {at}; not updated"),
-                ),
+                TextMention::NameString => {
+                    Finding::warning(path, line, w::names_in_a_string(&at, name))
+                }
+                _ if reference.kind == ReferenceKind::InString => {
+                    Finding::info(path, line, w::in_a_string(name, &at))
+                }
+                _ => Finding::info(path, line, w::in_a_comment(name, &at)),
             }
         }
     }
@@ -853,67 +824,7 @@ fn names_the_function(callee: &Callee<'_>, tree: &Tree, reference: &Reference) -
     let Some(node) = node_at(tree, &reference.range) else {
         return true;
     };
-    let prefix = node.parent().is_some_and(|p| {
-        matches!(
-            p.kind(),
-            "scoped_identifier" | "scoped_type_identifier" | "scoped_use_list"
-        ) && p.child_by_field_name("path") == Some(node)
-    });
-    !prefix
-}
-
-/// A use of the class name that could construct it: not its own definition's name, not an
-/// annotation, not `Class.attribute`.
-fn is_plain_class_use(tree: &Tree, reference: &Reference) -> bool {
-    let Some(node) = node_at(tree, &reference.range) else {
-        return false;
-    };
-    let Some(parent) = node.parent() else {
-        return true;
-    };
-    let own_name =
-        parent.kind() == "class_definition" && parent.child_by_field_name("name") == Some(node);
-    let attribute_object =
-        parent.kind() == "attribute" && parent.child_by_field_name("object") == Some(node);
-    !own_name && !attribute_object && enclosing(node, "type").is_none()
-}
-
-/// Other definitions of the same name whose calls look like ours.
-/// The alias an import gives the name at `range` (`g` in `from m import f as g`,
-/// `use m::f as g;`).
-fn import_alias(tree: &Tree, text: &str, range: &Range<usize>) -> Option<String> {
-    let node = node_at(tree, range)?;
-    let mut current = node.parent();
-    while let Some(n) = current {
-        match n.kind() {
-            "aliased_import" | "use_as_clause" => {
-                let alias = n.child_by_field_name("alias")?;
-                return (alias.byte_range() != *range).then(|| node_text(alias, text).to_string());
-            }
-            "dotted_name" | "scoped_identifier" => {}
-            _ => return None,
-        }
-        current = n.parent();
-    }
-    None
-}
-
-/// Whether the string at `range` is an item of `__all__ = [...]` (or `+=`).
-fn in_dunder_all(tree: &Tree, text: &str, range: &Range<usize>) -> bool {
-    let mut current = node_at(tree, range);
-    while let Some(node) = current {
-        match node.kind() {
-            "assignment" | "augmented_assignment" => {
-                return node
-                    .child_by_field_name("left")
-                    .is_some_and(|l| node_text(l, text) == "__all__");
-            }
-            "string" | "string_content" | "list" | "tuple" | "parenthesized_expression" => {}
-            _ => return false,
-        }
-        current = node.parent();
-    }
-    false
+    !is_path_prefix(node)
 }
 
 /// A Python stub (`mod.pyi`) next to the module (`mod.py`) declares the same functions.
@@ -923,6 +834,7 @@ fn is_stub_of(stub: &str, module: &str) -> bool {
         .is_some_and(|(a, b)| a == b)
 }
 
+/// Other definitions of the same name whose calls look like ours.
 fn other_definitions(callee: &Callee<'_>, tree: &Tree, text: &str, path: &str) -> Vec<Finding> {
     let wanted_kind = match callee.owner {
         None => SymbolKind::Function,
@@ -943,32 +855,18 @@ fn other_definitions(callee: &Callee<'_>, tree: &Tree, text: &str, path: &str) -
         .filter(|s| !(path == callee.definition.0 && s.name_range == callee.definition.1))
         .map(|s| {
             let message = if is_stub_of(path, callee.definition.0) {
-                format!(
-                    "the stub {path} declares `{}` at line {}; it keeps the old signature: update it to match",
-                    s.name_path, s.line
-                )
+                w::stub_keeps_the_old_signature(path, &s.name_path, s.line)
             } else {
-                format!(
-                    "another `{}` is defined at {path}:{}; it keeps its signature, and calls meant for it look the same, so some may have been rewritten: check them",
-                    s.name_path, s.line
-                )
+                w::another_definition(&s.name_path, path, s.line)
             };
             Finding::warning(path, s.line, message)
         })
         .collect()
 }
 
-fn count(n: usize) -> String {
-    if n == 1 {
-        "1 argument".to_string()
-    } else {
-        format!("{n} arguments")
-    }
-}
-
 /// Source text for a message: on one line, at most 40 characters.
 pub(super) fn quote(text: &str) -> String {
-    let one_line = super::layout::collapse_whitespace(text);
+    let one_line = crate::text::collapse_whitespace(text);
     if one_line.chars().count() <= 40 {
         one_line
     } else {

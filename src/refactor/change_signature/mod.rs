@@ -5,27 +5,30 @@
 //! every mention left alone is a finding.
 
 mod call_sites;
+mod function;
 mod layout;
-mod params;
+pub mod params;
 mod python;
 mod rust;
-mod target;
 mod typed;
+mod wording;
 
 pub use typed::{TypedList, check_new_parameters, function_query, read_typed_list};
 
 use std::collections::BTreeMap;
-
-use rayon::prelude::*;
-use serde_json::Value;
+use wording as w;
 
 use self::call_sites::Callee;
-use self::layout::{Item, Layout, one_line};
-use self::params::{OldList, Param, Signature};
-use super::{ChangeSignatureRequest, Finding, Plan, RefactorError, SourceError, Sources};
+use self::layout::one_line;
+use self::params::{Param, ParamList, Signature};
+use super::{
+    ChangeSignatureDetails, ChangeSignatureRequest, Details, Finding, Plan, RefactorError,
+    SourceError, Sources, map_in_parallel,
+};
 use crate::edit::{ChangeSetBuilder, SourceFile, TextEdit};
+use crate::lang::Language;
+use crate::lang::params::{Item, Layout};
 use crate::lang::symbols::resolve;
-use crate::lang::{Language, walk_node};
 
 /// A requested list checked against the language's rules, with notes for the user.
 #[derive(Debug, Default)]
@@ -45,29 +48,30 @@ fn invalid(message: String) -> RefactorError {
 pub fn plan(
     sources: &dyn Sources,
     request: &ChangeSignatureRequest,
+    lang: Language,
 ) -> Result<Plan, RefactorError> {
     let path = request.file.as_str();
-    let lang = Language::from_path(path)
-        .ok_or_else(|| RefactorError::UnsupportedLanguage(path.to_string()))?;
     let file = sources.file(path)?.ok_or_else(|| SourceError::Missing {
         path: path.to_string(),
     })?;
     let text = file.text.as_str();
-    let tree = sources.parse(lang, &file);
-    let symbols = sources.outline(lang, &file, &tree);
+    let store = sources.parsed();
+    let tree = store.tree(lang, &file);
+    let symbols = store.outline(lang, &file, &tree);
     let symbol = resolve(&symbols, &request.function, "function", |s| {
         s.kind.is_function()
     })?;
-    let target = target::locate(lang, &tree, text, symbol, &symbols)?;
-    let old = match lang {
-        Language::Rust => rust::old_list(target.parameters, text, &target.name_path)?,
-        Language::Python => python::old_list(
-            target.parameters,
-            text,
-            &target.name_path,
-            target.python_receiver(),
-        )?,
-    };
+    let target = function::locate(lang, &tree, text, symbol, &symbols)?;
+    let old = lang
+        .syntax()
+        .parameter_list(target.parameters, text, target.python_receiver())
+        .map_err(|unreadable| {
+            RefactorError::Unsupported(w::unreadable_parameter(
+                &target.name_path,
+                &unreadable.kind,
+                unreadable.line,
+            ))
+        })?;
     let resolved = match lang {
         Language::Rust => rust::new_list(&old, &request.new_parameters, &target.name_path)?,
         Language::Python => python::new_list(&old, &request.new_parameters, &target.name_path)?,
@@ -81,61 +85,32 @@ pub fn plan(
         .map(|p| p.item.text.as_str())
         .collect();
     let mut plan = Plan::default();
-    plan.details
-        .insert("old_params".into(), Value::from(one_line(&old_texts)));
-    plan.details
-        .insert("new_params".into(), Value::from(one_line(&new_texts)));
+    let mut details = ChangeSignatureDetails {
+        old_params: one_line(&old_texts),
+        new_params: one_line(&new_texts),
+        call_sites_updated: 0,
+    };
     for note in &resolved.notes {
         plan.findings
             .push(Finding::info(path, target.line, note.clone()));
     }
     if old_texts == new_texts {
-        plan.details
-            .insert("call_sites_updated".into(), Value::from(0));
+        plan.details = Details::ChangeSignature(details);
         plan.findings.push(Finding::info(
             path,
             target.line,
-            format!(
-                "the new parameter list of `{}` is the same as the old one {}; nothing to change",
-                target.name_path,
-                one_line(&old_texts)
-            ),
+            w::nothing_to_change(&target.name_path, &one_line(&old_texts)),
         ));
         return Ok(plan);
     }
 
     // The definition.
-    let eol = crate::text::line_ending(text);
-    let items: Vec<Item> = old
-        .receiver
-        .iter()
-        .chain(&resolved.params)
-        .map(|p| p.item.clone())
-        .collect();
-    let layout = if resolved.params.is_empty() {
-        Layout::default()
-    } else {
-        old.layout.clone()
-    };
-    let footer = if resolved.params.is_empty() {
-        &[][..]
-    } else {
-        &old.footer[..]
-    };
-    let (list_text, mut dropped) = layout::render(&layout, &items, footer, eol);
-    dropped.extend(dropped_decorations(&old, &resolved.params));
-    if resolved.params.is_empty() {
-        dropped.extend(old.footer.iter().map(|d| d.text.clone()));
-    }
+    let (list_text, dropped) = new_list_text(text, &old, &resolved.params);
     for decoration in dropped {
         plan.findings.push(Finding::info(
             path,
             target.line,
-            format!(
-                "`{}` in the parameter list of `{}` was dropped with the parameter it belonged to",
-                call_sites::quote(&decoration),
-                target.name_path
-            ),
+            w::decoration_dropped(&call_sites::quote(&decoration), &target.name_path),
         ));
     }
     let mut builder = ChangeSetBuilder::new();
@@ -157,18 +132,70 @@ pub fn plan(
         definition: (path, symbol.name_range.clone(), old.range.clone()),
         definition_outline: &symbols,
     };
+    let (files, outcomes) = search_and_rewrite(sources, &callee, &file, &tree, &mut plan.findings)?;
+    let mut updated = 0usize;
+    for (source, outcome) in files.values().zip(outcomes) {
+        updated += outcome.updated;
+        plan.findings.extend(outcome.findings);
+        for edit in outcome.edits {
+            builder.edit(&source.path, edit);
+        }
+    }
+    plan.changes = builder.build(|p| files.get(p))?;
+    details.call_sites_updated = updated;
+    plan.details = Details::ChangeSignature(details);
+    Ok(plan)
+}
+
+/// The new parameter list in the layout of the old one, and the comments and attributes of the
+/// old one that it could not keep.
+fn new_list_text(text: &str, old: &ParamList, new: &[Param]) -> (String, Vec<String>) {
+    let eol = crate::text::line_ending(text);
+    let items: Vec<Item> = old
+        .receiver
+        .iter()
+        .chain(new)
+        .map(|p| p.item.clone())
+        .collect();
+    let layout = if new.is_empty() {
+        Layout::default()
+    } else {
+        old.layout.clone()
+    };
+    let footer = if new.is_empty() {
+        &[][..]
+    } else {
+        &old.footer[..]
+    };
+    let (list_text, mut dropped) = layout::render(&layout, &items, footer, eol);
+    dropped.extend(dropped_decorations(old, new));
+    if new.is_empty() {
+        dropped.extend(old.footer.iter().map(|d| d.text.clone()));
+    }
+    (list_text, dropped)
+}
+
+/// The project's files that mention the function (and the definition's file as it was read),
+/// each rewritten by one of the store's workers; a warning for each file that could not be
+/// searched.
+fn search_and_rewrite(
+    sources: &dyn Sources,
+    callee: &Callee<'_>,
+    file: &SourceFile,
+    tree: &tree_sitter::Tree,
+    findings: &mut Vec<Finding>,
+) -> Result<(BTreeMap<String, SourceFile>, Vec<call_sites::FileOutcome>), RefactorError> {
+    let lang = callee.lang;
+    let store = sources.parsed();
     let mut files: BTreeMap<String, SourceFile> = BTreeMap::new();
-    let words = call_sites::search_words(&callee);
+    let words = call_sites::search_words(callee);
     for word in &words {
         let mentioning = sources.files_mentioning(lang, word)?;
         for (skipped, why) in mentioning.skipped {
-            plan.findings.push(Finding::warning(
+            findings.push(Finding::warning(
                 &skipped,
                 1,
-                format!(
-                    "{skipped} was not searched for calls of `{}`: {why}",
-                    target.name
-                ),
+                w::file_not_searched(&skipped, callee.name, &why),
             ));
         }
         for mentioning_file in mentioning.files {
@@ -179,37 +206,22 @@ pub fn plan(
     }
     // The definition's file as it was read above, whatever the search returned for it.
     files.insert(file.path.clone(), file.clone());
-    // Every file on its own core; the other files only need the statements around the words.
+    // The other files only need the statements around the words.
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
-    let outcomes: Vec<call_sites::FileOutcome> = files
-        .values()
-        .collect::<Vec<_>>()
-        .par_iter()
-        .map(|source| {
-            if source.path == file.path {
-                call_sites::rewrite_file(&callee, source, &tree)
-            } else {
-                let tree = sources.parse_around_words(lang, source, &words);
-                call_sites::rewrite_file(&callee, source, &tree)
-            }
-        })
-        .collect();
-    let mut updated = 0usize;
-    for (source, outcome) in files.values().zip(outcomes) {
-        updated += outcome.updated;
-        plan.findings.extend(outcome.findings);
-        for edit in outcome.edits {
-            builder.edit(&source.path, edit);
+    let sources_list: Vec<&SourceFile> = files.values().collect();
+    let outcomes = map_in_parallel(store, &sources_list, &|source| {
+        if source.path == file.path {
+            call_sites::rewrite_file(callee, source, tree)
+        } else {
+            let tree = store.tree_around_words(lang, source, &words);
+            call_sites::rewrite_file(callee, source, &tree)
         }
-    }
-    plan.changes = builder.build(|p| files.get(p))?;
-    plan.details
-        .insert("call_sites_updated".into(), Value::from(updated));
-    Ok(plan)
+    });
+    Ok((files, outcomes))
 }
 
 /// Comments and attributes of old parameters that the new list does not continue.
-fn dropped_decorations(old: &OldList, new: &[Param]) -> Vec<String> {
+fn dropped_decorations(old: &ParamList, new: &[Param]) -> Vec<String> {
     old.params
         .iter()
         .enumerate()
@@ -229,10 +241,10 @@ fn dropped_decorations(old: &OldList, new: &[Param]) -> Vec<String> {
 /// A warning for each old parameter name the body still uses but the new list no longer binds.
 fn body_uses(
     lang: Language,
-    target: &target::Target<'_>,
+    target: &function::ChangedFunction<'_>,
     text: &str,
     path: &str,
-    old: &OldList,
+    old: &ParamList,
     new: &[Param],
 ) -> Vec<Finding> {
     let Some(body) = target.body else {
@@ -245,48 +257,20 @@ fn body_uses(
         {
             continue;
         }
-        let mut lines = Vec::new();
-        walk_node(body, |node| {
-            if node.kind() == "identifier"
-                && crate::lang::node_text(node, text) == gone.name
-                && !is_name_slot(node)
-            {
-                lines.push(node.start_position().row + 1);
-            }
-            true
-        });
+        let lines = lang.syntax().variable_lines(body, text, &gone.name);
         if let Some(first) = lines.first() {
-            let more = if lines.len() > 1 {
-                format!(", {} uses in all", lines.len())
-            } else {
-                String::new()
-            };
+            let more = w::uses_in_all(lines.len());
             findings.push(Finding::warning(
                 path,
                 *first,
-                format!(
-                    "`{}` is no longer a parameter of `{}`, but its body still uses it (line {first}{more}); rename or replace those uses",
-                    gone.name, target.name_path
-                ),
+                w::removed_parameter_still_used(&gone.name, &target.name_path, *first, &more),
             ));
         }
     }
     findings
 }
 
-/// An identifier that names something other than a variable: `x.name`, `f(name=...)`.
-fn is_name_slot(node: tree_sitter::Node<'_>) -> bool {
-    let Some(parent) = node.parent() else {
-        return false;
-    };
-    match parent.kind() {
-        "attribute" => parent.child_by_field_name("attribute") == Some(node),
-        "keyword_argument" => parent.child_by_field_name("name") == Some(node),
-        _ => false,
-    }
-}
-
-fn trait_findings(target: &target::Target<'_>, path: &str) -> Vec<Finding> {
+fn trait_findings(target: &function::ChangedFunction<'_>, path: &str) -> Vec<Finding> {
     let Some(owner) = &target.owner else {
         return Vec::new();
     };
@@ -294,15 +278,9 @@ fn trait_findings(target: &target::Target<'_>, path: &str) -> Vec<Finding> {
         return Vec::new();
     };
     let message = if owner.in_trait {
-        format!(
-            "`{}` is declared in the trait `{trait_name}`: its implementations keep the old signature and must be changed too",
-            target.name
-        )
+        w::declared_in_a_trait(&target.name, trait_name)
     } else {
-        format!(
-            "`{}` implements the trait `{trait_name}`: the trait's declaration and its other implementations keep the old signature",
-            target.name_path
-        )
+        w::implements_a_trait(&target.name_path, trait_name)
     };
     vec![Finding::warning(path, target.line, message)]
 }

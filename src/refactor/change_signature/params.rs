@@ -1,84 +1,112 @@
-//! The parameters of a function as change signature reasons about them, in both languages: one
-//! [`Param`] per entry of the list (markers such as Python's `*` and `/` included), the list as
-//! the author wrote it ([`OldList`]), and the [`Signature`] a call is matched against.
+//! The parameters of a function as change signature reasons about them: the list as the author
+//! wrote it ([`ParamList`], read by the language), the [`Signature`] a call is matched against,
+//! and [`parse_parameters`], the parser of a list as the user types it (the TUI's form).
 
-use std::ops::Range;
+use super::wording as w;
+use crate::lang::Language;
+use crate::lang::syntax::BrokenList;
+use crate::refactor::NewParameter;
 
-use super::layout::{Decoration, Item, Layout};
+use crate::lang::params::Item;
+pub use crate::lang::params::{Param, ParamKind, ParamList};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum ParamKind {
-    /// `a`, `a: int = 1`, `mut a: i32`, `(x, y): (u8, u8)`.
-    Regular,
-    /// Python `*args`, Rust's C-variadic `...`.
-    VarPositional,
-    /// Python `**kwargs`.
-    VarKeyword,
-    /// Python's bare `*`: what follows is keyword-only.
-    KeywordMarker,
-    /// Python's `/`: what precedes is positional-only.
-    PositionalMarker,
-}
-
-/// One entry of a parameter list.
+/// A parameter list as the user typed it, read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Param {
-    pub kind: ParamKind,
-    /// How `new_parameters` spells it: `a`, `*args`, `**kw`, `*`, `/`, `(x, y)`, `...`.
-    pub spelled: String,
-    /// The bound name (`a`, `args`); the pattern for a Rust pattern parameter; the marker itself.
-    pub name: String,
-    /// Rust `mut a`: the binding is mutable (kept when the parameter is kept).
-    pub mutable: bool,
-    pub ty: Option<String>,
-    pub default: Option<String>,
-    /// As written (old list) or as it will be written (new list), with its comments.
-    pub item: Item,
-    /// For a new parameter: the index in the old list of the parameter it continues.
-    pub old: Option<usize>,
+pub struct ParsedParameters {
+    /// The receiver written first (`&mut self`, `self`, `cls`), left out of `parameters`: the
+    /// engine keeps the function's own.
+    pub receiver: Option<String>,
+    pub parameters: Vec<NewParameter>,
 }
 
-impl Param {
-    pub fn has_default(&self) -> bool {
-        self.default.is_some()
+/// Reads the parameter list of a function in `lang` as the user writes it, `(a: i32, b: &str)`
+/// or `(self, a, b=1)` (the parentheses may be left out); `is_method` says whether a Python
+/// `self`/`cls` first parameter is the receiver. The error says what is wrong and where.
+pub fn parse_parameters(
+    lang: Language,
+    text: &str,
+    is_method: bool,
+) -> Result<ParsedParameters, String> {
+    let trimmed = text.trim();
+    let inner = match (trimmed.strip_prefix('('), trimmed.ends_with(')')) {
+        (Some(rest), true) => &rest[..rest.len() - 1],
+        (Some(_), false) => return Err(w::LIST_MUST_END.to_string()),
+        (None, _) if trimmed.ends_with(')') => {
+            return Err(w::LIST_MUST_START.to_string());
+        }
+        (None, _) => trimmed,
+    };
+    let list = match lang.syntax().read_written_list(inner) {
+        Ok(list) => list,
+        Err(BrokenList { column, what }) => {
+            return Err(w::list_does_not_parse(column, &what));
+        }
+    };
+    let mut receiver = list.receiver.map(|r| r.item.text);
+    let mut parameters: Vec<NewParameter> = Vec::new();
+    for (index, param) in list.params.into_iter().enumerate() {
+        // A Python method's `self` or `cls` written first is its receiver.
+        let python_receiver = lang == Language::Python
+            && is_method
+            && index == 0
+            && param.kind == ParamKind::Regular
+            && matches!(param.name.as_str(), "self" | "cls")
+            && param.default.is_none();
+        if python_receiver {
+            receiver = Some(param.item.text);
+            continue;
+        }
+        let position = index + 1 - usize::from(receiver.is_some() && lang == Language::Python);
+        if lang == Language::Rust && param.ty.is_none() && param.spelled != "..." {
+            return Err(w::typed_list_needs_types(
+                position,
+                &param.item.text,
+                &param.spelled,
+            ));
+        }
+        let name = match (lang, param.mutable) {
+            (Language::Rust, true) => format!("mut {}", param.spelled),
+            _ => param.spelled.clone(),
+        };
+        if param.binds()
+            && parameters
+                .iter()
+                .any(|p| p.name.trim_start_matches("mut ") == param.spelled)
+        {
+            return Err(w::typed_name_twice(&param.spelled));
+        }
+        parameters.push(NewParameter {
+            name,
+            ty: param.ty,
+            default: param.default,
+        });
     }
-
-    /// Whether the parameter binds a name a body can use (not a marker).
-    pub fn binds(&self) -> bool {
-        matches!(
-            self.kind,
-            ParamKind::Regular | ParamKind::VarPositional | ParamKind::VarKeyword
-        ) && self.spelled != "..."
-    }
+    Ok(ParsedParameters {
+        receiver,
+        parameters,
+    })
 }
 
-/// The parameter list of the definition as written.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct OldList {
-    /// `self`, `&mut self`, `self: Box<Self>` in Rust; `self`/`cls` of a Python method.
-    pub receiver: Option<Param>,
-    pub params: Vec<Param>,
-    pub layout: Layout,
-    /// Comment lines after the last parameter.
-    pub footer: Vec<Decoration>,
-    /// The list with its parentheses.
-    pub range: Range<usize>,
-}
-
-impl OldList {
-    /// The text of every entry (receiver first), without comments.
-    pub fn entry_texts(&self) -> Vec<&str> {
-        self.receiver
-            .iter()
-            .chain(&self.params)
-            .map(|p| p.item.text.as_str())
-            .collect()
+/// The written item of a parameter of the new list: the old parameter's as it was when nothing
+/// about it changes, else `render`'s text with the old one's comments and attributes kept.
+pub(super) fn item_for(
+    old: Option<&Param>,
+    unchanged: bool,
+    render: impl FnOnce() -> String,
+) -> Item {
+    match old {
+        Some(p) if unchanged => p.item.clone(),
+        Some(p) => Item {
+            text: render(),
+            ..p.item.clone()
+        },
+        None => Item::plain(render()),
     }
 }
 
 /// A parameter a call can fill.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Slot {
+pub struct Slot {
     pub name: String,
     pub has_default: bool,
     /// Before Python's `/`: it cannot be passed by keyword.
@@ -87,7 +115,7 @@ pub(super) struct Slot {
 
 /// What a call of the function must pass (the receiver left out).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(super) struct Signature {
+pub struct Signature {
     /// Parameters that take positional arguments, in order.
     pub positional: Vec<Slot>,
     /// `*args` (or Rust's `...`), by name: surplus positional arguments are absorbed.
@@ -193,6 +221,7 @@ impl Signature {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::params::Item;
 
     fn param(kind: ParamKind, name: &str, default: Option<&str>) -> Param {
         Param {
@@ -246,5 +275,90 @@ mod tests {
         let splat = Signature::of(&[param(ParamKind::VarPositional, "args", None)]);
         assert_eq!(splat.var_positional.as_deref(), Some("args"));
         assert_eq!(splat.takes(), "at least 0");
+    }
+
+    #[test]
+    fn typed_lists_are_read_as_in_a_definition() {
+        let rust = parse_parameters(
+            Language::Rust,
+            "(&mut self, mut a: i32, b: Vec<(u8, u8)>)",
+            true,
+        )
+        .unwrap();
+        assert_eq!(rust.receiver.as_deref(), Some("&mut self"));
+        let names: Vec<(&str, Option<&str>)> = rust
+            .parameters
+            .iter()
+            .map(|p| (p.name.as_str(), p.ty.as_deref()))
+            .collect();
+        assert_eq!(
+            names,
+            vec![("mut a", Some("i32")), ("b", Some("Vec<(u8, u8)>"))]
+        );
+        let python = parse_parameters(
+            Language::Python,
+            "self, a, b: int = 1, *args, c='x, y', **kw",
+            true,
+        )
+        .unwrap();
+        assert_eq!(python.receiver.as_deref(), Some("self"));
+        let names: Vec<(&str, Option<&str>, Option<&str>)> = python
+            .parameters
+            .iter()
+            .map(|p| (p.name.as_str(), p.ty.as_deref(), p.default.as_deref()))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("a", None, None),
+                ("b", Some("int"), Some("1")),
+                ("*args", None, None),
+                ("c", None, Some("'x, y'")),
+                ("**kw", None, None)
+            ]
+        );
+        assert!(
+            parse_parameters(Language::Python, "()", false)
+                .unwrap()
+                .parameters
+                .is_empty()
+        );
+        // Not a method: `self` is a parameter like any other.
+        assert_eq!(
+            parse_parameters(Language::Python, "(self, a)", false)
+                .unwrap()
+                .parameters
+                .len(),
+            2
+        );
+    }
+
+    #[test]
+    fn mistakes_are_refused_with_where_they_are() {
+        assert!(
+            parse_parameters(Language::Rust, "(a)", false)
+                .unwrap_err()
+                .contains("need a type")
+        );
+        assert!(
+            parse_parameters(Language::Python, "(a, a)", false)
+                .unwrap_err()
+                .contains("twice")
+        );
+        assert!(
+            parse_parameters(Language::Python, "(a, b", false)
+                .unwrap_err()
+                .contains("end with `)`")
+        );
+        assert!(
+            parse_parameters(Language::Python, "(a=, b)", false)
+                .unwrap_err()
+                .contains("does not parse")
+        );
+        assert!(
+            parse_parameters(Language::Rust, "(a: i32,, b: u8)", false)
+                .unwrap_err()
+                .contains("does not parse")
+        );
     }
 }

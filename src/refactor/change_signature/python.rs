@@ -1,129 +1,16 @@
-//! Python parameter lists: reading `(self, a, b: int = 1, *args, c, **kw)` as written, checking
-//! a requested new list against Python's rules (no required parameter after a defaulted one, one
-//! `*`, `**kwargs` last, no name twice, names not keywords) and rendering its entries in PEP 8
-//! spacing. Call sites are not this module's business.
+//! Python's rules for a new parameter list (no required parameter after a defaulted one, one `*`,
+//! `**kwargs` last, no name twice, names not keywords), and its entries rendered in PEP 8
+//! spacing. Reading the old list is `lang::python::params`; call sites are not this module's
+//! business.
 
-use tree_sitter::Node;
-
-use super::layout::{DecorationKind, Item, collapse_whitespace, parse_list};
-use super::params::{OldList, Param, ParamKind};
+use super::params::item_for;
+use super::wording as w;
 use super::{Resolved, invalid};
-use crate::lang::{Language, node_text, syntax_errors};
+use crate::lang::Language;
+use crate::lang::params::{Param, ParamKind, ParamList};
+use crate::lang::python::params::{is_annotation, is_default, spelled};
 use crate::refactor::{NewParameter, RefactorError};
-
-/// The parameter list node `params` of `function`; `has_receiver` when it is a method whose
-/// first parameter is `self`/`cls` (not a `@staticmethod`).
-pub(super) fn old_list(
-    params: Node<'_>,
-    text: &str,
-    function: &str,
-    has_receiver: bool,
-) -> Result<OldList, RefactorError> {
-    let parsed = parse_list(
-        params,
-        text,
-        |n| (n.kind() == "comment").then_some(DecorationKind::Comment),
-        |s| s.starts_with('#'),
-    );
-    let mut list: Vec<Param> = Vec::new();
-    for (node, item) in parsed.items {
-        let field = |name: &str| {
-            node.child_by_field_name(name)
-                .map(|n| node_text(n, text).to_string())
-        };
-        let (kind, name, ty, default) = match node.kind() {
-            "identifier" => (
-                ParamKind::Regular,
-                node_text(node, text).to_string(),
-                None,
-                None,
-            ),
-            "typed_parameter" => {
-                let Some(inner) = node.named_child(0) else {
-                    return Err(unreadable(function, node));
-                };
-                let (kind, name) = splat(inner, text).ok_or_else(|| unreadable(function, node))?;
-                (kind, name, field("type"), None)
-            }
-            "default_parameter" => (
-                ParamKind::Regular,
-                field("name").unwrap_or_default(),
-                None,
-                field("value"),
-            ),
-            "typed_default_parameter" => (
-                ParamKind::Regular,
-                field("name").unwrap_or_default(),
-                field("type"),
-                field("value"),
-            ),
-            "list_splat_pattern" | "dictionary_splat_pattern" => {
-                let (kind, name) = splat(node, text).ok_or_else(|| unreadable(function, node))?;
-                (kind, name, None, None)
-            }
-            "keyword_separator" => (ParamKind::KeywordMarker, "*".to_string(), None, None),
-            "positional_separator" => (ParamKind::PositionalMarker, "/".to_string(), None, None),
-            _ => return Err(unreadable(function, node)),
-        };
-        if name.is_empty() {
-            return Err(unreadable(function, node));
-        }
-        list.push(Param {
-            spelled: spelled(kind, &name),
-            kind,
-            name,
-            mutable: false,
-            ty,
-            default,
-            item,
-            old: None,
-        });
-    }
-    let receiver = if has_receiver && list.first().is_some_and(|p| p.kind == ParamKind::Regular) {
-        Some(list.remove(0))
-    } else {
-        None
-    };
-    Ok(OldList {
-        receiver,
-        params: list,
-        layout: parsed.layout,
-        footer: parsed.footer,
-        range: params.byte_range(),
-    })
-}
-
-fn unreadable(function: &str, node: Node<'_>) -> RefactorError {
-    RefactorError::Unsupported(format!(
-        "the parameter list of `{function}` holds a `{}` (line {}) that the heuristic cannot read; change this signature by hand",
-        node.kind(),
-        node.start_position().row + 1
-    ))
-}
-
-/// `name`, `*args` or `**kwargs` as a kind and a bare name.
-fn splat(node: Node<'_>, text: &str) -> Option<(ParamKind, String)> {
-    match node.kind() {
-        "identifier" => Some((ParamKind::Regular, node_text(node, text).to_string())),
-        "list_splat_pattern" => Some((
-            ParamKind::VarPositional,
-            node_text(node.named_child(0)?, text).to_string(),
-        )),
-        "dictionary_splat_pattern" => Some((
-            ParamKind::VarKeyword,
-            node_text(node.named_child(0)?, text).to_string(),
-        )),
-        _ => None,
-    }
-}
-
-fn spelled(kind: ParamKind, name: &str) -> String {
-    match kind {
-        ParamKind::VarPositional => format!("*{name}"),
-        ParamKind::VarKeyword => format!("**{name}"),
-        _ => name.to_string(),
-    }
-}
+use crate::text::collapse_whitespace;
 
 /// How a `new_parameters` name reads: `*`, `/`, `*args`, `**kw` or a plain name.
 fn classify(spelled: &str) -> (ParamKind, &str) {
@@ -145,7 +32,7 @@ fn classify(spelled: &str) -> (ParamKind, &str) {
 /// Checks the requested list against Python's rules and renders every entry. An omitted `type`
 /// or `default` keeps the annotation or default of the old parameter of the same name.
 pub(super) fn new_list(
-    old: &OldList,
+    old: &ParamList,
     wanted: &[NewParameter],
     function: &str,
 ) -> Result<Resolved, RefactorError> {
@@ -159,24 +46,21 @@ pub(super) fn new_list(
             .filter(|r| index == 0 && kind == ParamKind::Regular && name == r.name);
         if let Some(receiver) = echoed_receiver {
             if request.ty.is_some() || request.default.is_some() {
-                resolved.notes.push(format!(
-                    "the receiver `{}` of `{function}` is kept as it is; change signature does not change receivers",
-                    receiver.item.text
-                ));
+                resolved
+                    .notes
+                    .push(w::receiver_kept(&receiver.item.text, function));
             }
             continue;
         }
         let is_marker = matches!(kind, ParamKind::KeywordMarker | ParamKind::PositionalMarker);
         if is_marker {
             if request.ty.is_some() || request.default.is_some() {
-                return Err(invalid(format!(
-                    "`{name}` (parameter {position}) is a marker, not a parameter: it takes no type and no default"
-                )));
+                return Err(invalid(w::marker_with_a_type_or_default(name, position)));
             }
         } else {
             Language::Python
                 .validate_identifier(name)
-                .map_err(|why| invalid(format!("parameter {position} of new_parameters: {why}")))?;
+                .map_err(|why| invalid(w::parameter_invalid(position, &why)))?;
         }
         let old_index = old
             .params
@@ -193,40 +77,23 @@ pub(super) fn new_list(
             .or_else(|| old_param.and_then(|p| p.default.clone()));
         let spelled = spelled(kind, name);
         if let Some(ty) = &ty {
-            check_annotation(ty).map_err(|why| {
-                invalid(format!(
-                    "the type of `{spelled}` (parameter {position}), `{ty}`, {why}"
-                ))
-            })?;
+            check_annotation(ty)
+                .map_err(|why| invalid(w::type_invalid(&spelled, position, ty, &why)))?;
         }
         if let Some(default) = &default {
             if kind != ParamKind::Regular {
-                return Err(invalid(format!(
-                    "`{spelled}` (parameter {position}) cannot have a default in Python; remove \"default\""
-                )));
+                return Err(invalid(w::marker_with_a_default(&spelled, position)));
             }
-            check_default(default).map_err(|why| {
-                invalid(format!(
-                    "the default of `{spelled}` (parameter {position}), `{default}`, {why}"
-                ))
-            })?;
+            check_default(default)
+                .map_err(|why| invalid(w::default_invalid(&spelled, position, default, &why)))?;
         }
         let same = |a: &Option<String>, b: &Option<String>| {
             a.as_deref().map(collapse_whitespace) == b.as_deref().map(collapse_whitespace)
         };
-        let item = match old_param {
-            Some(p) if same(&p.ty, &ty) && same(&p.default, &default) => p.item.clone(),
-            _ => {
-                let text = render(&spelled, ty.as_deref(), default.as_deref());
-                match old_param {
-                    Some(p) => Item {
-                        text,
-                        ..p.item.clone()
-                    },
-                    None => Item::plain(text),
-                }
-            }
-        };
+        let unchanged = old_param.is_some_and(|p| same(&p.ty, &ty) && same(&p.default, &default));
+        let item = item_for(old_param, unchanged, || {
+            render(&spelled, ty.as_deref(), default.as_deref())
+        });
         resolved.params.push(Param {
             kind,
             spelled,
@@ -263,43 +130,31 @@ fn check_order(receiver: Option<&Param>, params: &[Param]) -> Result<(), Refacto
     let mut defaulted: Option<&str> = None;
     for param in params {
         if let Some(kw) = kwargs {
-            return Err(invalid(format!(
-                "`{kw}` must be the last parameter, but `{}` follows it",
-                param.spelled
-            )));
+            return Err(invalid(w::must_be_last(kw, &param.spelled)));
         }
         match param.kind {
             ParamKind::PositionalMarker => {
                 if slash {
-                    return Err(invalid(
-                        "`/` appears twice in new_parameters; Python allows one".to_string(),
-                    ));
+                    return Err(invalid(w::SLASH_TWICE.to_string()));
                 }
                 if let Some(star) = star {
-                    return Err(invalid(format!("`/` must come before `{star}`")));
+                    return Err(invalid(w::slash_after_star(star)));
                 }
                 if !before_slash {
-                    return Err(invalid(
-                        "`/` needs at least one parameter before it".to_string(),
-                    ));
+                    return Err(invalid(w::SLASH_FIRST.to_string()));
                 }
                 slash = true;
             }
             ParamKind::KeywordMarker | ParamKind::VarPositional => {
                 if let Some(star) = star {
-                    return Err(invalid(format!(
-                        "`{}` after `{star}`: Python allows one `*` or `*args` per list",
-                        param.spelled
-                    )));
+                    return Err(invalid(w::second_star(&param.spelled, star)));
                 }
                 star = Some(param.spelled.as_str());
                 bare_star_waiting = param.kind == ParamKind::KeywordMarker;
             }
             ParamKind::VarKeyword => {
                 if bare_star_waiting {
-                    return Err(invalid(
-                        "a bare `*` must be followed by at least one named parameter before `**` parameters".to_string(),
-                    ));
+                    return Err(invalid(w::BARE_STAR_BEFORE_KWARGS.to_string()));
                 }
                 kwargs = Some(param.spelled.as_str());
             }
@@ -310,71 +165,48 @@ fn check_order(receiver: Option<&Param>, params: &[Param]) -> Result<(), Refacto
                 } else if param.has_default() {
                     defaulted = Some(param.spelled.as_str());
                 } else if let Some(previous) = defaulted {
-                    return Err(invalid(format!(
-                        "`{}` has no default but comes after `{previous}`, which has one; Python refuses that: give `{}` a default, or move it before `{previous}` (or after a `*`)",
-                        param.spelled, param.spelled
-                    )));
+                    return Err(invalid(w::default_order(&param.spelled, previous)));
                 }
             }
         }
         if param.binds() {
             if names.contains(&param.name.as_str()) {
-                return Err(invalid(format!(
-                    "`{}` is in new_parameters twice; Python refuses a duplicate parameter name",
-                    param.name
-                )));
+                return Err(invalid(w::python_name_twice(&param.name)));
             }
             names.push(param.name.as_str());
         }
     }
     if bare_star_waiting {
-        return Err(invalid(
-            "a bare `*` must be followed by at least one named parameter".to_string(),
-        ));
+        return Err(invalid(w::BARE_STAR_LAST.to_string()));
     }
     Ok(())
 }
 
-/// Whether `ty` parses as one annotation expression.
+/// Whether `ty` is one annotation on one line.
 fn check_annotation(ty: &str) -> Result<(), String> {
-    probe(ty, "typed_parameter", "type", |t| {
-        format!("def probe(x: {t}):\n    pass\n")
-    })
-}
-
-/// Whether `default` parses as one expression.
-fn check_default(default: &str) -> Result<(), String> {
-    probe(default, "default_parameter", "value", |d| {
-        format!("def probe(x={d}):\n    pass\n")
-    })
-}
-
-fn probe(
-    fragment: &str,
-    kind: &str,
-    field: &str,
-    wrap: impl Fn(&str) -> String,
-) -> Result<(), String> {
-    if fragment.contains(['\n', '\r']) {
-        return Err("spans several lines; give it on one line".to_string());
-    }
-    let text = wrap(fragment);
-    let tree = Language::Python.parse(&text);
-    let parses = syntax_errors(&tree, &text).is_empty()
-        && tree.root_node().named_child_count() == 1
-        && tree
-            .root_node()
-            .named_child(0)
-            .and_then(|f| f.child_by_field_name("parameters"))
-            .filter(|p| p.named_child_count() == 1)
-            .and_then(|p| p.named_child(0))
-            .filter(|p| p.kind() == kind)
-            .and_then(|p| p.child_by_field_name(field))
-            .is_some_and(|v| node_text(v, &text) == fragment);
-    if parses {
+    one_line(ty)?;
+    if is_annotation(ty) {
         Ok(())
     } else {
-        Err("does not parse as one Python expression".to_string())
+        Err(w::NOT_AN_EXPRESSION.to_string())
+    }
+}
+
+/// Whether `default` is one expression on one line.
+fn check_default(default: &str) -> Result<(), String> {
+    one_line(default)?;
+    if is_default(default) {
+        Ok(())
+    } else {
+        Err(w::NOT_AN_EXPRESSION.to_string())
+    }
+}
+
+fn one_line(fragment: &str) -> Result<(), String> {
+    if fragment.contains(['\n', '\r']) {
+        Err(w::ONE_LINE.to_string())
+    } else {
+        Ok(())
     }
 }
 
@@ -382,28 +214,11 @@ fn probe(
 mod tests {
     use super::*;
 
-    fn old(text: &str, receiver: bool) -> OldList {
-        let tree = Language::Python.parse(text);
-        let mut params = None;
-        crate::lang::walk_tree(&tree, |n| {
-            if n.kind() == "parameters" && params.is_none() {
-                params = Some(n);
-            }
-            params.is_none()
-        });
-        old_list(params.unwrap(), text, "f", receiver).unwrap()
+    fn old(text: &str, receiver: bool) -> ParamList {
+        crate::lang::params::first_list(Language::Python, text, receiver)
     }
 
-    fn want(items: &[(&str, Option<&str>, Option<&str>)]) -> Vec<NewParameter> {
-        items
-            .iter()
-            .map(|(name, ty, default)| NewParameter {
-                name: name.to_string(),
-                ty: ty.map(str::to_string),
-                default: default.map(str::to_string),
-            })
-            .collect()
-    }
+    use super::super::tests::params as want;
 
     fn texts(resolved: &Resolved) -> Vec<&str> {
         resolved

@@ -1,127 +1,20 @@
-//! Rust parameter lists: reading `(&self, mut a: i32, (x, y): (u8, u8))` as written, checking a
-//! requested new list against Rust's rules (every parameter typed, no defaults, no name twice)
-//! and rendering its entries. Call sites are not this module's business.
+//! Rust's rules for a new parameter list: every parameter typed, no defaults, no name twice, the
+//! receiver kept; and the entries rendered. Reading the old list is `lang::rust::params`; call
+//! sites are not this module's business.
 
-use tree_sitter::Node;
-
-use super::layout::{DecorationKind, Item, collapse_whitespace, parse_list};
-use super::params::{OldList, Param, ParamKind};
+use super::params::item_for;
+use super::wording as w;
 use super::{Resolved, invalid};
-use crate::lang::{Language, node_text, syntax_errors};
+use crate::lang::Language;
+use crate::lang::params::{Param, ParamKind, ParamList};
+use crate::lang::rust::params::{is_receiver_spelling, is_type, split_mut};
 use crate::refactor::{NewParameter, RefactorError};
-
-/// The parameter list node `params` of the Rust function `function`, as written.
-pub(super) fn old_list(
-    params: Node<'_>,
-    text: &str,
-    function: &str,
-) -> Result<OldList, RefactorError> {
-    let parsed = parse_list(
-        params,
-        text,
-        |n| match n.kind() {
-            "line_comment" | "block_comment" => Some(DecorationKind::Comment),
-            "attribute_item" => Some(DecorationKind::Attribute),
-            _ => None,
-        },
-        |s| s.starts_with("//"),
-    );
-    let mut receiver = None;
-    let mut list = Vec::new();
-    for (index, (node, item)) in parsed.items.into_iter().enumerate() {
-        let param = match node.kind() {
-            "self_parameter" => {
-                receiver = Some(receiver_param(item));
-                continue;
-            }
-            "parameter" => {
-                let ty = node.child_by_field_name("type");
-                let head_end = ty.map_or(node.end_byte(), |t| t.start_byte());
-                let head = text
-                    .get(node.start_byte()..head_end)
-                    .unwrap_or("")
-                    .trim_end()
-                    .trim_end_matches(':')
-                    .trim();
-                let (mutable, pattern) = split_mut(head);
-                if pattern == "self" && index == 0 {
-                    receiver = Some(receiver_param(item));
-                    continue;
-                }
-                let pattern = collapse_whitespace(pattern);
-                Param {
-                    kind: ParamKind::Regular,
-                    spelled: pattern.clone(),
-                    name: pattern,
-                    mutable,
-                    ty: ty.map(|t| node_text(t, text).to_string()),
-                    default: None,
-                    item,
-                    old: None,
-                }
-            }
-            "variadic_parameter" => Param {
-                kind: ParamKind::VarPositional,
-                spelled: "...".to_string(),
-                name: "...".to_string(),
-                mutable: false,
-                ty: None,
-                default: None,
-                item,
-                old: None,
-            },
-            other => {
-                return Err(RefactorError::Unsupported(format!(
-                    "the parameter list of `{function}` holds a `{other}` (line {}) that the heuristic cannot read; change this signature by hand",
-                    node.start_position().row + 1
-                )));
-            }
-        };
-        list.push(param);
-    }
-    Ok(OldList {
-        receiver,
-        params: list,
-        layout: parsed.layout,
-        footer: parsed.footer,
-        range: params.byte_range(),
-    })
-}
-
-fn receiver_param(item: Item) -> Param {
-    Param {
-        kind: ParamKind::Regular,
-        spelled: "self".to_string(),
-        name: "self".to_string(),
-        mutable: false,
-        ty: None,
-        default: None,
-        item,
-        old: None,
-    }
-}
-
-/// `mut a` → (true, `a`).
-fn split_mut(head: &str) -> (bool, &str) {
-    match head.strip_prefix("mut") {
-        Some(rest) if rest.starts_with(char::is_whitespace) => (true, rest.trim_start()),
-        _ => (false, head),
-    }
-}
-
-/// `self`, `&self`, `&mut self`, `&'a self`, `mut self`.
-pub(super) fn is_receiver_spelling(name: &str) -> bool {
-    let words: Vec<&str> = name
-        .split(|c: char| c.is_whitespace() || c == '&')
-        .filter(|w| !w.is_empty() && *w != "mut" && !w.starts_with('\''))
-        .collect();
-    words == ["self"]
-}
+use crate::text::collapse_whitespace;
 
 /// Checks the requested list against Rust's rules and renders every entry. `function` names the
 /// function in messages.
 pub(super) fn new_list(
-    old: &OldList,
+    old: &ParamList,
     wanted: &[NewParameter],
     function: &str,
 ) -> Result<Resolved, RefactorError> {
@@ -140,21 +33,19 @@ pub(super) fn new_list(
                     };
                     let just_self = spelled == "self" && request.ty.is_none();
                     if !just_self && collapse_whitespace(&given) != as_written {
-                        resolved.notes.push(format!(
-                            "the receiver `{as_written}` of `{function}` is kept as it is; change signature does not change receivers (you gave `{given}`)"
+                        resolved.notes.push(w::receiver_kept_though_given(
+                            &as_written,
+                            function,
+                            &given,
                         ));
                     }
                     continue;
                 }
                 Some(_) => {
-                    return Err(invalid(format!(
-                        "`{spelled}` (parameter {position} of new_parameters) can only be the first parameter; leave the receiver out of new_parameters, it is kept"
-                    )));
+                    return Err(invalid(w::receiver_not_first(spelled, position)));
                 }
                 None => {
-                    return Err(invalid(format!(
-                        "`{function}` has no `self` parameter, and change signature does not add one: remove `{spelled}` from new_parameters"
-                    )));
+                    return Err(invalid(w::receiver_not_added(function, spelled)));
                 }
             }
         }
@@ -171,12 +62,10 @@ pub(super) fn new_list(
         let old_param = old_index.and_then(|i| old.params.get(i));
         if pattern == "..." {
             let Some(variadic) = old_param else {
-                return Err(invalid(format!(
-                    "`...` (parameter {position}) is only allowed where `{function}` already is a C-variadic function; remove it"
-                )));
+                return Err(invalid(w::variadic_not_allowed(position, function)));
             };
             if position != wanted.len() {
-                return Err(invalid("`...` must be the last parameter".to_string()));
+                return Err(invalid(w::VARIADIC_LAST.to_string()));
             }
             resolved.params.push(Param {
                 old: old_index,
@@ -189,31 +78,24 @@ pub(super) fn new_list(
         }
         if is_plain_name(&pattern) && pattern != "_" {
             if seen.contains(&pattern) {
-                return Err(invalid(format!(
-                    "`{pattern}` is in new_parameters twice; Rust refuses a name bound twice in one parameter list"
-                )));
+                return Err(invalid(w::rust_name_twice(&pattern)));
             }
             seen.push(pattern.clone());
         }
         if let Some(default) = &request.default {
-            return Err(invalid(format!(
-                "Rust has no default parameter values: remove \"default\": \"{default}\" from `{pattern}` (parameter {position}); callers that do not pass it get a `todo!()` placeholder instead"
+            return Err(invalid(w::rust_default_refused(
+                default, &pattern, position,
             )));
         }
         let ty = match (&request.ty, old_param.and_then(|p| p.ty.as_ref())) {
             (Some(ty), _) => {
-                check_type(ty).map_err(|why| {
-                    invalid(format!(
-                        "the type of `{pattern}` (parameter {position}), `{ty}`, {why}"
-                    ))
-                })?;
+                check_type(ty)
+                    .map_err(|why| invalid(w::type_invalid(&pattern, position, ty, &why)))?;
                 ty.clone()
             }
             (None, Some(old_ty)) => old_ty.clone(),
             (None, None) => {
-                return Err(invalid(format!(
-                    "the new parameter `{pattern}` of `{function}` needs a Rust type: give it as \"type\" (e.g. {{\"name\": \"{pattern}\", \"type\": \"i32\"}}); only a parameter that keeps the name of an old one can leave its type out"
-                )));
+                return Err(invalid(w::new_parameter_needs_a_type(&pattern, function)));
             }
         };
         let mutable = user_mut || old_param.is_some_and(|p| p.mutable);
@@ -221,19 +103,9 @@ pub(super) fn new_list(
             p.ty.as_deref().map(collapse_whitespace) == Some(collapse_whitespace(&ty))
                 && p.mutable == mutable
         });
-        let item = match old_param {
-            Some(p) if unchanged => p.item.clone(),
-            _ => {
-                let text = format!("{}{pattern}: {ty}", if mutable { "mut " } else { "" });
-                match old_param {
-                    Some(p) => Item {
-                        text,
-                        ..p.item.clone()
-                    },
-                    None => Item::plain(text),
-                }
-            }
-        };
+        let item = item_for(old_param, unchanged, || {
+            format!("{}{pattern}: {ty}", if mutable { "mut " } else { "" })
+        });
         resolved.params.push(Param {
             kind: ParamKind::Regular,
             spelled: pattern.clone(),
@@ -271,34 +143,20 @@ fn check_binding_name(name: &str, position: usize) -> Result<(), RefactorError> 
             return Ok(());
         }
     }
-    Language::Rust.validate_identifier(name).map_err(|why| {
-        invalid(format!(
-            "parameter {position} of new_parameters: {why}; a Rust parameter needs an identifier (a pattern such as `(x, y)` is accepted only when it is an existing parameter, written as it is)"
-        ))
-    })
+    Language::Rust
+        .validate_identifier(name)
+        .map_err(|why| invalid(w::rust_parameter_invalid(position, &why)))
 }
 
-/// Whether `ty` parses as exactly one Rust type; the error says why not.
+/// Whether `ty` is one Rust type on one line; the error says why not.
 pub(super) fn check_type(ty: &str) -> Result<(), String> {
     if ty.contains(['\n', '\r']) {
-        return Err("spans several lines; give it on one line".to_string());
+        return Err(w::ONE_LINE.to_string());
     }
-    let probe = format!("fn probe(_: {ty}) {{}}\n");
-    let tree = Language::Rust.parse(&probe);
-    let parses = syntax_errors(&tree, &probe).is_empty()
-        && tree.root_node().named_child_count() == 1
-        && tree
-            .root_node()
-            .named_child(0)
-            .and_then(|f| f.child_by_field_name("parameters"))
-            .filter(|p| p.named_child_count() == 1)
-            .and_then(|p| p.named_child(0))
-            .and_then(|p| p.child_by_field_name("type"))
-            .is_some_and(|t| node_text(t, &probe) == ty);
-    if parses {
+    if is_type(ty) {
         Ok(())
     } else {
-        Err("does not parse as a Rust type; give the type as it would be written in a signature (e.g. `&mut Vec<u8>`)".to_string())
+        Err(w::NOT_A_RUST_TYPE.to_string())
     }
 }
 
@@ -306,16 +164,8 @@ pub(super) fn check_type(ty: &str) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    fn old(text: &str) -> OldList {
-        let tree = Language::Rust.parse(text);
-        let mut params = None;
-        crate::lang::walk_tree(&tree, |n| {
-            if n.kind() == "parameters" && params.is_none() {
-                params = Some(n);
-            }
-            params.is_none()
-        });
-        old_list(params.unwrap(), text, "f").unwrap()
+    fn old(text: &str) -> ParamList {
+        crate::lang::params::first_list(Language::Rust, text, false)
     }
 
     fn want(items: &[(&str, Option<&str>)]) -> Vec<NewParameter> {

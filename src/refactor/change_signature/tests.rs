@@ -4,7 +4,17 @@ use super::*;
 use crate::lang::symbols::SymbolQuery;
 use crate::refactor::{MemorySources, NewParameter, Severity};
 
-fn params(items: &[(&str, Option<&str>, Option<&str>)]) -> Vec<NewParameter> {
+/// The refactor alone, in the language of the request's file (the result is not checked).
+fn plan(
+    sources: &dyn crate::refactor::Sources,
+    request: &ChangeSignatureRequest,
+) -> Result<Plan, RefactorError> {
+    let lang = crate::lang::Language::from_path(&request.file)
+        .ok_or_else(|| RefactorError::UnsupportedLanguage(request.file.clone()))?;
+    super::plan(sources, request, lang)
+}
+
+pub(super) fn params(items: &[(&str, Option<&str>, Option<&str>)]) -> Vec<NewParameter> {
     items
         .iter()
         .map(|(name, ty, default)| NewParameter {
@@ -96,9 +106,9 @@ fn python_adds_a_parameter_and_fills_calls() {
         after(&plan, "use.py"),
         "from lib import f\n\nf(1, d=TODO_argument_d)\nf(1, 3, d=TODO_argument_d)\nf(1, b=3, d=TODO_argument_d)\n"
     );
-    assert_eq!(plan.details["call_sites_updated"], 3);
-    assert_eq!(plan.details["old_params"], "(a, b=2)");
-    assert_eq!(plan.details["new_params"], "(a, b=2, *, d)");
+    assert_eq!(plan.details.to_map()["call_sites_updated"], 3);
+    assert_eq!(plan.details.to_map()["old_params"], "(a, b=2)");
+    assert_eq!(plan.details.to_map()["new_params"], "(a, b=2, *, d)");
     assert!(has(&plan, Severity::Info, "imported at use.py:1"));
     assert!(has(
         &plan,
@@ -167,7 +177,7 @@ fn rust_method_keeps_receiver_and_rewrites_both_call_forms() {
         after(&plan, "src/main.rs"),
         "struct S;\nimpl S {\n    fn m(&self, a: i32, b: &str) -> i32 {\n        a\n    }\n}\n\nfn main() {\n    let s = S;\n    s.m(1, todo!(\"argument `b`\"));\n    S::m(&s, 2, todo!(\"argument `b`\"));\n    Other::m(3);\n}\n"
     );
-    assert_eq!(plan.details["call_sites_updated"], 2);
+    assert_eq!(plan.details.to_map()["call_sites_updated"], 2);
     assert!(has(&plan, Severity::Info, "names another type than `S`"));
     assert!(has(&plan, Severity::Info, "updated: 2 → 3 arguments"));
 }
@@ -210,7 +220,7 @@ fn same_list_is_an_info_and_no_change() {
     .unwrap();
     assert!(plan.changes.is_empty());
     assert!(has(&plan, Severity::Info, "same as the old one"));
-    assert_eq!(plan.details["call_sites_updated"], 0);
+    assert_eq!(plan.details.to_map()["call_sites_updated"], 0);
 }
 
 #[test]
@@ -458,10 +468,6 @@ impl Sources for WithSkipped {
 
     fn dir_exists(&self, path: &str) -> bool {
         self.0.dir_exists(path)
-    }
-
-    fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError> {
-        self.0.files_of(lang)
     }
 }
 

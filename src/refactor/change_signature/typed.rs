@@ -1,13 +1,14 @@
 //! A parameter list typed as source text (`(a: i32, b: &str)`, `(self, a, b=1)`), for a front
-//! end that lets the user edit the list as it is written (the TUI's form): read by this
-//! module's own reader of a definition's list (the text is parsed as a definition), then
-//! checked by the very rules [`super::plan`] applies, without looking at call sites. One parser
-//! and one set of rules for the JSON and the form. Pure.
+//! end that lets the user edit the list as it is written (the TUI's form): read by
+//! [`parse_parameters`] (the one reader of a written list, the language's own), then checked by
+//! the very rules [`super::plan`] applies, without looking at call sites. One parser and one set
+//! of rules for the JSON and the form. Pure.
 
-use super::params::ParamKind;
-use super::{python, rust, target};
+use super::params::parse_parameters;
+use super::wording as w;
+use super::{function, python, rust};
+use crate::lang::Language;
 use crate::lang::symbols::{SymbolQuery, resolve};
-use crate::lang::{Language, syntax_errors};
 use crate::refactor::{ChangeSignatureRequest, NewParameter, RefactorError, SourceError, Sources};
 
 /// The list as typed: the entries as `new_parameters` (a receiver written first included, as
@@ -32,117 +33,62 @@ pub fn read_typed_list(
     text: &str,
     is_method: bool,
 ) -> Result<TypedList, RefactorError> {
-    let trimmed = text.trim();
-    let inner = match (trimmed.strip_prefix('('), trimmed.strip_suffix(')')) {
-        (Some(_), Some(_)) => &trimmed[1..trimmed.len() - 1],
-        (Some(_), None) => return Err(invalid("the list must end with `)`".to_string())),
-        (None, Some(_)) => return Err(invalid("the list must start with `(`".to_string())),
-        (None, None) => trimmed,
-    };
-    // The list as the parameters of a definition; every byte of `inner` keeps its offset.
-    let (before, after) = match (lang, is_method) {
-        (Language::Rust, false) => ("fn __candor__(", ") {}\n"),
-        (Language::Rust, true) => ("impl __Candor__ { fn __candor__(", ") {} }\n"),
-        (Language::Python, false) => ("def __candor__(", "):\n    pass\n"),
-        (Language::Python, true) => (
-            "class __Candor__:\n    def __candor__(",
-            "):\n        pass\n",
-        ),
-    };
-    let source = format!("{before}{inner}{after}");
-    let tree = lang.parse(&source);
-    let inside = before.len()..before.len() + inner.len();
-    if let Some(error) = syntax_errors(&tree, &source).into_iter().next() {
-        return Err(invalid(describe_error(
-            lang,
-            &source,
-            &inside,
-            error.column,
-            &error.description,
-        )));
-    }
-    let symbols = crate::lang::symbols::outline(lang, &tree, &source);
-    let symbol = symbols
-        .iter()
-        .find(|s| s.name == "__candor__")
-        .ok_or_else(|| invalid("the list cannot be read".to_string()))?;
-    let located = target::locate(lang, &tree, &source, symbol, &symbols)?;
-    let list = match lang {
-        Language::Rust => rust::old_list(located.parameters, &source, "the list")?,
-        Language::Python => python::old_list(located.parameters, &source, "the list", false)?,
-    };
+    let parsed = parse_parameters(lang, text, is_method)
+        .map_err(|message| invalid(rust_default(lang, text).unwrap_or(message)))?;
     let mut parameters = Vec::new();
-    let mut receiver = None;
-    if let Some(r) = &list.receiver {
-        let written = r.item.text.trim().to_string();
-        parameters.push(match written.split_once(':') {
-            Some((name, ty)) => NewParameter {
+    if let Some(receiver) = &parsed.receiver {
+        parameters.push(match (lang, receiver.split_once(':')) {
+            (Language::Rust, Some((name, ty))) => NewParameter {
                 name: name.trim().to_string(),
                 ty: Some(ty.trim().to_string()),
                 default: None,
             },
-            None => NewParameter {
-                name: written.clone(),
+            _ => NewParameter {
+                name: receiver.trim().to_string(),
                 ty: None,
                 default: None,
             },
         });
-        receiver = Some(written);
     }
-    for (index, param) in list.params.iter().enumerate() {
-        let python_receiver = lang == Language::Python
-            && is_method
-            && index == 0
-            && param.kind == ParamKind::Regular
-            && matches!(param.name.as_str(), "self" | "cls")
-            && param.default.is_none();
-        if python_receiver {
-            receiver = Some(param.spelled.clone());
-        }
-        parameters.push(NewParameter {
-            name: if param.mutable {
-                format!("mut {}", param.spelled)
-            } else {
-                param.spelled.clone()
-            },
-            ty: param.ty.clone(),
-            default: param.default.clone(),
-        });
-    }
+    parameters.extend(parsed.parameters);
     Ok(TypedList {
-        receiver,
+        receiver: parsed.receiver.map(|r| r.trim().to_string()),
         parameters,
     })
 }
 
-/// What is wrong at the first syntax error, in the words of someone editing the list.
-fn describe_error(
-    lang: Language,
-    source: &str,
-    inside: &std::ops::Range<usize>,
-    column: usize,
-    description: &str,
-) -> String {
-    let line_start = source[..inside.start].rfind('\n').map_or(0, |i| i + 1);
-    let at = source[line_start..]
-        .char_indices()
-        .nth(column.saturating_sub(1))
-        .map_or(source.len(), |(i, _)| line_start + i)
-        .clamp(inside.start, inside.end);
-    let rest = source[at..inside.end].trim();
-    if lang == Language::Rust && rest.starts_with('=') {
-        let default = rest[1..].split(',').next().unwrap_or("").trim();
-        return format!(
-            "Rust has no default parameter values: remove `= {default}` (callers that do not pass the parameter get a `todo!()` placeholder)"
-        );
+/// A Rust list with a default value (`strict: bool = false`) does not parse; say so in the
+/// words of someone editing the list rather than where the parser stopped.
+fn rust_default(lang: Language, text: &str) -> Option<String> {
+    if lang != Language::Rust {
+        return None;
     }
-    let column = source[inside.start..at].chars().count() + 1;
-    if rest.is_empty() {
-        format!("the list is not finished: {description}")
-    } else {
-        let shown: String = rest.chars().take(24).collect();
-        format!("the list does not parse at column {column} (`{shown}`): {description}")
+    let mut depth = 0i32;
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    for (i, &(at, c)) in chars.iter().enumerate() {
+        match c {
+            '(' | '[' | '{' | '<' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            '>' if i > 0 && chars[i - 1].1 != '-' => depth -= 1,
+            '=' if depth <= 1 => {
+                let before = i.checked_sub(1).map(|j| chars[j].1);
+                let after = chars.get(i + 1).map(|&(_, c)| c);
+                if matches!(before, Some('=' | '!' | '<' | '>')) || matches!(after, Some('=' | '>'))
+                {
+                    continue;
+                }
+                let rest = &text[at + 1..];
+                let default = rest
+                    .split([',', ')'])
+                    .next()
+                    .unwrap_or("")
+                    .trim();
+                return Some(w::typed_rust_default(default));
+            }
+            _ => {}
+        }
     }
+    None
 }
 
 /// Checks `request.new_parameters` for the function of `request` with [`super::plan`]'s rules
@@ -157,27 +103,27 @@ pub fn check_new_parameters(
     let file = sources.file(path)?.ok_or_else(|| SourceError::Missing {
         path: path.to_string(),
     })?;
-    let tree = sources.parse(lang, &file);
-    let symbols = sources.outline(lang, &file, &tree);
+    let store = sources.parsed();
+    let tree = store.tree(lang, &file);
+    let symbols = store.outline(lang, &file, &tree);
     let symbol = resolve(&symbols, &request.function, "function", |s| {
         s.kind.is_function()
     })?;
-    let located = target::locate(lang, &tree, &file.text, symbol, &symbols)?;
+    let located = function::locate(lang, &tree, &file.text, symbol, &symbols)?;
     let name = &located.name_path;
-    match lang {
-        Language::Rust => {
-            let old = rust::old_list(located.parameters, &file.text, name)?;
-            rust::new_list(&old, &request.new_parameters, name).map(|_| ())
-        }
-        Language::Python => {
-            let old = python::old_list(
-                located.parameters,
-                &file.text,
+    let old = lang
+        .syntax()
+        .parameter_list(located.parameters, &file.text, located.python_receiver())
+        .map_err(|unreadable| {
+            RefactorError::Unsupported(w::unreadable_parameter(
                 name,
-                located.python_receiver(),
-            )?;
-            python::new_list(&old, &request.new_parameters, name).map(|_| ())
-        }
+                &unreadable.kind,
+                unreadable.line,
+            ))
+        })?;
+    match lang {
+        Language::Rust => rust::new_list(&old, &request.new_parameters, name).map(|_| ()),
+        Language::Python => python::new_list(&old, &request.new_parameters, name).map(|_| ()),
     }
 }
 
@@ -253,6 +199,10 @@ mod tests {
         assert!(rust_default.contains("remove `= false`"), "{rust_default}");
         assert!(!rust_default.contains("\"default\""), "{rust_default}");
         assert!(err(Language::Rust, "(a: i32").contains("end with `)`"));
+        assert!(
+            !err(Language::Rust, "(f: impl Fn(u8) -> bool, x: i32 = 1)").contains("Fn(u8)"),
+            "the default is found after a type with an arrow"
+        );
         assert!(err(Language::Python, "(a,, b)").contains("does not parse"));
         assert!(err(Language::Python, "(class)").contains("does not parse"));
     }

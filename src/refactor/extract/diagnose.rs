@@ -7,12 +7,14 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
-use crate::lang::{Language, node_text, walk_node};
+use super::wording as w;
+use crate::lang::Language;
+use crate::lang::names::{Names, Occurrence, Role};
+use crate::lang::syntax::{BlockOwner, FlowKind, Owner};
 use crate::refactor::Finding;
 
-use super::names::{Names, Occurrence, Role};
+use super::destination::Destination;
 use super::selection::Selection;
-use super::target::{Owner, Target};
 
 /// What the analysis found, and whether the new function must be `async`.
 #[derive(Debug, Clone, Default)]
@@ -31,7 +33,7 @@ pub struct Context<'a, 't> {
     pub text: &'a str,
     pub file: &'a str,
     pub selection: &'a Selection<'t>,
-    pub target: &'a Target<'t>,
+    pub target: &'a Destination<'t>,
     pub names: &'a Names,
     pub new_name: &'a str,
 }
@@ -47,10 +49,7 @@ pub fn diagnose(cx: &Context<'_, '_>) -> Diagnosis {
         diagnosis.findings.push(Finding::info(
             cx.file,
             line,
-            format!(
-                "the selection awaits (line {line}): `{}` is `async` and the call awaits it",
-                cx.new_name
-            ),
+            w::selection_awaits(line, cx.new_name),
         ));
     }
     nonlocal_bindings(cx, &mut diagnosis);
@@ -122,10 +121,7 @@ fn names_from_outside(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
                 reported.insert(name);
                 findings.push(cx.warning(
                     use_.line,
-                    format!(
-                        "the selection uses `{name}`, declared at line {} inside `{}`; `{}` cannot see it",
-                        item.line, cx.target.function_name, cx.new_name
-                    ),
+                    w::uses_an_inner_item(name, item.line, &cx.target.function_name, cx.new_name),
                 ));
             }
             continue;
@@ -159,10 +155,7 @@ fn names_from_outside(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
                 reported.insert(name);
                 findings.push(cx.warning(
                     use_.line,
-                    format!(
-                        "the selection reads `{name}` and assigns it at line {}: in `{}` it becomes a local, so this read raises UnboundLocalError",
-                        assigned.line, cx.new_name
-                    ),
+                    w::read_before_assignment(name, assigned.line, cx.new_name),
                 ));
             }
             continue;
@@ -174,20 +167,11 @@ fn names_from_outside(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
             "reads"
         };
         let message = if name == "self" && cx.target.receiver.is_none() {
-            format!(
-                "the selection uses `self` (line {}), but `{}` has no receiver",
-                use_.line, cx.new_name
-            )
+            w::selection_uses_self(use_.line, cx.new_name)
         } else if binding.parameter {
-            format!(
-                "the selection {verb} `{name}`, a parameter of `{}` (line {})",
-                cx.target.function_name, binding.line
-            )
+            w::parameter_of_the_function(verb, name, &cx.target.function_name, binding.line)
         } else {
-            format!(
-                "the selection {verb} `{name}`, bound at line {} outside it",
-                binding.line
-            )
+            w::bound_outside(verb, name, binding.line)
         };
         findings.push(cx.warning(use_.line, message));
     }
@@ -251,10 +235,7 @@ fn names_read_after(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         };
         findings.push(cx.warning(
             binding.line,
-            format!(
-                "`{name}` is {verb} in the selection and {use_} {when} it at line {}",
-                read.line
-            ),
+            w::used_after_the_selection(name, verb, use_, when, read.line),
         ));
     }
     // Python: assigning a name the enclosing function declares `global` outside the selection.
@@ -265,10 +246,7 @@ fn names_read_after(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         if let Some(assigned) = cx.names.bindings_of(name).find(|o| cx.inside(o.pos)) {
             findings.push(cx.warning(
                 assigned.line,
-                format!(
-                    "`{name}` is declared global/nonlocal at line {declared_line}, outside the selection: in `{}` the assignment makes a local; add the declaration to it",
-                    cx.new_name
-                ),
+                w::declaration_outside(name, declared_line, cx.new_name),
             ));
         }
     }
@@ -280,7 +258,7 @@ fn runs_after_selection(cx: &Context<'_, '_>, binding: &Occurrence) -> bool {
     if binding.pos < cx.selection.moved.end {
         return true;
     }
-    let Some(mut node) = cx
+    let Some(node) = cx
         .target
         .region
         .descendant_for_byte_range(binding.pos, binding.pos)
@@ -288,14 +266,12 @@ fn runs_after_selection(cx: &Context<'_, '_>, binding: &Occurrence) -> bool {
         return true;
     };
     let selected = cx.selection.block.start_byte();
-    while let Some(parent) = node.parent() {
-        if matches!(parent.kind(), "block" | "module") {
-            return parent.start_byte() <= selected
-                && cx.selection.block.end_byte() <= parent.end_byte();
+    match cx.lang.syntax().enclosing_block(node) {
+        Some(parent) => {
+            parent.start_byte() <= selected && cx.selection.block.end_byte() <= parent.end_byte()
         }
-        node = parent;
+        None => true,
     }
-    true
 }
 
 fn receiver_findings(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
@@ -307,13 +283,7 @@ fn receiver_findings(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
     if let Some(use_) =
         self_used.filter(|_| cx.lang == Language::Rust && cx.target.receiver.is_none())
     {
-        findings.push(cx.warning(
-            use_.line,
-            format!(
-                "the selection uses `self` (line {}), but `{}` has no receiver",
-                use_.line, cx.new_name
-            ),
-        ));
+        findings.push(cx.warning(use_.line, w::selection_uses_self(use_.line, cx.new_name)));
     }
     if cx.target.receiver_by_value {
         let used_after = cx
@@ -324,12 +294,11 @@ fn receiver_findings(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         if let Some(used) = used_after {
             findings.push(cx.warning(
                 cx.selection.first_line + 1,
-                format!(
-                    "`{}` takes `{}` like `{}` does: the call moves `self`, which is used after it at line {}",
+                w::self_moved(
                     cx.new_name,
                     cx.target.receiver.as_deref().unwrap_or("self"),
-                    cx.target.function_name,
-                    used.line
+                    &cx.target.function_name,
+                    used.line,
                 ),
             ));
         }
@@ -347,10 +316,7 @@ fn type_parameters(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         if cx.target.type_parameters.contains(&use_.name) && reported.insert(use_.name.as_str()) {
             findings.push(cx.warning(
                 use_.line,
-                format!(
-                    "the selection uses the type parameter `{}` of `{}`; `{}` does not declare it",
-                    use_.name, cx.target.function_name, cx.new_name
-                ),
+                w::uses_a_type_parameter(&use_.name, &cx.target.function_name, cx.new_name),
             ));
         }
     }
@@ -358,188 +324,71 @@ fn type_parameters(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
 
 /// Where control flow or effects would change meaning in the new function.
 fn control_flow(cx: &Context<'_, '_>, diagnosis: &mut Diagnosis) {
+    let syntax = cx.lang.syntax();
     for statement in &cx.selection.statements {
-        walk_node(*statement, |node| {
-            match cx.lang {
-                Language::Rust => rust_flow(cx, node, diagnosis),
-                Language::Python => python_flow(cx, node, diagnosis),
+        for flow in syntax.control_flow(*statement, cx.text) {
+            // Flow inside a function, closure or class of the selection stays inside it (a
+            // `break` finds its loop, or not, on its own).
+            let contained = flow.boundary.is_some_and(|b| cx.inside(b));
+            if contained && !matches!(flow.kind, FlowKind::Break | FlowKind::Continue) {
+                continue;
             }
-            // Nested functions and items have their own control flow.
-            !(node.id() != statement.id()
-                && matches!(
-                    node.kind(),
-                    "function_item" | "function_definition" | "class_definition"
-                ))
-        });
-    }
-}
-
-/// The first ancestor of `node` (below the enclosing function) that `stop` accepts.
-fn ancestor<'t>(node: Node<'t>, stop: impl Fn(Node<'t>) -> bool) -> Option<Node<'t>> {
-    let mut current = node.parent();
-    while let Some(n) = current {
-        if stop(n) {
-            return Some(n);
-        }
-        current = n.parent();
-    }
-    None
-}
-
-fn rust_flow(cx: &Context<'_, '_>, node: Node<'_>, diagnosis: &mut Diagnosis) {
-    let is_boundary = |n: Node<'_>| {
-        matches!(
-            n.kind(),
-            "closure_expression" | "function_item" | "async_block"
-        )
-    };
-    let boundary_inside =
-        |n: Node<'_>| ancestor(n, is_boundary).is_some_and(|b| cx.inside(b.start_byte()));
-    match node.kind() {
-        "return_expression" if !boundary_inside(node) => {
-            diagnosis.findings.push(cx.warning(
-                line(node),
-                format!("`return` inside the selection (line {}) leaves the extracted function, not the caller", line(node)),
-            ));
-        }
-        "break_expression" | "continue_expression" => {
-            let keyword = if node.kind() == "break_expression" {
-                "break"
-            } else {
-                "continue"
-            };
-            let label = node
-                .children(&mut node.walk())
-                .find(|c| c.kind() == "label")
-                .map(|l| node_text(l, cx.text).to_string());
-            let target = ancestor(node, |n| {
-                is_boundary(n)
-                    || match &label {
-                        None => matches!(
-                            n.kind(),
-                            "loop_expression" | "while_expression" | "for_expression"
-                        ),
-                        Some(label) => {
-                            matches!(
-                                n.kind(),
-                                "loop_expression" | "while_expression" | "for_expression" | "block"
-                            ) && n
-                                .children(&mut n.walk())
-                                .any(|c| c.kind() == "label" && node_text(c, cx.text) == label)
+            let at = line(flow.node);
+            match flow.kind {
+                FlowKind::Return => diagnosis
+                    .findings
+                    .push(cx.warning(at, w::return_inside(at))),
+                FlowKind::Break | FlowKind::Continue => {
+                    let keyword = if flow.kind == FlowKind::Break {
+                        "break"
+                    } else {
+                        "continue"
+                    };
+                    if flow.target.is_some_and(|t| cx.inside(t.start_byte())) {
+                        continue;
+                    }
+                    match cx.lang {
+                        Language::Rust => {
+                            let what = flow
+                                .label
+                                .map_or_else(|| "a loop".to_string(), |l| format!("`{l}`"));
+                            diagnosis.findings.push(Finding::error(
+                                cx.file,
+                                at,
+                                w::jump_outside(keyword, at, &what),
+                            ));
+                        }
+                        Language::Python => {
+                            let where_ = flow
+                                .target
+                                .map_or_else(String::new, |t| w::loop_stays_behind(line(t)));
+                            diagnosis.python_syntax.push((
+                                flow.node.start_byte(),
+                                format!("`{keyword}` outside a loop{where_}"),
+                            ));
                         }
                     }
-            });
-            let fine = target.is_some_and(|t| !is_boundary(t) && cx.inside(t.start_byte()));
-            if !fine {
-                let what = label.map_or_else(|| "a loop".to_string(), |l| format!("`{l}`"));
-                diagnosis.findings.push(Finding::error(
+                }
+                FlowKind::Try => diagnosis.findings.push(Finding::error(
                     cx.file,
-                    line(node),
-                    format!(
-                        "`{keyword}` inside the selection (line {}) targets {what} outside it; it will not compile in the new function",
-                        line(node)
-                    ),
-                ));
-            }
-        }
-        "try_expression" if !boundary_inside(node) => {
-            diagnosis.findings.push(Finding::error(
-                cx.file,
-                line(node),
-                format!(
-                    "`?` inside the selection (line {}) needs `{}` to return a `Result` or `Option`; it returns nothing, so this will not compile",
-                    line(node),
-                    cx.new_name
-                ),
-            ));
-        }
-        "await_expression" if !boundary_inside(node) => {
-            diagnosis.awaits_at.get_or_insert(line(node));
-        }
-        _ => {}
-    }
-}
-
-fn python_flow(cx: &Context<'_, '_>, node: Node<'_>, diagnosis: &mut Diagnosis) {
-    let is_boundary = |n: Node<'_>| {
-        matches!(
-            n.kind(),
-            "function_definition" | "lambda" | "class_definition"
-        )
-    };
-    let boundary_inside =
-        |n: Node<'_>| ancestor(n, is_boundary).is_some_and(|b| cx.inside(b.start_byte()));
-    let is_async_token = |n: Node<'_>| {
-        matches!(
-            n.kind(),
-            "for_statement" | "with_statement" | "for_in_clause"
-        ) && n.children(&mut n.walk()).any(|c| c.kind() == "async")
-    };
-    match node.kind() {
-        "return_statement" if !boundary_inside(node) => {
-            diagnosis.findings.push(cx.warning(
-                line(node),
-                format!("`return` inside the selection (line {}) leaves the extracted function, not the caller", line(node)),
-            ));
-        }
-        "break_statement" | "continue_statement" => {
-            let keyword = if node.kind() == "break_statement" {
-                "break"
-            } else {
-                "continue"
-            };
-            // The loop a `break` belongs to, not counting a loop's `else:` clause.
-            let mut child = node;
-            let mut target = None;
-            while let Some(parent) = child.parent() {
-                if is_boundary(parent) {
-                    break;
+                    at,
+                    w::question_mark_inside(at, cx.new_name),
+                )),
+                FlowKind::Await => {
+                    diagnosis.awaits_at.get_or_insert(at);
                 }
-                if matches!(parent.kind(), "for_statement" | "while_statement")
-                    && child.kind() != "else_clause"
-                {
-                    target = Some(parent);
-                    break;
+                FlowKind::Yield => diagnosis
+                    .findings
+                    .push(cx.warning(at, w::yield_inside(at, cx.new_name))),
+                FlowKind::Nonlocal if cx.target.owner != Owner::Function => {
+                    diagnosis.python_syntax.push((
+                        flow.node.start_byte(),
+                        w::nonlocal_without_an_outer_function(cx.new_name),
+                    ));
                 }
-                child = parent;
-            }
-            if !target.is_some_and(|t| cx.inside(t.start_byte())) {
-                let where_ = target.map_or_else(String::new, |t| {
-                    format!(" (its loop at line {} stays behind)", line(t))
-                });
-                diagnosis.python_syntax.push((
-                    node.start_byte(),
-                    format!("`{keyword}` outside a loop{where_}"),
-                ));
+                FlowKind::Nonlocal => {}
             }
         }
-        "yield" if !boundary_inside(node) => {
-            diagnosis.findings.push(cx.warning(
-                line(node),
-                format!(
-                    "`yield` inside the selection (line {}) makes `{}` a generator: the call `{}()` would not run the selected code",
-                    line(node),
-                    cx.new_name,
-                    cx.new_name
-                ),
-            ));
-        }
-        "await" if !boundary_inside(node) => {
-            diagnosis.awaits_at.get_or_insert(line(node));
-        }
-        _ if is_async_token(node) && !boundary_inside(node) => {
-            diagnosis.awaits_at.get_or_insert(line(node));
-        }
-        "nonlocal_statement" if !boundary_inside(node) && cx.target.owner != Owner::Function => {
-            diagnosis.python_syntax.push((
-                node.start_byte(),
-                format!(
-                    "`nonlocal` in `{}`, which is not nested in a function",
-                    cx.new_name
-                ),
-            ));
-        }
-        _ => {}
     }
 }
 
@@ -566,28 +415,20 @@ fn nonlocal_bindings(cx: &Context<'_, '_>, diagnosis: &mut Diagnosis) {
         }
         let (inside, outside): (Vec<_>, Vec<_>) = bindings.partition(|b| cx.inside(b.pos));
         if cx.inside(declaration.pos) && inside.is_empty() {
-            let message = format!(
-                "`nonlocal {name}` moves into `{}`, away from `{name}` of `{}`",
-                cx.new_name, cx.target.function_name
-            );
+            let message = w::nonlocal_moves(name, cx.new_name, &cx.target.function_name);
             if cx.target.owner == Owner::Function {
-                diagnosis.findings.push(cx.warning(
-                    declaration.line,
-                    format!("{message}: it would refer to another `{name}` or to none"),
-                ));
+                diagnosis
+                    .findings
+                    .push(cx.warning(declaration.line, w::refers_elsewhere(&message, name)));
             } else {
-                diagnosis.python_syntax.push((
-                    declaration.pos,
-                    format!("{message}, which has no binding there"),
-                ));
+                diagnosis
+                    .python_syntax
+                    .push((declaration.pos, w::has_no_binding(&message)));
             }
         } else if !cx.inside(declaration.pos) && outside.is_empty() {
             diagnosis.python_syntax.push((
                 declaration.pos,
-                format!(
-                    "`nonlocal {name}` has no binding left in `{}`: its only assignment moves into `{}`",
-                    cx.target.function_name, cx.new_name
-                ),
+                w::nonlocal_loses_its_binding(name, &cx.target.function_name, cx.new_name),
             ));
         }
     }
@@ -599,44 +440,27 @@ fn tail_expression(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
     let Some(tail) = cx.selection.tail else {
         return;
     };
-    let block = cx.selection.block;
-    let owner = block.parent();
-    let owner_kind = owner.map(|o| o.kind());
-    let is_body = owner_kind == Some("function_item");
-    let unit = match owner_kind {
-        Some("function_item") => !cx.target.returns_value,
-        Some("for_expression" | "while_expression" | "loop_expression") => true,
-        Some("if_expression") => {
-            owner.is_some_and(|o| o.child_by_field_name("alternative").is_none())
-        }
-        _ => false,
+    let owner = cx.lang.syntax().block_owner(cx.selection.block);
+    let is_body = owner == BlockOwner::FunctionBody;
+    let unit = match owner {
+        BlockOwner::FunctionBody => !cx.target.returns_value,
+        BlockOwner::Loop | BlockOwner::IfWithoutElse => true,
+        BlockOwner::Other => false,
     };
     let l = line(tail);
     if unit {
         findings.push(Finding::info(
             cx.file,
             l,
-            format!(
-                "the selection ends with the block's tail expression (line {l}); `{}()` takes its place without `;`, and the block's value stays `()`",
-                cx.new_name
-            ),
+            w::ends_with_a_tail_statement(l, cx.new_name),
         ));
     } else if is_body {
         findings.push(cx.warning(
             l,
-            format!(
-                "the selection ends with the tail expression of `{}` (line {l}), its return value; `{}` returns nothing, so this will not compile",
-                cx.target.function_name, cx.new_name
-            ),
+            w::ends_with_the_return_value(&cx.target.function_name, l, cx.new_name),
         ));
     } else {
-        findings.push(cx.warning(
-            l,
-            format!(
-                "the selection ends with the block's tail expression (line {l}), its value; `{}` returns nothing, so unless that value is `()` this will not compile",
-                cx.new_name
-            ),
-        ));
+        findings.push(cx.warning(l, w::ends_with_a_block_value(l, cx.new_name)));
     }
 }
 
@@ -651,67 +475,33 @@ fn notes(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         findings.push(Finding::info(
             cx.file,
             first,
-            format!(
-                "a `{trait_name}` impl cannot take extra methods: `{}` goes in a new `impl {type_name}` block after it",
-                cx.new_name
-            ),
+            w::new_inherent_impl(trait_name, cx.new_name, type_name),
         ));
         if !cx.target.type_defined_here {
-            findings.push(cx.warning(
-                first,
-                format!(
-                    "`{type_name}` is not defined in this file: if it comes from another crate, `impl {type_name}` is not allowed (E0116)"
-                ),
-            ));
+            findings.push(cx.warning(first, w::type_defined_elsewhere(type_name)));
         }
     }
     if cx.target.is_unsafe {
         findings.push(Finding::info(
             cx.file,
             first,
-            format!(
-                "`{}` is an `unsafe fn`: `{}` is declared `unsafe fn` too (and called in an `unsafe` block), so unsafe operations of the selection still compile; check its safety contract",
-                cx.target.function_name, cx.new_name
-            ),
+            w::inside_an_unsafe_fn(&cx.target.function_name, cx.new_name),
         ));
     } else if let Some(block_line) = cx.target.unsafe_block {
         findings.push(Finding::info(
             cx.file,
             first,
-            format!(
-                "the selection is inside the `unsafe` block at line {block_line}: `{}` is declared `unsafe fn` so unsafe operations of the selection still compile, and its call stays in that block",
-                cx.new_name
-            ),
+            w::inside_an_unsafe_block(block_line, cx.new_name),
         ));
     }
     let docstring = cx.selection.statements.first().filter(|s| {
-        cx.lang == Language::Python
-            && cx.target.function.is_some()
-            && is_docstring(cx.selection.block, **s)
+        cx.target.function.is_some() && cx.lang.syntax().is_docstring(cx.selection.block, **s)
     });
     if let Some(docstring) = docstring {
         findings.push(Finding::info(
             cx.file,
             line(*docstring),
-            format!(
-                "the selection starts with the docstring of `{}`; it becomes the docstring of `{}`",
-                cx.target.function_name, cx.new_name
-            ),
+            w::docstring_moves(&cx.target.function_name, cx.new_name),
         ));
     }
-}
-
-fn is_docstring(block: Node<'_>, statement: Node<'_>) -> bool {
-    let first_in_body = block
-        .named_children(&mut block.walk())
-        .find(|c| c.kind() != "comment");
-    first_in_body.is_some_and(|f| f.id() == statement.id())
-        && block
-            .parent()
-            .is_some_and(|p| p.kind() == "function_definition")
-        && statement.kind() == "expression_statement"
-        && statement.named_child_count() == 1
-        && statement
-            .named_child(0)
-            .is_some_and(|s| s.kind() == "string")
 }

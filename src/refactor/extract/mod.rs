@@ -4,38 +4,40 @@
 //! conventions (`render`), and a syntactic name scan says where the result needs the caller's
 //! attention (`names`, `diagnose`). No parameters and no return value are inferred. Pure.
 
+mod destination;
 mod diagnose;
-mod names;
 mod render;
 mod selection;
-mod target;
-
-use serde_json::{Value, json};
+mod wording;
 
 use crate::edit::FileChange;
 use crate::lang::Language;
 use crate::text::{LineIndex, TextStyle};
+use wording as w;
 
-use super::findings::SYNTAX_ERROR_PREFIX;
-use super::{ExtractRequest, Finding, Plan, RefactorError, SourceError, Sources};
+use super::{
+    Details, ExtractDetails, ExtractRequest, Finding, Plan, RefactorError, SourceError, Sources,
+};
 
-pub fn plan(sources: &dyn Sources, request: &ExtractRequest) -> Result<Plan, RefactorError> {
+pub fn plan(
+    sources: &dyn Sources,
+    request: &ExtractRequest,
+    lang: Language,
+) -> Result<Plan, RefactorError> {
     let file = sources
         .file(&request.file)?
         .ok_or_else(|| SourceError::Missing {
             path: request.file.clone(),
         })?;
-    let lang = Language::from_path(&request.file)
-        .ok_or_else(|| RefactorError::UnsupportedLanguage(request.file.clone()))?;
     let name = request.new_name.as_str();
     lang.validate_identifier(name)
         .map_err(|message| RefactorError::InvalidArgument {
             param: "new_name",
-            message: format!("{message}; pick another name for the new function"),
+            message: w::pick_another_name(&message),
         })?;
 
     let text = file.text.as_str();
-    let tree = sources.parse(lang, &file);
+    let tree = sources.parsed().tree(lang, &file);
     let lines = LineIndex::new(text);
     let selection = selection::snap(
         lang,
@@ -45,9 +47,9 @@ pub fn plan(sources: &dyn Sources, request: &ExtractRequest) -> Result<Plan, Ref
         request.start_line,
         request.end_line,
     )?;
-    let target = target::locate(lang, &tree, text, &selection)?;
-    let names = names::Names::collect(lang, target.region, text);
-    target::check_name(lang, &tree, text, &target, &names, name)?;
+    let target = destination::locate(lang, &tree, text, &selection)?;
+    let names = crate::lang::names::Names::collect(lang, target.region, text);
+    destination::check_name(lang, &tree, text, &target, &names, name)?;
 
     let diagnosis = diagnose::diagnose(&diagnose::Context {
         lang,
@@ -95,22 +97,18 @@ pub fn plan(sources: &dyn Sources, request: &ExtractRequest) -> Result<Plan, Ref
         findings.push(Finding::error(
             &request.file,
             after_line,
-            format!(
-                "{SYNTAX_ERROR_PREFIX} {after_line} ({what}); it will not be written unless you pass allow_syntax_errors"
-            ),
+            super::findings::result_has_a_syntax_error(after_line, what),
         ));
     }
 
-    let mut details = serde_json::Map::new();
-    details.insert("new_function_name".into(), json!(name));
-    details.insert("extracted_lines".into(), json!(selection.line_label()));
-    details.insert(
-        "receiver".into(),
-        target.receiver.clone().map_or(Value::Null, Value::from),
-    );
-    details.insert("call".into(), json!(rendered.call));
-    details.insert("new_function_line".into(), json!(new_function_line));
-    details.insert("async".into(), json!(awaits_at.is_some()));
+    let details = Details::Extract(ExtractDetails {
+        new_function_name: name.to_string(),
+        extracted_lines: selection.line_label(),
+        receiver: target.receiver.clone(),
+        call: rendered.call,
+        new_function_line,
+        is_async: awaits_at.is_some(),
+    });
     Ok(Plan {
         changes: vec![change],
         findings,
@@ -126,7 +124,7 @@ fn line_in_result(
     selection: &selection::Selection<'_>,
     offset: usize,
     new_function_line: usize,
-    target: &target::Target<'_>,
+    target: &destination::Destination<'_>,
 ) -> usize {
     if selection.contains(offset) {
         // Moved lines keep their order below the header of the new function.

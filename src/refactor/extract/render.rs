@@ -6,10 +6,11 @@ use tree_sitter::Node;
 
 use crate::edit::TextEdit;
 use crate::lang::{Language, walk_node};
-use crate::text::{LineIndex, TextStyle, reindent};
+use crate::text::surgery::{Reindent, blank_lines_above};
+use crate::text::{LineIndex, TextStyle};
 
+use super::destination::{Destination, Placement};
 use super::selection::Selection;
-use super::target::{Placement, Target};
 
 pub struct Rendered {
     pub edits: Vec<TextEdit>,
@@ -28,7 +29,7 @@ pub struct Spec<'a> {
     pub is_async: bool,
 }
 
-pub fn render(spec: &Spec<'_>, selection: &Selection<'_>, target: &Target<'_>) -> Rendered {
+pub fn render(spec: &Spec<'_>, selection: &Selection<'_>, target: &Destination<'_>) -> Rendered {
     let nl = spec.style.line_ending;
     let unit = spec.style.indent.as_str();
     let function = function_text(spec, selection, target, &unit);
@@ -95,7 +96,7 @@ pub fn render(spec: &Spec<'_>, selection: &Selection<'_>, target: &Target<'_>) -
     }
 }
 
-fn call_text(spec: &Spec<'_>, target: &Target<'_>) -> String {
+fn call_text(spec: &Spec<'_>, target: &Destination<'_>) -> String {
     let call = format!("{}{}()", target.call_prefix, spec.name);
     let call = match (spec.lang, spec.is_async) {
         (Language::Rust, true) => format!("{call}.await"),
@@ -111,44 +112,19 @@ fn call_text(spec: &Spec<'_>, target: &Target<'_>) -> String {
     }
 }
 
-/// Whether the last selected statement is `panic!(..)`, `unreachable!(..)`, `todo!(..)`,
-/// `unimplemented!(..)` or `std::process::exit(..)`.
-fn ends_diverging(text: &str, selection: &Selection<'_>) -> bool {
-    let Some(last) = selection.statements.last() else {
-        return false;
-    };
-    let expression = if last.kind() == "expression_statement" {
-        last.named_child(0)
-    } else {
-        Some(*last)
-    };
-    let Some(expression) = expression else {
-        return false;
-    };
-    let last_segment = |path: &str| path.rsplit("::").next().unwrap_or(path).trim().to_string();
-    match expression.kind() {
-        "macro_invocation" => expression
-            .child_by_field_name("macro")
-            .map(|m| last_segment(&text[m.byte_range()]))
-            .is_some_and(|m| {
-                matches!(
-                    m.as_str(),
-                    "panic" | "unreachable" | "todo" | "unimplemented"
-                )
-            }),
-        "call_expression" => expression.child_by_field_name("function").is_some_and(|f| {
-            let callee = text[f.byte_range()].split_whitespace().collect::<String>();
-            callee == "std::process::exit" || callee == "process::exit"
-        }),
-        _ => false,
-    }
+/// Whether the last selected statement never completes (`panic!`, `std::process::exit`).
+fn ends_diverging(spec: &Spec<'_>, selection: &Selection<'_>) -> bool {
+    selection
+        .statements
+        .last()
+        .is_some_and(|last| spec.lang.syntax().diverges(*last, spec.text))
 }
 
 /// The new function, without a final line ending.
 fn function_text(
     spec: &Spec<'_>,
     selection: &Selection<'_>,
-    target: &Target<'_>,
+    target: &Destination<'_>,
     unit: &str,
 ) -> String {
     let nl = spec.style.line_ending;
@@ -159,7 +135,13 @@ fn function_text(
     let body_indent = format!("{fn_indent}{unit}");
     let moved_text = &spec.text[selection.moved.clone()];
     let keep = string_continuation_lines(spec, selection);
-    let mut body = reindent(moved_text, &selection.indent, &body_indent, &keep);
+    let mut body = Reindent {
+        base: &selection.indent,
+        to: &body_indent,
+        from_unit: spec.style.indent,
+        to_unit: spec.style.indent,
+    }
+    .block(moved_text, &keep);
     if !body.ends_with('\n') {
         body.push_str(nl);
     }
@@ -185,7 +167,7 @@ fn function_text(
             };
             // A selection that ends by panicking never returns: neither does the new function,
             // so a block that got its type from that (`_ => unreachable!(..)`) keeps it.
-            let never = if !spec.is_async && ends_diverging(spec.text, selection) {
+            let never = if !spec.is_async && ends_diverging(spec, selection) {
                 " -> !"
             } else {
                 ""
@@ -225,11 +207,7 @@ fn string_continuation_lines(spec: &Spec<'_>, selection: &Selection<'_>) -> Vec<
     let first = selection.first_line;
     for statement in &selection.statements {
         walk_node(*statement, |node| {
-            let is_string = match spec.lang {
-                Language::Rust => matches!(node.kind(), "string_literal" | "raw_string_literal"),
-                Language::Python => node.kind() == "string",
-            };
-            if !is_string {
+            if !spec.lang.syntax().is_string(node) {
                 return true;
             }
             push_inner_lines(node, first, &mut keep);
@@ -246,12 +224,4 @@ fn push_inner_lines(node: Node<'_>, first: usize, keep: &mut Vec<usize>) {
             keep.push(row - first);
         }
     }
-}
-
-fn blank_lines_above(text: &str, at: usize) -> usize {
-    text[..at]
-        .split_inclusive('\n')
-        .rev()
-        .take_while(|line| line.trim().is_empty())
-        .count()
 }

@@ -6,9 +6,11 @@ use std::ops::Range;
 
 use tree_sitter::{Node, Tree};
 
+use super::wording as w;
+use crate::lang::syntax::Syntax;
 use crate::lang::{Language, node_text, walk_node};
 use crate::refactor::RefactorError;
-use crate::text::{LineIndex, indentation_at};
+use crate::text::{LineIndex, indent_width, indentation_at};
 
 /// The statements the user selected, snapped to whole lines.
 #[derive(Debug, Clone)]
@@ -54,28 +56,26 @@ pub fn snap<'t>(
     if start_line == 0 || end_line < start_line {
         return Err(invalid(
             start_line.max(1),
-            format!(
-                "lines {start_line}-{end_line} are not a range; give 1-based start_line <= end_line"
-            ),
+            w::lines_are_not_a_range(start_line, end_line),
         ));
     }
     if start_line > line_count {
         return Err(invalid(
             start_line,
-            format!("start_line {start_line} is past the end of the file ({line_count} lines)"),
+            w::start_line_is_past_the_end(start_line, line_count),
         ));
     }
     if end_line > line_count {
         return Err(invalid(
             end_line,
-            format!("end_line {end_line} is past the end of the file ({line_count} lines)"),
+            w::end_line_is_past_the_end(end_line, line_count),
         ));
     }
     let is_blank = |line: usize| text[lines.line_range(text, line)].trim().is_empty();
     let Some(first_line) = (start_line - 1..end_line).find(|&l| !is_blank(l)) else {
         return Err(invalid(
             start_line,
-            format!("lines {start_line}-{end_line} are blank; select the statements to extract"),
+            w::lines_are_blank(start_line, end_line),
         ));
     };
     let last_line = (start_line - 1..end_line)
@@ -84,24 +84,21 @@ pub fn snap<'t>(
         .unwrap_or(first_line);
     let span = lines.line_start(first_line)..lines.line_range(text, last_line).end;
 
-    let tokens = code_tokens(lang, tree, span.clone())?;
+    let syntax = lang.syntax();
+    let tokens = code_tokens(syntax, tree, span.clone())?;
     let Some((first_token, last_token)) = tokens else {
         return Err(invalid(
             first_line + 1,
-            format!(
-                "lines {}-{} hold only comments; select the statements to extract",
-                first_line + 1,
-                last_line + 1
-            ),
+            w::lines_hold_only_comments(first_line + 1, last_line + 1),
         ));
     };
     let code = first_token.start_byte()..last_token.end_byte();
-    let block = statement_list(lang, text, first_token, last_token, &code, &span)?;
+    let block = statement_list(syntax, text, first_token, last_token, &code, &span)?;
 
     let mut statements = Vec::new();
     let mut cursor = block.walk();
     for child in block.named_children(&mut cursor) {
-        if is_comment(lang, child.kind())
+        if syntax.is_comment(child)
             || child.end_byte() <= code.start
             || child.start_byte() >= code.end
         {
@@ -109,7 +106,7 @@ pub fn snap<'t>(
         }
         if child.start_byte() < span.start || child.end_byte() > span.end {
             return Err(cut_statement(
-                lang,
+                syntax,
                 text,
                 child,
                 &span,
@@ -121,19 +118,16 @@ pub fn snap<'t>(
     }
     let (Some(&first), Some(&last)) = (statements.first(), statements.last()) else {
         // Tokens strictly inside a statement list always belong to one of its children.
-        return Err(invalid(
-            first_line + 1,
-            "the selection holds no whole statement; select the statements to extract".to_string(),
-        ));
+        return Err(invalid(first_line + 1, w::no_whole_statement()));
     };
-    check_attributes(lang, text, first, last)?;
+    check_attributes(syntax, text, first, last)?;
     if block.has_error() {
         let line = first_error_line(block).unwrap_or(first_line + 1);
-        return Err(RefactorError::Unsupported(format!(
-            "the code around the selection does not parse (syntax error at line {line}); fix it first, the heuristic will not guess"
+        return Err(RefactorError::Unsupported(w::code_around_does_not_parse(
+            line,
         )));
     }
-    let tail = (lang == Language::Rust && is_rust_tail(block, last)).then_some(last);
+    let tail = syntax.is_tail_value(block, last).then_some(last);
     // Comment lines at the edges move with the code only when they belong to the block; a
     // comment beyond it (after the function, at module level) stays where it is, like blank
     // lines, so the moved lines never reach past the enclosing function.
@@ -146,10 +140,7 @@ pub fn snap<'t>(
         if content.trim().is_empty() {
             return false;
         }
-        match lang {
-            Language::Rust => range.start >= block.start_byte() && range.end <= block.end_byte(),
-            Language::Python => indent_width(indentation_at(text, range.start)) >= statement_indent,
-        }
+        syntax.line_in_block(block, &range, text, statement_indent)
     };
     let mut first_line = first_line;
     let mut last_line = last_line;
@@ -170,22 +161,8 @@ pub fn snap<'t>(
     })
 }
 
-/// Columns of an indentation, a tab counting to the next multiple of 8 as Python does.
-fn indent_width(indent: &str) -> usize {
-    indent
-        .chars()
-        .fold(0, |w, c| if c == '\t' { (w / 8 + 1) * 8 } else { w + 1 })
-}
-
 fn invalid(line: usize, message: String) -> RefactorError {
     RefactorError::InvalidRange { line, message }
-}
-
-pub(super) fn is_comment(lang: Language, kind: &str) -> bool {
-    match lang {
-        Language::Rust => matches!(kind, "line_comment" | "block_comment"),
-        Language::Python => kind == "comment",
-    }
 }
 
 fn line_of(node: Node<'_>) -> usize {
@@ -199,7 +176,7 @@ fn end_line_of(node: Node<'_>) -> usize {
 /// The first and last code tokens (leaves that are not comments) inside `span`. A comment or
 /// token that crosses the edge of the span is refused: moving half of it would break the file.
 fn code_tokens<'t>(
-    lang: Language,
+    syntax: &dyn Syntax,
     tree: &'t Tree,
     span: Range<usize>,
 ) -> Result<Option<(Node<'t>, Node<'t>)>, RefactorError> {
@@ -211,7 +188,7 @@ fn code_tokens<'t>(
         if !overlaps || crossing.is_some() {
             return false;
         }
-        let comment = is_comment(lang, node.kind());
+        let comment = syntax.is_comment(node);
         if comment || node.child_count() == 0 {
             if comment && (node.start_byte() < span.start || node.end_byte() > span.end) {
                 crossing = Some(node);
@@ -233,34 +210,17 @@ fn code_tokens<'t>(
         };
         return Err(invalid(
             line,
-            format!(
-                "line {line}: the comment at lines {}-{} is only partly selected; select all of it or none",
-                line_of(comment),
-                end_line_of(comment)
-            ),
+            w::comment_partly_selected(line, line_of(comment), end_line_of(comment)),
         ));
     }
     Ok(first.zip(last))
-}
-
-/// Whether `node` holds statements the refactor can take some of.
-fn is_statement_list(lang: Language, node: Node<'_>) -> bool {
-    match lang {
-        Language::Rust => node.kind() == "block",
-        // The block of a `match` holds `case` clauses, not statements.
-        Language::Python => {
-            node.kind() == "module"
-                || (node.kind() == "block"
-                    && node.parent().is_none_or(|p| p.kind() != "match_statement"))
-        }
-    }
 }
 
 /// The deepest statement list that holds the code between `first` and `last` strictly inside
 /// its delimiters; a function, class or item met on the way up means the selection takes part
 /// of a definition, which is refused.
 fn statement_list<'t>(
-    lang: Language,
+    syntax: &dyn Syntax,
     text: &str,
     first: Node<'t>,
     last: Node<'t>,
@@ -269,25 +229,19 @@ fn statement_list<'t>(
 ) -> Result<Node<'t>, RefactorError> {
     let mut node = common_ancestor(first, last);
     loop {
-        if is_statement_list(lang, node) && inside_delimiters(lang, node, code) {
+        if syntax.is_statement_list(node) && syntax.inside_delimiters(node, code) {
             return Ok(node);
         }
-        let kind = node.kind();
         let whole = node.start_byte() >= span.start && node.end_byte() <= span.end;
-        if (lang.is_function_kind(kind) || kind == "class_definition") && !whole {
-            return Err(definition_cut(lang, text, node, span));
+        if syntax.is_definition(node) && !whole {
+            return Err(definition_cut(syntax, text, node, span));
         }
-        let at_item_level = match lang {
-            Language::Rust => matches!(kind, "source_file" | "declaration_list"),
-            Language::Python => false,
-        };
-        if at_item_level {
+        if syntax.is_item_container(node) {
             return Err(invalid(
                 line_of_offset(text, span.start),
-                format!(
-                    "lines {}-{} are not inside a function body; extract function takes statements of a function (select lines inside one)",
+                w::not_in_a_function_body(
                     line_of_offset(text, span.start),
-                    line_of_offset(text, span.end)
+                    line_of_offset(text, span.end),
                 ),
             ));
         }
@@ -296,7 +250,7 @@ fn statement_list<'t>(
             None => {
                 return Err(invalid(
                     line_of_offset(text, span.start),
-                    "the selection is not inside a block of statements; select whole statements of a function body".to_string(),
+                    w::not_in_a_block(),
                 ));
             }
         }
@@ -305,19 +259,6 @@ fn statement_list<'t>(
 
 fn line_of_offset(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
-}
-
-fn inside_delimiters(lang: Language, node: Node<'_>, code: &Range<usize>) -> bool {
-    match lang {
-        // `{` and `}` (and a label) belong to the block, not to its statements.
-        Language::Rust => {
-            let open = node.children(&mut node.walk()).find(|c| c.kind() == "{");
-            let close = node.child(node.child_count().saturating_sub(1));
-            open.is_some_and(|o| code.start >= o.end_byte())
-                && close.is_some_and(|c| c.kind() == "}" && code.end <= c.start_byte())
-        }
-        Language::Python => true,
-    }
 }
 
 fn common_ancestor<'t>(a: Node<'t>, b: Node<'t>) -> Node<'t> {
@@ -337,47 +278,8 @@ fn common_ancestor<'t>(a: Node<'t>, b: Node<'t>) -> Node<'t> {
     a
 }
 
-/// A short name for the statement a message talks about.
-pub(super) fn describe(lang: Language, node: Node<'_>, text: &str) -> String {
-    let inner = if node.kind() == "expression_statement" {
-        node.named_child(0).unwrap_or(node)
-    } else {
-        node
-    };
-    let kind = inner.kind();
-    let label = match (lang, kind) {
-        (Language::Rust, "if_expression") | (Language::Python, "if_statement") => "`if`",
-        (Language::Rust, "for_expression") | (Language::Python, "for_statement") => "`for` loop",
-        (Language::Rust, "while_expression") | (Language::Python, "while_statement") => {
-            "`while` loop"
-        }
-        (Language::Rust, "loop_expression") => "`loop`",
-        (Language::Rust, "match_expression") | (Language::Python, "match_statement") => "`match`",
-        (Language::Rust, "let_declaration") => "`let` statement",
-        (Language::Rust, "unsafe_block") => "`unsafe` block",
-        (Language::Rust, "async_block") => "`async` block",
-        (Language::Rust, "block") => "block",
-        (Language::Python, "with_statement") => "`with` block",
-        (Language::Python, "try_statement") => "`try` statement",
-        _ if lang.is_function_kind(kind) || kind == "decorated_definition" => {
-            let function = if kind == "decorated_definition" {
-                inner.child_by_field_name("definition").unwrap_or(inner)
-            } else {
-                inner
-            };
-            let name = function
-                .child_by_field_name("name")
-                .map_or("", |n| node_text(n, text));
-            return format!("function `{name}`");
-        }
-        (Language::Python, "class_definition") => "class",
-        _ => "statement",
-    };
-    label.to_string()
-}
-
 fn cut_statement(
-    lang: Language,
+    syntax: &dyn Syntax,
     text: &str,
     statement: Node<'_>,
     span: &Range<usize>,
@@ -385,7 +287,7 @@ fn cut_statement(
     last_token: Node<'_>,
 ) -> RefactorError {
     let (start, end) = (line_of(statement), end_line_of(statement));
-    let what = describe(lang, statement, text);
+    let what = syntax.describe(statement, text);
     let (sel_start, sel_end) = (
         line_of_offset(text, span.start),
         line_of_offset(text, span.end),
@@ -393,56 +295,44 @@ fn cut_statement(
     let starts_before = statement.start_byte() < span.start;
     let ends_after = statement.end_byte() > span.end;
     if starts_before && ends_after {
-        let first_list = enclosing_list(lang, first_token, statement);
-        let last_list = enclosing_list(lang, last_token, statement);
+        let first_list = enclosing_list(syntax, first_token, statement);
+        let last_list = enclosing_list(syntax, last_token, statement);
         if first_list.is_some() && first_list != last_list {
             return invalid(
                 start,
-                format!(
-                    "line {start}: lines {sel_start}-{sel_end} span two blocks of the {what} at lines {start}-{end}; select statements of one block, or lines {start}-{end} for the whole {what}"
-                ),
+                w::spans_two_blocks(start, sel_start, sel_end, &what, end),
             );
         }
         return invalid(
             start,
-            format!(
-                "line {start}: lines {sel_start}-{sel_end} are inside the {what} at lines {start}-{end}, not whole statements of a block; select lines {start}-{end} to extract all of it"
-            ),
+            w::inside_a_statement(start, sel_start, sel_end, &what, end),
         );
     }
-    let nested = |token: Node<'_>| enclosing_list(lang, token, statement).is_some();
+    let nested = |token: Node<'_>| enclosing_list(syntax, token, statement).is_some();
     if starts_before {
         let message = if nested(first_token) {
-            format!(
-                "line {start}: the selection starts inside a block of the {what} at lines {start}-{end} and ends outside it (it spans two blocks); start the selection at line {start}, or after line {end}"
-            )
+            w::starts_inside_a_block(start, &what, end)
         } else {
-            format!(
-                "line {start}: the selection starts in the middle of the {what} at lines {start}-{end}; start it at line {start}, or after line {end}"
-            )
+            w::starts_in_the_middle(start, &what, end)
         };
         return invalid(start, message);
     }
     let message = if nested(last_token) {
-        format!(
-            "line {end}: the selection starts outside the {what} at lines {start}-{end} and ends inside one of its blocks (it spans two blocks); extend the selection to line {end}, or end it before line {start}"
-        )
+        w::ends_inside_a_block(end, &what, start)
     } else {
-        format!(
-            "line {end}: the selection ends in the middle of the {what} at lines {start}-{end}; extend it to line {end}, or end it before line {start}"
-        )
+        w::ends_in_the_middle(end, &what, start)
     };
     invalid(end, message)
 }
 
 /// The statement list holding `token` below `within`, if any.
-fn enclosing_list<'t>(lang: Language, token: Node<'t>, within: Node<'t>) -> Option<usize> {
+fn enclosing_list<'t>(syntax: &dyn Syntax, token: Node<'t>, within: Node<'t>) -> Option<usize> {
     let mut current = token.parent();
     while let Some(node) = current {
         if node.id() == within.id() {
             return None;
         }
-        if is_statement_list(lang, node) {
+        if syntax.is_statement_list(node) {
             return Some(node.id());
         }
         current = node.parent();
@@ -451,32 +341,17 @@ fn enclosing_list<'t>(lang: Language, token: Node<'t>, within: Node<'t>) -> Opti
 }
 
 fn definition_cut(
-    lang: Language,
+    syntax: &dyn Syntax,
     text: &str,
     definition: Node<'_>,
     span: &Range<usize>,
 ) -> RefactorError {
     let line = line_of(definition);
-    let what = describe(lang, definition, text);
-    let body = definition.child_by_field_name("body");
-    let hint = match body {
-        Some(body) => {
-            let (from, to) = match lang {
-                Language::Rust => (line_of(body) + 1, end_line_of(body).saturating_sub(1)),
-                Language::Python => (line_of(body), end_line_of(body)),
-            };
-            if from <= to {
-                format!("select statements inside its body (lines {from}-{to})")
-            } else {
-                "select statements inside its body".to_string()
-            }
-        }
-        None => "select statements inside a function body".to_string(),
-    };
-    let what = if what == "class" {
-        "class".to_string()
-    } else {
-        what
+    let what = syntax.describe(definition, text);
+    let hint = match syntax.body_lines(definition) {
+        Some((from, to)) if from <= to => w::select_inside_the_body(Some((from, to))),
+        Some(_) => w::select_inside_the_body(None),
+        None => w::SELECT_INSIDE_A_FUNCTION_BODY.to_string(),
     };
     let part = if span.start > definition.start_byte() {
         "the end"
@@ -485,85 +360,43 @@ fn definition_cut(
     };
     invalid(
         line,
-        format!(
-            "line {line}: the selection includes {part} of {what} (lines {line}-{}); {hint}",
-            end_line_of(definition)
-        ),
+        w::includes_part_of_a_definition(line, part, &what, end_line_of(definition), &hint),
     )
 }
 
-/// Rust attributes are siblings of the statement they apply to: never split the two.
+/// Attributes are siblings of the statement they apply to: never split the two.
 fn check_attributes(
-    lang: Language,
+    syntax: &dyn Syntax,
     text: &str,
     first: Node<'_>,
     last: Node<'_>,
 ) -> Result<(), RefactorError> {
-    if lang != Language::Rust {
-        return Ok(());
-    }
-    if last.kind() == "attribute_item" {
+    if syntax.is_attribute(last) {
         let line = line_of(last);
         return Err(invalid(
             line,
-            format!(
-                "line {line}: the attribute `{}` applies to the statement after the selection; end the selection before it or include that statement",
-                node_text(last, text).trim()
-            ),
+            w::attribute_of_the_next_statement(line, node_text(last, text).trim()),
         ));
     }
     let mut previous = first.prev_named_sibling();
     while let Some(node) = previous {
-        match node.kind() {
-            "attribute_item" => {
-                let line = line_of(node);
-                return Err(invalid(
+        if syntax.is_attribute(node) {
+            let line = line_of(node);
+            return Err(invalid(
+                line,
+                w::attribute_of_the_first_statement(
                     line,
-                    format!(
-                        "line {line}: the attribute `{}` applies to the first selected statement (line {}); start the selection at line {line}",
-                        node_text(node, text).trim(),
-                        line_of(first)
-                    ),
-                ));
-            }
-            "line_comment" | "block_comment" => previous = node.prev_named_sibling(),
-            _ => break,
+                    node_text(node, text).trim(),
+                    line_of(first),
+                ),
+            ));
         }
+        if !syntax.is_comment(node) {
+            break;
+        }
+        previous = node.prev_named_sibling();
     }
     Ok(())
-}
-
-/// Whether `last` is the value expression that ends `block` (no `;`, not a statement).
-fn is_rust_tail(block: Node<'_>, last: Node<'_>) -> bool {
-    let kind = last.kind();
-    // `if .. else ..`, `match`, a block, without `;` at the end of a block: the block's value.
-    let valued_block_like = kind == "expression_statement"
-        && last.child_by_field_name("expression").is_none()
-        && last.named_child(0).is_some_and(|e| match e.kind() {
-            "match_expression" | "block" | "unsafe_block" | "loop_expression" => true,
-            "if_expression" => e.child_by_field_name("alternative").is_some(),
-            _ => false,
-        })
-        && !last.children(&mut last.walk()).any(|c| c.kind() == ";");
-    let statement = (kind == "expression_statement" && !valued_block_like)
-        || kind == "let_declaration"
-        || kind == "empty_statement"
-        || kind == "attribute_item"
-        || kind == "inner_attribute_item"
-        || kind == "macro_invocation" && last.next_sibling().is_some_and(|n| n.kind() == ";")
-        || kind.ends_with("_item")
-        || kind.ends_with("_declaration")
-        || kind == "line_comment"
-        || kind == "block_comment";
-    if statement {
-        return false;
-    }
-    let mut cursor = block.walk();
-    let last_code = block
-        .named_children(&mut cursor)
-        .filter(|c| !matches!(c.kind(), "line_comment" | "block_comment" | "label"))
-        .last();
-    last_code.is_some_and(|n| n.id() == last.id())
 }
 
 fn first_error_line(node: Node<'_>) -> Option<usize> {

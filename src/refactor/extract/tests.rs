@@ -4,6 +4,16 @@
 use super::*;
 use crate::refactor::{MemorySources, Severity};
 
+/// The refactor alone, in the language of the request's file (the result is not checked).
+fn plan(
+    sources: &dyn crate::refactor::Sources,
+    request: &ExtractRequest,
+) -> Result<Plan, RefactorError> {
+    let lang = crate::lang::Language::from_path(&request.file)
+        .ok_or_else(|| RefactorError::UnsupportedLanguage(request.file.clone()))?;
+    super::plan(sources, request, lang)
+}
+
 fn run(
     path: &str,
     text: &str,
@@ -72,9 +82,9 @@ fn the_honesty_samples_extract() {
         Severity::Warning,
         "the selection reads `x`, bound at line 7 outside it"
     ));
-    assert_eq!(plan.details["extracted_lines"], "8-9");
-    assert_eq!(plan.details["new_function_name"], "show");
-    assert_eq!(plan.details["new_function_line"], 13);
+    assert_eq!(plan.details.to_map()["extracted_lines"], "8-9");
+    assert_eq!(plan.details.to_map()["new_function_name"], "show");
+    assert_eq!(plan.details.to_map()["new_function_line"], 13);
 
     let rust = "fn helper(a: i32, b: i32) -> i32 {\n    a + b\n}\n\nfn main() {\n    let x = 1;\n    let y = 2;\n    println!(\"{}\", x);\n    println!(\"{}\", y);\n    let _ = helper(x, y);\n}\n";
     let plan = run("app.rs", rust, 8, 9, "show").unwrap();
@@ -91,8 +101,8 @@ fn the_honesty_samples_extract() {
         Severity::Warning,
         "the selection reads `y`, bound at line 7 outside it"
     ));
-    assert_eq!(plan.details["receiver"], serde_json::Value::Null);
-    assert_eq!(plan.details["call"], "show()");
+    assert_eq!(plan.details.to_map()["receiver"], serde_json::Value::Null);
+    assert_eq!(plan.details.to_map()["call"], "show()");
 }
 
 #[test]
@@ -229,7 +239,7 @@ fn rust_self_receivers() {
         "{:?}",
         messages(&plan)
     );
-    assert_eq!(plan.details["receiver"], "self");
+    assert_eq!(plan.details.to_map()["receiver"], "self");
     // A nested fn has no receiver: it goes after `nested`, in `items`.
     let plan = run("a.rs", text, 12, 12, "say").unwrap();
     assert!(after(&plan).contains("        fn nested() {\n            say();\n        }\n\n        fn say() {\n            println!(\"x\");\n        }\n        nested();\n"), "{}", after(&plan));
@@ -274,7 +284,7 @@ fn rust_await_in_a_nested_async_block_does_not_make_it_async() {
         "{}",
         after(&plan)
     );
-    assert_eq!(plan.details["async"], false);
+    assert_eq!(plan.details.to_map()["async"], false);
     let plan = run("a.rs", text, 5, 5, "wait").unwrap();
     assert!(
         after(&plan).contains("    wait().await;\n"),
@@ -675,7 +685,7 @@ fn python_a_dedented_comment_after_the_block_stays_outside() {
         after(&plan),
         "def outer(size):\n    def _full(A):\n        while True:\n            yield tuple(A)\n            step()\n\n    def step():\n        A[0] = 1  # note\n\n    # Algorithm: modified\n    def _partial(A, r):\n        return A\n    return _full\n"
     );
-    assert_eq!(plan.details["extracted_lines"], "5-5");
+    assert_eq!(plan.details.to_map()["extracted_lines"], "5-5");
 }
 
 #[test]

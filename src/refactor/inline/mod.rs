@@ -9,24 +9,26 @@
 //! file it could not read). Everything it leaves alone is a located finding. The language
 //! modules ([`python`], [`rust`]) hold the syntax-tree work.
 
-mod layout;
 mod python;
 mod rust;
-mod snippet;
+mod wording;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::ops::Range;
 
-use rayon::prelude::*;
 use tree_sitter::{Node, Tree};
 
-use super::{Finding, InlineRequest, Plan, RefactorError, SourceError, Sources};
+use super::{
+    Details, Finding, InlineDetails, InlineRequest, Plan, RefactorError, SourceError, Sources,
+    map_in_parallel,
+};
 use crate::edit::{ChangeSetBuilder, SourceFile, TextEdit};
 use crate::lang::Language;
 use crate::lang::calls::{CallSite, Reference, ReferenceKind, find_mentions};
 use crate::lang::finder::NodeFinder;
 use crate::lang::symbols::{Symbol, resolve};
 use crate::text::TextStyle;
+use wording as w;
 
 /// How many refused sites an error message lists before it says "and N more".
 const LISTED_SITES: usize = 8;
@@ -34,22 +36,25 @@ const LISTED_SITES: usize = 8;
 /// How many files are parsed ahead, in parallel, while inlining across the project.
 const PARSED_AHEAD: usize = 64;
 
-pub fn plan(sources: &dyn Sources, request: &InlineRequest) -> Result<Plan, RefactorError> {
+pub fn plan(
+    sources: &dyn Sources,
+    request: &InlineRequest,
+    lang: Language,
+) -> Result<Plan, RefactorError> {
     let def_file = sources
         .file(&request.file)?
         .ok_or_else(|| SourceError::Missing {
             path: request.file.clone(),
         })?;
-    let lang = Language::from_path(&def_file.path)
-        .ok_or_else(|| RefactorError::UnsupportedLanguage(def_file.path.clone()))?;
-    let def = Parsed::with_tree(&def_file, lang, sources.parse(lang, &def_file));
-    let symbols = sources.outline(lang, &def_file, &def.tree);
+    let store = sources.parsed();
+    let def = Parsed::with_tree(&def_file, lang, store.tree(lang, &def_file));
+    let symbols = store.outline(lang, &def_file, &def.tree);
     let symbol = resolve(&symbols, &request.function, "function", |s| {
         s.kind.is_function()
     })?;
-    let target: Box<dyn Target + '_> = match lang {
-        Language::Python => Box::new(python::PyTarget::analyze(&def, &symbols, symbol)?),
-        Language::Rust => rust::RustTarget::analyze(&def, &symbols, symbol)?,
+    let target: Box<dyn Callee + '_> = match lang {
+        Language::Python => Box::new(python::PythonCallee::analyze(&def, &symbols, symbol)?),
+        Language::Rust => rust::RustCallee::analyze(&def, &symbols, symbol)?,
     };
     run(sources, &def, symbol, target.as_ref())
 }
@@ -79,11 +84,6 @@ impl<'a> Parsed<'a> {
 
     pub fn path(&self) -> &'a str {
         &self.file.path
-    }
-
-    /// The node of `kind` spanning exactly `range`.
-    pub fn node_at(&self, range: &Range<usize>, kind: &str) -> Option<Node<'_>> {
-        NodeFinder::new(&self.tree).exact(range, kind)
     }
 }
 
@@ -115,9 +115,7 @@ fn overlap_left(path: &str, name: &str, line: usize, other_line: usize) -> Left 
     Left {
         file: path.to_string(),
         line,
-        why: format!(
-            "the call of `{name}` at line {line} overlaps the call inlined at line {other_line} (nested, or in the same statement); run the refactor again to inline it"
-        ),
+        why: w::overlap(name, line, other_line),
     }
 }
 
@@ -128,6 +126,18 @@ pub(super) enum Owner {
     NotOurs,
     /// It may be: the heuristic cannot tell, so the definition must stay. The message says why.
     Unsure(String),
+}
+
+impl Owner {
+    /// From a language's reading of a call: how it designates the function (`Some`), that it
+    /// does not (`None`), or why it cannot tell (`Err`).
+    pub(super) fn of_site<S>(site: Result<Option<S>, String>) -> Owner {
+        match site {
+            Ok(Some(_)) => Owner::Ours,
+            Ok(None) => Owner::NotOurs,
+            Err(why) => Owner::Unsure(why),
+        }
+    }
 }
 
 /// What to do about a mention that is not a call.
@@ -153,12 +163,9 @@ pub(super) struct Inlined {
     pub findings: Vec<Finding>,
 }
 
-/// The function being inlined, analysed by its language module.
-pub(super) trait Target {
-    /// The function's own name (what call sites spell).
-    fn name(&self) -> &str;
-    /// The function's whole text in the definition file (docs, attributes, decorators included).
-    fn definition_range(&self) -> Range<usize>;
+/// The function being inlined (its name and whole text are its [`Symbol`]'s), analysed by its
+/// language strategy.
+pub(super) trait Callee {
     fn facts(&self, file: &Parsed<'_>) -> Facts;
     /// `node`: the call's node (`call_expression`, `call`), when the tree has one there.
     fn owner_of_call(
@@ -193,9 +200,9 @@ fn run(
     sources: &dyn Sources,
     def: &Parsed<'_>,
     symbol: &Symbol,
-    target: &dyn Target,
+    target: &dyn Callee,
 ) -> Result<Plan, RefactorError> {
-    let name = target.name().to_string();
+    let name = symbol.name.clone();
     let lang = def.lang;
     let mentioning = sources.files_mentioning(lang, &name)?;
     let mut files: BTreeMap<String, &SourceFile> = mentioning
@@ -204,85 +211,119 @@ fn run(
         .map(|f| (f.path.clone(), f))
         .collect();
     files.insert(def.path().to_string(), def.file);
-
-    let mut findings: Vec<Finding> = Vec::new();
-    let mut left: Vec<Left> = Vec::new();
-    let mut import_removals: Vec<(String, TextEdit, usize)> = Vec::new();
-    let mut builder = ChangeSetBuilder::new();
-    let mut inlined = 0usize;
-    let mut changed: BTreeSet<String> = BTreeSet::new();
-
+    let mut progress = Progress {
+        name: &name,
+        target,
+        findings: Vec::new(),
+        left: Vec::new(),
+        import_removals: Vec::new(),
+        builder: ChangeSetBuilder::new(),
+        inlined: 0,
+    };
     for (path, why) in &mentioning.skipped {
-        left.push(Left {
+        progress.left.push(Left {
             file: path.clone(),
             line: 1,
-            why: format!(
-                "{path} was not read ({why}); it may call `{name}`, so the definition is kept"
-            ),
+            why: w::file_not_read(path, why, &name),
         });
     }
-
-    // The other files are parsed on every core, a batch at a time (a batch of trees is what
-    // memory holds at once); the files are then visited in order, as before.
+    // The other files are parsed by the store's workers, a batch at a time (a batch of trees
+    // is what memory holds at once); the files are then visited in order, as before.
+    let store = sources.parsed();
     let mut parsed_ahead: BTreeMap<&str, Tree> = BTreeMap::new();
     for (index, (path, file)) in files.iter().enumerate() {
         if *path != def.path() && !parsed_ahead.contains_key(path.as_str()) {
-            parsed_ahead = files
+            let batch: Vec<(&String, &&SourceFile)> = files
                 .iter()
                 .skip(index)
                 .filter(|(p, _)| p.as_str() != def.path())
                 .take(PARSED_AHEAD)
-                .collect::<Vec<_>>()
-                .par_iter()
-                .map(|(p, f)| (p.as_str(), lang.parse(&f.text)))
                 .collect();
+            let trees = map_in_parallel(store, &batch, &|(_, f)| store.tree_in_passing(lang, f));
+            parsed_ahead = batch.iter().map(|(p, _)| p.as_str()).zip(trees).collect();
         }
-        let owned;
-        let parsed: &Parsed<'_> = if *path == def.path() {
-            def
+        if *path == def.path() {
+            progress.visit_file(def, Some(symbol.full_range.clone()))?;
         } else {
             let tree = parsed_ahead
                 .remove(path.as_str())
                 .unwrap_or_else(|| lang.parse(&file.text));
-            owned = Parsed::with_tree(file, lang, tree);
-            &owned
-        };
-        let mentions = find_mentions(lang, &parsed.tree, parsed.text(), &name);
+            progress.visit_file(&Parsed::with_tree(file, lang, tree), None)?;
+        }
+    }
+    progress.finish(def, symbol, &files)
+}
+
+/// What inlining has done so far across the project.
+struct Progress<'r> {
+    name: &'r str,
+    target: &'r dyn Callee,
+    findings: Vec<Finding>,
+    /// The places that still need the definition.
+    left: Vec<Left>,
+    /// Imports of the function that go when the definition goes: (file, edit, line).
+    import_removals: Vec<(String, TextEdit, usize)>,
+    builder: ChangeSetBuilder,
+    inlined: usize,
+}
+
+impl Progress<'_> {
+    /// Inlines the calls of one file and judges its other mentions; `definition` is the
+    /// definition's range in its own file.
+    fn visit_file(
+        &mut self,
+        parsed: &Parsed<'_>,
+        definition: Option<Range<usize>>,
+    ) -> Result<(), RefactorError> {
+        let target = self.target;
+        let mentions = find_mentions(parsed.lang, &parsed.tree, parsed.text(), self.name);
         if mentions.calls.is_empty() && mentions.references.is_empty() {
-            continue;
+            return Ok(());
         }
         let facts = target.facts(parsed);
-        findings.extend(facts.findings.iter().cloned());
-        let definition = (*path == def.path()).then(|| target.definition_range());
-        let inside_definition = |at: usize| definition.as_ref().is_some_and(|d| d.contains(&at));
-        let mut claims: Vec<(Range<usize>, usize)> = Vec::new();
+        self.findings.extend(facts.findings.iter().cloned());
         let hidden = target.hidden_calls(parsed, &facts);
         let hidden_names: Vec<usize> = hidden.iter().map(|c| c.name_range.start).collect();
         let mut calls = mentions.calls.clone();
         calls.extend(hidden);
         calls.sort_by_key(|c| c.range.start);
+        self.visit_calls(target, parsed, &facts, &calls, definition.as_ref())?;
+        let references: Vec<&Reference> = mentions
+            .references
+            .iter()
+            .filter(|r| !hidden_names.contains(&r.range.start))
+            .collect();
+        self.visit_references(target, parsed, &facts, &references, definition.as_ref())
+    }
+
+    fn visit_calls(
+        &mut self,
+        target: &dyn Callee,
+        parsed: &Parsed<'_>,
+        facts: &Facts,
+        calls: &[CallSite],
+        definition: Option<&Range<usize>>,
+    ) -> Result<(), RefactorError> {
+        let path = parsed.path();
+        let name = self.name;
+        let mut claims: Vec<(Range<usize>, usize)> = Vec::new();
         // The calls come in order of position: one finder keeps deep nests linear.
         let mut finder = NodeFinder::new(&parsed.tree);
-        let call_kind = match lang {
-            Language::Python => "call",
-            Language::Rust => "call_expression",
-        };
-        for call in &calls {
-            let node = finder.exact(&call.range, call_kind);
-            let owner = target.owner_of_call(parsed, &facts, call, node);
-            if inside_definition(call.range.start) {
+        for call in calls {
+            let node = parsed.lang.syntax().call_at(&mut finder, &call.range);
+            let owner = target.owner_of_call(parsed, facts, call, node);
+            if definition.is_some_and(|d| d.contains(&call.range.start)) {
                 if owner == Owner::Ours {
-                    return Err(RefactorError::Unsupported(format!(
-                        "`{name}` calls itself at line {}; a recursive function cannot be inlined",
-                        call.line
+                    return Err(RefactorError::Unsupported(w::recursive_call(
+                        name, call.line,
                     )));
                 }
                 continue;
             }
             match owner {
                 Owner::NotOurs => {}
-                Owner::Unsure(why) => left.push(Left {
-                    file: path.clone(),
+                Owner::Unsure(why) => self.left.push(Left {
+                    file: path.to_string(),
                     line: call.line,
                     why,
                 }),
@@ -292,150 +333,142 @@ fn run(
                     if let Some(other) =
                         overlapping(&claims, call.range.start..call.range.start + 1) =>
                 {
-                    left.push(overlap_left(path, &name, call.line, other));
+                    self.left.push(overlap_left(path, name, call.line, other));
                 }
-                Owner::Ours => match target.inline(parsed, &facts, call) {
+                Owner::Ours => match target.inline(parsed, facts, call) {
                     Ok(site) => {
                         if let Some(other) = overlapping(&claims, site.claim.clone()) {
-                            left.push(overlap_left(path, &name, call.line, other));
+                            self.left.push(overlap_left(path, name, call.line, other));
                             continue;
                         }
                         claims.push((site.claim.clone(), call.line));
                         for edit in site.edits {
-                            builder.edit(path, edit);
+                            self.builder.edit(path, edit);
                         }
-                        findings.extend(site.findings);
-                        changed.insert(path.clone());
-                        inlined += 1;
+                        self.findings.extend(site.findings);
+                        self.inlined += 1;
                     }
-                    Err(why) => left.push(Left {
-                        file: path.clone(),
+                    Err(why) => self.left.push(Left {
+                        file: path.to_string(),
                         line: call.line,
-                        why: format!(
-                            "the call of `{name}` at line {} is not inlined: {why}",
-                            call.line
-                        ),
+                        why: w::call_not_inlined(name, call.line, &why),
                     }),
                 },
             }
         }
-        for reference in &mentions.references {
-            if hidden_names.contains(&reference.range.start) {
-                continue;
-            }
-            let verdict = target.reference(parsed, &facts, reference);
-            if inside_definition(reference.range.start) {
+        Ok(())
+    }
+
+    fn visit_references(
+        &mut self,
+        target: &dyn Callee,
+        parsed: &Parsed<'_>,
+        facts: &Facts,
+        references: &[&Reference],
+        definition: Option<&Range<usize>>,
+    ) -> Result<(), RefactorError> {
+        let path = parsed.path();
+        for reference in references {
+            let verdict = target.reference(parsed, facts, reference);
+            if definition.is_some_and(|d| d.contains(&reference.range.start)) {
                 // Its own docs and strings go with the definition.
                 let text_only = matches!(
                     reference.kind,
                     ReferenceKind::InString | ReferenceKind::InComment
                 );
                 if let (RefVerdict::Blocking(_), false) = (verdict, text_only) {
-                    return Err(RefactorError::Unsupported(format!(
-                        "the body of `{name}` refers to `{name}` itself at line {}; a recursive function cannot be inlined",
-                        reference.line
+                    return Err(RefactorError::Unsupported(w::recursive_reference(
+                        self.name,
+                        reference.line,
                     )));
                 }
                 continue;
             }
+            let left = |why| Left {
+                file: path.to_string(),
+                line: reference.line,
+                why,
+            };
             match verdict {
                 RefVerdict::Ignore => {}
                 RefVerdict::Info(message) => {
-                    findings.push(Finding::info(path, reference.line, message))
+                    self.findings
+                        .push(Finding::info(path, reference.line, message))
                 }
-                RefVerdict::Blocking(why) => left.push(Left {
-                    file: path.clone(),
-                    line: reference.line,
-                    why,
-                }),
+                RefVerdict::Blocking(why) => self.left.push(left(why)),
                 RefVerdict::Import(Ok(edit)) => {
-                    import_removals.push((path.clone(), edit, reference.line))
+                    self.import_removals
+                        .push((path.to_string(), edit, reference.line))
                 }
-                RefVerdict::Import(Err(why)) => left.push(Left {
-                    file: path.clone(),
-                    line: reference.line,
-                    why,
-                }),
+                RefVerdict::Import(Err(why)) => self.left.push(left(why)),
             }
         }
+        Ok(())
     }
 
-    if inlined == 0 {
-        return Err(RefactorError::Unsupported(nothing_inlined_message(
-            &name, lang, &left,
-        )));
-    }
-
-    let definition_removed = left.is_empty();
-    let def_path = def.path().to_string();
-    if definition_removed {
-        for edit in target.removal() {
-            builder.edit(&def_path, edit);
+    /// Removes the definition (and its imports) when nothing needs it any more, and builds the
+    /// plan.
+    fn finish(
+        mut self,
+        def: &Parsed<'_>,
+        symbol: &Symbol,
+        files: &BTreeMap<String, &SourceFile>,
+    ) -> Result<Plan, RefactorError> {
+        let name = self.name;
+        let target = self.target;
+        if self.inlined == 0 {
+            return Err(RefactorError::Unsupported(nothing_inlined_message(
+                name, def.lang, &self.left,
+            )));
         }
-        changed.insert(def_path.clone());
-        findings.push(Finding::info(
-            &def_path,
-            symbol.first_line,
-            format!(
-                "removed the definition of `{name}` (lines {}-{}): every call was inlined",
-                symbol.first_line, symbol.end_line
-            ),
-        ));
-        findings.extend(target.removal_findings());
-        for (path, edit, line) in import_removals {
-            builder.edit(&path, edit);
-            findings.push(Finding::info(
-                &path,
-                line,
-                format!("removed the import of `{name}`, unused now"),
+        let definition_removed = self.left.is_empty();
+        let def_path = def.path();
+        if definition_removed {
+            for edit in target.removal() {
+                self.builder.edit(def_path, edit);
+            }
+            self.findings.push(Finding::info(
+                def_path,
+                symbol.first_line,
+                w::definition_removed(name, symbol.first_line, symbol.end_line),
             ));
-            changed.insert(path);
+            self.findings.extend(target.removal_findings());
+            for (path, edit, line) in std::mem::take(&mut self.import_removals) {
+                self.builder.edit(&path, edit);
+                self.findings
+                    .push(Finding::info(&path, line, w::import_removed(name)));
+            }
+        } else {
+            self.findings.push(Finding::warning(
+                def_path,
+                symbol.line,
+                w::definition_kept(name, self.left.len()),
+            ));
         }
-    } else {
-        findings.push(Finding::warning(
-            &def_path,
-            symbol.line,
-            format!(
-                "the definition of `{name}` is kept: {} place(s) still need it (see the warnings)",
-                left.len()
-            ),
-        ));
+        for site in &self.left {
+            self.findings
+                .push(Finding::warning(&site.file, site.line, site.why.clone()));
+        }
+        let changes = self.builder.build(|path| files.get(path).copied())?;
+        let details = Details::Inline(InlineDetails {
+            function_name: symbol.name_path.clone(),
+            call_sites_updated: self.inlined,
+            call_sites_left: self.left.len(),
+            definition_removed,
+            definition_lines: format!("{}-{}", symbol.first_line, symbol.end_line),
+            files_changed: changes.iter().map(|c| c.path.clone()).collect(),
+        });
+        Ok(Plan {
+            changes,
+            findings: self.findings,
+            details,
+        })
     }
-    for site in &left {
-        findings.push(Finding::warning(&site.file, site.line, site.why.clone()));
-    }
-
-    let changes = builder.build(|path| files.get(path).copied())?;
-    let mut details = serde_json::Map::new();
-    details.insert("function_name".into(), symbol.name_path.clone().into());
-    details.insert("call_sites_updated".into(), inlined.into());
-    details.insert("call_sites_left".into(), left.len().into());
-    details.insert("definition_removed".into(), definition_removed.into());
-    details.insert(
-        "definition_lines".into(),
-        format!("{}-{}", symbol.first_line, symbol.end_line).into(),
-    );
-    details.insert(
-        "files_changed".into(),
-        changes
-            .iter()
-            .map(|c| serde_json::Value::from(c.path.clone()))
-            .collect::<Vec<_>>()
-            .into(),
-    );
-    Ok(Plan {
-        changes,
-        findings,
-        details,
-    })
 }
 
 fn nothing_inlined_message(name: &str, lang: Language, left: &[Left]) -> String {
     if left.is_empty() {
-        return format!(
-            "found no call of `{name}` in the project's {} files, so there is nothing to inline; the definition is left as it is (delete it by hand if it is really unused)",
-            lang.name()
-        );
+        return w::no_call(name, lang.name());
     }
     let mut listed: Vec<String> = left
         .iter()
@@ -445,10 +478,7 @@ fn nothing_inlined_message(name: &str, lang: Language, left: &[Left]) -> String 
     if left.len() > LISTED_SITES {
         listed.push(format!("and {} more", left.len() - LISTED_SITES));
     }
-    format!(
-        "no call of `{name}` can be inlined, so nothing was changed: {}",
-        listed.join("; ")
-    )
+    w::nothing_inlinable(name, &listed.join("; "))
 }
 
 /// Whether `word` occurs as a whole word in `text` (a cheap, conservative "mentions").

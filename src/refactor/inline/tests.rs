@@ -4,6 +4,16 @@ use super::*;
 use crate::lang::symbols::SymbolQuery;
 use crate::refactor::{MemorySources, Plan, Request, Severity};
 
+/// The refactor alone, in the language of the request's file (the result is not checked).
+fn plan(
+    sources: &dyn crate::refactor::Sources,
+    request: &InlineRequest,
+) -> Result<Plan, RefactorError> {
+    let lang = crate::lang::Language::from_path(&request.file)
+        .ok_or_else(|| RefactorError::UnsupportedLanguage(request.file.clone()))?;
+    super::plan(sources, request, lang)
+}
+
 fn inline(files: &[(&str, &str)], file: &str, name: &str) -> Result<Plan, RefactorError> {
     let mut sources = MemorySources::new();
     for (path, text) in files {
@@ -72,8 +82,8 @@ fn python_keywords_defaults_and_the_docstring() {
         after(&plan, "a.py"),
         "def g(q):\n    a = q\n    c = 3\n    b = 2\n    x = a * b\n    y = x\n    b = 1\n    a = q\n    c = None\n    x = a * b\n    return y\n"
     );
-    assert_eq!(plan.details["call_sites_updated"], 2);
-    assert_eq!(plan.details["definition_removed"], true);
+    assert_eq!(plan.details.to_map()["call_sites_updated"], 2);
+    assert_eq!(plan.details.to_map()["definition_removed"], true);
 }
 
 #[test]
@@ -173,7 +183,7 @@ fn python_uses_other_than_calls_keep_the_definition() {
         after(&plan, "a.py"),
         "def f(a):\n    return a + 1\n\n\na = 1\nprint(a + 1)\nys = map(f, [1, 2])\n# f is nice\n"
     );
-    assert_eq!(plan.details["definition_removed"], false);
+    assert_eq!(plan.details.to_map()["definition_removed"], false);
     let w = warnings(&plan);
     assert!(
         w.iter()
@@ -201,7 +211,7 @@ fn python_methods_bind_self_only_where_sound() {
             .any(|m| m.contains("a.py:12:") && m.contains("overwrite the caller's own `self`")),
         "{w:#?}"
     );
-    assert_eq!(plan.details["definition_removed"], false);
+    assert_eq!(plan.details.to_map()["definition_removed"], false);
     // Another receiver: no type analysis, so it is left and the definition stays.
     let text = "class A:\n    def m(self):\n        return 1\n\n\ndef g(a):\n    return a.m()\n";
     let message = unsupported(inline(&[("a.py", text)], "a.py", "A/m"));
@@ -422,7 +432,7 @@ fn rust_across_files_removes_the_imports() {
         "helper",
     )
     .unwrap();
-    assert_eq!(plan.details["definition_removed"], false);
+    assert_eq!(plan.details.to_map()["definition_removed"], false);
     assert!(after(&plan, "src/main.rs").starts_with("mod util;\nuse util::helper;\n"));
     assert!(
         warnings(&plan)
@@ -514,7 +524,7 @@ fn python_class_calls_in_other_files_need_the_import() {
         after(&plan, "good.py"),
         "from cart import Cart\nimport cart\n\nv = 10\nt = v * 0.2\nv = 20\nu = v * 0.2\n"
     );
-    assert_eq!(plan.details["definition_removed"], false);
+    assert_eq!(plan.details.to_map()["definition_removed"], false);
     let w = warnings(&plan);
     assert!(
         w.iter()
@@ -533,7 +543,7 @@ fn rust_calls_in_std_macro_arguments() {
         out,
         "fn main() {\n    let i = 3;\n    assert_eq!({\n        let x: u8 = i;\n        x * 2\n    }, 6, \"{}\", {\n        let x: u8 = 1;\n        x * 2\n    });\n    println!(\"{}\", {\n        let x: u8 = i;\n        x * 2\n    }.pow(2));\n}\n"
     );
-    assert_eq!(plan.details["call_sites_updated"], 3);
+    assert_eq!(plan.details.to_map()["call_sites_updated"], 3);
     // A single-expression body without bindings goes in bare, in parentheses unless atomic.
     let text =
         "fn one() -> i32 {\n    2 - 1\n}\n\nfn main() {\n    println!(\"{}\", one() * 3);\n}\n";
@@ -576,10 +586,6 @@ impl crate::refactor::Sources for WithSkipped {
     fn dir_exists(&self, path: &str) -> bool {
         self.0.dir_exists(path)
     }
-
-    fn files_of(&self, lang: Language) -> Result<Vec<String>, SourceError> {
-        self.0.files_of(lang)
-    }
 }
 
 #[test]
@@ -599,7 +605,7 @@ fn a_skipped_file_keeps_the_definition() {
         after(&plan, "a.py"),
         "def f(a):\n    return a\n\n\na = 1\nx = a\n"
     );
-    assert_eq!(plan.details["definition_removed"], false);
+    assert_eq!(plan.details.to_map()["definition_removed"], false);
     let w = warnings(&plan);
     assert!(
         w.iter()

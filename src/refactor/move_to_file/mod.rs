@@ -7,35 +7,51 @@
 //! files or prevent name collisions at the target (the canonical caveats); it reports where each
 //! of them bites as findings.
 
-mod layout;
 mod python;
 mod rust;
+mod wording;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
+use wording as w;
 
-use serde_json::{Value, json};
-use tree_sitter::{Node, Tree};
+use tree_sitter::Tree;
 
-use super::{Finding, MoveRequest, Plan, RefactorError, Severity, SourceError, Sources};
+use super::{
+    Details, Finding, MoveDetails, MoveRequest, MovedPiece, Plan, RefactorError, Severity,
+    SourceError, Sources,
+};
 use crate::edit::{self, ChangeSetBuilder, FileChange, SourceFile, TextEdit};
 use crate::lang::calls::{ReferenceKind, find_mentions};
 use crate::lang::symbols::{LookupError, Symbol, SymbolKind, SymbolQuery, resolve};
+pub(super) use crate::lang::syntax::Binding;
 use crate::lang::{Language, walk_tree};
+use crate::refactor::sources::Mentioning;
+use crate::text::surgery::{self, Reindent};
 use crate::text::{LineIndex, TextStyle};
 
 /// At most this many findings of one kind (third-file callers, dependencies); the rest are
 /// summed up in one more finding.
 const MAX_FINDINGS_PER_KIND: usize = 20;
 
-pub fn plan(sources: &dyn Sources, request: &MoveRequest) -> Result<Plan, RefactorError> {
+/// How a language's notes on other files word what they count.
+struct ThirdFiles<'w> {
+    /// What the "…and N more" line counts (`places`, `paths`).
+    counted: &'w str,
+    /// What an unreadable file could not be searched for (`imports of it`, `paths to it`).
+    searched_for: &'w str,
+}
+
+pub fn plan(
+    sources: &dyn Sources,
+    request: &MoveRequest,
+    lang: Language,
+) -> Result<Plan, RefactorError> {
     let source = sources
         .file(&request.file)?
         .ok_or_else(|| SourceError::Missing {
             path: request.file.clone(),
         })?;
-    let lang = Language::from_path(&source.path)
-        .ok_or_else(|| RefactorError::UnsupportedLanguage(source.path.clone()))?;
     let target_path = check_target(lang, &source.path, &request.target_file)?;
     let target = sources.file(&target_path)?;
     if target.is_none() {
@@ -43,14 +59,13 @@ pub fn plan(sources: &dyn Sources, request: &MoveRequest) -> Result<Plan, Refact
         if !sources.dir_exists(dir) {
             return Err(RefactorError::InvalidArgument {
                 param: "target_file",
-                message: format!(
-                    "the directory `{dir}/` of target_file `{target_path}` does not exist; move to file creates the file but not its directory, so create `{dir}/` first"
-                ),
+                message: w::target_directory_missing(dir, &target_path),
             });
         }
     }
-    let tree = sources.parse(lang, &source);
-    let symbols = sources.outline(lang, &source, &tree);
+    let store = sources.parsed();
+    let tree = store.tree(lang, &source);
+    let symbols = store.outline(lang, &source, &tree);
     let symbol = choose_symbol(lang, &symbols, &request.symbol, &source.path)?;
     let moved: Vec<&Symbol> = match lang {
         Language::Rust => {
@@ -61,7 +76,7 @@ pub fn plan(sources: &dyn Sources, request: &MoveRequest) -> Result<Plan, Refact
     };
     let pieces = pieces_of(lang, &source.text, &moved)?;
     let removals = removals_of(&source.text, &pieces);
-    let target_tree = target.as_ref().map(|t| sources.parse(lang, t));
+    let target_tree = target.as_ref().map(|t| store.tree(lang, t));
     let m = Move {
         sources,
         lang,
@@ -86,15 +101,13 @@ fn check_target(lang: Language, source: &str, target_file: &str) -> Result<Strin
         message,
     };
     if target.is_empty() || target.ends_with('/') {
-        return Err(invalid(format!(
-            "target_file `{target_file}` is not a file path; give the file to move the item to, e.g. `helpers.{}`",
-            lang.extensions()[0]
+        return Err(invalid(w::target_not_a_file_path(
+            target_file,
+            lang.extensions()[0],
         )));
     }
     if target == source {
-        return Err(invalid(format!(
-            "target_file `{target}` is the file the item is already in; give another file"
-        )));
+        return Err(invalid(w::target_is_the_source(&target)));
     }
     let wanted = lang
         .extensions()
@@ -103,21 +116,22 @@ fn check_target(lang: Language, source: &str, target_file: &str) -> Result<Strin
         .collect::<Vec<_>>()
         .join(", ");
     match Language::from_path(&target) {
-        Some(other) if other != lang => Err(invalid(format!(
-            "target_file `{target}` is a {} file but `{source}` is {}; an item can only move to a file of its own language ({wanted})",
+        Some(other) if other != lang => Err(invalid(w::target_of_another_language(
+            &target,
             other.name(),
-            lang.name()
+            source,
+            lang.name(),
+            &wanted,
         ))),
-        None => Err(invalid(format!(
-            "target_file `{target}` is not a {} file; give a path ending in {wanted}",
-            lang.name()
+        None => Err(invalid(w::target_extension_unknown(
+            &target,
+            lang.name(),
+            &wanted,
         ))),
         Some(_)
             if lang == Language::Python && source.ends_with(".pyi") != target.ends_with(".pyi") =>
         {
-            Err(invalid(format!(
-                "`{source}` and `{target}` are not both stub files (.pyi) or both modules (.py); code moved between them would not be importable where it was"
-            )))
+            Err(invalid(w::stub_and_module(source, &target)))
         }
         Some(_) => Ok(target),
     }
@@ -168,14 +182,14 @@ fn choose_symbol<'s>(
                 lang, symbols, nested, file,
             ))),
             Err(LookupError::Ambiguous { candidates, .. }) => {
-                Err(RefactorError::Unsupported(format!(
-                    "`{}` is not a top-level item of {file} ({}); only top-level items can move: move the item that contains it instead",
-                    query.name,
-                    candidates
+                Err(RefactorError::Unsupported(w::not_a_top_level_item(
+                    &query.name,
+                    file,
+                    &(candidates
                         .iter()
-                        .map(|(p, l)| format!("{p} at line {l}"))
+                        .map(|(p, l)| w::at_line(p, *l))
                         .collect::<Vec<_>>()
-                        .join(", ")
+                        .join(", ")),
                 )))
             }
             Err(_) => Err(not_found.into()),
@@ -188,32 +202,15 @@ fn not_top_level(lang: Language, symbols: &[Symbol], nested: &Symbol, file: &str
     let what = match container {
         Some(c) if c.kind == SymbolKind::Impl && lang == Language::Rust => {
             let type_name = c.name_path.rsplit('/').next().unwrap_or(&c.name_path);
-            format!(
-                "a method in `{}` (line {}); only top-level items can move: move the type `{type_name}` (its impl blocks in this file move with it), or the impl block alone by passing `line: {}`",
-                c.name, c.line, c.line
-            )
+            w::method_in_an_impl(&c.name, c.line, type_name)
         }
-        Some(c) if c.kind == SymbolKind::Class => format!(
-            "a method of class `{}` (line {}); only top-level items can move: move the class `{}` instead",
-            c.name, c.line, c.name
-        ),
-        Some(c) if c.kind == SymbolKind::Trait => format!(
-            "a method of trait `{}` (line {}); only top-level items can move: move the trait `{}` instead",
-            c.name, c.line, c.name
-        ),
-        Some(c) if c.kind == SymbolKind::Module => format!(
-            "inside `mod {}` (line {}); only top-level items can move: move the module `{}` instead",
-            c.name, c.line, c.name
-        ),
-        Some(c) => format!(
-            "defined inside `{}` (line {}); only top-level items can move: move `{}` instead",
-            c.name_path, c.line, c.name_path
-        ),
-        None => format!(
-            "inside a block (it is not at the top level of {file}); only top-level items can move: take it out of the block first"
-        ),
+        Some(c) if c.kind == SymbolKind::Class => w::method_of_a_class(&c.name, c.line),
+        Some(c) if c.kind == SymbolKind::Trait => w::method_of_a_trait(&c.name, c.line),
+        Some(c) if c.kind == SymbolKind::Module => w::inside_an_inline_module(&c.name, c.line),
+        Some(c) => w::defined_inside(&c.name_path, c.line),
+        None => w::inside_a_block(file),
     };
-    format!("`{}` (line {}) is {what}", nested.name_path, nested.line)
+    w::not_top_level(&nested.name_path, nested.line, &what)
 }
 
 /// One item that moves, as whole lines of the source.
@@ -232,18 +229,13 @@ pub(super) struct Piece {
 
 fn pieces_of(lang: Language, text: &str, moved: &[&Symbol]) -> Result<Vec<Piece>, RefactorError> {
     let index = LineIndex::new(text);
-    let markers: &[&str] = match lang {
-        Language::Rust => &["//", "/*"],
-        Language::Python => &["#"],
-    };
+    let markers = lang.syntax().comment_markers();
     let mut pieces = Vec::new();
     for symbol in moved {
-        let (first_line, last_line) = layout::owned_lines(text, &index, &symbol.full_range, markers).map_err(|line| {
-            RefactorError::Unsupported(format!(
-                "`{}` shares line {line} with other code; put it on lines of its own first, then move it",
-                symbol.name_path
-            ))
-        })?;
+        let (first_line, last_line) =
+            surgery::owned_lines(text, &index, &symbol.full_range, markers).map_err(|line| {
+                RefactorError::Unsupported(w::shares_its_line(&symbol.name_path, line))
+            })?;
         pieces.push(Piece {
             name_path: symbol.name_path.clone(),
             kind: symbol.kind,
@@ -256,7 +248,7 @@ fn pieces_of(lang: Language, text: &str, moved: &[&Symbol]) -> Result<Vec<Piece>
     pieces.sort_by_key(|p| p.first_line);
     if pieces.windows(2).any(|w| w[0].last_line >= w[1].first_line) {
         return Err(RefactorError::Unsupported(
-            "the items to move overlap on a line; put each on lines of its own first".to_string(),
+            w::PIECES_SHARE_A_LINE.to_string(),
         ));
     }
     Ok(pieces)
@@ -267,50 +259,10 @@ fn pieces_of(lang: Language, text: &str, moved: &[&Symbol]) -> Result<Vec<Piece>
 fn removals_of(text: &str, pieces: &[Piece]) -> Vec<Range<usize>> {
     let index = LineIndex::new(text);
     let spans: Vec<(usize, usize)> = pieces.iter().map(|p| (p.first_line, p.last_line)).collect();
-    layout::merge_spans(text, &index, &spans)
+    surgery::merge_spans(text, &index, &spans)
         .into_iter()
-        .map(|(first, last)| layout::removal_range(text, &index, first, last))
+        .map(|(first, last)| surgery::removal_range(text, &index, first, last))
         .collect()
-}
-
-/// Counts the blank lines from the line starting at `at` on, skipping lines inside `removals`,
-/// up to the next line with code; returns the count and that line's start.
-pub(super) fn blank_lines_from(
-    text: &str,
-    at: usize,
-    removals: &[Range<usize>],
-) -> (usize, Option<usize>) {
-    let index = LineIndex::new(text);
-    let mut blanks = 0;
-    let mut line = index.line_of(at.min(text.len()));
-    while line < index.line_count() {
-        let start = index.line_start(line);
-        if start >= text.len() {
-            break;
-        }
-        if !removals.iter().any(|r| r.contains(&start)) {
-            if !layout::is_blank(&text[index.line_range(text, line)]) {
-                return (blanks, Some(start));
-            }
-            blanks += 1;
-        }
-        line += 1;
-    }
-    (blanks, None)
-}
-
-/// A name a file binds at its top level: an import or a definition.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Binding {
-    pub name: String,
-    /// Offset of the statement or item that binds it.
-    pub offset: usize,
-    pub imported: bool,
-    /// Rust: whether a definition is visible outside its module (`pub` of any kind).
-    pub public: bool,
-    /// Rust: it binds a module or crate name only (`mod m;`, `extern crate c;`), which lives
-    /// apart from functions, constants and statics of the same name.
-    pub module: bool,
 }
 
 /// Where a finding points, resolved to a line once the changes are built.
@@ -366,6 +318,44 @@ pub(super) struct ImportBack {
     pub module_declared: Option<String>,
 }
 
+impl ImportBack {
+    /// The source no longer uses the moved `name`: no import is added, and the note says so.
+    fn no_import_needed(&mut self, m: &Move<'_>, name: &str) {
+        self.notes.push(Note::new(
+            At::Source(m.pieces[0].bytes.start),
+            Severity::Info,
+            w::no_import_needed(&m.source.path, name),
+        ));
+    }
+
+    /// Inserts the import `statement` into the source (`inserted`: where, and the text with its
+    /// line ending and blank lines), with the note that says so; `how` qualifies the statement
+    /// (` (a module of the same directory)`), `uses` counts the uses it serves.
+    fn import_inserted(
+        &mut self,
+        m: &Move<'_>,
+        name: &str,
+        inserted: (usize, String),
+        statement: String,
+        how: &str,
+        uses: usize,
+    ) {
+        let source = &m.source.path;
+        let at = inserted.0;
+        self.source_inserts.push(inserted);
+        self.notes.push(Note::new(
+            At::Inserted {
+                path: source.clone(),
+                at,
+                line_text: statement.clone(),
+            },
+            Severity::Info,
+            w::import_added(&statement, how, source, name, uses),
+        ));
+        self.import_added = Some(statement);
+    }
+}
+
 /// Everything known about one move request.
 pub(super) struct Move<'a> {
     pub sources: &'a dyn Sources,
@@ -403,19 +393,9 @@ impl Move<'_> {
             .collect()
     }
 
-    /// Visits every node of the source that overlaps the moved code.
-    pub fn walk_moved<'t>(&self, tree: &'t Tree, mut visit: impl FnMut(Node<'t>)) {
-        walk_tree(tree, |node| {
-            let range = node.byte_range();
-            let overlaps = self
-                .pieces
-                .iter()
-                .any(|p| range.start < p.bytes.end && p.bytes.start < range.end);
-            if overlaps {
-                visit(node);
-            }
-            overlaps
-        });
+    /// The bytes of the source that move.
+    pub fn moved_ranges(&self) -> Vec<Range<usize>> {
+        self.pieces.iter().map(|p| p.bytes.clone()).collect()
     }
 
     fn plan(&self) -> Result<Plan, RefactorError> {
@@ -447,16 +427,25 @@ impl Move<'_> {
                     .target_tree
                     .ok_or_else(|| internal("target tree missing"))?;
                 let before = match self.lang {
-                    Language::Python => python::insertion_point(tree, &target.text),
-                    Language::Rust => rust::insertion_point(tree, &target.text),
+                    Language::Python => {
+                        crate::lang::python::imports::main_guard_start(tree, &target.text)
+                    }
+                    Language::Rust => {
+                        crate::lang::rust::items::test_module_start(tree, &target.text)
+                    }
                 };
                 let separator = match self.lang {
                     Language::Python => python::separator(self, tree, before),
                     Language::Rust => 1,
                 };
                 let style = TextStyle::detect(&target.text);
-                let placement =
-                    layout::place_block(&target.text, &block, before, separator, style.line_ending);
+                let placement = surgery::place_block(
+                    &target.text,
+                    &block,
+                    before,
+                    separator,
+                    style.line_ending,
+                );
                 builder.edit(&self.target_path, placement.edit.clone());
                 // The target gets no other edit, so the offset is final.
                 placement.block_start
@@ -514,38 +503,26 @@ impl Move<'_> {
         };
         let findings = notes.into_iter().map(|n| resolver.finding(n)).collect();
 
-        let mut details = serde_json::Map::new();
-        details.insert("target_file".into(), json!(self.target_path));
         let symbol_label = self
             .pieces
             .iter()
             .find(|p| p.item == self.symbol.range)
             .map_or_else(|| self.symbol.name_path.clone(), |p| self.piece_label(p));
-        details.insert("symbol".into(), json!(symbol_label));
-        details.insert("target_created".into(), json!(target_created));
-        details.insert(
-            "import_added".into(),
-            back.import_added
-                .as_ref()
-                .map_or(Value::Null, |line| json!(line)),
-        );
-        if self.lang == Language::Rust {
-            details.insert(
-                "module_declared".into(),
-                back.module_declared
-                    .as_ref()
-                    .map_or(Value::Null, |line| json!(line)),
-            );
-        }
-        details.insert(
-            "moved".into(),
-            Value::Array(
-                self.pieces
-                    .iter()
-                    .map(|p| json!({"symbol": self.piece_label(p), "lines": format!("{}-{}", p.first_line + 1, p.last_line + 1)}))
-                    .collect(),
-            ),
-        );
+        let details = Details::Move(MoveDetails {
+            target_file: self.target_path.clone(),
+            symbol: symbol_label,
+            target_created,
+            import_added: back.import_added.clone(),
+            module_declared: (self.lang == Language::Rust).then(|| back.module_declared.clone()),
+            moved: self
+                .pieces
+                .iter()
+                .map(|p| MovedPiece {
+                    symbol: self.piece_label(p),
+                    lines: format!("{}-{}", p.first_line + 1, p.last_line + 1),
+                })
+                .collect(),
+        });
         Ok(Plan {
             changes,
             findings,
@@ -570,13 +547,13 @@ impl Move<'_> {
     /// The moved pieces as the text added to the target: visibility edits applied, indentation
     /// converted to the target's unit, line endings to the target's (the source's for a new file).
     fn moved_block(&self, moved_edits: &[TextEdit]) -> Result<String, RefactorError> {
-        let existing = self.target.filter(|t| !layout::is_blank(&t.text));
+        let existing = self.target.filter(|t| !surgery::is_blank(&t.text));
         let line_ending = match existing {
             Some(t) => TextStyle::detect(&t.text).line_ending,
             None => self.source_style.line_ending,
         };
         let target_indent = existing
-            .filter(|t| layout::has_indented_line(&t.text))
+            .filter(|t| surgery::has_indented_line(&t.text))
             .map(|t| TextStyle::detect(&t.text).indent);
         let index = LineIndex::new(&self.source.text);
         let mut block = String::new();
@@ -590,20 +567,20 @@ impl Move<'_> {
                 })
                 .collect();
             let raw =
-                layout::lines_text(&self.source.text, &index, piece.first_line, piece.last_line);
+                surgery::lines_text(&self.source.text, &index, piece.first_line, piece.last_line);
             let local = edit::validate(&raw, local)?;
             let mut text = edit::apply(&raw, &local);
             if let Some(to) = target_indent
-                && layout::has_indented_line(&text)
+                && surgery::has_indented_line(&text)
             {
                 let from = TextStyle::detect(&text).indent;
                 let keep = self.string_continuation_rows(piece);
-                text = layout::convert_indentation(&text, from, to, &keep);
+                text = Reindent::units(from, to).block_strict(&text, &keep);
             }
             if i > 0 {
                 block.push_str(line_ending);
             }
-            block.push_str(&layout::with_line_endings(&text, line_ending));
+            block.push_str(&surgery::with_line_endings(&text, line_ending));
         }
         Ok(block)
     }
@@ -616,10 +593,7 @@ impl Move<'_> {
             if range.end <= piece.bytes.start || range.start >= piece.bytes.end {
                 return false;
             }
-            if matches!(
-                node.kind(),
-                "string" | "string_literal" | "raw_string_literal"
-            ) {
+            if self.lang.syntax().is_string(node) {
                 let (start, end) = (node.start_position().row, node.end_position().row);
                 rows.extend((start + 1..=end).filter_map(|r| r.checked_sub(piece.first_line)));
                 return false;
@@ -641,30 +615,18 @@ impl Move<'_> {
             for binding in bindings.iter().filter(|b| b.name == name) {
                 let line = index.line_of(binding.offset) + 1;
                 let (severity, message) = match (self.lang, binding.imported) {
-                    (Language::Rust, false) => (
-                        Severity::Error,
-                        format!(
-                            "target file already defines `{name}` at line {line}; Rust refuses two items with one name in a module (E0428): rename or remove one"
-                        ),
-                    ),
-                    (Language::Rust, true) => (
-                        Severity::Error,
-                        format!(
-                            "target file already imports `{name}` at line {line}; Rust refuses an item and an import with one name (E0255): remove the import"
-                        ),
-                    ),
-                    (Language::Python, false) => (
-                        Severity::Warning,
-                        format!(
-                            "target file already defines `{name}` at line {line}; the moved definition comes later and replaces it for the code that runs after it"
-                        ),
-                    ),
-                    (Language::Python, true) => (
-                        Severity::Warning,
-                        format!(
-                            "target file already imports `{name}` at line {line}; the moved definition comes later and shadows the import"
-                        ),
-                    ),
+                    (Language::Rust, false) => {
+                        (Severity::Error, w::target_defines_the_name(name, line))
+                    }
+                    (Language::Rust, true) => {
+                        (Severity::Error, w::target_imports_the_name(name, line))
+                    }
+                    (Language::Python, false) => {
+                        (Severity::Warning, w::target_definition_replaced(name, line))
+                    }
+                    (Language::Python, true) => {
+                        (Severity::Warning, w::target_import_shadowed(name, line))
+                    }
                 };
                 notes.push(Note::new(At::Target(binding.offset), severity, message));
             }
@@ -716,22 +678,18 @@ impl Move<'_> {
                 Some(change) => line_after(change, binding.offset),
                 None => LineIndex::new(&self.source.text).line_of(binding.offset) + 1,
             };
-            let how = if binding.imported {
-                "imported"
-            } else {
-                "defined"
-            };
-            let private = if self.lang == Language::Rust && !binding.imported && !binding.public {
-                " (and it is not `pub`)"
-            } else {
-                ""
-            };
+            let private = self.lang == Language::Rust && !binding.imported && !binding.public;
             notes.push(Note::new(
                 At::Moved(offset),
                 Severity::Warning,
-                format!(
-                    "`{}` uses `{name}`, {how} at line {line} of {source_name}{private}; {target_name} does not import it",
-                    self.symbol.name
+                w::name_not_imported(
+                    &self.symbol.name,
+                    &name,
+                    binding.imported,
+                    line,
+                    source_name,
+                    private,
+                    target_name,
                 ),
             ));
         }
@@ -739,7 +697,58 @@ impl Move<'_> {
             notes.push(Note::new(
                 At::Moved(self.symbol.range.start),
                 Severity::Warning,
-                format!("…and {skipped} more names the moved code uses from {source_name}"),
+                w::more_names_not_imported(skipped, source_name),
+            ));
+        }
+        notes
+    }
+
+    /// Notes on the files mentioning `name` that `found` reports (line and message pairs; the
+    /// source and the target left out): the first [`MAX_FINDINGS_PER_KIND`], then how many more,
+    /// then how many files could not be searched.
+    fn third_file_notes(
+        &self,
+        name: &str,
+        mentioning: &Mentioning,
+        words: ThirdFiles<'_>,
+        mut found: impl FnMut(&SourceFile) -> Vec<(usize, String)>,
+    ) -> Vec<Note> {
+        let mut notes = Vec::new();
+        let mut skipped = 0usize;
+        for file in &mentioning.files {
+            if file.path == self.source.path || file.path == self.target_path {
+                continue;
+            }
+            for (line, message) in found(file) {
+                if notes.len() >= MAX_FINDINGS_PER_KIND {
+                    skipped += 1;
+                    continue;
+                }
+                let at = At::Line {
+                    path: file.path.clone(),
+                    line,
+                };
+                notes.push(Note::new(at, Severity::Warning, message));
+            }
+        }
+        if skipped > 0 {
+            notes.push(Note::new(
+                At::Source(self.symbol.range.start),
+                Severity::Warning,
+                w::more_in_other_files(skipped, words.counted, name, &self.source.path),
+            ));
+        }
+        if let Some((path, why)) = mentioning.skipped.first() {
+            notes.push(Note::new(
+                At::Source(self.symbol.range.start),
+                Severity::Info,
+                w::files_not_searched(
+                    mentioning.skipped.len(),
+                    name,
+                    words.searched_for,
+                    path,
+                    why,
+                ),
             ));
         }
         notes
@@ -750,7 +759,9 @@ impl Move<'_> {
         let Some(name) = name else { return Vec::new() };
         let mentions = find_mentions(self.lang, self.tree, &self.source.text, name);
         let exported = match self.lang {
-            Language::Python => python::dunder_all_strings(self.tree, &self.source.text),
+            Language::Python => {
+                crate::lang::python::imports::dunder_all_strings(self.tree, &self.source.text)
+            }
             Language::Rust => Vec::new(),
         };
         mentions
@@ -762,7 +773,7 @@ impl Move<'_> {
                 Note::new(
                     At::Source(r.range.start),
                     Severity::Info,
-                    format!("a string mentions `{name}` here; it was not changed"),
+                    w::string_mentions_the_name(name),
                 )
             })
             .collect()
@@ -771,10 +782,7 @@ impl Move<'_> {
 
 /// The names a file binds at its top level.
 pub(super) fn bindings(lang: Language, tree: &Tree, text: &str) -> Vec<Binding> {
-    match lang {
-        Language::Python => python::bindings(tree, text),
-        Language::Rust => rust::bindings(tree, text),
-    }
+    lang.syntax().top_level_bindings(tree, text)
 }
 
 /// Insertions at one offset become one (in the given order); an insertion strictly inside a
@@ -795,9 +803,7 @@ fn merge_inserts(inserts: &[(usize, String)], removals: &[Range<usize>]) -> Vec<
 }
 
 fn internal(what: &str) -> RefactorError {
-    RefactorError::Unsupported(format!(
-        "internal error in move to file: {what}; please report it"
-    ))
+    RefactorError::Unsupported(w::internal_error(what))
 }
 
 /// The offset in a change's new text of `offset` in its old text (after anything inserted there).
@@ -919,304 +925,4 @@ impl Resolver<'_> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::refactor::MemorySources;
-
-    fn request(file: &str, name: &str, target: &str) -> MoveRequest {
-        MoveRequest {
-            file: file.to_string(),
-            symbol: SymbolQuery {
-                name: name.to_string(),
-                line: None,
-                column: None,
-            },
-            target_file: target.to_string(),
-        }
-    }
-
-    fn after(plan: &Plan, path: &str) -> String {
-        plan.changes
-            .iter()
-            .find(|c| c.path == path)
-            .map(|c| c.after.clone())
-            .unwrap_or_else(|| {
-                panic!(
-                    "no change for {path}: {:?}",
-                    plan.changes.iter().map(|c| &c.path).collect::<Vec<_>>()
-                )
-            })
-    }
-
-    #[test]
-    fn targets_are_checked() {
-        assert_eq!(normalize_path("./a//b.py"), "a/b.py");
-        assert!(matches!(
-            check_target(Language::Python, "a.py", "./a.py"),
-            Err(RefactorError::InvalidArgument { .. })
-        ));
-        let err = check_target(Language::Python, "a.py", "b.rs").unwrap_err();
-        assert!(
-            err.to_string()
-                .contains("is a Rust file but `a.py` is Python"),
-            "{err}"
-        );
-        assert!(check_target(Language::Python, "a.py", "b.txt").is_err());
-        assert!(check_target(Language::Python, "a.py", "b.pyi").is_err());
-        assert_eq!(
-            check_target(Language::Rust, "src/a.rs", "src/b.rs").unwrap(),
-            "src/b.rs"
-        );
-    }
-
-    #[test]
-    fn a_python_function_moves_next_to_its_source_and_is_imported_back() {
-        let sources = MemorySources::new().with(
-            "app.py",
-            "import os\n\n\ndef helper(a):\n    return os.sep + a\n\n\ndef main():\n    return helper('x')\n",
-        );
-        let plan = plan(&sources, &request("app.py", "helper", "helpers.py")).unwrap();
-        assert_eq!(
-            after(&plan, "app.py"),
-            "import os\nfrom helpers import helper\n\n\ndef main():\n    return helper('x')\n"
-        );
-        assert_eq!(
-            after(&plan, "helpers.py"),
-            "def helper(a):\n    return os.sep + a\n"
-        );
-        assert_eq!(plan.details["import_added"], "from helpers import helper");
-        let dependency = plan
-            .findings
-            .iter()
-            .find(|f| f.message.contains("uses `os`"))
-            .unwrap();
-        assert_eq!(
-            (dependency.file.as_str(), dependency.line),
-            ("helpers.py", 2)
-        );
-        assert!(
-            dependency.message.contains("imported at line 1 of app.py"),
-            "{}",
-            dependency.message
-        );
-    }
-
-    #[test]
-    fn a_rust_impl_moving_with_its_type_reports_the_module_it_reads() {
-        let sources = MemorySources::new()
-            .with("Cargo.toml", "[package]\nname = \"t\"\n")
-            .with("src/lib.rs", "pub mod shapes;\n")
-            .with(
-                "src/shapes.rs",
-                "use std::fmt;\n\npub enum Color {\n    Red,\n}\n\nimpl fmt::Display for Color {\n    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {\n        write!(f, \"red\")\n    }\n}\n\npub fn red() -> Color {\n    Color::Red\n}\n",
-            );
-        let plan = plan(&sources, &request("src/shapes.rs", "Color", "src/color.rs")).unwrap();
-        assert_eq!(
-            after(&plan, "src/shapes.rs"),
-            "use std::fmt;\nuse crate::color::Color;\n\npub fn red() -> Color {\n    Color::Red\n}\n"
-        );
-        assert!(after(&plan, "src/color.rs").starts_with("pub enum Color {"));
-        assert_eq!(
-            after(&plan, "src/lib.rs"),
-            "pub mod shapes;\npub mod color;\n"
-        );
-        let fmt = plan
-            .findings
-            .iter()
-            .find(|f| f.message.contains("uses `fmt`"))
-            .unwrap();
-        assert_eq!(
-            (fmt.file.as_str(), fmt.line, fmt.severity),
-            ("src/color.rs", 5, Severity::Warning)
-        );
-    }
-
-    #[test]
-    fn a_rust_move_reports_private_members_and_module_namesakes() {
-        let parse = "pub struct Op(u8);\n\nimpl Op {\n    const DEFAULT: Op = Op(1);\n\n    fn new(v: u8) -> Op {\n        Op(v)\n    }\n\n    pub fn get(&self) -> u8 {\n        self.0\n    }\n}\n\nfn ident(s: &str) -> &str {\n    s.trim()\n}\n\npub fn read(s: &str) -> u8 {\n    let ident = ident(s);\n    let op = if ident.is_empty() { Op::DEFAULT } else { Op::new(1) };\n    op.get()\n}\n";
-        let sources = MemorySources::new()
-            .with("Cargo.toml", "[package]\nname = \"t\"\n")
-            .with(
-                "src/lib.rs",
-                "mod ident;\nmod parse;\n\npub fn total() -> u8 {\n    parse::read(\"x\")\n}\n",
-            )
-            .with("src/ident.rs", "pub fn check() -> bool {\n    true\n}\n")
-            .with("src/parse.rs", parse);
-        let plan = plan(&sources, &request("src/parse.rs", "read", "src/lib.rs")).unwrap();
-        let warnings: Vec<String> = plan
-            .findings
-            .iter()
-            .filter(|f| f.severity == Severity::Warning)
-            .map(|f| format!("{}:{}: {}", f.file, f.line, f.message))
-            .collect();
-        let has = |part: &str| warnings.iter().any(|w| w.contains(part));
-        // `ident(s)` is called before `let ident` binds the name, and `mod ident;` in lib.rs is
-        // a module, not the function.
-        assert!(
-            has("`read` uses `ident`, defined at line 15 of src/parse.rs (and it is not `pub`)"),
-            "{warnings:#?}"
-        );
-        assert!(
-            has("`read` uses `Op::DEFAULT`: `Op::DEFAULT` is private to src/parse.rs (line 4)"),
-            "{warnings:#?}"
-        );
-        assert!(
-            has("`read` uses `Op::new`: `Op::new` is private to src/parse.rs (line 6)"),
-            "{warnings:#?}"
-        );
-        // `get` is `pub`: no warning for it.
-        assert!(!has("Op::get"), "{warnings:#?}");
-    }
-
-    #[test]
-    fn a_rust_function_named_in_an_attribute_string_is_imported_back() {
-        let sources = MemorySources::new()
-            .with("Cargo.toml", "[package]\nname = \"t\"\n")
-            .with("src/lib.rs", "mod config;\n")
-            .with(
-                "src/config.rs",
-                "#[derive(Deserialize)]\npub struct Config {\n    #[serde(default = \"default_port\")]\n    pub port: u16,\n}\n\nfn default_port() -> u16 {\n    8080\n}\n",
-            );
-        let plan = plan(
-            &sources,
-            &request("src/config.rs", "default_port", "src/defaults.rs"),
-        )
-        .unwrap();
-        assert!(
-            after(&plan, "src/config.rs").starts_with("use crate::defaults::default_port;\n"),
-            "{}",
-            after(&plan, "src/config.rs")
-        );
-        assert!(after(&plan, "src/defaults.rs").starts_with("pub(crate) fn default_port()"));
-    }
-
-    #[test]
-    fn python_module_state_that_does_not_travel_is_reported() {
-        let util = "count = 0\nitems = []\n\n\ndef bump():\n    global count\n    count += 1\n    return __name__\n\n\ndef reset():\n    global items\n    items = []\n";
-        let sources = MemorySources::new().with("util.py", util);
-        let moved = plan(&sources, &request("util.py", "bump", "counter.py")).unwrap();
-        let warnings: Vec<String> = moved
-            .findings
-            .iter()
-            .filter(|f| f.severity == Severity::Warning)
-            .map(|f| format!("{}:{}: {}", f.file, f.line, f.message))
-            .collect();
-        assert!(
-            warnings
-                .iter()
-                .any(|w| w.starts_with("counter.py:2: `bump` rebinds the module variable `count`")),
-            "{warnings:#?}"
-        );
-        assert!(
-            warnings
-                .iter()
-                .any(|w| w.starts_with("counter.py:4: `bump` reads `__name__`")),
-            "{warnings:#?}"
-        );
-        // No advice to import `count`: an import would be a copy.
-        assert!(
-            !warnings.iter().any(|w| w.contains("uses `count`")),
-            "{warnings:#?}"
-        );
-        let moved = plan(&sources, &request("util.py", "items", "store.py")).unwrap();
-        let warnings: Vec<String> = moved
-            .findings
-            .iter()
-            .filter(|f| f.severity == Severity::Warning)
-            .map(|f| format!("{}:{}: {}", f.file, f.line, f.message))
-            .collect();
-        assert!(
-            warnings
-                .iter()
-                .any(|w| w.contains("util.py rebinds `items` here (`global items`)")),
-            "{warnings:#?}"
-        );
-    }
-
-    #[test]
-    fn a_rust_move_reports_private_fields_in_macros_tuple_fields_and_location_macros() {
-        let main = "#[derive(Debug, Default)]\nstruct Pt {\n    tags: Vec<u8>,\n}\n\nstruct Wrap<T>(T);\n\nfn here() -> &'static str {\n    module_path!()\n}\n\nfn main() {\n    println!(\"{}\", Pt::default().tags.len());\n    let w = Wrap(1);\n    println!(\"{}\", here());\n}\n";
-        let sources = MemorySources::new()
-            .with("Cargo.toml", "[package]\nname = \"t\"\n")
-            .with("src/main.rs", main);
-        let warnings = |target: &str, symbol: &str| -> Vec<String> {
-            plan(&sources, &request("src/main.rs", symbol, target))
-                .unwrap()
-                .findings
-                .iter()
-                .filter(|f| f.severity == Severity::Warning)
-                .map(|f| format!("{}:{}: {}", f.file, f.line, f.message))
-                .collect()
-        };
-        let pt = warnings("src/pt.rs", "Pt");
-        assert!(
-            pt.iter()
-                .any(|w| w.contains("field `tags` of `Pt` is private to src/pt.rs")),
-            "{pt:#?}"
-        );
-        let wrap = warnings("src/wrap.rs", "Wrap");
-        assert!(
-            wrap.iter()
-                .any(|w| w.contains("the fields of `Wrap` are private to src/wrap.rs")),
-            "{wrap:#?}"
-        );
-        let here = warnings("src/util.rs", "here");
-        assert!(
-            here.iter()
-                .any(|w| w.contains("`here` uses `module_path!()`")),
-            "{here:#?}"
-        );
-        // A method of a trait the source imports: the target needs the trait.
-        let display = "use core::fmt::{self, Write};\n\nfn pad(f: &mut fmt::Formatter) -> fmt::Result {\n    f.write_char(' ')\n}\n\nfn main() {}\n";
-        let sources = MemorySources::new()
-            .with("Cargo.toml", "[package]\nname = \"t\"\n")
-            .with("src/main.rs", display);
-        let moved = plan(&sources, &request("src/main.rs", "pad", "src/util.rs")).unwrap();
-        assert!(
-            moved
-                .findings
-                .iter()
-                .any(|f| f.severity == Severity::Warning
-                    && f.message
-                        .contains("`pad` calls `write_char`, a method of the trait `Write`")),
-            "{:#?}",
-            moved.findings
-        );
-    }
-
-    #[test]
-    fn a_binary_root_gets_the_mod_and_the_use_in_one_place() {
-        let sources = MemorySources::new()
-            .with("Cargo.toml", "[package]\nname = \"b\"\n")
-            .with(
-                "src/main.rs",
-                "fn double(x: i32) -> i32 {\n    x * 2\n}\n\nfn main() {\n    double(2);\n}\n",
-            );
-        let plan = plan(&sources, &request("src/main.rs", "double", "src/math.rs")).unwrap();
-        assert_eq!(
-            after(&plan, "src/main.rs"),
-            "mod math;\n\nuse crate::math::double;\n\nfn main() {\n    double(2);\n}\n"
-        );
-        assert_eq!(
-            after(&plan, "src/math.rs"),
-            "pub(crate) fn double(x: i32) -> i32 {\n    x * 2\n}\n"
-        );
-        assert_eq!(plan.details["module_declared"], "mod math;");
-    }
-
-    #[test]
-    fn a_nested_item_is_refused_with_what_to_move() {
-        let sources = MemorySources::new().with(
-            "a.py",
-            "class Box:\n    def size(self):\n        return 1\n",
-        );
-        let err = plan(&sources, &request("a.py", "size", "b.py")).unwrap_err();
-        assert!(matches!(err, RefactorError::Unsupported(_)));
-        assert!(
-            err.to_string().contains("move the class `Box` instead"),
-            "{err}"
-        );
-        let err = plan(&sources, &request("a.py", "nothing", "b.py")).unwrap_err();
-        assert!(matches!(err, RefactorError::NotFound(_)));
-    }
-}
+mod tests;

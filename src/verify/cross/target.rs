@@ -63,12 +63,7 @@ impl Function {
         outline: &[Symbol],
         symbol: &Symbol,
     ) -> Option<Function> {
-        let name_node = tree
-            .root_node()
-            .descendant_for_byte_range(symbol.name_range.start, symbol.name_range.end)?;
-        let node = name_node
-            .parent()
-            .filter(|n| lang.is_function_kind(n.kind()))?;
+        let node = lang.syntax().function_named(tree, &symbol.name_range)?;
         let owner = symbol
             .container
             .and_then(|c| outline.get(c))

@@ -2,10 +2,8 @@
 //! `UnboundLocalError`. jedi-language-server's extract does this to accumulators it forgets to
 //! pass in. Pure.
 
-use tree_sitter::Node;
-
+use crate::lang::Language;
 use crate::lang::symbols;
-use crate::lang::{Language, node_text, walk_node};
 use crate::refactor::Finding;
 
 /// Python: in the function `name` of `text`, a local only ever updated in place (`x += …`) and
@@ -20,66 +18,10 @@ pub fn python_unbound_updates(path: &str, text: &str, name: &str) -> Vec<Finding
         .iter()
         .filter(|s| s.kind.is_function() && s.name == name)
     {
-        let Some(node) = tree
-            .root_node()
-            .descendant_for_byte_range(function.name_range.start, function.name_range.end)
-            .and_then(|n| n.parent())
-            .filter(|n| n.kind() == "function_definition")
-        else {
+        let Some(node) = lang.syntax().function_named(&tree, &function.name_range) else {
             continue;
         };
-        let mut bound: Vec<&str> = Vec::new();
-        let mut updated: Vec<(&str, usize)> = Vec::new();
-        if let Some(parameters) = node.child_by_field_name("parameters") {
-            identifiers(parameters, text, &mut bound);
-        }
-        let Some(body) = node.child_by_field_name("body") else {
-            continue;
-        };
-        walk_node(body, |n| {
-            match n.kind() {
-                // Nested scopes bind their own name here; their bodies are not this scope.
-                "function_definition" | "class_definition" => {
-                    if let Some(inner) = n.child_by_field_name("name") {
-                        bound.push(node_text(inner, text));
-                    }
-                    return false;
-                }
-                "lambda" => return false,
-                "assignment" | "for_statement" | "for_in_clause" => {
-                    if let Some(left) = n.child_by_field_name("left") {
-                        identifiers(left, text, &mut bound);
-                    }
-                }
-                "named_expression" => {
-                    if let Some(target) = n.child_by_field_name("name") {
-                        identifiers(target, text, &mut bound);
-                    }
-                }
-                "as_pattern_target"
-                | "global_statement"
-                | "nonlocal_statement"
-                | "import_statement"
-                | "import_from_statement"
-                | "case_pattern" => identifiers(n, text, &mut bound),
-                "augmented_assignment" => {
-                    if let Some(left) = n
-                        .child_by_field_name("left")
-                        .filter(|l| l.kind() == "identifier")
-                    {
-                        updated.push((node_text(left, text), left.start_position().row + 1));
-                    }
-                }
-                _ => {}
-            }
-            true
-        });
-        let mut reported: Vec<&str> = Vec::new();
-        for (variable, line) in updated {
-            if bound.contains(&variable) || reported.contains(&variable) {
-                continue;
-            }
-            reported.push(variable);
+        for (variable, line) in crate::lang::python::names::unbound_updates(node, text) {
             findings.push(Finding::error(
                 path,
                 line,
@@ -90,15 +32,6 @@ pub fn python_unbound_updates(path: &str, text: &str, name: &str) -> Vec<Finding
         }
     }
     findings
-}
-
-fn identifiers<'t>(node: Node<'_>, text: &'t str, out: &mut Vec<&'t str>) {
-    walk_node(node, |n| {
-        if n.kind() == "identifier" {
-            out.push(node_text(n, text));
-        }
-        true
-    });
 }
 
 #[cfg(test)]

@@ -1,25 +1,17 @@
-//! Python's quirks: its reserved words, and the empty blocks tree-sitter-python accepts but
+//! Python's syntax errors that tree-sitter-python lets through: empty blocks and indentation
 //! Python refuses.
 
 use tree_sitter::Tree;
 
-use super::regions::Lexed;
-use super::{SyntaxError, walk_tree};
-
-/// Hard keywords. Soft keywords (`match`, `case`, `type`, `_`) stay usable as names.
-pub(super) const KEYWORDS: &[&str] = &[
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
-    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
-    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
-    "with", "yield",
-];
+use crate::lang::lex::{Lexed, opens_python_block};
+use crate::lang::{SyntaxError, node_text, walk_tree};
 
 /// `def f():` followed by nothing indented parses without an error node in tree-sitter-python;
 /// Python says "expected an indented block". Reports each such block (comments do not count).
 ///
 /// A block follows the `:` of its header, so a node whose text has no `:` holds no block and is
 /// not walked into, unless it holds an error (recovery may drop the `:`).
-pub(super) fn empty_blocks(tree: &Tree, text: &str) -> Vec<SyntaxError> {
+pub fn empty_blocks(tree: &Tree, text: &str) -> Vec<SyntaxError> {
     let mut errors = Vec::new();
     walk_tree(tree, |node| {
         if node.kind() == "block" {
@@ -37,7 +29,7 @@ pub(super) fn empty_blocks(tree: &Tree, text: &str) -> Vec<SyntaxError> {
                 });
             }
         }
-        node.has_error() || memchr::memchr(b':', super::node_text(node, text).as_bytes()).is_some()
+        node.has_error() || memchr::memchr(b':', node_text(node, text).as_bytes()).is_some()
     });
     errors
 }
@@ -47,7 +39,7 @@ pub(super) fn empty_blocks(tree: &Tree, text: &str) -> Vec<SyntaxError> {
 /// indented block"), and a dedent to a level that was never opened ("unindent does not match
 /// any outer indentation level"). Works on logical lines, so brackets and strings spanning lines
 /// are fine.
-pub(super) fn indentation_errors(text: &str, lexed: &Lexed) -> Vec<SyntaxError> {
+pub fn indentation_errors(text: &str, lexed: &Lexed) -> Vec<SyntaxError> {
     let mut errors = Vec::new();
     let mut levels: Vec<usize> = vec![0];
     let mut opens_block = false;
@@ -70,9 +62,7 @@ pub(super) fn indentation_errors(text: &str, lexed: &Lexed) -> Vec<SyntaxError> 
             continue;
         }
         let indent = &line[..line.len() - content.len()];
-        let width = indent
-            .chars()
-            .fold(0, |w, c| if c == '\t' { (w / 8 + 1) * 8 } else { w + 1 });
+        let width = crate::text::indent_width(indent);
         let top = *levels.last().unwrap_or(&0);
         let mut error = |description: &str| {
             errors.push(SyntaxError {
@@ -98,7 +88,7 @@ pub(super) fn indentation_errors(text: &str, lexed: &Lexed) -> Vec<SyntaxError> 
                 levels.push(width);
             }
         }
-        opens_block = super::regions::opens_python_block(text, lexed, start, end);
+        opens_block = opens_python_block(text, lexed, start, end);
     }
     errors
 }

@@ -8,7 +8,7 @@ use std::ops::Range;
 
 use tree_sitter::{Node, Tree};
 
-use super::{node_text, walk_node};
+use crate::lang::{node_text, walk_node};
 
 /// Traits of std whose methods are called through an import (not in the 2021 prelude).
 const STD_TRAITS: &[(&str, &[&str])] = &[

@@ -1,6 +1,9 @@
 //! Plain-text facts about a source file: line offsets, 1-based line/column ↔ byte conversions
 //! (characters and UTF-16), and the file's own conventions (indent unit, line ending, final
-//! newline) that generated code must follow. Pure.
+//! newline) that generated code must follow. Pure. The cutting and pasting of lines is
+//! [`surgery`].
+
+pub mod surgery;
 
 use std::ops::Range;
 
@@ -153,12 +156,7 @@ impl TextStyle {
 
     /// Rewrites every `\n` of generated `text` to this style's line ending.
     pub fn with_line_endings(&self, text: &str) -> String {
-        if self.line_ending == "\n" {
-            text.to_string()
-        } else {
-            let normalized = text.replace("\r\n", "\n");
-            normalized.replace('\n', "\r\n")
-        }
+        surgery::with_line_endings(text, self.line_ending)
     }
 }
 
@@ -221,6 +219,31 @@ fn detect_indent_unit(text: &str) -> IndentUnit {
     }
 }
 
+/// Collapses every run of whitespace containing a line break to one space.
+pub fn collapse_whitespace(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut run = String::new();
+    for c in text.chars() {
+        if c.is_whitespace() {
+            run.push(c);
+            continue;
+        }
+        if !run.is_empty() {
+            out.push_str(if run.contains('\n') { " " } else { &run });
+            run.clear();
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Columns of an indentation, a tab counting to the next multiple of 8 (as Python does).
+pub fn indent_width(indent: &str) -> usize {
+    indent
+        .chars()
+        .fold(0, |w, c| if c == '\t' { (w / 8 + 1) * 8 } else { w + 1 })
+}
+
 /// The leading spaces and tabs of the line containing byte `offset`.
 pub fn indentation_at(text: &str, offset: usize) -> &str {
     let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
@@ -229,31 +252,6 @@ pub fn indentation_at(text: &str, offset: usize) -> &str {
         .find(|c: char| c != ' ' && c != '\t')
         .unwrap_or(line.len());
     &line[..end]
-}
-
-/// Re-indents a block of whole lines: strips `from` (when a line starts with it) and prefixes
-/// `to`. Blank lines stay empty. Lines of multi-line string literals would be changed too, which
-/// is why callers pass the ranges to keep in `keep_lines` (0-based, relative to `block`).
-pub fn reindent(block: &str, from: &str, to: &str, keep_lines: &[usize]) -> String {
-    let mut out = String::with_capacity(block.len());
-    for (i, line) in block.split_inclusive('\n').enumerate() {
-        if keep_lines.contains(&i) {
-            out.push_str(line);
-            continue;
-        }
-        let content = line.trim_end_matches(['\n', '\r']);
-        if content.trim().is_empty() {
-            out.push_str(&line[content.len()..]);
-            continue;
-        }
-        let rest = content
-            .strip_prefix(from)
-            .unwrap_or_else(|| content.trim_start_matches([' ', '\t']));
-        out.push_str(to);
-        out.push_str(rest);
-        out.push_str(&line[content.len()..]);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -303,12 +301,7 @@ mod tests {
     }
 
     #[test]
-    fn reindent_moves_a_block() {
-        let block = "    if x:\n        y()\n\n    z()\n";
-        assert_eq!(
-            reindent(block, "    ", "\t", &[]),
-            "\tif x:\n\t    y()\n\n\tz()\n"
-        );
+    fn indentation_of_a_line() {
         assert_eq!(indentation_at("a\n  \tb", 5), "  \t");
     }
 }

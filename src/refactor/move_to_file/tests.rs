@@ -1,0 +1,312 @@
+//! Move to file end to end on small projects: what moves, what is imported back, and the
+//! findings that say where the caveats bite.
+
+use super::*;
+use crate::refactor::MemorySources;
+
+/// The refactor alone, in the language of the request's file (the result is not checked).
+fn plan(sources: &dyn Sources, request: &MoveRequest) -> Result<Plan, RefactorError> {
+    let lang = Language::from_path(&request.file)
+        .ok_or_else(|| RefactorError::UnsupportedLanguage(request.file.clone()))?;
+    super::plan(sources, request, lang)
+}
+
+fn request(file: &str, name: &str, target: &str) -> MoveRequest {
+    MoveRequest {
+        file: file.to_string(),
+        symbol: SymbolQuery {
+            name: name.to_string(),
+            line: None,
+            column: None,
+        },
+        target_file: target.to_string(),
+    }
+}
+
+fn after(plan: &Plan, path: &str) -> String {
+    plan.changes
+        .iter()
+        .find(|c| c.path == path)
+        .map(|c| c.after.clone())
+        .unwrap_or_else(|| {
+            panic!(
+                "no change for {path}: {:?}",
+                plan.changes.iter().map(|c| &c.path).collect::<Vec<_>>()
+            )
+        })
+}
+
+#[test]
+fn targets_are_checked() {
+    assert_eq!(normalize_path("./a//b.py"), "a/b.py");
+    assert!(matches!(
+        check_target(Language::Python, "a.py", "./a.py"),
+        Err(RefactorError::InvalidArgument { .. })
+    ));
+    let err = check_target(Language::Python, "a.py", "b.rs").unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("is a Rust file but `a.py` is Python"),
+        "{err}"
+    );
+    assert!(check_target(Language::Python, "a.py", "b.txt").is_err());
+    assert!(check_target(Language::Python, "a.py", "b.pyi").is_err());
+    assert_eq!(
+        check_target(Language::Rust, "src/a.rs", "src/b.rs").unwrap(),
+        "src/b.rs"
+    );
+}
+
+#[test]
+fn a_python_function_moves_next_to_its_source_and_is_imported_back() {
+    let sources = MemorySources::new().with(
+        "app.py",
+        "import os\n\n\ndef helper(a):\n    return os.sep + a\n\n\ndef main():\n    return helper('x')\n",
+    );
+    let plan = plan(&sources, &request("app.py", "helper", "helpers.py")).unwrap();
+    assert_eq!(
+        after(&plan, "app.py"),
+        "import os\nfrom helpers import helper\n\n\ndef main():\n    return helper('x')\n"
+    );
+    assert_eq!(
+        after(&plan, "helpers.py"),
+        "def helper(a):\n    return os.sep + a\n"
+    );
+    assert_eq!(
+        plan.details.to_map()["import_added"],
+        "from helpers import helper"
+    );
+    let dependency = plan
+        .findings
+        .iter()
+        .find(|f| f.message.contains("uses `os`"))
+        .unwrap();
+    assert_eq!(
+        (dependency.file.as_str(), dependency.line),
+        ("helpers.py", 2)
+    );
+    assert!(
+        dependency.message.contains("imported at line 1 of app.py"),
+        "{}",
+        dependency.message
+    );
+}
+
+#[test]
+fn a_rust_impl_moving_with_its_type_reports_the_module_it_reads() {
+    let sources = MemorySources::new()
+        .with("Cargo.toml", "[package]\nname = \"t\"\n")
+        .with("src/lib.rs", "pub mod shapes;\n")
+        .with(
+            "src/shapes.rs",
+            "use std::fmt;\n\npub enum Color {\n    Red,\n}\n\nimpl fmt::Display for Color {\n    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {\n        write!(f, \"red\")\n    }\n}\n\npub fn red() -> Color {\n    Color::Red\n}\n",
+        );
+    let plan = plan(&sources, &request("src/shapes.rs", "Color", "src/color.rs")).unwrap();
+    assert_eq!(
+        after(&plan, "src/shapes.rs"),
+        "use std::fmt;\nuse crate::color::Color;\n\npub fn red() -> Color {\n    Color::Red\n}\n"
+    );
+    assert!(after(&plan, "src/color.rs").starts_with("pub enum Color {"));
+    assert_eq!(
+        after(&plan, "src/lib.rs"),
+        "pub mod shapes;\npub mod color;\n"
+    );
+    let fmt = plan
+        .findings
+        .iter()
+        .find(|f| f.message.contains("uses `fmt`"))
+        .unwrap();
+    assert_eq!(
+        (fmt.file.as_str(), fmt.line, fmt.severity),
+        ("src/color.rs", 5, Severity::Warning)
+    );
+}
+
+#[test]
+fn a_rust_move_reports_private_members_and_module_namesakes() {
+    let parse = "pub struct Op(u8);\n\nimpl Op {\n    const DEFAULT: Op = Op(1);\n\n    fn new(v: u8) -> Op {\n        Op(v)\n    }\n\n    pub fn get(&self) -> u8 {\n        self.0\n    }\n}\n\nfn ident(s: &str) -> &str {\n    s.trim()\n}\n\npub fn read(s: &str) -> u8 {\n    let ident = ident(s);\n    let op = if ident.is_empty() { Op::DEFAULT } else { Op::new(1) };\n    op.get()\n}\n";
+    let sources = MemorySources::new()
+        .with("Cargo.toml", "[package]\nname = \"t\"\n")
+        .with(
+            "src/lib.rs",
+            "mod ident;\nmod parse;\n\npub fn total() -> u8 {\n    parse::read(\"x\")\n}\n",
+        )
+        .with("src/ident.rs", "pub fn check() -> bool {\n    true\n}\n")
+        .with("src/parse.rs", parse);
+    let plan = plan(&sources, &request("src/parse.rs", "read", "src/lib.rs")).unwrap();
+    let warnings: Vec<String> = plan
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Warning)
+        .map(|f| format!("{}:{}: {}", f.file, f.line, f.message))
+        .collect();
+    let has = |part: &str| warnings.iter().any(|w| w.contains(part));
+    // `ident(s)` is called before `let ident` binds the name, and `mod ident;` in lib.rs is
+    // a module, not the function.
+    assert!(
+        has("`read` uses `ident`, defined at line 15 of src/parse.rs (and it is not `pub`)"),
+        "{warnings:#?}"
+    );
+    assert!(
+        has("`read` uses `Op::DEFAULT`: `Op::DEFAULT` is private to src/parse.rs (line 4)"),
+        "{warnings:#?}"
+    );
+    assert!(
+        has("`read` uses `Op::new`: `Op::new` is private to src/parse.rs (line 6)"),
+        "{warnings:#?}"
+    );
+    // `get` is `pub`: no warning for it.
+    assert!(!has("Op::get"), "{warnings:#?}");
+}
+
+#[test]
+fn a_rust_function_named_in_an_attribute_string_is_imported_back() {
+    let sources = MemorySources::new()
+        .with("Cargo.toml", "[package]\nname = \"t\"\n")
+        .with("src/lib.rs", "mod config;\n")
+        .with(
+            "src/config.rs",
+            "#[derive(Deserialize)]\npub struct Config {\n    #[serde(default = \"default_port\")]\n    pub port: u16,\n}\n\nfn default_port() -> u16 {\n    8080\n}\n",
+        );
+    let plan = plan(
+        &sources,
+        &request("src/config.rs", "default_port", "src/defaults.rs"),
+    )
+    .unwrap();
+    assert!(
+        after(&plan, "src/config.rs").starts_with("use crate::defaults::default_port;\n"),
+        "{}",
+        after(&plan, "src/config.rs")
+    );
+    assert!(after(&plan, "src/defaults.rs").starts_with("pub(crate) fn default_port()"));
+}
+
+#[test]
+fn python_module_state_that_does_not_travel_is_reported() {
+    let util = "count = 0\nitems = []\n\n\ndef bump():\n    global count\n    count += 1\n    return __name__\n\n\ndef reset():\n    global items\n    items = []\n";
+    let sources = MemorySources::new().with("util.py", util);
+    let moved = plan(&sources, &request("util.py", "bump", "counter.py")).unwrap();
+    let warnings: Vec<String> = moved
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Warning)
+        .map(|f| format!("{}:{}: {}", f.file, f.line, f.message))
+        .collect();
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.starts_with("counter.py:2: `bump` rebinds the module variable `count`")),
+        "{warnings:#?}"
+    );
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.starts_with("counter.py:4: `bump` reads `__name__`")),
+        "{warnings:#?}"
+    );
+    // No advice to import `count`: an import would be a copy.
+    assert!(
+        !warnings.iter().any(|w| w.contains("uses `count`")),
+        "{warnings:#?}"
+    );
+    let moved = plan(&sources, &request("util.py", "items", "store.py")).unwrap();
+    let warnings: Vec<String> = moved
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Warning)
+        .map(|f| format!("{}:{}: {}", f.file, f.line, f.message))
+        .collect();
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("util.py rebinds `items` here (`global items`)")),
+        "{warnings:#?}"
+    );
+}
+
+#[test]
+fn a_rust_move_reports_private_fields_in_macros_tuple_fields_and_location_macros() {
+    let main = "#[derive(Debug, Default)]\nstruct Pt {\n    tags: Vec<u8>,\n}\n\nstruct Wrap<T>(T);\n\nfn here() -> &'static str {\n    module_path!()\n}\n\nfn main() {\n    println!(\"{}\", Pt::default().tags.len());\n    let w = Wrap(1);\n    println!(\"{}\", here());\n}\n";
+    let sources = MemorySources::new()
+        .with("Cargo.toml", "[package]\nname = \"t\"\n")
+        .with("src/main.rs", main);
+    let warnings = |target: &str, symbol: &str| -> Vec<String> {
+        plan(&sources, &request("src/main.rs", symbol, target))
+            .unwrap()
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
+            .map(|f| format!("{}:{}: {}", f.file, f.line, f.message))
+            .collect()
+    };
+    let pt = warnings("src/pt.rs", "Pt");
+    assert!(
+        pt.iter()
+            .any(|w| w.contains("field `tags` of `Pt` is private to src/pt.rs")),
+        "{pt:#?}"
+    );
+    let wrap = warnings("src/wrap.rs", "Wrap");
+    assert!(
+        wrap.iter()
+            .any(|w| w.contains("the fields of `Wrap` are private to src/wrap.rs")),
+        "{wrap:#?}"
+    );
+    let here = warnings("src/util.rs", "here");
+    assert!(
+        here.iter()
+            .any(|w| w.contains("`here` uses `module_path!()`")),
+        "{here:#?}"
+    );
+    // A method of a trait the source imports: the target needs the trait.
+    let display = "use core::fmt::{self, Write};\n\nfn pad(f: &mut fmt::Formatter) -> fmt::Result {\n    f.write_char(' ')\n}\n\nfn main() {}\n";
+    let sources = MemorySources::new()
+        .with("Cargo.toml", "[package]\nname = \"t\"\n")
+        .with("src/main.rs", display);
+    let moved = plan(&sources, &request("src/main.rs", "pad", "src/util.rs")).unwrap();
+    assert!(
+        moved
+            .findings
+            .iter()
+            .any(|f| f.severity == Severity::Warning
+                && f.message
+                    .contains("`pad` calls `write_char`, a method of the trait `Write`")),
+        "{:#?}",
+        moved.findings
+    );
+}
+
+#[test]
+fn a_binary_root_gets_the_mod_and_the_use_in_one_place() {
+    let sources = MemorySources::new()
+        .with("Cargo.toml", "[package]\nname = \"b\"\n")
+        .with(
+            "src/main.rs",
+            "fn double(x: i32) -> i32 {\n    x * 2\n}\n\nfn main() {\n    double(2);\n}\n",
+        );
+    let plan = plan(&sources, &request("src/main.rs", "double", "src/math.rs")).unwrap();
+    assert_eq!(
+        after(&plan, "src/main.rs"),
+        "mod math;\n\nuse crate::math::double;\n\nfn main() {\n    double(2);\n}\n"
+    );
+    assert_eq!(
+        after(&plan, "src/math.rs"),
+        "pub(crate) fn double(x: i32) -> i32 {\n    x * 2\n}\n"
+    );
+    assert_eq!(plan.details.to_map()["module_declared"], "mod math;");
+}
+
+#[test]
+fn a_nested_item_is_refused_with_what_to_move() {
+    let sources = MemorySources::new().with(
+        "a.py",
+        "class Box:\n    def size(self):\n        return 1\n",
+    );
+    let err = plan(&sources, &request("a.py", "size", "b.py")).unwrap_err();
+    assert!(matches!(err, RefactorError::Unsupported(_)));
+    assert!(
+        err.to_string().contains("move the class `Box` instead"),
+        "{err}"
+    );
+    let err = plan(&sources, &request("a.py", "nothing", "b.py")).unwrap_err();
+    assert!(matches!(err, RefactorError::NotFound(_)));
+}
