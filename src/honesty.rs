@@ -102,6 +102,113 @@ impl Tool {
     }
 }
 
+/// One canonical caveat of one tool, typed, so a note can only be tied to a caveat that exists.
+/// Its text is the tool's [`Tool::caveats`] entry (one place for the strings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Caveat {
+    /// "captured local variables not detected — caller must verify"
+    ExtractCapturedLocals,
+    /// "indentation inferred from first line only"
+    ExtractIndentation,
+    /// "no scope analysis — extracted code may reference unavailable bindings"
+    ExtractScope,
+    /// "no return-value inference — function returns nothing"
+    ExtractReturnValue,
+    /// "no scope analysis — inlined code may shadow caller-side bindings"
+    InlineShadowing,
+    /// "no argument-substitution — call-site arguments left as-is"
+    InlineArguments,
+    /// "definition removal heuristic; trailing comments may be stranded"
+    InlineDefinitionRemoval,
+    /// "import dependencies not auto-resolved at target file"
+    MoveImports,
+    /// "no cross-file reference rewrite for callers in third files"
+    MoveThirdFiles,
+    /// "name-collision at target file not detected"
+    MoveNameCollision,
+    /// "no call-site argument re-ordering or default insertion"
+    SignatureArguments,
+    /// "no type-checker validation of new parameter types"
+    SignatureTypes,
+    /// "callers in non-source files (e.g. tests) may need manual updates"
+    SignatureOtherCallers,
+}
+
+impl Caveat {
+    pub const ALL: [Caveat; 13] = [
+        Caveat::ExtractCapturedLocals,
+        Caveat::ExtractIndentation,
+        Caveat::ExtractScope,
+        Caveat::ExtractReturnValue,
+        Caveat::InlineShadowing,
+        Caveat::InlineArguments,
+        Caveat::InlineDefinitionRemoval,
+        Caveat::MoveImports,
+        Caveat::MoveThirdFiles,
+        Caveat::MoveNameCollision,
+        Caveat::SignatureArguments,
+        Caveat::SignatureTypes,
+        Caveat::SignatureOtherCallers,
+    ];
+
+    /// The tool whose caveat this is, and its place in that tool's list.
+    fn place(self) -> (Tool, usize) {
+        match self {
+            Caveat::ExtractCapturedLocals => (Tool::ExtractFunction, 0),
+            Caveat::ExtractIndentation => (Tool::ExtractFunction, 1),
+            Caveat::ExtractScope => (Tool::ExtractFunction, 2),
+            Caveat::ExtractReturnValue => (Tool::ExtractFunction, 3),
+            Caveat::InlineShadowing => (Tool::InlineFunction, 0),
+            Caveat::InlineArguments => (Tool::InlineFunction, 1),
+            Caveat::InlineDefinitionRemoval => (Tool::InlineFunction, 2),
+            Caveat::MoveImports => (Tool::MoveToFile, 0),
+            Caveat::MoveThirdFiles => (Tool::MoveToFile, 1),
+            Caveat::MoveNameCollision => (Tool::MoveToFile, 2),
+            Caveat::SignatureArguments => (Tool::ChangeSignature, 0),
+            Caveat::SignatureTypes => (Tool::ChangeSignature, 1),
+            Caveat::SignatureOtherCallers => (Tool::ChangeSignature, 2),
+        }
+    }
+
+    pub fn tool(self) -> Tool {
+        self.place().0
+    }
+
+    /// The canonical text, verbatim.
+    pub fn text(self) -> &'static str {
+        let (tool, index) = self.place();
+        tool.caveats()[index]
+    }
+}
+
+/// What candor's own analysis did, in this very result, about one canonical caveat
+/// (`data.caveat_notes`: `{caveat, note}`). The caveat stays in `tree_sitter_caveats`, verbatim;
+/// the note says where it no longer bites ("arguments bound to parameters with `let`").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaveatNote {
+    pub caveat: Caveat,
+    pub note: String,
+}
+
+impl CaveatNote {
+    pub fn new(caveat: Caveat, note: impl Into<String>) -> CaveatNote {
+        CaveatNote {
+            caveat,
+            note: note.into(),
+        }
+    }
+}
+
+impl Serialize for CaveatNote {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut out = serializer.serialize_struct("CaveatNote", 2)?;
+        out.serialize_field("caveat", self.caveat.text())?;
+        out.serialize_field("note", &self.note)?;
+        out.end()
+    }
+}
+
 /// Which path produced a result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -153,5 +260,25 @@ mod tests {
             assert_eq!(Tool::from_name(tool.name()), Some(tool));
             assert!(!tool.caveats().is_empty());
         }
+    }
+
+    #[test]
+    fn every_canonical_caveat_is_one_typed_caveat() {
+        for tool in Tool::ALL {
+            let typed: Vec<&str> = Caveat::ALL
+                .iter()
+                .filter(|c| c.tool() == tool)
+                .map(|c| c.text())
+                .collect();
+            assert_eq!(typed, tool.caveats(), "{tool:?}");
+        }
+        let note = CaveatNote::new(Caveat::InlineArguments, "arguments bound with `let`");
+        assert_eq!(
+            serde_json::to_value(&note).unwrap(),
+            serde_json::json!({
+                "caveat": "no argument-substitution — call-site arguments left as-is",
+                "note": "arguments bound with `let`"
+            })
+        );
     }
 }

@@ -30,6 +30,15 @@ pub fn success(
     if heuristic {
         data.insert("tree_sitter_caveats".into(), json!(tool.caveats()));
         data.insert("degraded_reason".into(), json!(DEGRADED_REASON));
+        let notes: Vec<_> = outcome
+            .plan
+            .caveat_notes
+            .iter()
+            .filter(|n| n.caveat.tool() == tool)
+            .collect();
+        if !notes.is_empty() {
+            data.insert("caveat_notes".into(), json!(notes));
+        }
     }
     if let Some(reason) = &outcome.fallback_reason {
         data.insert("fallback_reason".into(), json!(reason));

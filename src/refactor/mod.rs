@@ -13,7 +13,7 @@ mod sources;
 use serde::Serialize;
 
 use crate::edit::{EditError, FileChange};
-use crate::honesty::Tool;
+use crate::honesty::{CaveatNote, Tool};
 use crate::lang::Language;
 use crate::lang::symbols::{LookupError, SymbolQuery};
 
@@ -143,6 +143,8 @@ pub struct Plan {
     pub findings: Vec<Finding>,
     /// Tool-specific fields added to the envelope's `data` (e.g. `new_function_name`).
     pub details: Details,
+    /// What the heuristic did about its canonical caveats in this result (`data.caveat_notes`).
+    pub caveat_notes: Vec<CaveatNote>,
 }
 
 impl Plan {

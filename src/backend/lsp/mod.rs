@@ -92,6 +92,7 @@ impl SemanticResult {
                 changes: self.changes,
                 findings,
                 details: self.details,
+                caveat_notes: Vec::new(),
             },
             backend: BackendKind::Lsp,
             semantic_backend: Some(self.server.clone()),

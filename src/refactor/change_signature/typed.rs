@@ -78,11 +78,7 @@ fn rust_default(lang: Language, text: &str) -> Option<String> {
                     continue;
                 }
                 let rest = &text[at + 1..];
-                let default = rest
-                    .split([',', ')'])
-                    .next()
-                    .unwrap_or("")
-                    .trim();
+                let default = rest.split([',', ')']).next().unwrap_or("").trim();
                 return Some(w::typed_rust_default(default));
             }
             _ => {}

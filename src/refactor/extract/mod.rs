@@ -113,6 +113,7 @@ pub fn plan(
         changes: vec![change],
         findings,
         details,
+        caveat_notes: Vec::new(),
     })
 }
 

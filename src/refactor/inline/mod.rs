@@ -462,6 +462,7 @@ impl Progress<'_> {
             changes,
             findings: self.findings,
             details,
+            caveat_notes: Vec::new(),
         })
     }
 }

@@ -527,6 +527,7 @@ impl Move<'_> {
             changes,
             findings,
             details,
+            caveat_notes: Vec::new(),
         })
     }
 

@@ -175,6 +175,16 @@ impl Ready {
         }
     }
 
+    /// What candor did about `caveat` in this result, if anything (shown under the caveat).
+    pub fn caveat_notes(&self, caveat: &str) -> impl Iterator<Item = &str> {
+        self.outcome
+            .plan
+            .caveat_notes
+            .iter()
+            .filter(move |n| n.caveat.text() == caveat)
+            .map(|n| n.note.as_str())
+    }
+
     /// Whether confirming needs the explicit second keystroke.
     pub fn needs_second_confirmation(&self) -> bool {
         self.outcome.is_heuristic()

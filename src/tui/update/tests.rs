@@ -41,6 +41,7 @@ fn outcome(backend: BackendKind, findings: Vec<Finding>, after: &str) -> Outcome
             changes: vec![change],
             findings,
             details: Default::default(),
+            caveat_notes: Vec::new(),
         },
         backend,
         server: (backend == BackendKind::Lsp).then(|| ServerInfo {
@@ -279,5 +280,46 @@ fn selection_labels_and_mouse_drag() {
     assert_eq!(
         h.state.code.as_ref().unwrap().selection_label().as_deref(),
         Some("lines 1\u{2013}3")
+    );
+}
+
+#[test]
+fn a_caveat_note_is_shown_under_its_caveat() {
+    use crate::honesty::{Caveat, CaveatNote};
+    use ratatui::{Terminal, backend::TestBackend};
+    let (_dir, mut h) = session();
+    let mut result = outcome(BackendKind::Hybrid, Vec::new(), AFTER);
+    result.plan.caveat_notes = vec![CaveatNote::new(
+        Caveat::InlineArguments,
+        "arguments bound to parameters",
+    )];
+    show(&mut h, result);
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    terminal
+        .draw(|f| crate::tui::view::render(&h.state, f))
+        .unwrap();
+    let buffer = terminal.backend().buffer();
+    let rows: Vec<String> = (0..40)
+        .map(|y| (0..120).map(|x| buffer[(x, y)].symbol()).collect())
+        .collect();
+    let caveat = rows
+        .iter()
+        .position(|r| r.contains("no argument-substitution"))
+        .expect("the caveat is on screen");
+    // The caveat may wrap; its note follows it, before the next caveat's bullet.
+    let note = rows
+        .iter()
+        .position(|r| r.contains("↳ arguments bound to parameters"))
+        .expect("the note is on screen");
+    assert!(note > caveat, "{}", rows.join("\n"));
+    assert!(
+        rows[caveat + 1..note].iter().all(|r| !r.contains("• ")),
+        "{}",
+        rows.join("\n")
+    );
+    assert_eq!(
+        rows.iter().filter(|r| r.contains("↳")).count(),
+        1,
+        "one note, under its own caveat"
     );
 }

@@ -473,6 +473,9 @@ fn panel(state: &State, preview: &Preview, frame: &mut Frame, outer: Rect, area:
         lines.push(heading(format!("Caveats ({})", caveats.len())));
         for caveat in caveats {
             indented(&mut lines, caveat, "• ", t.warning);
+            for note in ready.caveat_notes(caveat) {
+                indented(&mut lines, &format!("↳ {note}"), "  ", t.dim);
+            }
         }
     }
     let notes = ready.count(Severity::Info);
