@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tries candor's heuristic refactors on a real project and checks what the warnings promised.
 
-For random requests of the four tools (random functions, random line ranges) on a copy of a
+For random requests of the tools (extract, inline, move, change signature, rename) (random functions, random line ranges) on a copy of a
 project, it applies each result that candor accepts (`dry_run: false`), runs the project's own
 check (`cargo check`, `python -m compileall`, or a command you give), then `candor undo`, and
 verifies that every file is back byte for byte. It prints, per tool: requests, typed refusals,
@@ -73,7 +73,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--check", help="the project's check command (default: cargo check / compileall)")
     ap.add_argument("--tools", default="extract,inline,move,change_signature",
-                    help="comma-separated subset of extract,inline,move,change_signature")
+                    help="comma-separated subset of extract,inline,move,change_signature,rename")
     ap.add_argument("--backend", default="tree-sitter", help="auto, lsp or tree-sitter (default: tree-sitter)")
     opts = ap.parse_args()
     if not Path(CANDOR).exists():
@@ -81,7 +81,7 @@ def main() -> int:
         return 2
     root = opts.root.resolve()
     tools = [t.strip() for t in opts.tools.split(",") if t.strip()]
-    unknown = [t for t in tools if t not in ("extract", "inline", "move", "change_signature")]
+    unknown = [t for t in tools if t not in ("extract", "inline", "move", "change_signature", "rename")]
     if unknown or not tools:
         print(f"--tools: unknown {unknown}; use extract,inline,move,change_signature", file=sys.stderr)
         return 2
@@ -115,6 +115,9 @@ def main() -> int:
         elif tool == "inline":
             args = {"file_path": rel, "function_name": name, "line": line}
             full = "refactor_inline_function"
+        elif tool == "rename":
+            args = {"file_path": rel, "symbol_name": name, "line": line, "new_name": f"swept_{trial}"}
+            full = "refactor_rename_symbol"
         elif tool == "move":
             target = str(Path(rel).parent / f"swept_{trial}{ext}")
             if opts.lang == "rust":
