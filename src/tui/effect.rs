@@ -15,6 +15,17 @@ pub enum Effect {
     /// JSON. It supersedes the preview being computed, whose language-server requests are
     /// cancelled.
     Preview { id: u64, call: Box<ToolCall> },
+    /// Check the outcome of `call` with the project's own tools (`level`: the check, or the
+    /// tests too) on the check thread; it supersedes the check running, which is cancelled
+    /// (its processes killed). Nothing is written.
+    Verify {
+        id: u64,
+        call: Box<ToolCall>,
+        outcome: Box<Outcome>,
+        level: crate::verify::Level,
+    },
+    /// Nobody waits for the check any more: cancel it.
+    CancelVerify,
     /// Nobody waits for the preview any more: drop a queued one and cancel the one being
     /// computed (its language-server request gets `$/cancelRequest`).
     CancelPreview,

@@ -23,6 +23,7 @@ use super::keymap::{Key, Keymap};
 use super::state::State;
 use super::theme::Theme;
 use super::update;
+use super::verifier;
 use super::watcher::Watcher;
 use super::worker::EngineWorker;
 
@@ -36,6 +37,12 @@ pub struct Headless {
     pub watched: Vec<String>,
     /// How many previews were computed (each one a full engine call, language server included).
     pub previews_computed: usize,
+    /// Whether the checks of results are performed (in line, with the project's real tools);
+    /// off by default, so a test that is not about them never runs cargo or ruff: they are
+    /// then kept in [`Headless::checks_pending`] and the panel shows them running.
+    pub run_checks: bool,
+    /// Checks asked for and not performed (while `run_checks` is off).
+    pub checks_pending: usize,
     /// When opened with [`Headless::open_watched`]: the real watcher and engine thread, and
     /// the channel of their reports and answers.
     live: Option<Live>,
@@ -120,6 +127,8 @@ impl Headless {
             queue: effects.into(),
             watched: Vec::new(),
             previews_computed: 0,
+            run_checks: false,
+            checks_pending: 0,
             live,
         };
         session.settle();
@@ -263,6 +272,23 @@ impl Headless {
                 id,
                 result: jobs::undo(&self.engine, &changes, transaction.as_deref()),
             }],
+            Effect::Verify {
+                id,
+                call,
+                outcome,
+                level,
+            } => {
+                if !self.run_checks {
+                    self.checks_pending += 1;
+                    return Vec::new();
+                }
+                let verification = verifier::check_now(&self.engine, &call, &outcome, level);
+                vec![Action::Checked {
+                    id,
+                    verification: Box::new(verification),
+                }]
+            }
+            Effect::CancelVerify => Vec::new(),
             Effect::CancelPreview => {
                 if let Some(live) = &self.live {
                     live.worker.cancel_preview();

@@ -78,11 +78,9 @@ pub fn preview(engine: &Engine, call: ToolCall) -> Result<Box<Ready>, ApiError> 
         .iter()
         .map(|c| diffview::file_diff(c, false))
         .collect();
-    Ok(Box::new(Ready {
-        call,
-        outcome,
-        diffs,
-    }))
+    // The TUI checks every result unless the call or the project says otherwise.
+    let verify = engine.verify_level(&call.options, crate::verify::Level::Check);
+    Ok(Box::new(Ready::new(call, outcome, diffs, verify)))
 }
 
 /// Writes the outcome that was on screen, through the engine: it computes the plan again and
