@@ -223,17 +223,14 @@ impl Ready {
             || self.check.is_running()
     }
 
-    /// `apply despite 2 new compile errors, 4 caveats and 2 warnings? y/n`; `apply before cargo
-    /// check has finished? y/n` while it runs.
+    /// `apply despite 2 new compile errors, 4 caveats and 2 warnings? y/n`; `apply before the
+    /// check has finished, despite 4 caveats? y/n` while it runs.
     pub fn confirm_question(&self) -> String {
-        if self.check.is_running() {
-            let what = if self.check.level == Level::Tests {
-                "the tests have"
-            } else {
-                "the check has"
-            };
-            return format!("apply before {what} finished? y/n");
-        }
+        let before = match (self.check.is_running(), self.check.level) {
+            (false, _) => "",
+            (true, Level::Tests) => " before the tests have finished",
+            (true, _) => " before the check has finished",
+        };
         let mut parts = self.check.found(self.outcome.lang);
         let caveats = self.caveats().len();
         if caveats > 0 {
@@ -245,15 +242,16 @@ impl Ready {
                 parts.push(plural(n, name));
             }
         }
+        let comma = if before.is_empty() { "" } else { "," };
         let despite = match parts.len() {
             0 => String::new(),
-            1 => format!(" despite {}", parts[0]),
+            1 => format!("{comma} despite {}", parts[0]),
             _ => {
                 let last = parts.pop().unwrap_or_default();
-                format!(" despite {} and {last}", parts.join(", "))
+                format!("{comma} despite {} and {last}", parts.join(", "))
             }
         };
-        format!("apply{despite}? y/n")
+        format!("apply{before}{despite}? y/n")
     }
 }
 

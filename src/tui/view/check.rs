@@ -30,7 +30,6 @@ pub fn section(
         Level::Tests => tests.clone(),
         _ => again.clone(),
     };
-    let leave = keys.hint(Context::Preview, Command::Back);
     let heading = match check.level {
         Level::Tests => "Check (and tests)",
         _ => "Check",
@@ -67,9 +66,8 @@ pub fn section(
                 &format!("{spinner} "),
                 t.info,
             );
-            say(&not_verified(ready), "  ", t.dim);
             say(
-                &format!("on a copy of the project; {stop} stops it, {leave} leaves"),
+                &format!("{} ({stop} stops it)", not_verified(ready)),
                 "  ",
                 t.dim,
             );

@@ -456,7 +456,7 @@ fn panel(state: &State, preview: &Preview, frame: &mut Frame, outer: Rect, area:
         let who = if ready.check.is_clean() {
             "nothing specific to this edit was noticed"
         } else {
-            "candor's own checks noticed nothing specific to this edit; see Check for the compiler's word"
+            "candor's own checks noticed nothing; see Check"
         };
         let note = if outcome.is_heuristic() {
             format!("{who}; the caveats still apply")
@@ -549,7 +549,13 @@ fn summary(errors: usize, warnings: usize) -> String {
 
 fn confirm_prompt(state: &State, ready: &Ready, frame: &mut Frame, diff_box: Rect) {
     let t = &state.theme;
-    let height = 5.min(diff_box.height);
+    // The question wraps (it can name a check still running and what was found).
+    let question_rows = super::wrap(
+        &ready.confirm_question(),
+        diff_box.width.saturating_sub(4) as usize,
+    )
+    .len() as u16;
+    let height = (4 + question_rows).min(diff_box.height);
     let area = Rect::new(
         diff_box.x + 1,
         diff_box.bottom().saturating_sub(height + 1),
@@ -582,5 +588,10 @@ fn confirm_prompt(state: &State, ready: &Ready, frame: &mut Frame, diff_box: Rec
             t.dim,
         )),
     ];
-    frame.render_widget(Paragraph::new(text).block(block), area);
+    frame.render_widget(
+        Paragraph::new(text)
+            .block(block)
+            .wrap(ratatui::widgets::Wrap { trim: true }),
+        area,
+    );
 }
