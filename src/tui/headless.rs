@@ -74,22 +74,37 @@ impl Headless {
         backend: Option<BackendChoice>,
         size: (u16, u16),
     ) -> Result<Headless, String> {
-        Headless::start(path, backend, size, Some(config), true)
+        Headless::start(path, backend, size, Some((config, false)), true)
+    }
+
+    /// [`Headless::open`] with these settings instead of the config files, for a project the
+    /// user trusts (`candor trust`): its checks may run its build (cargo check) and its tests.
+    pub fn open_trusted(
+        path: &Path,
+        config: Config,
+        backend: Option<BackendChoice>,
+        size: (u16, u16),
+    ) -> Result<Headless, String> {
+        Headless::start(path, backend, size, Some((config, true)), false)
     }
 
     fn start(
         path: &Path,
         backend: Option<BackendChoice>,
         size: (u16, u16),
-        config: Option<Config>,
+        config: Option<(Config, bool)>,
         watch: bool,
     ) -> Result<Headless, String> {
         let (root, file) =
             jobs::project_of(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let engine = match config {
-            Some(config) => {
+            Some((config, trusted)) => {
                 let root = Root::new(&root).map_err(|e| format!("{}: {e}", root.display()))?;
-                Engine::with_config(root, config, backend)
+                if trusted {
+                    Engine::with_settings(root, config, backend, crate::trust::Trust::Trusted)
+                } else {
+                    Engine::with_config(root, config, backend)
+                }
             }
             None => Engine::open(&root, backend).map_err(|e| e.message)?,
         };

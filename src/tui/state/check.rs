@@ -116,11 +116,10 @@ impl Check {
         let mut parts = Vec::new();
         let errors = verification.introduced_errors().count();
         if errors > 0 {
-            let what = match lang {
-                Language::Rust => "new compile error",
-                Language::Python => "new error",
-            };
-            parts.push(plural(errors, what));
+            parts.push(match lang {
+                Language::Rust => plural(errors, "new compile error"),
+                Language::Python => format!("{} found by the check", plural(errors, "new error")),
+            });
         }
         let tests = verification.failing_tests().len();
         if tests > 0 {

@@ -389,7 +389,10 @@ fn a_language_server_result_with_new_errors_asks_twice_naming_them() {
     check_answer(&mut h, vec![undefined_name(2)]);
     let ready = h.state.preview().unwrap().ready().unwrap();
     assert!(ready.check.blocks_apply());
-    assert_eq!(ready.confirm_question(), "apply despite 1 new error? y/n");
+    assert_eq!(
+        ready.confirm_question(),
+        "apply despite 1 new error found by the check? y/n"
+    );
     // The error is a row of the panel; Enter on it marks its line in the diff.
     h.press(&["tab"]);
     assert_eq!(h.state.preview().unwrap().focus, PreviewFocus::Findings);

@@ -81,16 +81,7 @@ pub fn section(
                 t.dim,
             );
         }
-        CheckRun::Done(verification) => done(state, verification, width, lines),
-    }
-    if check.verification().is_some() && check.level != Level::Tests {
-        push(
-            lines,
-            &format!("{tests}: also run the project's tests"),
-            "  ",
-            t.dim,
-            width,
-        );
+        CheckRun::Done(verification) => done(state, verification, lang, width, lines),
     }
     // The problems it found, selectable like findings (they come first in the rows).
     let focused = preview.focus == PreviewFocus::Findings;
@@ -116,21 +107,48 @@ pub fn section(
             }
         }
     }
+    let ran = check
+        .verification()
+        .is_some_and(|v| matches!(v.state, Outcome::Clean | Outcome::Introduced));
+    if ran && check.level != Level::Tests {
+        push(
+            lines,
+            &format!("{tests}: also run the project's tests"),
+            "  ",
+            t.dim,
+            width,
+        );
+    }
     selected_at
 }
 
 /// The lines of a finished check: its summary, then why (unavailable, timeout, skipped), what
 /// could not run, and the tests.
-fn done(state: &State, verification: &Verification, width: usize, lines: &mut Vec<Line<'static>>) {
+fn done(
+    state: &State,
+    verification: &Verification,
+    lang: crate::lang::Language,
+    width: usize,
+    lines: &mut Vec<Line<'static>>,
+) {
     let t = &state.theme;
+    // Only the tests broke: the checker itself found nothing new (the tests say the rest).
+    let checker_clean = verification.state == Outcome::Clean
+        || (verification.state == Outcome::Introduced && verification.introduced.is_empty());
     let (mark, style) = match verification.state {
-        Outcome::Clean => ("✓ ", t.ok),
+        _ if checker_clean => ("✓ ", t.ok),
         Outcome::Introduced if verification.blocks_apply() => ("✗ ", t.error),
         Outcome::Introduced => ("▲ ", t.warning),
-        Outcome::Unavailable | Outcome::Timeout | Outcome::Skipped => ("▲ ", t.warning),
+        Outcome::Clean | Outcome::Unavailable | Outcome::Timeout | Outcome::Skipped => {
+            ("▲ ", t.warning)
+        }
     };
-    let checker = verification.checker.as_deref().unwrap_or("check");
+    let checker = verification
+        .checker
+        .as_deref()
+        .unwrap_or_else(|| checker_name(lang));
     let headline = match verification.state {
+        _ if checker_clean => format!("{checker}: clean"),
         Outcome::Unavailable | Outcome::Timeout | Outcome::Skipped => {
             format!("{checker}: {}", verification.state.as_str())
         }
