@@ -488,3 +488,29 @@ fn a_project_that_turned_the_check_off_says_nothing_was_verified() {
     assert_eq!(ready.check.run, CheckRun::NotAsked);
     assert!(!ready.needs_second_confirmation());
 }
+
+#[test]
+fn the_tui_checks_by_default_and_the_project_can_turn_it_off() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.py"), TEXT).unwrap();
+    let open = |default| {
+        let mut config = crate::config::Config::default();
+        config.verify.default = default;
+        let mut h = Headless::open_trusted(
+            &dir.path().join("a.py"),
+            config,
+            Some(BackendChoice::TreeSitter),
+            (100, 30),
+        )
+        .unwrap();
+        h.press(&["i"]);
+        h.state.preview().unwrap().ready().unwrap().clone()
+    };
+    let checked = open(None);
+    assert_eq!(checked.verify, crate::verify::Level::Check);
+    assert!(checked.check.is_running(), "{:?}", checked.check);
+    let off = open(Some(crate::verify::Level::Off));
+    assert_eq!(off.check.run, CheckRun::NotAsked);
+    let tests = open(Some(crate::verify::Level::Tests));
+    assert_eq!(tests.check.level, crate::verify::Level::Tests);
+}
