@@ -343,3 +343,134 @@ fn a_clean_result_says_clean_and_an_untrusted_crate_says_why_not() {
     assert!(text.contains("this project is not trusted"), "{text}");
     assert!(!text.contains("also run the project's tests"), "{text}");
 }
+
+/// The built `candor` in tmux on `root`, trusted, with a config folder and a cache of its own
+/// and `.venv/bin` first on PATH; `file` picked.
+fn terminal(dir: &Path, root: &Path, name: &str, file: &str) -> Tmux {
+    let config = dir.join("config");
+    let cache = dir.join("cache");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::create_dir_all(&cache).unwrap();
+    let candor = Path::new(env!("CARGO_BIN_EXE_candor"));
+    let trusted = std::process::Command::new(candor)
+        .arg("trust")
+        .arg(root)
+        .env("XDG_CONFIG_HOME", &config)
+        .output()
+        .unwrap();
+    assert!(trusted.status.success(), "{trusted:?}");
+    let tmux = Tmux::new(name);
+    let command = format!(
+        "env -u CANDOR_BACKEND PATH={} XDG_CONFIG_HOME={} XDG_CACHE_HOME={} {} --backend lsp {}",
+        shell_quote(Path::new(&path_with_venv())),
+        shell_quote(&config),
+        shell_quote(&cache),
+        shell_quote(candor),
+        shell_quote(root)
+    );
+    let started = tmux.run(&[
+        "new-session",
+        "-d",
+        "-x",
+        "120",
+        "-y",
+        "40",
+        "-s",
+        "candor",
+        &command,
+    ]);
+    assert!(started.status.success(), "{started:?}");
+    tmux.wait_for("the picker", 20, |p| p.contains(" files"));
+    tmux.type_text(file);
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the code view", 10, |p| p.contains("line 1/"));
+    tmux
+}
+
+/// Enter on the preview: the confirmation asks `question`; `n` answers it.
+fn asks(tmux: &Tmux, question: &str) {
+    tmux.send(&["Enter"]);
+    tmux.wait_for(question, 10, |p| p.contains(question));
+    tmux.send(&["n"]);
+    tmux.wait_for("the answer", 10, |p| p.contains("not applied"));
+}
+
+#[test]
+fn the_three_breakages_show_before_the_write_in_a_real_terminal() {
+    if !require(&["rust-analyzer", "cargo", "pylsp", "ruff"]) || !require_pylsp_rope() {
+        return;
+    }
+    // rust-analyzer's extract: cargo check's E0106, and the confirmation names it.
+    let (dir, root) = fixture("rust_lifetime");
+    let before = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
+    let start = line_of(&before, "let (build, text) = if let");
+    let end = start
+        + before
+            .lines()
+            .skip(start)
+            .position(|l| l == "    };")
+            .unwrap()
+        + 1;
+    let tmux = terminal(dir.path(), &root, "verify-rust", "src/lib.rs");
+    tmux.type_text(&format!("{start}G"));
+    tmux.wait_for("the cursor", 10, |p| p.contains(&format!("line {start}/")));
+    tmux.send(&["V"]);
+    for _ in start..end {
+        tmux.send(&["j"]);
+    }
+    tmux.send(&["V", "e"]);
+    tmux.wait_for("the extract form", 10, |p| p.contains("Extract function"));
+    tmux.type_text("build_metadata");
+    tmux.send(&["Enter"]);
+    let pane = tmux.wait_for("cargo check's answer", 180, |p| {
+        p.contains("cargo check: 1 new error")
+    });
+    assert!(pane.contains("E0106 missing lifetime"), "{pane}");
+    asks(&tmux, "apply despite 1 new compile error? y/n");
+    drop(tmux);
+    assert_eq!(
+        std::fs::read_to_string(root.join("src/lib.rs")).unwrap(),
+        before
+    );
+
+    // pylsp-rope's inline that leaves `_has_own_attribute` called: ruff's F821.
+    let (dir, root) = fixture("py_leftover");
+    let before = std::fs::read_to_string(root.join("pkg/make.py")).unwrap();
+    let tmux = terminal(dir.path(), &root, "verify-leftover", "pkg/make.py");
+    let line = line_of(&before, "def _has_own_attribute(");
+    tmux.type_text(&format!("{line}G"));
+    tmux.wait_for("the cursor", 10, |p| p.contains(&format!("line {line}/")));
+    tmux.send(&["i"]);
+    let pane = tmux.wait_for("the check's answer", 120, |p| p.contains(" new errors"));
+    assert!(pane.contains("F821 Undefined name"), "{pane}");
+    assert!(pane.contains("still called here"), "{pane}");
+    asks(&tmux, "apply despite 2 new errors found by the check");
+    drop(tmux);
+    assert_eq!(
+        std::fs::read_to_string(root.join("pkg/make.py")).unwrap(),
+        before
+    );
+
+    // pylsp-rope's `2 * 2`: the cross-check, and the tests key shows the test it breaks.
+    let (dir, root) = fixture("py_scale");
+    let before = std::fs::read_to_string(root.join("calc/scaling.py")).unwrap();
+    let tmux = terminal(dir.path(), &root, "verify-scale", "calc/scaling.py");
+    let line = line_of(&before, "def scale(");
+    tmux.type_text(&format!("{line}G"));
+    tmux.wait_for("the cursor", 10, |p| p.contains(&format!("line {line}/")));
+    tmux.send(&["i"]);
+    let pane = tmux.wait_for("the check's answer", 120, |p| {
+        p.contains("basedpyright: clean") || p.contains("compile: clean")
+    });
+    assert!(pane.contains("2 * 2"), "{pane}");
+    assert!(pane.contains("computes something else"), "{pane}");
+    tmux.send(&["t"]);
+    let pane = tmux.wait_for("the tests", 120, |p| p.contains("1 newly failing test"));
+    assert!(pane.contains("test_grow_adds_twice_the_factor"), "{pane}");
+    asks(&tmux, "apply despite 1 newly failing test");
+    drop(tmux);
+    assert_eq!(
+        std::fs::read_to_string(root.join("calc/scaling.py")).unwrap(),
+        before
+    );
+}
