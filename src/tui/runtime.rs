@@ -262,7 +262,7 @@ impl Runtime {
                     call,
                     outcome,
                     level,
-                } => self.verifier.start(id, &call, &outcome, level),
+                } => self.verifier.start(id, call, outcome, level),
                 Effect::CancelVerify => self.verifier.cancel(),
                 Effect::Apply { id, outcome, call } => self.worker.apply(id, outcome, call),
                 Effect::Undo {

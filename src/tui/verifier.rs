@@ -31,9 +31,9 @@ impl Verifier {
     }
 
     /// Starts the check `id` of `outcome`, cancelling the one running.
-    pub fn start(&self, id: u64, call: &ToolCall, outcome: &Outcome, level: Level) {
+    pub fn start(&self, id: u64, call: Box<ToolCall>, outcome: Box<Outcome>, level: Level) {
         self.cancel();
-        let job = self.engine.verification_job(call, outcome, level);
+        let engine = self.engine.clone();
         let cancel = Cancel::new();
         if let Ok(mut running) = self.running.lock() {
             *running = Some((id, cancel.clone()));
@@ -50,6 +50,8 @@ impl Verifier {
                 }
             };
             let verification = guarded("checking the result", || {
+                // Built here: it searches the project for the files to type-check too.
+                let job = engine.verification_job(&call, &outcome, level);
                 verify::run(&job, &cancel, &progress)
             })
             .unwrap_or_else(failed);
