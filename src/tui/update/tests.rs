@@ -514,3 +514,26 @@ fn the_tui_checks_by_default_and_the_project_can_turn_it_off() {
     let tests = open(Some(crate::verify::Level::Tests));
     assert_eq!(tests.check.level, crate::verify::Level::Tests);
 }
+
+#[test]
+fn a_newer_preview_cancels_the_check_of_the_old_result() {
+    let (dir, mut h) = session();
+    show_checked(
+        &mut h,
+        outcome(BackendKind::Lsp, Vec::new(), AFTER),
+        crate::verify::Level::Check,
+    );
+    let old = h.state.preview().unwrap().ready().unwrap().check.id;
+    std::fs::write(dir.path().join("a.py"), format!("{TEXT}# x\n")).unwrap();
+    h.files_changed(&["a.py"]);
+    assert!(h.queue.iter().any(|e| matches!(e, Effect::CancelVerify)));
+    let check = &h.state.preview().unwrap().ready().unwrap().check;
+    assert_eq!(check.run, CheckRun::Cancelled);
+    // Its answer, if it still comes, is dropped.
+    h.dispatch(Action::Checked {
+        id: old,
+        verification: Box::new(crate::verify::Verification::skipped("cancelled")),
+    });
+    let check = &h.state.preview().unwrap().ready().unwrap().check;
+    assert_eq!(check.run, CheckRun::Cancelled);
+}
