@@ -474,3 +474,84 @@ fn the_three_breakages_show_before_the_write_in_a_real_terminal() {
         before
     );
 }
+
+/// The check thread of the terminal (`tui/verifier.rs`): it reports its steps as it goes and
+/// its answer at the end; a newer check cancels the one running, whose answer says so.
+#[test]
+fn the_check_thread_reports_its_steps_and_a_newer_check_cancels_the_old_one() {
+    if !require(&["ruff"]) {
+        return;
+    }
+    use candor::api::{Engine, ToolCall};
+    use candor::lang::symbols::SymbolQuery;
+    use candor::refactor::{InlineRequest, Request};
+    use candor::tui::action::Action;
+    use candor::tui::verifier::Verifier;
+    use candor::verify::Level;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    let (_dir, root) = fixture("py_scale");
+    let engine = Arc::new(Engine::with_settings(
+        candor::workspace::Root::new(&root).unwrap(),
+        Config::default(),
+        Some(BackendChoice::TreeSitter),
+        candor::trust::Trust::Trusted,
+    ));
+    let call = ToolCall::new(Request::Inline(InlineRequest {
+        file: "calc/scaling.py".to_string(),
+        function: SymbolQuery {
+            name: "scale".to_string(),
+            line: None,
+            column: None,
+        },
+    }));
+    let ready = candor::tui::jobs::preview(&engine, call).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let verifier = Verifier::new(engine.clone(), tx);
+    let answer = |id: u64| {
+        let mut steps = Vec::new();
+        loop {
+            match rx.recv_timeout(Duration::from_secs(120)).unwrap() {
+                Action::CheckProgress { id: from, step } if from == id => steps.push(step),
+                Action::Checked {
+                    id: from,
+                    verification,
+                } if from == id => return (steps, verification),
+                _ => {}
+            }
+        }
+    };
+    // The tests take a while; a newer check cancels them.
+    verifier.start(
+        1,
+        Box::new(ready.call.clone()),
+        Box::new(ready.outcome.clone()),
+        Level::Tests,
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    verifier.start(
+        2,
+        Box::new(ready.call.clone()),
+        Box::new(ready.outcome.clone()),
+        Level::Check,
+    );
+    let (_, cancelled) = answer(1);
+    assert_eq!(cancelled.state, State::Skipped, "{cancelled:?}");
+    assert!(
+        cancelled
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.starts_with("cancelled")),
+        "{cancelled:?}"
+    );
+    let (steps, verification) = answer(2);
+    assert!(
+        matches!(verification.state, State::Clean | State::Introduced),
+        "{verification:?}"
+    );
+    assert!(
+        steps.iter().any(|s| s.contains("ruff")),
+        "the steps were reported: {steps:?}"
+    );
+}
