@@ -39,6 +39,16 @@ pub enum Action {
         id: u64,
         result: Result<Box<Ready>, ApiError>,
     },
+    /// The check `id` started a step ("running cargo check after the refactor").
+    CheckProgress {
+        id: u64,
+        step: String,
+    },
+    /// The check `id` answered.
+    Checked {
+        id: u64,
+        verification: Box<crate::verify::Verification>,
+    },
     Applied {
         id: u64,
         result: Result<ApplyReport, ApiError>,

@@ -1,12 +1,9 @@
 //! What `update` asks the runtime to do. Effects are values: the runtime performs them on
 //! worker threads (tests perform them in line) and answers with actions.
 
-use serde_json::Value;
-
 use crate::api::ToolCall;
 use crate::backend::Outcome;
 use crate::edit::FileChange;
-use crate::honesty::Tool;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
@@ -14,9 +11,21 @@ pub enum Effect {
     StartWalk,
     /// Read and prepare a file for the code view.
     LoadFile { id: u64, path: String },
-    /// Parse the arguments like `candor call` and compute the refactor without writing. It
-    /// supersedes the preview being computed, whose language-server requests are cancelled.
-    Preview { id: u64, tool: Tool, args: Value },
+    /// Compute the typed call without writing, as `candor call` does once it has parsed its
+    /// JSON. It supersedes the preview being computed, whose language-server requests are
+    /// cancelled.
+    Preview { id: u64, call: Box<ToolCall> },
+    /// Check the outcome of `call` with the project's own tools (`level`: the check, or the
+    /// tests too) on the check thread; it supersedes the check running, which is cancelled
+    /// (its processes killed). Nothing is written.
+    Verify {
+        id: u64,
+        call: Box<ToolCall>,
+        outcome: Box<Outcome>,
+        level: crate::verify::Level,
+    },
+    /// Nobody waits for the check any more: cancel it.
+    CancelVerify,
     /// Nobody waits for the preview any more: drop a queued one and cancel the one being
     /// computed (its language-server request gets `$/cancelRequest`).
     CancelPreview,

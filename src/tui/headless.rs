@@ -23,6 +23,7 @@ use super::keymap::{Key, Keymap};
 use super::state::State;
 use super::theme::Theme;
 use super::update;
+use super::verifier;
 use super::watcher::Watcher;
 use super::worker::EngineWorker;
 
@@ -36,6 +37,12 @@ pub struct Headless {
     pub watched: Vec<String>,
     /// How many previews were computed (each one a full engine call, language server included).
     pub previews_computed: usize,
+    /// Whether the checks of results are performed (in line, with the project's real tools);
+    /// off by default, so a test that is not about them never runs cargo or ruff: they are
+    /// then kept in [`Headless::checks_pending`] and the panel shows them running.
+    pub run_checks: bool,
+    /// Checks asked for and not performed (while `run_checks` is off).
+    pub checks_pending: usize,
     /// When opened with [`Headless::open_watched`]: the real watcher and engine thread, and
     /// the channel of their reports and answers.
     live: Option<Live>,
@@ -67,22 +74,37 @@ impl Headless {
         backend: Option<BackendChoice>,
         size: (u16, u16),
     ) -> Result<Headless, String> {
-        Headless::start(path, backend, size, Some(config), true)
+        Headless::start(path, backend, size, Some((config, false)), true)
+    }
+
+    /// [`Headless::open`] with these settings instead of the config files, for a project the
+    /// user trusts (`candor trust`): its checks may run its build (cargo check) and its tests.
+    pub fn open_trusted(
+        path: &Path,
+        config: Config,
+        backend: Option<BackendChoice>,
+        size: (u16, u16),
+    ) -> Result<Headless, String> {
+        Headless::start(path, backend, size, Some((config, true)), false)
     }
 
     fn start(
         path: &Path,
         backend: Option<BackendChoice>,
         size: (u16, u16),
-        config: Option<Config>,
+        config: Option<(Config, bool)>,
         watch: bool,
     ) -> Result<Headless, String> {
         let (root, file) =
             jobs::project_of(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let engine = match config {
-            Some(config) => {
+            Some((config, trusted)) => {
                 let root = Root::new(&root).map_err(|e| format!("{}: {e}", root.display()))?;
-                Engine::with_config(root, config, backend)
+                if trusted {
+                    Engine::with_settings(root, config, backend, crate::trust::Trust::Trusted)
+                } else {
+                    Engine::with_config(root, config, backend)
+                }
             }
             None => Engine::open(&root, backend).map_err(|e| e.message)?,
         };
@@ -120,6 +142,8 @@ impl Headless {
             queue: effects.into(),
             watched: Vec::new(),
             previews_computed: 0,
+            run_checks: false,
+            checks_pending: 0,
             live,
         };
         session.settle();
@@ -240,15 +264,15 @@ impl Headless {
                 id,
                 result: jobs::load_file(self.engine.sources(), &path),
             }],
-            Effect::Preview { id, tool, args } => {
+            Effect::Preview { id, call } => {
                 self.previews_computed += 1;
                 if let Some(live) = &self.live {
-                    live.worker.preview(id, tool, args);
+                    live.worker.preview(id, call);
                     return Vec::new();
                 }
                 vec![Action::PreviewReady {
                     id,
-                    result: jobs::preview(&self.engine, tool, &args),
+                    result: jobs::preview(&self.engine, *call),
                 }]
             }
             Effect::Apply { id, outcome, call } => vec![Action::Applied {
@@ -263,6 +287,23 @@ impl Headless {
                 id,
                 result: jobs::undo(&self.engine, &changes, transaction.as_deref()),
             }],
+            Effect::Verify {
+                id,
+                call,
+                outcome,
+                level,
+            } => {
+                if !self.run_checks {
+                    self.checks_pending += 1;
+                    return Vec::new();
+                }
+                let verification = verifier::check_now(&self.engine, &call, &outcome, level);
+                vec![Action::Checked {
+                    id,
+                    verification: Box::new(verification),
+                }]
+            }
+            Effect::CancelVerify => Vec::new(),
             Effect::CancelPreview => {
                 if let Some(live) = &self.live {
                     live.worker.cancel_preview();

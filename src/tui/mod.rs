@@ -4,7 +4,8 @@
 //! A pure state machine (`state`, `action`, `update` → `effect`) drawn by reference (`view`),
 //! with pure helpers (`keymap`, `input`: text fields, `motion`: cursor motions, `aim`: what the
 //! cursor names); and an imperative shell (`runtime`: terminal and event loop; `worker`: the
-//! engine thread; `watcher`: file and journal changes; `jobs`: the blocking work).
+//! engine thread; `verifier`: the check thread; `watcher`: file and journal changes; `jobs`:
+//! the blocking work).
 //! Every refactor goes through `api::Engine`, exactly as `candor call` does; nothing here
 //! writes to the disk except through the engine's writer.
 
@@ -24,6 +25,7 @@ mod runtime;
 pub mod state;
 pub mod theme;
 pub mod update;
+pub mod verifier;
 pub mod view;
 pub mod watcher;
 pub mod worker;

@@ -26,6 +26,7 @@ use super::jobs;
 use super::keymap::Keymap;
 use super::state::State;
 use super::theme::Theme;
+use super::verifier::Verifier;
 use super::watcher::Watcher;
 use super::worker::{EngineWorker, guarded, is_worker_thread, record_worker_panic, spawn_worker};
 use super::{update, view};
@@ -131,6 +132,8 @@ struct Runtime {
     tx: Sender<Action>,
     rx: Receiver<Action>,
     worker: EngineWorker,
+    /// The check thread of the preview's result.
+    verifier: Verifier,
     root: Root,
     watcher: Option<Watcher>,
 }
@@ -142,11 +145,13 @@ impl Runtime {
         let root = engine.root().clone();
         let worker = EngineWorker::start(engine.clone(), tx.clone())?;
         let watcher = Watcher::new(root.clone(), tx.clone()).ok();
+        let verifier = Verifier::new(engine.clone(), tx.clone());
         Ok(Runtime {
             engine,
             tx,
             rx,
             worker,
+            verifier,
             root,
             watcher,
         })
@@ -250,8 +255,15 @@ impl Runtime {
                         let _ = tx.send(Action::FileLoaded { id, result });
                     });
                 }
-                Effect::Preview { id, tool, args } => self.worker.preview(id, tool, args),
+                Effect::Preview { id, call } => self.worker.preview(id, call),
                 Effect::CancelPreview => self.worker.cancel_preview(),
+                Effect::Verify {
+                    id,
+                    call,
+                    outcome,
+                    level,
+                } => self.verifier.start(id, call, outcome, level),
+                Effect::CancelVerify => self.verifier.cancel(),
                 Effect::Apply { id, outcome, call } => self.worker.apply(id, outcome, call),
                 Effect::Undo {
                     id,
@@ -296,6 +308,7 @@ impl Runtime {
     /// the language servers: they are shut down and the `.ropeproject` folder pylsp-rope made
     /// is removed when empty, even when a server was busy.
     fn shutdown(&mut self) {
+        self.verifier.cancel();
         self.worker.shutdown();
         self.engine.lsp().shutdown();
     }

@@ -34,6 +34,18 @@ use crate::text::{LineIndex, TextStyle};
 /// summed up in one more finding.
 const MAX_FINDINGS_PER_KIND: usize = 20;
 
+/// How the module path of a Python import was found (the driver's `python` module finds it,
+/// `wording` says it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Basis {
+    /// From the top of a chain of packages (directories with `__init__.py`).
+    Package,
+    /// A module in the importer's own directory (run as scripts from there).
+    SameDirectory,
+    /// From the project root (a leading `src/` dropped): a guess that the root is on `sys.path`.
+    Root,
+}
+
 /// How a language's notes on other files word what they count.
 struct ThirdFiles<'w> {
     /// What the "…and N more" line counts (`places`, `paths`).

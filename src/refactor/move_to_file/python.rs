@@ -16,22 +16,14 @@ use crate::lang::python::imports::{self as py_imports, Through};
 use crate::lang::python::names as py_names;
 use crate::refactor::{RefactorError, Severity, Sources};
 
+use super::Basis;
+
 /// How one module is imported from one importer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct ModulePath {
     /// Dotted parts, e.g. `["pkg", "sub", "helpers"]`.
     pub parts: Vec<String>,
     pub basis: Basis,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Basis {
-    /// From the top of a chain of packages (directories with `__init__.py`).
-    Package,
-    /// A module in the importer's own directory (run as scripts from there).
-    SameDirectory,
-    /// From the project root (a leading `src/` dropped): a guess that the root is on `sys.path`.
-    Root,
 }
 
 impl ModulePath {

@@ -2,8 +2,7 @@
 //! cannot fix, what other files still need). The logic decides; these functions word it, in one
 //! place.
 
-use super::ThirdFiles;
-use super::python::Basis;
+use super::{Basis, ThirdFiles};
 
 pub const PIECES_SHARE_A_LINE: &str =
     "the items to move overlap on a line; put each on lines of its own first";

@@ -150,6 +150,8 @@ impl Context {
                 ScrollRight,
                 ToggleContext,
                 FocusWarnings,
+                Check,
+                RunTests,
                 Apply,
                 Back,
             ],
@@ -221,12 +223,14 @@ pub enum Command {
     FocusWarnings,
     Jump,
     ToggleNotes,
+    Check,
+    RunTests,
     Yes,
     No,
 }
 
 impl Command {
-    const ALL: [Command; 56] = [
+    const ALL: [Command; 58] = [
         Command::Quit,
         Command::Help,
         Command::Up,
@@ -281,6 +285,8 @@ impl Command {
         Command::FocusWarnings,
         Command::Jump,
         Command::ToggleNotes,
+        Command::Check,
+        Command::RunTests,
         Command::Yes,
         Command::No,
     ];
@@ -342,6 +348,8 @@ impl Command {
             Command::FocusWarnings => "focus_warnings",
             Command::Jump => "jump",
             Command::ToggleNotes => "toggle_notes",
+            Command::Check => "check",
+            Command::RunTests => "run_tests",
             Command::Yes => "yes",
             Command::No => "no",
         }
@@ -418,7 +426,9 @@ impl Command {
             (_, Open) => "open the file",
             (Context::Picker, Back) => "back to the code view",
             (Context::Outline, Back) => "close the outline",
-            (Context::Preview, Back) => "cancel: back to the code view, nothing is written",
+            (Context::Preview, Back) => {
+                "cancel: back to the code view (a preview or check running is stopped), nothing is written"
+            }
             (Context::Findings, Back) => "back to the diff",
             (Context::Help, Back) => "close the help",
             (_, Back) => "back",
@@ -453,7 +463,9 @@ impl Command {
             (_, DeleteToStart) => "delete to the start",
             (_, DeleteToEnd) => "delete to the end",
             (_, UndoEdit) => "undo the last edit",
-            (_, Apply) => "apply: write the previewed change (asks again for heuristic results)",
+            (_, Apply) => {
+                "apply: write the previewed change (asks again for heuristic results, findings, new errors, or a check still running)"
+            }
             (_, NextHunk) => "next hunk",
             (_, PrevHunk) => "previous hunk",
             (_, NextFile) => "next changed file",
@@ -464,6 +476,12 @@ impl Command {
             (_, FocusWarnings) => "select findings in the warning panel",
             (_, Jump) => "jump to the finding's line",
             (_, ToggleNotes) => "notes: folded into counts per kind, every note, or none (in turn)",
+            (_, Check) => {
+                "check the result with the project's checker (cargo check; ruff, compile() and basedpyright) on a copy; while it runs: stop it"
+            }
+            (_, RunTests) => {
+                "check the result and run the project's tests before and after, on a copy; while they run: stop them"
+            }
             (_, Yes) => "yes, apply",
             (_, No) => "no, go back",
         }

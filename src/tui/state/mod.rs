@@ -2,11 +2,13 @@
 //! picker, the open file, notices, pending work. Changed only by `update`; drawn by reference
 //! by `view`. One module per screen's data, like `update/` and `view/`.
 
+mod check;
 mod code;
 mod form;
 mod picker;
 mod preview;
 
+pub use check::*;
 pub use code::*;
 pub use form::*;
 pub use picker::*;
@@ -150,7 +152,9 @@ impl State {
         self.loading.is_some()
             || self.writing.is_some()
             || self.picker.scanning
-            || self.preview().is_some_and(|p| p.computing)
+            || self
+                .preview()
+                .is_some_and(|p| p.computing || p.ready().is_some_and(|r| r.check.is_running()))
             || self.lsp_status.as_ref().is_some_and(|s| s.busy)
     }
 

@@ -1,13 +1,14 @@
 //! A preview's data: what was asked, the answer (the outcome confirm writes, and its diff), what
 //! it was computed from, and where the user is in it.
 
-use serde_json::Value;
-
 use crate::api::{ApiError, ToolCall};
 use crate::backend::Outcome;
 use crate::honesty::Tool;
-use crate::refactor::Severity;
+use crate::refactor::{Finding, Severity};
 use crate::tui::diffview::FileDiff;
+use crate::verify::Level;
+
+use super::check::{Check, plural};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PreviewFocus {
@@ -18,14 +19,20 @@ pub enum PreviewFocus {
 /// What the preview was asked for: enough to ask again when the files change.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PreviewRequest {
-    pub tool: Tool,
-    /// The tool arguments, exactly as `candor call` takes them.
-    pub args: Value,
+    /// The typed call the engine computes: what `candor call` would have after parsing its
+    /// JSON (the engine resolves its paths).
+    pub call: ToolCall,
     /// `extract lines 12–18` `of src/lib.rs` `into parse_header`
     pub title: Title,
     /// The file the refactor started from, and the cursor line to return to.
     pub origin: String,
     pub origin_line: usize,
+}
+
+impl PreviewRequest {
+    pub fn tool(&self) -> Tool {
+        self.call.tool()
+    }
 }
 
 /// How the warning panel lists the notes (info findings); errors and warnings are always listed
@@ -63,16 +70,9 @@ pub enum FindingRow {
         count: usize,
         first: usize,
     },
-}
-
-impl FindingRow {
-    /// The finding a jump goes to.
-    pub fn finding(&self) -> usize {
-        match self {
-            FindingRow::One(i) => *i,
-            FindingRow::Group { first, .. } => *first,
-        }
-    }
+    /// A problem the check found (an introduced diagnostic or a newly failing test), by index
+    /// into [`Check::findings`].
+    Check(usize),
 }
 
 /// A preview's title in parts, so it gives way by importance on a narrow screen: what is done,
@@ -110,14 +110,31 @@ pub struct Ready {
     pub call: ToolCall,
     pub outcome: Outcome,
     pub diffs: Vec<FileDiff>,
+    /// How far the check goes unless the user asks for more: the call's `verify`, else the
+    /// project's `[verify] default`, else the check (the TUI's default).
+    pub verify: Level,
+    /// The check of this result with the project's own tools.
+    pub check: Check,
 }
 
 impl Ready {
-    /// The findings as the panel lists them: errors, then warnings, one by one; then the notes
-    /// as `notes` says.
+    pub fn new(call: ToolCall, outcome: Outcome, diffs: Vec<FileDiff>, verify: Level) -> Ready {
+        Ready {
+            call,
+            outcome,
+            diffs,
+            verify,
+            check: Check::not_asked(),
+        }
+    }
+
+    /// The findings as the panel lists them: what the check found first (its section comes
+    /// first), then errors, then warnings, one by one; then the notes as `notes` says.
     pub fn finding_rows(&self, notes: NotesMode) -> Vec<FindingRow> {
         let findings = &self.outcome.plan.findings;
-        let mut rows = Vec::new();
+        let mut rows: Vec<FindingRow> = (0..self.check.findings.len())
+            .map(FindingRow::Check)
+            .collect();
         for severity in [Severity::Error, Severity::Warning] {
             rows.extend(
                 findings
@@ -157,6 +174,16 @@ impl Ready {
         rows
     }
 
+    /// The finding of a row (the first of a folded group).
+    pub fn row_finding(&self, row: &FindingRow) -> Option<&Finding> {
+        match row {
+            FindingRow::One(i) | FindingRow::Group { first: i, .. } => {
+                self.outcome.plan.findings.get(*i)
+            }
+            FindingRow::Check(i) => self.check.findings.get(*i),
+        }
+    }
+
     pub fn count(&self, severity: Severity) -> usize {
         self.outcome
             .plan
@@ -185,23 +212,26 @@ impl Ready {
             .map(|n| n.note.as_str())
     }
 
-    /// Whether confirming needs the explicit second keystroke.
+    /// Whether confirming needs the explicit second keystroke: a heuristic result, findings,
+    /// a check that found new errors or broken tests (whatever the backend), or one that has
+    /// not finished.
     pub fn needs_second_confirmation(&self) -> bool {
         self.outcome.is_heuristic()
             || self.count(Severity::Warning) > 0
             || self.count(Severity::Error) > 0
+            || self.check.blocks_apply()
+            || self.check.is_running()
     }
 
-    /// `apply despite 4 caveats and 2 warnings? y/n`
+    /// `apply despite 2 new compile errors, 4 caveats and 2 warnings? y/n`; `apply before the
+    /// check has finished, despite 4 caveats? y/n` while it runs.
     pub fn confirm_question(&self) -> String {
-        let plural = |n: usize, one: &str| {
-            if n == 1 {
-                format!("{n} {one}")
-            } else {
-                format!("{n} {one}s")
-            }
+        let before = match (self.check.is_running(), self.check.level) {
+            (false, _) => "",
+            (true, Level::Tests) => " before the tests have finished",
+            (true, _) => " before the check has finished",
         };
-        let mut parts = Vec::new();
+        let mut parts = self.check.found(self.outcome.lang);
         let caveats = self.caveats().len();
         if caveats > 0 {
             parts.push(plural(caveats, "caveat"));
@@ -212,15 +242,16 @@ impl Ready {
                 parts.push(plural(n, name));
             }
         }
+        let comma = if before.is_empty() { "" } else { "," };
         let despite = match parts.len() {
             0 => String::new(),
-            1 => format!(" despite {}", parts[0]),
+            1 => format!("{comma} despite {}", parts[0]),
             _ => {
                 let last = parts.pop().unwrap_or_default();
-                format!(" despite {} and {last}", parts.join(", "))
+                format!("{comma} despite {} and {last}", parts.join(", "))
             }
         };
-        format!("apply{despite}? y/n")
+        format!("apply{before}{despite}? y/n")
     }
 }
 

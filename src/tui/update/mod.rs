@@ -4,6 +4,7 @@
 //! returns the screen that comes next, so a transition is a value, never a flag beside an
 //! `Option`.
 
+mod check;
 mod code;
 mod form;
 mod mouse;
@@ -67,7 +68,9 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
             state.picker.error = error;
         }
         Action::FileLoaded { id, result } => on_loaded(state, id, result, &mut fx),
-        Action::PreviewReady { id, result } => preview::on_preview(state, id, result),
+        Action::PreviewReady { id, result } => preview::on_preview(state, id, result, &mut fx),
+        Action::CheckProgress { id, step } => check::on_progress(state, id, step),
+        Action::Checked { id, verification } => check::on_checked(state, id, *verification),
         Action::Applied { id, result } => writes::on_applied(state, id, result, &mut fx),
         Action::Undone { id, result } => writes::on_undone(state, id, result, &mut fx),
         Action::JournalChanged | Action::FocusGained => writes::check_undo(state, &mut fx),
@@ -283,13 +286,4 @@ fn reload_keeping_place(code: &mut CodeView, doc: Document) {
     code.outline_cursor = code
         .outline_cursor
         .min(code.outline.matches.len().saturating_sub(1));
-}
-
-/// The first row shown of a list where `selected` must be visible in `height` rows.
-pub fn list_offset(selected: usize, height: usize) -> usize {
-    if height == 0 {
-        0
-    } else {
-        selected.saturating_sub(height - 1)
-    }
 }

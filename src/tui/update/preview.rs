@@ -8,8 +8,9 @@ use crate::tui::effect::Effect;
 use crate::tui::keymap::{Command, Context};
 use crate::tui::layout;
 use crate::tui::state::*;
+use crate::verify::Level;
 
-use super::load;
+use super::{check, load};
 
 /// Asks for the preview of `request` and shows it (computing) with `form`, the form it came
 /// from, underneath.
@@ -22,8 +23,7 @@ pub(super) fn request_preview(
     let id = state.fresh_id();
     fx.push(Effect::Preview {
         id,
-        tool: request.tool,
-        args: request.args.clone(),
+        call: Box::new(request.call.clone()),
     });
     // The origin as the code view read it: what the request is based on.
     let based_on = state
@@ -32,8 +32,14 @@ pub(super) fn request_preview(
         .filter(|c| c.doc.path == request.origin)
         .map(|c| (c.doc.path.clone(), Some(c.doc.sha256.clone())))
         .collect();
-    // A new preview replaces one set aside.
-    state.parked = None;
+    // A new preview replaces one set aside (and its check).
+    if state
+        .parked
+        .take()
+        .is_some_and(|p| p.ready().is_some_and(|r| r.check.is_running()))
+    {
+        fx.push(Effect::CancelVerify);
+    }
     Screen::Preview {
         preview: Box::new(Preview {
             request,
@@ -75,14 +81,25 @@ pub(super) fn recompute(
     preview.computing = true;
     preview.stale = Some(changed.to_string());
     preview.confirm = false;
+    if let Some(Ok(ready)) = preview.result.as_mut()
+        && ready.check.is_running()
+    {
+        ready.check.run = CheckRun::Cancelled;
+        fx.push(Effect::CancelVerify);
+    }
     fx.push(Effect::Preview {
         id,
-        tool: preview.request.tool,
-        args: preview.request.args.clone(),
+        call: Box::new(preview.request.call.clone()),
     });
 }
 
-pub(super) fn on_preview(state: &mut State, id: u64, result: Result<Box<Ready>, ApiError>) {
+pub(super) fn on_preview(
+    state: &mut State,
+    id: u64,
+    result: Result<Box<Ready>, ApiError>,
+    fx: &mut Vec<Effect>,
+) {
+    let check_id = state.fresh_id();
     let Some(preview) = state.preview_mut() else {
         return;
     };
@@ -114,7 +131,11 @@ pub(super) fn on_preview(state: &mut State, id: u64, result: Result<Box<Ready>, 
         Err(_) => preview.focus = PreviewFocus::Diff,
     }
     preview.marked_row = None;
+    let verify = result.as_ref().ok().map(|ready| ready.verify);
     preview.result = Some(result);
+    if let Some(level) = verify {
+        check::start(check_id, preview, level, fx);
+    }
 }
 
 fn diff_height(state: &State) -> usize {
@@ -221,9 +242,14 @@ fn diff_key(
             }
         }
         Command::Apply => try_apply(state, preview, fx),
+        Command::Check => check::on_key(state, preview, Level::Check, fx),
+        Command::RunTests => check::on_key(state, preview, Level::Tests, fx),
         Command::Back => {
             if preview.computing {
                 fx.push(Effect::CancelPreview);
+            }
+            if preview.ready().is_some_and(|r| r.check.is_running()) {
+                fx.push(Effect::CancelVerify);
             }
             return Next::Back;
         }
@@ -424,10 +450,12 @@ fn jump_to_finding(state: &mut State, preview: &mut Preview, fx: &mut Vec<Effect
     let Some(Ok(ready)) = preview.result.as_mut() else {
         return Next::Stay;
     };
-    let Some(index) = ready.finding_rows(notes).get(row).map(FindingRow::finding) else {
-        return Next::Stay;
-    };
-    let Some(finding) = ready.outcome.plan.findings.get(index).cloned() else {
+    let Some(finding) = ready
+        .finding_rows(notes)
+        .get(row)
+        .and_then(|r| ready.row_finding(r))
+        .cloned()
+    else {
         return Next::Stay;
     };
     if let Some(file) = ready.diffs.iter().position(|d| d.path == finding.file) {

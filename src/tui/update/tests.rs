@@ -4,7 +4,6 @@
 //! engine on a temp directory.
 
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
-use serde_json::json;
 
 use super::*;
 use crate::api::{ApiError, ErrorCode};
@@ -12,7 +11,7 @@ use crate::backend::{BackendChoice, Outcome, ServerInfo};
 use crate::edit::{FileChange, SourceFile, TextEdit};
 use crate::honesty::BackendKind;
 use crate::honesty::Tool;
-use crate::refactor::{Finding, Plan};
+use crate::refactor::{Finding, Plan, Severity};
 use crate::tui::diffview;
 use crate::tui::headless::Headless;
 
@@ -37,6 +36,7 @@ fn outcome(backend: BackendKind, findings: Vec<Finding>, after: &str) -> Outcome
     let change = FileChange::modify(&source, vec![TextEdit::new(0..TEXT.len(), after)]).unwrap();
     Outcome {
         tool: Tool::InlineFunction,
+        lang: crate::lang::Language::Python,
         plan: Plan {
             changes: vec![change],
             findings,
@@ -54,11 +54,21 @@ fn outcome(backend: BackendKind, findings: Vec<Finding>, after: &str) -> Outcome
 }
 
 fn show(h: &mut Headless, outcome: Outcome) {
-    let call = crate::api::args::parse(
-        Tool::InlineFunction,
-        &json!({"file_path": "a.py", "function_name": "helper"}),
-    )
-    .unwrap();
+    show_checked(h, outcome, crate::verify::Level::Off);
+}
+
+/// Shows `outcome` as the engine's answer, its check asked at `verify`.
+fn show_checked(h: &mut Headless, outcome: Outcome, verify: crate::verify::Level) {
+    let call = crate::api::ToolCall::new(crate::refactor::Request::Inline(
+        crate::refactor::InlineRequest {
+            file: "a.py".to_string(),
+            function: crate::lang::symbols::SymbolQuery {
+                name: "helper".to_string(),
+                line: None,
+                column: None,
+            },
+        },
+    ));
     let diffs = outcome
         .plan
         .changes
@@ -68,11 +78,7 @@ fn show(h: &mut Headless, outcome: Outcome) {
     let id = h.state.preview().unwrap().id;
     h.dispatch(Action::PreviewReady {
         id,
-        result: Ok(Box::new(Ready {
-            call,
-            outcome,
-            diffs,
-        })),
+        result: Ok(Box::new(Ready::new(call, outcome, diffs, verify))),
     });
     h.settle();
 }
@@ -322,4 +328,212 @@ fn a_caveat_note_is_shown_under_its_caveat() {
         1,
         "one note, under its own caveat"
     );
+}
+
+/// The check's answer for the result on screen: `introduced` new diagnostics (none: clean).
+fn check_answer(h: &mut Headless, introduced: Vec<crate::verify::Diagnostic>) {
+    let id = h.state.preview().unwrap().ready().unwrap().check.id;
+    let verification = crate::verify::Verification {
+        checker: Some("ruff + compile + basedpyright".to_string()),
+        state: if introduced.is_empty() {
+            crate::verify::State::Clean
+        } else {
+            crate::verify::State::Introduced
+        },
+        introduced,
+        ..crate::verify::Verification::skipped("")
+    };
+    h.dispatch(Action::Checked {
+        id,
+        verification: Box::new(verification),
+    });
+    h.settle();
+}
+
+fn undefined_name(line: usize) -> crate::verify::Diagnostic {
+    crate::verify::Diagnostic {
+        file: "a.py".to_string(),
+        line,
+        severity: Severity::Error,
+        code: "F821".to_string(),
+        message: "Undefined name `helper`".to_string(),
+        source: "ruff".to_string(),
+    }
+}
+
+#[test]
+fn a_language_server_result_with_new_errors_asks_twice_naming_them() {
+    let (dir, mut h) = session();
+    let pending = h.checks_pending;
+    show_checked(
+        &mut h,
+        outcome(BackendKind::Lsp, Vec::new(), AFTER),
+        crate::verify::Level::Check,
+    );
+    assert_eq!(h.checks_pending, pending + 1, "the check was asked for");
+    let ready = h.state.preview().unwrap().ready().unwrap();
+    assert!(ready.check.is_running());
+    // While it runs, applying asks first, and says why.
+    h.press(&["enter"]);
+    assert!(h.state.preview().unwrap().confirm);
+    assert_eq!(
+        h.state
+            .preview()
+            .unwrap()
+            .ready()
+            .unwrap()
+            .confirm_question(),
+        "apply before the check has finished? y/n"
+    );
+    h.press(&["n"]);
+    check_answer(&mut h, vec![undefined_name(2)]);
+    let ready = h.state.preview().unwrap().ready().unwrap();
+    assert!(ready.check.blocks_apply());
+    assert_eq!(
+        ready.confirm_question(),
+        "apply despite 1 new error found by the check? y/n"
+    );
+    // The error is a row of the panel; Enter on it marks its line in the diff.
+    h.press(&["tab"]);
+    assert_eq!(h.state.preview().unwrap().focus, PreviewFocus::Findings);
+    h.press(&["enter"]);
+    let preview = h.state.preview().unwrap();
+    assert_eq!(preview.focus, PreviewFocus::Diff);
+    let marked = preview.marked_row.expect("the line is marked");
+    let diff = &preview.ready().unwrap().diffs[0];
+    assert_eq!(diff.row_of_line(2), Some(marked));
+    // A language server's result with new errors needs the second key.
+    h.press(&["enter"]);
+    assert!(h.state.preview().unwrap().confirm);
+    h.press(&["n"]);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.py")).unwrap(),
+        TEXT
+    );
+}
+
+#[test]
+fn a_clean_check_of_a_language_server_result_applies_on_the_first_key() {
+    let (dir, mut h) = session();
+    show_checked(
+        &mut h,
+        outcome(BackendKind::Lsp, Vec::new(), AFTER),
+        crate::verify::Level::Check,
+    );
+    check_answer(&mut h, Vec::new());
+    assert!(h.state.preview().unwrap().ready().unwrap().check.is_clean());
+    h.press(&["enter"]);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.py")).unwrap(),
+        AFTER
+    );
+}
+
+#[test]
+fn the_check_key_stops_it_esc_cancels_it_and_old_answers_are_dropped() {
+    let (_dir, mut h) = session();
+    show_checked(
+        &mut h,
+        outcome(BackendKind::Lsp, Vec::new(), AFTER),
+        crate::verify::Level::Check,
+    );
+    let id = h.state.preview().unwrap().ready().unwrap().check.id;
+    h.press_pending("v");
+    assert!(h.queue.iter().any(|e| matches!(e, Effect::CancelVerify)));
+    h.settle();
+    assert_eq!(
+        h.state.screen.kind(),
+        ScreenKind::Preview,
+        "the preview stays"
+    );
+    let check = &h.state.preview().unwrap().ready().unwrap().check;
+    assert_eq!(check.run, CheckRun::Cancelled);
+    assert!(
+        h.state
+            .notice
+            .as_ref()
+            .unwrap()
+            .text
+            .starts_with("check stopped")
+    );
+    // The stopped check's answer comes anyway: dropped.
+    h.dispatch(Action::Checked {
+        id,
+        verification: Box::new(crate::verify::Verification::skipped("cancelled while …")),
+    });
+    assert_eq!(
+        h.state.preview().unwrap().ready().unwrap().check.run,
+        CheckRun::Cancelled
+    );
+    // The check key asks again, with a new id; the tests key stops it, and asks for the tests.
+    h.press(&["v"]);
+    let check = &h.state.preview().unwrap().ready().unwrap().check;
+    assert!(check.is_running() && check.id > id);
+    h.press(&["t", "t"]);
+    let check = &h.state.preview().unwrap().ready().unwrap().check;
+    assert_eq!(check.level, crate::verify::Level::Tests);
+    assert!(check.is_running());
+    // Esc leaves the preview and cancels the check.
+    h.press_pending("esc");
+    assert!(h.queue.iter().any(|e| matches!(e, Effect::CancelVerify)));
+    h.settle();
+    assert_eq!(h.state.screen.kind(), ScreenKind::Code);
+}
+
+#[test]
+fn a_project_that_turned_the_check_off_says_nothing_was_verified() {
+    let (_dir, mut h) = session();
+    show(&mut h, outcome(BackendKind::Lsp, Vec::new(), AFTER));
+    let ready = h.state.preview().unwrap().ready().unwrap();
+    assert_eq!(ready.check.run, CheckRun::NotAsked);
+    assert!(!ready.needs_second_confirmation());
+}
+
+#[test]
+fn the_tui_checks_by_default_and_the_project_can_turn_it_off() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.py"), TEXT).unwrap();
+    let open = |default| {
+        let mut config = crate::config::Config::default();
+        config.verify.default = default;
+        let mut h = Headless::open_trusted(
+            &dir.path().join("a.py"),
+            config,
+            Some(BackendChoice::TreeSitter),
+            (100, 30),
+        )
+        .unwrap();
+        h.press(&["i"]);
+        h.state.preview().unwrap().ready().unwrap().clone()
+    };
+    let checked = open(None);
+    assert_eq!(checked.verify, crate::verify::Level::Check);
+    assert!(checked.check.is_running(), "{:?}", checked.check);
+    let off = open(Some(crate::verify::Level::Off));
+    assert_eq!(off.check.run, CheckRun::NotAsked);
+    let tests = open(Some(crate::verify::Level::Tests));
+    assert_eq!(tests.check.level, crate::verify::Level::Tests);
+}
+
+#[test]
+fn a_newer_preview_cancels_the_check_of_the_old_result() {
+    let (dir, mut h) = session();
+    show_checked(
+        &mut h,
+        outcome(BackendKind::Lsp, Vec::new(), AFTER),
+        crate::verify::Level::Check,
+    );
+    let old = h.state.preview().unwrap().ready().unwrap().check.id;
+    std::fs::write(dir.path().join("a.py"), format!("{TEXT}# x\n")).unwrap();
+    h.files_changed(&["a.py"]);
+    assert!(h.queue.iter().any(|e| matches!(e, Effect::CancelVerify)));
+    let check = &h.state.preview().unwrap().ready().unwrap().check;
+    assert_eq!(check.run, CheckRun::Cancelled);
+    // Its answer, if it still comes, is dropped.
+    h.dispatch(Action::Checked {
+        id: old,
+        verification: Box::new(crate::verify::Verification::skipped("cancelled")),
+    });
+    let check = &h.state.preview().unwrap().ready().unwrap().check;
+    assert_eq!(check.run, CheckRun::Cancelled);
 }

@@ -1,6 +1,7 @@
 //! Drawing: one module per screen, each taking the state by reference (drawing cannot change
 //! it). This module draws the frame around them: title, notices, status line, help.
 
+mod check;
 mod code;
 pub mod fit;
 mod form;

@@ -400,6 +400,9 @@ fn panel(state: &State, preview: &Preview, frame: &mut Frame, outer: Rect, area:
         spans.push(Span::styled(" below", t.dim));
         lines.push(Line::from(spans));
     }
+    if let Some(at) = super::check::section(state, preview, ready, width, &mut lines) {
+        selected_at = at;
+    }
     if outcome.is_heuristic() {
         lines.push(heading("Degraded".to_string()));
         indented(&mut lines, DEGRADED_REASON, "  ", t.warning);
@@ -412,8 +415,11 @@ fn panel(state: &State, preview: &Preview, frame: &mut Frame, outer: Rect, area:
             .get(*i)
             .is_some_and(|f| f.severity == Severity::Info),
         FindingRow::Group { .. } => true,
+        FindingRow::Check(_) => false,
     };
-    let serious = rows.iter().filter(|r| !is_note(r)).count();
+    // The check's rows are drawn in its section.
+    let is_serious = |row: &FindingRow| matches!(row, FindingRow::One(_)) && !is_note(row);
+    let serious = rows.iter().filter(|r| is_serious(r)).count();
     let mut row_line = |lines: &mut Vec<Line<'static>>, index: usize, row: &FindingRow| {
         let start = lines.len();
         let (text, mark, style) = match row {
@@ -434,6 +440,7 @@ fn panel(state: &State, preview: &Preview, frame: &mut Frame, outer: Rect, area:
                 (text, mark, style)
             }
             FindingRow::Group { kind, count, .. } => (format!("{count} × {kind}"), "· ", t.info),
+            FindingRow::Check(_) => return,
         };
         indented(lines, &text, mark, style);
         if focused && index == preview.finding {
@@ -445,30 +452,36 @@ fn panel(state: &State, preview: &Preview, frame: &mut Frame, outer: Rect, area:
     };
     if findings.is_empty() {
         lines.push(heading("Findings: none".to_string()));
-        let note = if outcome.is_heuristic() {
-            "nothing specific to this edit was noticed; the caveats still apply"
-        } else {
+        // Never "nothing noticed" for a result the project's checker has not examined.
+        let who = if ready.check.is_clean() {
             "nothing specific to this edit was noticed"
+        } else {
+            "candor's own checks noticed nothing; see Check"
         };
-        indented(&mut lines, note, "  ", t.dim);
+        let note = if outcome.is_heuristic() {
+            format!("{who}; the caveats still apply")
+        } else {
+            who.to_string()
+        };
+        indented(&mut lines, &note, "  ", t.dim);
     } else if serious > 0 {
         lines.push(heading(format!(
             "Findings: {}",
             summary(ready.count(Severity::Error), ready.count(Severity::Warning))
         )));
-        for (index, row) in rows.iter().enumerate().filter(|(_, r)| !is_note(r)) {
+        for (index, row) in rows.iter().enumerate().filter(|(_, r)| is_serious(r)) {
             row_line(&mut lines, index, row);
         }
     }
     let caveats = ready.caveats();
     if caveats.is_empty() {
         lines.push(heading("Caveats: none".to_string()));
-        indented(
-            &mut lines,
-            "a language server did the refactor",
-            "  ",
-            t.dim,
-        );
+        let what = if ready.check.is_clean() {
+            "a language server did the refactor, and the check found nothing new"
+        } else {
+            "a language server did the refactor; it does not compile, type-check or test its result"
+        };
+        indented(&mut lines, what, "  ", t.dim);
     } else {
         lines.push(heading(format!("Caveats ({})", caveats.len())));
         for caveat in caveats {
@@ -536,7 +549,13 @@ fn summary(errors: usize, warnings: usize) -> String {
 
 fn confirm_prompt(state: &State, ready: &Ready, frame: &mut Frame, diff_box: Rect) {
     let t = &state.theme;
-    let height = 5.min(diff_box.height);
+    // The question wraps (it can name a check still running and what was found).
+    let question_rows = super::wrap(
+        &ready.confirm_question(),
+        diff_box.width.saturating_sub(4) as usize,
+    )
+    .len() as u16;
+    let height = (4 + question_rows).min(diff_box.height);
     let area = Rect::new(
         diff_box.x + 1,
         diff_box.bottom().saturating_sub(height + 1),
@@ -569,5 +588,10 @@ fn confirm_prompt(state: &State, ready: &Ready, frame: &mut Frame, diff_box: Rec
             t.dim,
         )),
     ];
-    frame.render_widget(Paragraph::new(text).block(block), area);
+    frame.render_widget(
+        Paragraph::new(text)
+            .block(block)
+            .wrap(ratatui::widgets::Wrap { trim: true }),
+        area,
+    );
 }

@@ -1,0 +1,231 @@
+//! The "Check" section of the warning panel: what the project's own tools said about this
+//! result (cargo check; ruff, compile() and basedpyright; the tests on request), the spinner and
+//! step while they run, the problems they found as selectable rows, and — until a check has
+//! run — what nobody has verified yet.
+
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+
+use crate::refactor::Severity;
+use crate::tui::keymap::{Command, Context};
+use crate::tui::state::{CheckRun, Preview, PreviewFocus, Ready, State, checker_name, plural};
+use crate::verify::{Level, State as Outcome, TestReport, Verification};
+
+/// Appends the section to `lines`; returns the first line of the selected row, if one of the
+/// check's rows is selected.
+pub fn section(
+    state: &State,
+    preview: &Preview,
+    ready: &Ready,
+    width: usize,
+    lines: &mut Vec<Line<'static>>,
+) -> Option<usize> {
+    let t = &state.theme;
+    let check = &ready.check;
+    let lang = ready.outcome.lang;
+    let keys = &state.keymap;
+    let again = keys.hint(Context::Preview, Command::Check);
+    let tests = keys.hint(Context::Preview, Command::RunTests);
+    let stop = match check.level {
+        Level::Tests => tests.clone(),
+        _ => again.clone(),
+    };
+    let heading = match check.level {
+        Level::Tests => "Check (and tests)",
+        _ => "Check",
+    };
+    lines.push(Line::from(Span::styled(
+        heading,
+        Style::default().add_modifier(Modifier::BOLD),
+    )));
+    let mut say = |text: &str, first: &str, style: Style| push(lines, text, first, style, width);
+    match &check.run {
+        CheckRun::NotAsked if ready.outcome.plan.changes.is_empty() => {
+            say(
+                "nothing to check: the refactor changes nothing",
+                "  ",
+                t.dim,
+            );
+        }
+        CheckRun::NotAsked => {
+            say(&not_verified(ready), "  ", t.warning);
+            say(
+                &format!(
+                    "{again}: check it with {} · {tests}: also run the tests",
+                    checker_name(lang)
+                ),
+                "  ",
+                t.dim,
+            );
+        }
+        CheckRun::Running { step } => {
+            let spinner = super::spinner(state);
+            let what = step.clone().unwrap_or_else(|| "starting".to_string());
+            say(
+                &format!("{}: {what}…", checker_name(lang)),
+                &format!("{spinner} "),
+                t.info,
+            );
+            say(
+                &format!("{} ({stop} stops it)", not_verified(ready)),
+                "  ",
+                t.dim,
+            );
+        }
+        CheckRun::Cancelled => {
+            say("stopped", "  ", t.warning);
+            say(&not_verified(ready), "  ", t.warning);
+            say(
+                &format!("{again}: check it · {tests}: also run the tests"),
+                "  ",
+                t.dim,
+            );
+        }
+        CheckRun::Done(verification) => done(state, verification, lang, width, lines),
+    }
+    // The problems it found, selectable like findings (they come first in the rows).
+    let focused = preview.focus == PreviewFocus::Findings;
+    let mut selected_at = None;
+    for (index, finding) in check.findings.iter().enumerate() {
+        let start = lines.len();
+        let (mark, style) = match finding.severity {
+            Severity::Error => ("✗ ", t.error),
+            Severity::Warning => ("▲ ", t.warning),
+            Severity::Info => ("· ", t.info),
+        };
+        push(
+            lines,
+            &format!("{}:{} {}", finding.file, finding.line, finding.message),
+            mark,
+            style,
+            width,
+        );
+        if focused && index == preview.finding {
+            selected_at = Some(start);
+            for line in &mut lines[start..] {
+                *line = line.clone().style(t.list_selected);
+            }
+        }
+    }
+    let ran = check
+        .verification()
+        .is_some_and(|v| matches!(v.state, Outcome::Clean | Outcome::Introduced));
+    if ran && check.level != Level::Tests {
+        push(
+            lines,
+            &format!("{tests}: also run the project's tests"),
+            "  ",
+            t.dim,
+            width,
+        );
+    }
+    selected_at
+}
+
+/// The lines of a finished check: its summary, then why (unavailable, timeout, skipped), what
+/// could not run, and the tests.
+fn done(
+    state: &State,
+    verification: &Verification,
+    lang: crate::lang::Language,
+    width: usize,
+    lines: &mut Vec<Line<'static>>,
+) {
+    let t = &state.theme;
+    // Only the tests broke: the checker itself found nothing new (the tests say the rest).
+    let checker_clean = verification.state == Outcome::Clean
+        || (verification.state == Outcome::Introduced && verification.introduced.is_empty());
+    let (mark, style) = match verification.state {
+        _ if checker_clean => ("✓ ", t.ok),
+        Outcome::Introduced if verification.blocks_apply() => ("✗ ", t.error),
+        Outcome::Introduced => ("▲ ", t.warning),
+        Outcome::Clean | Outcome::Unavailable | Outcome::Timeout | Outcome::Skipped => {
+            ("▲ ", t.warning)
+        }
+    };
+    let checker = verification
+        .checker
+        .as_deref()
+        .unwrap_or_else(|| checker_name(lang));
+    let headline = match verification.state {
+        _ if checker_clean => format!("{checker}: clean"),
+        Outcome::Unavailable | Outcome::Timeout | Outcome::Skipped => {
+            format!("{checker}: {}", verification.state.as_str())
+        }
+        _ => verification.summary(),
+    };
+    push(lines, &headline, mark, style, width);
+    if let Some(reason) = &verification.reason {
+        push(lines, reason, "  ", t.dim, width);
+    }
+    if verification.preexisting > 0 {
+        push(
+            lines,
+            &format!(
+                "{} already there before the refactor (not listed)",
+                plural(verification.preexisting, "problem")
+            ),
+            "  ",
+            t.dim,
+            width,
+        );
+    }
+    for not_run in &verification.not_run {
+        push(lines, &format!("not run: {not_run}"), "  ", t.dim, width);
+    }
+    if let Some(tests) = &verification.tests {
+        tests_lines(state, tests, width, lines);
+    }
+}
+
+fn tests_lines(state: &State, tests: &TestReport, width: usize, lines: &mut Vec<Line<'static>>) {
+    let t = &state.theme;
+    let runner = tests.runner.as_deref().unwrap_or("tests");
+    let (text, mark, style) = match tests.state {
+        Outcome::Clean => (
+            format!(
+                "{runner}: no test newly fails ({} passed before)",
+                tests.passed_before
+            ),
+            "✓ ",
+            t.ok,
+        ),
+        Outcome::Introduced => (
+            format!(
+                "{runner}: {}",
+                plural(tests.failing.len(), "newly failing test")
+            ),
+            "✗ ",
+            t.error,
+        ),
+        other => (format!("{runner}: {}", other.as_str()), "▲ ", t.warning),
+    };
+    push(lines, &text, mark, style, width);
+    if let Some(reason) = &tests.reason {
+        push(lines, reason, "  ", t.dim, width);
+    }
+}
+
+/// What nobody has verified about this result yet: what the server did and did not do.
+fn not_verified(ready: &Ready) -> String {
+    let who = match (&ready.outcome.server, &ready.outcome.semantic_backend) {
+        (Some(server), _) => format!("{} computed the edit; ", server.name),
+        (None, Some(library)) => format!("{} computed the edit; ", library.name),
+        (None, None) => String::new(),
+    };
+    format!("{who}not compiled or type-checked yet")
+}
+
+/// `text` wrapped to `width`, the first line after `first`, the others indented.
+fn push(lines: &mut Vec<Line<'static>>, text: &str, first: &str, style: Style, width: usize) {
+    for (i, piece) in super::wrap(text, width.saturating_sub(2))
+        .into_iter()
+        .enumerate()
+    {
+        let prefix = if i == 0 { first } else { "  " };
+        lines.push(Line::from(vec![
+            Span::styled(prefix.to_string(), style),
+            Span::styled(piece, style),
+        ]));
+    }
+}
