@@ -1,4 +1,4 @@
-//! Arguments of the four tools: the seed's names (KNOWN_ARGS), the `path` alias, lenient but
+//! Arguments of the five tools: the seed's names (KNOWN_ARGS), the `path` alias, lenient but
 //! checked types, and the sorted `unknown_args` report. Turns JSON into a typed [`ToolCall`].
 
 use std::collections::BTreeMap;
@@ -10,7 +10,8 @@ use crate::backend::lsp::ServerOverride;
 use crate::honesty::Tool;
 use crate::lang::symbols::SymbolQuery;
 use crate::refactor::{
-    ChangeSignatureRequest, ExtractRequest, InlineRequest, MoveRequest, NewParameter, Request,
+    ChangeSignatureRequest, ExtractRequest, InlineRequest, MoveRequest, NewParameter,
+    RenameRequest, Request,
 };
 
 use super::error::{ApiError, ErrorCode};
@@ -48,6 +49,14 @@ pub fn known_args(tool: Tool) -> Vec<&'static str> {
             "function_name",
             "name_path",
             "new_parameters",
+        ],
+        Tool::RenameSymbol => &[
+            "file_path",
+            "path",
+            "symbol_name",
+            "name_path",
+            "new_name",
+            "include_possible",
         ],
     };
     own.iter().chain(COMMON_ARGS).copied().collect()
@@ -189,6 +198,32 @@ pub fn parse(tool: Tool, args: &Value) -> Result<ToolCall, ApiError> {
                 file,
                 function,
                 new_parameters,
+            })
+        }
+        Tool::RenameSymbol => {
+            // The symbol by name (or `name_path`), or only by `line` and `column` (the name
+            // under a cursor).
+            let symbol = match (
+                a.get("symbol_name"),
+                a.get("name_path"),
+                a.get("line"),
+                a.get("column"),
+            ) {
+                (None, None, Some(_), Some(_)) => SymbolQuery {
+                    name: String::new(),
+                    line: a.positive("line")?,
+                    column: a.positive("column")?,
+                },
+                _ => a.symbol("symbol_name")?,
+            };
+            let new_name = a
+                .string("new_name")?
+                .ok_or_else(|| ApiError::missing("new_name", "the new name of the symbol"))?;
+            Request::Rename(RenameRequest {
+                file,
+                symbol,
+                new_name,
+                include_possible: a.string_list("include_possible")?,
             })
         }
     };

@@ -23,6 +23,7 @@ pub fn resolve(root: &Root, call: &mut ToolCall) -> Result<(), ApiError> {
         Request::Extract(r) => r.file = resolved(&r.file, "file_path")?,
         Request::Inline(r) => r.file = resolved(&r.file, "file_path")?,
         Request::ChangeSignature(r) => r.file = resolved(&r.file, "file_path")?,
+        Request::Rename(r) => r.file = resolved(&r.file, "file_path")?,
         Request::Move(r) => {
             r.file = resolved(&r.file, "file_path")?;
             r.target_file = resolved(&r.target_file, "target_file")?;

@@ -1,4 +1,4 @@
-//! JSON Schemas and descriptions of the four tools, as `tools/list` (MCP) and `candor call`
+//! JSON Schemas and descriptions of the five tools, as `tools/list` (MCP) and `candor call`
 //! without a tool show them. Extra keys are allowed (they come back in `data.unknown_args`).
 
 use serde_json::{Value, json};
@@ -19,6 +19,9 @@ pub fn description(tool: Tool) -> String {
         }
         Tool::ChangeSignature => {
             "Change signature: gives `function_name` the whole parameter list `new_parameters` and rewrites its call sites positionally (no re-ordering; missing arguments get a placeholder)."
+        }
+        Tool::RenameSymbol => {
+            "Rename symbol: renames `symbol_name` (a function, method, class/struct/enum/trait, field, local variable or parameter; or the name at `line`/`column`) to `new_name` at its definition and every reference. The heuristic rewrites the references it is certain of (resolved through imports, scopes, self and evident receiver types) and lists the possible ones as warnings (data.possible_references); pass some of those `path:line:column` in `include_possible` to rename them too. A new name that collides where the rename writes it is refused, saying where. Import aliases are kept."
         }
     };
     format!(
@@ -112,6 +115,25 @@ pub fn input_schema(tool: Tool) -> Value {
                 }),
             );
             vec!["file_path", "function_name", "new_parameters"]
+        }
+        Tool::RenameSymbol => {
+            put(
+                "symbol_name",
+                json!({"type": "string", "description": "Symbol to rename; optional when line and column point at it."}),
+            );
+            put(
+                "name_path",
+                json!({"type": "string", "description": "Disambiguating path such as Type/method or function/variable."}),
+            );
+            put(
+                "new_name",
+                json!({"type": "string", "description": "The new name; a valid identifier, not a keyword."}),
+            );
+            put(
+                "include_possible",
+                json!({"type": "array", "items": {"type": "string"}, "description": "Possible references (path:line:column, as data.possible_references lists them) to rename too."}),
+            );
+            vec!["file_path", "new_name"]
         }
     };
     put(

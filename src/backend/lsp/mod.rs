@@ -298,7 +298,7 @@ impl LspPool {
         let prepared = match request {
             Request::Extract(r) => operations::prepare_extract(sources, r)?,
             Request::Inline(r) => operations::prepare_inline(sources, r)?,
-            Request::Move(_) | Request::ChangeSignature(_) => {
+            Request::Move(_) | Request::ChangeSignature(_) | Request::Rename(_) => {
                 return Err(LspFailure::Unsupported(format!(
                     "no language server offers a {} refactor",
                     hyphenated(tool)

@@ -60,8 +60,10 @@ impl Flavor {
         // None of them has move-to-file or change-signature; jedi cannot inline a function.
         !matches!(
             (self, tool),
-            (_, Tool::MoveToFile | Tool::ChangeSignature)
-                | (Flavor::JediLanguageServer, Tool::InlineFunction)
+            (
+                _,
+                Tool::MoveToFile | Tool::ChangeSignature | Tool::RenameSymbol
+            ) | (Flavor::JediLanguageServer, Tool::InlineFunction)
         )
     }
 
