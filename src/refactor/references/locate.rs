@@ -8,7 +8,7 @@ use tree_sitter::Tree;
 use super::wording as w;
 use crate::edit::SourceFile;
 use crate::lang::Language;
-use crate::lang::refs::{NoTarget, Target, module_of_path};
+use crate::lang::refs::{NoTarget, Target, TargetKind, module_of_path};
 use crate::lang::symbols::{LookupError, Symbol, SymbolKind, SymbolQuery, resolve};
 use crate::refactor::{RefactorError, SourceError, Sources};
 
@@ -92,16 +92,19 @@ fn by_name(
     // A member or a local: inside its container, or on the given line.
     let container: Vec<&str> = query.name.split('/').collect();
     // Every symbol the container path names (a struct and its impls, a class).
+    // In a function, its locals come first; in a type or class, its members.
+    let mut locals_first = true;
     let within: Vec<std::ops::Range<usize>> = if container.len() > 1 {
         let wanted = &container[..container.len() - 1];
-        let ranges: Vec<_> = symbols
+        let matching: Vec<&Symbol> = symbols
             .iter()
             .filter(|s| {
                 let path: Vec<&str> = s.name_path.split('/').collect();
                 path.len() >= wanted.len() && path[path.len() - wanted.len()..] == wanted[..]
             })
-            .map(|s| s.range.clone())
             .collect();
+        locals_first = matching.iter().all(|s| s.kind.is_function());
+        let ranges: Vec<_> = matching.iter().map(|s| s.range.clone()).collect();
         if ranges.is_empty() {
             let container_query = SymbolQuery {
                 name: wanted.join("/"),
@@ -121,15 +124,22 @@ fn by_name(
     if within.is_empty() {
         return Err(error.into());
     }
-    for at in crate::lang::calls::word_matches(text, last) {
-        if !within.iter().any(|r| r.contains(&at)) {
-            continue;
-        }
-        if let Ok(target) = resolver.target_at(tree, text, &file.path, at) {
-            return Ok(Ok(target));
-        }
+    let occurrences: Vec<usize> = crate::lang::calls::word_matches(text, last)
+        .into_iter()
+        .filter(|at| within.iter().any(|r| r.contains(at)))
+        .collect();
+    let targets: Vec<Target> = occurrences
+        .iter()
+        .filter_map(|&at| resolver.target_at(tree, text, &file.path, at).ok())
+        .collect();
+    let preferred = targets
+        .iter()
+        .find(|t| matches!(t.kind, TargetKind::Local(_)) == locals_first)
+        .or_else(|| targets.first());
+    match preferred {
+        Some(target) => Ok(Ok(target.clone())),
+        None => Err(error.into()),
     }
-    Err(error.into())
 }
 
 /// Follows a name imported from `module` to the project file that defines it.

@@ -176,12 +176,16 @@ fn check_collisions(
     if !matches!(target.kind, TargetKind::Member(_))
         && let Some(bound) = resolver.captured(&def_tree, &def_file.text, target, new_name)
     {
-        return Err(RefactorError::Unsupported(w::captured(
-            new_name,
-            &target.path,
-            bound.line,
-            target.label,
-        )));
+        return Err(if bound.what == "use" {
+            RefactorError::Unsupported(w::captured(
+                new_name,
+                &target.path,
+                bound.line,
+                target.label,
+            ))
+        } else {
+            refuse(&target.path, bound.line, bound.what, w::where_used())
+        });
     }
     // Every scope a plain reference is renamed in: what already binds the new name there.
     let mut by_file: std::collections::BTreeMap<&str, Vec<&Reference>> = Default::default();

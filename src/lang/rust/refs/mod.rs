@@ -183,7 +183,9 @@ impl Resolver for RustRefs {
                 let names = Names::collect(Language::Rust, function, text);
                 names.all.iter().find(|o| o.name == name).map(|o| Bound {
                     line: o.line,
-                    what: if o.role == NameRole::Bind {
+                    what: if o.parameter {
+                        "parameter"
+                    } else if o.role == NameRole::Bind {
                         "local variable"
                     } else {
                         "use"
