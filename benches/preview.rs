@@ -74,9 +74,9 @@ fn previews(c: &mut Criterion) {
                     black_box((planned.findings, diffs))
                 })
             });
-            jobs::preview(&engine, tool, &arguments).unwrap();
+            jobs::preview(&engine, call.clone()).unwrap();
             group.bench_function(format!("{short}/cached"), |b| {
-                b.iter(|| black_box(jobs::preview(&engine, tool, &arguments).unwrap()))
+                b.iter(|| black_box(jobs::preview(&engine, call.clone()).unwrap()))
             });
         }
         group.finish();

@@ -31,11 +31,12 @@ fn main() {
         .find(|(n, _)| n.ends_with(&tool))
         .expect("a known tool");
     let tool = envelope::tool_named(name).unwrap();
-    candor::tui::jobs::preview(&engine, tool, &args).unwrap();
+    let call = candor::api::args::parse(tool, &args).unwrap();
+    candor::tui::jobs::preview(&engine, call.clone()).unwrap();
     let started = Instant::now();
     let mut runs = 0u32;
     while started.elapsed() < Duration::from_secs(seconds) {
-        candor::tui::jobs::preview(&engine, tool, &args).unwrap();
+        candor::tui::jobs::preview(&engine, call.clone()).unwrap();
         runs += 1;
     }
     println!("{runs} previews, {:.2?} each", started.elapsed() / runs);

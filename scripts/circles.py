@@ -14,6 +14,10 @@ def modpath(f):
     if p in (['lib'],['main']): return ()
     return tuple(p)
 mods={modpath(f):f for f in files if not f.endswith('main.rs')}
+# Test modules kept in files of their own (`#[cfg(test)] mod tests;`) are left out too.
+for m,f in list(mods.items()):
+    for name in re.findall(r'#\[cfg\(test\)\]\s*(?:pub(?:\([\w:]+\))?\s+)?mod\s+(\w+)\s*;', open(f).read()):
+        mods.pop(m+(name,), None)
 def resolve(path):
     for n in range(len(path),0,-1):
         if tuple(path[:n]) in mods: return tuple(path[:n])

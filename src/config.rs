@@ -52,6 +52,77 @@ impl FromStr for BackendChoice {
     }
 }
 
+/// How far the check of a result goes (the `verify` argument).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum VerifyLevel {
+    /// No check: `data.verification.state` is "skipped".
+    #[default]
+    Off,
+    /// The project's checker, before and after.
+    Check,
+    /// The checker, then the project's tests, before and after.
+    Tests,
+}
+
+impl VerifyLevel {
+    /// `true`, `false`, `"tests"` (also `"true"`, `"false"`, `"check"`, `"off"`).
+    pub fn from_json(value: &serde_json::Value) -> Result<VerifyLevel, String> {
+        match value {
+            serde_json::Value::Bool(true) => Ok(VerifyLevel::Check),
+            serde_json::Value::Bool(false) => Ok(VerifyLevel::Off),
+            serde_json::Value::String(s) => s.parse(),
+            other => Err(format!(
+                "`verify` must be true, false or \"tests\", not {}",
+                match other {
+                    serde_json::Value::Null => "null",
+                    serde_json::Value::Number(_) => "a number",
+                    serde_json::Value::Array(_) => "an array",
+                    _ => "an object",
+                }
+            )),
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VerifyLevel::Off => "off",
+            VerifyLevel::Check => "check",
+            VerifyLevel::Tests => "tests",
+        }
+    }
+}
+
+impl std::str::FromStr for VerifyLevel {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<VerifyLevel, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "true" | "check" | "on" => Ok(VerifyLevel::Check),
+            "false" | "off" | "none" => Ok(VerifyLevel::Off),
+            "tests" | "test" => Ok(VerifyLevel::Tests),
+            other => Err(format!(
+                "`{other}` is not a verify level; use true, false or \"tests\""
+            )),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for VerifyLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<VerifyLevel, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Flag(bool),
+            Name(String),
+        }
+        match Raw::deserialize(deserializer)? {
+            Raw::Flag(true) => Ok(VerifyLevel::Check),
+            Raw::Flag(false) => Ok(VerifyLevel::Off),
+            Raw::Name(name) => name.parse().map_err(serde::de::Error::custom),
+        }
+    }
+}
+
 /// Which settings file named something.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum ConfigSource {
@@ -104,7 +175,7 @@ pub struct RopeConfig {
 pub struct VerifyConfig {
     /// `verify` when a call does not say: true, false or "tests" (default: true in the TUI,
     /// false for `candor call` and MCP).
-    pub default: Option<crate::verify::Level>,
+    pub default: Option<VerifyLevel>,
     /// Seconds the check of one result may take (default 120).
     pub timeout_secs: Option<u64>,
     /// Seconds the tests may take (default 600).
@@ -352,7 +423,7 @@ mod tests {
         .unwrap();
         let root = Root::new(dir.path()).unwrap();
         let config = Config::load(&root).unwrap().config;
-        assert_eq!(config.verify.default, Some(crate::verify::Level::Tests));
+        assert_eq!(config.verify.default, Some(VerifyLevel::Tests));
         assert_eq!(config.verify.timeout_secs, Some(30));
         let ruff = config.verify.ruff.unwrap();
         assert_eq!(ruff.command, "/opt/ruff");
@@ -367,7 +438,7 @@ mod tests {
         )
         .unwrap();
         let config = Config::load(&root).unwrap().config;
-        assert_eq!(config.verify.default, Some(crate::verify::Level::Check));
+        assert_eq!(config.verify.default, Some(VerifyLevel::Check));
         std::fs::write(
             dir.path().join(".candor/config.toml"),
             "[verify]\ndefault = \"always\"\n",

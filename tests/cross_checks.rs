@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use candor::api::args;
 use candor::edit::SourceFile;
 use candor::honesty::Tool;
+use candor::lang::Language;
 use candor::refactor::{self, MemorySources, Severity};
 use candor::verify::cross;
 use serde_json::Value;
@@ -78,7 +79,11 @@ fn the_golden_results_raise_no_false_alarm() {
             continue;
         };
         checked += 1;
-        let found = cross::check(&call.request, &plan.changes, &sources, &plan.findings);
+        let lang = call
+            .request
+            .language()
+            .expect("a golden case is Rust or Python");
+        let found = cross::check(&call.request, lang, &plan.changes, &sources, &plan.findings);
         for finding in found.iter().filter(|f| f.severity == Severity::Error) {
             alarms.push(format!(
                 "{}: {}:{} {}",
@@ -112,7 +117,7 @@ fn a_heuristic_extract_with_wrong_arity_calls_is_caught() {
         end_line: 2,
         new_name: "part".to_string(),
     });
-    let found = cross::check(&request, &[change], &sources, &[]);
+    let found = cross::check(&request, Language::Python, &[change], &sources, &[]);
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(
         found[0].message,

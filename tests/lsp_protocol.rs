@@ -104,6 +104,7 @@ fn code_action_resolve_and_server_rename_with_non_ascii_text() {
             &p.root,
             &p.sources,
             &extract("src/main.rs", 3, "greet"),
+            Language::Rust,
             &mock("resolve", None),
         )
         .unwrap_or_else(|f| panic!("{f}"));
@@ -125,7 +126,7 @@ fn code_action_resolve_and_server_rename_with_non_ascii_text() {
         result.details.to_map()["lsp_action"],
         "Extract into function"
     );
-    let outcome = result.into_outcome(candor::honesty::Tool::ExtractFunction);
+    let outcome = result.into_outcome(candor::honesty::Tool::ExtractFunction, Language::Rust);
     assert_eq!(outcome.backend, BackendKind::Lsp);
     assert_eq!(outcome.confidence(), 0.90);
     assert_eq!(pool.status(Language::Rust), ServerStatus::Ready);
@@ -141,6 +142,7 @@ fn code_action_resolve_and_server_rename_with_non_ascii_text() {
             &p.root,
             &p.sources,
             &extract("src/main.rs", 4, "finish"),
+            Language::Rust,
             &mock("resolve", None),
         )
         .unwrap_or_else(|f| panic!("{f}"));
@@ -161,6 +163,7 @@ fn execute_command_gets_its_edit_through_apply_edit() {
             &p.root,
             &p.sources,
             &extract("app.py", 3, "show"),
+            Language::Python,
             &mock("command", None),
         )
         .unwrap_or_else(|f| panic!("{f}"));
@@ -184,6 +187,7 @@ fn a_request_that_never_returns_times_out_and_the_server_is_replaced() {
         &p.root,
         &p.sources,
         &extract("src/main.rs", 3, "greet"),
+        Language::Rust,
         &mock("timeout", Some(&pid_file)),
     ));
     assert!(matches!(failure, LspFailure::Failed(_)), "{failure:?}");
@@ -211,6 +215,7 @@ fn a_request_that_never_returns_times_out_and_the_server_is_replaced() {
         &p.root,
         &p.sources,
         &extract("src/main.rs", 3, "greet"),
+        Language::Rust,
         &mock("timeout", Some(&pid_file)),
     ));
     assert!(reason.contains("timed out"), "{reason}");
@@ -226,6 +231,7 @@ fn a_server_that_crashes_mid_request_is_reported_with_its_stderr() {
         &p.root,
         &p.sources,
         &extract("src/main.rs", 3, "greet"),
+        Language::Rust,
         &mock("crash", None),
     ));
     assert!(matches!(failure, LspFailure::Failed(_)), "{failure:?}");
@@ -250,6 +256,7 @@ fn a_server_that_crashes_mid_request_is_reported_with_its_stderr() {
         &p.root,
         &p.sources,
         &extract("src/main.rs", 3, "greet"),
+        Language::Rust,
         &mock("crash", None),
     )
     .unwrap_err();
@@ -278,6 +285,7 @@ fn status_shows_indexing_while_a_request_waits_and_never_blocks() {
                 &p.root,
                 &p.sources,
                 &extract("src/main.rs", 3, "greet"),
+                Language::Rust,
                 &mock("never_ready", None),
             )
         });
@@ -316,6 +324,7 @@ fn edits_outside_the_project_are_refused() {
         &p.root,
         &p.sources,
         &extract("src/main.rs", 3, "greet"),
+        Language::Rust,
         &mock("outside", None),
     ));
     assert!(matches!(failure, LspFailure::Failed(_)), "{failure:?}");
@@ -335,6 +344,7 @@ fn a_missing_server_is_unavailable_and_bad_requests_are_the_callers() {
         &p.root,
         &p.sources,
         &extract("src/main.rs", 3, "greet"),
+        Language::Rust,
         &missing,
     ));
     assert!(matches!(failure, LspFailure::Unavailable(_)), "{failure:?}");
@@ -349,7 +359,8 @@ fn a_missing_server_is_unavailable_and_bad_requests_are_the_callers() {
         (extract("src/main.rs", 3, "fn"), "keyword"),
         (extract("src/main.rs", 3, "main"), "already defined"),
     ] {
-        let (failure, reason) = failure_reason(pool.plan(&p.root, &p.sources, &request, &missing));
+        let (failure, reason) =
+            failure_reason(pool.plan(&p.root, &p.sources, &request, Language::Rust, &missing));
         assert!(matches!(failure, LspFailure::Refactor(_)), "{failure:?}");
         assert!(reason.contains(param_or_line), "{reason}");
     }
@@ -419,6 +430,7 @@ fn a_cancelled_job_sends_cancel_request_and_keeps_a_server_that_acknowledges() {
         &p.root,
         &p.sources,
         &extract("src/main.rs", 3, "greet"),
+        Language::Rust,
         &mock("cancellable", Some(&pid_file)),
     ));
     assert!(matches!(failure, LspFailure::Cancelled(_)), "{failure:?}");
@@ -441,6 +453,7 @@ fn a_cancelled_job_sends_cancel_request_and_keeps_a_server_that_acknowledges() {
         &p.root,
         &p.sources,
         &extract("src/main.rs", 3, "greet"),
+        Language::Rust,
         &mock("cancellable", Some(&pid_file)),
     ));
     assert!(matches!(failure, LspFailure::Cancelled(_)), "{failure:?}");
@@ -463,6 +476,7 @@ fn a_cancelled_job_sends_cancel_request_and_keeps_a_server_that_acknowledges() {
         &p.root,
         &p.sources,
         &extract("src/main.rs", 3, "greet"),
+        Language::Rust,
         &mock("cancellable", Some(&pid_file)),
     );
     assert!(matches!(result, Err(BackendError::Lsp(_))), "{result:?}");
@@ -483,6 +497,7 @@ fn a_server_that_ignores_the_cancel_is_stopped() {
         &p.root,
         &p.sources,
         &extract("src/main.rs", 3, "greet"),
+        Language::Rust,
         &mock("timeout", Some(&pid_file)),
     ));
     assert!(matches!(failure, LspFailure::Cancelled(_)), "{failure:?}");

@@ -1,5 +1,6 @@
-//! Arguments of the five tools: the seed's names (KNOWN_ARGS), the `path` alias, lenient but
-//! checked types, and the sorted `unknown_args` report. Turns JSON into a typed [`ToolCall`].
+//! Turns a tool's JSON arguments into a typed [`ToolCall`]: the names of the argument table
+//! (`arg.rs`, the seed's KNOWN_ARGS), the `path` alias, lenient but checked types, and the
+//! sorted `unknown_args` report. The TUI builds the same [`ToolCall`] without JSON.
 
 use std::collections::BTreeMap;
 
@@ -14,52 +15,12 @@ use crate::refactor::{
     RenameRequest, Request,
 };
 
+use super::arg;
 use super::error::{ApiError, ErrorCode};
 
-/// Arguments every tool accepts besides its own.
-const COMMON_ARGS: &[&str] = &[
-    "dry_run",
-    "semantic_edit_backend",
-    "line",
-    "column",
-    "expected_sha256",
-    "plan_id",
-    "allow_syntax_errors",
-    "verify",
-    "allow_introduced_errors",
-    "command",
-    "args",
-];
-
-/// The arguments a tool knows (its own, then the common ones).
+/// The arguments a tool knows (its rows of the argument table).
 pub fn known_args(tool: Tool) -> Vec<&'static str> {
-    let own: &[&str] = match tool {
-        Tool::ExtractFunction => &["file_path", "path", "start_line", "end_line", "new_name"],
-        Tool::InlineFunction => &["file_path", "path", "function_name", "name_path"],
-        Tool::MoveToFile => &[
-            "file_path",
-            "path",
-            "symbol_name",
-            "target_file",
-            "name_path",
-        ],
-        Tool::ChangeSignature => &[
-            "file_path",
-            "path",
-            "function_name",
-            "name_path",
-            "new_parameters",
-        ],
-        Tool::RenameSymbol => &[
-            "file_path",
-            "path",
-            "symbol_name",
-            "name_path",
-            "new_name",
-            "include_possible",
-        ],
-    };
-    own.iter().chain(COMMON_ARGS).copied().collect()
+    arg::known(tool)
 }
 
 /// How a call is carried out, apart from what it refactors.
@@ -107,6 +68,16 @@ pub struct ToolCall {
 }
 
 impl ToolCall {
+    /// A typed call with the default options (a dry run, the engine's backend and checks), as
+    /// a front end without JSON builds it (the TUI).
+    pub fn new(request: Request) -> ToolCall {
+        ToolCall {
+            request,
+            options: CallOptions::default(),
+            unknown_args: Vec::new(),
+        }
+    }
+
     pub fn tool(&self) -> Tool {
         self.request.tool()
     }
@@ -129,10 +100,9 @@ pub fn parse(tool: Tool, args: &Value) -> Result<ToolCall, ApiError> {
             ));
         }
     };
-    let known = known_args(tool);
     let mut unknown_args: Vec<String> = object
         .keys()
-        .filter(|k| !k.starts_with('_') && !known.contains(&k.as_str()))
+        .filter(|k| !k.starts_with('_') && !arg::takes(tool, k))
         .cloned()
         .collect();
     unknown_args.sort();
@@ -141,121 +111,125 @@ pub fn parse(tool: Tool, args: &Value) -> Result<ToolCall, ApiError> {
     let file = a.file_path()?;
     // Checked for every tool, used by those that look a symbol up: a malformed value is an
     // error, never silently ignored.
-    a.positive("line")?;
-    a.positive("column")?;
+    a.positive(arg::LINE)?;
+    a.positive(arg::COLUMN)?;
     let request = match tool {
-        Tool::ExtractFunction => {
-            let start_line = a.positive("start_line")?.ok_or_else(|| {
-                ApiError::missing("start_line", "the first line of the selection (1-based)")
-            })?;
-            let end_line = a.positive("end_line")?.ok_or_else(|| {
-                ApiError::missing(
-                    "end_line",
-                    "the last line of the selection (1-based, inclusive)",
-                )
-            })?;
-            if end_line < start_line {
-                return Err(ApiError::new(
-                    ErrorCode::InvalidRange,
-                    format!(
-                        "end_line {end_line} is before start_line {start_line}; give the first line, then the last"
-                    ),
-                )
-                .with_param("end_line"));
-            }
-            let new_name = a
-                .string("new_name")?
-                .ok_or_else(|| ApiError::missing("new_name", "the name of the new function"))?;
-            Request::Extract(ExtractRequest {
-                file,
-                start_line,
-                end_line,
-                new_name,
-            })
-        }
+        Tool::ExtractFunction => extract_request(&a, file)?,
         Tool::InlineFunction => Request::Inline(InlineRequest {
             file,
-            function: a.symbol("function_name")?,
+            function: a.symbol(arg::FUNCTION_NAME)?,
         }),
-        Tool::MoveToFile => {
-            let symbol = a.symbol("symbol_name")?;
-            let target_file = a.string("target_file")?.ok_or_else(|| {
-                ApiError::missing(
-                    "target_file",
-                    "the file to move the item to, relative to the project root",
-                )
-            })?;
-            Request::Move(MoveRequest {
-                file,
-                symbol,
-                target_file,
-            })
-        }
-        Tool::ChangeSignature => {
-            let function = a.symbol("function_name")?;
-            let new_parameters = a.new_parameters()?;
-            Request::ChangeSignature(ChangeSignatureRequest {
-                file,
-                function,
-                new_parameters,
-            })
-        }
-        Tool::RenameSymbol => {
-            // The symbol by name (or `name_path`), or only by `line` and `column` (the name
-            // under a cursor).
-            let symbol = match (
-                a.get("symbol_name"),
-                a.get("name_path"),
-                a.get("line"),
-                a.get("column"),
-            ) {
-                (None, None, Some(_), Some(_)) => SymbolQuery {
-                    name: String::new(),
-                    line: a.positive("line")?,
-                    column: a.positive("column")?,
-                },
-                _ => a.symbol("symbol_name")?,
-            };
-            let new_name = a
-                .string("new_name")?
-                .ok_or_else(|| ApiError::missing("new_name", "the new name of the symbol"))?;
-            Request::Rename(RenameRequest {
-                file,
-                symbol,
-                new_name,
-                include_possible: a.string_list("include_possible")?,
-            })
-        }
+        Tool::MoveToFile => move_request(&a, file)?,
+        Tool::ChangeSignature => Request::ChangeSignature(ChangeSignatureRequest {
+            file,
+            function: a.symbol(arg::FUNCTION_NAME)?,
+            new_parameters: a.new_parameters()?,
+        }),
+        Tool::RenameSymbol => rename_request(&a, file)?,
     };
-    let options = CallOptions {
-        dry_run: a.boolean("dry_run")?.unwrap_or(true),
-        backend: match a.string("semantic_edit_backend")? {
+    Ok(ToolCall {
+        request,
+        options: call_options(&a)?,
+        unknown_args,
+    })
+}
+
+fn extract_request(a: &Args, file: String) -> Result<Request, ApiError> {
+    let start_line = a.positive(arg::START_LINE)?.ok_or_else(|| {
+        ApiError::missing(arg::START_LINE, "the first line of the selection (1-based)")
+    })?;
+    let end_line = a.positive(arg::END_LINE)?.ok_or_else(|| {
+        ApiError::missing(
+            arg::END_LINE,
+            "the last line of the selection (1-based, inclusive)",
+        )
+    })?;
+    if end_line < start_line {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRange,
+            format!(
+                "{} {end_line} is before {} {start_line}; give the first line, then the last",
+                arg::END_LINE,
+                arg::START_LINE
+            ),
+        )
+        .with_param(arg::END_LINE));
+    }
+    let new_name = a
+        .string(arg::NEW_NAME)?
+        .ok_or_else(|| ApiError::missing(arg::NEW_NAME, "the name of the new function"))?;
+    Ok(Request::Extract(ExtractRequest {
+        file,
+        start_line,
+        end_line,
+        new_name,
+    }))
+}
+
+fn move_request(a: &Args, file: String) -> Result<Request, ApiError> {
+    let symbol = a.symbol(arg::SYMBOL_NAME)?;
+    let target_file = a.string(arg::TARGET_FILE)?.ok_or_else(|| {
+        ApiError::missing(
+            arg::TARGET_FILE,
+            "the file to move the item to, relative to the project root",
+        )
+    })?;
+    Ok(Request::Move(MoveRequest {
+        file,
+        symbol,
+        target_file,
+    }))
+}
+
+fn rename_request(a: &Args, file: String) -> Result<Request, ApiError> {
+    // The symbol by name (or `name_path`), or only by `line` and `column` (the name under a
+    // cursor).
+    let by_name = a.get(arg::SYMBOL_NAME).is_some() || a.get(arg::NAME_PATH).is_some();
+    let symbol = match (a.positive(arg::LINE)?, a.positive(arg::COLUMN)?) {
+        (Some(line), Some(column)) if !by_name => SymbolQuery {
+            name: String::new(),
+            line: Some(line),
+            column: Some(column),
+        },
+        _ => a.symbol(arg::SYMBOL_NAME)?,
+    };
+    let new_name = a
+        .string(arg::NEW_NAME)?
+        .ok_or_else(|| ApiError::missing(arg::NEW_NAME, "the new name of the symbol"))?;
+    Ok(Request::Rename(RenameRequest {
+        file,
+        symbol,
+        new_name,
+        include_possible: a.string_list(arg::INCLUDE_POSSIBLE)?,
+    }))
+}
+
+/// How the call is carried out: the arguments every tool takes.
+fn call_options(a: &Args) -> Result<CallOptions, ApiError> {
+    Ok(CallOptions {
+        dry_run: a.boolean(arg::DRY_RUN)?.unwrap_or(true),
+        backend: match a.string(arg::SEMANTIC_EDIT_BACKEND)? {
             Some(s) => Some(
                 s.parse()
-                    .map_err(|m: String| ApiError::invalid("semantic_edit_backend", m))?,
+                    .map_err(|m: String| ApiError::invalid(arg::SEMANTIC_EDIT_BACKEND, m))?,
             ),
             None => None,
         },
         expected_sha256: a.expected_sha256()?,
         plan_id: a.plan_id()?,
-        allow_syntax_errors: a.boolean("allow_syntax_errors")?.unwrap_or(false),
-        verify: match a.get("verify") {
+        allow_syntax_errors: a.boolean(arg::ALLOW_SYNTAX_ERRORS)?.unwrap_or(false),
+        verify: match a.get(arg::VERIFY) {
             Some(value) => Some(
                 crate::verify::Level::from_json(value)
-                    .map_err(|m| ApiError::invalid("verify", m))?,
+                    .map_err(|m| ApiError::invalid(arg::VERIFY, m))?,
             ),
             None => None,
         },
-        allow_introduced_errors: a.boolean("allow_introduced_errors")?.unwrap_or(false),
+        allow_introduced_errors: a.boolean(arg::ALLOW_INTRODUCED_ERRORS)?.unwrap_or(false),
         server_override: ServerOverride {
-            command: a.string("command")?,
-            args: a.string_list("args")?,
+            command: a.string(arg::COMMAND)?,
+            args: a.string_list(arg::ARGS)?,
         },
-    };
-    Ok(ToolCall {
-        request,
-        options,
-        unknown_args,
     })
 }
 
@@ -329,18 +303,17 @@ impl Args<'_> {
     }
 
     fn file_path(&self) -> Result<String, ApiError> {
-        let file_path = self.string("file_path")?;
-        let path = self.string("path")?;
-        match (file_path, path) {
+        let (file_path, path) = (arg::FILE_PATH, arg::PATH);
+        match (self.string(file_path)?, self.string(path)?) {
             (Some(a), Some(b)) if a != b => Err(ApiError::invalid(
-                "path",
+                path,
                 format!(
-                    "`file_path` (\"{a}\") and its alias `path` (\"{b}\") disagree; give only one"
+                    "`{file_path}` (\"{a}\") and its alias `{path}` (\"{b}\") disagree; give only one"
                 ),
             )),
             (Some(a), _) | (None, Some(a)) => Ok(a),
             (None, None) => Err(ApiError::missing(
-                "file_path",
+                file_path,
                 "the file to refactor, relative to the project root",
             )),
         }
@@ -348,17 +321,16 @@ impl Args<'_> {
 
     /// The symbol from `name_key` and/or `name_path`, with the optional `line` / `column`.
     fn symbol(&self, name_key: &str) -> Result<SymbolQuery, ApiError> {
-        let name = self.string(name_key)?;
-        let name_path = self.string("name_path")?;
-        let name = match (name, name_path) {
+        let name_path_key = arg::NAME_PATH;
+        let name = match (self.string(name_key)?, self.string(name_path_key)?) {
             (Some(name), Some(path)) => {
                 let last = path.rsplit('/').next().unwrap_or(&path);
                 let name_last = name.rsplit('/').next().unwrap_or(&name);
                 if last != name_last {
                     return Err(ApiError::invalid(
-                        "name_path",
+                        name_path_key,
                         format!(
-                            "`name_path` \"{path}\" does not end with `{name_key}` \"{name}\"; give matching values or only one"
+                            "`{name_path_key}` \"{path}\" does not end with `{name_key}` \"{name}\"; give matching values or only one"
                         ),
                     ));
                 }
@@ -369,22 +341,27 @@ impl Args<'_> {
             (None, None) => {
                 return Err(ApiError::missing(
                     name_key,
-                    "the name of the symbol (or `name_path` like `Type/method`)",
+                    &format!("the name of the symbol (or `{name_path_key}` like `Type/method`)"),
                 ));
             }
         };
         Ok(SymbolQuery {
             name,
-            line: self.positive("line")?,
-            column: self.positive("column")?,
+            line: self.positive(arg::LINE)?,
+            column: self.positive(arg::COLUMN)?,
         })
     }
 
     fn new_parameters(&self) -> Result<Vec<NewParameter>, ApiError> {
-        const SHAPE: &str = "`new_parameters` must be the whole new parameter list as an array of objects, e.g. [{\"name\": \"a\", \"type\": \"i32\"}, {\"name\": \"b\", \"default\": \"1\"}] ([] for none)";
-        let value = self.0.get("new_parameters").ok_or_else(|| {
+        let key = arg::NEW_PARAMETERS;
+        let shape = || {
+            format!(
+                "`{key}` must be the whole new parameter list as an array of objects, e.g. [{{\"name\": \"a\", \"type\": \"i32\"}}, {{\"name\": \"b\", \"default\": \"1\"}}] ([] for none)"
+            )
+        };
+        let value = self.0.get(key).ok_or_else(|| {
             ApiError::missing(
-                "new_parameters",
+                key,
                 "the whole new parameter list, e.g. [{\"name\": \"a\", \"type\": \"i32\"}]",
             )
         })?;
@@ -393,70 +370,36 @@ impl Args<'_> {
         let value = match value {
             Value::String(s) => {
                 parsed = serde_json::from_str::<Value>(s)
-                    .map_err(|_| ApiError::invalid("new_parameters", SHAPE))?;
+                    .map_err(|_| ApiError::invalid(key, shape()))?;
                 &parsed
             }
             v => v,
         };
         let Value::Array(items) = value else {
             return Err(ApiError::invalid(
-                "new_parameters",
-                format!("{SHAPE}; got {}", kind_of(value)),
+                key,
+                format!("{}; got {}", shape(), kind_of(value)),
             ));
         };
         items
             .iter()
             .enumerate()
-            .map(|(i, item)| {
-                let Value::Object(fields) = item else {
-                    return Err(ApiError::invalid(
-                        "new_parameters",
-                        format!("{SHAPE}; item {i} is {}", kind_of(item)),
-                    ));
-                };
-                if let Some(extra) = fields.keys().find(|k| !["name", "type", "default"].contains(&k.as_str())) {
-                    return Err(ApiError::invalid(
-                        "new_parameters",
-                        format!("item {i} of `new_parameters` has the key `{extra}`; the keys are `name`, `type` and `default`"),
-                    ));
-                }
-                let text = |key: &str| -> Result<Option<String>, ApiError> {
-                    match fields.get(key) {
-                        None | Some(Value::Null) => Ok(None),
-                        // Source text, so "" is no value at all: neither "no default" nor the
-                        // empty string (that is "''" or "\"\"" in the source).
-                        Some(Value::String(s)) if s.trim().is_empty() => Err(ApiError::invalid(
-                            "new_parameters",
-                            match key {
-                                "default" => format!("`default` of item {i} of `new_parameters` is empty; it is the default's source text (e.g. \"''\" for an empty string, \"0\", \"None\"), or leave `default` out for no default"),
-                                "type" => format!("`type` of item {i} of `new_parameters` is empty; give the type's source text, or leave `type` out for none"),
-                                _ => format!("item {i} of `new_parameters` has an empty `{key}`"),
-                            },
-                        )),
-                        Some(Value::String(s)) => Ok(Some(s.trim().to_string())),
-                        Some(Value::Number(n)) if key == "default" => Ok(Some(n.to_string())),
-                        Some(Value::Bool(b)) if key == "default" => Ok(Some(if *b { "True" } else { "False" }.to_string())),
-                        Some(other) => Err(ApiError::invalid(
-                            "new_parameters",
-                            format!("`{key}` of item {i} of `new_parameters` must be a string, not {}", kind_of(other)),
-                        )),
-                    }
-                };
-                let name = text("name")?.ok_or_else(|| {
-                    ApiError::invalid("new_parameters", format!("item {i} of `new_parameters` has no `name`"))
-                })?;
-                Ok(NewParameter {
-                    name,
-                    ty: text("type")?,
-                    default: text("default")?,
-                })
+            .map(|(i, item)| match item {
+                Value::Object(fields) => new_parameter(i, fields),
+                _ => Err(ApiError::invalid(
+                    key,
+                    format!("{}; item {i} is {}", shape(), kind_of(item)),
+                )),
             })
             .collect()
     }
 
     fn expected_sha256(&self) -> Result<BTreeMap<String, String>, ApiError> {
-        const SHAPE: &str = "`expected_sha256` must be an object mapping each file path to the sha256 hex of the content you previewed";
-        match self.get("expected_sha256") {
+        let key = arg::EXPECTED_SHA256;
+        let shape = format!(
+            "`{key}` must be an object mapping each file path to the sha256 hex of the content you previewed"
+        );
+        match self.get(key) {
             None => Ok(BTreeMap::new()),
             Some(Value::Object(map)) => map
                 .iter()
@@ -467,20 +410,21 @@ impl Args<'_> {
                         Ok((path.clone(), h.to_ascii_lowercase()))
                     }
                     _ => Err(ApiError::invalid(
-                        "expected_sha256",
-                        format!("{SHAPE}; the value for \"{path}\" is not 64 hex digits"),
+                        key,
+                        format!("{shape}; the value for \"{path}\" is not 64 hex digits"),
                     )),
                 })
                 .collect(),
             Some(other) => Err(ApiError::invalid(
-                "expected_sha256",
-                format!("{SHAPE}, not {}", kind_of(other)),
+                key,
+                format!("{shape}, not {}", kind_of(other)),
             )),
         }
     }
 
     fn plan_id(&self) -> Result<Option<String>, ApiError> {
-        match self.get("plan_id") {
+        let key = arg::PLAN_ID;
+        match self.get(key) {
             None => Ok(None),
             Some(Value::String(id))
                 if id.len() == 64 && id.chars().all(|c| c.is_ascii_hexdigit()) =>
@@ -488,9 +432,9 @@ impl Args<'_> {
                 Ok(Some(id.to_ascii_lowercase()))
             }
             Some(other) => Err(ApiError::invalid(
-                "plan_id",
+                key,
                 format!(
-                    "`plan_id` must be the 64 hex digits of a preview's data.plan_id, not {}",
+                    "`{key}` must be the 64 hex digits of a preview's data.plan_id, not {}",
                     match other {
                         Value::String(s) => format!(
                             "\"{}\"",
@@ -525,6 +469,64 @@ impl Args<'_> {
             )),
         }
     }
+}
+
+/// Item `i` of `new_parameters`: `name`, and `type` and `default` as source text.
+fn new_parameter(i: usize, fields: &Map<String, Value>) -> Result<NewParameter, ApiError> {
+    let list = arg::NEW_PARAMETERS;
+    let [name_key, type_key, default_key] = arg::PARAMETER_KEYS;
+    if let Some(extra) = fields
+        .keys()
+        .find(|k| !arg::PARAMETER_KEYS.contains(&k.as_str()))
+    {
+        return Err(ApiError::invalid(
+            list,
+            format!(
+                "item {i} of `{list}` has the key `{extra}`; the keys are `{name_key}`, `{type_key}` and `{default_key}`"
+            ),
+        ));
+    }
+    let text = |key: &str| -> Result<Option<String>, ApiError> {
+        match fields.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            // Source text, so "" is no value at all: neither "no default" nor the empty string
+            // (that is "''" or "\"\"" in the source).
+            Some(Value::String(s)) if s.trim().is_empty() => Err(ApiError::invalid(
+                list,
+                if key == default_key {
+                    format!(
+                        "`{key}` of item {i} of `{list}` is empty; it is the default's source text (e.g. \"''\" for an empty string, \"0\", \"None\"), or leave `{key}` out for no default"
+                    )
+                } else if key == type_key {
+                    format!(
+                        "`{key}` of item {i} of `{list}` is empty; give the type's source text, or leave `{key}` out for none"
+                    )
+                } else {
+                    format!("item {i} of `{list}` has an empty `{key}`")
+                },
+            )),
+            Some(Value::String(s)) => Ok(Some(s.trim().to_string())),
+            Some(Value::Number(n)) if key == default_key => Ok(Some(n.to_string())),
+            Some(Value::Bool(b)) if key == default_key => {
+                Ok(Some(if *b { "True" } else { "False" }.to_string()))
+            }
+            Some(other) => Err(ApiError::invalid(
+                list,
+                format!(
+                    "`{key}` of item {i} of `{list}` must be a string, not {}",
+                    kind_of(other)
+                ),
+            )),
+        }
+    };
+    let name = text(name_key)?.ok_or_else(|| {
+        ApiError::invalid(list, format!("item {i} of `{list}` has no `{name_key}`"))
+    })?;
+    Ok(NewParameter {
+        name,
+        ty: text(type_key)?,
+        default: text(default_key)?,
+    })
 }
 
 #[cfg(test)]

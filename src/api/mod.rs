@@ -2,6 +2,7 @@
 //! tool call, compute its outcome with the chosen backend, write it through the workspace
 //! writer, and build the JSON envelope.
 
+pub mod arg;
 pub mod args;
 pub mod envelope;
 pub mod error;
@@ -218,7 +219,7 @@ impl Engine {
             let resolved = self
                 .root
                 .resolve(path)
-                .map_err(|e| ApiError::from(e).with_param("expected_sha256"))?;
+                .map_err(|e| ApiError::from(e).with_param(arg::EXPECTED_SHA256))?;
             // Through the root's handle: a FIFO is never opened for a blocking read, and what is
             // not a file is named as such.
             let found = match self.root.sha256_of(&resolved.real_relative) {
@@ -233,7 +234,7 @@ impl Engine {
                         "{path} changed on disk since the preview you passed in expected_sha256 (expected sha256 {expected}, found {found}); nothing was written — preview again and re-apply"
                     ),
                 )
-                .with_param("expected_sha256"));
+                .with_param(arg::EXPECTED_SHA256));
             }
         }
         Ok(())
@@ -248,7 +249,7 @@ impl Engine {
         {
             let previewed = self.previews.get(id);
             return Err(stale_plan(
-                "plan_id",
+                arg::PLAN_ID,
                 &plan_id::differences(previewed.as_ref(), &fresh),
             ));
         }
@@ -261,22 +262,28 @@ impl Engine {
                 })
                 .collect();
             if !grown.is_empty() {
-                return Err(stale_plan("expected_sha256", &grown));
+                return Err(stale_plan(arg::EXPECTED_SHA256, &grown));
             }
         }
         Ok(())
     }
 
-    /// Parses the arguments and resolves every path against the root.
+    /// Parses the JSON arguments (`candor call`, MCP) and resolves the call ([`Engine::resolve`]).
     pub fn parse(&self, tool_name: &str, args: &Value) -> Result<ToolCall, ApiError> {
         let tool = envelope::tool_named(tool_name)?;
-        let mut call = args::parse(tool, args)?;
+        self.resolve(args::parse(tool, args)?)
+    }
+
+    /// Makes a typed call (from [`Engine::parse`], or built by the TUI) one this engine can
+    /// carry out: every path checked and resolved inside the root, and the language-server
+    /// program chosen by the call refused where the operator did not allow it.
+    pub fn resolve(&self, mut call: ToolCall) -> Result<ToolCall, ApiError> {
         if !self.server_command_allowed
             && (call.options.server_override.command.is_some()
                 || !call.options.server_override.args.is_empty())
         {
             return Err(ApiError::invalid(
-                "command",
+                arg::COMMAND,
                 "this server does not let calls choose the language-server program (`command` / `args`); configure servers in your own $XDG_CONFIG_HOME/candor/config.toml (or the project's, once you trust it with `candor trust`), or start `candor mcp --allow-server-command`",
             ));
         }
@@ -311,23 +318,24 @@ impl Engine {
                 &plan_id::PlanSummary::of(&fresh.outcome.plan.changes),
             );
             clauses.extend(recovered.iter().map(|r| format!("{r} first")));
-            return Err(stale_plan("plan_id", &clauses));
+            return Err(stale_plan(arg::PLAN_ID, &clauses));
         }
         let mut options = call.options.clone();
         options.dry_run = false;
         self.apply(&fresh.outcome, &options)
     }
 
-    /// The plan of `call` on the project as it is, with its token.
+    /// The plan of `call` on the project as it is, with its token. The request's language is
+    /// decided here, once, from its (resolved) file; everything after reads it from the outcome.
     fn compute(&self, call: &ToolCall, cancel: &Cancel) -> Result<Preview, ApiError> {
         let file = call.request.file();
-        if call.request.language().is_none() {
+        let Some(lang) = call.request.language() else {
             return Err(ApiError::new(
                 ErrorCode::UnsupportedLanguage,
                 format!("{file} is not a Rust (.rs) or Python (.py, .pyi) file; candor refactors only those"),
             )
-            .with_param("file_path"));
-        }
+            .with_param(arg::FILE_PATH));
+        };
         // The file itself must be readable text: binary, non-UTF-8 or oversized is an error here,
         // while such a file among those searched is skipped and reported as a finding.
         match self.sources.read(file) {
@@ -336,9 +344,9 @@ impl Engine {
                 return Err(ApiError::from(SourceError::Missing {
                     path: file.to_string(),
                 })
-                .with_param("file_path"));
+                .with_param(arg::FILE_PATH));
             }
-            Err(e) => return Err(ApiError::from(e).with_param("file_path")),
+            Err(e) => return Err(ApiError::from(e).with_param(arg::FILE_PATH)),
         }
         let choice = call.options.backend.unwrap_or(self.default_backend);
         let recorder = SkipRecorder::new(&self.sources).with_cancel(cancel.clone());
@@ -352,6 +360,7 @@ impl Engine {
                 &self.root,
                 &recorder,
                 &call.request,
+                lang,
                 &call.options.server_override,
             )
         }));
@@ -381,6 +390,7 @@ impl Engine {
         // candor's own checks of the result, whichever backend made it.
         let mut extra = verify::cross::check(
             &call.request,
+            lang,
             &outcome.plan.changes,
             &recorder,
             &outcome.plan.findings,
@@ -419,13 +429,9 @@ impl Engine {
         outcome: &Outcome,
         level: Level,
     ) -> verify::Job {
-        let lang = call
-            .request
-            .language()
-            .unwrap_or(crate::lang::Language::Rust);
         verify::Job {
             root: self.root.path().to_path_buf(),
-            lang,
+            lang: outcome.lang,
             changes: outcome.plan.changes.clone(),
             also_check: self.files_to_type_check(call, outcome),
             level,
@@ -444,11 +450,7 @@ impl Engine {
         cancel: &Cancel,
     ) -> Verification {
         if level == Level::Off {
-            return Verification::skipped(verify::not_checked_reason(
-                call.request
-                    .language()
-                    .unwrap_or(crate::lang::Language::Rust),
-            ));
+            return Verification::skipped(verify::not_checked_reason(outcome.lang));
         }
         verify::run(
             &self.verification_job(call, outcome, level),
@@ -463,7 +465,7 @@ impl Engine {
     fn files_to_type_check(&self, call: &ToolCall, outcome: &Outcome) -> Vec<String> {
         use crate::refactor::Request;
         let lang = crate::lang::Language::Python;
-        if call.request.language() != Some(lang) {
+        if outcome.lang != lang {
             return Vec::new();
         }
         let name = match &call.request {
@@ -531,7 +533,7 @@ impl Engine {
                 .map(|f| format!("{}:{}: {}", f.file, f.line, f.message))
                 .unwrap_or_default();
             return Err(ApiError::invalid(
-                "allow_syntax_errors",
+                arg::ALLOW_SYNTAX_ERRORS,
                 format!(
                     "nothing was written: {finding}. Adjust the request, or pass allow_syntax_errors: true to write it anyway"
                 ),
@@ -630,7 +632,7 @@ fn refuse_introduced_errors(preview: &Preview, options: &CallOptions) -> Result<
     let count = what.len();
     what.truncate(3);
     Err(ApiError::invalid(
-        "allow_introduced_errors",
+        arg::ALLOW_INTRODUCED_ERRORS,
         format!(
             "nothing was written: {} found {count} problem(s) this refactor introduces ({}{}). Adjust the request, or pass allow_introduced_errors: true to write it anyway",
             verification.checker.as_deref().unwrap_or("the check"),

@@ -8,6 +8,7 @@ use std::path::{Component, Path};
 use crate::refactor::Request;
 use crate::workspace::Root;
 
+use super::arg;
 use super::args::ToolCall;
 use super::error::ApiError;
 
@@ -20,18 +21,18 @@ pub fn resolve(root: &Root, call: &mut ToolCall) -> Result<(), ApiError> {
             .map_err(|e| ApiError::from(e).with_param(param))
     };
     match &mut call.request {
-        Request::Extract(r) => r.file = resolved(&r.file, "file_path")?,
-        Request::Inline(r) => r.file = resolved(&r.file, "file_path")?,
-        Request::ChangeSignature(r) => r.file = resolved(&r.file, "file_path")?,
-        Request::Rename(r) => r.file = resolved(&r.file, "file_path")?,
+        Request::Extract(r) => r.file = resolved(&r.file, arg::FILE_PATH)?,
+        Request::Inline(r) => r.file = resolved(&r.file, arg::FILE_PATH)?,
+        Request::ChangeSignature(r) => r.file = resolved(&r.file, arg::FILE_PATH)?,
+        Request::Rename(r) => r.file = resolved(&r.file, arg::FILE_PATH)?,
         Request::Move(r) => {
-            r.file = resolved(&r.file, "file_path")?;
-            r.target_file = resolved(&r.target_file, "target_file")?;
+            r.file = resolved(&r.file, arg::FILE_PATH)?;
+            r.target_file = resolved(&r.target_file, arg::TARGET_FILE)?;
         }
     }
     let mut expected = std::collections::BTreeMap::new();
     for (path, hash) in std::mem::take(&mut call.options.expected_sha256) {
-        expected.insert(resolved(&path, "expected_sha256")?, hash);
+        expected.insert(resolved(&path, arg::EXPECTED_SHA256)?, hash);
     }
     call.options.expected_sha256 = expected;
     Ok(())

@@ -1,9 +1,12 @@
-//! JSON Schemas and descriptions of the five tools, as `tools/list` (MCP) and `candor call`
-//! without a tool show them. Extra keys are allowed (they come back in `data.unknown_args`).
+//! JSON Schemas and descriptions of the tools, as `tools/list` (MCP) and `candor call` without
+//! a tool show them; the input schemas are drawn from the argument table (`arg.rs`). Extra
+//! keys are allowed (they come back in `data.unknown_args`).
 
 use serde_json::{Value, json};
 
 use crate::honesty::{DEGRADED_REASON, Tool};
+
+use super::arg::{self, Shape};
 
 /// A description that explains what the tool does and how to read its honesty surfaces.
 pub fn description(tool: Tool) -> String {
@@ -32,154 +35,15 @@ Honesty surfaces: backend_used is \"lsp\" when a language server did the work (c
     )
 }
 
-/// The input schema of `tool`.
+/// The input schema of `tool`: its rows of the argument table ([`arg::TABLE`]), in order.
 pub fn input_schema(tool: Tool) -> Value {
-    let mut properties = serde_json::Map::new();
-    let mut put = |name: &str, schema: Value| {
-        properties.insert(name.to_string(), schema);
-    };
-    put(
-        "file_path",
-        json!({"type": "string", "description": "File to refactor, relative to the project root (.rs, .py or .pyi)."}),
-    );
-    put(
-        "path",
-        json!({"type": "string", "description": "Alias of file_path."}),
-    );
-    let required: Vec<&str> = match tool {
-        Tool::ExtractFunction => {
-            put(
-                "start_line",
-                json!({"type": "integer", "minimum": 1, "description": "First line of the selection (1-based)."}),
-            );
-            put(
-                "end_line",
-                json!({"type": "integer", "minimum": 1, "description": "Last line of the selection (1-based, inclusive)."}),
-            );
-            put(
-                "new_name",
-                json!({"type": "string", "description": "Name of the new function; a valid identifier, not a keyword."}),
-            );
-            vec!["file_path", "start_line", "end_line", "new_name"]
-        }
-        Tool::InlineFunction => {
-            put(
-                "function_name",
-                json!({"type": "string", "description": "Function to inline."}),
-            );
-            put(
-                "name_path",
-                json!({"type": "string", "description": "Disambiguating path such as Type/method."}),
-            );
-            vec!["file_path", "function_name"]
-        }
-        Tool::MoveToFile => {
-            put(
-                "symbol_name",
-                json!({"type": "string", "description": "Top-level item to move."}),
-            );
-            put(
-                "target_file",
-                json!({"type": "string", "description": "Destination file relative to the project root; created when missing (its directory must exist)."}),
-            );
-            put(
-                "name_path",
-                json!({"type": "string", "description": "Disambiguating path."}),
-            );
-            vec!["file_path", "symbol_name", "target_file"]
-        }
-        Tool::ChangeSignature => {
-            put(
-                "function_name",
-                json!({"type": "string", "description": "Function whose parameters change."}),
-            );
-            put(
-                "name_path",
-                json!({"type": "string", "description": "Disambiguating path such as Type/method."}),
-            );
-            put(
-                "new_parameters",
-                json!({
-                    "type": "array",
-                    "description": "The whole new parameter list, in order (a leading self/&self receiver is kept automatically).",
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "name": {"type": "string"},
-                            "type": {"type": "string"},
-                            "default": {"type": "string"}
-                        },
-                        "required": ["name"],
-                        "additionalProperties": false
-                    }
-                }),
-            );
-            vec!["file_path", "function_name", "new_parameters"]
-        }
-        Tool::RenameSymbol => {
-            put(
-                "symbol_name",
-                json!({"type": "string", "description": "Symbol to rename; optional when line and column point at it."}),
-            );
-            put(
-                "name_path",
-                json!({"type": "string", "description": "Disambiguating path such as Type/method or function/variable."}),
-            );
-            put(
-                "new_name",
-                json!({"type": "string", "description": "The new name; a valid identifier, not a keyword."}),
-            );
-            put(
-                "include_possible",
-                json!({"type": "array", "items": {"type": "string"}, "description": "Possible references (path:line:column, as data.possible_references lists them) to rename too."}),
-            );
-            vec!["file_path", "new_name"]
-        }
-    };
-    put(
-        "dry_run",
-        json!({"type": "boolean", "default": true, "description": "true (default): preview only. false: write the result as one transaction."}),
-    );
-    put(
-        "semantic_edit_backend",
-        json!({"type": "string", "enum": ["auto", "lsp", "tree-sitter"], "default": "auto", "description": "auto: language server where it can, heuristic otherwise (data.fallback_reason says why); lsp: language server or an error; tree-sitter: heuristic only."}),
-    );
-    put(
-        "line",
-        json!({"type": "integer", "minimum": 1, "description": "1-based line of the symbol, to disambiguate."}),
-    );
-    put(
-        "column",
-        json!({"type": "integer", "minimum": 1, "description": "1-based column of the symbol, to disambiguate."}),
-    );
-    put(
-        "expected_sha256",
-        json!({"type": "object", "additionalProperties": {"type": "string"}, "description": "path -> sha256 hex of the content you previewed; a mismatch is a stale_file error and nothing is written."}),
-    );
-    put(
-        "plan_id",
-        json!({"type": "string", "pattern": "^[0-9a-fA-F]{64}$", "description": "data.plan_id of the preview you apply: the write happens only if the plan computed now is exactly that one (else stale_file naming what differs)."}),
-    );
-    put(
-        "allow_syntax_errors",
-        json!({"type": "boolean", "default": false, "description": "Write even when the result no longer parses."}),
-    );
-    put(
-        "verify",
-        json!({"type": ["boolean", "string"], "enum": [true, false, "tests"], "default": false, "description": "Check the result with the project's own tools before answering (and before writing): true runs cargo check (Rust) or ruff, compile() and basedpyright (Python) on a shadow of the project, before and after, and reports in data.verification only what the refactor introduced; \"tests\" also runs the project's tests before and after and reports those that newly fail. Default false here (the project's .candor/config.toml [verify] default can change it). Rust needs a trusted project (`candor trust`): cargo check runs its build scripts."}),
-    );
-    put(
-        "allow_introduced_errors",
-        json!({"type": "boolean", "default": false, "description": "Write even when the check found new errors or newly failing tests (dry_run false with verify)."}),
-    );
-    put(
-        "command",
-        json!({"type": "string", "description": "Language server command to use for this call."}),
-    );
-    put(
-        "args",
-        json!({"type": "array", "items": {"type": "string"}, "description": "Arguments of `command`."}),
-    );
+    let properties: serde_json::Map<String, Value> = arg::rows(tool)
+        .map(|row| (row.name.to_string(), property(row)))
+        .collect();
+    let required: Vec<&str> = arg::rows(tool)
+        .filter(|row| row.required)
+        .map(|row| row.name)
+        .collect();
     // `file_path` or its alias `path` is required; JSON Schema cannot say "one of" simply
     // without confusing clients, so the schema lists file_path and the server accepts either.
     json!({
@@ -188,6 +52,49 @@ pub fn input_schema(tool: Tool) -> Value {
         "required": required,
         "additionalProperties": true,
     })
+}
+
+/// The schema of one argument: its shape, then its description.
+fn property(row: &arg::Row) -> Value {
+    let mut schema = match row.shape {
+        Shape::Text => json!({"type": "string"}),
+        Shape::Line => json!({"type": "integer", "minimum": 1}),
+        Shape::Flag { default } => json!({"type": "boolean", "default": default}),
+        Shape::Word { words, default } => {
+            json!({"type": "string", "enum": words, "default": default})
+        }
+        Shape::HashPerPath => {
+            json!({"type": "object", "additionalProperties": {"type": "string"}})
+        }
+        Shape::PlanId => json!({"type": "string", "pattern": "^[0-9a-fA-F]{64}$"}),
+        Shape::VerifyLevel => json!({
+            "type": ["boolean", "string"],
+            "enum": [true, false, "tests"],
+            "default": false,
+        }),
+        Shape::Parameters => json!({"type": "array"}),
+        Shape::TextList => json!({"type": "array", "items": {"type": "string"}}),
+    };
+    if let Value::Object(map) = &mut schema {
+        map.insert("description".into(), json!(row.description));
+        if row.shape == Shape::Parameters {
+            let [name, ty, default] = arg::PARAMETER_KEYS;
+            map.insert(
+                "items".into(),
+                json!({
+                    "type": "object",
+                    "properties": {
+                        name: {"type": "string"},
+                        ty: {"type": "string"},
+                        default: {"type": "string"}
+                    },
+                    "required": [name],
+                    "additionalProperties": false
+                }),
+            );
+        }
+    }
+    schema
 }
 
 /// The JSON Schema of the envelope a tool returns (MCP `outputSchema`): the success envelope of

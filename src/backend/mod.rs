@@ -9,6 +9,7 @@ pub mod rope;
 use serde::Serialize;
 
 use crate::honesty::{BackendKind, Tool};
+use crate::lang::Language;
 use crate::refactor::{self, Plan, RefactorError, Request, Sources};
 use crate::workspace::Root;
 
@@ -26,6 +27,8 @@ pub struct ServerInfo {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outcome {
     pub tool: Tool,
+    /// The language of the request, decided once by the engine from the request's file.
+    pub lang: Language,
     pub plan: Plan,
     pub backend: BackendKind,
     /// Set when a language server did the work.
@@ -69,32 +72,32 @@ pub struct Semantic<'a> {
     pub rope: &'a rope::RopeBackend,
 }
 
-/// Computes `request` with the chosen backend: Python move to file and change signature go to
-/// rope, everything else to the language servers.
+/// Computes `request` in `lang` (the caller decided it from the request's file) with the chosen
+/// backend: Python move to file and change signature go to rope, everything else to the
+/// language servers.
 pub fn plan(
     choice: BackendChoice,
     semantic: Semantic<'_>,
     root: &Root,
     sources: &dyn Sources,
     request: &Request,
+    lang: Language,
     server_override: &lsp::ServerOverride,
 ) -> Result<Outcome, BackendError> {
     let heuristic = |fallback_reason: Option<String>| -> Result<Outcome, BackendError> {
         Ok(Outcome {
             tool: request.tool(),
-            plan: refactor::plan(sources, request)?,
+            lang,
+            plan: refactor::plan_in(sources, request, lang)?,
             backend: BackendKind::Hybrid,
             server: None,
             semantic_backend: None,
             fallback_reason,
         })
     };
-    if request.language().is_none() {
-        return Err(RefactorError::UnsupportedLanguage(request.file().to_string()).into());
-    }
-    if choice != BackendChoice::TreeSitter && rope::RopeBackend::handles(request) {
-        return match semantic.rope.plan(root, sources, request) {
-            Ok(result) => Ok(rope_outcome(request, result)),
+    if choice != BackendChoice::TreeSitter && rope::RopeBackend::handles(request, lang) {
+        return match semantic.rope.plan(root, sources, request, lang) {
+            Ok(result) => Ok(rope_outcome(request, lang, result)),
             Err(rope::RopeFailure::Refactor(e)) => Err(e.into()),
             Err(failure) if choice == BackendChoice::Auto => heuristic(Some(failure.reason())),
             Err(rope::RopeFailure::Unsupported(reason)) => {
@@ -111,8 +114,8 @@ pub fn plan(
     let lsp = semantic.lsp;
     match choice {
         BackendChoice::TreeSitter => heuristic(None),
-        BackendChoice::Lsp => match lsp.plan(root, sources, request, server_override) {
-            Ok(semantic) => Ok(semantic.into_outcome(request.tool())),
+        BackendChoice::Lsp => match lsp.plan(root, sources, request, lang, server_override) {
+            Ok(semantic) => Ok(semantic.into_outcome(request.tool(), lang)),
             Err(lsp::LspFailure::Unsupported(reason)) => {
                 Err(BackendError::UnsupportedOperation(format!(
                     "{reason}; use semantic_edit_backend \"auto\" or \"tree-sitter\" for the heuristic"
@@ -125,8 +128,8 @@ pub fn plan(
                 failure.reason()
             ))),
         },
-        BackendChoice::Auto => match lsp.plan(root, sources, request, server_override) {
-            Ok(semantic) => Ok(semantic.into_outcome(request.tool())),
+        BackendChoice::Auto => match lsp.plan(root, sources, request, lang, server_override) {
+            Ok(semantic) => Ok(semantic.into_outcome(request.tool(), lang)),
             Err(lsp::LspFailure::Refactor(e)) => Err(e.into()),
             Err(lsp::LspFailure::Cancelled(reason)) => Err(BackendError::Lsp(reason)),
             Err(failure) => heuristic(Some(failure.reason())),
@@ -136,13 +139,14 @@ pub fn plan(
 
 /// rope's result with the honesty facts of the semantic path; the result is parsed again, as
 /// every plan is.
-fn rope_outcome(request: &Request, result: rope::RopeResult) -> Outcome {
+fn rope_outcome(request: &Request, lang: Language, result: rope::RopeResult) -> Outcome {
     let mut plan = result.plan;
     plan.findings
         .extend(refactor::findings::check_syntax(&plan.changes));
     refactor::findings::normalize(&mut plan.findings);
     Outcome {
         tool: request.tool(),
+        lang,
         plan,
         backend: BackendKind::Lsp,
         server: None,

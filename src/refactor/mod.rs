@@ -129,6 +129,16 @@ pub fn plan(sources: &dyn Sources, request: &Request) -> Result<Plan, RefactorEr
     let lang = request
         .language()
         .ok_or_else(|| RefactorError::UnsupportedLanguage(request.file().to_string()))?;
+    plan_in(sources, request, lang)
+}
+
+/// [`plan`] in `lang`, the language the caller decided for the request (the engine decides it
+/// once per request, from the request's file, and passes it everywhere).
+pub fn plan_in(
+    sources: &dyn Sources,
+    request: &Request,
+    lang: Language,
+) -> Result<Plan, RefactorError> {
     let mut plan = match request {
         Request::Extract(r) => extract::plan(sources, r, lang),
         Request::Inline(r) => inline::plan(sources, r, lang),

@@ -180,7 +180,7 @@ pub fn describe(doc: &Document, aim: &Aim) -> Option<String> {
     let label = |i: usize| {
         doc.symbols
             .get(i)
-            .map(|s| super::state::symbol_label(doc, s))
+            .map(|s| super::document::symbol_label(doc, s))
     };
     match aim {
         Aim::Definition(i) => label(*i),

@@ -182,6 +182,16 @@ fn one_line(list: &str) -> String {
     }
 }
 
+/// `fn parse_header`, `class Box`, `impl Display for Foo`.
+pub fn symbol_label(doc: &Document, symbol: &crate::lang::symbols::Symbol) -> String {
+    use crate::lang::symbols::SymbolKind;
+    if symbol.kind == SymbolKind::Impl {
+        symbol.name.clone()
+    } else {
+        format!("{} {}", symbol.kind.label(doc.language), symbol.name)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,12 +1,9 @@
 //! What `update` asks the runtime to do. Effects are values: the runtime performs them on
 //! worker threads (tests perform them in line) and answers with actions.
 
-use serde_json::Value;
-
 use crate::api::ToolCall;
 use crate::backend::Outcome;
 use crate::edit::FileChange;
-use crate::honesty::Tool;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
@@ -14,9 +11,10 @@ pub enum Effect {
     StartWalk,
     /// Read and prepare a file for the code view.
     LoadFile { id: u64, path: String },
-    /// Parse the arguments like `candor call` and compute the refactor without writing. It
-    /// supersedes the preview being computed, whose language-server requests are cancelled.
-    Preview { id: u64, tool: Tool, args: Value },
+    /// Compute the typed call without writing, as `candor call` does once it has parsed its
+    /// JSON. It supersedes the preview being computed, whose language-server requests are
+    /// cancelled.
+    Preview { id: u64, call: Box<ToolCall> },
     /// Nobody waits for the preview any more: drop a queued one and cancel the one being
     /// computed (its language-server request gets `$/cancelRequest`).
     CancelPreview,

@@ -240,15 +240,15 @@ impl Headless {
                 id,
                 result: jobs::load_file(self.engine.sources(), &path),
             }],
-            Effect::Preview { id, tool, args } => {
+            Effect::Preview { id, call } => {
                 self.previews_computed += 1;
                 if let Some(live) = &self.live {
-                    live.worker.preview(id, tool, args);
+                    live.worker.preview(id, call);
                     return Vec::new();
                 }
                 vec![Action::PreviewReady {
                     id,
-                    result: jobs::preview(&self.engine, tool, &args),
+                    result: jobs::preview(&self.engine, *call),
                 }]
             }
             Effect::Apply { id, outcome, call } => vec![Action::Applied {

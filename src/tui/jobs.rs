@@ -6,12 +6,9 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-
 use crate::api::{ApiError, Engine, ToolCall};
 use crate::backend::Outcome;
 use crate::edit::{FileChange, sha256_hex};
-use crate::honesty::Tool;
 use crate::lang::Language;
 use crate::workspace::write::ApplyReport;
 use crate::workspace::{DiskSources, Root};
@@ -70,10 +67,10 @@ pub fn load_file(sources: &DiskSources, path: &str) -> Result<Box<Document>, Str
     Ok(Box::new(doc))
 }
 
-/// Parses the arguments exactly as `candor call` does and computes the refactor, without
-/// writing; the diff model is built here, off the UI thread.
-pub fn preview(engine: &Engine, tool: Tool, args: &Value) -> Result<Box<Ready>, ApiError> {
-    let call = engine.parse(tool.name(), args)?;
+/// Resolves the typed call as `candor call` does after parsing and computes the refactor,
+/// without writing; the diff model is built here, off the UI thread.
+pub fn preview(engine: &Engine, call: ToolCall) -> Result<Box<Ready>, ApiError> {
+    let call = engine.resolve(call)?;
     let outcome = engine.preview(&call)?;
     let diffs = outcome
         .plan

@@ -187,6 +187,15 @@ pub fn contains(r: Rect, column: u16, row: u16) -> bool {
     column >= r.x && column < r.x + r.width && row >= r.y && row < r.y + r.height
 }
 
+/// The first row shown of a list where `selected` must be visible in `height` rows.
+pub fn list_offset(selected: usize, height: usize) -> usize {
+    if height == 0 {
+        0
+    } else {
+        selected.saturating_sub(height - 1)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

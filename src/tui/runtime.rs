@@ -250,7 +250,7 @@ impl Runtime {
                         let _ = tx.send(Action::FileLoaded { id, result });
                     });
                 }
-                Effect::Preview { id, tool, args } => self.worker.preview(id, tool, args),
+                Effect::Preview { id, call } => self.worker.preview(id, call),
                 Effect::CancelPreview => self.worker.cancel_preview(),
                 Effect::Apply { id, outcome, call } => self.worker.apply(id, outcome, call),
                 Effect::Undo {

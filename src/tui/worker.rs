@@ -10,13 +10,10 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 
-use serde_json::Value;
-
 use crate::api::{ApiError, Engine, ErrorCode, ToolCall};
 use crate::backend::Outcome;
 use crate::backend::lsp::JobId;
 use crate::edit::FileChange;
-use crate::honesty::Tool;
 
 use super::action::{Action, UndoRefused};
 use super::jobs;
@@ -65,7 +62,7 @@ pub fn guarded<T>(what: &str, job: impl FnOnce() -> T) -> Result<T, String> {
 /// Work for the engine thread.
 #[derive(Default)]
 struct Queue {
-    preview: Option<(u64, Tool, Value)>,
+    preview: Option<(u64, Box<ToolCall>)>,
     writes: VecDeque<Write>,
     closed: bool,
     /// The preview being computed and its language-server job (set under the same lock as the
@@ -131,10 +128,10 @@ impl EngineWorker {
     }
 
     /// Asks for a preview; it replaces a waiting one and supersedes the one being computed.
-    pub fn preview(&self, id: u64, tool: Tool, args: Value) {
+    pub fn preview(&self, id: u64, call: Box<ToolCall>) {
         self.enqueue(|q, engine| {
             q.cancel_running(engine, Some(id));
-            q.preview = Some((id, tool, args));
+            q.preview = Some((id, call));
         });
     }
 
@@ -213,7 +210,7 @@ fn engine_loop(engine: &Engine, queue: &Shared, tx: &Sender<Action>) {
     }
 }
 
-fn perform(engine: &Engine, job: Result<Write, (u64, Tool, Value)>) -> Action {
+fn perform(engine: &Engine, job: Result<Write, (u64, Box<ToolCall>)>) -> Action {
     let internal = |message: String| ApiError::new(ErrorCode::Io, message);
     match job {
         Ok(Write::Apply { id, outcome, call }) => Action::Applied {
@@ -237,12 +234,10 @@ fn perform(engine: &Engine, job: Result<Write, (u64, Tool, Value)>) -> Action {
                 })
             }),
         },
-        Err((id, tool, args)) => Action::PreviewReady {
+        Err((id, call)) => Action::PreviewReady {
             id,
-            result: guarded("computing the preview", || {
-                jobs::preview(engine, tool, &args)
-            })
-            .unwrap_or_else(|m| Err(internal(m))),
+            result: guarded("computing the preview", || jobs::preview(engine, *call))
+                .unwrap_or_else(|m| Err(internal(m))),
         },
     }
 }

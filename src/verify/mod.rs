@@ -26,7 +26,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::cancel::Cancel;
 use crate::config::VerifyConfig;
@@ -37,76 +37,9 @@ use crate::trust::Trust;
 
 pub use cache::cache_root;
 
-/// How far the check of a result goes (the `verify` argument).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Level {
-    /// No check: `data.verification.state` is "skipped".
-    #[default]
-    Off,
-    /// The project's checker, before and after.
-    Check,
-    /// The checker, then the project's tests, before and after.
-    Tests,
-}
-
-impl Level {
-    /// `true`, `false`, `"tests"` (also `"true"`, `"false"`, `"check"`, `"off"`).
-    pub fn from_json(value: &serde_json::Value) -> Result<Level, String> {
-        match value {
-            serde_json::Value::Bool(true) => Ok(Level::Check),
-            serde_json::Value::Bool(false) => Ok(Level::Off),
-            serde_json::Value::String(s) => s.parse(),
-            other => Err(format!(
-                "`verify` must be true, false or \"tests\", not {}",
-                match other {
-                    serde_json::Value::Null => "null",
-                    serde_json::Value::Number(_) => "a number",
-                    serde_json::Value::Array(_) => "an array",
-                    _ => "an object",
-                }
-            )),
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Level::Off => "off",
-            Level::Check => "check",
-            Level::Tests => "tests",
-        }
-    }
-}
-
-impl std::str::FromStr for Level {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Level, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "true" | "check" | "on" => Ok(Level::Check),
-            "false" | "off" | "none" => Ok(Level::Off),
-            "tests" | "test" => Ok(Level::Tests),
-            other => Err(format!(
-                "`{other}` is not a verify level; use true, false or \"tests\""
-            )),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for Level {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Level, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            Flag(bool),
-            Name(String),
-        }
-        match Raw::deserialize(deserializer)? {
-            Raw::Flag(true) => Ok(Level::Check),
-            Raw::Flag(false) => Ok(Level::Off),
-            Raw::Name(name) => name.parse().map_err(serde::de::Error::custom),
-        }
-    }
-}
+/// How far the check of a result goes (the `verify` argument; declared with the settings, as
+/// `[verify] default` holds one).
+pub use crate::config::VerifyLevel as Level;
 
 /// `data.verification.state`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

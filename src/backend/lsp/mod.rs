@@ -82,12 +82,13 @@ pub struct SemanticResult {
 }
 
 impl SemanticResult {
-    pub fn into_outcome(self, tool: Tool) -> Outcome {
+    pub fn into_outcome(self, tool: Tool, lang: Language) -> Outcome {
         let mut findings = self.findings;
         findings.extend(refactor::findings::check_syntax(&self.changes));
         refactor::findings::normalize(&mut findings);
         Outcome {
             tool,
+            lang,
             plan: Plan {
                 changes: self.changes,
                 findings,
@@ -270,18 +271,16 @@ impl LspPool {
         Ok(session.info().clone())
     }
 
-    /// Asks the language server of the request's language to do it.
+    /// Asks the language server of `lang`, the request's language, to do it.
     pub fn plan(
         &self,
         root: &Root,
         sources: &dyn Sources,
         request: &Request,
+        lang: Language,
         server_override: &ServerOverride,
     ) -> Result<SemanticResult, LspFailure> {
         let file = request.file();
-        let lang = request.language().ok_or_else(|| {
-            LspFailure::Refactor(RefactorError::UnsupportedLanguage(file.to_string()))
-        })?;
         let tool = request.tool();
         if matches!(request, Request::Move(_) | Request::ChangeSignature(_)) {
             let label = servers::resolve_command(lang, &self.settings, server_override)
@@ -479,7 +478,9 @@ mod tests {
             command: Some("/nonexistent/pylsp".to_string()),
             args: Vec::new(),
         };
-        let failure = pool.plan(&root, &sources, &request, &over).unwrap_err();
+        let failure = pool
+            .plan(&root, &sources, &request, Language::Python, &over)
+            .unwrap_err();
         assert_eq!(
             failure,
             LspFailure::Unsupported("pylsp-rope offers no change-signature refactor".to_string())

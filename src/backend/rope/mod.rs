@@ -138,9 +138,9 @@ impl RopeBackend {
 
     /// Whether rope would serve `request` at all: move to file and change signature of a
     /// Python module.
-    pub fn handles(request: &Request) -> bool {
+    pub fn handles(request: &Request, lang: crate::lang::Language) -> bool {
         matches!(request, Request::Move(_) | Request::ChangeSignature(_))
-            && request.language() == Some(crate::lang::Language::Python)
+            && lang == crate::lang::Language::Python
     }
 
     /// Computes `request` with rope.
@@ -149,8 +149,9 @@ impl RopeBackend {
         root: &Root,
         sources: &dyn Sources,
         request: &Request,
+        lang: crate::lang::Language,
     ) -> Result<RopeResult, RopeFailure> {
-        if !Self::handles(request) {
+        if !Self::handles(request, lang) {
             return Err(RopeFailure::Unsupported(format!(
                 "rope offers no {} refactor for {}",
                 request.tool().label(),
@@ -166,7 +167,8 @@ impl RopeBackend {
         // The request is checked (and, for change signature, the new definition rendered) the
         // way every backend does it: a request that is wrong in itself is an error, not a
         // reason to try rope.
-        let checked = crate::refactor::plan(sources, request).map_err(RopeFailure::Refactor)?;
+        let checked =
+            crate::refactor::plan_in(sources, request, lang).map_err(RopeFailure::Refactor)?;
         let mut state = self.state.lock().map_err(|_| {
             RopeFailure::Failed("an earlier rope request panicked; restart candor".to_string())
         })?;

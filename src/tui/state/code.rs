@@ -6,6 +6,7 @@ use ratatui_textarea::TextArea;
 
 use crate::tui::aim::Aim;
 use crate::tui::document::Document;
+pub use crate::tui::document::symbol_label;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CodeFocus {
@@ -129,16 +130,6 @@ impl CodeView {
             }
             Selection::Symbol(i) => self.doc.symbols.get(i).map(|s| symbol_label(&self.doc, s)),
         }
-    }
-}
-
-/// `fn parse_header`, `class Box`, `impl Display for Foo`.
-pub fn symbol_label(doc: &Document, symbol: &crate::lang::symbols::Symbol) -> String {
-    use crate::lang::symbols::SymbolKind;
-    if symbol.kind == SymbolKind::Impl {
-        symbol.name.clone()
-    } else {
-        format!("{} {}", symbol.kind.label(doc.language), symbol.name)
     }
 }
 

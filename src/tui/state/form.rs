@@ -4,6 +4,7 @@ use ratatui_textarea::TextArea;
 
 use crate::honesty::Tool;
 use crate::lang::Language;
+use crate::lang::symbols::SymbolQuery;
 
 /// The symbol a refactor is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,6 +14,13 @@ pub struct Target {
     pub line: usize,
     /// `fn parse_header`
     pub label: String,
+}
+
+impl Target {
+    /// How the engine finds it: its name path, at its line.
+    pub fn query(&self) -> SymbolQuery {
+        crate::refactor::change_signature::function_query(&self.name_path, self.line)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

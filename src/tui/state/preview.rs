@@ -1,8 +1,6 @@
 //! A preview's data: what was asked, the answer (the outcome confirm writes, and its diff), what
 //! it was computed from, and where the user is in it.
 
-use serde_json::Value;
-
 use crate::api::{ApiError, ToolCall};
 use crate::backend::Outcome;
 use crate::honesty::Tool;
@@ -18,14 +16,20 @@ pub enum PreviewFocus {
 /// What the preview was asked for: enough to ask again when the files change.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PreviewRequest {
-    pub tool: Tool,
-    /// The tool arguments, exactly as `candor call` takes them.
-    pub args: Value,
+    /// The typed call the engine computes: what `candor call` would have after parsing its
+    /// JSON (the engine resolves its paths).
+    pub call: ToolCall,
     /// `extract lines 12–18` `of src/lib.rs` `into parse_header`
     pub title: Title,
     /// The file the refactor started from, and the cursor line to return to.
     pub origin: String,
     pub origin_line: usize,
+}
+
+impl PreviewRequest {
+    pub fn tool(&self) -> Tool {
+        self.call.tool()
+    }
 }
 
 /// How the warning panel lists the notes (info findings); errors and warnings are always listed

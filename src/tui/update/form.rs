@@ -1,11 +1,12 @@
 //! The refactor forms: typing, completing a path, checking the input as it is typed, and
 //! submitting it as a preview request.
 
-use serde_json::{Value, json};
-
+use crate::api::{ToolCall, arg};
 use crate::lang::Language;
-use crate::refactor::change_signature::{check_new_parameters, function_query, read_typed_list};
-use crate::refactor::{ChangeSignatureRequest, MemorySources};
+use crate::refactor::change_signature::{check_new_parameters, read_typed_list};
+use crate::refactor::{
+    ChangeSignatureRequest, ExtractRequest, MemorySources, MoveRequest, Request,
+};
 use crate::tui::document::Document;
 use crate::tui::effect::Effect;
 use crate::tui::input;
@@ -35,11 +36,12 @@ pub(super) fn key(
             }
         }
         Some(Command::Submit) => match validate(&form, true, open_doc(state)) {
-            Ok(args) => {
+            Ok(Some(request)) => {
                 let origin_line = state.code.as_ref().map_or(0, |c| c.cursor);
-                let request = preview_request(&form, args, origin_line);
+                let request = preview_request(&form, request, origin_line);
                 return preview::request_preview(state, request, Some(form), fx);
             }
+            Ok(None) => {}
             Err(message) => form.error = Some(message),
         },
         _ => {
@@ -63,9 +65,14 @@ pub(super) fn changed(form: &mut Form, files: &[String], doc: Option<&Document>)
     refresh_completions(form, files);
 }
 
-/// Checks the input; on success, the tool arguments. `submitting` also refuses an empty input
-/// (while typing, an empty input is not yet an error). `doc` is the open file.
-fn validate(form: &Form, submitting: bool, doc: Option<&Document>) -> Result<Value, String> {
+/// Checks the input; on success, the typed request (`None` while the input is not complete
+/// yet). `submitting` also refuses an empty input (while typing, an empty input is not yet an
+/// error). `doc` is the open file.
+fn validate(
+    form: &Form,
+    submitting: bool,
+    doc: Option<&Document>,
+) -> Result<Option<Request>, String> {
     let text = form.input_text();
     let text = text.trim();
     match &form.kind {
@@ -79,11 +86,16 @@ fn validate(form: &Form, submitting: bool, doc: Option<&Document>) -> Result<Val
                 return if submitting {
                     Err("type a name for the new function".to_string())
                 } else {
-                    Ok(Value::Null)
+                    Ok(None)
                 };
             }
             language.validate_identifier(text)?;
-            Ok(json!({"file_path": file, "start_line": start, "end_line": end, "new_name": text}))
+            Ok(Some(Request::Extract(ExtractRequest {
+                file: file.clone(),
+                start_line: *start,
+                end_line: *end,
+                new_name: text.to_string(),
+            })))
         }
         FormKind::Move { file, target } => validate_move(file, target, text, submitting),
         FormKind::ChangeSignature {
@@ -97,7 +109,7 @@ fn validate(form: &Form, submitting: bool, doc: Option<&Document>) -> Result<Val
                 .map_err(|e| in_form_words(&e.to_string()))?;
             let request = ChangeSignatureRequest {
                 file: file.clone(),
-                function: function_query(&target.name_path, target.line),
+                function: target.query(),
                 new_parameters: typed.parameters,
             };
             if let Some(doc) = doc.filter(|d| d.path == *file) {
@@ -105,12 +117,7 @@ fn validate(form: &Form, submitting: bool, doc: Option<&Document>) -> Result<Val
                 check_new_parameters(&sources, &request)
                     .map_err(|e| in_form_words(&e.to_string()))?;
             }
-            Ok(json!({
-                "file_path": file,
-                "function_name": target.name_path,
-                "line": target.line,
-                "new_parameters": request.new_parameters,
-            }))
+            Ok(Some(Request::ChangeSignature(request)))
         }
     }
 }
@@ -119,15 +126,16 @@ fn validate(form: &Form, submitting: bool, doc: Option<&Document>) -> Result<Val
 /// form: `parameter 2 of new_parameters` is `parameter 2`, a `"default"` is `= value`, a
 /// `"type"` is `: Type`.
 fn in_form_words(message: &str) -> String {
+    let list = arg::NEW_PARAMETERS;
     let mut text = message
         .replace(
-            "leave the receiver out of new_parameters, it is kept",
+            &format!("leave the receiver out of {list}, it is kept"),
             "the receiver stays first, as it is",
         )
-        .replace(" of new_parameters", "")
-        .replace("from new_parameters", "from the list")
-        .replace("in new_parameters", "in the list")
-        .replace("new_parameters", "the list")
+        .replace(&format!(" of {list}"), "")
+        .replace(&format!("from {list}"), "from the list")
+        .replace(&format!("in {list}"), "in the list")
+        .replace(list, "the list")
         .replace("remove \"default\"", "remove the default");
     // `remove "default": "x" from `p`` → `remove `= x` from `p``.
     while let Some(at) = text.find("the default: \"") {
@@ -151,19 +159,19 @@ fn validate_move(
     target: &Target,
     text: &str,
     submitting: bool,
-) -> Result<Value, String> {
+) -> Result<Option<Request>, String> {
     if text.is_empty() {
         return if submitting {
             Err("type the file to move it to, relative to the project root".to_string())
         } else {
-            Ok(Value::Null)
+            Ok(None)
         };
     }
     let source_language = Language::from_path(file);
     let target_language = Language::from_path(text);
     let still_typing = !submitting && !text.rsplit('/').next().unwrap_or(text).contains('.');
     if still_typing {
-        return Ok(Value::Null);
+        return Ok(None);
     }
     if target_language.is_none() || target_language != source_language {
         let (name, extensions) = source_language
@@ -188,12 +196,14 @@ fn validate_move(
             target.label
         ));
     }
-    Ok(
-        json!({"file_path": file, "symbol_name": target.name_path, "line": target.line, "target_file": text}),
-    )
+    Ok(Some(Request::Move(MoveRequest {
+        file: file.to_string(),
+        symbol: target.query(),
+        target_file: text.to_string(),
+    })))
 }
 
-fn preview_request(form: &Form, args: Value, cursor: usize) -> PreviewRequest {
+fn preview_request(form: &Form, request: Request, cursor: usize) -> PreviewRequest {
     let text = form.input_text().trim().to_string();
     let (file, title) = match &form.kind {
         FormKind::Extract {
@@ -229,8 +239,7 @@ fn preview_request(form: &Form, args: Value, cursor: usize) -> PreviewRequest {
         ),
     };
     PreviewRequest {
-        tool: form.kind.tool(),
-        args,
+        call: ToolCall::new(request),
         title,
         origin: file.clone(),
         origin_line: cursor,

@@ -284,12 +284,3 @@ fn reload_keeping_place(code: &mut CodeView, doc: Document) {
         .outline_cursor
         .min(code.outline.matches.len().saturating_sub(1));
 }
-
-/// The first row shown of a list where `selected` must be visible in `height` rows.
-pub fn list_offset(selected: usize, height: usize) -> usize {
-    if height == 0 {
-        0
-    } else {
-        selected.saturating_sub(height - 1)
-    }
-}

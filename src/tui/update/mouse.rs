@@ -9,7 +9,7 @@ use crate::tui::state::*;
 use crate::tui::motion;
 
 use super::code::{keep_cursor_visible, outline_shown, select_symbol};
-use super::list_offset;
+use crate::tui::layout::list_offset;
 
 pub(super) fn on_mouse(state: &mut State, event: MouseEvent) {
     if let Some(scroll) = state.help.as_mut() {

@@ -22,8 +22,7 @@ pub(super) fn request_preview(
     let id = state.fresh_id();
     fx.push(Effect::Preview {
         id,
-        tool: request.tool,
-        args: request.args.clone(),
+        call: Box::new(request.call.clone()),
     });
     // The origin as the code view read it: what the request is based on.
     let based_on = state
@@ -77,8 +76,7 @@ pub(super) fn recompute(
     preview.confirm = false;
     fx.push(Effect::Preview {
         id,
-        tool: preview.request.tool,
-        args: preview.request.args.clone(),
+        call: Box::new(preview.request.call.clone()),
     });
 }
 

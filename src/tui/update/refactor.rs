@@ -2,10 +2,10 @@
 //! symbol, the symbol at the cursor) and the form or preview that comes next.
 
 use ratatui_textarea::TextArea;
-use serde_json::json;
 
-use crate::honesty::Tool;
+use crate::api::ToolCall;
 use crate::lang::symbols::{Symbol, SymbolKind};
+use crate::refactor::{InlineRequest, Request};
 use crate::tui::aim::{self, Aim};
 use crate::tui::document::Document;
 use crate::tui::effect::Effect;
@@ -115,8 +115,10 @@ pub(super) fn start_inline(state: &mut State, fx: &mut Vec<Effect>) -> Screen {
     };
     let file = code.doc.path.clone();
     let request = PreviewRequest {
-        tool: Tool::InlineFunction,
-        args: json!({"file_path": file, "function_name": target.name_path, "line": target.line}),
+        call: ToolCall::new(Request::Inline(InlineRequest {
+            file: file.clone(),
+            function: target.query(),
+        })),
         title: Title::new(
             format!("inline {}", target.label),
             &format!("in {file}"),

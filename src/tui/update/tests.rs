@@ -4,7 +4,6 @@
 //! engine on a temp directory.
 
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
-use serde_json::json;
 
 use super::*;
 use crate::api::{ApiError, ErrorCode};
@@ -37,6 +36,7 @@ fn outcome(backend: BackendKind, findings: Vec<Finding>, after: &str) -> Outcome
     let change = FileChange::modify(&source, vec![TextEdit::new(0..TEXT.len(), after)]).unwrap();
     Outcome {
         tool: Tool::InlineFunction,
+        lang: crate::lang::Language::Python,
         plan: Plan {
             changes: vec![change],
             findings,
@@ -54,11 +54,16 @@ fn outcome(backend: BackendKind, findings: Vec<Finding>, after: &str) -> Outcome
 }
 
 fn show(h: &mut Headless, outcome: Outcome) {
-    let call = crate::api::args::parse(
-        Tool::InlineFunction,
-        &json!({"file_path": "a.py", "function_name": "helper"}),
-    )
-    .unwrap();
+    let call = crate::api::ToolCall::new(crate::refactor::Request::Inline(
+        crate::refactor::InlineRequest {
+            file: "a.py".to_string(),
+            function: crate::lang::symbols::SymbolQuery {
+                name: "helper".to_string(),
+                line: None,
+                column: None,
+            },
+        },
+    ));
     let diffs = outcome
         .plan
         .changes

@@ -36,8 +36,8 @@ pub(super) fn on_applied(
                 written.join(", ")
             ));
             state.last_applied = Some(Applied {
-                tool: request.tool,
-                label: request.tool.label().to_string(),
+                tool: request.tool(),
+                label: request.tool().label().to_string(),
                 files: report.written,
                 changes,
                 transaction: report.transaction,

@@ -9,10 +9,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use crate::tui::layout;
+use crate::tui::layout::list_offset;
 use crate::tui::motion::char_width;
 use crate::tui::state::{CodeFocus, CodeView, PromptKind, Selection, State, symbol_label};
 use crate::tui::theme::Theme;
-use crate::tui::update::list_offset;
 
 use super::fit;
 

@@ -12,8 +12,8 @@ use crate::lang::Language;
 use crate::refactor::change_signature::read_typed_list;
 use crate::tui::keymap::{Command, Context};
 use crate::tui::layout;
+use crate::tui::layout::list_offset;
 use crate::tui::state::{Form, FormKind, State};
-use crate::tui::update::list_offset;
 
 pub fn render(state: &State, form: &Form, frame: &mut Frame) {
     let t = &state.theme;

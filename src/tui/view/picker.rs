@@ -6,8 +6,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use crate::tui::layout;
+use crate::tui::layout::list_offset;
 use crate::tui::state::State;
-use crate::tui::update::list_offset;
 
 pub fn render(state: &State, frame: &mut Frame) {
     let t = &state.theme;

@@ -24,17 +24,16 @@ use crate::refactor::{Finding, Request, Severity, Sources};
 
 pub use unbound::python_unbound_updates;
 
-/// The findings of the cross-checks for a computed result, leaving out those on a line where
-/// `existing` already has a warning or an error (the refactor said it itself).
+/// The findings of the cross-checks for a computed result of `request` in `lang`, leaving out
+/// those on a line where `existing` already has a warning or an error (the refactor said it
+/// itself).
 pub fn check(
     request: &Request,
+    lang: Language,
     changes: &[FileChange],
     sources: &dyn Sources,
     existing: &[Finding],
 ) -> Vec<Finding> {
-    let Some(lang) = request.language() else {
-        return Vec::new();
-    };
     let project = Project {
         lang,
         changes,

@@ -1,0 +1,403 @@
+//! Every argument of the tools, in one table: its name, the tools that take it, whether they
+//! require it, the shape of its value and what it is for. `args.rs` parses by these names and
+//! reports the others in `unknown_args`, `schema.rs` builds each tool's input schema (MCP
+//! `tools/list`) from the rows, and the TUI, which builds typed requests, words the engine's
+//! messages about an argument with the name from here. No argument name is spelled anywhere
+//! else in the shell.
+//!
+//! Adding a tool is adding rows: one per argument it takes (the arguments every tool takes,
+//! [`Takers::Every`], it gets without a row). An argument that means something else for the new
+//! tool gets its own row with its own description (`function_name` has two).
+
+use crate::honesty::Tool;
+
+pub const FILE_PATH: &str = "file_path";
+/// The alias of [`FILE_PATH`].
+pub const PATH: &str = "path";
+pub const START_LINE: &str = "start_line";
+pub const END_LINE: &str = "end_line";
+pub const NEW_NAME: &str = "new_name";
+pub const FUNCTION_NAME: &str = "function_name";
+pub const SYMBOL_NAME: &str = "symbol_name";
+pub const TARGET_FILE: &str = "target_file";
+pub const NAME_PATH: &str = "name_path";
+pub const NEW_PARAMETERS: &str = "new_parameters";
+pub const INCLUDE_POSSIBLE: &str = "include_possible";
+pub const DRY_RUN: &str = "dry_run";
+pub const SEMANTIC_EDIT_BACKEND: &str = "semantic_edit_backend";
+pub const LINE: &str = "line";
+pub const COLUMN: &str = "column";
+pub const EXPECTED_SHA256: &str = "expected_sha256";
+pub const PLAN_ID: &str = "plan_id";
+pub const ALLOW_SYNTAX_ERRORS: &str = "allow_syntax_errors";
+pub const VERIFY: &str = "verify";
+pub const ALLOW_INTRODUCED_ERRORS: &str = "allow_introduced_errors";
+pub const COMMAND: &str = "command";
+pub const ARGS: &str = "args";
+
+/// The keys of one item of [`NEW_PARAMETERS`].
+pub const PARAMETER_KEYS: [&str; 3] = ["name", "type", "default"];
+
+/// Which tools take an argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Takers {
+    /// Every tool, present and future.
+    Every,
+    Only(&'static [Tool]),
+}
+
+impl Takers {
+    pub fn include(self, tool: Tool) -> bool {
+        match self {
+            Takers::Every => true,
+            Takers::Only(tools) => tools.contains(&tool),
+        }
+    }
+}
+
+/// The JSON shape of an argument's value, as the input schema states it. The parser is more
+/// lenient than the schema where agents are known to err harmlessly ("3" for 3, `"true"` for
+/// true, the parameter list as a JSON string).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    Text,
+    /// A 1-based line or column.
+    Line,
+    Flag {
+        default: bool,
+    },
+    /// One of these words, `default` when absent.
+    Word {
+        words: &'static [&'static str],
+        default: &'static str,
+    },
+    /// `path -> sha256 hex` ([`EXPECTED_SHA256`]).
+    HashPerPath,
+    /// 64 hex digits ([`PLAN_ID`]).
+    PlanId,
+    /// true, false or "tests" ([`VERIFY`]).
+    VerifyLevel,
+    /// The whole new parameter list, items with [`PARAMETER_KEYS`] ([`NEW_PARAMETERS`]).
+    Parameters,
+    TextList,
+}
+
+/// One argument of some tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Row {
+    pub name: &'static str,
+    pub takers: Takers,
+    /// The tools of this row must be given it (`file_path` is satisfied by its alias `path`).
+    pub required: bool,
+    pub shape: Shape,
+    /// For the schema, which agents read.
+    pub description: &'static str,
+}
+
+use Tool::{ChangeSignature, ExtractFunction, InlineFunction, MoveToFile, RenameSymbol};
+
+const fn own(
+    name: &'static str,
+    tools: &'static [Tool],
+    required: bool,
+    shape: Shape,
+    description: &'static str,
+) -> Row {
+    Row {
+        name,
+        takers: Takers::Only(tools),
+        required,
+        shape,
+        description,
+    }
+}
+
+const fn every(name: &'static str, shape: Shape, description: &'static str) -> Row {
+    Row {
+        name,
+        takers: Takers::Every,
+        required: false,
+        shape,
+        description,
+    }
+}
+
+/// The arguments, in the order the schemas list them: the file, each tool's own, then the
+/// arguments of every call.
+pub const TABLE: &[Row] = &[
+    Row {
+        name: FILE_PATH,
+        takers: Takers::Every,
+        required: true,
+        shape: Shape::Text,
+        description: "File to refactor, relative to the project root (.rs, .py or .pyi).",
+    },
+    every(PATH, Shape::Text, "Alias of file_path."),
+    // extract function
+    own(
+        START_LINE,
+        &[ExtractFunction],
+        true,
+        Shape::Line,
+        "First line of the selection (1-based).",
+    ),
+    own(
+        END_LINE,
+        &[ExtractFunction],
+        true,
+        Shape::Line,
+        "Last line of the selection (1-based, inclusive).",
+    ),
+    own(
+        NEW_NAME,
+        &[ExtractFunction],
+        true,
+        Shape::Text,
+        "Name of the new function; a valid identifier, not a keyword.",
+    ),
+    // inline function
+    own(
+        FUNCTION_NAME,
+        &[InlineFunction],
+        true,
+        Shape::Text,
+        "Function to inline.",
+    ),
+    own(
+        NAME_PATH,
+        &[InlineFunction],
+        false,
+        Shape::Text,
+        "Disambiguating path such as Type/method.",
+    ),
+    // move to file
+    own(
+        SYMBOL_NAME,
+        &[MoveToFile],
+        true,
+        Shape::Text,
+        "Top-level item to move.",
+    ),
+    own(
+        TARGET_FILE,
+        &[MoveToFile],
+        true,
+        Shape::Text,
+        "Destination file relative to the project root; created when missing (its directory must exist).",
+    ),
+    own(
+        NAME_PATH,
+        &[MoveToFile],
+        false,
+        Shape::Text,
+        "Disambiguating path.",
+    ),
+    // change signature
+    own(
+        FUNCTION_NAME,
+        &[ChangeSignature],
+        true,
+        Shape::Text,
+        "Function whose parameters change.",
+    ),
+    own(
+        NAME_PATH,
+        &[ChangeSignature],
+        false,
+        Shape::Text,
+        "Disambiguating path such as Type/method.",
+    ),
+    own(
+        NEW_PARAMETERS,
+        &[ChangeSignature],
+        true,
+        Shape::Parameters,
+        "The whole new parameter list, in order (a leading self/&self receiver is kept automatically).",
+    ),
+    // rename symbol
+    own(
+        SYMBOL_NAME,
+        &[RenameSymbol],
+        false,
+        Shape::Text,
+        "Symbol to rename; optional when line and column point at it.",
+    ),
+    own(
+        NAME_PATH,
+        &[RenameSymbol],
+        false,
+        Shape::Text,
+        "Disambiguating path such as Type/method or function/variable.",
+    ),
+    own(
+        NEW_NAME,
+        &[RenameSymbol],
+        true,
+        Shape::Text,
+        "The new name; a valid identifier, not a keyword.",
+    ),
+    own(
+        INCLUDE_POSSIBLE,
+        &[RenameSymbol],
+        false,
+        Shape::TextList,
+        "Possible references (path:line:column, as data.possible_references lists them) to rename too.",
+    ),
+    // every call
+    every(
+        DRY_RUN,
+        Shape::Flag { default: true },
+        "true (default): preview only. false: write the result as one transaction.",
+    ),
+    every(
+        SEMANTIC_EDIT_BACKEND,
+        Shape::Word {
+            words: &["auto", "lsp", "tree-sitter"],
+            default: "auto",
+        },
+        "auto: language server where it can, heuristic otherwise (data.fallback_reason says why); lsp: language server or an error; tree-sitter: heuristic only.",
+    ),
+    every(
+        LINE,
+        Shape::Line,
+        "1-based line of the symbol, to disambiguate.",
+    ),
+    every(
+        COLUMN,
+        Shape::Line,
+        "1-based column of the symbol, to disambiguate.",
+    ),
+    every(
+        EXPECTED_SHA256,
+        Shape::HashPerPath,
+        "path -> sha256 hex of the content you previewed; a mismatch is a stale_file error and nothing is written.",
+    ),
+    every(
+        PLAN_ID,
+        Shape::PlanId,
+        "data.plan_id of the preview you apply: the write happens only if the plan computed now is exactly that one (else stale_file naming what differs).",
+    ),
+    every(
+        ALLOW_SYNTAX_ERRORS,
+        Shape::Flag { default: false },
+        "Write even when the result no longer parses.",
+    ),
+    every(
+        VERIFY,
+        Shape::VerifyLevel,
+        "Check the result with the project's own tools before answering (and before writing): true runs cargo check (Rust) or ruff, compile() and basedpyright (Python) on a shadow of the project, before and after, and reports in data.verification only what the refactor introduced; \"tests\" also runs the project's tests before and after and reports those that newly fail. Default false here (the project's .candor/config.toml [verify] default can change it). Rust needs a trusted project (`candor trust`): cargo check runs its build scripts.",
+    ),
+    every(
+        ALLOW_INTRODUCED_ERRORS,
+        Shape::Flag { default: false },
+        "Write even when the check found new errors or newly failing tests (dry_run false with verify).",
+    ),
+    every(
+        COMMAND,
+        Shape::Text,
+        "Language server command to use for this call.",
+    ),
+    every(ARGS, Shape::TextList, "Arguments of `command`."),
+];
+
+/// The rows of `tool`, in table order.
+pub fn rows(tool: Tool) -> impl Iterator<Item = &'static Row> {
+    TABLE.iter().filter(move |row| row.takers.include(tool))
+}
+
+/// The names `tool` knows; any other key is reported in `unknown_args`.
+pub fn known(tool: Tool) -> Vec<&'static str> {
+    rows(tool).map(|row| row.name).collect()
+}
+
+/// Whether `tool` takes an argument called `name`.
+pub fn takes(tool: Tool, name: &str) -> bool {
+    rows(tool).any(|row| row.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_tool_has_each_argument_once_and_the_file_first() {
+        for tool in Tool::ALL {
+            let names = known(tool);
+            let mut unique = names.clone();
+            unique.sort_unstable();
+            unique.dedup();
+            assert_eq!(unique.len(), names.len(), "{tool:?} has an argument twice");
+            assert_eq!(names[..2], [FILE_PATH, PATH], "{tool:?}");
+        }
+    }
+
+    #[test]
+    fn the_tools_know_what_they_knew() {
+        // The contract agents rely on (unknown_args is the complement of these).
+        let common = [
+            DRY_RUN,
+            SEMANTIC_EDIT_BACKEND,
+            LINE,
+            COLUMN,
+            EXPECTED_SHA256,
+            PLAN_ID,
+            ALLOW_SYNTAX_ERRORS,
+            VERIFY,
+            ALLOW_INTRODUCED_ERRORS,
+            COMMAND,
+            ARGS,
+        ];
+        let expect = |own: &[&'static str]| -> Vec<&'static str> {
+            let mut all: Vec<&str> = own.to_vec();
+            all.extend(common);
+            all.sort_unstable();
+            all
+        };
+        let sorted = |tool| {
+            let mut names = known(tool);
+            names.sort_unstable();
+            names
+        };
+        assert_eq!(
+            sorted(ExtractFunction),
+            expect(&["file_path", "path", "start_line", "end_line", "new_name"])
+        );
+        assert_eq!(
+            sorted(InlineFunction),
+            expect(&["file_path", "path", "function_name", "name_path"])
+        );
+        assert_eq!(
+            sorted(MoveToFile),
+            expect(&[
+                "file_path",
+                "path",
+                "symbol_name",
+                "target_file",
+                "name_path"
+            ])
+        );
+        assert_eq!(
+            sorted(ChangeSignature),
+            expect(&[
+                "file_path",
+                "path",
+                "function_name",
+                "name_path",
+                "new_parameters"
+            ])
+        );
+        assert_eq!(
+            sorted(RenameSymbol),
+            expect(&[
+                "file_path",
+                "path",
+                "symbol_name",
+                "name_path",
+                "new_name",
+                "include_possible"
+            ])
+        );
+        assert!(takes(MoveToFile, TARGET_FILE));
+        assert!(!takes(InlineFunction, TARGET_FILE));
+    }
+}
