@@ -406,3 +406,18 @@ fn rust_locals_respect_shadowing_and_shorthand_fields() {
         ]
     );
 }
+
+#[test]
+fn rust_struct_literals_in_expression_macros() {
+    let text = "#[derive(Debug, PartialEq)]\npub struct S {\n    pub total: u32,\n}\n\n#[test]\nfn t() {\n    assert_eq!(S { total: 1 }, S { total: 1 });\n    let other = Other { total: 2 };\n}\n";
+    let sources = project(&[("src/lib.rs", text)]);
+    let found = find_in(&sources, "src/lib.rs", query("S/total"));
+    assert_eq!(
+        listed(&found),
+        [
+            "src/lib.rs:3:9 certain Definition",
+            "src/lib.rs:8:20 certain FieldInit",
+            "src/lib.rs:8:36 certain FieldInit",
+        ]
+    );
+}

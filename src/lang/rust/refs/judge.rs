@@ -308,6 +308,15 @@ impl<'a, 't> File<'a, 't> {
                         let ty = before.prev_sibling()?;
                         self.owned_by(node_text(ty, self.text), member)
                     }
+                    // `Type { name: value }` among the tokens: a field of `Type`.
+                    "{" | ","
+                        if member.kind == MemberKind::Field
+                            && node.next_sibling().is_some_and(|n| n.kind() == ":") =>
+                    {
+                        let ty = parent.prev_sibling().filter(|t| t.kind() == "identifier")?;
+                        let verdict = self.owned_by(node_text(ty, self.text), member);
+                        return Some(Found::new(node, Role::FieldInit, verdict));
+                    }
                     _ => return None,
                 };
                 Some(Found::new(node, Role::Use, verdict))
