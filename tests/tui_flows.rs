@@ -680,3 +680,38 @@ fn a_file_argument_opens_in_its_nearest_project() {
         "only the crate's files"
     );
 }
+
+/// `r` on a use of a name (a call), a new name in the form: the definition and every certain
+/// reference in the project are renamed, through the package's re-export in Python.
+fn rename_from_a_call(path: &str, query: &str, language: &str) {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, query, path);
+    // The call in `order_total`, not the definition.
+    h.press(&["/"])
+        .type_text("= shipping_cents(")
+        .press(&["enter"]);
+    h.press(&["w"]);
+    h.press(&["r"]);
+    let form = h.state.form().expect("the rename form");
+    assert_eq!(form.input_text(), "shipping_cents", "the name, editable");
+    h.press(&["ctrl-e", "ctrl-u"])
+        .type_text("shipping_fee")
+        .press(&["enter"]);
+    assert_heuristic(&ready(&h), Tool::RenameSymbol);
+    confirm_and_check_disk(&mut h, &root);
+    let after = text(&root, path);
+    assert!(!after.contains("shipping_cents"), "{after}");
+    assert!(after.contains("shipping_fee(weight_grams"), "{after}");
+    demo_tests_pass(&root, language);
+}
+
+#[test]
+fn rename_rust_function_from_a_call() {
+    rename_from_a_call(RUST, "rust/src/lib", "rust");
+}
+
+#[test]
+fn rename_python_function_from_a_call_through_the_package() {
+    rename_from_a_call(PYTHON, "shop/receipt", "python");
+}

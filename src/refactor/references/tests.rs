@@ -421,3 +421,43 @@ fn rust_struct_literals_in_expression_macros() {
         ]
     );
 }
+
+#[test]
+fn python_star_reexports_through_a_package_init() {
+    let sources = project(&[
+        ("pkg/__init__.py", "from pkg.core import *  # noqa\n"),
+        ("pkg/core.py", "def helper():\n    return 1\n"),
+        ("app.py", "from pkg import helper\n\nhelper()\n"),
+    ]);
+    let found = find_in(&sources, "pkg/core.py", query("helper"));
+    assert_eq!(
+        listed(&found),
+        [
+            "app.py:1:17 certain Import",
+            "app.py:3:1 certain Call",
+            "pkg/core.py:1:5 certain Definition",
+        ]
+    );
+}
+
+#[test]
+fn rust_a_call_in_a_function_body_finds_its_item() {
+    let text = "pub fn fee(x: u64) -> u64 {\n    x\n}\n\npub fn total() -> u64 {\n    fee(1)\n}\n";
+    let sources = project(&[("src/lib.rs", text)]);
+    let from_call = find_in(
+        &sources,
+        "src/lib.rs",
+        SymbolQuery {
+            name: String::new(),
+            line: Some(6),
+            column: Some(5),
+        },
+    );
+    assert_eq!(
+        listed(&from_call),
+        [
+            "src/lib.rs:1:8 certain Definition",
+            "src/lib.rs:6:5 certain Call"
+        ]
+    );
+}

@@ -111,6 +111,7 @@ impl Context {
                 Inline,
                 MoveToFile,
                 ChangeSignature,
+                Rename,
                 Undo,
                 Outline,
                 OpenPicker,
@@ -195,6 +196,7 @@ pub enum Command {
     Inline,
     MoveToFile,
     ChangeSignature,
+    Rename,
     Undo,
     Outline,
     OpenPicker,
@@ -226,7 +228,7 @@ pub enum Command {
 }
 
 impl Command {
-    const ALL: [Command; 56] = [
+    const ALL: [Command; 57] = [
         Command::Quit,
         Command::Help,
         Command::Up,
@@ -255,6 +257,7 @@ impl Command {
         Command::Inline,
         Command::MoveToFile,
         Command::ChangeSignature,
+        Command::Rename,
         Command::Undo,
         Command::Outline,
         Command::OpenPicker,
@@ -316,6 +319,7 @@ impl Command {
             Command::Inline => "inline",
             Command::MoveToFile => "move_to_file",
             Command::ChangeSignature => "change_signature",
+            Command::Rename => "rename",
             Command::Undo => "undo",
             Command::Outline => "outline",
             Command::OpenPicker => "open_picker",
@@ -435,6 +439,9 @@ impl Command {
             }
             (_, ChangeSignature) => {
                 "change the parameters of the function named under the cursor, else the one around it"
+            }
+            (_, Rename) => {
+                "rename the symbol named under the cursor (a definition or a use: function, type, method, field, variable)"
             }
             (_, Undo) => "undo the last refactor candor wrote",
             (_, Outline) => "outline: type to find a symbol, Enter jumps to it and selects it",

@@ -75,7 +75,10 @@ impl Resolver for PythonRefs {
     fn search_words(&self, target: &Target) -> Vec<String> {
         match &target.kind {
             TargetKind::Member(member) => vec![member.owner.clone()],
-            _ => Vec::new(),
+            // The files that star-import the defining module name it (`from pkg.mod import *`
+            // in a package's `__init__.py`): they re-export the target without naming it.
+            TargetKind::Item => target.module.last().cloned().into_iter().collect(),
+            TargetKind::Local(_) => Vec::new(),
         }
     }
 

@@ -349,9 +349,6 @@ fn item_here(
         if found.is_some() {
             return false;
         }
-        if matches!(node.kind(), "function_item" | "impl_item" | "trait_item") {
-            return false;
-        }
         if item_label(node.kind()).is_some()
             && let Some(n) = node.child_by_field_name("name")
             && node_text(n, text) == name
@@ -360,7 +357,8 @@ fn item_here(
             found = definition(n, node, text, path);
             return false;
         }
-        true
+        // Not into bodies: their items are local to them.
+        !matches!(node.kind(), "function_item" | "impl_item" | "trait_item")
     });
     found.ok_or_else(|| NoTarget::Unresolved {
         name: name.to_string(),
