@@ -154,7 +154,7 @@ impl Context {
                 Apply,
                 Back,
             ],
-            Context::Findings => &[Up, Down, Jump, ToggleNotes, Back],
+            Context::Findings => &[Up, Down, Jump, ToggleNotes, IncludeReference, Back],
             Context::Confirm => &[Yes, No],
             Context::Help => &[Up, Down, PageUp, PageDown, Back],
         }
@@ -223,12 +223,13 @@ pub enum Command {
     FocusWarnings,
     Jump,
     ToggleNotes,
+    IncludeReference,
     Yes,
     No,
 }
 
 impl Command {
-    const ALL: [Command; 57] = [
+    const ALL: [Command; 58] = [
         Command::Quit,
         Command::Help,
         Command::Up,
@@ -284,6 +285,7 @@ impl Command {
         Command::FocusWarnings,
         Command::Jump,
         Command::ToggleNotes,
+        Command::IncludeReference,
         Command::Yes,
         Command::No,
     ];
@@ -346,6 +348,7 @@ impl Command {
             Command::FocusWarnings => "focus_warnings",
             Command::Jump => "jump",
             Command::ToggleNotes => "toggle_notes",
+            Command::IncludeReference => "include_reference",
             Command::Yes => "yes",
             Command::No => "no",
         }
@@ -471,6 +474,9 @@ impl Command {
             (_, FocusWarnings) => "select findings in the warning panel",
             (_, Jump) => "jump to the finding's line",
             (_, ToggleNotes) => "notes: folded into counts per kind, every note, or none (in turn)",
+            (_, IncludeReference) => {
+                "rename: include the possible reference of the selected warning too (again: leave it out)"
+            }
             (_, Yes) => "yes, apply",
             (_, No) => "no, go back",
         }
