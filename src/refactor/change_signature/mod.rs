@@ -121,6 +121,7 @@ pub fn plan(
 
     // The call sites.
     let new_list = one_line(&new_texts);
+    let engine = engine_calls(sources, path, symbol, lang, &mut plan.findings);
     let callee = Callee {
         lang,
         name: &target.name,
@@ -131,6 +132,7 @@ pub fn plan(
         new_list: new_list.clone(),
         definition: (path, symbol.name_range.clone(), old.range.clone()),
         definition_outline: &symbols,
+        engine: engine.as_ref(),
     };
     let (files, outcomes) = search_and_rewrite(sources, &callee, &file, &tree, &mut plan.findings)?;
     let mut updated = 0usize;
@@ -145,6 +147,49 @@ pub fn plan(
     details.call_sites_updated = updated;
     plan.details = Details::ChangeSignature(details);
     Ok(plan)
+}
+
+/// The calls of the function as the references engine judges them; `None` (and an info finding)
+/// when it cannot resolve the function.
+fn engine_calls(
+    sources: &dyn Sources,
+    path: &str,
+    symbol: &crate::lang::symbols::Symbol,
+    lang: Language,
+    findings: &mut Vec<Finding>,
+) -> Option<call_sites::EngineCalls> {
+    let request = crate::refactor::references::ReferencesRequest {
+        file: path.to_string(),
+        symbol: crate::lang::symbols::SymbolQuery {
+            name: symbol.name_path.clone(),
+            line: Some(symbol.line),
+            column: None,
+        },
+    };
+    let found = match crate::refactor::references::find(sources, &request, lang, None) {
+        Ok(found) => found,
+        Err(error) => {
+            findings.push(Finding::info(
+                path,
+                symbol.line,
+                w::engine_unavailable(&error.to_string()),
+            ));
+            return None;
+        }
+    };
+    let mut calls = call_sites::EngineCalls::default();
+    for reference in &found.references {
+        let key = (reference.path.clone(), reference.range.start);
+        match &reference.certainty {
+            crate::refactor::references::Certainty::Certain => {
+                calls.certain.insert(key);
+            }
+            crate::refactor::references::Certainty::Possible(why) => {
+                calls.possible.insert(key, why.clone());
+            }
+        }
+    }
+    Some(calls)
 }
 
 /// The new parameter list in the layout of the old one, and the comments and attributes of the

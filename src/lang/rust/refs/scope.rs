@@ -204,6 +204,8 @@ fn value_type(value: Node<'_>, text: &str) -> Evident {
         }
     };
     match value.kind() {
+        // A unit struct's value.
+        "identifier" => type_name(value),
         "struct_expression" => value
             .child_by_field_name("name")
             .map_or(Evident::Unknown, type_name),
