@@ -461,3 +461,19 @@ fn rust_a_call_in_a_function_body_finds_its_item() {
         ]
     );
 }
+
+#[test]
+fn rust_a_library_traits_impls_are_separate_symbols() {
+    let text = "use std::fmt;\n\npub struct A;\npub struct B;\n\nimpl fmt::Display for A {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n        write!(f, \"a\")\n    }\n}\n\nimpl fmt::Display for B {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n        write!(f, \"b\")\n    }\n}\n";
+    let sources = project(&[("src/lib.rs", text)]);
+    let found = find_in(
+        &sources,
+        "src/lib.rs",
+        SymbolQuery {
+            name: "fmt".into(),
+            line: Some(7),
+            column: None,
+        },
+    );
+    assert_eq!(listed(&found), ["src/lib.rs:7:8 certain Definition"]);
+}

@@ -261,7 +261,7 @@ impl<'a, 't> File<'a, 't> {
                 let receiver = parent.child_by_field_name("value")?;
                 let role = if called { Role::Call } else { Role::Use };
                 let verdict = match receiver_type(receiver, self.text) {
-                    Evident::Type(ty) => self.owned_by(&ty, member),
+                    Evident::Type(ty) => self.owned_by(&ty),
                     Evident::Unknown => Verdict::Possible(Doubt::Receiver(
                         node_text(receiver, self.text).to_string(),
                     )),
@@ -289,11 +289,11 @@ impl<'a, 't> File<'a, 't> {
                         let ty = last_type_segment(node_text(path, self.text));
                         if ty == "Self" {
                             match self_type(node, self.text) {
-                                Evident::Type(ty) => self.owned_by(&ty, member),
+                                Evident::Type(ty) => self.owned_by(&ty),
                                 Evident::Unknown => Verdict::NotOurs,
                             }
                         } else {
-                            self.owned_by(&ty, member)
+                            self.owned_by(&ty)
                         }
                     }
                 };
@@ -306,7 +306,7 @@ impl<'a, 't> File<'a, 't> {
                     "." => Verdict::Possible(Doubt::Receiver(String::new())),
                     "::" => {
                         let ty = before.prev_sibling()?;
-                        self.owned_by(node_text(ty, self.text), member)
+                        self.owned_by(node_text(ty, self.text))
                     }
                     // `Type { name: value }` among the tokens: a field of `Type`.
                     "{" | ","
@@ -314,7 +314,7 @@ impl<'a, 't> File<'a, 't> {
                             && node.next_sibling().is_some_and(|n| n.kind() == ":") =>
                     {
                         let ty = parent.prev_sibling().filter(|t| t.kind() == "identifier")?;
-                        let verdict = self.owned_by(node_text(ty, self.text), member);
+                        let verdict = self.owned_by(node_text(ty, self.text));
                         return Some(Found::new(node, Role::FieldInit, verdict));
                     }
                     _ => return None,
@@ -339,11 +339,11 @@ impl<'a, 't> File<'a, 't> {
                 let ty = last_type_segment(node_text(ty, self.text));
                 let verdict = if ty == "Self" {
                     match self_type(node, self.text) {
-                        Evident::Type(ty) => self.owned_by(&ty, member),
+                        Evident::Type(ty) => self.owned_by(&ty),
                         Evident::Unknown => Verdict::NotOurs,
                     }
                 } else {
-                    self.owned_by(&ty, member)
+                    self.owned_by(&ty)
                 };
                 let shorthand = parent.kind() == "shorthand_field_initializer"
                     || node.kind() == "shorthand_field_identifier";
@@ -370,7 +370,13 @@ impl<'a, 't> File<'a, 't> {
         }
         let (owner_name, trait_name) = owner_and_trait(owner, self.text);
         let ours = match (&member.trait_name, &trait_name) {
-            (Some(ours), Some(theirs)) => ours == theirs,
+            // The same trait: the project's (every impl goes with it), or a library's (only
+            // the target's own type).
+            (Some(ours), Some(theirs)) => {
+                ours == theirs
+                    && (self.reach.has_owner(ours)
+                        || (owner_name == member.owner && self.reach.has_owner(&owner_name)))
+            }
             (None, None) => self.reach.has_owner(&owner_name),
             _ => false,
         };
@@ -378,8 +384,8 @@ impl<'a, 't> File<'a, 't> {
     }
 
     /// Whether a member reached through type `ty` is the target's.
-    fn owned_by(&self, ty: &str, member: &Member) -> Verdict {
-        if self.reach.has_owner(ty) || member.trait_name.as_deref() == Some(ty) {
+    fn owned_by(&self, ty: &str) -> Verdict {
+        if self.reach.has_owner(ty) {
             Verdict::Certain
         } else {
             Verdict::NotOurs

@@ -46,8 +46,15 @@ impl Resolver for RustRefs {
                 reach
                     .owners
                     .insert((target.module.clone(), member.owner.clone()));
-                if let Some(trait_name) = &member.trait_name {
-                    reach.owners.insert((Vec::new(), trait_name.clone()));
+                // A trait's own method: the trait is the project's. Otherwise it is learned
+                // from the file that declares it; until then (or when it is a library's
+                // trait: `Display::fmt`) only this impl's type has the method.
+                if let Some(trait_name) = &member.trait_name
+                    && *trait_name == member.owner
+                {
+                    reach
+                        .owners
+                        .insert((target.module.clone(), trait_name.clone()));
                 }
             }
             TargetKind::Local(_) => {}
@@ -317,8 +324,25 @@ fn learn_reexports(path: &str, tree: &Tree, text: &str, reach: &mut Reach) -> Ve
     words
 }
 
-/// `impl Trait for Type` of the target's trait: the type has the member.
+/// The project's declaration of the target's trait makes the trait an owner; then every
+/// `impl Trait for Type` gives its type the member. A library's trait (`Display`, `Serialize`)
+/// never becomes an owner: its impls are separate symbols that cannot be renamed together.
 fn learn_impls(path: &str, tree: &Tree, text: &str, trait_name: &str, reach: &mut Reach) {
+    walk_tree(tree, |node| {
+        if node.kind() == "trait_item"
+            && node
+                .child_by_field_name("name")
+                .is_some_and(|n| node_text(n, text) == trait_name)
+        {
+            reach
+                .owners
+                .insert((module_at(path, node, text), trait_name.to_string()));
+        }
+        true
+    });
+    if !reach.has_owner(trait_name) {
+        return;
+    }
     walk_tree(tree, |node| {
         if node.kind() == "impl_item"
             && let Some(written) = node.child_by_field_name("trait")
