@@ -43,15 +43,7 @@ pub(super) struct Callee<'a> {
     pub definition_outline: &'a [Symbol],
     /// The references engine's verdict on the calls, when it could resolve the function: only
     /// its certain calls are rewritten.
-    pub engine: Option<&'a EngineCalls>,
-}
-
-/// Which calls the references engine found (by file and offset of the name).
-#[derive(Debug, Default)]
-pub struct EngineCalls {
-    pub certain: std::collections::BTreeSet<(String, usize)>,
-    /// The possible ones, with why they are only possible.
-    pub possible: std::collections::BTreeMap<(String, usize), String>,
+    pub engine: Option<&'a crate::refactor::references::Verdicts>,
 }
 
 impl Callee<'_> {
@@ -138,14 +130,16 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile, tree: &Tree) 
     let mut plans = Vec::new();
     let locations = call_locations(&calls, text, path);
     for ((call, construction), at) in calls.iter().zip(locations) {
-        let key = (path.to_string(), call.name_range.start);
+        let doubt = callee
+            .engine
+            .and_then(|e| e.doubt(path, call.name_range.start));
         let decision = if *construction {
             Decision::Rewrite {
                 explicit_receiver: false,
             }
-        } else if let Some(engine) = callee.engine.filter(|e| !e.certain.contains(&key)) {
-            match engine.possible.get(&key) {
-                Some(why) => {
+        } else if let Some(doubt) = doubt {
+            match doubt {
+                Ok(why) => {
                     outcome.findings.push(Finding::warning(
                         path,
                         call.line,
@@ -154,7 +148,7 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile, tree: &Tree) 
                 }
                 // Another symbol of the same name: not a call site. Where the call's form
                 // already says why, that is said; otherwise nothing.
-                None => {
+                Err(()) => {
                     if let Decision::Skip(why) = decide(callee, call, text, tree, &locals, &at) {
                         outcome.findings.push(Finding::info(path, call.line, why));
                     }

@@ -157,39 +157,22 @@ fn engine_calls(
     symbol: &crate::lang::symbols::Symbol,
     lang: Language,
     findings: &mut Vec<Finding>,
-) -> Option<call_sites::EngineCalls> {
-    let request = crate::refactor::references::ReferencesRequest {
-        file: path.to_string(),
-        symbol: crate::lang::symbols::SymbolQuery {
-            name: symbol.name_path.clone(),
-            line: Some(symbol.line),
-            column: None,
-        },
-    };
-    let found = match crate::refactor::references::find(sources, &request, lang, None) {
-        Ok(found) => found,
-        Err(error) => {
-            findings.push(Finding::info(
-                path,
-                symbol.line,
-                w::engine_unavailable(&error.to_string()),
-            ));
-            return None;
-        }
-    };
-    let mut calls = call_sites::EngineCalls::default();
-    for reference in &found.references {
-        let key = (reference.path.clone(), reference.range.start);
-        match &reference.certainty {
-            crate::refactor::references::Certainty::Certain => {
-                calls.certain.insert(key);
-            }
-            crate::refactor::references::Certainty::Possible(why) => {
-                calls.possible.insert(key, why.clone());
-            }
-        }
-    }
-    Some(calls)
+) -> Option<crate::refactor::references::Verdicts> {
+    crate::refactor::references::Verdicts::of_function(
+        sources,
+        path,
+        &symbol.name_path,
+        symbol.line,
+        lang,
+    )
+    .map_err(|error| {
+        findings.push(Finding::info(
+            path,
+            symbol.line,
+            w::engine_unavailable(&error.to_string()),
+        ))
+    })
+    .ok()
 }
 
 /// The new parameter list in the layout of the old one, and the comments and attributes of the

@@ -515,5 +515,59 @@ fn keyword_arguments(
     Ok(())
 }
 
+/// The engine's verdicts on the occurrences of a function, by file and offset of the name: what
+/// change signature and inline ask before they touch a call.
+#[derive(Debug, Default)]
+pub struct Verdicts {
+    pub certain: BTreeSet<(String, usize)>,
+    /// The possible ones, with why they are only possible.
+    pub possible: BTreeMap<(String, usize), String>,
+}
+
+impl Verdicts {
+    /// The verdicts on the references of the function `name_path` defined at 1-based `line`
+    /// of `path`.
+    pub fn of_function(
+        sources: &dyn Sources,
+        path: &str,
+        name_path: &str,
+        line: usize,
+        lang: Language,
+    ) -> Result<Verdicts, RefactorError> {
+        let request = ReferencesRequest {
+            file: path.to_string(),
+            symbol: SymbolQuery {
+                name: name_path.to_string(),
+                line: Some(line),
+                column: None,
+            },
+        };
+        let found = find(sources, &request, lang, None)?;
+        let mut verdicts = Verdicts::default();
+        for reference in &found.references {
+            let key = (reference.path.clone(), reference.range.start);
+            match &reference.certainty {
+                Certainty::Certain => {
+                    verdicts.certain.insert(key);
+                }
+                Certainty::Possible(why) => {
+                    verdicts.possible.insert(key, why.clone());
+                }
+            }
+        }
+        Ok(verdicts)
+    }
+
+    /// `None` when the engine takes the occurrence for the function's, else why not: `Ok` with
+    /// the doubt of a possible one, `Err` for another symbol of the same name.
+    pub fn doubt(&self, path: &str, at: usize) -> Option<Result<&str, ()>> {
+        let key = (path.to_string(), at);
+        if self.certain.contains(&key) {
+            return None;
+        }
+        Some(self.possible.get(&key).map(String::as_str).ok_or(()))
+    }
+}
+
 #[cfg(test)]
 mod tests;
