@@ -269,6 +269,9 @@ pub trait Resolver: Sync {
 
     /// Judges the occurrences (`offsets` of the whole word `word`, in order) of one file.
     /// `tree` holds at least the statements around them and the file's imports.
+    // The file's facts (path, tree, text) and the word's (word, offsets) are what every
+    // language needs; a struct for them would only rename the arguments.
+    #[allow(clippy::too_many_arguments)]
     fn judge(
         &self,
         target: &Target,
@@ -348,15 +351,15 @@ fn spot_in<'t>(lang: Language, path: &[Node<'t>], text: &str, range: Range<usize
     for node in path {
         match (lang, node.kind()) {
             (Language::Python, "string")
-            | (Language::Rust, "string_literal" | "raw_string_literal") => {
-                if text_node.is_none() {
-                    text_node = Some((*node, true));
-                }
+            | (Language::Rust, "string_literal" | "raw_string_literal")
+                if text_node.is_none() =>
+            {
+                text_node = Some((*node, true));
             }
-            (Language::Python, "comment") | (Language::Rust, "line_comment" | "block_comment") => {
-                if text_node.is_none() {
-                    text_node = Some((*node, false));
-                }
+            (Language::Python, "comment") | (Language::Rust, "line_comment" | "block_comment")
+                if text_node.is_none() =>
+            {
+                text_node = Some((*node, false));
             }
             (Language::Python, "interpolation") => text_node = None,
             _ => {}

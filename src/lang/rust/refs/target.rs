@@ -285,16 +285,16 @@ fn use_target(
     if let Some(head) = head {
         // `Type::member` / `Self::member`.
         let last = head.last().cloned().unwrap_or_default();
-        if last == "Self" {
-            if let Evident::Type(owner) = self_type(node, text) {
-                return member_here(tree, text, path, &owner, &name);
-            }
+        if last == "Self"
+            && let Evident::Type(owner) = self_type(node, text)
+        {
+            return member_here(tree, text, path, &owner, &name);
         }
         if last.starts_with(|c: char| c.is_uppercase()) {
             return member_here(tree, text, path, &last, &name);
         }
         let modules = super::scope::modules_of(&head, &here, &leaves, at);
-        if modules.iter().any(|m| *m == here) {
+        if modules.contains(&here) {
             return item_here(tree, text, path, &here, &name);
         }
         return Err(elsewhere(&head, modules, name));
