@@ -172,6 +172,59 @@ pub enum Doubt {
     Redefined,
     /// A language server lists it, the engine did not find it certain.
     ServerOnly,
+    /// In code nested deeper than the engine follows ([`MAX_NESTING`] levels).
+    Nesting,
+}
+
+/// How deep the engine follows code: a file nested deeper has every occurrence of the name
+/// listed as possible, unjudged (the judges climb ancestors: deep nests would be quadratic).
+pub const MAX_NESTING: usize = 400;
+
+/// Whether the tree nests deeper than `limit` (one walk, stopped as soon as it does).
+pub fn nests_deeper_than(tree: &Tree, limit: usize) -> bool {
+    let mut cursor = tree.walk();
+    let mut depth = 0usize;
+    loop {
+        if cursor.goto_first_child() {
+            depth += 1;
+            if depth > limit {
+                return true;
+            }
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return false;
+            }
+            depth -= 1;
+        }
+    }
+}
+
+/// Every occurrence (`offsets` of `word`, in order) as a possible reference of unjudged code.
+pub fn unjudged(text: &str, word: &str, offsets: &[usize]) -> Vec<Found> {
+    let mut line = 1;
+    let mut counted = 0;
+    offsets
+        .iter()
+        .map(|&at| {
+            line += text.as_bytes()[counted..at]
+                .iter()
+                .filter(|b| **b == b'\n')
+                .count();
+            counted = at;
+            Found {
+                range: at..at + word.len(),
+                line,
+                role: Role::Use,
+                verdict: Verdict::Possible(Doubt::Nesting),
+                rewrite: Rewrite::Name,
+            }
+        })
+        .collect()
 }
 
 /// The engine's verdict on one occurrence.

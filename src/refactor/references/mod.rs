@@ -267,15 +267,19 @@ pub fn column_of(text: &str, at: usize) -> usize {
 fn local_references(target: &Target, file: &SourceFile, tree: &Tree) -> Gathered {
     let mut gathered = Gathered::new(target);
     let offsets = crate::lang::calls::word_matches(&file.text, &target.name);
-    let found = target.lang.resolver().judge(
-        target,
-        &Reach::default(),
-        &file.path,
-        tree,
-        &file.text,
-        &target.name,
-        &offsets,
-    );
+    let found = if crate::lang::refs::nests_deeper_than(tree, crate::lang::refs::MAX_NESTING) {
+        crate::lang::refs::unjudged(&file.text, &target.name, &offsets)
+    } else {
+        target.lang.resolver().judge(
+            target,
+            &Reach::default(),
+            &file.path,
+            tree,
+            &file.text,
+            &target.name,
+            &offsets,
+        )
+    };
     for f in found {
         gathered
             .found
@@ -372,20 +376,26 @@ fn project_references(
         let Some(tree) = &candidate.tree else {
             return Vec::new();
         };
+        let too_deep = crate::lang::refs::nests_deeper_than(tree, crate::lang::refs::MAX_NESTING);
         let mut out = Vec::new();
         for (word, offsets) in &candidate.words {
             if !judged_words.contains(word) {
                 continue;
             }
-            for found in resolver.judge(
-                target,
-                &reach,
-                path,
-                tree,
-                &candidate.file.text,
-                word,
-                offsets,
-            ) {
+            let found = if too_deep {
+                crate::lang::refs::unjudged(&candidate.file.text, word, offsets)
+            } else {
+                resolver.judge(
+                    target,
+                    &reach,
+                    path,
+                    tree,
+                    &candidate.file.text,
+                    word,
+                    offsets,
+                )
+            };
+            for found in found {
                 out.push(((*path).clone(), word.clone(), found));
             }
         }

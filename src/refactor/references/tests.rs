@@ -477,3 +477,28 @@ fn rust_a_library_traits_impls_are_separate_symbols() {
     );
     assert_eq!(listed(&found), ["src/lib.rs:7:8 certain Definition"]);
 }
+
+#[test]
+fn code_nested_deeper_than_the_engine_follows_is_possible_not_judged() {
+    let depth = crate::lang::refs::MAX_NESTING;
+    let deep = format!(
+        "from lib import f\n\nx = {}1{}\n",
+        "f(".repeat(depth),
+        ")".repeat(depth)
+    );
+    let sources = project(&[("lib.py", "def f(x):\n    return x\n"), ("deep.py", &deep)]);
+    let found = find_in(&sources, "lib.py", query("f"));
+    let in_deep: Vec<&Reference> = found
+        .references
+        .iter()
+        .filter(|r| r.path == "deep.py")
+        .collect();
+    assert_eq!(in_deep.len(), depth + 1, "the import and every call");
+    assert!(in_deep.iter().all(|r| !r.is_certain()));
+    assert!(
+        found
+            .references
+            .iter()
+            .any(|r| r.path == "lib.py" && r.is_certain())
+    );
+}

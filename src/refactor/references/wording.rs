@@ -23,6 +23,10 @@ pub fn doubt(doubt: &Doubt, name: &str) -> String {
         Doubt::Redefined => format!(
             "`{name}` is defined more than once here: which definition a use means depends on the code run"
         ),
+        Doubt::Nesting => format!(
+            "`{name}` is in code nested more than {} levels deep, which candor's engine does not judge; check it",
+            crate::lang::refs::MAX_NESTING
+        ),
         Doubt::ServerOnly => format!(
             "the language server lists this `{name}`; candor's engine did not find it certain"
         ),
