@@ -1,4 +1,4 @@
-//! The honesty contract of `../shared/seed/refactor-backend-honesty.txt`: the four tools, their
+//! The honesty contract of `../shared/seed/refactor-backend-honesty.txt`: the five tools, their
 //! canonical tree-sitter caveats, the degraded reason and the confidence table. Agents match on
 //! these strings byte for byte; change them only together with the policy.
 
@@ -7,21 +7,23 @@ use serde::Serialize;
 /// What a heuristic (tree-sitter) response says about itself, at envelope level and in `data`.
 pub const DEGRADED_REASON: &str = "tree-sitter heuristic — no semantic analysis";
 
-/// The four refactor tools.
+/// The five refactor tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum Tool {
     ExtractFunction,
     InlineFunction,
     MoveToFile,
     ChangeSignature,
+    RenameSymbol,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 4] = [
+    pub const ALL: [Tool; 5] = [
         Tool::ExtractFunction,
         Tool::InlineFunction,
         Tool::MoveToFile,
         Tool::ChangeSignature,
+        Tool::RenameSymbol,
     ];
 
     /// The tool name of the JSON and MCP interfaces.
@@ -31,6 +33,7 @@ impl Tool {
             Tool::InlineFunction => "refactor_inline_function",
             Tool::MoveToFile => "refactor_move_to_file",
             Tool::ChangeSignature => "refactor_change_signature",
+            Tool::RenameSymbol => "refactor_rename_symbol",
         }
     }
 
@@ -41,6 +44,7 @@ impl Tool {
             Tool::InlineFunction => "inline_function",
             Tool::MoveToFile => "move_to_file",
             Tool::ChangeSignature => "change_signature",
+            Tool::RenameSymbol => "rename_symbol",
         }
     }
 
@@ -51,6 +55,7 @@ impl Tool {
             Tool::InlineFunction => "inline function",
             Tool::MoveToFile => "move to file",
             Tool::ChangeSignature => "change signature",
+            Tool::RenameSymbol => "rename symbol",
         }
     }
 
@@ -81,6 +86,11 @@ impl Tool {
                 "no call-site argument re-ordering or default insertion",
                 "no type-checker validation of new parameter types",
                 "callers in non-source files (e.g. tests) may need manual updates",
+            ],
+            Tool::RenameSymbol => &[
+                "references resolved by name, imports and evident types only — no type inference",
+                "possible references (unknown receiver type, star import, macro, string) are listed, not renamed",
+                "occurrences in non-source files, docs and comments are not renamed",
             ],
         }
     }
@@ -132,10 +142,16 @@ pub enum Caveat {
     SignatureTypes,
     /// "callers in non-source files (e.g. tests) may need manual updates"
     SignatureOtherCallers,
+    /// "references resolved by name, imports and evident types only — no type inference"
+    RenameResolution,
+    /// "possible references (unknown receiver type, star import, macro, string) are listed, not renamed"
+    RenamePossible,
+    /// "occurrences in non-source files, docs and comments are not renamed"
+    RenameNonSource,
 }
 
 impl Caveat {
-    pub const ALL: [Caveat; 13] = [
+    pub const ALL: [Caveat; 16] = [
         Caveat::ExtractCapturedLocals,
         Caveat::ExtractIndentation,
         Caveat::ExtractScope,
@@ -149,6 +165,9 @@ impl Caveat {
         Caveat::SignatureArguments,
         Caveat::SignatureTypes,
         Caveat::SignatureOtherCallers,
+        Caveat::RenameResolution,
+        Caveat::RenamePossible,
+        Caveat::RenameNonSource,
     ];
 
     /// The tool whose caveat this is, and its place in that tool's list.
@@ -167,6 +186,9 @@ impl Caveat {
             Caveat::SignatureArguments => (Tool::ChangeSignature, 0),
             Caveat::SignatureTypes => (Tool::ChangeSignature, 1),
             Caveat::SignatureOtherCallers => (Tool::ChangeSignature, 2),
+            Caveat::RenameResolution => (Tool::RenameSymbol, 0),
+            Caveat::RenamePossible => (Tool::RenameSymbol, 1),
+            Caveat::RenameNonSource => (Tool::RenameSymbol, 2),
         }
     }
 
@@ -254,6 +276,7 @@ mod tests {
                 ("refactor_inline_function", 0.85, 0.60),
                 ("refactor_move_to_file", 0.85, 0.60),
                 ("refactor_change_signature", 0.85, 0.60),
+                ("refactor_rename_symbol", 0.85, 0.60),
             ]
         );
         for tool in Tool::ALL {

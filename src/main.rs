@@ -70,6 +70,16 @@ enum Command {
         /// Print a JSON report instead of one line per call.
         #[arg(long)]
         json: bool,
+        /// The file that defines (or uses) the symbol: its references come from candor's
+        /// references engine, each marked certain or possible (with why).
+        #[arg(long)]
+        file: Option<String>,
+        /// The 1-based line of the name in `--file`, to pick one of several.
+        #[arg(long)]
+        line: Option<usize>,
+        /// With `--file`: every reference (imports, uses, definitions), not only the calls.
+        #[arg(long)]
+        all: bool,
     },
     /// Restore the files of the last applied refactor (exit 0 done, 3 nothing to undo, 4 a file
     /// changed since candor wrote it, 5 done in part, 1 anything else).
@@ -147,8 +157,19 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Calls {
             name,
             root,
+            json,
+            file: Some(file),
+            line,
+            all,
+            ..
+        }) => references(&name, &root, &file, line, json, all),
+        Some(Command::Calls {
+            name,
+            root,
             lang,
             json,
+            file: None,
+            ..
         }) => calls(&name, &root, lang.as_deref(), json),
         Some(Command::Undo { root, list, id }) => undo(&root, list, id.as_deref()),
         Some(Command::Trust { dir, revoke, list }) => trust(dir, revoke, list),
@@ -190,6 +211,86 @@ fn calls(
             writeln!(out, "{}:{}:{}", hit.path, hit.line, hit.column)?;
         }
         eprintln!("{}", report.summary(name));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `candor calls NAME --file PATH`: the symbol's references from candor's engine, each marked.
+fn references(
+    name: &str,
+    root: &std::path::Path,
+    file: &str,
+    line: Option<usize>,
+    json: bool,
+    all: bool,
+) -> anyhow::Result<ExitCode> {
+    use candor::refactor::references::{Certainty, ReferencesRequest, find};
+    let root = candor::workspace::Root::new(root)
+        .with_context(|| format!("cannot open project root {}", root.display()))?;
+    let lang = candor::lang::Language::from_path(file)
+        .with_context(|| format!("{file} is not a Rust or Python file"))?;
+    let config = candor::config::Config::load(&root)?.config;
+    let mut limits = candor::workspace::Limits::default();
+    if let Some(max) = config.max_file_bytes {
+        limits.max_file_bytes = max;
+    }
+    let sources = candor::workspace::DiskSources::new(root, limits);
+    let request = ReferencesRequest {
+        file: file.to_string(),
+        symbol: candor::lang::symbols::SymbolQuery {
+            name: name.to_string(),
+            line,
+            column: None,
+        },
+    };
+    let found = find(&sources, &request, lang, None).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let listed: Vec<_> = found
+        .references
+        .iter()
+        .filter(|r| all || r.role == candor::lang::refs::Role::Call)
+        .collect();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    use std::io::Write;
+    if json {
+        let rows: Vec<serde_json::Value> = listed
+            .iter()
+            .map(|r| {
+                let (certainty, why) = match &r.certainty {
+                    Certainty::Certain => ("certain", None),
+                    Certainty::Possible(why) => ("possible", Some(why.clone())),
+                };
+                serde_json::json!({
+                    "path": r.path, "line": r.line, "column": r.column,
+                    "role": format!("{:?}", r.role).to_lowercase(),
+                    "certainty": certainty, "why": why, "alias": r.alias,
+                })
+            })
+            .collect();
+        let report = serde_json::json!({
+            "symbol": found.target.name, "kind": found.target.label,
+            "definition": format!("{}:{}", found.target.path, found.references.iter().find(|r| r.role == candor::lang::refs::Role::Definition).map_or(0, |r| r.line)),
+            "references_from": found.source.describe(),
+            "references": rows,
+        });
+        serde_json::to_writer_pretty(&mut out, &report)?;
+        writeln!(out)?;
+    } else {
+        for r in &listed {
+            match &r.certainty {
+                Certainty::Certain => writeln!(out, "{} certain", r.location())?,
+                Certainty::Possible(why) => writeln!(out, "{} possible: {why}", r.location())?,
+            }
+        }
+        let possible = listed.iter().filter(|r| !r.is_certain()).count();
+        eprintln!(
+            "{} {} of {} `{}`: {} certain, {possible} possible ({})",
+            listed.len(),
+            if all { "references" } else { "calls" },
+            found.target.label,
+            found.target.name,
+            listed.len() - possible,
+            found.source.describe()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -489,6 +489,19 @@ fn request(rng: &mut Rng, tool: Tool, file: &str, lang: Language, text: &str) ->
                 .collect();
             json!({"file_path": file, "function_name": symbol(rng, &defined), "new_parameters": params})
         }
+        Tool::RenameSymbol => {
+            let new_name = if rng.chance(80) {
+                name(rng)
+            } else {
+                symbol(rng, &defined)
+            };
+            if rng.chance(30) {
+                // The name under a cursor anywhere in the file.
+                json!({"file_path": file, "line": line(rng), "column": 1 + rng.below(30), "new_name": new_name})
+            } else {
+                json!({"file_path": file, "symbol_name": symbol(rng, &defined), "new_name": new_name})
+            }
+        }
     };
     if rng.chance(10) {
         args["line"] = line(rng);

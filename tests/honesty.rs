@@ -1,5 +1,5 @@
 //! The port of the seed's `p1_a_refactor_tools_emit_tree_sitter_caveats_and_unknown_args`: each
-//! of the four tools, on a small Python file and a small Rust file, through the real `candor call`
+//! of the four tools (and the fifth, rename, in its own test), on a small Python file and a small Rust file, through the real `candor call`
 //! binary, carries the three honesty surfaces exactly as the policy says, and reports a stray
 //! `banana` argument. The expected strings are read from the policy document itself.
 
@@ -86,5 +86,81 @@ fn no_unknown_args_key_when_there_are_none_and_underscore_keys_are_silent() {
     assert!(
         envelope["data"].get("unknown_args").is_none(),
         "{envelope:#}"
+    );
+}
+
+/// The fifth tool, `refactor_rename_symbol`, beside the four: the three honesty surfaces on the
+/// heuristic path, the stray `banana`, its own details; then a real write and `candor undo`,
+/// which puts back every renamed file byte for byte.
+#[test]
+fn p1_a_rename_symbol_emits_tree_sitter_caveats_and_unknown_args() {
+    let policy = policy();
+    let dir = tempfile::tempdir().unwrap();
+    write_fixtures(dir.path());
+    let caller = "from app import helper\n\nprint(helper(1, 2))\n";
+    std::fs::write(dir.path().join("caller.py"), caller).unwrap();
+    let tool = "refactor_rename_symbol";
+    for file in ["app.py", "app.rs"] {
+        let args = json!({"path": file, "symbol_name": "helper", "new_name": "add_up", "semantic_edit_backend": "tree-sitter", "banana": 1});
+        let (envelope, code) = call(dir.path(), tool, &args);
+        assert_eq!(code, 0, "{file}: {envelope:#}");
+        assert_eq!(envelope["success"], true, "{file}: {envelope:#}");
+        let data = &envelope["data"];
+        assert_eq!(
+            data["tree_sitter_caveats"],
+            json!(policy.caveats_of(tool)),
+            "{file}"
+        );
+        assert_eq!(data["unknown_args"], json!(["banana"]), "{file}");
+        assert_eq!(data["degraded_reason"], policy.degraded_reason.as_str());
+        assert_eq!(envelope["degraded_reason"], policy.degraded_reason.as_str());
+        assert_eq!(envelope["backend_used"], "hybrid");
+        assert_eq!(
+            envelope["confidence"].as_f64(),
+            Some(policy.confidence_of(tool))
+        );
+        assert_eq!(data["operation"], "rename_symbol");
+        assert_eq!(data["old_name"], "helper");
+        assert_eq!(data["new_name"], "add_up");
+        assert_eq!(data["symbol_kind"], "function");
+        // app.py: the definition and the call; caller.py: the import and the call.
+        let renamed = if file == "app.py" { 4 } else { 2 };
+        assert_eq!(data["references_renamed"], renamed, "{file}: {data:#}");
+        assert_eq!(data["dry_run"], true);
+        assert_eq!(data["applied"], false);
+    }
+    // Written for real, then undone: every file back byte for byte.
+    let args = json!({"path": "app.py", "symbol_name": "helper", "new_name": "add_up", "semantic_edit_backend": "tree-sitter", "dry_run": false});
+    let (envelope, code) = call(dir.path(), tool, &args);
+    assert_eq!(code, 0, "{envelope:#}");
+    assert_eq!(envelope["data"]["applied"], true, "{envelope:#}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("caller.py")).unwrap(),
+        "from app import add_up\n\nprint(add_up(1, 2))\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("app.py")).unwrap(),
+        PYTHON.replace("helper", "add_up")
+    );
+    let out = common::candor(
+        dir.path(),
+        &["undo", "--root", dir.path().to_str().unwrap()],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read(dir.path().join("app.py")).unwrap(),
+        PYTHON.as_bytes()
+    );
+    assert_eq!(
+        std::fs::read(dir.path().join("caller.py")).unwrap(),
+        caller.as_bytes()
+    );
+    assert_eq!(
+        std::fs::read(dir.path().join("app.rs")).unwrap(),
+        RUST.as_bytes()
     );
 }

@@ -2,7 +2,8 @@
 //! `tests/lsp_fixtures/`, rust-analyzer and pylsp-rope extract a loop that reads and mutates
 //! locals (so the new function needs parameters and a return value) and inline it back, and the
 //! fixture's own tests pass after each step; jedi-language-server extracts; move and change
-//! signature have no language-server path (Python's go to rope: tests/rope_real.rs).
+//! signature have no language-server path (Python's go to rope: tests/rope_real.rs); all three
+//! rename (`textDocument/rename`) exactly as candor's own references engine does.
 //!
 //! The servers come from PATH, with this repository's `.venv/bin` first (where `scripts/test`
 //! installs the Python ones). When one is missing the test fails in CI (`CI` set) and is
@@ -416,4 +417,130 @@ fn move_and_change_signature_fall_back_in_auto_with_their_reason() {
             "{envelope:#}"
         );
     }
+}
+
+/// Every file of a project copy, path → text (the build and caches left out).
+fn project_texts(root: &Path) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with('.')
+                || name == "target"
+                || name == "__pycache__"
+                || name == "Cargo.lock"
+            {
+                continue;
+            }
+            if path.is_dir() {
+                stack.push(path);
+            } else if let Ok(text) = std::fs::read_to_string(&path) {
+                let relative = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.insert(relative, text);
+            }
+        }
+    }
+    out
+}
+
+/// Renames through the server and, on another copy, with candor's own engine: both write the
+/// same project, and the project's tests pass.
+fn rename_both_ways(fixture_name: &str, server: &str, args: Value, extra: Option<&str>) -> String {
+    let semantic = fixture(fixture_name);
+    let mut lsp_args = args.clone();
+    lsp_args["semantic_edit_backend"] = json!("lsp");
+    lsp_args["dry_run"] = json!(false);
+    if let Some(command) = extra {
+        lsp_args["command"] = json!(command);
+    }
+    let (envelope, took) = call(semantic.path(), "refactor_rename_symbol", lsp_args);
+    assert_semantic(&envelope, 0.85, server);
+    assert!(
+        envelope["data"]["references_from"]
+            .as_str()
+            .is_some_and(|s| s.contains("textDocument/rename")),
+        "{envelope:#}"
+    );
+    let heuristic = fixture(fixture_name);
+    let mut heuristic_args = args;
+    heuristic_args["semantic_edit_backend"] = json!("tree-sitter");
+    heuristic_args["dry_run"] = json!(false);
+    let (ours, _) = call(heuristic.path(), "refactor_rename_symbol", heuristic_args);
+    assert_eq!(ours["backend_used"], "hybrid", "{ours:#}");
+    assert_eq!(ours["data"]["applied"], true, "{ours:#}");
+    assert_eq!(
+        project_texts(semantic.path()),
+        project_texts(heuristic.path()),
+        "{server} and candor's engine renamed differently"
+    );
+    eprintln!("{server}: rename {took:?} (the call starts the server)");
+    semantic.keep().to_string_lossy().into_owned()
+}
+
+#[test]
+fn rust_analyzer_renames_a_field_as_the_engine_does() {
+    if !require(&["rust-analyzer"]) {
+        return;
+    }
+    let root = rename_both_ways(
+        "rust_crate",
+        "rust-analyzer",
+        json!({"file_path": "src/lib.rs", "name_path": "Summary/total", "new_name": "sum"}),
+        None,
+    );
+    let root = Path::new(&root);
+    let after = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
+    // The shorthand keeps the local: `Summary { sum: total, .. }`.
+    assert!(
+        after.contains("Summary { sum: total, count, average, largest }"),
+        "{after}"
+    );
+    assert!(after.contains("Summary { sum: 15,"), "{after}");
+    assert!(after.contains("let mut total = 0;"), "{after}");
+    run_cargo_tests(root);
+    std::fs::remove_dir_all(root).unwrap();
+}
+
+#[test]
+fn pylsp_renames_a_function_across_files_as_the_engine_does() {
+    if !require(&["pylsp"]) {
+        return;
+    }
+    let root = rename_both_ways(
+        "py_pkg",
+        "pylsp",
+        json!({"file_path": "orders/totals.py", "symbol_name": "summarize", "new_name": "totals_of"}),
+        None,
+    );
+    let root = Path::new(&root);
+    let test = std::fs::read_to_string(root.join("tests/test_totals.py")).unwrap();
+    assert!(
+        test.contains("from orders.totals import totals_of"),
+        "{test}"
+    );
+    assert!(!test.contains("summarize("), "{test}");
+    run_python_tests(root);
+    std::fs::remove_dir_all(root).unwrap();
+}
+
+#[test]
+fn jedi_language_server_renames_a_function_as_the_engine_does() {
+    if !require(&["jedi-language-server"]) {
+        return;
+    }
+    let root = rename_both_ways(
+        "py_pkg",
+        "jedi-language-server",
+        json!({"file_path": "orders/totals.py", "symbol_name": "summarize", "new_name": "totals_of"}),
+        Some("jedi-language-server"),
+    );
+    run_python_tests(Path::new(&root));
+    std::fs::remove_dir_all(root).unwrap();
 }

@@ -251,8 +251,9 @@ fn tools_list_has_the_four_tools_and_their_schemas() {
             "refactor_change_signature",
             vec!["file_path", "function_name", "new_parameters"],
         ),
+        ("refactor_rename_symbol", vec!["file_path", "new_name"]),
     ];
-    assert_eq!(tools.len(), 4);
+    assert_eq!(tools.len(), 5);
     for (tool, (name, required)) in tools.iter().zip(expected_required) {
         assert_eq!(tool["name"], name);
         let description = tool["description"].as_str().unwrap();

@@ -680,3 +680,102 @@ fn a_file_argument_opens_in_its_nearest_project() {
         "only the crate's files"
     );
 }
+
+/// `r` on a use of a name (a call), a new name in the form: the definition and every certain
+/// reference in the project are renamed, through the package's re-export in Python.
+fn rename_from_a_call(path: &str, query: &str, language: &str) {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, query, path);
+    // The call in `order_total`, not the definition.
+    h.press(&["/"])
+        .type_text("= shipping_cents(")
+        .press(&["enter"]);
+    h.press(&["w"]);
+    h.press(&["r"]);
+    let form = h.state.form().expect("the rename form");
+    assert_eq!(form.input_text(), "shipping_cents", "the name, editable");
+    h.press(&["ctrl-e", "ctrl-u"])
+        .type_text("shipping_fee")
+        .press(&["enter"]);
+    assert_heuristic(&ready(&h), Tool::RenameSymbol);
+    confirm_and_check_disk(&mut h, &root);
+    let after = text(&root, path);
+    assert!(!after.contains("shipping_cents"), "{after}");
+    assert!(after.contains("shipping_fee(weight_grams"), "{after}");
+    demo_tests_pass(&root, language);
+}
+
+#[test]
+fn rename_rust_function_from_a_call() {
+    rename_from_a_call(RUST, "rust/src/lib", "rust");
+}
+
+#[test]
+fn rename_python_function_from_a_call_through_the_package() {
+    rename_from_a_call(PYTHON, "shop/receipt", "python");
+}
+
+/// A possible reference (a receiver of unknown type) is a warning; `+` on it includes it, the
+/// preview is computed again with it renamed, and `+` again leaves it out.
+#[test]
+fn rename_includes_a_possible_reference_one_by_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_path_buf();
+    let source = "class Shape:\n    def area(self):\n        return 0\n\n\ndef total(s: Shape, other):\n    return s.area() + other.area()\n";
+    std::fs::write(root.join("shapes.py"), source).unwrap();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "shapes", "shapes.py");
+    h.press(&["/"]).type_text("def area").press(&["enter", "w"]);
+    h.press(&["r"]);
+    h.press(&["ctrl-e", "ctrl-u"])
+        .type_text("surface")
+        .press(&["enter"]);
+    let first = ready(&h);
+    assert_heuristic(&first, Tool::RenameSymbol);
+    let after = |ready: &candor::tui::state::Ready| ready.outcome.plan.changes[0].after.clone();
+    assert!(
+        after(&first).contains("s.surface() + other.area()"),
+        "{}",
+        after(&first)
+    );
+    let warnings: Vec<&str> = first
+        .outcome
+        .plan
+        .findings
+        .iter()
+        .map(|f| f.message.as_str())
+        .collect();
+    assert!(
+        warnings.iter().any(|m| m.contains("other.area")),
+        "{warnings:?}"
+    );
+    h.press(&["tab", "+"]);
+    let second = ready(&h);
+    assert!(
+        after(&second).contains("s.surface() + other.surface()"),
+        "{}",
+        after(&second)
+    );
+    assert!(
+        h.state
+            .notice
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("shapes.py:7:29 included"),
+        "{:?}",
+        h.state.notice
+    );
+    // The warnings keep the focus: `+` again leaves it out, and once more takes it in.
+    h.press(&["+"]);
+    let third = ready(&h);
+    assert!(
+        after(&third).contains("s.surface() + other.area()"),
+        "{}",
+        after(&third)
+    );
+    h.press(&["+", "tab"]);
+    confirm_and_check_disk(&mut h, &root);
+    assert!(text(&root, "shapes.py").contains("other.surface()"));
+}

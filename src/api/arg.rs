@@ -22,6 +22,7 @@ pub const SYMBOL_NAME: &str = "symbol_name";
 pub const TARGET_FILE: &str = "target_file";
 pub const NAME_PATH: &str = "name_path";
 pub const NEW_PARAMETERS: &str = "new_parameters";
+pub const INCLUDE_POSSIBLE: &str = "include_possible";
 pub const DRY_RUN: &str = "dry_run";
 pub const SEMANTIC_EDIT_BACKEND: &str = "semantic_edit_backend";
 pub const LINE: &str = "line";
@@ -93,7 +94,7 @@ pub struct Row {
     pub description: &'static str,
 }
 
-use Tool::{ChangeSignature, ExtractFunction, InlineFunction, MoveToFile};
+use Tool::{ChangeSignature, ExtractFunction, InlineFunction, MoveToFile, RenameSymbol};
 
 const fn own(
     name: &'static str,
@@ -212,6 +213,35 @@ pub const TABLE: &[Row] = &[
         true,
         Shape::Parameters,
         "The whole new parameter list, in order (a leading self/&self receiver is kept automatically).",
+    ),
+    // rename symbol
+    own(
+        SYMBOL_NAME,
+        &[RenameSymbol],
+        false,
+        Shape::Text,
+        "Symbol to rename; optional when line and column point at it.",
+    ),
+    own(
+        NAME_PATH,
+        &[RenameSymbol],
+        false,
+        Shape::Text,
+        "Disambiguating path such as Type/method or function/variable.",
+    ),
+    own(
+        NEW_NAME,
+        &[RenameSymbol],
+        true,
+        Shape::Text,
+        "The new name; a valid identifier, not a keyword.",
+    ),
+    own(
+        INCLUDE_POSSIBLE,
+        &[RenameSymbol],
+        false,
+        Shape::TextList,
+        "Possible references (path:line:column, as data.possible_references lists them) to rename too.",
     ),
     // every call
     every(
@@ -354,6 +384,17 @@ mod tests {
                 "function_name",
                 "name_path",
                 "new_parameters"
+            ])
+        );
+        assert_eq!(
+            sorted(RenameSymbol),
+            expect(&[
+                "file_path",
+                "path",
+                "symbol_name",
+                "name_path",
+                "new_name",
+                "include_possible"
             ])
         );
         assert!(takes(MoveToFile, TARGET_FILE));

@@ -11,7 +11,8 @@ use crate::backend::lsp::ServerOverride;
 use crate::honesty::Tool;
 use crate::lang::symbols::SymbolQuery;
 use crate::refactor::{
-    ChangeSignatureRequest, ExtractRequest, InlineRequest, MoveRequest, NewParameter, Request,
+    ChangeSignatureRequest, ExtractRequest, InlineRequest, MoveRequest, NewParameter,
+    RenameRequest, Request,
 };
 
 use super::arg;
@@ -124,6 +125,7 @@ pub fn parse(tool: Tool, args: &Value) -> Result<ToolCall, ApiError> {
             function: a.symbol(arg::FUNCTION_NAME)?,
             new_parameters: a.new_parameters()?,
         }),
+        Tool::RenameSymbol => rename_request(&a, file)?,
     };
     Ok(ToolCall {
         request,
@@ -176,6 +178,29 @@ fn move_request(a: &Args, file: String) -> Result<Request, ApiError> {
         file,
         symbol,
         target_file,
+    }))
+}
+
+fn rename_request(a: &Args, file: String) -> Result<Request, ApiError> {
+    // The symbol by name (or `name_path`), or only by `line` and `column` (the name under a
+    // cursor).
+    let by_name = a.get(arg::SYMBOL_NAME).is_some() || a.get(arg::NAME_PATH).is_some();
+    let symbol = match (a.positive(arg::LINE)?, a.positive(arg::COLUMN)?) {
+        (Some(line), Some(column)) if !by_name => SymbolQuery {
+            name: String::new(),
+            line: Some(line),
+            column: Some(column),
+        },
+        _ => a.symbol(arg::SYMBOL_NAME)?,
+    };
+    let new_name = a
+        .string(arg::NEW_NAME)?
+        .ok_or_else(|| ApiError::missing(arg::NEW_NAME, "the new name of the symbol"))?;
+    Ok(Request::Rename(RenameRequest {
+        file,
+        symbol,
+        new_name,
+        include_possible: a.string_list(arg::INCLUDE_POSSIBLE)?,
     }))
 }
 

@@ -472,7 +472,9 @@ impl Engine {
             Request::Inline(r) => &r.function.name,
             Request::ChangeSignature(r) => &r.function.name,
             Request::Move(r) => &r.symbol.name,
-            Request::Extract(_) => return Vec::new(),
+            // Files still naming the old name after a rename.
+            Request::Rename(r) if !r.symbol.name.is_empty() => &r.symbol.name,
+            Request::Extract(_) | Request::Rename(_) => return Vec::new(),
         };
         let name = name.rsplit('/').next().unwrap_or(name);
         let Ok(mentioning) = crate::refactor::Sources::files_mentioning(&self.sources, lang, name)

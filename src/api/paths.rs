@@ -24,6 +24,7 @@ pub fn resolve(root: &Root, call: &mut ToolCall) -> Result<(), ApiError> {
         Request::Extract(r) => r.file = resolved(&r.file, arg::FILE_PATH)?,
         Request::Inline(r) => r.file = resolved(&r.file, arg::FILE_PATH)?,
         Request::ChangeSignature(r) => r.file = resolved(&r.file, arg::FILE_PATH)?,
+        Request::Rename(r) => r.file = resolved(&r.file, arg::FILE_PATH)?,
         Request::Move(r) => {
             r.file = resolved(&r.file, arg::FILE_PATH)?;
             r.target_file = resolved(&r.target_file, arg::TARGET_FILE)?;

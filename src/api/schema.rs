@@ -23,6 +23,9 @@ pub fn description(tool: Tool) -> String {
         Tool::ChangeSignature => {
             "Change signature: gives `function_name` the whole parameter list `new_parameters` and rewrites its call sites positionally (no re-ordering; missing arguments get a placeholder)."
         }
+        Tool::RenameSymbol => {
+            "Rename symbol: renames `symbol_name` (a function, method, class/struct/enum/trait, field, local variable or parameter; or the name at `line`/`column`) to `new_name` at its definition and every reference. The heuristic rewrites the references it is certain of (resolved through imports, scopes, self and evident receiver types) and lists the possible ones as warnings (data.possible_references); pass some of those `path:line:column` in `include_possible` to rename them too. A new name that collides where the rename writes it is refused, saying where. Import aliases are kept."
+        }
     };
     format!(
         "{what} dry_run defaults to true: you get a diff per file with sha256_before/after and data.plan_id, and nothing is written; pass dry_run=false with plan_id (and optionally expected_sha256) from the preview to write exactly that plan atomically — if the plan computed now differs, nothing is written and stale_file says what changed. \

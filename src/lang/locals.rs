@@ -86,6 +86,17 @@ impl Locals {
         }
     }
 
+    /// Python: the innermost scope (function from its parameters on, lambda, comprehension)
+    /// whose local the name at `at` is; `None` when it is the module's (or declared `global`).
+    pub fn python_scope_at(&self, at: usize) -> Option<Range<usize>> {
+        self.python
+            .iter()
+            .filter(|s| s.range.contains(&at))
+            .min_by_key(|s| s.range.len())
+            .filter(|s| s.verdict == PythonVerdict::Local)
+            .map(|s| s.range.clone())
+    }
+
     /// Top down: each construct that binds (a `let` of a block, the parameters of a `fn` or a
     /// closure, a `for`, a `match` arm, an `if let`/`while let`) looks at its own pattern, so no
     /// node is asked for its parent (a walk from the root in tree-sitter).

@@ -12,6 +12,7 @@ pub mod names;
 pub mod params;
 pub mod partial;
 pub mod python;
+pub mod refs;
 pub mod regions;
 pub mod rust;
 pub mod symbols;
@@ -63,6 +64,14 @@ impl Language {
         match self {
             Language::Rust => &rust::Rust,
             Language::Python => &python::Python,
+        }
+    }
+
+    /// The language's answers to the references engine.
+    pub fn resolver(self) -> &'static dyn refs::Resolver {
+        match self {
+            Language::Rust => &rust::refs::RustRefs,
+            Language::Python => &python::refs::PythonRefs,
         }
     }
 

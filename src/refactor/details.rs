@@ -23,6 +23,8 @@ pub enum Details {
     RopeMove(RopeMoveDetails),
     /// rope's change signature.
     RopeChangeSignature(RopeChangeSignatureDetails),
+    /// A rename, by candor's engine or a language server.
+    Rename(RenameDetails),
 }
 
 impl Details {
@@ -121,6 +123,23 @@ pub struct RopeChangeSignatureDetails {
     pub rope_changers: Vec<String>,
 }
 
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RenameDetails {
+    pub old_name: String,
+    pub new_name: String,
+    /// What was renamed ("function", "method", "struct", "field", "local variable"...).
+    pub symbol_kind: String,
+    /// `path:line` of the definition.
+    pub definition: String,
+    /// How many occurrences were rewritten (the definition included).
+    pub references_renamed: usize,
+    /// `path:line:column` of each possible reference left unchanged.
+    pub possible_references: Vec<String>,
+    pub files_changed: Vec<String>,
+    /// Where the references came from (candor's engine, checked against a server, a server).
+    pub references_from: String,
+}
+
 impl Details {
     /// The new parameter list as written, when this is a change of signature.
     pub fn new_params(&self) -> Option<&str> {
@@ -204,6 +223,16 @@ mod tests {
             Details::LspInline(LspInlineDetails {
                 function_name: "f".into(),
                 lsp_action: "Inline".into(),
+            }),
+            Details::Rename(RenameDetails {
+                old_name: "f".into(),
+                new_name: "g".into(),
+                symbol_kind: "function".into(),
+                definition: "a.py:1".into(),
+                references_renamed: 2,
+                possible_references: vec!["b.py:3:5".into()],
+                files_changed: vec!["a.py".into()],
+                references_from: "candor's references engine (tree-sitter)".into(),
             }),
         ]
     }

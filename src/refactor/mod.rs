@@ -8,6 +8,8 @@ pub mod extract;
 pub mod findings;
 pub mod inline;
 pub mod move_to_file;
+pub mod references;
+pub mod rename;
 mod sources;
 
 use serde::Serialize;
@@ -19,12 +21,13 @@ use crate::lang::symbols::{LookupError, SymbolQuery};
 
 pub use details::{
     ChangeSignatureDetails, Details, ExtractDetails, InlineDetails, LspExtractDetails,
-    LspInlineDetails, MoveDetails, MovedPiece, RopeChangeSignatureDetails, RopeMoveDetails,
+    LspInlineDetails, MoveDetails, MovedPiece, RenameDetails, RopeChangeSignatureDetails,
+    RopeMoveDetails,
 };
 pub use findings::{Finding, Severity};
 pub use sources::{
     FullTrees, Job, KnownParse, MemorySources, Mentioning, ParseOnDemand, ParsedFiles, SourceError,
-    Sources, map_in_parallel, tree_of,
+    Sources, WordSites, map_in_parallel, tree_of,
 };
 
 /// `refactor_extract_function`: move lines `start_line..=end_line` into `new_name`.
@@ -72,13 +75,24 @@ pub struct ChangeSignatureRequest {
     pub new_parameters: Vec<NewParameter>,
 }
 
-/// One refactor request of any of the four tools.
+/// `refactor_rename_symbol`: give a symbol and its references a new name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenameRequest {
+    pub file: String,
+    pub symbol: SymbolQuery,
+    pub new_name: String,
+    /// Possible references (`path:line:column`, as the warnings list them) to rename too.
+    pub include_possible: Vec<String>,
+}
+
+/// One refactor request of any of the five tools.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Request {
     Extract(ExtractRequest),
     Inline(InlineRequest),
     Move(MoveRequest),
     ChangeSignature(ChangeSignatureRequest),
+    Rename(RenameRequest),
 }
 
 impl Request {
@@ -88,6 +102,7 @@ impl Request {
             Request::Inline(_) => Tool::InlineFunction,
             Request::Move(_) => Tool::MoveToFile,
             Request::ChangeSignature(_) => Tool::ChangeSignature,
+            Request::Rename(_) => Tool::RenameSymbol,
         }
     }
 
@@ -98,6 +113,7 @@ impl Request {
             Request::Inline(r) => &r.file,
             Request::Move(r) => &r.file,
             Request::ChangeSignature(r) => &r.file,
+            Request::Rename(r) => &r.file,
         }
     }
 
@@ -128,6 +144,7 @@ pub fn plan_in(
         Request::Inline(r) => inline::plan(sources, r, lang),
         Request::Move(r) => move_to_file::plan(sources, r, lang),
         Request::ChangeSignature(r) => change_signature::plan(sources, r, lang),
+        Request::Rename(r) => rename::plan(sources, r, lang),
     }?;
     // The trees the shell already has (the file of the request, usually) make the check of
     // the result whole and cheap: only the edits are parsed again.

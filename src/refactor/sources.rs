@@ -35,6 +35,17 @@ pub struct Mentioning {
     pub skipped: Vec<(String, String)>,
 }
 
+/// The files of a project that hold a word, and where: what the references engine asks before
+/// it parses anything ([`Sources::word_sites`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WordSites {
+    /// Each file holding the word as a whole word (in code, a string or a comment), with the
+    /// byte offsets of those occurrences, in path order.
+    pub files: Vec<(SourceFile, Vec<usize>)>,
+    /// (path, why) for files that were skipped (binary, not UTF-8, too large).
+    pub skipped: Vec<(String, String)>,
+}
+
 /// Read access to the project for the refactors. `Sync`: the shell's workers read files too.
 pub trait Sources: Sync {
     /// The file at a project-relative path; `Ok(None)` when it does not exist.
@@ -46,6 +57,26 @@ pub trait Sources: Sync {
 
     /// Whether the project-relative directory exists ("" is the root).
     fn dir_exists(&self, path: &str) -> bool;
+
+    /// Which files of `lang` can hold the name `word`, and where: every whole-word occurrence,
+    /// in code, strings and comments. The one question the references engine asks of the
+    /// project; an index answers it without reading every file. By default, the files
+    /// [`files_mentioning`](Sources::files_mentioning) the word, searched.
+    fn word_sites(&self, lang: Language, word: &str) -> Result<WordSites, SourceError> {
+        let mentioning = self.files_mentioning(lang, word)?;
+        let files = mentioning
+            .files
+            .into_iter()
+            .filter_map(|file| {
+                let offsets = crate::lang::calls::word_matches(&file.text, word);
+                (!offsets.is_empty()).then_some((file, offsets))
+            })
+            .collect();
+        Ok(WordSites {
+            files,
+            skipped: mentioning.skipped,
+        })
+    }
 
     /// The shell's parsed-file store; by default files are parsed when asked and nothing is
     /// kept.
@@ -152,6 +183,10 @@ impl Sources for FullTrees<'_> {
 
     fn dir_exists(&self, path: &str) -> bool {
         self.0.dir_exists(path)
+    }
+
+    fn word_sites(&self, lang: Language, word: &str) -> Result<WordSites, SourceError> {
+        self.0.word_sites(lang, word)
     }
 
     fn parsed(&self) -> &dyn ParsedFiles {

@@ -1,4 +1,4 @@
-//! What `i`, `c` and `m` act on: the function or item *named* under the code view's cursor (its
+//! What `i`, `c` and `m` act on (`r` takes the word under the cursor, [`word_at`]): the function or item *named* under the code view's cursor (its
 //! definition, or a call of it) when the cursor is on such a name, else the innermost one around
 //! the cursor. Syntactic, through the `lang` outline and call search, like the refactors
 //! themselves; a call is matched to a definition in the same file by its form (`f(…)` a
@@ -144,7 +144,9 @@ fn node_text_of(doc: &Document, range: &std::ops::Range<usize>) -> String {
 }
 
 /// The byte range of the identifier under character `col` of `line`, if the cursor is on one.
-fn word_at(doc: &Document, line: usize, col: usize) -> Option<std::ops::Range<usize>> {
+/// The byte range of the identifier at 0-based `line` and character `col`, when the tree agrees
+/// it is one token.
+pub fn word_at(doc: &Document, line: usize, col: usize) -> Option<std::ops::Range<usize>> {
     let range = doc.lines.get(line)?.clone();
     let text = &doc.text[range.clone()];
     let (at, c) = text.char_indices().nth(col)?;

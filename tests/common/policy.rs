@@ -61,8 +61,8 @@ pub fn policy() -> Policy {
             caveats.last_mut().unwrap().1.push(item.to_string());
         }
     }
-    assert_eq!(caveats.len(), 4, "four tools in the catalogue");
-    assert_eq!(confidence.len(), 4, "four rows in the confidence table");
+    assert_eq!(caveats.len(), 5, "five tools in the catalogue");
+    assert_eq!(confidence.len(), 5, "five rows in the confidence table");
     Policy {
         caveats,
         degraded_reason,

@@ -10,6 +10,7 @@ mod convert;
 mod interrupt;
 mod operations;
 mod project_guard;
+mod rename;
 mod servers;
 mod session;
 mod transport;
@@ -297,6 +298,7 @@ impl LspPool {
         let prepared = match request {
             Request::Extract(r) => operations::prepare_extract(sources, r)?,
             Request::Inline(r) => operations::prepare_inline(sources, r)?,
+            Request::Rename(r) => operations::Prepared::Rename(rename::prepare_rename(sources, r)?),
             Request::Move(_) | Request::ChangeSignature(_) => {
                 return Err(LspFailure::Unsupported(format!(
                     "no language server offers a {} refactor",

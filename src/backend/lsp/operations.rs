@@ -47,6 +47,7 @@ pub struct PreparedInline {
 pub enum Prepared {
     Extract(PreparedExtract),
     Inline(PreparedInline),
+    Rename(super::rename::PreparedRename),
 }
 
 fn read(sources: &dyn Sources, path: &str) -> Result<SourceFile, LspFailure> {
@@ -129,6 +130,7 @@ pub fn run(
     let result = match prepared {
         Prepared::Extract(p) => extract(session, root, sources, p),
         Prepared::Inline(p) => inline(session, root, sources, p),
+        Prepared::Rename(p) => super::rename::rename(session, root, sources, p),
     };
     session.close_all();
     result

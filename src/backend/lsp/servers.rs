@@ -58,6 +58,7 @@ impl Flavor {
     /// Whether the server has a refactor for `tool` at all.
     pub fn offers(self, tool: Tool) -> bool {
         // None of them has move-to-file or change-signature; jedi cannot inline a function.
+        // All of them rename.
         !matches!(
             (self, tool),
             (_, Tool::MoveToFile | Tool::ChangeSignature)

@@ -641,6 +641,14 @@ impl Session {
         }
     }
 
+    /// Whether the server answers `textDocument/prepareRename`.
+    pub fn supports_prepare_rename(&self) -> bool {
+        self.capabilities
+            .pointer("/renameProvider/prepareProvider")
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
+    }
+
     fn resolves_code_actions(&self) -> bool {
         self.capabilities
             .pointer("/codeActionProvider/resolveProvider")

@@ -9,6 +9,7 @@ pub mod imports;
 pub mod modules;
 pub mod names;
 pub mod params;
+pub mod refs;
 pub mod statements;
 
 use std::ops::Range;

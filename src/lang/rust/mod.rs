@@ -10,6 +10,7 @@ pub mod macros;
 pub mod names;
 pub mod params;
 pub mod paths;
+pub mod refs;
 pub mod statements;
 pub mod traits;
 

@@ -41,6 +41,9 @@ pub(super) struct Callee<'a> {
     pub definition: (&'a str, Range<usize>, Range<usize>),
     /// The outline of the definition's file (computed once, not again for its call sites).
     pub definition_outline: &'a [Symbol],
+    /// The references engine's verdict on the calls, when it could resolve the function: only
+    /// its certain calls are rewritten.
+    pub engine: Option<&'a crate::refactor::references::Verdicts>,
 }
 
 impl Callee<'_> {
@@ -127,10 +130,31 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile, tree: &Tree) 
     let mut plans = Vec::new();
     let locations = call_locations(&calls, text, path);
     for ((call, construction), at) in calls.iter().zip(locations) {
+        let doubt = callee
+            .engine
+            .and_then(|e| e.doubt(path, call.name_range.start));
         let decision = if *construction {
             Decision::Rewrite {
                 explicit_receiver: false,
             }
+        } else if let Some(doubt) = doubt {
+            match doubt {
+                Ok(why) => {
+                    outcome.findings.push(Finding::warning(
+                        path,
+                        call.line,
+                        w::possible_call(&at, why),
+                    ));
+                }
+                // Another symbol of the same name: not a call site. Where the call's form
+                // already says why, that is said; otherwise nothing.
+                Err(()) => {
+                    if let Decision::Skip(why) = decide(callee, call, text, tree, &locals, &at) {
+                        outcome.findings.push(Finding::info(path, call.line, why));
+                    }
+                }
+            }
+            continue;
         } else {
             decide(callee, call, text, tree, &locals, &at)
         };

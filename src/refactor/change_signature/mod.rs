@@ -121,6 +121,7 @@ pub fn plan(
 
     // The call sites.
     let new_list = one_line(&new_texts);
+    let engine = engine_calls(sources, path, symbol, lang, &mut plan.findings);
     let callee = Callee {
         lang,
         name: &target.name,
@@ -131,6 +132,7 @@ pub fn plan(
         new_list: new_list.clone(),
         definition: (path, symbol.name_range.clone(), old.range.clone()),
         definition_outline: &symbols,
+        engine: engine.as_ref(),
     };
     let (files, outcomes) = search_and_rewrite(sources, &callee, &file, &tree, &mut plan.findings)?;
     let mut updated = 0usize;
@@ -145,6 +147,32 @@ pub fn plan(
     details.call_sites_updated = updated;
     plan.details = Details::ChangeSignature(details);
     Ok(plan)
+}
+
+/// The calls of the function as the references engine judges them; `None` (and an info finding)
+/// when it cannot resolve the function.
+fn engine_calls(
+    sources: &dyn Sources,
+    path: &str,
+    symbol: &crate::lang::symbols::Symbol,
+    lang: Language,
+    findings: &mut Vec<Finding>,
+) -> Option<crate::refactor::references::Verdicts> {
+    crate::refactor::references::Verdicts::of_function(
+        sources,
+        path,
+        &symbol.name_path,
+        symbol.line,
+        lang,
+    )
+    .map_err(|error| {
+        findings.push(Finding::info(
+            path,
+            symbol.line,
+            w::engine_unavailable(&error.to_string()),
+        ))
+    })
+    .ok()
 }
 
 /// The new parameter list in the layout of the old one, and the comments and attributes of the

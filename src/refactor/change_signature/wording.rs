@@ -427,3 +427,15 @@ pub fn rust_parameter_invalid(position: usize, why: &str) -> String {
         "parameter {position} of new_parameters: {why}; a Rust parameter needs an identifier (a pattern such as `(x, y)` is accepted only when it is an existing parameter, written as it is)"
     )
 }
+
+pub fn possible_call(at: &str, why: &str) -> String {
+    format!(
+        "{at}: possible call left unchanged ({why}); update it by hand if it calls this function"
+    )
+}
+
+pub fn engine_unavailable(why: &str) -> String {
+    format!(
+        "candor's references engine could not resolve the function ({why}); call sites were matched by their form only"
+    )
+}

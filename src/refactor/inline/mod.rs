@@ -219,7 +219,24 @@ fn run(
         import_removals: Vec::new(),
         builder: ChangeSetBuilder::new(),
         inlined: 0,
+        engine: None,
     };
+    // Only the calls the references engine is certain of are inlined; its possible ones stay
+    // (and keep the definition); when it cannot resolve the function, the calls' forms decide.
+    match crate::refactor::references::Verdicts::of_function(
+        sources,
+        def.path(),
+        &symbol.name_path,
+        symbol.line,
+        lang,
+    ) {
+        Ok(verdicts) => progress.engine = Some(verdicts),
+        Err(error) => progress.findings.push(Finding::info(
+            def.path(),
+            symbol.line,
+            w::engine_unavailable(&error.to_string()),
+        )),
+    }
     for (path, why) in &mentioning.skipped {
         progress.left.push(Left {
             file: path.clone(),
@@ -265,6 +282,8 @@ struct Progress<'r> {
     import_removals: Vec<(String, TextEdit, usize)>,
     builder: ChangeSetBuilder,
     inlined: usize,
+    /// The references engine's verdicts on the function's occurrences.
+    engine: Option<crate::refactor::references::Verdicts>,
 }
 
 impl Progress<'_> {
@@ -311,7 +330,20 @@ impl Progress<'_> {
         let mut finder = NodeFinder::new(&parsed.tree);
         for call in calls {
             let node = parsed.lang.syntax().call_at(&mut finder, &call.range);
-            let owner = target.owner_of_call(parsed, facts, call, node);
+            let mut owner = target.owner_of_call(parsed, facts, call, node);
+            // The engine only takes calls away from the heuristic's own "ours": what the call's
+            // form leaves unsure keeps its own reason.
+            if owner == Owner::Ours
+                && let Some(doubt) = self
+                    .engine
+                    .as_ref()
+                    .and_then(|e| e.doubt(path, call.name_range.start))
+            {
+                owner = match doubt {
+                    Ok(why) => Owner::Unsure(w::engine_possible(why)),
+                    Err(()) => Owner::NotOurs,
+                };
+            }
             if definition.is_some_and(|d| d.contains(&call.range.start)) {
                 if owner == Owner::Ours {
                     return Err(RefactorError::Unsupported(w::recursive_call(

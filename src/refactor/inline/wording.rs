@@ -516,3 +516,13 @@ pub fn python_conditional(place: Conditional, argument: &str) -> String {
         "it is in {place}, evaluated only sometimes; moving the argument `{argument}` before the statement would evaluate it always"
     )
 }
+
+pub fn engine_unavailable(why: &str) -> String {
+    format!(
+        "candor's references engine could not resolve the function ({why}); calls were matched by their form only"
+    )
+}
+
+pub fn engine_possible(why: &str) -> String {
+    format!("possible call left in place ({why}); the definition stays for it")
+}

@@ -111,6 +111,7 @@ impl Context {
                 Inline,
                 MoveToFile,
                 ChangeSignature,
+                Rename,
                 Undo,
                 Outline,
                 OpenPicker,
@@ -155,7 +156,7 @@ impl Context {
                 Apply,
                 Back,
             ],
-            Context::Findings => &[Up, Down, Jump, ToggleNotes, Back],
+            Context::Findings => &[Up, Down, Jump, ToggleNotes, IncludeReference, Back],
             Context::Confirm => &[Yes, No],
             Context::Help => &[Up, Down, PageUp, PageDown, Back],
         }
@@ -197,6 +198,7 @@ pub enum Command {
     Inline,
     MoveToFile,
     ChangeSignature,
+    Rename,
     Undo,
     Outline,
     OpenPicker,
@@ -225,6 +227,7 @@ pub enum Command {
     ToggleNotes,
     Check,
     RunTests,
+    IncludeReference,
     Yes,
     No,
 }
@@ -259,6 +262,7 @@ impl Command {
         Command::Inline,
         Command::MoveToFile,
         Command::ChangeSignature,
+        Command::Rename,
         Command::Undo,
         Command::Outline,
         Command::OpenPicker,
@@ -287,6 +291,7 @@ impl Command {
         Command::ToggleNotes,
         Command::Check,
         Command::RunTests,
+        Command::IncludeReference,
         Command::Yes,
         Command::No,
     ];
@@ -322,6 +327,7 @@ impl Command {
             Command::Inline => "inline",
             Command::MoveToFile => "move_to_file",
             Command::ChangeSignature => "change_signature",
+            Command::Rename => "rename",
             Command::Undo => "undo",
             Command::Outline => "outline",
             Command::OpenPicker => "open_picker",
@@ -350,6 +356,7 @@ impl Command {
             Command::ToggleNotes => "toggle_notes",
             Command::Check => "check",
             Command::RunTests => "run_tests",
+            Command::IncludeReference => "include_reference",
             Command::Yes => "yes",
             Command::No => "no",
         }
@@ -446,6 +453,9 @@ impl Command {
             (_, ChangeSignature) => {
                 "change the parameters of the function named under the cursor, else the one around it"
             }
+            (_, Rename) => {
+                "rename the symbol named under the cursor (a definition or a use: function, type, method, field, variable)"
+            }
             (_, Undo) => "undo the last refactor candor wrote",
             (_, Outline) => "outline: type to find a symbol, Enter jumps to it and selects it",
             (_, OpenPicker) => "open another file",
@@ -481,6 +491,9 @@ impl Command {
             }
             (_, RunTests) => {
                 "check the result and run the project's tests before and after, on a copy; while they run: stop them"
+            }
+            (_, IncludeReference) => {
+                "rename: include the possible reference of the selected warning too (again: leave it out)"
             }
             (_, Yes) => "yes, apply",
             (_, No) => "no, go back",

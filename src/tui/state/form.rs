@@ -42,6 +42,14 @@ pub enum FormKind {
         language: Language,
         is_method: bool,
     },
+    Rename {
+        file: String,
+        /// The name under the cursor, and where (1-based line and character column).
+        name: String,
+        line: usize,
+        column: usize,
+        language: Language,
+    },
 }
 
 impl FormKind {
@@ -50,6 +58,7 @@ impl FormKind {
             FormKind::Extract { .. } => Tool::ExtractFunction,
             FormKind::Move { .. } => Tool::MoveToFile,
             FormKind::ChangeSignature { .. } => Tool::ChangeSignature,
+            FormKind::Rename { .. } => Tool::RenameSymbol,
         }
     }
 }

@@ -212,6 +212,7 @@ pub(super) fn key(
         Command::Inline => return refactor::start_inline(state, fx),
         Command::MoveToFile => return refactor::start_move(state),
         Command::ChangeSignature => return refactor::start_change_signature(state),
+        Command::Rename => return refactor::start_rename(state),
         _ => {}
     }
     if let Some(notice) = notice {

@@ -3,9 +3,10 @@
 
 use crate::api::{ToolCall, arg};
 use crate::lang::Language;
+use crate::lang::symbols::SymbolQuery;
 use crate::refactor::change_signature::{check_new_parameters, read_typed_list};
 use crate::refactor::{
-    ChangeSignatureRequest, ExtractRequest, MemorySources, MoveRequest, Request,
+    ChangeSignatureRequest, ExtractRequest, MemorySources, MoveRequest, RenameRequest, Request,
 };
 use crate::tui::document::Document;
 use crate::tui::effect::Effect;
@@ -118,6 +119,39 @@ fn validate(
                     .map_err(|e| in_form_words(&e.to_string()))?;
             }
             Ok(Some(Request::ChangeSignature(request)))
+        }
+        FormKind::Rename {
+            file,
+            name,
+            line,
+            column,
+            language,
+        } => {
+            if text.is_empty() {
+                return if submitting {
+                    Err("type the new name".to_string())
+                } else {
+                    Ok(None)
+                };
+            }
+            language.validate_identifier(text)?;
+            if text == name {
+                return if submitting {
+                    Err(format!("`{name}` is its name already: type a new one"))
+                } else {
+                    Ok(None)
+                };
+            }
+            Ok(Some(Request::Rename(RenameRequest {
+                file: file.clone(),
+                symbol: SymbolQuery {
+                    name: name.clone(),
+                    line: Some(*line),
+                    column: Some(*column),
+                },
+                new_name: text.to_string(),
+                include_possible: Vec::new(),
+            })))
         }
     }
 }
@@ -233,6 +267,14 @@ fn preview_request(form: &Form, request: Request, cursor: usize) -> PreviewReque
             file,
             Title::new(
                 format!("change signature of {}", target.label),
+                &format!("in {file}"),
+                &format!("to {text}"),
+            ),
+        ),
+        FormKind::Rename { file, name, .. } => (
+            file,
+            Title::new(
+                format!("rename `{name}`"),
                 &format!("in {file}"),
                 &format!("to {text}"),
             ),

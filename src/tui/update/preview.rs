@@ -3,6 +3,7 @@
 //! asks twice, what is refused.
 
 use crate::api::ApiError;
+use crate::refactor::Request;
 use crate::tui::diffview;
 use crate::tui::effect::Effect;
 use crate::tui::keymap::{Command, Context};
@@ -436,9 +437,58 @@ fn findings_key(
         }
         Some(Command::Back) => preview.focus = PreviewFocus::Diff,
         Some(Command::Jump) => return jump_to_finding(state, preview, fx),
+        Some(Command::IncludeReference) => include_reference(state, preview, fx),
         _ => {}
     }
     Next::Stay
+}
+
+/// Rename: the possible reference the selected warning is about joins the references renamed
+/// (or, when it was included already, leaves them), and the preview is computed again.
+fn include_reference(state: &mut State, preview: &mut Preview, fx: &mut Vec<Effect>) {
+    let Request::Rename(rename) = &preview.request.call.request else {
+        state.info("only a rename has possible references to include".to_string());
+        return;
+    };
+    let Some(Ok(ready)) = preview.result.as_ref() else {
+        return;
+    };
+    let Some(finding) = ready
+        .finding_rows(preview.notes)
+        .get(preview.finding)
+        .map(FindingRow::finding)
+        .and_then(|i| ready.outcome.plan.findings.get(i))
+    else {
+        return;
+    };
+    let prefix = format!("{}:{}:", finding.file, finding.line);
+    let mut include = rename.include_possible.clone();
+    if let Some(at) = include.iter().position(|l| l.starts_with(&prefix)) {
+        let location = include.remove(at);
+        state.info(format!("{location} left out of the rename again"));
+    } else {
+        let possible = match &ready.outcome.plan.details {
+            crate::refactor::Details::Rename(details) => details.possible_references.clone(),
+            _ => Vec::new(),
+        };
+        let Some(location) = possible.into_iter().find(|l| l.starts_with(&prefix)) else {
+            state.info("this warning is not about a possible reference".to_string());
+            return;
+        };
+        state.info(format!("{location} included in the rename"));
+        include.push(location);
+    }
+    if let Request::Rename(rename) = &mut preview.request.call.request {
+        rename.include_possible = include;
+    }
+    let id = state.fresh_id();
+    preview.id = id;
+    preview.computing = true;
+    preview.confirm = false;
+    fx.push(Effect::Preview {
+        id,
+        call: Box::new(preview.request.call.clone()),
+    });
 }
 
 /// Shows the finding's line: in the diff when the file is part of the change (the whole file is

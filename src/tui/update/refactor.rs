@@ -208,6 +208,35 @@ pub(super) fn start_change_signature(state: &mut State) -> Screen {
     })
 }
 
+/// `r`: the name under the cursor, whatever it names (the engine finds the symbol from its
+/// position: a definition, a use through an import, a local, a member through `self`).
+pub(super) fn start_rename(state: &mut State) -> Screen {
+    let Some(code) = state.code.as_ref() else {
+        return Screen::Code;
+    };
+    let col = code.col.min(motion::last_col(&code.doc, code.cursor));
+    let Some(word) = aim::word_at(&code.doc, code.cursor, col) else {
+        state.warn("put the cursor on a name (a definition or a use) to rename it".to_string());
+        return Screen::Code;
+    };
+    let name = code.doc.text[word.clone()].to_string();
+    let line_start = code.doc.lines.get(code.cursor).map_or(0, |r| r.start);
+    let column = code.doc.text[line_start..word.start].chars().count() + 1;
+    Screen::Form(Form {
+        kind: FormKind::Rename {
+            file: code.doc.path.clone(),
+            name: name.clone(),
+            line: code.cursor + 1,
+            column,
+            language: code.doc.language,
+        },
+        input: new_input("the new name", &name),
+        error: None,
+        completions: Vec::new(),
+        completion: None,
+    })
+}
+
 fn new_input(placeholder: &str, text: &str) -> TextArea<'static> {
     crate::tui::input::field(placeholder, text)
 }

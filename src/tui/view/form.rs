@@ -50,6 +50,15 @@ pub fn render(state: &State, form: &Form, frame: &mut Frame) {
             ),
             "Parameters",
         ),
+        FormKind::Rename {
+            file, name, line, ..
+        } => (
+            " Rename ",
+            format!(
+                "Rename `{name}` (line {line} of {file}) and its references; possible ones are listed, not renamed."
+            ),
+            "New name",
+        ),
     };
     frame.render_widget(Clear, area);
     let block = Block::default()
@@ -114,7 +123,7 @@ pub fn render(state: &State, form: &Form, frame: &mut Frame) {
                 Span::styled("new file: it will be created", t.dim)
             }
         }
-        (None, FormKind::Extract { .. }) => {
+        (None, FormKind::Extract { .. } | FormKind::Rename { .. }) => {
             Span::styled("a new name: letters, digits and _, not a keyword", t.dim)
         }
     };

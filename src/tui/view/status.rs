@@ -65,6 +65,7 @@ pub fn pieces(state: &State) -> (Vec<Piece<'static>>, Vec<(String, String)>) {
                     hint(Context::Code, Command::Inline, "inline"),
                     hint(Context::Code, Command::MoveToFile, "move"),
                     hint(Context::Code, Command::ChangeSignature, "signature"),
+                    hint(Context::Code, Command::Rename, "rename"),
                     hint(Context::Code, Command::Search, "search"),
                     hint(Context::Code, Command::Outline, "outline"),
                     hint(Context::Global, Command::Help, "help"),

@@ -1,0 +1,443 @@
+//! The Python symbol a name stands for, as the references engine needs it: a module-level item,
+//! a member of a class (method, attribute), or a binding of one function (local, parameter,
+//! nested function) — from its definition, or from a use the file resolves (a local, an
+//! import, `self.name`).
+
+use std::ops::Range;
+
+use tree_sitter::{Node, Tree};
+
+use super::receiver::{Receiver, class_name, class_of_method, receiver};
+use super::shape::{Shape, from_module, shape_of};
+use super::view::{TopBinding, View};
+use crate::lang::finder::NodeFinder;
+use crate::lang::locals::Locals;
+use crate::lang::python::definitions;
+use crate::lang::python::imports::resolve_relative;
+use crate::lang::python::modules::module_parts;
+use crate::lang::refs::{LocalBinding, Member, MemberKind, NoTarget, Target, TargetKind};
+use crate::lang::{Language, node_text};
+
+/// Names that are no symbol of their own.
+const SPECIAL: &[&str] = &["self", "cls", "super", "__class__"];
+
+pub fn target_at(tree: &Tree, text: &str, path: &str, at: usize) -> Result<Target, NoTarget> {
+    let mut finder = NodeFinder::new(tree);
+    let end = text[at..]
+        .char_indices()
+        .find(|(_, c)| !(c.is_alphanumeric() || *c == '_'))
+        .map_or(text.len(), |(i, _)| at + i);
+    if end == at {
+        return Err(NoTarget::NotAName);
+    }
+    finder.seek(at, end);
+    let path_nodes = finder.path().to_vec();
+    let Some((&node, ancestors)) = path_nodes.split_last() else {
+        return Err(NoTarget::NotAName);
+    };
+    if node.kind() != "identifier" || node.byte_range() != (at..end) {
+        return Err(NoTarget::NotAName);
+    }
+    let name = node_text(node, text).to_string();
+    let make = |kind: TargetKind, label: &'static str, range: Range<usize>| Target {
+        lang: Language::Python,
+        name: name.clone(),
+        kind,
+        label,
+        path: path.to_string(),
+        module: module_parts(path),
+        name_range: node.byte_range(),
+        range,
+    };
+    match shape_of(node, ancestors) {
+        Shape::DefName(definition) => {
+            let what = if definition.kind() == "class_definition" {
+                "class"
+            } else {
+                "function"
+            };
+            definition_target(tree, text, node, definition, what, &make)
+        }
+        Shape::Parameter(function) => {
+            if SPECIAL.contains(&name.as_str()) {
+                return Err(NoTarget::Special { name });
+            }
+            if function.kind() == "function_definition"
+                && class_of_method(function).is_some()
+                && definitions::first_parameter(function, text).as_deref() == Some(name.as_str())
+                && !definitions::decorators(function, text)
+                    .iter()
+                    .any(|d| d == "staticmethod")
+            {
+                return Err(NoTarget::Special { name });
+            }
+            let scope = Locals::new(Language::Python, tree, text, &name)
+                .python_scope_at(at)
+                .unwrap_or_else(|| function.byte_range());
+            let parameter_of = (function.kind() == "function_definition")
+                .then(|| function.child_by_field_name("name").map(|n| n.byte_range()))
+                .flatten();
+            Ok(make(
+                TargetKind::Local(LocalBinding {
+                    scope,
+                    binding: at,
+                    parameter_of,
+                }),
+                "parameter",
+                function.byte_range(),
+            ))
+        }
+        Shape::Attribute { object } => attribute_target(tree, text, path, node, object, &make),
+        Shape::FromImport {
+            statement,
+            alias: false,
+            ..
+        } => Err(elsewhere(path, from_module(statement, text), &name)),
+        Shape::Keyword { .. } | Shape::OtherImport | Shape::FromImport { .. } => {
+            Err(NoTarget::Unresolved { name })
+        }
+        Shape::Plain => plain_target(tree, text, path, node, ancestors, &make),
+    }
+}
+
+type Make<'a> = dyn Fn(TargetKind, &'static str, Range<usize>) -> Target + 'a;
+
+/// The scope a definition binds its name in: a module, a class body or a function.
+fn binding_scope(definition: Node<'_>) -> Option<Node<'_>> {
+    let mut current = definitions::outer(definition).parent();
+    while let Some(node) = current {
+        if matches!(
+            node.kind(),
+            "function_definition" | "class_definition" | "module" | "lambda"
+        ) {
+            return Some(node);
+        }
+        current = node.parent();
+    }
+    None
+}
+
+fn definition_target(
+    tree: &Tree,
+    text: &str,
+    name: Node<'_>,
+    definition: Node<'_>,
+    what: &'static str,
+    make: &Make<'_>,
+) -> Result<Target, NoTarget> {
+    let range = definitions::outer(definition).byte_range();
+    match binding_scope(definition).map(|s| (s.kind(), s)) {
+        Some(("class_definition", class)) => {
+            let kind = if what == "class" {
+                MemberKind::Field
+            } else {
+                MemberKind::Method
+            };
+            Ok(make(
+                TargetKind::Member(Member {
+                    owner: class_name(class, text).to_string(),
+                    trait_name: None,
+                    kind,
+                }),
+                if what == "class" {
+                    "nested class"
+                } else {
+                    "method"
+                },
+                range,
+            ))
+        }
+        Some(("function_definition" | "lambda", function)) => {
+            let own = node_text(name, text);
+            let scope = Locals::new(Language::Python, tree, text, own)
+                .python_scope_at(name.start_byte())
+                .unwrap_or_else(|| function.byte_range());
+            Ok(make(
+                TargetKind::Local(LocalBinding {
+                    scope,
+                    binding: name.start_byte(),
+                    parameter_of: None,
+                }),
+                if what == "class" {
+                    "local class"
+                } else {
+                    "nested function"
+                },
+                range,
+            ))
+        }
+        _ => Ok(make(TargetKind::Item, what, range)),
+    }
+}
+
+fn attribute_target(
+    tree: &Tree,
+    text: &str,
+    path: &str,
+    node: Node<'_>,
+    object: Node<'_>,
+    make: &Make<'_>,
+) -> Result<Target, NoTarget> {
+    let name = node_text(node, text).to_string();
+    let member = |class: Node<'_>| {
+        let owner = class_name(class, text).to_string();
+        let method = is_method_of(class, text, &name);
+        make(
+            TargetKind::Member(Member {
+                owner,
+                trait_name: None,
+                kind: if method {
+                    MemberKind::Method
+                } else {
+                    MemberKind::Field
+                },
+            }),
+            if method { "method" } else { "attribute" },
+            node.byte_range(),
+        )
+    };
+    match receiver(object, text) {
+        Receiver::Own(class) => Ok(member(class)),
+        Receiver::Variable(variable) | Receiver::Class(variable) => {
+            let dotted = super::shape::dotted_text(variable, text).unwrap_or_default();
+            let view = View::build(tree, text, path);
+            if let Some(module) = view.module_of(&dotted) {
+                return Err(elsewhere(path, &module, &name));
+            }
+            if let Some(class) = class_defined_here(tree, text, &dotted) {
+                return Ok(member(class));
+            }
+            Err(NoTarget::Unresolved { name })
+        }
+        _ => Err(NoTarget::Unresolved { name }),
+    }
+}
+
+fn is_method_of(class: Node<'_>, text: &str, name: &str) -> bool {
+    let Some(body) = class.child_by_field_name("body") else {
+        return false;
+    };
+    body.named_children(&mut body.walk()).any(|statement| {
+        let definition = if statement.kind() == "decorated_definition" {
+            statement.child_by_field_name("definition")
+        } else {
+            Some(statement)
+        };
+        definition.is_some_and(|d| {
+            d.kind() == "function_definition"
+                && d.child_by_field_name("name")
+                    .is_some_and(|n| node_text(n, text) == name)
+        })
+    })
+}
+
+/// A top-level class of the file called `name`.
+fn class_defined_here<'t>(tree: &'t Tree, text: &str, name: &str) -> Option<Node<'t>> {
+    crate::lang::python::imports::module_level_statements(tree)
+        .into_iter()
+        .map(|s| {
+            if s.kind() == "decorated_definition" {
+                s.child_by_field_name("definition").unwrap_or(s)
+            } else {
+                s
+            }
+        })
+        .find(|s| {
+            s.kind() == "class_definition"
+                && s.child_by_field_name("name")
+                    .is_some_and(|n| node_text(n, text) == name)
+        })
+}
+
+fn plain_target(
+    tree: &Tree,
+    text: &str,
+    path: &str,
+    node: Node<'_>,
+    ancestors: &[Node<'_>],
+    make: &Make<'_>,
+) -> Result<Target, NoTarget> {
+    let name = node_text(node, text).to_string();
+    if SPECIAL.contains(&name.as_str()) {
+        return Err(NoTarget::Special { name });
+    }
+    let at = node.start_byte();
+    let locals = Locals::new(Language::Python, tree, text, &name);
+    if let Some(scope) = locals.python_scope_at(at) {
+        let binding = first_binding(tree, text, &name, &scope, &locals).unwrap_or(at);
+        if binding != at {
+            // The variable's own binding decides what it is (a nested function, a parameter).
+            if let Ok(target) = target_at(tree, text, path, binding)
+                && matches!(target.kind, TargetKind::Local(_))
+            {
+                return Ok(target);
+            }
+        }
+        return Ok(make(
+            TargetKind::Local(LocalBinding {
+                scope: scope.clone(),
+                binding,
+                parameter_of: None,
+            }),
+            "local variable",
+            scope,
+        ));
+    }
+    // A class attribute assigned in the class body.
+    if let Some(class) = class_body_of(ancestors) {
+        return Ok(make(
+            TargetKind::Member(Member {
+                owner: class_name(class, text).to_string(),
+                trait_name: None,
+                kind: MemberKind::Field,
+            }),
+            "class attribute",
+            node.byte_range(),
+        ));
+    }
+    let view = View::build(tree, text, path);
+    match view.get(&name).first() {
+        Some(TopBinding::Defined { at: own, .. }) if *own != at => {
+            target_at(tree, text, path, *own)
+        }
+        Some(TopBinding::Defined { what, .. }) => {
+            let statement = ancestors
+                .iter()
+                .rev()
+                .find(|a| {
+                    matches!(
+                        a.kind(),
+                        "expression_statement" | "for_statement" | "with_statement"
+                    )
+                })
+                .map_or(node.byte_range(), |s| s.byte_range());
+            Ok(make(TargetKind::Item, what, statement))
+        }
+        Some(TopBinding::From {
+            module, original, ..
+        }) => Err(elsewhere(path, module, original)),
+        Some(TopBinding::Module { .. }) => Err(NoTarget::Unresolved { name }),
+        None => Err(NoTarget::Unresolved { name }),
+    }
+}
+
+/// The class whose body holds the statement an identifier is in (not through a function).
+fn class_body_of<'t>(ancestors: &[Node<'t>]) -> Option<Node<'t>> {
+    for (i, node) in ancestors.iter().enumerate().rev() {
+        match node.kind() {
+            "function_definition" | "lambda" => return None,
+            "class_definition" => {
+                // Only code of the body: not the class's name, bases or decorators.
+                return ancestors
+                    .get(i + 1)
+                    .filter(|b| b.kind() == "block")
+                    .map(|_| *node);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The first binding of `name` in the scope `scope` (a parameter, an assignment...).
+fn first_binding(
+    tree: &Tree,
+    text: &str,
+    name: &str,
+    scope: &Range<usize>,
+    locals: &Locals,
+) -> Option<usize> {
+    let mut found = None;
+    crate::lang::walk_tree_with_ancestors(tree, |node, ancestors| {
+        if found.is_some() || node.end_byte() <= scope.start || node.start_byte() >= scope.end {
+            return false;
+        }
+        if node.kind() == "identifier"
+            && node_text(node, text) == name
+            && scope.contains(&node.start_byte())
+            && locals.python_scope_at(node.start_byte()).as_ref() == Some(scope)
+            && crate::lang::python::names::role(node, crate::lang::up_from(node, ancestors))
+                == crate::lang::names::NameRole::Bind
+        {
+            found = Some(node.start_byte());
+        }
+        true
+    });
+    found
+}
+
+/// The definition `name` of the module `module` (as written in the file at `path`): the
+/// driver looks for it.
+fn elsewhere(path: &str, module: &str, name: &str) -> NoTarget {
+    NoTarget::Elsewhere {
+        module: absolute_module(path, module),
+        name: name.to_string(),
+    }
+}
+
+/// A module as written in the file at `path` (`.util`, `pkg.util`), as parts from the root
+/// (relative) or as written (absolute; matched on its trailing parts).
+pub fn absolute_module(path: &str, module: &str) -> Vec<String> {
+    let dots = module.len() - module.trim_start_matches('.').len();
+    if dots == 0 {
+        return module.split('.').map(|s| s.trim().to_string()).collect();
+    }
+    let mut package = module_parts(path);
+    if !path.ends_with("__init__.py") && !path.ends_with("__init__.pyi") {
+        package.pop();
+    }
+    resolve_relative(&package, dots, module[dots..].trim()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn target(text: &str, path: &str, needle: &str, nth: usize) -> Result<Target, NoTarget> {
+        let tree = Language::Python.parse(text);
+        let at = crate::lang::calls::word_matches(text, needle)[nth];
+        target_at(&tree, text, path, at)
+    }
+
+    #[test]
+    fn targets_of_every_kind() {
+        let text = "from .a import dedent\nimport b\n\nclass F:\n    size = 1\n    def dedent(self, n):\n        self.width = n\n        return self.width\n\ndef use(x):\n    y = x\n    def inner():\n        return y\n    return inner\n\nb.go()\n";
+        let path = "pkg/m.py";
+        let t = target(text, path, "dedent", 1).unwrap();
+        assert_eq!(t.label, "method");
+        assert!(matches!(&t.kind, TargetKind::Member(m) if m.owner == "F"));
+        let t = target(text, path, "width", 1).unwrap();
+        assert_eq!(t.label, "attribute");
+        let t = target(text, path, "size", 0).unwrap();
+        assert_eq!(t.label, "class attribute");
+        let t = target(text, path, "x", 0).unwrap();
+        assert_eq!(t.label, "parameter");
+        let t = target(text, path, "x", 1).unwrap();
+        assert_eq!(t.label, "parameter", "a use resolves to its binding");
+        let t = target(text, path, "y", 1).unwrap();
+        assert_eq!(t.label, "local variable");
+        let t = target(text, path, "inner", 1).unwrap();
+        assert_eq!(t.label, "nested function");
+        let t = target(text, path, "use", 0).unwrap();
+        assert_eq!(t.label, "function");
+        assert_eq!(t.kind, TargetKind::Item);
+        assert_eq!(
+            target(text, path, "dedent", 0).unwrap_err(),
+            NoTarget::Elsewhere {
+                module: vec!["pkg".into(), "a".into()],
+                name: "dedent".into()
+            }
+        );
+        assert_eq!(
+            target(text, path, "go", 0).unwrap_err(),
+            NoTarget::Elsewhere {
+                module: vec!["b".into()],
+                name: "go".into()
+            }
+        );
+        assert!(matches!(
+            target(text, path, "self", 0),
+            Err(NoTarget::Special { .. })
+        ));
+    }
+}

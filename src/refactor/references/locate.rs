@@ -1,0 +1,290 @@
+//! Which symbol a request means: a definition found by name or `name_path` in the file's
+//! outline, a member or local found inside its container (`Type/field`, `function/variable`),
+//! or the name at `line`/`column` — a definition or a use, followed through the file's imports
+//! to the project file that defines it.
+
+use tree_sitter::Tree;
+
+use super::wording as w;
+use crate::edit::SourceFile;
+use crate::lang::Language;
+use crate::lang::refs::{NoTarget, Target, TargetKind, module_of_path};
+use crate::lang::symbols::{LookupError, Symbol, SymbolKind, SymbolQuery, resolve};
+use crate::refactor::{RefactorError, SourceError, Sources};
+
+/// How many re-exports a lookup follows before it gives up.
+const MAX_HOPS: usize = 8;
+
+/// The symbol, with the file that defines it and its full tree.
+pub struct Located {
+    pub file: SourceFile,
+    pub tree: Tree,
+    pub target: Target,
+}
+
+pub fn locate(
+    sources: &dyn Sources,
+    path: &str,
+    query: &SymbolQuery,
+    lang: Language,
+) -> Result<Located, RefactorError> {
+    let file = read(sources, path)?;
+    let store = sources.parsed();
+    let tree = store.tree(lang, &file);
+    let resolver = lang.resolver();
+    let last = query
+        .name
+        .rsplit('/')
+        .next()
+        .unwrap_or(&query.name)
+        .to_string();
+    let found = if let (Some(line), Some(column)) = (query.line, query.column) {
+        let at =
+            name_at(&file.text, line, column).ok_or_else(|| RefactorError::InvalidArgument {
+                param: "column",
+                message: w::no_name_at(path, line, column),
+            })?;
+        let word = word_at(&file.text, at);
+        if !last.is_empty() && word != last {
+            return Err(RefactorError::InvalidArgument {
+                param: "column",
+                message: w::other_name_at(path, line, column, word, &last),
+            });
+        }
+        resolver.target_at(&tree, &file.text, path, at)
+    } else {
+        let symbols = store.outline(lang, &file, &tree);
+        by_name(&symbols, query, &last, &tree, &file, lang)?
+    };
+    match found {
+        Ok(target) => Ok(Located { file, tree, target }),
+        Err(NoTarget::Elsewhere { module, name }) => follow(sources, lang, module, name, path),
+        Err(other) => Err(no_target(other, path, query.line.unwrap_or(0), &last)),
+    }
+}
+
+fn read(sources: &dyn Sources, path: &str) -> Result<SourceFile, RefactorError> {
+    Ok(sources.file(path)?.ok_or_else(|| SourceError::Missing {
+        path: path.to_string(),
+    })?)
+}
+
+/// The target from the outline, or from the occurrences of the name inside the container
+/// the name path gives (or on the line given).
+fn by_name(
+    symbols: &[Symbol],
+    query: &SymbolQuery,
+    last: &str,
+    tree: &Tree,
+    file: &SourceFile,
+    lang: Language,
+) -> Result<Result<Target, NoTarget>, RefactorError> {
+    let resolver = lang.resolver();
+    let text = &file.text;
+    let outline = resolve(symbols, query, "symbol", |s| s.kind != SymbolKind::Impl);
+    let error = match outline {
+        Ok(symbol) => {
+            return Ok(resolver.target_at(tree, text, &file.path, symbol.name_range.start));
+        }
+        Err(error @ LookupError::Ambiguous { .. }) => return Err(error.into()),
+        Err(error) => error,
+    };
+    // A member or a local: inside its container, or on the given line.
+    let container: Vec<&str> = query.name.split('/').collect();
+    // Every symbol the container path names (a struct and its impls, a class).
+    // In a function, its locals come first; in a type or class, its members.
+    let mut locals_first = true;
+    let within: Vec<std::ops::Range<usize>> = if container.len() > 1 {
+        let wanted = &container[..container.len() - 1];
+        let matching: Vec<&Symbol> = symbols
+            .iter()
+            .filter(|s| {
+                let path: Vec<&str> = s.name_path.split('/').collect();
+                path.len() >= wanted.len() && path[path.len() - wanted.len()..] == wanted[..]
+            })
+            .collect();
+        locals_first = matching.iter().all(|s| s.kind.is_function());
+        let ranges: Vec<_> = matching.iter().map(|s| s.range.clone()).collect();
+        if ranges.is_empty() {
+            let container_query = SymbolQuery {
+                name: wanted.join("/"),
+                line: None,
+                column: None,
+            };
+            resolve(symbols, &container_query, "symbol", |_| true)?;
+        }
+        ranges
+    } else {
+        query
+            .line
+            .map(|line| line_range(text, line))
+            .into_iter()
+            .collect()
+    };
+    if within.is_empty() {
+        return Err(error.into());
+    }
+    let occurrences: Vec<usize> = crate::lang::calls::word_matches(text, last)
+        .into_iter()
+        .filter(|at| within.iter().any(|r| r.contains(at)))
+        .collect();
+    let targets: Vec<Target> = occurrences
+        .iter()
+        .filter_map(|&at| resolver.target_at(tree, text, &file.path, at).ok())
+        .collect();
+    let preferred = targets
+        .iter()
+        .find(|t| matches!(t.kind, TargetKind::Local(_)) == locals_first)
+        .or_else(|| targets.first());
+    match preferred {
+        Some(target) => Ok(Ok(target.clone())),
+        None => Err(error.into()),
+    }
+}
+
+/// Follows a name imported from `module` to the project file that defines it.
+fn follow(
+    sources: &dyn Sources,
+    lang: Language,
+    mut module: Vec<String>,
+    mut name: String,
+    from: &str,
+) -> Result<Located, RefactorError> {
+    let resolver = lang.resolver();
+    for _ in 0..MAX_HOPS {
+        let sites = sources.word_sites(lang, &name)?;
+        let mut next = None;
+        for (file, _) in sites.files {
+            let parts = module_of_path(lang, &file.path);
+            let matches =
+                parts.len() >= module.len() && parts[parts.len() - module.len()..] == module[..];
+            if !matches {
+                continue;
+            }
+            let tree = sources.parsed().tree_in_passing(lang, &file);
+            let symbols = sources.parsed().outline(lang, &file, &tree);
+            let definition = symbols
+                .iter()
+                .find(|s| s.top_level && s.name == name && s.kind != SymbolKind::Impl);
+            let at = match definition {
+                Some(symbol) => symbol.name_range.start,
+                None => match first_import_of(&file.text, &name) {
+                    Some(at) => at,
+                    None => continue,
+                },
+            };
+            match resolver.target_at(&tree, &file.text, &file.path, at) {
+                Ok(target) => return Ok(Located { file, tree, target }),
+                Err(NoTarget::Elsewhere { module, name }) => next = Some((module, name)),
+                Err(_) => {}
+            }
+        }
+        match next {
+            Some((m, n)) => {
+                module = m;
+                name = n;
+            }
+            None => break,
+        }
+    }
+    Err(RefactorError::NotFound(w::not_in_project(
+        &name,
+        &module.join(if lang == Language::Rust { "::" } else { "." }),
+        from,
+    )))
+}
+
+/// The first whole-word occurrence of `name` on an import line (a re-export).
+fn first_import_of(text: &str, name: &str) -> Option<usize> {
+    crate::lang::calls::word_matches(text, name)
+        .into_iter()
+        .find(|at| {
+            let line_start = text[..*at].rfind('\n').map_or(0, |i| i + 1);
+            let line = text[line_start..].trim_start();
+            line.starts_with("from ") || line.starts_with("import ") || line.starts_with("pub use ")
+        })
+}
+
+fn no_target(no: NoTarget, path: &str, line: usize, name: &str) -> RefactorError {
+    match no {
+        NoTarget::NotAName => RefactorError::InvalidArgument {
+            param: "column",
+            message: w::not_a_name(path, line),
+        },
+        NoTarget::Special { name } => RefactorError::Unsupported(w::special_name(&name)),
+        NoTarget::Unresolved { name: found } => RefactorError::NotFound(w::unresolved(
+            if found.is_empty() { name } else { &found },
+            path,
+        )),
+        NoTarget::Elsewhere { module, name } => {
+            RefactorError::NotFound(w::not_in_project(&name, &module.join("."), path))
+        }
+    }
+}
+
+/// The byte offset of 1-based `line` and `column` (characters), on a name.
+fn name_at(text: &str, line: usize, column: usize) -> Option<usize> {
+    let range = line_range(text, line);
+    if range.is_empty() && column > 1 {
+        return None;
+    }
+    let line_text = &text[range.clone()];
+    let offset = line_text
+        .char_indices()
+        .nth(column - 1)
+        .map(|(i, _)| range.start + i)?;
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    if !text[offset..].chars().next().is_some_and(is_word) {
+        return None;
+    }
+    // Back to the start of the word.
+    let start = text[..offset]
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| is_word(*c))
+        .last()
+        .map_or(offset, |(i, _)| i);
+    Some(start)
+}
+
+fn word_at(text: &str, at: usize) -> &str {
+    let end = text[at..]
+        .char_indices()
+        .find(|(_, c)| !(c.is_alphanumeric() || *c == '_'))
+        .map_or(text.len(), |(i, _)| at + i);
+    &text[at..end]
+}
+
+/// The byte range of 1-based `line` (without its line ending).
+fn line_range(text: &str, line: usize) -> std::ops::Range<usize> {
+    let mut start = 0;
+    for _ in 1..line {
+        match text[start..].find('\n') {
+            Some(i) => start += i + 1,
+            None => return text.len()..text.len(),
+        }
+    }
+    let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    let end = if text[..end].ends_with('\r') {
+        end - 1
+    } else {
+        end
+    };
+    start..end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_to_names() {
+        let text = "def f(x):\n    return größe + x\n";
+        assert_eq!(name_at(text, 1, 5), Some(4));
+        assert_eq!(name_at(text, 2, 15), Some(text.find("größe").unwrap()));
+        assert_eq!(name_at(text, 2, 13), Some(text.find("größe").unwrap()));
+        assert_eq!(name_at(text, 2, 18), None, "the `+`");
+        assert_eq!(word_at(text, text.find("größe").unwrap()), "größe");
+        assert_eq!(name_at(text, 9, 1), None);
+    }
+}

@@ -1,0 +1,218 @@
+//! `refactor_rename_symbol` on the heuristic path: the references engine lists the symbol's
+//! references; the `certain` ones (and the `possible` ones the user includes) are rewritten,
+//! the other possible ones become warnings, and a new name that collides in a scope the rename
+//! touches is refused, saying where. Aliases are kept (`use a::f as g` renames `f`, not `g`).
+
+mod wording;
+
+use std::collections::BTreeSet;
+
+use super::references::{self, Reference, References, ReferencesRequest};
+use super::{Details, Finding, Plan, RefactorError, RenameDetails, RenameRequest, Sources};
+use crate::edit::{ChangeSetBuilder, TextEdit};
+use crate::lang::Language;
+use crate::lang::refs::{Rewrite, Role, TargetKind};
+use wording as w;
+
+pub fn plan(
+    sources: &dyn Sources,
+    request: &RenameRequest,
+    lang: Language,
+) -> Result<Plan, RefactorError> {
+    let new_name = request.new_name.as_str();
+    lang.validate_identifier(new_name)
+        .map_err(|message| RefactorError::InvalidArgument {
+            param: "new_name",
+            message,
+        })?;
+    let found = references::find(
+        sources,
+        &ReferencesRequest {
+            file: request.file.clone(),
+            symbol: request.symbol.clone(),
+        },
+        lang,
+        None,
+    )?;
+    plan_from(sources, request, &found)
+}
+
+/// The plan for references already found (the LSP-checked path uses it too).
+pub fn plan_from(
+    sources: &dyn Sources,
+    request: &RenameRequest,
+    found: &References,
+) -> Result<Plan, RefactorError> {
+    let target = &found.target;
+    let new_name = request.new_name.as_str();
+    if new_name == target.name {
+        return Err(RefactorError::InvalidArgument {
+            param: "new_name",
+            message: w::same_name(new_name),
+        });
+    }
+    let included = included(found, &request.include_possible)?;
+    let renamed: Vec<&Reference> = found
+        .references
+        .iter()
+        .filter(|r| r.rewrite != Rewrite::Keep && !r.alias)
+        .filter(|r| r.is_certain() || included.contains(&r.location()))
+        .collect();
+    check_collisions(sources, found, &renamed, new_name)?;
+    let mut builder = ChangeSetBuilder::new();
+    for reference in &renamed {
+        let old = &target.name;
+        let text = match reference.rewrite {
+            Rewrite::FieldBeforeShorthand => format!("{new_name}: {old}"),
+            Rewrite::ValueAfterShorthand => format!("{old}: {new_name}"),
+            Rewrite::Name | Rewrite::Keep => new_name.to_string(),
+        };
+        builder.edit(
+            &reference.path,
+            TextEdit::new(reference.range.clone(), text),
+        );
+    }
+    let mut findings: Vec<Finding> = found.findings.clone();
+    for reference in found.possible() {
+        let why = match &reference.certainty {
+            references::Certainty::Possible(why) => why.as_str(),
+            references::Certainty::Certain => "",
+        };
+        let message = if included.contains(&reference.location()) {
+            w::possible_included(&target.name, why)
+        } else {
+            w::possible_left(&target.name, why)
+        };
+        findings.push(Finding::warning(&reference.path, reference.line, message));
+    }
+    let changes = builder.build(|path| found.files.get(path))?;
+    let files_changed = changes.iter().map(|c| c.path.clone()).collect();
+    let details = RenameDetails {
+        old_name: target.name.clone(),
+        new_name: new_name.to_string(),
+        symbol_kind: target.label.to_string(),
+        definition: format!("{}:{}", target.path, line_of(found, target)),
+        references_renamed: renamed.len(),
+        possible_references: found
+            .possible()
+            .filter(|r| !included.contains(&r.location()))
+            .map(Reference::location)
+            .collect(),
+        files_changed,
+        references_from: found.source.describe(),
+    };
+    Ok(Plan {
+        changes,
+        findings,
+        details: Details::Rename(details),
+        caveat_notes: Vec::new(),
+    })
+}
+
+fn line_of(found: &References, target: &crate::lang::refs::Target) -> usize {
+    found.files.get(&target.path).map_or(1, |f| {
+        f.text[..target.name_range.start.min(f.text.len())]
+            .matches('\n')
+            .count()
+            + 1
+    })
+}
+
+/// The possible references the request includes, checked against the list.
+fn included(found: &References, include: &[String]) -> Result<BTreeSet<String>, RefactorError> {
+    let possible: BTreeSet<String> = found.possible().map(Reference::location).collect();
+    let mut out = BTreeSet::new();
+    for location in include {
+        if !possible.contains(location) {
+            return Err(RefactorError::InvalidArgument {
+                param: "include_possible",
+                message: w::unknown_include(location),
+            });
+        }
+        out.insert(location.clone());
+    }
+    Ok(out)
+}
+
+/// Refuses a new name that something already binds where the rename writes it: the module (or
+/// type) of the definition, and every scope a renamed reference sits in.
+fn check_collisions(
+    sources: &dyn Sources,
+    found: &References,
+    renamed: &[&Reference],
+    new_name: &str,
+) -> Result<(), RefactorError> {
+    let target = &found.target;
+    let lang = target.lang;
+    let resolver = lang.resolver();
+    let store = sources.parsed();
+    let refuse = |path: &str, line: usize, what: &str, scope: &str| {
+        RefactorError::Unsupported(w::collision(new_name, path, line, what, scope))
+    };
+    let Some(def_file) = found.files.get(&target.path) else {
+        return Ok(());
+    };
+    let def_tree = store.tree_in_passing(lang, def_file);
+    match &target.kind {
+        TargetKind::Item => {
+            if let Some(bound) = resolver.module_binding(&def_tree, &def_file.text, new_name) {
+                return Err(refuse(&target.path, bound.line, bound.what, w::in_module()));
+            }
+        }
+        TargetKind::Member(member) => {
+            if let Some(bound) =
+                resolver.member_binding(&def_tree, &def_file.text, &member.owner, new_name)
+            {
+                return Err(refuse(
+                    &target.path,
+                    bound.line,
+                    bound.what,
+                    &w::in_type(&member.owner),
+                ));
+            }
+        }
+        TargetKind::Local(_) => {}
+    }
+    if !matches!(target.kind, TargetKind::Member(_))
+        && let Some(bound) = resolver.captured(&def_tree, &def_file.text, target, new_name)
+    {
+        return Err(if bound.what == "use" {
+            RefactorError::Unsupported(w::captured(
+                new_name,
+                &target.path,
+                bound.line,
+                target.label,
+            ))
+        } else {
+            refuse(&target.path, bound.line, bound.what, w::where_used())
+        });
+    }
+    // Every scope a plain reference is renamed in: what already binds the new name there.
+    let mut by_file: std::collections::BTreeMap<&str, Vec<&Reference>> = Default::default();
+    for reference in renamed {
+        let plain = matches!(
+            reference.role,
+            Role::Call | Role::Use | Role::Import | Role::ReExport | Role::Definition
+        );
+        if plain && !matches!(target.kind, TargetKind::Member(_)) {
+            by_file.entry(&reference.path).or_default().push(reference);
+        }
+    }
+    for (path, references) in by_file {
+        let Some(file) = found.files.get(path) else {
+            continue;
+        };
+        let tree = store.tree_in_passing(lang, file);
+        for reference in references {
+            if let Some(bound) =
+                resolver.bound_at(&tree, &file.text, reference.range.start, new_name)
+            {
+                return Err(refuse(path, bound.line, bound.what, w::where_used()));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,134 @@
+use super::*;
+use crate::lang::symbols::SymbolQuery;
+use crate::refactor::MemorySources;
+
+fn project(files: &[(&str, &str)]) -> MemorySources {
+    let mut sources = MemorySources::new();
+    for (path, text) in files {
+        sources = sources.with(path, text);
+    }
+    sources
+}
+
+fn rename(
+    sources: &MemorySources,
+    file: &str,
+    name: &str,
+    new_name: &str,
+) -> Result<Plan, RefactorError> {
+    let request = RenameRequest {
+        file: file.into(),
+        symbol: SymbolQuery {
+            name: name.into(),
+            line: None,
+            column: None,
+        },
+        new_name: new_name.into(),
+        include_possible: Vec::new(),
+    };
+    plan(sources, &request, Language::from_path(file).unwrap())
+}
+
+fn after(plan: &Plan, path: &str) -> String {
+    plan.changes
+        .iter()
+        .find(|c| c.path == path)
+        .map(|c| c.after.clone())
+        .unwrap_or_else(|| panic!("{path} unchanged"))
+}
+
+#[test]
+fn renames_certain_references_and_lists_possible_ones() {
+    let sources = project(&[
+        ("a.py", "def dedent(text):\n    return text.strip()\n"),
+        (
+            "b.py",
+            "import a\nfrom a import dedent\n\n\ndef use(f, g):\n    f.dedent()\n    a.dedent(\"x\")\n    return dedent(\"y\")\n",
+        ),
+        ("c.py", "from lib import *\nfrom a import *\ndedent(1)\n"),
+    ]);
+    let plan = rename(&sources, "a.py", "dedent", "strip_indent").unwrap();
+    assert_eq!(
+        after(&plan, "a.py"),
+        "def strip_indent(text):\n    return text.strip()\n"
+    );
+    assert_eq!(
+        after(&plan, "b.py"),
+        "import a\nfrom a import strip_indent\n\n\ndef use(f, g):\n    f.dedent()\n    a.strip_indent(\"x\")\n    return strip_indent(\"y\")\n"
+    );
+    // `from a import *` makes it certain, though another star import is there too.
+    assert_eq!(
+        after(&plan, "c.py"),
+        "from lib import *\nfrom a import *\nstrip_indent(1)\n"
+    );
+    let Details::Rename(details) = &plan.details else {
+        panic!("{:?}", plan.details)
+    };
+    assert_eq!(details.references_renamed, 5);
+    assert_eq!(details.symbol_kind, "function");
+}
+
+#[test]
+fn a_collision_is_refused_saying_where() {
+    let sources = project(&[
+        (
+            "a.py",
+            "def dedent(text):\n    return text\n\n\ndef indent(text):\n    return text\n",
+        ),
+        (
+            "b.py",
+            "from a import dedent\n\n\ndef use(fill):\n    return dedent(fill)\n",
+        ),
+    ]);
+    let error = rename(&sources, "a.py", "dedent", "indent").unwrap_err();
+    assert!(error.to_string().contains("a.py:5"), "{error}");
+    let error = rename(&sources, "a.py", "dedent", "fill").unwrap_err();
+    assert!(error.to_string().contains("b.py:4"), "{error}");
+    let error = rename(&sources, "a.py", "dedent", "class").unwrap_err();
+    assert!(
+        matches!(
+            error,
+            RefactorError::InvalidArgument {
+                param: "new_name",
+                ..
+            }
+        ),
+        "{error}"
+    );
+    let error = rename(&sources, "a.py", "dedent", "dedent").unwrap_err();
+    assert!(error.to_string().contains("already called"), "{error}");
+}
+
+#[test]
+fn rust_collisions_in_modules_types_and_scopes() {
+    let text = "pub struct P {\n    pub x: i32,\n    pub y: i32,\n}\n\npub fn area(p: &P) -> i32 {\n    let w = p.x;\n    let h = p.y;\n    w * h\n}\n\npub fn volume() -> i32 {\n    0\n}\n";
+    let sources = project(&[("src/lib.rs", text)]);
+    let error = rename(&sources, "src/lib.rs", "P/x", "y").unwrap_err();
+    assert!(error.to_string().contains("src/lib.rs:3"), "{error}");
+    let error = rename(&sources, "src/lib.rs", "area", "volume").unwrap_err();
+    assert!(error.to_string().contains("src/lib.rs:12"), "{error}");
+    let error = rename(&sources, "src/lib.rs", "area/w", "h").unwrap_err();
+    assert!(error.to_string().contains("src/lib.rs:8"), "{error}");
+    let plan = rename(&sources, "src/lib.rs", "P/x", "width").unwrap();
+    assert_eq!(
+        after(&plan, "src/lib.rs"),
+        text.replace("pub x: i32", "pub width: i32")
+            .replace("p.x;", "p.width;")
+    );
+}
+
+#[test]
+fn rust_shorthand_fields_keep_their_meaning() {
+    let text = "pub struct P {\n    pub x: i32,\n}\n\npub fn make(x: i32) -> P {\n    P { x }\n}\n\npub fn get(p: P) -> i32 {\n    let P { x } = p;\n    x\n}\n";
+    let sources = project(&[("src/lib.rs", text)]);
+    let plan = rename(&sources, "src/lib.rs", "P/x", "width").unwrap();
+    assert_eq!(
+        after(&plan, "src/lib.rs"),
+        "pub struct P {\n    pub width: i32,\n}\n\npub fn make(x: i32) -> P {\n    P { width: x }\n}\n\npub fn get(p: P) -> i32 {\n    let P { width: x } = p;\n    x\n}\n"
+    );
+    let plan = rename(&sources, "src/lib.rs", "make/x", "value").unwrap();
+    assert_eq!(
+        after(&plan, "src/lib.rs"),
+        "pub struct P {\n    pub x: i32,\n}\n\npub fn make(value: i32) -> P {\n    P { x: value }\n}\n\npub fn get(p: P) -> i32 {\n    let P { x } = p;\n    x\n}\n"
+    );
+}

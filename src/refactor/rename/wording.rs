@@ -1,0 +1,46 @@
+//! Every sentence of rename: refusals (same name, a collision, nothing to rename) and findings
+//! (the possible references left alone, the aliases kept).
+
+pub fn same_name(name: &str) -> String {
+    format!("the symbol is already called `{name}`; give a different `new_name`")
+}
+
+pub fn collision(new_name: &str, path: &str, line: usize, what: &str, scope: &str) -> String {
+    format!(
+        "renaming to `{new_name}` would collide: {path}:{line} already has a {what} `{new_name}` {scope}; choose another name"
+    )
+}
+
+pub fn captured(new_name: &str, path: &str, line: usize, label: &str) -> String {
+    format!(
+        "renaming the {label} to `{new_name}` would change what {path}:{line} means: `{new_name}` is already used there for something else; choose another name"
+    )
+}
+
+pub fn in_module() -> &'static str {
+    "in the same module"
+}
+
+pub fn in_type(owner: &str) -> String {
+    format!("in `{owner}`")
+}
+
+pub fn where_used() -> &'static str {
+    "where a reference would be renamed"
+}
+
+pub fn possible_left(name: &str, why: &str) -> String {
+    format!(
+        "possible reference to `{name}` left unchanged ({why}); include it with `include_possible` if it is the same symbol"
+    )
+}
+
+pub fn possible_included(name: &str, why: &str) -> String {
+    format!("possible reference to `{name}` renamed because you included it ({why})")
+}
+
+pub fn unknown_include(location: &str) -> String {
+    format!(
+        "`include_possible` names {location}, which is not a possible reference of this symbol; give `path:line:column` of one listed in the warnings"
+    )
+}
