@@ -323,6 +323,58 @@ pub fn docstring_moves(function_name: &str, new_name: &str) -> String {
     )
 }
 
+pub fn type_unreadable(name: &str, line: usize, new_name: &str) -> String {
+    format!(
+        "the type of `{name}` (bound at line {line}) cannot be read from the source: `{new_name}` declares it `_`; write its type there"
+    )
+}
+
+// -- caveat notes -------------------------------------------------------------------------
+
+fn listed(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub fn captured_passed_python(names: &[&str]) -> String {
+    format!(
+        "captured {} passed as parameters — types not checked",
+        listed(names)
+    )
+}
+
+pub fn captured_passed_rust(names: &[&str], untyped: &[&str]) -> String {
+    let except = if untyped.is_empty() {
+        String::new()
+    } else {
+        format!(", except {} (see the findings)", listed(untyped))
+    };
+    format!(
+        "captured {} passed as parameters — typed from their declarations{except}",
+        listed(names)
+    )
+}
+
+pub fn values_returned(names: &[&str]) -> String {
+    let what = if names.len() > 1 { " as a tuple" } else { "" };
+    format!("{} returned{what} and assigned at the call", listed(names))
+}
+
+pub const RETURN_PASSED_ON: &str =
+    "the selection ends with `return`: the new function returns that value and the call returns it";
+
+pub const TAIL_RETURNED: &str =
+    "the selection's tail value is returned by the new function and stays the block's value";
+
+pub fn question_marks_kept(wrapper: &str) -> String {
+    format!(
+        "`?` of the selection kept: the new function returns `{wrapper}` and the call ends with `?`"
+    )
+}
+
 // -- the result ---------------------------------------------------------------------------
 
 pub fn pick_another_name(message: &str) -> String {

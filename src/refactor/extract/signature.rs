@@ -1,0 +1,262 @@
+//! The shape of the new function and of its call, from the data flow: the parameter list and
+//! the arguments, the return type and the value the body ends with, and the statement that
+//! replaces the selection (`let (a, b) = f(..);`, `a, b = f(..)`, `return f(..)`, `f(..)?`).
+//! Decides, does not write text into the file. Pure.
+
+use tree_sitter::Node;
+
+use crate::lang::Language;
+use crate::lang::rust::types::{self, Wrapper};
+use crate::lang::syntax::{BlockOwner, FlowKind};
+
+use super::diagnose::Context;
+use super::flow::{DataFlow, Returned};
+
+/// What the selection hands back through the call, beside its parameters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Exit {
+    /// Nothing: the call is a statement.
+    Nothing,
+    /// Names assigned at the call (Python `a, b = f()`, Rust `let (a, b) = f();`).
+    Names,
+    /// The selection ends with a `return`: the call is returned (`return f(..)`).
+    Return,
+    /// Rust: the selection ends with the block's tail expression, whose value the new function
+    /// returns; the call takes its place as the block's value.
+    Tail,
+}
+
+#[derive(Debug, Clone)]
+pub struct Shape {
+    /// The parameters after the receiver, as the signature writes them.
+    pub parameters: Vec<String>,
+    pub arguments: Vec<String>,
+    pub exit: Exit,
+    /// Rust: the declared return type (`u64`, `(usize, String)`, `Result<u8, Error>`).
+    pub return_type: Option<String>,
+    /// The last line of the body: Rust `(a, b)` / `Ok(total)`, Python `return a, b`.
+    pub body_end: Option<String>,
+    /// Rust: the selection's `?` leave the new function, which returns the enclosing
+    /// function's `Result`/`Option` around its value; the call ends with `?`.
+    pub fallible: bool,
+    /// Rust: the new function returns what the enclosing one does, so a `?` of the selection
+    /// still compiles.
+    pub question_marks_work: bool,
+    /// Rust: the selection ends with the block's tail expression (the call keeps its place,
+    /// without `;`).
+    pub ends_with_tail: bool,
+}
+
+impl Shape {
+    /// The statement that replaces the selection, around the call expression (`self.f(a)`, with
+    /// `await` already applied).
+    pub fn call_statement(&self, lang: Language, call: &str, flow: &DataFlow) -> String {
+        let call = if self.fallible {
+            format!("{call}?")
+        } else {
+            call.to_string()
+        };
+        match (lang, &self.exit) {
+            (Language::Python, Exit::Nothing) => call,
+            (Language::Python, Exit::Return) => format!("return {call}"),
+            (Language::Python, _) => format!("{} = {call}", names(&flow.returns)),
+            (Language::Rust, Exit::Nothing) if self.ends_with_tail => call,
+            (Language::Rust, Exit::Nothing) => format!("{call};"),
+            (Language::Rust, Exit::Tail) => call,
+            (Language::Rust, Exit::Return) => format!("return {call};"),
+            (Language::Rust, Exit::Names) => rust_assignment(&flow.returns, &call),
+        }
+    }
+}
+
+fn names(returns: &[Returned]) -> String {
+    returns
+        .iter()
+        .map(|r| r.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `let x = call;`, `let (a, mut b) = call;`, `x = call;`, `(a, x) = call;`, and for a mix
+/// of new and existing names `let a; (a, x) = call;`.
+fn rust_assignment(returns: &[Returned], call: &str) -> String {
+    let all_new = returns.iter().all(|r| r.declared_inside);
+    let pattern = |with_mut: bool| {
+        let parts: Vec<String> = returns
+            .iter()
+            .map(|r| {
+                if with_mut && r.mutable {
+                    format!("mut {}", r.name)
+                } else {
+                    r.name.clone()
+                }
+            })
+            .collect();
+        if parts.len() == 1 {
+            parts.concat()
+        } else {
+            format!("({})", parts.join(", "))
+        }
+    };
+    if all_new {
+        return format!("let {} = {call};", pattern(true));
+    }
+    let declarations: String = returns
+        .iter()
+        .filter(|r| r.declared_inside)
+        .map(|r| {
+            let mut_ = if r.mutable { "mut " } else { "" };
+            format!("let {mut_}{}; ", r.name)
+        })
+        .collect();
+    format!("{declarations}{} = {call};", pattern(false))
+}
+
+/// The value expression of several names (`x`, `(a, b)`).
+fn value_of(returns: &[Returned]) -> String {
+    match returns {
+        [one] => one.name.clone(),
+        _ => format!("({})", names(returns)),
+    }
+}
+
+fn type_of(returns: &[Returned]) -> String {
+    let ty = |r: &Returned| r.ty.clone().unwrap_or_else(|| "_".to_string());
+    match returns {
+        [one] => ty(one),
+        _ => format!(
+            "({})",
+            returns.iter().map(ty).collect::<Vec<_>>().join(", ")
+        ),
+    }
+}
+
+pub fn shape(cx: &Context<'_, '_>, flow: &DataFlow) -> Shape {
+    let mut shape = Shape {
+        parameters: flow
+            .parameters
+            .iter()
+            .map(|p| p.declaration(cx.lang))
+            .collect(),
+        arguments: flow.parameters.iter().map(|p| p.argument()).collect(),
+        exit: Exit::Nothing,
+        return_type: None,
+        body_end: None,
+        fallible: false,
+        question_marks_work: false,
+        ends_with_tail: cx.selection.tail.is_some(),
+    };
+    let syntax = cx.lang.syntax();
+    let enclosing_return = cx
+        .target
+        .function
+        .filter(|_| cx.lang == Language::Rust)
+        .and_then(|f| types::return_type(f, cx.text));
+    let ends_with_return = cx
+        .selection
+        .statements
+        .last()
+        .is_some_and(|s| syntax.is_return(*s));
+    if ends_with_return && cx.target.function.is_some() {
+        shape.exit = Exit::Return;
+        shape.return_type = enclosing_return;
+        shape.question_marks_work = true;
+        return shape;
+    }
+    if cx.lang == Language::Python {
+        if !flow.returns.is_empty() {
+            shape.exit = Exit::Names;
+            shape.body_end = Some(format!("return {}", names(&flow.returns)));
+        }
+        return shape;
+    }
+    // Rust: the value the new function gives back, and its type.
+    let (value, value_type) = if let Some(tail) = cx.selection.tail {
+        if !flow.returns.is_empty() {
+            return shape;
+        }
+        match tail_type(cx, tail, enclosing_return.as_deref()) {
+            Some(ty) => {
+                shape.exit = Exit::Tail;
+                shape.question_marks_work =
+                    cx.lang.syntax().block_owner(cx.selection.block) == BlockOwner::FunctionBody;
+                (None, Some(ty))
+            }
+            None => return shape,
+        }
+    } else if flow.returns.is_empty() {
+        (None, None)
+    } else {
+        shape.exit = Exit::Names;
+        (Some(value_of(&flow.returns)), Some(type_of(&flow.returns)))
+    };
+    let wrapper = enclosing_return.as_deref().and_then(types::wrapper);
+    if leaves_by_question_mark(cx)
+        && shape.exit != Exit::Tail
+        && let (Some(outer), Some((kind, fixed))) = (enclosing_return.as_deref(), wrapper)
+    {
+        let inner = value_type.clone().unwrap_or_else(|| "()".to_string());
+        let return_type = match fixed {
+            Some(_) => types::with_value(outer, &inner),
+            None if inner == "()" => Some(outer.to_string()),
+            None => None,
+        };
+        if let Some(return_type) = return_type {
+            let constructor = match kind {
+                Wrapper::Result => "Ok",
+                Wrapper::Option => "Some",
+            };
+            shape.fallible = true;
+            shape.question_marks_work = true;
+            shape.return_type = Some(return_type);
+            shape.body_end = Some(format!(
+                "{constructor}({})",
+                value.unwrap_or_else(|| "()".to_string())
+            ));
+            return shape;
+        }
+    }
+    shape.return_type = value_type.filter(|t| t != "()");
+    shape.body_end = value;
+    shape
+}
+
+/// The type of a Rust tail expression the new function returns: the enclosing function's
+/// return type for its body's tail, what the source says of the expression otherwise.
+fn tail_type(cx: &Context<'_, '_>, tail: Node<'_>, enclosing: Option<&str>) -> Option<String> {
+    let owner = cx.lang.syntax().block_owner(cx.selection.block);
+    match owner {
+        BlockOwner::FunctionBody => enclosing.map(str::to_string),
+        BlockOwner::Loop | BlockOwner::IfWithoutElse => None,
+        BlockOwner::Other => {
+            let resolve = |name: &str, at: usize| cx.names.resolve(name, at).map(|b| b.pos);
+            let scope = types::TypeScope {
+                root: root_of(tail),
+                text: cx.text,
+                self_type: None,
+                resolve: &resolve,
+            };
+            types::expression_type(&scope, tail).filter(|t| t != "()")
+        }
+    }
+}
+
+fn root_of(node: Node<'_>) -> Node<'_> {
+    let mut root = node;
+    while let Some(parent) = root.parent() {
+        root = parent;
+    }
+    root
+}
+
+/// Whether a `?` of the selection (not in a closure or an async block of it) leaves the
+/// function.
+pub fn leaves_by_question_mark(cx: &Context<'_, '_>) -> bool {
+    let syntax = cx.lang.syntax();
+    cx.selection.statements.iter().any(|s| {
+        syntax
+            .control_flow(*s, cx.text)
+            .iter()
+            .any(|f| f.kind == FlowKind::Try && !f.boundary.is_some_and(|b| cx.inside(b)))
+    })
+}
