@@ -27,13 +27,13 @@ pub fn always_runs(node: Node<'_>, statement: Node<'_>) -> bool {
             | "case_clause"
             | "match_statement"
             | "lambda"
-            | "function_definition"
-            | "class_definition"
             | "conditional_expression"
             | "list_comprehension"
             | "set_comprehension"
             | "dictionary_comprehension"
             | "generator_expression" => true,
+            // A definition binds its name when it runs; its body runs later, if ever.
+            "function_definition" | "class_definition" => field != Some("name"),
             "boolean_operator" => field == Some("right"),
             _ => false,
         };

@@ -93,6 +93,9 @@ pub struct DataFlow {
     /// Names whose reads and writes across the selection's edge the flow handles: the findings
     /// need not report them.
     pub handled: HashSet<String>,
+    /// Python: returned names the selection assigns only on some paths (a branch, a loop) and
+    /// that have no value before it: (name, line of the assignment).
+    pub maybe_unassigned: Vec<(String, usize)>,
 }
 
 impl DataFlow {
@@ -151,28 +154,33 @@ pub fn analyse(cx: &Context<'_, '_>) -> DataFlow {
         );
     }
     let returns = returned(cx, &skip, module_level);
+    let mut maybe_unassigned = Vec::new();
     // Python: a returned name the selection may not assign (a branch) keeps the value it had.
     if cx.lang == Language::Python {
         for (name, _) in &returns {
-            if needed.contains_key(name.as_str()) {
+            if needed.contains_key(name.as_str()) || surely_assigned(cx, name) {
                 continue;
             }
-            if let Some(binding) = reaching_before(cx, name)
-                && !surely_assigned(cx, name)
-            {
-                let name = binding.name.as_str();
-                order.push(name);
-                needed.insert(
-                    name,
-                    Needed {
-                        binding,
-                        uses: Vec::new(),
-                    },
-                );
-            }
+            let Some(binding) = reaching_before(cx, name) else {
+                let line = first_binding_inside(cx, name).map_or(0, |b| b.line);
+                maybe_unassigned.push((name.clone(), line));
+                continue;
+            };
+            let name = binding.name.as_str();
+            order.push(name);
+            needed.insert(
+                name,
+                Needed {
+                    binding,
+                    uses: Vec::new(),
+                },
+            );
         }
     }
-    let mut flow = DataFlow::default();
+    let mut flow = DataFlow {
+        maybe_unassigned,
+        ..DataFlow::default()
+    };
     let scope_resolve = |name: &str, at: usize| cx.names.resolve(name, at).map(|b| b.pos);
     let self_type = match &cx.target.owner {
         Owner::Impl { type_name } | Owner::TraitImpl { type_name, .. } => Some(type_name.as_str()),

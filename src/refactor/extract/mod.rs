@@ -71,6 +71,7 @@ pub fn plan(
     let shape = signature::shape(&context, &data_flow);
     if !matches!(shape.exit, signature::Exit::Names) {
         // The call hands nothing back: the names read after the selection stay findings.
+        data_flow.maybe_unassigned.clear();
         for returned in std::mem::take(&mut data_flow.returns) {
             if !data_flow.parameters.iter().any(|p| p.name == returned.name) {
                 data_flow.handled.remove(&returned.name);
@@ -92,6 +93,13 @@ pub fn plan(
         awaits_at,
         python_syntax,
     } = diagnosis;
+    for (variable, line) in &data_flow.maybe_unassigned {
+        findings.push(Finding::warning(
+            &request.file,
+            *line,
+            w::assigned_on_some_paths(variable, *line, name),
+        ));
+    }
     if lang == Language::Rust {
         for (variable, line) in data_flow.untyped() {
             findings.push(Finding::error(

@@ -767,3 +767,104 @@ fn rust_tails_that_carry_a_value_and_selections_that_never_return() {
         messages(&plan)
     );
 }
+
+#[test]
+fn caveat_notes_say_what_the_data_flow_did() {
+    use crate::honesty::Caveat;
+    let text = "def f(items, factor):\n    total = 0\n    count = 0\n    for item in items:\n        total += item * factor\n        count += 1\n    return total, count\n";
+    let plan = run("a.py", text, 4, 6, "accumulate").unwrap();
+    assert!(
+        after(&plan).contains("    total, count = accumulate(items, total, factor, count)\n"),
+        "{}",
+        after(&plan)
+    );
+    let notes: Vec<(Caveat, &str)> = plan
+        .caveat_notes
+        .iter()
+        .map(|n| (n.caveat, n.note.as_str()))
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            (
+                Caveat::ExtractCapturedLocals,
+                "captured `items`, `total`, `factor`, `count` passed as parameters — types not checked"
+            ),
+            (
+                Caveat::ExtractReturnValue,
+                "`total`, `count` returned as a tuple and assigned at the call"
+            ),
+        ]
+    );
+    // Nothing captured, nothing returned: no note.
+    let plan = run(
+        "a.py",
+        "def g():\n    print(1)\n    print(2)\n",
+        2,
+        2,
+        "one",
+    )
+    .unwrap();
+    assert!(plan.caveat_notes.is_empty(), "{:?}", plan.caveat_notes);
+    // Rust: typed from the declarations, and the note says which ones could not be.
+    let rust = "fn f(limit: u32, names: &[String]) -> usize {\n    let mut seen = Vec::new();\n    for name in names {\n        if name.len() as u32 > limit {\n            seen.push(name.clone());\n        }\n    }\n    seen.len()\n}\n";
+    let plan = run("a.rs", rust, 3, 7, "keep_long").unwrap();
+    assert!(
+        after(&plan).contains("    keep_long(names, limit, &mut seen);\n"),
+        "{}",
+        after(&plan)
+    );
+    assert!(after(&plan).contains("fn keep_long(names: &[String], limit: u32, seen: &mut _) {\n"));
+    assert_eq!(
+        plan.caveat_notes[0].note,
+        "captured `names`, `limit`, `seen` passed as parameters — typed from their declarations, except `seen` (see the findings)"
+    );
+}
+
+#[test]
+fn python_a_name_assigned_on_some_paths_only_is_a_warning() {
+    let text = "def f(xs):\n    for x in xs:\n        last = x\n    print(last)\n";
+    let plan = run("a.py", text, 2, 3, "walk").unwrap();
+    assert!(
+        after(&plan).contains("    last = walk(xs)\n"),
+        "{}",
+        after(&plan)
+    );
+    assert!(
+        has(
+            &plan,
+            3,
+            Severity::Warning,
+            "`last` is returned but the selection assigns it only on some paths (line 3)"
+        ),
+        "{:?}",
+        messages(&plan)
+    );
+    // With a value before the selection, it is passed in and nothing is lost.
+    let text = "def f(xs):\n    last = None\n    for x in xs:\n        last = x\n    print(last)\n";
+    let plan = run("a.py", text, 3, 4, "walk").unwrap();
+    assert!(
+        after(&plan).contains("    last = walk(xs, last)\n"),
+        "{}",
+        after(&plan)
+    );
+    assert!(plan.findings.is_empty(), "{:?}", messages(&plan));
+}
+
+#[test]
+fn rust_mutated_and_compared_parameters_are_dereferenced() {
+    let text = "struct P { x: i32 }\n\nfn f(mut p: P, limit: String) {\n    let other = String::new();\n    p.x += 1;\n    if limit == other {\n        p.x = 0;\n    }\n    println!(\"{}\", p.x);\n}\n";
+    let plan = run("a.rs", text, 5, 8, "bump").unwrap();
+    // `p` is mutated through a field: `&mut`; `limit` and `other` are compared: `&`, read
+    // through `*`.
+    assert!(
+        after(&plan).contains("    bump(&mut p, &limit, &other);\n"),
+        "{}",
+        after(&plan)
+    );
+    assert!(
+        after(&plan).contains("fn bump(p: &mut P, limit: &String, other: &String) {\n    p.x += 1;\n    if *limit == *other {\n        p.x = 0;\n    }\n}\n"),
+        "{}",
+        after(&plan)
+    );
+}

@@ -329,6 +329,12 @@ pub fn type_unreadable(name: &str, line: usize, new_name: &str) -> String {
     )
 }
 
+pub fn assigned_on_some_paths(name: &str, line: usize, new_name: &str) -> String {
+    format!(
+        "`{name}` is returned but the selection assigns it only on some paths (line {line}) and it has no value before: when it is not assigned, `{new_name}` raises UnboundLocalError at its `return`"
+    )
+}
+
 // -- caveat notes -------------------------------------------------------------------------
 
 fn listed(names: &[&str]) -> String {
