@@ -67,6 +67,26 @@ fn binding_type_at(scope: &TypeScope<'_, '_>, at: usize, depth: usize) -> Option
             let value = holder.child_by_field_name("value")?;
             expression_type_at(scope, value, depth + 1)
         }
+        // `let (a, b) = f()?;`: the element of the tuple type at the name's position.
+        "tuple_pattern" => {
+            let position = holder
+                .named_children(&mut holder.walk())
+                .position(|c| c.start_byte() <= at && at < c.end_byte())?;
+            let declaration = holder.parent().filter(|d| d.kind() == "let_declaration")?;
+            if declaration.child_by_field_name("pattern")?.id() != holder.id() {
+                return None;
+            }
+            let tuple = match declaration.child_by_field_name("type") {
+                Some(ty) => type_text(ty, scope.text),
+                None => {
+                    expression_type_at(scope, declaration.child_by_field_name("value")?, depth + 1)?
+                }
+            };
+            let inner = tuple.strip_prefix('(')?.strip_suffix(')')?;
+            let parts = split_top_level(inner, ',');
+            let part = parts.get(position)?.trim();
+            (!part.is_empty() && parts.len() > 1).then(|| part.to_string())
+        }
         "for_expression" if is_pattern(holder) && simple(holder) => {
             let value = holder.child_by_field_name("value")?;
             element_type(scope, value, depth + 1)
@@ -119,6 +139,20 @@ fn expression_type_at(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -
             binding_type_at(scope, binding, depth + 1)
         }
         "field_expression" => field_type(scope, expr, depth),
+        // `Kind::Variant`: a unit variant of the enum `Kind` (a CamelCase last segment; an
+        // associated constant is SCREAMING_CASE).
+        "scoped_identifier" => {
+            let path = expr.child_by_field_name("path")?;
+            let name = node_text(expr.child_by_field_name("name")?, text);
+            let path_text = type_text(path, text);
+            let last = path_text.rsplit("::").next().unwrap_or(&path_text);
+            let camel = |s: &str| {
+                s.chars().next().is_some_and(char::is_uppercase)
+                    && s.chars().any(char::is_lowercase)
+            };
+            (camel(last) && camel(name) && path_text != "Self" && !path_text.contains('<'))
+                .then_some(path_text)
+        }
         "struct_expression" => {
             let name = expr.child_by_field_name("name")?;
             Some(type_text(name, text))
@@ -473,16 +507,21 @@ fn generic_parts(ty: &str) -> Option<(String, Vec<String>)> {
     Some((ty[..open].trim().to_string(), arguments))
 }
 
-fn split_top_level(text: &str, separator: char) -> Vec<String> {
+/// `text` split at `separator` outside brackets (`<..>`, `(..)`, `[..]`).
+pub fn split_top_level(text: &str, separator: char) -> Vec<String> {
     let mut parts = Vec::new();
     let mut depth = 0i32;
     let mut current = String::new();
+    let mut previous = ' ';
     for c in text.chars() {
         match c {
             '<' | '(' | '[' => depth += 1,
+            // `->` of a function type closes nothing.
+            '>' if previous == '-' => {}
             '>' | ')' | ']' => depth -= 1,
             _ => {}
         }
+        previous = c;
         if c == separator && depth == 0 {
             parts.push(std::mem::take(&mut current));
         } else {
@@ -608,6 +647,31 @@ pub fn with_value(ty: &str, value: &str) -> Option<String> {
     Some(format!("{head}<{}>", arguments.join(", ")))
 }
 
+/// `Self::Name` in a type read from a trait impl, replaced by the impl's `type Name = T;`
+/// (a new function outside that impl cannot name the trait's associated type through `Self`).
+/// `None` when a `Self::` path is left that the impl does not define.
+pub fn without_associated_types(ty: &str, impl_item: Node<'_>, text: &str) -> Option<String> {
+    if !ty.contains("Self::") {
+        return Some(ty.to_string());
+    }
+    let body = impl_item.child_by_field_name("body")?;
+    let mut out = ty.to_string();
+    for item in body.named_children(&mut body.walk()) {
+        if item.kind() != "type_item" {
+            continue;
+        }
+        let (Some(name), Some(value)) = (
+            item.child_by_field_name("name"),
+            item.child_by_field_name("type"),
+        ) else {
+            continue;
+        };
+        let path = format!("Self::{}", node_text(name, text));
+        out = replace_word(&out, &path, &type_text(value, text));
+    }
+    (!out.contains("Self::")).then_some(out)
+}
+
 /// The declared return type of a function (`-> T`), when it has one.
 pub fn return_type(function: Node<'_>, text: &str) -> Option<String> {
     function
@@ -625,6 +689,61 @@ pub fn generics(function: Node<'_>, text: &str) -> (Option<String>, Option<Strin
         .find(|c| c.kind() == "where_clause")
         .map(|w| type_text(w, text));
     (parameters, where_clause)
+}
+
+/// The part of `function`'s generics a new function needs: the entries of its parameter list
+/// that declare one of `used` (type parameters, lifetimes, const parameters), and the `where`
+/// predicates about them, as written. `(None, None)` when none is used.
+pub fn generics_for(
+    function: Node<'_>,
+    text: &str,
+    used: &[String],
+) -> (Option<String>, Option<String>) {
+    let (list, where_clause) = generics(function, text);
+    let declares = |entry: &str| {
+        let entry = entry.trim();
+        let entry = entry.strip_prefix("const ").unwrap_or(entry);
+        let name = entry
+            .split(|c: char| c == ':' || c == '=' || c.is_whitespace())
+            .next()
+            .unwrap_or("");
+        used.iter().any(|u| u == name)
+    };
+    let kept: Vec<String> = list
+        .as_deref()
+        .and_then(|l| l.strip_prefix('<')?.strip_suffix('>'))
+        .map(|inner| {
+            split_top_level(inner, ',')
+                .into_iter()
+                .filter(|e| declares(e))
+                .map(|e| e.trim().to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    if kept.is_empty() {
+        return (None, None);
+    }
+    let predicates: Vec<String> = where_clause
+        .as_deref()
+        .and_then(|w| w.strip_prefix("where"))
+        .map(|inner| {
+            split_top_level(inner, ',')
+                .into_iter()
+                .filter(|p| declares(p))
+                .map(|p| p.trim().to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    let where_clause = (!predicates.is_empty()).then(|| format!("where {}", predicates.join(", ")));
+    (Some(format!("<{}>", kept.join(", "))), where_clause)
+}
+
+/// Whether `word` occurs in `ty` as a whole word (a type parameter `T`, a lifetime `'a`).
+pub fn mentions(ty: &str, word: &str) -> bool {
+    let is_word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    ty.match_indices(word).any(|(i, _)| {
+        !is_word(ty[..i].chars().last()) && !is_word(ty[i + word.len()..].chars().next())
+    })
 }
 
 /// The lifetimes a function declares (`'a`), and the names of its const parameters.
@@ -701,6 +820,7 @@ fn make() -> Point { Point(0, 0) }
 impl Counter {
     fn new() -> Self { todo!() }
     fn ratio(&self) -> f64 { 0.0 }
+    fn split(&self) -> Result<(u8, String), E> { todo!() }
     fn probe(&self, a: usize, mut b: &str, items: &[u32]) {
         let c: Vec<u8> = Vec::new();
         let d = 3u16;
@@ -727,12 +847,15 @@ impl Counter {
         let y = |z| z;
         let aa = Self::new();
         let bb = self.pair;
+        let (cc, mut dd) = self.split()?;
+        let ee = Kind::First;
+        let ff = Kind::MAX;
     }
 }
 ";
         let names = [
             "a", "b", "items", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o",
-            "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "aa", "bb",
+            "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "aa", "bb", "cc", "dd", "ee", "ff",
         ];
         let got = types_of(text, &names);
         let want = [
@@ -764,6 +887,10 @@ impl Counter {
             None,
             Some("Self"),
             Some("(u8, char)"),
+            Some("u8"),
+            Some("String"),
+            Some("Kind"),
+            None,
         ];
         for ((name, got), want) in names.iter().zip(&got).zip(want) {
             assert_eq!(got.as_deref(), want, "{name}");
@@ -790,5 +917,23 @@ impl Counter {
         assert!(!has_elided_lifetime("&'a str") && !has_elided_lifetime("Vec<u8>"));
         assert_eq!(element_of("&Vec<String>").as_deref(), Some("String"));
         assert_eq!(element_of("[u8; 4]").as_deref(), Some("u8"));
+        assert_eq!(split_top_level("F: FnMut(&str) -> u8, G", ',').len(), 2);
+    }
+
+    #[test]
+    fn the_generics_a_new_function_needs() {
+        let text =
+            "fn t<'a, F, G: Clone>(s: &'a str, f: F, g: G) where F: FnMut(&str) -> u8, G: Copy {}";
+        let tree = Language::Rust.parse(text);
+        let function = tree.root_node().child(0).unwrap();
+        let (list, where_clause) = generics_for(function, text, &["G".to_string()]);
+        assert_eq!(list.as_deref(), Some("<G: Clone>"));
+        assert_eq!(where_clause.as_deref(), Some("where G: Copy"));
+        let (list, where_clause) =
+            generics_for(function, text, &["'a".to_string(), "F".to_string()]);
+        assert_eq!(list.as_deref(), Some("<'a, F>"));
+        assert_eq!(where_clause.as_deref(), Some("where F: FnMut(&str) -> u8"));
+        assert_eq!(generics_for(function, text, &[]), (None, None));
+        assert!(mentions("&mut G", "G") && !mentions("Gx", "G") && mentions("&'a str", "'a"));
     }
 }

@@ -39,6 +39,8 @@ pub struct Handled {
     pub final_return: bool,
     /// The new function returns the selection's tail value.
     pub tail: bool,
+    /// Rust generics of the enclosing function the new one declares too.
+    pub generics: Vec<String>,
 }
 
 #[derive(Clone, Copy)]
@@ -332,7 +334,10 @@ fn type_parameters(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         .iter()
         .filter(|o| o.role == Role::Type && cx.inside(o.pos))
     {
-        if cx.target.type_parameters.contains(&use_.name) && reported.insert(use_.name.as_str()) {
+        if cx.target.type_parameters.contains(&use_.name)
+            && !cx.handled.generics.contains(&use_.name)
+            && reported.insert(use_.name.as_str())
+        {
             findings.push(cx.warning(
                 use_.line,
                 w::uses_a_type_parameter(&use_.name, &cx.target.function_name, cx.new_name),

@@ -218,7 +218,13 @@ pub fn analyse(cx: &Context<'_, '_>) -> DataFlow {
     }
     for (name, declared_inside) in returns {
         flow.handled.insert(name.clone());
-        let binding = first_binding_inside(cx, &name);
+        // The binding whose value leaves the selection: the last one (shadowing may change
+        // its type).
+        let binding = if declared_inside {
+            last_binding_inside(cx, &name)
+        } else {
+            first_binding_inside(cx, &name)
+        };
         let line = binding.map_or(cx.selection.first_line + 1, |b| b.line);
         let (ty, mutable) = match cx.lang {
             Language::Python => (None, false),
@@ -362,6 +368,13 @@ fn first_binding_inside<'a>(cx: &'a Context<'_, '_>, name: &str) -> Option<&'a O
         .all
         .iter()
         .find(|o| o.name == name && cx.inside(o.pos) && matches!(o.role, Role::Bind | Role::Write))
+}
+
+fn last_binding_inside<'a>(cx: &'a Context<'_, '_>, name: &str) -> Option<&'a Occurrence> {
+    cx.names
+        .bindings_of(name)
+        .filter(|o| cx.inside(o.pos) && (cx.lang == Language::Python || !nested_scope(cx, o)))
+        .last()
 }
 
 fn needed_binding_pos(cx: &Context<'_, '_>, name: &str) -> Option<usize> {

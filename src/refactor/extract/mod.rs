@@ -83,6 +83,7 @@ pub fn plan(
         question_marks: shape.question_marks_work,
         final_return: shape.exit == signature::Exit::Return,
         tail: shape.exit == signature::Exit::Tail,
+        generics: shape.declared_generics.clone(),
     };
     let diagnosis = diagnose::diagnose(&diagnose::Context {
         handled: &handled,
@@ -99,6 +100,29 @@ pub fn plan(
             *line,
             w::assigned_on_some_paths(variable, *line, name),
         ));
+    }
+    if lang == Language::Rust
+        && let Some(returned) = &shape.return_type
+        && crate::lang::rust::types::has_elided_lifetime(returned)
+    {
+        let borrowed_inputs = shape
+            .parameters
+            .iter()
+            .filter(|p| p.contains('&') || p.contains("'_"))
+            .count()
+            + usize::from(
+                target
+                    .receiver
+                    .as_deref()
+                    .is_some_and(|r| r.starts_with('&')),
+            );
+        if borrowed_inputs != 1 {
+            findings.push(Finding::warning(
+                &request.file,
+                selection.first_line + 1,
+                w::elided_lifetime(name, returned, borrowed_inputs),
+            ));
+        }
     }
     if lang == Language::Rust {
         for (variable, line) in data_flow.untyped() {

@@ -99,9 +99,10 @@ pub fn render(spec: &Spec<'_>, selection: &Selection<'_>, target: &Destination<'
 
 fn call_text(spec: &Spec<'_>, target: &Destination<'_>) -> String {
     let call = format!(
-        "{}{}({})",
+        "{}{}{}({})",
         target.call_prefix,
         spec.name,
+        spec.shape.turbofish,
         spec.shape.arguments.join(", ")
     );
     let call = match (spec.lang, spec.is_async) {
@@ -187,8 +188,14 @@ fn function_text(
                 None if !spec.is_async && ends_diverging(spec, selection) => " -> !".to_string(),
                 None => String::new(),
             };
+            let generics = spec.shape.generics.as_deref().unwrap_or("");
+            let where_clause = spec
+                .shape
+                .where_clause
+                .as_ref()
+                .map_or(String::new(), |w| format!(" {w}"));
             out.push_str(&format!(
-                "{fn_indent}{const_}{async_}{unsafe_}fn {}({receiver}){never} {{{nl}",
+                "{fn_indent}{const_}{async_}{unsafe_}fn {}{generics}({receiver}){never}{where_clause} {{{nl}",
                 spec.name
             ));
             out.push_str(&body);

@@ -7,7 +7,7 @@ use tree_sitter::Node;
 
 use crate::lang::Language;
 use crate::lang::rust::types::{self, Wrapper};
-use crate::lang::syntax::{BlockOwner, FlowKind};
+use crate::lang::syntax::{BlockOwner, FlowKind, Owner};
 
 use super::diagnose::Context;
 use super::flow::{DataFlow, Returned};
@@ -45,6 +45,14 @@ pub struct Shape {
     /// Rust: the selection ends with the block's tail expression (the call keeps its place,
     /// without `;`).
     pub ends_with_tail: bool,
+    /// Rust: the enclosing function's generics the new one needs (`<G: Clone>`), its `where`
+    /// clause about them, and the names declared.
+    pub generics: Option<String>,
+    pub where_clause: Option<String>,
+    pub declared_generics: Vec<String>,
+    /// Rust: `::<T>` after the called name, when a type parameter appears in no parameter (the
+    /// call could not infer it).
+    pub turbofish: String,
 }
 
 impl Shape {
@@ -78,38 +86,51 @@ fn names(returns: &[Returned]) -> String {
 }
 
 /// `let x = call;`, `let (a, mut b) = call;`, `x = call;`, `(a, x) = call;`, and for a mix
-/// of new and existing names `let a; (a, x) = call;`.
+/// of new and existing names `let a = { let value = call; x = value.1; value.0 };` (the call is
+/// evaluated before `value` is bound, so its arguments see the caller's names).
 fn rust_assignment(returns: &[Returned], call: &str) -> String {
-    let all_new = returns.iter().all(|r| r.declared_inside);
-    let pattern = |with_mut: bool| {
-        let parts: Vec<String> = returns
-            .iter()
-            .map(|r| {
-                if with_mut && r.mutable {
-                    format!("mut {}", r.name)
-                } else {
-                    r.name.clone()
-                }
-            })
-            .collect();
+    let tuple = |parts: Vec<String>| {
         if parts.len() == 1 {
             parts.concat()
         } else {
             format!("({})", parts.join(", "))
         }
     };
-    if all_new {
-        return format!("let {} = {call};", pattern(true));
+    let declared = |r: &Returned| {
+        if r.mutable {
+            format!("mut {}", r.name)
+        } else {
+            r.name.clone()
+        }
+    };
+    if returns.iter().all(|r| r.declared_inside) {
+        return format!(
+            "let {} = {call};",
+            tuple(returns.iter().map(declared).collect())
+        );
     }
-    let declarations: String = returns
+    if returns.iter().all(|r| !r.declared_inside) {
+        let names = returns.iter().map(|r| r.name.clone()).collect();
+        return format!("{} = {call};", tuple(names));
+    }
+    let mut temp = "value".to_string();
+    while returns.iter().any(|r| r.name == temp) {
+        temp.push('_');
+    }
+    let assigned: String = returns
         .iter()
-        .filter(|r| r.declared_inside)
-        .map(|r| {
-            let mut_ = if r.mutable { "mut " } else { "" };
-            format!("let {mut_}{}; ", r.name)
-        })
+        .enumerate()
+        .filter(|(_, r)| !r.declared_inside)
+        .map(|(i, r)| format!(" {} = {temp}.{i};", r.name))
         .collect();
-    format!("{declarations}{} = {call};", pattern(false))
+    let fresh: Vec<(usize, &Returned)> = returns
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.declared_inside)
+        .collect();
+    let pattern = tuple(fresh.iter().map(|(_, r)| declared(r)).collect());
+    let value = tuple(fresh.iter().map(|(i, _)| format!("{temp}.{i}")).collect());
+    format!("let {pattern} = {{ let {temp} = {call};{assigned} {value} }};")
 }
 
 /// The value expression of several names (`x`, `(a, b)`).
@@ -132,6 +153,83 @@ fn type_of(returns: &[Returned]) -> String {
 }
 
 pub fn shape(cx: &Context<'_, '_>, flow: &DataFlow) -> Shape {
+    let mut shape = shape_of(cx, flow);
+    // A trait impl's `Self::Err` means nothing in the inherent impl the new function goes to.
+    let impl_item = match (&cx.target.owner, cx.target.function) {
+        (Owner::TraitImpl { .. }, Some(function)) => cx.lang.syntax().owner_node(function),
+        _ => None,
+    };
+    if let Some(impl_item) = impl_item {
+        let resolve = |ty: &String| {
+            types::without_associated_types(ty, impl_item, cx.text).unwrap_or_else(|| ty.clone())
+        };
+        shape.parameters = shape.parameters.iter().map(resolve).collect();
+        shape.return_type = shape.return_type.as_ref().map(resolve);
+    }
+    if cx.lang == Language::Rust
+        && let Some(function) = cx.target.function
+    {
+        needed_generics(cx, function, &mut shape);
+    }
+    shape
+}
+
+/// The type parameters, lifetimes and const parameters of the enclosing function that the new
+/// signature or the selection's types name: the new function declares them too.
+fn needed_generics(cx: &Context<'_, '_>, function: Node<'_>, shape: &mut Shape) {
+    let (lifetimes, consts) = types::generic_names(function, cx.text);
+    let written: Vec<&str> = shape
+        .parameters
+        .iter()
+        .map(String::as_str)
+        .chain(shape.return_type.as_deref())
+        .collect();
+    let in_body = |name: &str| {
+        cx.names
+            .all
+            .iter()
+            .any(|o| o.name == name && o.role == crate::lang::names::Role::Type && cx.inside(o.pos))
+    };
+    let used: Vec<String> = cx
+        .target
+        .type_parameters
+        .iter()
+        .chain(&lifetimes)
+        .chain(&consts)
+        .filter(|g| written.iter().any(|w| types::mentions(w, g)) || in_body(g))
+        .cloned()
+        .collect();
+    let (list, where_clause) = types::generics_for(function, cx.text, &used);
+    if let Some(list) = &list {
+        let names: Vec<String> = list
+            .strip_prefix('<')
+            .and_then(|l| l.strip_suffix('>'))
+            .map(|inner| types::split_top_level(inner, ','))
+            .unwrap_or_default()
+            .iter()
+            .map(|e| {
+                let e = e.trim();
+                let e = e.strip_prefix("const ").unwrap_or(e);
+                e.split(|c: char| c == ':' || c == '=' || c.is_whitespace())
+                    .next()
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .filter(|n| !n.is_empty() && !n.starts_with('\''))
+            .collect();
+        let inferred = |n: &String| shape.parameters.iter().any(|p| types::mentions(p, n));
+        if !names.iter().all(inferred) {
+            shape.turbofish = format!("::<{}>", names.join(", "));
+        }
+    }
+    if list.is_some() {
+        shape.generics = list;
+        shape.where_clause = where_clause;
+        shape.declared_generics = used;
+    }
+}
+
+fn shape_of(cx: &Context<'_, '_>, flow: &DataFlow) -> Shape {
     let mut shape = Shape {
         parameters: flow
             .parameters
@@ -145,6 +243,10 @@ pub fn shape(cx: &Context<'_, '_>, flow: &DataFlow) -> Shape {
         fallible: false,
         question_marks_work: false,
         ends_with_tail: cx.selection.tail.is_some(),
+        generics: None,
+        where_clause: None,
+        declared_generics: Vec::new(),
+        turbofish: String::new(),
     };
     let syntax = cx.lang.syntax();
     let enclosing_return = cx
@@ -199,7 +301,10 @@ pub fn shape(cx: &Context<'_, '_>, flow: &DataFlow) -> Shape {
         let return_type = match fixed {
             Some(_) => types::with_value(outer, &inner),
             None if inner == "()" => Some(outer.to_string()),
-            None => None,
+            // `fmt::Result` is `Result<(), fmt::Error>`.
+            None => outer
+                .strip_suffix("fmt::Result")
+                .map(|prefix| format!("Result<{inner}, {prefix}fmt::Error>")),
         };
         if let Some(return_type) = return_type {
             let constructor = match kind {

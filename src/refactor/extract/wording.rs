@@ -335,6 +335,17 @@ pub fn assigned_on_some_paths(name: &str, line: usize, new_name: &str) -> String
     )
 }
 
+pub fn elided_lifetime(new_name: &str, returned: &str, inputs: usize) -> String {
+    let why = if inputs == 0 {
+        "it takes no reference to borrow it from".to_string()
+    } else {
+        format!("it takes {inputs} references, so Rust cannot tell which one it borrows from")
+    };
+    format!(
+        "`{new_name}` returns `{returned}`, a borrow, and {why}: add a lifetime parameter to its signature"
+    )
+}
+
 // -- caveat notes -------------------------------------------------------------------------
 
 fn listed(names: &[&str]) -> String {
