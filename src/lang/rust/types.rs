@@ -64,8 +64,10 @@ fn binding_type_at(scope: &TypeScope<'_, '_>, at: usize, depth: usize) -> Option
             if let Some(ty) = holder.child_by_field_name("type") {
                 return Some(type_text(ty, scope.text));
             }
-            let value = holder.child_by_field_name("value")?;
-            expression_type_at(scope, value, depth + 1)
+            let value = holder.child_by_field_name("value");
+            value
+                .and_then(|v| expression_type_at(scope, v, depth + 1))
+                .or_else(|| returned_type(scope, holder, at))
         }
         // `let (a, b) = f()?;`: the element of the tuple type at the name's position.
         "tuple_pattern" => {
@@ -93,6 +95,65 @@ fn binding_type_at(scope: &TypeScope<'_, '_>, at: usize, depth: usize) -> Option
         }
         _ => None,
     }
+}
+
+/// A local the enclosing function returns (its tail, `return x`, `Ok(x)`, `Some(x)`) has the
+/// function's declared return type (or the value type inside it).
+fn returned_type(scope: &TypeScope<'_, '_>, declaration: Node<'_>, at: usize) -> Option<String> {
+    let text = scope.text;
+    let mut current = declaration.parent();
+    let function = loop {
+        let node = current?;
+        match node.kind() {
+            "function_item" => break node,
+            "closure_expression" | "async_block" => return None,
+            _ => current = node.parent(),
+        }
+    };
+    let declared = return_type(function, text)?;
+    if declared.contains("impl ") {
+        return None;
+    }
+    let body = function.child_by_field_name("body")?;
+    let mut exits: Vec<Node<'_>> = Vec::new();
+    if let Some(tail) = body.named_children(&mut body.walk()).last()
+        && tail.kind() != "expression_statement"
+        && !tail.kind().ends_with("_declaration")
+        && !tail.kind().ends_with("_item")
+    {
+        exits.push(tail);
+    }
+    crate::lang::walk_node(body, |n| {
+        if n.kind() == "return_expression"
+            && let Some(value) = n.named_child(0)
+        {
+            exits.push(value);
+        }
+        !matches!(
+            n.kind(),
+            "closure_expression" | "function_item" | "async_block"
+        )
+    });
+    let is_it = |e: Node<'_>| {
+        e.kind() == "identifier" && (scope.resolve)(node_text(e, text), e.start_byte()) == Some(at)
+    };
+    for exit in exits {
+        if is_it(exit) {
+            return Some(declared);
+        }
+        if exit.kind() == "call_expression"
+            && let (Some(function), Some(arguments)) = (
+                exit.child_by_field_name("function"),
+                exit.child_by_field_name("arguments"),
+            )
+            && matches!(node_text(function, text), "Ok" | "Some")
+            && arguments.named_child_count() == 1
+            && arguments.named_child(0).is_some_and(is_it)
+        {
+            return wrapper(&declared).and_then(|(_, value)| value);
+        }
+    }
+    None
 }
 
 /// The type of an expression, when the source says it.
@@ -850,12 +911,14 @@ impl Counter {
         let (cc, mut dd) = self.split()?;
         let ee = Kind::First;
         let ff = Kind::MAX;
+        let gg = Vec::new();
     }
 }
 ";
         let names = [
             "a", "b", "items", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o",
             "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "aa", "bb", "cc", "dd", "ee", "ff",
+            "gg",
         ];
         let got = types_of(text, &names);
         let want = [
@@ -891,10 +954,22 @@ impl Counter {
             Some("String"),
             Some("Kind"),
             None,
+            None,
         ];
         for ((name, got), want) in names.iter().zip(&got).zip(want) {
             assert_eq!(got.as_deref(), want, "{name}");
         }
+    }
+
+    #[test]
+    fn a_returned_local_has_the_declared_return_type() {
+        let text = "fn probe(n: u8) -> Result<Vec<u8>, E> {\n    let mut out = Vec::new();\n    let total = 0;\n    if n > 1 { return Ok(out); }\n    let c = |x| { let y = 1; y };\n    Ok(out)\n}\n";
+        assert_eq!(
+            types_of(text, &["out", "total"]),
+            [Some("Vec<u8>".to_string()), None]
+        );
+        let tail = "fn probe() -> u32 {\n    let mut count = 0;\n    count += 1;\n    count\n}\n";
+        assert_eq!(types_of(tail, &["count"]), [Some("u32".to_string())]);
     }
 
     #[test]

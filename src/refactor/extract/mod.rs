@@ -94,45 +94,15 @@ pub fn plan(
         awaits_at,
         python_syntax,
     } = diagnosis;
-    for (variable, line) in &data_flow.maybe_unassigned {
-        findings.push(Finding::warning(
-            &request.file,
-            *line,
-            w::assigned_on_some_paths(variable, *line, name),
-        ));
-    }
-    if lang == Language::Rust
-        && let Some(returned) = &shape.return_type
-        && crate::lang::rust::types::has_elided_lifetime(returned)
-    {
-        let borrowed_inputs = shape
-            .parameters
-            .iter()
-            .filter(|p| p.contains('&') || p.contains("'_"))
-            .count()
-            + usize::from(
-                target
-                    .receiver
-                    .as_deref()
-                    .is_some_and(|r| r.starts_with('&')),
-            );
-        if borrowed_inputs != 1 {
-            findings.push(Finding::warning(
-                &request.file,
-                selection.first_line + 1,
-                w::elided_lifetime(name, returned, borrowed_inputs),
-            ));
-        }
-    }
-    if lang == Language::Rust {
-        for (variable, line) in data_flow.untyped() {
-            findings.push(Finding::error(
-                &request.file,
-                line,
-                w::type_unreadable(variable, line, name),
-            ));
-        }
-    }
+    findings.extend(flow_findings(
+        lang,
+        &request.file,
+        &data_flow,
+        &shape,
+        &target,
+        selection.first_line + 1,
+        name,
+    ));
 
     let rendered = render::render(
         &render::Spec {
@@ -187,6 +157,62 @@ pub fn plan(
         findings,
         details,
     })
+}
+
+/// What the data flow could not settle, as findings: a Python name returned but assigned on
+/// some paths only, a Rust type that could not be read, a returned borrow whose lifetime Rust
+/// cannot elide.
+#[allow(clippy::too_many_arguments)]
+fn flow_findings(
+    lang: Language,
+    file: &str,
+    data_flow: &flow::DataFlow,
+    shape: &signature::Shape,
+    target: &destination::Destination<'_>,
+    first_line: usize,
+    name: &str,
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (variable, line) in &data_flow.maybe_unassigned {
+        out.push(Finding::warning(
+            file,
+            *line,
+            w::assigned_on_some_paths(variable, *line, name),
+        ));
+    }
+    if lang == Language::Rust
+        && let Some(returned) = &shape.return_type
+        && crate::lang::rust::types::has_elided_lifetime(returned)
+    {
+        let borrowed_inputs = shape
+            .parameters
+            .iter()
+            .filter(|p| p.contains('&') || p.contains("'_"))
+            .count()
+            + usize::from(
+                target
+                    .receiver
+                    .as_deref()
+                    .is_some_and(|r| r.starts_with('&')),
+            );
+        if borrowed_inputs != 1 {
+            out.push(Finding::warning(
+                file,
+                first_line,
+                w::elided_lifetime(name, returned, borrowed_inputs),
+            ));
+        }
+    }
+    if lang == Language::Rust {
+        for (variable, line) in data_flow.untyped() {
+            out.push(Finding::error(
+                file,
+                line,
+                w::type_unreadable(variable, line, name),
+            ));
+        }
+    }
+    out
 }
 
 /// The 1-based line of the result where the code at byte `offset` of the original ends up.

@@ -268,7 +268,7 @@ fn rust_generics_unsafe_and_const() {
     let plan = run("a.rs", text, 7, 7, "make").unwrap();
     assert!(
         after(&plan).contains(
-            "    let x = make();\n    x\n}\n\nconst fn make() -> _ {\n    let x = 7;\n    x\n}\n"
+            "    let x = make();\n    x\n}\n\nconst fn make() -> u32 {\n    let x = 7;\n    x\n}\n"
         ),
         "{}",
         after(&plan)
