@@ -72,8 +72,8 @@ pub fn local_use(region: Node<'_>, at: usize, text: &str) -> LocalUse {
 fn expression_use(node: Node<'_>, parent: Node<'_>, text: &str) -> UseKind {
     let field = field_of(parent, node);
     match parent.kind() {
-        "field_expression" if field == Some("value") => place_use(parent, text, true),
-        "index_expression" if parent.named_child(0) == Some(node) => place_use(parent, text, true),
+        "field_expression" if field == Some("value") => place_use(parent, true),
+        "index_expression" if parent.named_child(0) == Some(node) => place_use(parent, true),
         "call_expression" if field == Some("function") => UseKind::MethodCall,
         "reference_expression" => reference_use(parent),
         "assignment_expression" | "compound_assignment_expr" if field == Some("left") => {
@@ -100,15 +100,15 @@ fn expression_use(node: Node<'_>, parent: Node<'_>, text: &str) -> UseKind {
 }
 
 /// `x` is the base of the place `place` (a field or an index): what happens to that place.
-fn place_use(place: Node<'_>, text: &str, read_is_place: bool) -> UseKind {
+fn place_use(place: Node<'_>, read_is_place: bool) -> UseKind {
     let Some(parent) = place.parent() else {
         return UseKind::Place;
     };
     let field = field_of(parent, place);
     match parent.kind() {
-        "field_expression" if field == Some("value") => place_use(parent, text, read_is_place),
+        "field_expression" if field == Some("value") => place_use(parent, read_is_place),
         "index_expression" if parent.named_child(0) == Some(place) => {
-            place_use(parent, text, read_is_place)
+            place_use(parent, read_is_place)
         }
         // `x.m(..)`: the field expression is the callee.
         "call_expression" if field == Some("function") => UseKind::MethodCall,

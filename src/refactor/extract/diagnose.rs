@@ -41,6 +41,8 @@ pub struct Handled {
     pub tail: bool,
     /// Rust generics of the enclosing function the new one declares too.
     pub generics: Vec<String>,
+    /// Python: the call is `yield from`, so the selection's `yield`s still reach the caller.
+    pub yields: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -403,6 +405,7 @@ fn control_flow(cx: &Context<'_, '_>, diagnosis: &mut Diagnosis) {
                 FlowKind::Await => {
                     diagnosis.awaits_at.get_or_insert(at);
                 }
+                FlowKind::Yield if cx.handled.yields => {}
                 FlowKind::Yield => diagnosis
                     .findings
                     .push(cx.warning(at, w::yield_inside(at, cx.new_name))),

@@ -506,7 +506,7 @@ fn rust_parameter(
         (Pass::Value, false)
     } else if has(&[UseKind::Value]) && !copy {
         (Pass::Value, mutated_through)
-    } else if mutated_through && !(copy && !has(&[UseKind::AssignThrough, UseKind::BorrowMut])) {
+    } else if mutated_through && (!copy || has(&[UseKind::AssignThrough, UseKind::BorrowMut])) {
         (Pass::RefMut, false)
     } else if copy {
         (Pass::Value, false)

@@ -84,6 +84,7 @@ pub fn plan(
         final_return: shape.exit == signature::Exit::Return,
         tail: shape.exit == signature::Exit::Tail,
         generics: shape.declared_generics.clone(),
+        yields: shape.yield_from,
     };
     let diagnosis = diagnose::diagnose(&diagnose::Context {
         handled: &handled,

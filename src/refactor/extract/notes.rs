@@ -45,6 +45,12 @@ pub fn caveat_notes(
     if let Some(note) = returned {
         notes.push(CaveatNote::new(Caveat::ExtractReturnValue, note));
     }
+    if shape.yield_from {
+        notes.push(CaveatNote::new(
+            Caveat::ExtractReturnValue,
+            w::YIELDS_KEPT.to_string(),
+        ));
+    }
     if shape.fallible
         && let Some(ty) = &shape.return_type
     {

@@ -50,6 +50,9 @@ pub struct Shape {
     pub generics: Option<String>,
     pub where_clause: Option<String>,
     pub declared_generics: Vec<String>,
+    /// Python: the selection yields for the enclosing generator: the new function is a
+    /// generator too and the call is `yield from f(..)` (its `return` value is the result).
+    pub yield_from: bool,
     /// Rust: `::<T>` after the called name, when a type parameter appears in no parameter (the
     /// call could not infer it).
     pub turbofish: String,
@@ -61,11 +64,14 @@ impl Shape {
     pub fn call_statement(&self, lang: Language, call: &str, flow: &DataFlow) -> String {
         let call = if self.fallible {
             format!("{call}?")
+        } else if self.yield_from {
+            format!("yield from {call}")
         } else {
             call.to_string()
         };
         match (lang, &self.exit) {
             (Language::Python, Exit::Nothing) => call,
+            (Language::Python, Exit::Return) if self.yield_from => format!("return ({call})"),
             (Language::Python, Exit::Return) => format!("return {call}"),
             (Language::Python, _) => format!("{} = {call}", names(&flow.returns)),
             (Language::Rust, Exit::Nothing) if self.ends_with_tail => call,
@@ -247,6 +253,7 @@ fn shape_of(cx: &Context<'_, '_>, flow: &DataFlow) -> Shape {
         where_clause: None,
         declared_generics: Vec::new(),
         turbofish: String::new(),
+        yield_from: false,
     };
     let syntax = cx.lang.syntax();
     let enclosing_return = cx
@@ -260,12 +267,14 @@ fn shape_of(cx: &Context<'_, '_>, flow: &DataFlow) -> Shape {
         .last()
         .is_some_and(|s| syntax.is_return(*s));
     if ends_with_return && cx.target.function.is_some() {
+        shape.yield_from = cx.lang == Language::Python && yields_for_a_generator(cx);
         shape.exit = Exit::Return;
         shape.return_type = enclosing_return;
         shape.question_marks_work = true;
         return shape;
     }
     if cx.lang == Language::Python {
+        shape.yield_from = yields_for_a_generator(cx);
         if !flow.returns.is_empty() {
             shape.exit = Exit::Names;
             shape.body_end = Some(format!("return {}", names(&flow.returns)));
@@ -364,4 +373,25 @@ pub fn leaves_by_question_mark(cx: &Context<'_, '_>) -> bool {
             .iter()
             .any(|f| f.kind == FlowKind::Try && !f.boundary.is_some_and(|b| cx.inside(b)))
     })
+}
+
+/// Python: the selection yields (not in a nested function of its own) in a generator that is
+/// not `async` (an async generator has no `yield from`), and awaits nothing.
+fn yields_for_a_generator(cx: &Context<'_, '_>) -> bool {
+    let syntax = cx.lang.syntax();
+    let Some(function) = cx.target.function else {
+        return false;
+    };
+    if syntax.function(function, cx.text).is_async {
+        return false;
+    }
+    let flows: Vec<FlowKind> = cx
+        .selection
+        .statements
+        .iter()
+        .flat_map(|s| syntax.control_flow(*s, cx.text))
+        .filter(|f| !f.boundary.is_some_and(|b| cx.inside(b)))
+        .map(|f| f.kind)
+        .collect();
+    flows.contains(&FlowKind::Yield) && !flows.contains(&FlowKind::Await)
 }

@@ -383,6 +383,8 @@ pub fn values_returned(names: &[&str]) -> String {
 pub const RETURN_PASSED_ON: &str =
     "the selection ends with `return`: the new function returns that value and the call returns it";
 
+pub const YIELDS_KEPT: &str = "the selection yields: the new function is a generator too, and the call is `yield from` (its `return` value is the result)";
+
 pub const TAIL_RETURNED: &str =
     "the selection's tail value is returned by the new function and stays the block's value";
 
