@@ -123,7 +123,10 @@ struct Needed<'a> {
 
 pub fn analyse(cx: &Context<'_, '_>) -> DataFlow {
     let declared: HashSet<&str> = cx.declared().iter().map(|(n, _, _)| *n).collect();
-    let skip = |name: &str| declared.contains(name) || cx.is_receiver(name) || name == "self";
+    // Rust `self` is a keyword (the receiver, or an error the findings report); a Python
+    // `self` that is not the receiver is a local like any other.
+    let rust_self = |name: &str| cx.lang == Language::Rust && name == "self";
+    let skip = |name: &str| declared.contains(name) || cx.is_receiver(name) || rust_self(name);
     let mut order: Vec<&str> = Vec::new();
     let mut needed: HashMap<&str, Needed<'_>> = HashMap::new();
     let module_level = cx.target.function.is_none();
