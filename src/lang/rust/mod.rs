@@ -5,6 +5,7 @@
 pub mod body;
 pub mod expr;
 pub mod flow;
+pub mod generics;
 pub mod imports;
 pub mod items;
 pub mod macros;

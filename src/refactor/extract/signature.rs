@@ -6,6 +6,7 @@
 use tree_sitter::Node;
 
 use crate::lang::Language;
+use crate::lang::rust::generics;
 use crate::lang::rust::types::{self, Wrapper};
 use crate::lang::syntax::{BlockOwner, FlowKind, Owner};
 
@@ -183,7 +184,7 @@ pub fn shape(cx: &Context<'_, '_>, flow: &DataFlow) -> Shape {
 /// The type parameters, lifetimes and const parameters of the enclosing function that the new
 /// signature or the selection's types name: the new function declares them too.
 fn needed_generics(cx: &Context<'_, '_>, function: Node<'_>, shape: &mut Shape) {
-    let (lifetimes, consts) = types::generic_names(function, cx.text);
+    let (lifetimes, consts) = generics::generic_names(function, cx.text);
     let written: Vec<&str> = shape
         .parameters
         .iter()
@@ -202,10 +203,10 @@ fn needed_generics(cx: &Context<'_, '_>, function: Node<'_>, shape: &mut Shape) 
         .iter()
         .chain(&lifetimes)
         .chain(&consts)
-        .filter(|g| written.iter().any(|w| types::mentions(w, g)) || in_body(g))
+        .filter(|g| written.iter().any(|w| generics::mentions(w, g)) || in_body(g))
         .cloned()
         .collect();
-    let (list, where_clause) = types::generics_for(function, cx.text, &used);
+    let (list, where_clause) = generics::generics_for(function, cx.text, &used);
     if let Some(list) = &list {
         let names: Vec<String> = list
             .strip_prefix('<')
@@ -223,7 +224,7 @@ fn needed_generics(cx: &Context<'_, '_>, function: Node<'_>, shape: &mut Shape) 
             })
             .filter(|n| !n.is_empty() && !n.starts_with('\''))
             .collect();
-        let inferred = |n: &String| shape.parameters.iter().any(|p| types::mentions(p, n));
+        let inferred = |n: &String| shape.parameters.iter().any(|p| generics::mentions(p, n));
         if !names.iter().all(inferred) {
             shape.turbofish = format!("::<{}>", names.join(", "));
         }
