@@ -405,6 +405,12 @@ fn method_type(
     let receiver_type = expression_type_at(scope, receiver, depth + 1)?;
     match method {
         "to_owned" if is_str(&receiver_type) => Some("String".to_string()),
+        "unwrap" | "expect" | "unwrap_or_default" | "unwrap_or" | "unwrap_or_else" => {
+            match wrapper(&receiver_type)? {
+                (_, Some(value)) => Some(value),
+                _ => None,
+            }
+        }
         "clone" | "to_owned" => match strip_reference(&receiver_type) {
             Some(inner) if !is_unsized(inner) => Some(inner.to_string()),
             Some(_) => Some(receiver_type),

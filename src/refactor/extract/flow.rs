@@ -479,6 +479,46 @@ fn reaches(cx: &Context<'_, '_>, o: &Occurrence, bound_inside: bool) -> bool {
     }
 }
 
+/// Methods of the standard library that take `self` by value (`opt.unwrap()`,
+/// `v.into_iter()`): a local they are called on is moved, so it is passed by value.
+const CONSUMING_METHODS: &[&str] = &[
+    "unwrap",
+    "expect",
+    "unwrap_or",
+    "unwrap_or_default",
+    "unwrap_or_else",
+    "unwrap_err",
+    "expect_err",
+    "ok",
+    "err",
+    "ok_or",
+    "ok_or_else",
+    "map",
+    "map_err",
+    "map_or",
+    "map_or_else",
+    "and_then",
+    "or_else",
+    "unzip",
+    "flatten",
+];
+
+/// Whether the method called right after byte `end` (`.name(`) consumes its receiver.
+fn consumes(text: &str, end: usize) -> bool {
+    let Some(rest) = text
+        .get(end..)
+        .and_then(|r| r.trim_start().strip_prefix('.'))
+    else {
+        return false;
+    };
+    let name: String = rest
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    name.starts_with("into_") || name == "into" || CONSUMING_METHODS.contains(&name.as_str())
+}
+
 /// How a Rust local is passed, from its type and its uses in the selection; records the `*`
 /// the body needs when it is passed by reference.
 fn rust_parameter(
@@ -493,7 +533,13 @@ fn rust_parameter(
     let uses: Vec<_> = need
         .uses
         .iter()
-        .map(|u| (u, syntax.local_use(cx.target.region, u.pos, cx.text)))
+        .map(|u| {
+            let mut use_ = syntax.local_use(cx.target.region, u.pos, cx.text);
+            if use_.kind == UseKind::MethodCall && consumes(cx.text, u.pos + u.name.len()) {
+                use_.kind = UseKind::Value;
+            }
+            (u, use_)
+        })
         .collect();
     let has = |kinds: &[UseKind]| uses.iter().any(|(_, u)| kinds.contains(&u.kind));
     let binding_mut = syntax.binding_is_mutable(cx.target.region, need.binding.pos);

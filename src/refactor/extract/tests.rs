@@ -859,6 +859,23 @@ fn python_a_name_assigned_on_some_paths_only_is_a_warning() {
 }
 
 #[test]
+fn rust_a_local_a_consuming_method_is_called_on_is_moved_in() {
+    let text = "fn f(name: Option<String>, words: Vec<String>) {\n    let n = name.unwrap();\n    let count = words.into_iter().count();\n    println!(\"{n} {count}\");\n}\n";
+    let plan = run("a.rs", text, 2, 3, "take").unwrap();
+    assert!(
+        after(&plan).contains("    let (n, count) = take(name, words);\n"),
+        "{}",
+        after(&plan)
+    );
+    assert!(
+        after(&plan)
+            .contains("fn take(name: Option<String>, words: Vec<String>) -> (String, usize) {\n"),
+        "{}",
+        after(&plan)
+    );
+}
+
+#[test]
 fn rust_mutated_and_compared_parameters_are_dereferenced() {
     let text = "struct P { x: i32 }\n\nfn f(mut p: P, limit: String) {\n    let other = String::new();\n    p.x += 1;\n    if limit == other {\n        p.x = 0;\n    }\n    println!(\"{}\", p.x);\n}\n";
     let plan = run("a.rs", text, 5, 8, "bump").unwrap();
