@@ -257,6 +257,39 @@ fn golden_python_results_compile() {
     eprintln!("python files compiled: {checked}");
 }
 
+/// Python fixtures whose files check their own behaviour (top-level `assert`s) run, before and
+/// after the refactor, and both must pass: the refactor kept what the code does.
+#[test]
+fn golden_python_behaviour_kept() {
+    let mut ran = 0;
+    for (_, dir) in cases() {
+        for side in ["before", "after"] {
+            let root = dir.join(side);
+            for (path, bytes) in read_tree(&root) {
+                if !path.ends_with(".py") || !String::from_utf8_lossy(&bytes).contains("\nassert ")
+                {
+                    continue;
+                }
+                let output = Command::new("python3")
+                    .arg(&path)
+                    .current_dir(&root)
+                    .env("PYTHONDONTWRITEBYTECODE", "1")
+                    .output()
+                    .expect("python3 runs");
+                assert!(
+                    output.status.success(),
+                    "{}/{side}/{path} fails: {}",
+                    dir.display(),
+                    String::from_utf8_lossy(&output.stderr)
+                );
+                ran += 1;
+            }
+        }
+    }
+    assert!(ran > 0, "no Python fixture checks its behaviour");
+    eprintln!("python behaviour checks run: {ran}");
+}
+
 /// Rust fixtures that are whole crates (`after/Cargo.toml`) pass `cargo check`.
 #[test]
 fn golden_rust_crates_check() {

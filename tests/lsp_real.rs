@@ -543,4 +543,51 @@ fn jedi_language_server_renames_a_function_as_the_engine_does() {
     );
     run_python_tests(Path::new(&root));
     std::fs::remove_dir_all(root).unwrap();
+
+/// A requested name equal to the server's own default (`fun_name`, `extracted_method`) needs no
+/// rename: the result is the server's, not a fallback for looking inconsistent.
+#[test]
+fn the_server_default_name_can_be_requested() {
+    let cases = [
+        (
+            "rust-analyzer",
+            "rust_crate",
+            "src/lib.rs",
+            "for line in lines",
+            "let average",
+            "fun_name",
+        ),
+        (
+            "pylsp",
+            "py_pkg",
+            "orders/totals.py",
+            "largest = 0",
+            "largest = max(largest, cost)",
+            "extracted_method",
+        ),
+    ];
+    for (server, project, file, first, last, default_name) in cases {
+        if !require(&[server]) {
+            continue;
+        }
+        let project = fixture(project);
+        let root = project.path();
+        let before = std::fs::read_to_string(root.join(file)).unwrap();
+        let args = json!({
+            "file_path": file,
+            "start_line": line_of(&before, first),
+            "end_line": line_of(&before, last),
+            "new_name": default_name,
+            "semantic_edit_backend": "lsp",
+            "dry_run": false,
+        });
+        let (envelope, _) = call(root, "refactor_extract_function", args);
+        assert_semantic(&envelope, 0.90, server);
+        assert_eq!(envelope["data"]["new_function_name"], default_name);
+        let extracted = std::fs::read_to_string(root.join(file)).unwrap();
+        assert!(
+            extracted.contains(&format!("{default_name}(")),
+            "{extracted}"
+        );
+    }
 }

@@ -123,12 +123,12 @@ fn a_heuristic_extract_with_a_warning() {
     for size in SIZES {
         let (_dir, root, mut h) = session(size);
         pick(&mut h, "shop/receipt", "python/shop/receipt.py");
-        select_lines(&mut h, 49, 50);
-        h.press(&["e"]).type_text("print_lines").press(&["enter"]);
+        select_lines(&mut h, 39, 40);
+        h.press(&["e"]).type_text("reject_bad").press(&["enter"]);
         let ready = ready(&h);
         assert!(
             ready.count(candor::refactor::Severity::Warning) > 0,
-            "the loop reads `items` from outside"
+            "the `return None` leaves the new function, not `parse_cents`"
         );
         snapshot("preview_extract_warning", &h, &root);
         h.press(&["enter"]);

@@ -136,6 +136,43 @@ impl<'t> Flow<'t> {
     }
 }
 
+/// How one use of a local variable treats its value: what a new function's parameter must be
+/// for the use to mean the same (Rust: by value, `&` or `&mut`). Python answers
+/// [`UseKind::Value`] for every use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UseKind {
+    /// Read through a reference: an operand of a comparison, an argument of a formatting macro.
+    Read,
+    /// The base of a field access or an index (`x.f`, `x[i]`, `x.0`), read.
+    Place,
+    /// The receiver of a method call (`x.m(..)`) or a called closure (`x(..)`): it may be
+    /// borrowed mutably.
+    MethodCall,
+    /// `&x`, `&x.f`.
+    Borrow,
+    /// `&mut x`, `&mut x.f`, `&mut x[i]`.
+    BorrowMut,
+    /// `x = ..`, `x += ..`.
+    Assign,
+    /// `x.f = ..`, `x[i] += ..`: mutated through a field or an index.
+    AssignThrough,
+    /// Used as a value: moved (or copied) into an argument, an operand, a binding; also a token
+    /// of a macro that is not a formatting one.
+    Value,
+    /// `{x}` in a format string: read through a reference.
+    Capture,
+    /// The value a `match` looks at: read, and matched through a reference as well.
+    Scrutinee,
+}
+
+/// One use of a local variable (see [`Syntax::local_use`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LocalUse {
+    pub kind: UseKind,
+    /// Rust `S { x }`: the name is also the field's.
+    pub shorthand: bool,
+}
+
 /// What a block of statements belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BlockOwner {
@@ -293,4 +330,23 @@ pub trait Syntax: Sync {
     fn variable_lines(&self, node: Node<'_>, text: &str, name: &str) -> Vec<usize>;
     /// The function definition whose name is at `name_range`.
     fn function_named<'t>(&self, tree: &'t Tree, name_range: &Range<usize>) -> Option<Node<'t>>;
+
+    // -- data flow (what a new function receives and returns) -------------------------------
+
+    /// How the use of a local whose name starts at byte `at` under `region` treats the value
+    /// (a `{name}` capture's byte is inside its format string).
+    fn local_use(&self, region: Node<'_>, at: usize, text: &str) -> LocalUse;
+    /// Whether `node` is evaluated every time `statement`, one of its ancestors, completes
+    /// normally: no branch, loop body, handler, closure or short-circuit between the two.
+    fn always_runs(&self, node: Node<'_>, statement: Node<'_>) -> bool;
+    /// The innermost loop around `node` that lies inside `within`.
+    fn loop_around<'t>(&self, node: Node<'t>, within: Node<'t>) -> Option<Node<'t>>;
+    /// Whether `statement` is a `return` statement (with or without a value).
+    fn is_return(&self, statement: Node<'_>) -> bool;
+    /// Whether the binding whose name starts at byte `at` under `region` is declared mutable
+    /// (Rust `mut`; every Python binding is).
+    fn binding_is_mutable(&self, region: Node<'_>, at: usize) -> bool;
+    /// Whether the binding whose name starts at byte `at` under `region` names an item (a
+    /// nested Rust `fn`, `const`, type or `use`) rather than a variable.
+    fn binds_item(&self, region: Node<'_>, at: usize) -> bool;
 }

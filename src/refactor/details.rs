@@ -49,6 +49,10 @@ pub struct ExtractDetails {
     pub new_function_line: usize,
     #[serde(rename = "async")]
     pub is_async: bool,
+    /// The parameters after the receiver, as the new signature writes them.
+    pub parameters: Vec<String>,
+    /// The names the call assigns from the new function's result.
+    pub returns: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -190,6 +194,8 @@ mod tests {
                 call: "f()".into(),
                 new_function_line: 4,
                 is_async: false,
+                parameters: vec!["total".into()],
+                returns: vec!["count".into()],
             }),
             Details::Inline(InlineDetails {
                 function_name: "f".into(),
@@ -264,7 +270,9 @@ mod tests {
                 "receiver",
                 "call",
                 "new_function_line",
-                "async"
+                "async",
+                "parameters",
+                "returns"
             ]
         );
         assert!(extract["receiver"].is_null());

@@ -253,6 +253,33 @@ pub fn new_functions(lang: Language, before: &str, after: &str) -> Vec<(String, 
         .collect()
 }
 
+/// Checks that the file the server edited ends with one new function, named `new_name`, and
+/// that no trace of the server's `default_name` is left when the two differ. A requested name
+/// equal to the server's default (`fun_name`, `extracted_method`, `jls_extract_def`) needs no
+/// rename and leaves nothing behind. The error says what is wrong.
+pub fn check_named(
+    lang: Language,
+    before: &str,
+    after: &str,
+    default_name: &str,
+    new_name: &str,
+) -> Result<(), String> {
+    let names: Vec<String> = new_functions(lang, before, after)
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    let leftover = default_name != new_name
+        && has_identifier(lang, after, default_name)
+        && !has_identifier(lang, before, default_name);
+    if names != [new_name] || leftover {
+        return Err(format!(
+            "renaming the new function `{default_name}` to `{new_name}` left the file inconsistent (new functions: {})",
+            names.join(", ")
+        ));
+    }
+    Ok(())
+}
+
 /// Whether `word` occurs in `text` as a whole word.
 pub fn contains_word(text: &str, word: &str) -> bool {
     let is_word = |c: char| c == '_' || c.is_alphanumeric();
@@ -402,6 +429,36 @@ mod tests {
         assert!(
             rename_identifiers(Language::Python, python, "extracted_method", "go")
                 .contains("self.go()")
+        );
+    }
+
+    #[test]
+    fn a_requested_name_equal_to_the_server_default_is_consistent() {
+        let before = "fn a() {\n    let x = 1;\n}\n";
+        let after = "fn a() {\n    fun_name();\n}\n\nfn fun_name() {\n    let x = 1;\n}\n";
+        assert_eq!(
+            check_named(Language::Rust, before, after, "fun_name", "fun_name"),
+            Ok(())
+        );
+        let python_before = "class A:\n    def f(self):\n        pass\n";
+        let python_after = "class A:\n    def f(self):\n        self.extracted_method()\n\n    def extracted_method(self):\n        pass\n";
+        assert_eq!(
+            check_named(
+                Language::Python,
+                python_before,
+                python_after,
+                "extracted_method",
+                "extracted_method"
+            ),
+            Ok(())
+        );
+        // A rename that left the default behind is still caught.
+        let half = "fn a() {\n    fun_name();\n}\n\nfn setup() {\n    let x = 1;\n}\n";
+        assert!(check_named(Language::Rust, before, half, "fun_name", "setup").is_err());
+        let renamed = "fn a() {\n    setup();\n}\n\nfn setup() {\n    let x = 1;\n}\n";
+        assert_eq!(
+            check_named(Language::Rust, before, renamed, "fun_name", "setup"),
+            Ok(())
         );
     }
 

@@ -241,19 +241,9 @@ fn extract(
             name_range,
         )?;
     }
-    let final_text = files.text(path).unwrap_or_default().to_string();
-    let names: Vec<String> = actions::new_functions(p.lang, &p.file.text, &final_text)
-        .into_iter()
-        .map(|(n, _)| n)
-        .collect();
-    let leftover = actions::has_identifier(p.lang, &final_text, &default_name)
-        && !actions::has_identifier(p.lang, &p.file.text, &default_name);
-    if names != [new_name.clone()] || leftover {
-        return Err(LspFailure::Failed(format!(
-            "renaming the new function `{default_name}` to `{new_name}` left the file inconsistent (new functions: {})",
-            names.join(", ")
-        )));
-    }
+    let final_text = files.text(path).unwrap_or_default();
+    actions::check_named(p.lang, &p.file.text, final_text, &default_name, new_name)
+        .map_err(LspFailure::Failed)?;
     let changes = files.into_changes().map_err(|e| invalid_edit(session, e))?;
     let details = Details::LspExtract(LspExtractDetails {
         new_function_name: new_name.to_string(),

@@ -87,6 +87,9 @@ pub fn first_parameter(function: Node<'_>, text: &str) -> Option<String> {
 }
 
 /// The facts of the function definition `function`.
+/// Methods Python binds to the class without `@classmethod`.
+const IMPLICIT_CLASS_METHODS: &[&str] = &["__init_subclass__", "__class_getitem__", "__new__"];
+
 pub fn function<'t>(function: Node<'t>, text: &str) -> Function<'t> {
     let outer = outer(function);
     let name = function
@@ -111,13 +114,18 @@ pub fn function<'t>(function: Node<'t>, text: &str) -> Function<'t> {
         _ => Owner::Module,
     };
     let has = |decorator: &str| decorators.iter().any(|d| d == decorator);
+    // Python makes these class methods without a decorator (and `__new__` a static method that
+    // takes the class first).
+    let implicit_class = IMPLICIT_CLASS_METHODS.contains(&name.as_str());
     let receiver = match (&owner, &first_parameter) {
-        (Owner::Class { .. }, Some(first)) if has("classmethod") => Some(Receiver {
-            written: first.clone(),
-            name: first.clone(),
-            by_value: false,
-            class: true,
-        }),
+        (Owner::Class { .. }, Some(first)) if has("classmethod") || implicit_class => {
+            Some(Receiver {
+                written: first.clone(),
+                name: first.clone(),
+                by_value: false,
+                class: true,
+            })
+        }
         (Owner::Class { .. }, Some(first)) if !has("staticmethod") => Some(Receiver {
             written: first.clone(),
             name: first.clone(),

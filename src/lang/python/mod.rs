@@ -5,6 +5,7 @@
 pub mod body;
 pub mod definitions;
 pub mod errors;
+pub mod flow;
 pub mod imports;
 pub mod modules;
 pub mod names;
@@ -21,7 +22,8 @@ use super::finder::NodeFinder;
 use super::names::Occurrence;
 use super::params::{ParamList, Unreadable};
 use super::syntax::{
-    Binding, BlockOwner, BrokenList, Defined, Enclosing, Flow, Function, Owner, Syntax,
+    Binding, BlockOwner, BrokenList, Defined, Enclosing, Flow, Function, LocalUse, Owner, Syntax,
+    UseKind,
 };
 
 /// Hard keywords. Soft keywords (`match`, `case`, `type`, `_`) stay usable as names.
@@ -203,5 +205,32 @@ impl Syntax for Python {
 
     fn top_level_bindings(&self, tree: &Tree, text: &str) -> Vec<Binding> {
         imports::top_level_bindings(tree, text)
+    }
+
+    fn local_use(&self, _region: Node<'_>, _at: usize, _text: &str) -> LocalUse {
+        LocalUse {
+            kind: UseKind::Value,
+            shorthand: false,
+        }
+    }
+
+    fn always_runs(&self, node: Node<'_>, statement: Node<'_>) -> bool {
+        flow::always_runs(node, statement)
+    }
+
+    fn loop_around<'t>(&self, node: Node<'t>, within: Node<'t>) -> Option<Node<'t>> {
+        flow::loop_around(node, within)
+    }
+
+    fn is_return(&self, statement: Node<'_>) -> bool {
+        flow::is_return(statement)
+    }
+
+    fn binding_is_mutable(&self, _region: Node<'_>, _at: usize) -> bool {
+        true
+    }
+
+    fn binds_item(&self, _region: Node<'_>, _at: usize) -> bool {
+        false
     }
 }

@@ -4,6 +4,8 @@
 
 pub mod body;
 pub mod expr;
+pub mod flow;
+pub mod generics;
 pub mod imports;
 pub mod items;
 pub mod macros;
@@ -13,6 +15,7 @@ pub mod paths;
 pub mod refs;
 pub mod statements;
 pub mod traits;
+pub mod types;
 
 use std::ops::Range;
 
@@ -23,7 +26,7 @@ use super::finder::NodeFinder;
 use super::names::Occurrence;
 use super::params::{ParamList, Unreadable};
 use super::syntax::{
-    Binding, BlockOwner, BrokenList, Defined, Enclosing, Flow, Function, Owner, Syntax,
+    Binding, BlockOwner, BrokenList, Defined, Enclosing, Flow, Function, LocalUse, Owner, Syntax,
 };
 
 /// Strict and reserved keywords (2021/2024 editions). `union`, `macro_rules` and `raw` are weak
@@ -207,5 +210,29 @@ impl Syntax for Rust {
 
     fn top_level_bindings(&self, tree: &Tree, text: &str) -> Vec<Binding> {
         imports::top_level_bindings(tree, text)
+    }
+
+    fn local_use(&self, region: Node<'_>, at: usize, text: &str) -> LocalUse {
+        flow::local_use(region, at, text)
+    }
+
+    fn always_runs(&self, node: Node<'_>, statement: Node<'_>) -> bool {
+        flow::always_runs(node, statement)
+    }
+
+    fn loop_around<'t>(&self, node: Node<'t>, within: Node<'t>) -> Option<Node<'t>> {
+        flow::loop_around(node, within)
+    }
+
+    fn is_return(&self, statement: Node<'_>) -> bool {
+        flow::is_return(statement)
+    }
+
+    fn binding_is_mutable(&self, region: Node<'_>, at: usize) -> bool {
+        flow::binding_is_mutable(region, at)
+    }
+
+    fn binds_item(&self, region: Node<'_>, at: usize) -> bool {
+        flow::binds_item(region, at)
     }
 }

@@ -28,6 +28,24 @@ pub struct Diagnosis {
     pub python_syntax: Vec<(usize, String)>,
 }
 
+/// What the data flow already took care of, so the findings do not report it.
+#[derive(Debug, Clone, Default)]
+pub struct Handled {
+    /// Names passed in or returned.
+    pub names: HashSet<String>,
+    /// The new function returns what the enclosing one does: `?` still works.
+    pub question_marks: bool,
+    /// The selection ends with a `return`, and the call is returned.
+    pub final_return: bool,
+    /// The new function returns the selection's tail value.
+    pub tail: bool,
+    /// Rust generics of the enclosing function the new one declares too.
+    pub generics: Vec<String>,
+    /// Python: the call is `yield from`, so the selection's `yield`s still reach the caller.
+    pub yields: bool,
+}
+
+#[derive(Clone, Copy)]
 pub struct Context<'a, 't> {
     pub lang: Language,
     pub text: &'a str,
@@ -36,6 +54,7 @@ pub struct Context<'a, 't> {
     pub target: &'a Destination<'t>,
     pub names: &'a Names,
     pub new_name: &'a str,
+    pub handled: &'a Handled,
 }
 
 pub fn diagnose(cx: &Context<'_, '_>) -> Diagnosis {
@@ -63,7 +82,7 @@ fn line(node: Node<'_>) -> usize {
 }
 
 impl Context<'_, '_> {
-    fn inside(&self, at: usize) -> bool {
+    pub(super) fn inside(&self, at: usize) -> bool {
         self.selection.contains(at)
     }
 
@@ -77,7 +96,7 @@ impl Context<'_, '_> {
 
     /// Python names the enclosing function itself declares `global`/`nonlocal`:
     /// (name, line, inside the selection).
-    fn declared(&self) -> Vec<(&str, usize, bool)> {
+    pub(super) fn declared(&self) -> Vec<(&str, usize, bool)> {
         let region = self.target.region.byte_range();
         self.names
             .all
@@ -87,7 +106,7 @@ impl Context<'_, '_> {
             .collect()
     }
 
-    fn is_receiver(&self, name: &str) -> bool {
+    pub(super) fn is_receiver(&self, name: &str) -> bool {
         self.target.receiver.is_some() && self.target.receiver_name.as_deref() == Some(name)
     }
 }
@@ -106,6 +125,7 @@ fn names_from_outside(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         let name = use_.name.as_str();
         if reported.contains(name)
             || cx.is_receiver(name)
+            || cx.handled.names.contains(name)
             || declared.iter().any(|(n, _, _)| *n == name)
         {
             continue;
@@ -196,7 +216,10 @@ fn names_read_after(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
             && (cx.after(o.pos) || item_before(o))
     }) {
         let name = read.name.as_str();
-        if reported.contains(name) || declared.iter().any(|(n, _, _)| *n == name) {
+        if reported.contains(name)
+            || cx.handled.names.contains(name)
+            || declared.iter().any(|(n, _, _)| *n == name)
+        {
             continue;
         }
         let Some(mut binding) = cx.names.resolve(name, read.pos) else {
@@ -254,7 +277,7 @@ fn names_read_after(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
 
 /// Whether a binding after the selection surely runs once the selection has: it is a statement
 /// of a block that also holds the selection (not in a branch, a loop body or a handler of its own).
-fn runs_after_selection(cx: &Context<'_, '_>, binding: &Occurrence) -> bool {
+pub(super) fn runs_after_selection(cx: &Context<'_, '_>, binding: &Occurrence) -> bool {
     if binding.pos < cx.selection.moved.end {
         return true;
     }
@@ -313,7 +336,10 @@ fn type_parameters(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
         .iter()
         .filter(|o| o.role == Role::Type && cx.inside(o.pos))
     {
-        if cx.target.type_parameters.contains(&use_.name) && reported.insert(use_.name.as_str()) {
+        if cx.target.type_parameters.contains(&use_.name)
+            && !cx.handled.generics.contains(&use_.name)
+            && reported.insert(use_.name.as_str())
+        {
             findings.push(cx.warning(
                 use_.line,
                 w::uses_a_type_parameter(&use_.name, &cx.target.function_name, cx.new_name),
@@ -335,6 +361,7 @@ fn control_flow(cx: &Context<'_, '_>, diagnosis: &mut Diagnosis) {
             }
             let at = line(flow.node);
             match flow.kind {
+                FlowKind::Return if cx.handled.final_return => {}
                 FlowKind::Return => diagnosis
                     .findings
                     .push(cx.warning(at, w::return_inside(at))),
@@ -369,6 +396,7 @@ fn control_flow(cx: &Context<'_, '_>, diagnosis: &mut Diagnosis) {
                         }
                     }
                 }
+                FlowKind::Try if cx.handled.question_marks => {}
                 FlowKind::Try => diagnosis.findings.push(Finding::error(
                     cx.file,
                     at,
@@ -377,6 +405,7 @@ fn control_flow(cx: &Context<'_, '_>, diagnosis: &mut Diagnosis) {
                 FlowKind::Await => {
                     diagnosis.awaits_at.get_or_insert(at);
                 }
+                FlowKind::Yield if cx.handled.yields => {}
                 FlowKind::Yield => diagnosis
                     .findings
                     .push(cx.warning(at, w::yield_inside(at, cx.new_name))),
@@ -437,7 +466,7 @@ fn nonlocal_bindings(cx: &Context<'_, '_>, diagnosis: &mut Diagnosis) {
 /// A Rust selection ending with the block's value expression: the call takes its place as the
 /// value, and the new function returns nothing.
 fn tail_expression(cx: &Context<'_, '_>, findings: &mut Vec<Finding>) {
-    let Some(tail) = cx.selection.tail else {
+    let Some(tail) = cx.selection.tail.filter(|_| !cx.handled.tail) else {
         return;
     };
     let owner = cx.lang.syntax().block_owner(cx.selection.block);

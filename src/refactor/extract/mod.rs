@@ -2,12 +2,17 @@
 //! their place. The selection is snapped on the syntax tree (`selection`), the new function goes
 //! after the enclosing one with the same receiver (`target`), the text keeps the file's
 //! conventions (`render`), and a syntactic name scan says where the result needs the caller's
-//! attention (`names`, `diagnose`). No parameters and no return value are inferred. Pure.
+//! attention (`names`, `diagnose`). The data flow (`flow`) makes the locals the selection reads
+//! parameters and the names later code reads return values; `signature` shapes the new
+//! function and its call from it. Pure.
 
 mod destination;
 mod diagnose;
+mod flow;
+mod notes;
 mod render;
 mod selection;
+mod signature;
 mod wording;
 
 use crate::edit::FileChange;
@@ -51,7 +56,8 @@ pub fn plan(
     let names = crate::lang::names::Names::collect(lang, target.region, text);
     destination::check_name(lang, &tree, text, &target, &names, name)?;
 
-    let diagnosis = diagnose::diagnose(&diagnose::Context {
+    let nothing_handled = diagnose::Handled::default();
+    let context = diagnose::Context {
         lang,
         text,
         file: &request.file,
@@ -59,12 +65,45 @@ pub fn plan(
         target: &target,
         names: &names,
         new_name: name,
+        handled: &nothing_handled,
+    };
+    let mut data_flow = flow::analyse(&context);
+    let shape = signature::shape(&context, &data_flow);
+    if !matches!(shape.exit, signature::Exit::Names) {
+        // The call hands nothing back: the names read after the selection stay findings.
+        data_flow.maybe_unassigned.clear();
+        for returned in std::mem::take(&mut data_flow.returns) {
+            if !data_flow.parameters.iter().any(|p| p.name == returned.name) {
+                data_flow.handled.remove(&returned.name);
+            }
+        }
+    }
+    let handled = diagnose::Handled {
+        names: data_flow.handled.clone(),
+        question_marks: shape.question_marks_work,
+        final_return: shape.exit == signature::Exit::Return,
+        tail: shape.exit == signature::Exit::Tail,
+        generics: shape.declared_generics.clone(),
+        yields: shape.yield_from,
+    };
+    let diagnosis = diagnose::diagnose(&diagnose::Context {
+        handled: &handled,
+        ..context
     });
     let diagnose::Diagnosis {
         mut findings,
         awaits_at,
         python_syntax,
     } = diagnosis;
+    findings.extend(flow_findings(
+        lang,
+        &request.file,
+        &data_flow,
+        &shape,
+        &target,
+        selection.first_line + 1,
+        name,
+    ));
 
     let rendered = render::render(
         &render::Spec {
@@ -74,6 +113,8 @@ pub fn plan(
             style: TextStyle::detect(text),
             name,
             is_async: awaits_at.is_some(),
+            flow: &data_flow,
+            shape: &shape,
         },
         &selection,
         &target,
@@ -108,13 +149,71 @@ pub fn plan(
         call: rendered.call,
         new_function_line,
         is_async: awaits_at.is_some(),
+        parameters: shape.parameters.clone(),
+        returns: data_flow.returns.iter().map(|r| r.name.clone()).collect(),
     });
     Ok(Plan {
         changes: vec![change],
+        caveat_notes: notes::caveat_notes(lang, &data_flow, &shape, &findings),
         findings,
         details,
-        caveat_notes: Vec::new(),
     })
+}
+
+/// What the data flow could not settle, as findings: a Python name returned but assigned on
+/// some paths only, a Rust type that could not be read, a returned borrow whose lifetime Rust
+/// cannot elide.
+#[allow(clippy::too_many_arguments)]
+fn flow_findings(
+    lang: Language,
+    file: &str,
+    data_flow: &flow::DataFlow,
+    shape: &signature::Shape,
+    target: &destination::Destination<'_>,
+    first_line: usize,
+    name: &str,
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (variable, line) in &data_flow.maybe_unassigned {
+        out.push(Finding::warning(
+            file,
+            *line,
+            w::assigned_on_some_paths(variable, *line, name),
+        ));
+    }
+    if lang == Language::Rust
+        && let Some(returned) = &shape.return_type
+        && crate::lang::rust::types::has_elided_lifetime(returned)
+    {
+        let borrowed_inputs = shape
+            .parameters
+            .iter()
+            .filter(|p| p.contains('&') || p.contains("'_"))
+            .count()
+            + usize::from(
+                target
+                    .receiver
+                    .as_deref()
+                    .is_some_and(|r| r.starts_with('&')),
+            );
+        if borrowed_inputs != 1 {
+            out.push(Finding::warning(
+                file,
+                first_line,
+                w::elided_lifetime(name, returned, borrowed_inputs),
+            ));
+        }
+    }
+    if lang == Language::Rust {
+        for (variable, line) in data_flow.untyped() {
+            out.push(Finding::error(
+                file,
+                line,
+                w::type_unreadable(variable, line, name),
+            ));
+        }
+    }
+    out
 }
 
 /// The 1-based line of the result where the code at byte `offset` of the original ends up.

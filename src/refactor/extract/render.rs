@@ -10,7 +10,9 @@ use crate::text::surgery::{Reindent, blank_lines_above};
 use crate::text::{LineIndex, TextStyle};
 
 use super::destination::{Destination, Placement};
+use super::flow::DataFlow;
 use super::selection::Selection;
+use super::signature::Shape;
 
 pub struct Rendered {
     pub edits: Vec<TextEdit>,
@@ -27,6 +29,8 @@ pub struct Spec<'a> {
     pub style: TextStyle,
     pub name: &'a str,
     pub is_async: bool,
+    pub flow: &'a DataFlow,
+    pub shape: &'a Shape,
 }
 
 pub fn render(spec: &Spec<'_>, selection: &Selection<'_>, target: &Destination<'_>) -> Rendered {
@@ -35,10 +39,7 @@ pub fn render(spec: &Spec<'_>, selection: &Selection<'_>, target: &Destination<'
     let function = function_text(spec, selection, target, &unit);
 
     let call = call_text(spec, target);
-    let statement = match (spec.lang, selection.tail.is_some()) {
-        (Language::Rust, false) => format!("{call};"),
-        _ => call.clone(),
-    };
+    let statement = spec.shape.call_statement(spec.lang, &call, spec.flow);
     let last = selection.last_line;
     let terminator = &spec.text[spec.lines.line_range(spec.text, last).end..selection.moved.end];
     let call_line = format!("{}{statement}{terminator}", selection.indent);
@@ -97,7 +98,13 @@ pub fn render(spec: &Spec<'_>, selection: &Selection<'_>, target: &Destination<'
 }
 
 fn call_text(spec: &Spec<'_>, target: &Destination<'_>) -> String {
-    let call = format!("{}{}()", target.call_prefix, spec.name);
+    let call = format!(
+        "{}{}{}({})",
+        target.call_prefix,
+        spec.name,
+        spec.shape.turbofish,
+        spec.shape.arguments.join(", ")
+    );
     let call = match (spec.lang, spec.is_async) {
         (Language::Rust, true) => format!("{call}.await"),
         (Language::Python, true) => format!("await {call}"),
@@ -133,7 +140,7 @@ fn function_text(
         None => (target.indent.clone(), target.indent.clone()),
     };
     let body_indent = format!("{fn_indent}{unit}");
-    let moved_text = &spec.text[selection.moved.clone()];
+    let moved_text = with_derefs(spec, selection);
     let keep = string_continuation_lines(spec, selection);
     let mut body = Reindent {
         base: &selection.indent,
@@ -141,11 +148,20 @@ fn function_text(
         from_unit: spec.style.indent,
         to_unit: spec.style.indent,
     }
-    .block(moved_text, &keep);
+    .block(&moved_text, &keep);
     if !body.ends_with('\n') {
         body.push_str(nl);
     }
-    let receiver = target.receiver.as_deref().unwrap_or("");
+    if let Some(end) = &spec.shape.body_end {
+        body.push_str(&format!("{body_indent}{end}{nl}"));
+    }
+    let receiver = target
+        .receiver
+        .iter()
+        .cloned()
+        .chain(spec.shape.parameters.iter().cloned())
+        .collect::<Vec<_>>()
+        .join(", ");
     let async_ = if spec.is_async { "async " } else { "" };
     let mut out = String::new();
     match spec.lang {
@@ -167,13 +183,19 @@ fn function_text(
             };
             // A selection that ends by panicking never returns: neither does the new function,
             // so a block that got its type from that (`_ => unreachable!(..)`) keeps it.
-            let never = if !spec.is_async && ends_diverging(spec, selection) {
-                " -> !"
-            } else {
-                ""
+            let never = match &spec.shape.return_type {
+                Some(ty) => format!(" -> {ty}"),
+                None if !spec.is_async && ends_diverging(spec, selection) => " -> !".to_string(),
+                None => String::new(),
             };
+            let generics = spec.shape.generics.as_deref().unwrap_or("");
+            let where_clause = spec
+                .shape
+                .where_clause
+                .as_ref()
+                .map_or(String::new(), |w| format!(" {w}"));
             out.push_str(&format!(
-                "{fn_indent}{const_}{async_}{unsafe_}fn {}({receiver}){never} {{{nl}",
+                "{fn_indent}{const_}{async_}{unsafe_}fn {}{generics}({receiver}){never}{where_clause} {{{nl}",
                 spec.name
             ));
             out.push_str(&body);
@@ -198,6 +220,26 @@ fn function_text(
         }
     }
     out
+}
+
+/// The moved text with the `*` a parameter passed by reference needs (`*x == y`, `S { x: *x }`).
+fn with_derefs(spec: &Spec<'_>, selection: &Selection<'_>) -> String {
+    let start = selection.moved.start;
+    let mut text = spec.text[selection.moved.clone()].to_string();
+    let mut derefs = spec.flow.derefs.clone();
+    derefs.sort_by_key(|d| std::cmp::Reverse(d.at));
+    for deref in derefs {
+        let Some(at) = deref.at.checked_sub(start).filter(|at| *at <= text.len()) else {
+            continue;
+        };
+        if deref.shorthand {
+            let name = text[at..at + deref.len].to_string();
+            text.insert_str(at + deref.len, &format!(": *{name}"));
+        } else {
+            text.insert(at, '*');
+        }
+    }
+    text
 }
 
 /// Lines of the moved text (0-based, relative to it) that start inside a multi-line string:

@@ -323,6 +323,77 @@ pub fn docstring_moves(function_name: &str, new_name: &str) -> String {
     )
 }
 
+pub fn type_unreadable(name: &str, line: usize, new_name: &str) -> String {
+    format!(
+        "the type of `{name}` (bound at line {line}) cannot be read from the source: `{new_name}` declares it `_`; write its type there"
+    )
+}
+
+pub fn assigned_on_some_paths(name: &str, line: usize, new_name: &str) -> String {
+    format!(
+        "`{name}` is returned but the selection assigns it only on some paths (line {line}) and it has no value before: when it is not assigned, `{new_name}` raises UnboundLocalError at its `return`"
+    )
+}
+
+pub fn elided_lifetime(new_name: &str, returned: &str, inputs: usize) -> String {
+    let why = if inputs == 0 {
+        "it takes no reference to borrow it from".to_string()
+    } else {
+        format!("it takes {inputs} references, so Rust cannot tell which one it borrows from")
+    };
+    format!(
+        "`{new_name}` returns `{returned}`, a borrow, and {why}: add a lifetime parameter to its signature"
+    )
+}
+
+// -- caveat notes -------------------------------------------------------------------------
+
+fn listed(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub fn captured_passed_python(names: &[&str]) -> String {
+    format!(
+        "captured {} passed as parameters — types not checked",
+        listed(names)
+    )
+}
+
+pub fn captured_passed_rust(names: &[&str], untyped: &[&str]) -> String {
+    let except = if untyped.is_empty() {
+        String::new()
+    } else {
+        format!(", except {} (see the findings)", listed(untyped))
+    };
+    format!(
+        "captured {} passed as parameters — typed from their declarations{except}",
+        listed(names)
+    )
+}
+
+pub fn values_returned(names: &[&str]) -> String {
+    let what = if names.len() > 1 { " as a tuple" } else { "" };
+    format!("{} returned{what} and assigned at the call", listed(names))
+}
+
+pub const RETURN_PASSED_ON: &str =
+    "the selection ends with `return`: the new function returns that value and the call returns it";
+
+pub const YIELDS_KEPT: &str = "the selection yields: the new function is a generator too, and the call is `yield from` (its `return` value is the result)";
+
+pub const TAIL_RETURNED: &str =
+    "the selection's tail value is returned by the new function and stays the block's value";
+
+pub fn question_marks_kept(wrapper: &str) -> String {
+    format!(
+        "`?` of the selection kept: the new function returns `{wrapper}` and the call ends with `?`"
+    )
+}
+
 // -- the result ---------------------------------------------------------------------------
 
 pub fn pick_another_name(message: &str) -> String {

@@ -1,0 +1,910 @@
+//! The type of a Rust local as the source writes it: a parameter's or a typed `let`'s
+//! annotation, or what its initializer says plainly (a literal with a suffix, a `String`
+//! constructor, a cast, a struct literal, a field of a struct of this file, a function or method
+//! of this file with a declared return type, a few methods of the standard library whose result
+//! type is fixed). No inference: an unsuffixed number, a closure or a generic call is unknown,
+//! and `None` says so. Also the few readings of a type's text a new signature needs.
+
+use tree_sitter::Node;
+
+use crate::lang::node_text;
+
+/// Where a type is read: the file, the type `Self` stands for, and how a name used at a byte
+/// resolves to the byte of its binding (`None`: not a local).
+pub struct TypeScope<'a, 't> {
+    pub root: Node<'t>,
+    pub text: &'a str,
+    pub self_type: Option<&'a str>,
+    pub resolve: &'a dyn Fn(&str, usize) -> Option<usize>,
+}
+
+/// How deep a chain of locals (`let b = a; let c = b;`) is followed.
+const DEPTH: usize = 8;
+
+const INTEGERS: &[&str] = &[
+    "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
+];
+const FLOATS: &[&str] = &["f32", "f64"];
+
+/// A type's text on one line, spaces collapsed.
+pub fn type_text(node: Node<'_>, text: &str) -> String {
+    node_text(node, text)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The type of the binding whose name starts at byte `at`.
+pub fn binding_type(scope: &TypeScope<'_, '_>, at: usize) -> Option<String> {
+    binding_type_at(scope, at, 0)
+}
+
+fn binding_type_at(scope: &TypeScope<'_, '_>, at: usize, depth: usize) -> Option<String> {
+    if depth > DEPTH {
+        return None;
+    }
+    let name = scope.root.descendant_for_byte_range(at, at + 1)?;
+    let mut holder = name.parent()?;
+    if holder.kind() == "mut_pattern" {
+        holder = holder.parent()?;
+    }
+    let is_pattern = |n: Node<'_>| {
+        n.child_by_field_name("pattern")
+            .is_some_and(|p| p.start_byte() <= at && at < p.end_byte())
+    };
+    let simple = |n: Node<'_>| {
+        n.child_by_field_name("pattern")
+            .is_some_and(|p| p.kind() == "identifier" || p.kind() == "mut_pattern")
+    };
+    match holder.kind() {
+        "parameter" if is_pattern(holder) && simple(holder) => holder
+            .child_by_field_name("type")
+            .map(|t| type_text(t, scope.text)),
+        "let_declaration" if is_pattern(holder) && simple(holder) => {
+            if let Some(ty) = holder.child_by_field_name("type") {
+                return Some(type_text(ty, scope.text));
+            }
+            let value = holder.child_by_field_name("value");
+            value
+                .and_then(|v| expression_type_at(scope, v, depth + 1))
+                .or_else(|| returned_type(scope, holder, at))
+        }
+        // `let (a, b) = f()?;`: the element of the tuple type at the name's position.
+        "tuple_pattern" => {
+            let position = holder
+                .named_children(&mut holder.walk())
+                .position(|c| c.start_byte() <= at && at < c.end_byte())?;
+            let declaration = holder.parent().filter(|d| d.kind() == "let_declaration")?;
+            if declaration.child_by_field_name("pattern")?.id() != holder.id() {
+                return None;
+            }
+            let tuple = match declaration.child_by_field_name("type") {
+                Some(ty) => type_text(ty, scope.text),
+                None => {
+                    expression_type_at(scope, declaration.child_by_field_name("value")?, depth + 1)?
+                }
+            };
+            let inner = tuple.strip_prefix('(')?.strip_suffix(')')?;
+            let parts = split_top_level(inner, ',');
+            let part = parts.get(position)?.trim();
+            (!part.is_empty() && parts.len() > 1).then(|| part.to_string())
+        }
+        "for_expression" if is_pattern(holder) && simple(holder) => {
+            let value = holder.child_by_field_name("value")?;
+            element_type(scope, value, depth + 1)
+        }
+        _ => None,
+    }
+}
+
+/// A local the enclosing function returns (its tail, `return x`, `Ok(x)`, `Some(x)`) has the
+/// function's declared return type (or the value type inside it).
+fn returned_type(scope: &TypeScope<'_, '_>, declaration: Node<'_>, at: usize) -> Option<String> {
+    let text = scope.text;
+    let mut current = declaration.parent();
+    let function = loop {
+        let node = current?;
+        match node.kind() {
+            "function_item" => break node,
+            "closure_expression" | "async_block" => return None,
+            _ => current = node.parent(),
+        }
+    };
+    let declared = return_type(function, text)?;
+    if declared.contains("impl ") {
+        return None;
+    }
+    let body = function.child_by_field_name("body")?;
+    let mut exits: Vec<Node<'_>> = Vec::new();
+    if let Some(tail) = body.named_children(&mut body.walk()).last()
+        && tail.kind() != "expression_statement"
+        && !tail.kind().ends_with("_declaration")
+        && !tail.kind().ends_with("_item")
+    {
+        exits.push(tail);
+    }
+    crate::lang::walk_node(body, |n| {
+        if n.kind() == "return_expression"
+            && let Some(value) = n.named_child(0)
+        {
+            exits.push(value);
+        }
+        !matches!(
+            n.kind(),
+            "closure_expression" | "function_item" | "async_block"
+        )
+    });
+    let is_it = |e: Node<'_>| {
+        e.kind() == "identifier" && (scope.resolve)(node_text(e, text), e.start_byte()) == Some(at)
+    };
+    for exit in exits {
+        if is_it(exit) {
+            return Some(declared);
+        }
+        if exit.kind() == "call_expression"
+            && let (Some(function), Some(arguments)) = (
+                exit.child_by_field_name("function"),
+                exit.child_by_field_name("arguments"),
+            )
+            && matches!(node_text(function, text), "Ok" | "Some")
+            && arguments.named_child_count() == 1
+            && arguments.named_child(0).is_some_and(is_it)
+        {
+            return wrapper(&declared).and_then(|(_, value)| value);
+        }
+    }
+    None
+}
+
+/// The type of an expression, when the source says it.
+pub fn expression_type(scope: &TypeScope<'_, '_>, expr: Node<'_>) -> Option<String> {
+    expression_type_at(scope, expr, 0)
+}
+
+fn expression_type_at(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Option<String> {
+    if depth > DEPTH {
+        return None;
+    }
+    let text = scope.text;
+    let deeper = |n: Node<'_>| expression_type_at(scope, n, depth + 1);
+    match expr.kind() {
+        "string_literal" | "raw_string_literal" => Some("&str".to_string()),
+        "char_literal" => Some("char".to_string()),
+        "boolean_literal" => Some("bool".to_string()),
+        "unit_expression" => Some("()".to_string()),
+        "integer_literal" | "float_literal" => literal_suffix(node_text(expr, text)),
+        "parenthesized_expression" => deeper(expr.named_child(0)?),
+        "type_cast_expression" => expr.child_by_field_name("type").map(|t| type_text(t, text)),
+        "reference_expression" => {
+            let inner = deeper(expr.child_by_field_name("value")?)?;
+            let mutable = expr
+                .children(&mut expr.walk())
+                .any(|c| c.kind() == "mutable_specifier");
+            Some(if mutable {
+                format!("&mut {inner}")
+            } else {
+                format!("&{inner}")
+            })
+        }
+        "unary_expression" => {
+            let operand = deeper(expr.named_child(0)?)?;
+            if node_text(expr, text).starts_with('*') {
+                strip_reference(&operand).map(str::to_string)
+            } else {
+                Some(operand)
+            }
+        }
+        "binary_expression" => binary_type(scope, expr, depth),
+        "identifier" => {
+            let binding = (scope.resolve)(node_text(expr, text), expr.start_byte())?;
+            binding_type_at(scope, binding, depth + 1)
+        }
+        "field_expression" => field_type(scope, expr, depth),
+        // `Kind::Variant`: a unit variant of the enum `Kind` (a CamelCase last segment; an
+        // associated constant is SCREAMING_CASE).
+        "scoped_identifier" => {
+            let path = expr.child_by_field_name("path")?;
+            let name = node_text(expr.child_by_field_name("name")?, text);
+            let path_text = type_text(path, text);
+            let last = path_text.rsplit("::").next().unwrap_or(&path_text);
+            let camel = |s: &str| {
+                s.chars().next().is_some_and(char::is_uppercase)
+                    && s.chars().any(char::is_lowercase)
+            };
+            (camel(last) && camel(name) && path_text != "Self" && !path_text.contains('<'))
+                .then_some(path_text)
+        }
+        "struct_expression" => {
+            let name = expr.child_by_field_name("name")?;
+            Some(type_text(name, text))
+        }
+        "tuple_expression" => {
+            let parts: Option<Vec<String>> =
+                expr.named_children(&mut expr.walk()).map(deeper).collect();
+            parts.map(|p| format!("({})", p.join(", ")))
+        }
+        "call_expression" => call_type(scope, expr, depth),
+        "macro_invocation" => {
+            let name = node_text(expr.child_by_field_name("macro")?, text);
+            match name.rsplit("::").next().unwrap_or(name) {
+                "format" => Some("String".to_string()),
+                "matches" | "cfg" => Some("bool".to_string()),
+                "concat" | "stringify" | "env" | "file" | "module_path" => Some("&str".to_string()),
+                "line" | "column" => Some("u32".to_string()),
+                _ => None,
+            }
+        }
+        "try_expression" => {
+            let inner = deeper(expr.named_child(0)?)?;
+            match wrapper(&inner)? {
+                (Wrapper::Result | Wrapper::Option, Some(value)) => Some(value),
+                _ => None,
+            }
+        }
+        "index_expression" => {
+            let index = expr.named_child(1)?;
+            if index.kind() == "range_expression" {
+                return None;
+            }
+            element_of(&deeper(expr.named_child(0)?)?)
+        }
+        _ => None,
+    }
+}
+
+/// `1u8` → `u8`, `2.0_f32` → `f32`; no suffix: unknown (the type comes from inference).
+fn literal_suffix(literal: &str) -> Option<String> {
+    let literal = literal.replace('_', "");
+    INTEGERS
+        .iter()
+        .chain(FLOATS)
+        .find(|suffix| {
+            literal.ends_with(*suffix) && !literal.starts_with("0x") && literal.len() > suffix.len()
+        })
+        .map(|s| s.to_string())
+}
+
+fn binary_type(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Option<String> {
+    let operator = node_text(expr.child_by_field_name("operator")?, scope.text);
+    if matches!(
+        operator,
+        "==" | "!=" | "<" | ">" | "<=" | ">=" | "&&" | "||"
+    ) {
+        return Some("bool".to_string());
+    }
+    let left = expression_type_at(scope, expr.child_by_field_name("left")?, depth + 1)?;
+    let numeric = INTEGERS.contains(&left.as_str()) || FLOATS.contains(&left.as_str());
+    (numeric || left == "String" && operator == "+").then_some(left)
+}
+
+/// `self.f`, `local.f`, `x.0`: the field's declared type in a struct of this file.
+fn field_type(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Option<String> {
+    let value = expr.child_by_field_name("value")?;
+    let field = node_text(expr.child_by_field_name("field")?, scope.text);
+    let owner = if value.kind() == "self" {
+        scope.self_type?.to_string()
+    } else {
+        let ty = expression_type_at(scope, value, depth + 1)?;
+        let bare = strip_references(&ty);
+        bare.split('<').next().unwrap_or(bare).trim().to_string()
+    };
+    struct_field_type(scope.root, scope.text, &owner, field)
+}
+
+/// The declared type of field `field` (a name or a position) of the struct `name` of this file.
+pub fn struct_field_type(root: Node<'_>, text: &str, name: &str, field: &str) -> Option<String> {
+    let mut found = None;
+    crate::lang::walk_node(root, |n| {
+        if found.is_some() {
+            return false;
+        }
+        if n.kind() == "struct_item" {
+            let named = n
+                .child_by_field_name("name")
+                .is_some_and(|x| node_text(x, text) == name);
+            if named && let Some(body) = n.child_by_field_name("body") {
+                found = field_in(body, text, field);
+            }
+            return false;
+        }
+        !matches!(n.kind(), "function_item" | "impl_item" | "trait_item")
+    });
+    found
+}
+
+fn field_in(body: Node<'_>, text: &str, field: &str) -> Option<String> {
+    if body.kind() == "ordered_field_declaration_list" {
+        let position = field.parse::<usize>().ok()?;
+        let mut cursor = body.walk();
+        let mut types = Vec::new();
+        if cursor.goto_first_child() {
+            loop {
+                if cursor.field_name() == Some("type") {
+                    types.push(type_text(cursor.node(), text));
+                }
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+        }
+        return types.into_iter().nth(position);
+    }
+    let declarations = body
+        .named_children(&mut body.walk())
+        .filter(|c| matches!(c.kind(), "field_declaration" | "ordered_field_declaration"))
+        .collect::<Vec<_>>();
+    if let Ok(position) = field.parse::<usize>() {
+        let declaration = declarations.get(position)?;
+        return declaration
+            .child_by_field_name("type")
+            .map(|t| type_text(t, text));
+    }
+    declarations
+        .iter()
+        .find(|d| {
+            d.child_by_field_name("name")
+                .is_some_and(|n| node_text(n, text) == field)
+        })
+        .and_then(|d| d.child_by_field_name("type"))
+        .map(|t| type_text(t, text))
+}
+
+/// A call's type: a function or method of this file with a declared return type, a `String`
+/// constructor, or a method of the standard library whose result type is fixed.
+fn call_type(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Option<String> {
+    let text = scope.text;
+    let function = expr.child_by_field_name("function")?;
+    match function.kind() {
+        "identifier" => function_return(scope.root, text, None, node_text(function, text)),
+        "scoped_identifier" => {
+            let path = type_text(function.child_by_field_name("path")?, text);
+            let name = node_text(function.child_by_field_name("name")?, text);
+            if path == "String" && matches!(name, "new" | "from" | "with_capacity") {
+                return Some("String".to_string());
+            }
+            let owner = if path == "Self" {
+                scope.self_type?.to_string()
+            } else {
+                path.clone()
+            };
+            let returned = function_return(scope.root, text, Some(&owner), name)?;
+            Some(self_replaced(&returned, Some(&path)))
+        }
+        "field_expression" => {
+            let receiver = function.child_by_field_name("value")?;
+            let method = node_text(function.child_by_field_name("field")?, text);
+            method_type(scope, receiver, method, depth)
+        }
+        _ => None,
+    }
+}
+
+fn method_type(
+    scope: &TypeScope<'_, '_>,
+    receiver: Node<'_>,
+    method: &str,
+    depth: usize,
+) -> Option<String> {
+    match method {
+        "len" | "count" | "capacity" => return Some("usize".to_string()),
+        "is_empty" | "is_some" | "is_none" | "is_ok" | "is_err" | "contains" | "starts_with"
+        | "ends_with" | "contains_key" | "is_ascii" => return Some("bool".to_string()),
+        "to_string" | "to_uppercase" | "to_lowercase" | "to_ascii_uppercase"
+        | "to_ascii_lowercase"
+            if method.starts_with("to_string")
+                || expression_type_at(scope, receiver, depth + 1).is_some_and(|t| is_str(&t)) =>
+        {
+            return Some("String".to_string());
+        }
+        _ => {}
+    }
+    if receiver.kind() == "self" {
+        let owner = scope.self_type?;
+        return function_return(scope.root, scope.text, Some(owner), method);
+    }
+    let receiver_type = expression_type_at(scope, receiver, depth + 1)?;
+    match method {
+        "to_owned" if is_str(&receiver_type) => Some("String".to_string()),
+        "unwrap" | "expect" | "unwrap_or_default" | "unwrap_or" | "unwrap_or_else" => {
+            match wrapper(&receiver_type)? {
+                (_, Some(value)) => Some(value),
+                _ => None,
+            }
+        }
+        "clone" | "to_owned" => match strip_reference(&receiver_type) {
+            Some(inner) if !is_unsized(inner) => Some(inner.to_string()),
+            Some(_) => Some(receiver_type),
+            None => Some(receiver_type),
+        },
+        _ => {
+            let bare = strip_references(&receiver_type);
+            let owner = bare.split('<').next().unwrap_or(bare).trim();
+            function_return(scope.root, scope.text, Some(owner), method)
+        }
+    }
+}
+
+/// `Self` in a type read from an associated function, spelled with the path of the call
+/// (`Type::new()` → `Type`); kept as `Self` for `Self::new()`.
+fn self_replaced(ty: &str, path: Option<&str>) -> String {
+    match path {
+        Some(path) if path != "Self" => replace_word(ty, "Self", path),
+        _ => ty.to_string(),
+    }
+}
+
+fn replace_word(text: &str, word: &str, with: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(word) {
+        let before = rest[..i].chars().last();
+        let after = rest[i + word.len()..].chars().next();
+        let is_word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        out.push_str(&rest[..i]);
+        if is_word(before) || is_word(after) {
+            out.push_str(word);
+        } else {
+            out.push_str(with);
+        }
+        rest = &rest[i + word.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The declared return type of the function `name` of this file: a free function (`owner`
+/// `None`) or an associated function of an impl of `owner`. `()` when it declares none; unknown
+/// when it declares its own generic parameters (the caller's types decide them).
+pub fn function_return(
+    root: Node<'_>,
+    text: &str,
+    owner: Option<&str>,
+    name: &str,
+) -> Option<String> {
+    let mut found: Option<Option<String>> = None;
+    crate::lang::walk_node(root, |n| {
+        if found.is_some() {
+            return false;
+        }
+        match n.kind() {
+            "impl_item" => owner.is_some_and(|o| super::items::impl_type_name(n, text) == o),
+            "function_item" => {
+                let named = n
+                    .child_by_field_name("name")
+                    .is_some_and(|x| node_text(x, text) == name);
+                let in_impl = n
+                    .parent()
+                    .and_then(|p| p.parent())
+                    .is_some_and(|p| p.kind() == "impl_item");
+                if named && in_impl == owner.is_some() {
+                    found = Some(
+                        n.child_by_field_name("type_parameters")
+                            .is_none()
+                            .then(|| return_type(n, text).unwrap_or_else(|| "()".to_string())),
+                    );
+                }
+                false
+            }
+            "source_file" | "mod_item" | "declaration_list" => true,
+            _ => false,
+        }
+    });
+    found.flatten()
+}
+
+/// The element type of what a `for` loop walks: a range of a known type, `&v`/`v.iter()` of a
+/// vector, slice or array, `s.chars()`, `s.bytes()`, `s.lines()`.
+fn element_type(scope: &TypeScope<'_, '_>, value: Node<'_>, depth: usize) -> Option<String> {
+    let text = scope.text;
+    match value.kind() {
+        "range_expression" => value
+            .named_children(&mut value.walk())
+            .find_map(|bound| expression_type_at(scope, bound, depth + 1)),
+        "reference_expression" => {
+            let inner = expression_type_at(scope, value.child_by_field_name("value")?, depth + 1)?;
+            let element = element_of(strip_references(&inner))?;
+            let mutable = value
+                .children(&mut value.walk())
+                .any(|c| c.kind() == "mutable_specifier");
+            Some(if mutable {
+                format!("&mut {element}")
+            } else {
+                format!("&{element}")
+            })
+        }
+        "call_expression" => {
+            let function = value.child_by_field_name("function")?;
+            if function.kind() != "field_expression" {
+                return None;
+            }
+            let receiver = function.child_by_field_name("value")?;
+            let method = node_text(function.child_by_field_name("field")?, text);
+            let receiver_type = expression_type_at(scope, receiver, depth + 1)?;
+            match method {
+                "chars" if is_str(&receiver_type) => Some("char".to_string()),
+                "bytes" if is_str(&receiver_type) => Some("u8".to_string()),
+                "lines" | "split_whitespace" if is_str(&receiver_type) => Some("&str".to_string()),
+                "iter" => element_of(strip_references(&receiver_type)).map(|e| format!("&{e}")),
+                "iter_mut" => {
+                    element_of(strip_references(&receiver_type)).map(|e| format!("&mut {e}"))
+                }
+                _ => None,
+            }
+        }
+        "identifier" => {
+            let ty = expression_type_at(scope, value, depth + 1)?;
+            match strip_reference(&ty) {
+                Some(inner) => element_of(strip_references(inner)).map(|e| format!("&{e}")),
+                None => element_of(&ty),
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `Vec<T>`, `VecDeque<T>`, `[T; N]`, `[T]`, `&[T]` → `T`.
+fn element_of(ty: &str) -> Option<String> {
+    let ty = strip_references(ty);
+    if let Some(inner) = ty.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+        let element = split_top_level(inner, ';')
+            .into_iter()
+            .next()
+            .unwrap_or_default();
+        return Some(element.trim().to_string()).filter(|e| !e.is_empty());
+    }
+    let (head, arguments) = generic_parts(ty)?;
+    let last = head.rsplit("::").next().unwrap_or(&head);
+    match (last, arguments.as_slice()) {
+        ("Vec" | "VecDeque" | "HashSet" | "BTreeSet" | "BinaryHeap" | "LinkedList", [element]) => {
+            Some(element.clone())
+        }
+        _ => None,
+    }
+}
+
+/// `Path<A, B>` → (`Path`, [`A`, `B`]).
+fn generic_parts(ty: &str) -> Option<(String, Vec<String>)> {
+    let open = ty.find('<')?;
+    let inner = ty.strip_suffix('>')?.get(open + 1..)?;
+    let arguments = split_top_level(inner, ',')
+        .into_iter()
+        .map(|a| a.trim().to_string())
+        .filter(|a| !a.is_empty())
+        .collect();
+    Some((ty[..open].trim().to_string(), arguments))
+}
+
+/// `text` split at `separator` outside brackets (`<..>`, `(..)`, `[..]`).
+pub fn split_top_level(text: &str, separator: char) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut depth = 0i32;
+    let mut current = String::new();
+    let mut previous = ' ';
+    for c in text.chars() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            // `->` of a function type closes nothing.
+            '>' if previous == '-' => {}
+            '>' | ')' | ']' => depth -= 1,
+            _ => {}
+        }
+        previous = c;
+        if c == separator && depth == 0 {
+            parts.push(std::mem::take(&mut current));
+        } else {
+            current.push(c);
+        }
+    }
+    parts.push(current);
+    parts
+}
+
+fn is_str(ty: &str) -> bool {
+    matches!(
+        ty,
+        "&str" | "&'static str" | "String" | "&String" | "&mut String"
+    )
+}
+
+fn is_unsized(ty: &str) -> bool {
+    ty == "str" || ty.starts_with('[') && !ty.contains(';') || ty.starts_with("dyn ")
+}
+
+/// `&T`/`&'a T`/`&mut T` → `T`; `None` for a type that is not a reference.
+pub fn strip_reference(ty: &str) -> Option<&str> {
+    let rest = ty.strip_prefix('&')?.trim_start();
+    let rest = match rest.strip_prefix('\'') {
+        Some(lifetime) => lifetime
+            .find(char::is_whitespace)
+            .map_or("", |i| lifetime[i..].trim_start()),
+        None => rest,
+    };
+    Some(rest.strip_prefix("mut ").unwrap_or(rest).trim_start())
+}
+
+fn strip_references(ty: &str) -> &str {
+    let mut ty = ty;
+    while let Some(inner) = strip_reference(ty) {
+        ty = inner;
+    }
+    ty
+}
+
+/// Whether a value of this type is copied, not moved: the primitive scalars, shared references,
+/// raw pointers, function pointers, and tuples and arrays of those.
+pub fn is_copy(ty: &str) -> bool {
+    let ty = ty.trim();
+    if INTEGERS.contains(&ty) || FLOATS.contains(&ty) || matches!(ty, "bool" | "char" | "()") {
+        return true;
+    }
+    if ty.starts_with('&') {
+        return !is_mutable_reference(ty);
+    }
+    if ty.starts_with("*const ") || ty.starts_with("*mut ") || ty.starts_with("fn(") {
+        return true;
+    }
+    if let Some(inner) = ty.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+        return split_top_level(inner, ',')
+            .iter()
+            .filter(|p| !p.trim().is_empty())
+            .all(|p| is_copy(p));
+    }
+    if let Some(inner) = ty.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+        let parts = split_top_level(inner, ';');
+        return parts.len() == 2 && is_copy(&parts[0]);
+    }
+    false
+}
+
+/// `&mut T`, `&'a mut T`.
+pub fn is_mutable_reference(ty: &str) -> bool {
+    let Some(rest) = ty.trim().strip_prefix('&') else {
+        return false;
+    };
+    let rest = rest.trim_start();
+    let rest = match rest.strip_prefix('\'') {
+        Some(lifetime) => lifetime
+            .find(char::is_whitespace)
+            .map_or("", |i| lifetime[i..].trim_start()),
+        None => rest,
+    };
+    rest.starts_with("mut ")
+}
+
+/// Whether a type holds a reference whose lifetime is elided (`&str`, `Formatter<'_>`).
+pub fn has_elided_lifetime(ty: &str) -> bool {
+    ty.contains("'_")
+        || ty.match_indices('&').any(|(i, _)| {
+            let after = ty[i + 1..].trim_start();
+            !after.starts_with('\'') && !after.starts_with('&')
+        })
+}
+
+/// What wraps a fallible function's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wrapper {
+    Result,
+    Option,
+}
+
+/// `Result<T, E>` / `io::Result<T>` / `fmt::Result` / `Option<T>`: the wrapper and its value
+/// type (`None` when the alias fixes it, as `fmt::Result`).
+pub fn wrapper(ty: &str) -> Option<(Wrapper, Option<String>)> {
+    let ty = ty.trim();
+    let head = ty.split('<').next().unwrap_or(ty).trim();
+    let last = head.rsplit("::").next().unwrap_or(head);
+    let kind = match last {
+        "Result" => Wrapper::Result,
+        "Option" => Wrapper::Option,
+        _ => return None,
+    };
+    if !ty.contains('<') {
+        return Some((kind, None));
+    }
+    let (_, arguments) = generic_parts(ty)?;
+    Some((kind, arguments.into_iter().next()))
+}
+
+/// `Result<T, E>` with `T` replaced by `value` (`io::Result<T>` → `io::Result<value>`); `None`
+/// when the type fixes its value (`fmt::Result`).
+pub fn with_value(ty: &str, value: &str) -> Option<String> {
+    let (head, mut arguments) = generic_parts(ty.trim())?;
+    let first = arguments.first_mut()?;
+    *first = value.to_string();
+    Some(format!("{head}<{}>", arguments.join(", ")))
+}
+
+/// `Self::Name` in a type read from a trait impl, replaced by the impl's `type Name = T;`
+/// (a new function outside that impl cannot name the trait's associated type through `Self`).
+/// `None` when a `Self::` path is left that the impl does not define.
+pub fn without_associated_types(ty: &str, impl_item: Node<'_>, text: &str) -> Option<String> {
+    if !ty.contains("Self::") {
+        return Some(ty.to_string());
+    }
+    let body = impl_item.child_by_field_name("body")?;
+    let mut out = ty.to_string();
+    for item in body.named_children(&mut body.walk()) {
+        if item.kind() != "type_item" {
+            continue;
+        }
+        let (Some(name), Some(value)) = (
+            item.child_by_field_name("name"),
+            item.child_by_field_name("type"),
+        ) else {
+            continue;
+        };
+        let path = format!("Self::{}", node_text(name, text));
+        out = replace_word(&out, &path, &type_text(value, text));
+    }
+    (!out.contains("Self::")).then_some(out)
+}
+
+/// The declared return type of a function (`-> T`), when it has one.
+pub fn return_type(function: Node<'_>, text: &str) -> Option<String> {
+    function
+        .child_by_field_name("return_type")
+        .map(|t| type_text(t, text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::Language;
+    use crate::lang::names::Names;
+
+    fn types_of(text: &str, names: &[&str]) -> Vec<Option<String>> {
+        let tree = Language::Rust.parse(text);
+        let root = tree.root_node();
+        let function = {
+            let mut found = None;
+            crate::lang::walk_node(root, |n| {
+                if n.kind() == "function_item"
+                    && n.child_by_field_name("name")
+                        .is_some_and(|x| node_text(x, text) == "probe")
+                {
+                    found = Some(n);
+                }
+                found.is_none()
+            });
+            found.unwrap()
+        };
+        let locals = Names::collect(Language::Rust, function, text);
+        let resolve = |name: &str, at: usize| locals.resolve(name, at).map(|b| b.pos);
+        let scope = TypeScope {
+            root,
+            text,
+            self_type: Some("Counter"),
+            resolve: &resolve,
+        };
+        names
+            .iter()
+            .map(|name| {
+                let binding = locals.bindings_of(name).last().unwrap();
+                binding_type(&scope, binding.pos)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn types_from_declarations_and_plain_initializers() {
+        let text = "\
+struct Counter { total: u64, names: Vec<String>, pair: (u8, char) }
+struct Point(i32, i32);
+fn make() -> Point { Point(0, 0) }
+impl Counter {
+    fn new() -> Self { todo!() }
+    fn ratio(&self) -> f64 { 0.0 }
+    fn split(&self) -> Result<(u8, String), E> { todo!() }
+    fn probe(&self, a: usize, mut b: &str, items: &[u32]) {
+        let c: Vec<u8> = Vec::new();
+        let d = 3u16;
+        let e = 3;
+        let f = \"text\";
+        let g = String::new();
+        let h = format!(\"{f}\");
+        let i = a as i64;
+        let j = self.total;
+        let k = &self.names;
+        let l = make();
+        let m = Counter::new();
+        let n = self.ratio();
+        let o = b.len();
+        let p = d;
+        let q = a > 2;
+        let r = f.to_string();
+        let s = l.0;
+        let t = items.iter().count();
+        for u in 0..a {}
+        for v in items.iter() {}
+        for w in k.iter() {}
+        for x in f.chars() {}
+        let y = |z| z;
+        let aa = Self::new();
+        let bb = self.pair;
+        let (cc, mut dd) = self.split()?;
+        let ee = Kind::First;
+        let ff = Kind::MAX;
+        let gg = Vec::new();
+    }
+}
+";
+        let names = [
+            "a", "b", "items", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o",
+            "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "aa", "bb", "cc", "dd", "ee", "ff",
+            "gg",
+        ];
+        let got = types_of(text, &names);
+        let want = [
+            Some("usize"),
+            Some("&str"),
+            Some("&[u32]"),
+            Some("Vec<u8>"),
+            Some("u16"),
+            None,
+            Some("&str"),
+            Some("String"),
+            Some("String"),
+            Some("i64"),
+            Some("u64"),
+            Some("&Vec<String>"),
+            Some("Point"),
+            Some("Counter"),
+            Some("f64"),
+            Some("usize"),
+            Some("u16"),
+            Some("bool"),
+            Some("String"),
+            Some("i32"),
+            Some("usize"),
+            Some("usize"),
+            Some("&u32"),
+            Some("&String"),
+            Some("char"),
+            None,
+            Some("Self"),
+            Some("(u8, char)"),
+            Some("u8"),
+            Some("String"),
+            Some("Kind"),
+            None,
+            None,
+        ];
+        for ((name, got), want) in names.iter().zip(&got).zip(want) {
+            assert_eq!(got.as_deref(), want, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_returned_local_has_the_declared_return_type() {
+        let text = "fn probe(n: u8) -> Result<Vec<u8>, E> {\n    let mut out = Vec::new();\n    let total = 0;\n    if n > 1 { return Ok(out); }\n    let c = |x| { let y = 1; y };\n    Ok(out)\n}\n";
+        assert_eq!(
+            types_of(text, &["out", "total"]),
+            [Some("Vec<u8>".to_string()), None]
+        );
+        let tail = "fn probe() -> u32 {\n    let mut count = 0;\n    count += 1;\n    count\n}\n";
+        assert_eq!(types_of(tail, &["count"]), [Some("u32".to_string())]);
+    }
+
+    #[test]
+    fn readings_of_type_texts() {
+        assert!(is_copy("u8") && is_copy("&str") && is_copy("(u8, &Vec<u8>)"));
+        assert!(is_copy("[u8; 4]") && !is_copy("[String; 2]"));
+        assert!(!is_copy("String") && !is_copy("&mut u8") && !is_copy("Vec<u8>"));
+        assert!(is_mutable_reference("&'a mut Vec<u8>") && !is_mutable_reference("&u8"));
+        assert_eq!(strip_reference("&'a mut T"), Some("T"));
+        assert_eq!(
+            wrapper("io::Result<()>"),
+            Some((Wrapper::Result, Some("()".to_string())))
+        );
+        assert_eq!(wrapper("fmt::Result"), Some((Wrapper::Result, None)));
+        assert_eq!(
+            with_value("Result<Version, Error>", "(u8, String)").as_deref(),
+            Some("Result<(u8, String), Error>")
+        );
+        assert!(has_elided_lifetime("&str") && has_elided_lifetime("Formatter<'_>"));
+        assert!(!has_elided_lifetime("&'a str") && !has_elided_lifetime("Vec<u8>"));
+        assert_eq!(element_of("&Vec<String>").as_deref(), Some("String"));
+        assert_eq!(element_of("[u8; 4]").as_deref(), Some("u8"));
+        assert_eq!(split_top_level("F: FnMut(&str) -> u8, G", ',').len(), 2);
+    }
+}
