@@ -5,6 +5,7 @@
 pub mod body;
 pub mod definitions;
 pub mod errors;
+pub mod import_bindings;
 pub mod imports;
 pub mod modules;
 pub mod names;

@@ -393,40 +393,48 @@ pub enum PathTo {
 }
 
 /// The paths of a file that reach `name` through a module `reaches` accepts (given the
-/// segments before the name), with their 1-based lines, in document order.
+/// segments before the name, and the inline modules the path is written in), with their 1-based
+/// lines and ranges (a `use` leaf's node, the head of a qualified path), in document order.
 pub fn paths_to(
     tree: &Tree,
     text: &str,
     name: &str,
-    reaches: impl Fn(&[String]) -> bool,
-) -> Vec<(usize, PathTo)> {
+    reaches: impl Fn(&[String], &[String]) -> bool,
+) -> Vec<(usize, PathTo, Range<usize>)> {
     let mut found = Vec::new();
     let mentions_name = text.contains(name);
     crate::lang::walk_tree(tree, |node| match node.kind() {
         "use_declaration" => {
-            for (path, _) in use_leaves(node, text) {
-                let Some((last, head)) = path.split_last() else {
+            for leaf in super::use_edits::leaves(node, text) {
+                let Some((last, head)) = leaf.path.split_last() else {
                     continue;
                 };
-                let line = node.start_position().row + 1;
-                if last == name && reaches(head) {
-                    found.push((line, PathTo::Use(path.clone())));
-                } else if last == "*" && reaches(head) && mentions_name {
-                    found.push((line, PathTo::Glob(path.clone())));
+                let line = leaf.node.start_position().row + 1;
+                let range = leaf.node.byte_range();
+                let inline = inline_modules(node, text);
+                if last == name && reaches(head, &inline) {
+                    found.push((line, PathTo::Use(leaf.path.clone()), range));
+                } else if last == "*" && reaches(head, &inline) && mentions_name {
+                    found.push((line, PathTo::Glob(leaf.path.clone()), range));
                 }
             }
             false
         }
         "scoped_identifier" | "scoped_type_identifier" => {
             let tail = node.child_by_field_name("name").map(|n| node_text(n, text));
-            let head = node
-                .child_by_field_name("path")
-                .map(|p| segments_of(node_text(p, text)));
+            let head = node.child_by_field_name("path");
             if let (Some(tail), Some(head)) = (tail, head)
                 && tail == name
-                && reaches(&head)
+                && reaches(
+                    &segments_of(node_text(head, text)),
+                    &inline_modules(node, text),
+                )
             {
-                found.push((node.start_position().row + 1, PathTo::Qualified(head)));
+                found.push((
+                    node.start_position().row + 1,
+                    PathTo::Qualified(segments_of(node_text(head, text))),
+                    head.byte_range(),
+                ));
                 return false;
             }
             true
@@ -434,6 +442,17 @@ pub fn paths_to(
         _ => true,
     });
     found
+}
+
+/// The inline modules (`mod tests { … }`) around a node, outermost first.
+fn inline_modules(node: Node<'_>, text: &str) -> Vec<String> {
+    let mut names: Vec<String> = crate::lang::ancestors(node)
+        .filter(|a| a.kind() == "mod_item")
+        .filter_map(|a| a.child_by_field_name("name"))
+        .map(|n| node_text(n, text).to_string())
+        .collect();
+    names.reverse();
+    names
 }
 
 #[cfg(test)]

@@ -735,6 +735,37 @@ pub fn widen_visibility(item: Node<'_>, text: &str) -> Option<TextEdit> {
     }
 }
 
+/// The variants of the enum `name` defined at the top level of a file.
+pub fn enum_variants(tree: &Tree, text: &str, name: &str) -> Option<Vec<String>> {
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    let item = root.named_children(&mut cursor).find(|n| {
+        n.kind() == "enum_item"
+            && n.child_by_field_name("name")
+                .is_some_and(|x| node_text(x, text) == name)
+    })?;
+    let body = item.child_by_field_name("body")?;
+    let mut members = body.walk();
+    Some(
+        body.named_children(&mut members)
+            .filter(|v| v.kind() == "enum_variant")
+            .filter_map(|v| v.child_by_field_name("name"))
+            .map(|n| node_text(n, text).to_string())
+            .collect(),
+    )
+}
+
+/// The top-level item called `name` (not an impl, not a `use`).
+pub fn top_level_item<'t>(tree: &'t Tree, text: &str, name: &str) -> Option<Node<'t>> {
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    root.named_children(&mut cursor).find(|n| {
+        is_definition_kind(n.kind())
+            && n.child_by_field_name("name")
+                .is_some_and(|x| node_text(x, text) == name)
+    })
+}
+
 /// Where a moved item goes in an existing target: before a trailing `#[cfg(test)] mod tests`,
 /// else at the end.
 pub fn test_module_start(tree: &Tree, text: &str) -> Option<usize> {

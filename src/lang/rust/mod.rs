@@ -12,6 +12,7 @@ pub mod params;
 pub mod paths;
 pub mod statements;
 pub mod traits;
+pub mod use_edits;
 
 use std::ops::Range;
 

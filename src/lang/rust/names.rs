@@ -655,9 +655,7 @@ pub fn uses_outside(
             && node_text(node, text) == name
             && !moves(node.start_byte())
             && role(node, up_from(node, ancestors)) == NameRole::Use
-            && ancestors
-                .last()
-                .is_none_or(|p| p.kind() != "use_declaration")
+            && !ancestors.iter().any(|p| p.kind() == "use_declaration")
         {
             uses.push(node.start_byte());
         }

@@ -70,7 +70,27 @@ pub fn needed_traits(
     target_tree: Option<&Tree>,
     target_text: &str,
 ) -> Vec<NeededTrait> {
-    let available = trait_methods(tree, text);
+    needed_traits_with(tree, text, code, target_tree, target_text, &[])
+}
+
+/// [`needed_traits`], also knowing `extra` traits the file imports (name, methods) — traits of
+/// the crate, read from their own files by the caller.
+pub fn needed_traits_with(
+    tree: &Tree,
+    text: &str,
+    code: &Range<usize>,
+    target_tree: Option<&Tree>,
+    target_text: &str,
+    extra: &[(String, BTreeSet<String>)],
+) -> Vec<NeededTrait> {
+    let mut available = trait_methods(tree, text);
+    available.extend(
+        extra
+            .iter()
+            .filter(|(name, _)| !available.iter().any(|(a, _)| a == name))
+            .cloned()
+            .collect::<Vec<_>>(),
+    );
     if available.is_empty() {
         return Vec::new();
     }
@@ -111,6 +131,62 @@ fn is_callee(node: Node<'_>) -> bool {
     node.parent().is_some_and(|p| {
         p.kind() == "call_expression" && p.child_by_field_name("function") == Some(node)
     })
+}
+
+/// The methods of the trait `name` defined at the top level of a file.
+pub fn methods_of_trait(tree: &Tree, text: &str, name: &str) -> Option<BTreeSet<String>> {
+    trait_methods(tree, text)
+        .into_iter()
+        .find(|(n, _)| n == name && defines_trait(tree, text, name))
+        .map(|(_, methods)| methods)
+}
+
+fn defines_trait(tree: &Tree, text: &str, name: &str) -> bool {
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    root.named_children(&mut cursor).any(|item| {
+        item.kind() == "trait_item"
+            && item
+                .child_by_field_name("name")
+                .is_some_and(|n| node_text(n, text) == name)
+    })
+}
+
+/// The methods of a std trait the heuristic knows (`Write`, `FromStr`, …).
+pub fn std_trait_methods(name: &str) -> Option<BTreeSet<String>> {
+    STD_TRAITS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, methods)| methods.iter().map(|m| m.to_string()).collect())
+}
+
+/// Whether the file calls one of `methods` (`x.m(..)`, `T::m(..)`) outside the offsets `skip`
+/// accepts.
+pub fn calls_any_method(
+    tree: &Tree,
+    text: &str,
+    methods: &BTreeSet<String>,
+    skip: impl Fn(usize) -> bool,
+) -> bool {
+    let mut found = false;
+    walk_node(tree.root_node(), |node| {
+        if found {
+            return false;
+        }
+        let method = match node.kind() {
+            "field_expression" if is_callee(node) => node.child_by_field_name("field"),
+            "scoped_identifier" if is_callee(node) => node.child_by_field_name("name"),
+            _ => None,
+        };
+        if let Some(method) = method
+            && !skip(method.start_byte())
+            && methods.contains(node_text(method, text))
+        {
+            found = true;
+        }
+        true
+    });
+    found
 }
 
 /// The traits a file defines (with their methods) or imports from the list of std traits.

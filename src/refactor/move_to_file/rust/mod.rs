@@ -7,9 +7,13 @@
 use super::wording as w;
 use tree_sitter::Tree;
 
-use super::{At, ImportBack, MAX_FINDINGS_PER_KIND, Move, Note, file_name, parent_dir};
+pub(super) mod callers;
+pub(super) mod carry;
+
+use super::carry::ImportBack;
+use super::{At, MAX_FINDINGS_PER_KIND, Move, Note, file_name, parent_dir};
 use crate::lang::Language;
-use crate::lang::rust::imports::{PathTo, line_insertion, paths_to, use_paths};
+use crate::lang::rust::imports::{line_insertion, use_paths};
 use crate::lang::rust::items::{
     ModDecl, file_mods_public, has_body_at, has_private_tuple_field, is_exactly_pub, is_file_mod,
     is_use, mod_declaration, private_impl_members, private_parts, top_level_node, widen_visibility,
@@ -60,14 +64,14 @@ pub(super) fn with_impl_blocks<'s>(symbols: &'s [Symbol], symbol: &'s Symbol) ->
 
 /// A Cargo package: the directory of its `Cargo.toml` ("" for the root) and its crate name.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Crate {
-    dir: String,
+pub(super) struct Crate {
+    pub dir: String,
     /// The package name with `-` as `_`, as other crates of the package spell it.
-    name: Option<String>,
+    pub name: Option<String>,
 }
 
 impl Crate {
-    fn join(&self, relative: &str) -> String {
+    pub fn join(&self, relative: &str) -> String {
         if self.dir.is_empty() {
             relative.to_string()
         } else {
@@ -75,13 +79,13 @@ impl Crate {
         }
     }
 
-    fn src(&self) -> String {
+    pub fn src(&self) -> String {
         self.join("src")
     }
 }
 
 /// The nearest `Cargo.toml` with a `[package]` above `path`.
-fn find_crate(sources: &dyn Sources, path: &str) -> Option<Crate> {
+pub(super) fn find_crate(sources: &dyn Sources, path: &str) -> Option<Crate> {
     let mut dir = parent_dir(path).to_string();
     loop {
         let manifest = if dir.is_empty() {
@@ -114,7 +118,7 @@ fn find_crate(sources: &dyn Sources, path: &str) -> Option<Crate> {
 }
 
 /// `src/a/b.rs` → `[a, b]`, `src/a/mod.rs` → `[a]`, `src/lib.rs` → `[]`; why not otherwise.
-fn module_segments(krate: &Crate, path: &str) -> Result<Vec<String>, String> {
+pub(super) fn module_segments(krate: &Crate, path: &str) -> Result<Vec<String>, String> {
     let src = format!("{}/", krate.src());
     let Some(relative) = path.strip_prefix(&src) else {
         return Err(w::outside_the_crate_sources(&src));
@@ -143,12 +147,12 @@ fn module_segments(krate: &Crate, path: &str) -> Result<Vec<String>, String> {
     Ok(segments)
 }
 
-fn exists(sources: &dyn Sources, path: &str) -> bool {
+pub(super) fn exists(sources: &dyn Sources, path: &str) -> bool {
     matches!(sources.file(path), Ok(Some(_)))
 }
 
 /// The file of module `segments` of the crate whose root file is `root`.
-fn module_file(
+pub(super) fn module_file(
     sources: &dyn Sources,
     krate: &Crate,
     root: &str,
@@ -163,8 +167,52 @@ fn module_file(
         .find(|p| exists(sources, p))
 }
 
+/// The crate of a move and the module paths of its source and target (what carrying imports and
+/// rewriting paths need; `locate` checks more, for the import back).
+pub(super) struct Place {
+    pub krate: Crate,
+    /// The crate root the source is compiled from (`src/lib.rs` first).
+    pub root: String,
+    pub source: Vec<String>,
+    pub target: Vec<String>,
+}
+
+impl Place {
+    pub fn of(m: &Move<'_>) -> Option<Place> {
+        let krate = find_crate(m.sources, &m.source.path)?;
+        let source = module_segments(&krate, &m.source.path).ok()?;
+        let target = module_segments(&krate, &m.target_path).ok()?;
+        let root = if source.is_empty() {
+            m.source.path.clone()
+        } else {
+            ["lib.rs", "main.rs"]
+                .iter()
+                .map(|r| krate.join(&format!("src/{r}")))
+                .find(|r| exists(m.sources, r))?
+        };
+        Some(Place {
+            krate,
+            root,
+            source,
+            target,
+        })
+    }
+
+    /// The file of the crate module `segments` (`[]` is the root).
+    pub fn file_of(&self, m: &Move<'_>, segments: &[String]) -> Option<String> {
+        module_file(m.sources, &self.krate, &self.root, segments)
+    }
+
+    /// The module path of another file of the crate.
+    pub fn module_of(&self, path: &str) -> Option<Vec<String>> {
+        module_segments(&self.krate, path)
+            .ok()
+            .or_else(|| (path == self.root).then(Vec::new))
+    }
+}
+
 /// The declarations of modules `segments` from `root` down, with the file holding each.
-fn declarations(
+pub(super) fn declarations(
     sources: &dyn Sources,
     krate: &Crate,
     root: &str,
@@ -190,21 +238,21 @@ fn declarations(
 }
 
 /// Where the source and the target sit in their crate.
-struct Located {
-    source_segments: Vec<String>,
-    target_segments: Vec<String>,
+pub(super) struct Located {
+    pub source_segments: Vec<String>,
+    pub target_segments: Vec<String>,
     /// Existing declarations along the target's path (file, declaration).
-    chain: Vec<(String, ModDecl)>,
+    pub chain: Vec<(String, ModDecl)>,
     /// The file that must declare the target module, when it does not yet.
-    undeclared_in: Option<String>,
+    pub undeclared_in: Option<String>,
     /// Whether the source module is public API: a library root, or reached from it through
     /// `pub mod` declarations only.
-    source_is_api: bool,
+    pub source_is_api: bool,
     /// The name other crates use for this one.
-    crate_name: Option<String>,
+    pub crate_name: Option<String>,
 }
 
-fn locate(m: &Move<'_>) -> Result<Located, String> {
+pub(super) fn locate(m: &Move<'_>) -> Result<Located, String> {
     let source = &m.source.path;
     let target = &m.target_path;
     let krate =
@@ -271,7 +319,7 @@ fn locate(m: &Move<'_>) -> Result<Located, String> {
     })
 }
 
-fn crate_path(segments: &[String], name: &str) -> String {
+pub(super) fn crate_path(segments: &[String], name: &str) -> String {
     let mut path = vec!["crate"];
     path.extend(segments.iter().map(String::as_str));
     path.push(name);
@@ -504,7 +552,7 @@ fn declare_module(
     if parent == source {
         back.source_inserts.push((at, text));
     } else {
-        back.other_inserts.push((parent_file, vec![(at, text)]));
+        back.edit_other(&parent_file, crate::edit::TextEdit::insert(at, text));
     }
     back.module_declared = Some(decl);
     Ok(())
@@ -589,7 +637,7 @@ pub(super) fn location_macro_notes(m: &Move<'_>) -> Vec<Note> {
 
 /// Traits the moved code calls methods of (`Write` for `f.write_char(..)`), that the source has
 /// in scope and the target does not.
-pub(super) fn trait_notes(m: &Move<'_>) -> Vec<Note> {
+pub(super) fn trait_notes(m: &Move<'_>, carried: &std::collections::BTreeSet<String>) -> Vec<Note> {
     let target_text = m.target.map_or("", |t| t.text.as_str());
     let moved = m.moved_names();
     let mut notes = Vec::new();
@@ -603,7 +651,7 @@ pub(super) fn trait_notes(m: &Move<'_>) -> Vec<Note> {
         );
         for needed in needed_here
             .into_iter()
-            .filter(|n| !moved.contains(&n.trait_name.as_str()))
+            .filter(|n| !moved.contains(&n.trait_name.as_str()) && !carried.contains(&n.trait_name))
         {
             if notes.len() >= MAX_FINDINGS_PER_KIND {
                 break;
@@ -706,77 +754,9 @@ pub(super) fn used_names(m: &Move<'_>) -> Vec<(String, usize)> {
     crate::lang::rust::names::names_used_in(m.tree, &m.source.text, &m.moved_ranges())
 }
 
-/// Other files of the crate that reach the name through the source module's path.
-pub(super) fn third_file_notes(m: &Move<'_>) -> Result<Vec<Note>, RefactorError> {
-    let Some(name) = m.importable_name() else {
-        return Ok(Vec::new());
-    };
-    let Some(krate) = find_crate(m.sources, &m.source.path) else {
-        return Ok(Vec::new());
-    };
-    let Ok(source_segments) = module_segments(&krate, &m.source.path) else {
-        return Ok(Vec::new());
-    };
-    let new_path = module_segments(&krate, &m.target_path)
-        .map(|t| crate_path(&t, name))
-        .unwrap_or_else(|_| format!("{}::{name}", m.target_path));
-    let source_is_lib = m.source.path.ends_with("src/lib.rs")
-        || (!source_segments.is_empty() && exists(m.sources, &krate.join("src/lib.rs")));
-    let mentioning = m.sources.files_mentioning(Language::Rust, name)?;
-    let prefix = if krate.dir.is_empty() {
-        String::new()
-    } else {
-        format!("{}/", krate.dir)
-    };
-    let words = w::RUST_THIRD_FILES;
-    Ok(m.third_file_notes(name, &mentioning, words, |file| {
-        if !file.path.starts_with(&prefix) {
-            return Vec::new();
-        }
-        let file_segments = module_segments(&krate, &file.path).ok();
-        let reaches_source = |path: &[String]| -> bool {
-            let mut crate_relative: Vec<&str> = vec!["crate"];
-            crate_relative.extend(source_segments.iter().map(String::as_str));
-            let by_crate_name = krate.name.as_ref().is_some_and(|n| {
-                source_is_lib
-                    && path.first() == Some(n)
-                    && path[1..]
-                        .iter()
-                        .map(String::as_str)
-                        .eq(source_segments.iter().map(String::as_str))
-            });
-            let by_super = path == ["super"]
-                && file_segments.as_ref().is_some_and(|f| {
-                    f.len() == source_segments.len() + 1 && f.starts_with(&source_segments)
-                });
-            let by_module_name = path.len() == 1
-                && !source_segments.is_empty()
-                && source_segments.last() == path.first();
-            path.iter().map(String::as_str).eq(crate_relative)
-                || by_crate_name
-                || by_super
-                || by_module_name
-        };
-        let tree = crate::refactor::tree_of(m.sources, Language::Rust, file);
-        paths_to(&tree, &file.text, name, reaches_source)
-            .into_iter()
-            .map(|(line, path)| {
-                let message = match path {
-                    PathTo::Use(path) => w::use_path_moves(&path.join("::"), &new_path),
-                    PathTo::Glob(path) => w::glob_import_moves(&path.join("::"), name, &new_path),
-                    PathTo::Qualified(head) => {
-                        w::qualified_path_moves(&head.join("::"), name, &new_path)
-                    }
-                };
-                (line, message)
-            })
-            .collect()
-    }))
-}
-
 /// `include_str!`/`include_bytes!`/`include!` read paths relative to the file, and `super::`
 /// names the parent module: both change meaning when the code moves to another place.
-pub(super) fn file_relative_notes(m: &Move<'_>) -> Vec<Note> {
+pub(super) fn file_relative_notes(m: &Move<'_>, paths_made_absolute: bool) -> Vec<Note> {
     let text = &m.source.text;
     let other_dir = parent_dir(&m.source.path) != parent_dir(&m.target_path);
     let parent_module_changes = match find_crate(m.sources, &m.source.path) {
@@ -803,6 +783,7 @@ pub(super) fn file_relative_notes(m: &Move<'_>) -> Vec<Note> {
                 )),
                 FileRelative::Super
                     if parent_module_changes
+                        && !paths_made_absolute
                         && !notes.iter().any(|n| n.message.contains("`super::`")) =>
                 {
                     notes.push(Note::new(
