@@ -185,6 +185,14 @@ impl Move<'_> {
         for range in &self.removals {
             builder.edit(&self.source.path, TextEdit::delete(range.clone()));
         }
+        let touched: Vec<usize> = insert_points
+            .iter()
+            .copied()
+            .chain(back.source_edits.iter().map(|e| e.range.start))
+            .collect();
+        for range in stranded_blank_lines(&self.source.text, &deleted, &touched) {
+            removals.push(TextEdit::delete(range));
+        }
         for edit in removals {
             builder.edit(&self.source.path, edit);
         }
@@ -195,6 +203,55 @@ impl Move<'_> {
             builder.edit(&self.source.path, edit.clone());
         }
     }
+}
+
+/// The blank lines that would open the file or double a blank line once the whole-line
+/// `deleted` ranges go (imports removed one statement at a time leave the blank line that
+/// followed their group); none where something is inserted or edited (`touched`).
+fn stranded_blank_lines(
+    text: &str,
+    deleted: &[Range<usize>],
+    touched: &[usize],
+) -> Vec<Range<usize>> {
+    let mut runs: Vec<Range<usize>> = deleted.to_vec();
+    runs.sort_by_key(|r| r.start);
+    let mut merged: Vec<Range<usize>> = Vec::new();
+    for run in runs {
+        match merged.last_mut() {
+            Some(last) if run.start <= last.end => last.end = last.end.max(run.end),
+            _ => merged.push(run),
+        }
+    }
+    let at_line_start = |at: usize| at == 0 || text[..at].ends_with('\n');
+    let mut stranded = Vec::new();
+    for run in &merged {
+        if !at_line_start(run.start) || !at_line_start(run.end) || run.end >= text.len() {
+            continue;
+        }
+        let before_blank = run.start == 0 || {
+            let above = surgery::line_start(text, run.start - 1);
+            surgery::is_blank(&text[above..run.start])
+        };
+        if !before_blank {
+            continue;
+        }
+        let mut end = run.end;
+        while end < text.len() {
+            let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i + 1);
+            if !surgery::is_blank(&text[end..line_end]) {
+                break;
+            }
+            end = line_end;
+        }
+        let free = |at: usize| !(run.start..=end).contains(&at);
+        if end > run.end
+            && touched.iter().all(|t| free(*t))
+            && !merged.iter().any(|m| m.start > run.start && m.start < end)
+        {
+            stranded.push(run.end..end);
+        }
+    }
+    stranded
 }
 
 fn overlaps(a: &Range<usize>, b: &Range<usize>) -> bool {

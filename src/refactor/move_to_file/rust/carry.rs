@@ -60,7 +60,11 @@ impl Uses {
         }
     }
 
-    fn lines(self) -> Vec<String> {
+    /// The statements: paths of other crates first, then those of this crate, each in the
+    /// order first needed; those under attributes last.
+    fn lines(mut self) -> Vec<String> {
+        self.groups
+            .sort_by_key(|(prefix, _)| prefix.first().is_some_and(|p| p == "crate"));
         let mut lines: Vec<String> = self
             .groups
             .into_iter()
