@@ -439,8 +439,60 @@ pub fn paths_to(
             }
             true
         }
+        "token_tree" if mentions_name => {
+            let inline = inline_modules(node, text);
+            for (row, head, range) in token_tree_paths(node, text, name) {
+                if reaches(&head, &inline) {
+                    found.push((row + 1, PathTo::Qualified(head), range));
+                }
+            }
+            true
+        }
         _ => true,
     });
+    found
+}
+
+/// The paths `a::b::name` written as tokens of a macro's arguments (`assert_eq!(a::name(1),
+/// 2)`): (0-based row, the head's segments, the head's range).
+fn token_tree_paths(
+    tree: Node<'_>,
+    text: &str,
+    name: &str,
+) -> Vec<(usize, Vec<String>, Range<usize>)> {
+    let tokens: Vec<Node<'_>> = {
+        let mut cursor = tree.walk();
+        tree.children(&mut cursor).collect()
+    };
+    let is_segment = |n: &Node<'_>| matches!(n.kind(), "identifier" | "crate" | "self" | "super");
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        // A maximal run `segment (:: segment)*`, not itself after a `::`.
+        if !is_segment(&tokens[i]) || (i > 0 && tokens[i - 1].kind() == "::") {
+            i += 1;
+            continue;
+        }
+        let mut run = vec![tokens[i]];
+        let mut j = i + 1;
+        while j + 1 < tokens.len() && tokens[j].kind() == "::" && is_segment(&tokens[j + 1]) {
+            run.push(tokens[j + 1]);
+            j += 2;
+        }
+        if let Some((last, head)) = run.split_last()
+            && !head.is_empty()
+            && node_text(*last, text) == name
+        {
+            found.push((
+                head[0].start_position().row,
+                head.iter()
+                    .map(|n| node_text(*n, text).to_string())
+                    .collect(),
+                head[0].start_byte()..head[head.len() - 1].end_byte(),
+            ));
+        }
+        i = j;
+    }
     found
 }
 
@@ -460,6 +512,28 @@ mod tests {
     use super::*;
     use crate::lang::Language;
     use crate::lang::rust::items::is_file_mod;
+
+    #[test]
+    fn paths_in_macro_arguments_are_found() {
+        let text = "fn t() {\n    assert_eq!(crate::a::f(1), super::f(2));\n    println!(\"{}\", x::g::f);\n}\n";
+        let tree = Language::Rust.parse(text);
+        let found = paths_to(&tree, text, "f", |_, _| true);
+        let heads: Vec<(usize, String, &str)> = found
+            .iter()
+            .map(|(line, path, range)| match path {
+                PathTo::Qualified(head) => (*line, head.join("::"), &text[range.clone()]),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            heads,
+            vec![
+                (2, "crate::a".to_string(), "crate::a"),
+                (2, "super".to_string(), "super"),
+                (3, "x::g".to_string(), "x::g"),
+            ]
+        );
+    }
 
     fn insert(text: &str, line: &str, anchor: fn(Node<'_>) -> bool) -> String {
         let tree = Language::Rust.parse(text);

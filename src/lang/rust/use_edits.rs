@@ -223,6 +223,27 @@ pub fn leaves_removal(
             .filter(|(_, i)| removed.contains(&i.id()))
             .map(|(i, _)| i)
             .collect();
+        // `a::{b, c}` losing `c` becomes `a::b` (not `a::{self}`, which is not `a`).
+        let kept: Vec<&Node<'_>> = items
+            .iter()
+            .filter(|i| !removed.contains(&i.id()))
+            .collect();
+        if let [only] = kept.as_slice()
+            && !indices.is_empty()
+            && only.kind() != "self"
+            && !has_comment(list)
+            && !lists_in(declaration).iter().any(|inner| {
+                inner.id() != list.id()
+                    && contains(list, *inner)
+                    && !removed.contains(&list_owner(*inner).id())
+            })
+        {
+            edits.push(TextEdit::new(
+                list.byte_range(),
+                node_text(**only, text).to_string(),
+            ));
+            continue;
+        }
         if !indices.is_empty()
             && let Some(list_edits) = remove_list_items(&ranges, &indices)
         {
@@ -242,6 +263,16 @@ fn lists_in(declaration: Node<'_>) -> Vec<Node<'_>> {
         true
     });
     lists
+}
+
+fn has_comment(list: Node<'_>) -> bool {
+    let mut cursor = list.walk();
+    list.named_children(&mut cursor)
+        .any(|i| i.kind().ends_with("comment"))
+}
+
+fn contains(outer: Node<'_>, inner: Node<'_>) -> bool {
+    outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
 }
 
 fn list_items(list: Node<'_>) -> Vec<Node<'_>> {
@@ -374,14 +405,22 @@ mod tests {
                 "use crate::{lowercase, transform};\n\nfn f() {}\n",
                 &["lowercase"]
             ),
-            "use crate::{transform};\n\nfn f() {}\n"
+            "use crate::transform;\n\nfn f() {}\n"
         );
         assert_eq!(
             remove(
                 "use std::{fmt::{self, Write}, io};\nfn f() {}\n",
                 &["fmt", "Write"]
             ),
-            "use std::{io};\nfn f() {}\n"
+            "use std::io;\nfn f() {}\n"
+        );
+        assert_eq!(
+            remove("use a::{b, self, c};\n", &["b", "c"]),
+            "use a::{self};\n"
+        );
+        assert_eq!(
+            remove("use a::{b::{c, d}, e};\n", &["e", "d"]),
+            "use a::{b::c};\n"
         );
         assert_eq!(
             remove(

@@ -15,7 +15,9 @@ use crate::lang::Language;
 use crate::lang::rust::imports::{PathTo, paths_to};
 use crate::lang::rust::items::{top_level_node, widen_visibility};
 use crate::lang::rust::names::uses_outside;
-use crate::lang::rust::use_edits::{UseLeaf, leaf_at, leaves_removal, visibility_of};
+use crate::lang::rust::use_edits::{
+    UseLeaf, leaf_at, leaves_removal, top_level_leaves, visibility_of,
+};
 use crate::refactor::{RefactorError, Severity};
 use crate::text::TextStyle;
 
@@ -49,11 +51,35 @@ pub fn referrers(
             continue;
         }
         let module = place.module_of(&file.path);
-        let reaches = |head: &[String], inline: &[String]| -> bool {
-            resolve_head(place, module.as_deref(), inline, head, source_is_lib).as_ref()
-                == Some(&place.source)
-        };
         let tree = crate::refactor::tree_of(m.sources, Language::Rust, &file);
+        // The modules the file's own `use`s name (`use crate::text;` makes `text::f` a path).
+        let imported: Vec<(String, Vec<String>)> = top_level_leaves(&tree, &file.text)
+            .into_iter()
+            .filter_map(|leaf| {
+                let bound = leaf.bound_name()?;
+                let mut path = leaf.path.clone();
+                if path.last().is_some_and(|l| l == "self") {
+                    path.pop();
+                }
+                let target = resolve_head(place, module.as_deref(), &[], &path, source_is_lib)?;
+                Some((bound, target))
+            })
+            .collect();
+        let reaches = |head: &[String], inline: &[String]| -> bool {
+            let through_import = head.split_first().and_then(|(first, rest)| {
+                let (_, target) = imported.iter().find(|(b, _)| b == first)?;
+                let mut path = target.clone();
+                path.extend(rest.iter().cloned());
+                Some(path)
+            });
+            match through_import {
+                Some(path) if inline.is_empty() => path == place.source,
+                _ => {
+                    resolve_head(place, module.as_deref(), inline, head, source_is_lib).as_ref()
+                        == Some(&place.source)
+                }
+            }
+        };
         let sites = paths_to(&tree, &file.text, name, reaches);
         if !sites.is_empty() {
             found.push(Referrer {
@@ -118,6 +144,7 @@ pub fn rewrite(m: &Move<'_>, back: &mut ImportBack) -> Result<(), RefactorError>
     };
     let (referrers, skipped) = referrers(m, &place, name)?;
     let new_path = crate_path(&place.target, name);
+    let public = public_path(m, back.module_declared.as_deref());
     let mut notes = Vec::new();
     let mut reached_from_outside = false;
     for referrer in &referrers {
@@ -131,6 +158,7 @@ pub fn rewrite(m: &Move<'_>, back: &mut ImportBack) -> Result<(), RefactorError>
             referrer,
             name,
             new_path: &new_path,
+            public,
         };
         let outside_target = !referrer
             .module
@@ -211,6 +239,8 @@ struct FileRewrite<'a, 'm> {
     name: &'a str,
     /// `crate::new::name`.
     new_path: &'a str,
+    /// Whether other crates reach the item at its new place.
+    public: bool,
 }
 
 impl FileRewrite<'_, '_> {
@@ -233,14 +263,23 @@ impl FileRewrite<'_, '_> {
             PathTo::Glob(path) => return self.glob(path, range, at, back),
             PathTo::Qualified(head) => self.qualified(head, range, back),
         };
+        // The new path as the file would write it: through the crate's name where it did.
+        let written = match (path, &self.place.krate.name) {
+            (PathTo::Use(p) | PathTo::Qualified(p) | PathTo::Glob(p), Some(krate))
+                if p.first() == Some(krate) =>
+            {
+                self.new_path.replacen("crate", krate, 1)
+            }
+            _ => self.new_path.to_string(),
+        };
         let message = match (done, path) {
             (Some(message), _) => return Note::new(at, Severity::Info, message),
-            (None, PathTo::Use(path)) => w::use_path_moves(&path.join("::"), self.new_path),
+            (None, PathTo::Use(path)) => w::use_path_moves(&path.join("::"), &written),
             (None, PathTo::Qualified(head)) => {
-                w::qualified_path_moves(&head.join("::"), self.name, self.new_path)
+                w::qualified_path_moves(&head.join("::"), self.name, &written)
             }
             (None, PathTo::Glob(path)) => {
-                w::glob_import_moves(&path.join("::"), self.name, self.new_path)
+                w::glob_import_moves(&path.join("::"), self.name, &written)
             }
         };
         Note::new(at, Severity::Warning, message)
@@ -253,7 +292,7 @@ impl FileRewrite<'_, '_> {
         match written.first().map(String::as_str) {
             Some("crate" | "self" | "super") => Some(crate_relative),
             Some(first) if self.place.krate.name.as_deref() == Some(first) => {
-                if !public_path(self.m) {
+                if !self.public {
                     return None;
                 }
                 let mut path = vec![first.to_string()];
@@ -414,9 +453,11 @@ fn insert_after(
 }
 
 /// Whether other crates can reach the moved item at its new place: every module on the way is
-/// `pub` (the item itself keeps its own visibility).
-fn public_path(m: &Move<'_>) -> bool {
+/// `pub`, the one this plan declares (`declared`) included (the item keeps its own visibility).
+fn public_path(m: &Move<'_>, declared: Option<&str>) -> bool {
     locate(m).is_ok_and(|located| {
-        located.undeclared_in.is_none() && located.chain.iter().all(|(_, d)| d.exported)
+        located.chain.iter().all(|(_, d)| d.exported)
+            && (located.undeclared_in.is_none()
+                || declared.is_some_and(|d| d.trim_start().starts_with("pub mod")))
     })
 }
