@@ -67,6 +67,8 @@ pub(super) struct Summary {
     /// Paths and imports rewritten to the new location, and the files they are in.
     pub rewritten: usize,
     pub rewritten_files: BTreeSet<String>,
+    /// References in other files left as they were, each with a warning of its own.
+    pub not_rewritten: usize,
     /// Paths of the moved code written from the source module (`super::x`) made absolute.
     pub paths_made_absolute: usize,
     /// Whether the target's top-level names were checked against the moved names.
@@ -152,7 +154,7 @@ impl ImportBack {
         if s.rewritten > 0 {
             notes.push(CaveatNote::new(
                 Caveat::MoveThirdFiles,
-                w::references_rewritten(s.rewritten, s.rewritten_files.len()),
+                w::references_rewritten(s.rewritten, s.rewritten_files.len(), s.not_rewritten),
             ));
         }
         if s.collisions_checked {

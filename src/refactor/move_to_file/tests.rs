@@ -330,3 +330,95 @@ fn a_nested_item_is_refused_with_what_to_move() {
     let err = plan(&sources, &request("a.py", "nothing", "b.py")).unwrap_err();
     assert!(matches!(err, RefactorError::NotFound(_)));
 }
+
+/// The `before/` files of a golden fixture of move to file.
+fn fixture(case: &str) -> MemorySources {
+    fn walk(
+        dir: &std::path::Path,
+        root: &std::path::Path,
+        sources: MemorySources,
+    ) -> MemorySources {
+        let mut sources = sources;
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                sources = walk(&path, root, sources);
+            } else {
+                let relative = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                sources = sources.with(&relative, &std::fs::read_to_string(&path).unwrap());
+            }
+        }
+        sources
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/move_to_file")
+        .join(case)
+        .join("before");
+    walk(&root, &root, MemorySources::new())
+}
+
+fn caveat_notes(plan: &Plan) -> Vec<(&'static str, String)> {
+    plan.caveat_notes
+        .iter()
+        .map(|n| (n.caveat.text(), n.note.clone()))
+        .collect()
+}
+
+#[test]
+fn caveat_notes_say_what_was_carried_and_rewritten() {
+    let sources = fixture("python/carry_imports_package");
+    let moved = plan(&sources, &request("pkg/money.py", "with_tax", "pkg/tax.py")).unwrap();
+    assert_eq!(
+        caveat_notes(&moved),
+        vec![(
+            "import dependencies not auto-resolved at target file",
+            "imported at the target: `clamp`, `math`; `_cents`, `RATE` still needed from pkg/money.py — imported from it; no longer imported by pkg/money.py: `clamp`, `math`".to_string()
+        )]
+    );
+    let sources = fixture("rust/third_file_paths");
+    let moved = plan(&sources, &request("src/text.rs", "shout", "src/loud.rs")).unwrap();
+    assert_eq!(
+        caveat_notes(&moved),
+        vec![(
+            "no cross-file reference rewrite for callers in third files",
+            "7 imports and paths in 4 files rewritten to the new location".to_string()
+        )]
+    );
+    // A string naming the old path stays, with its warning: the note says so.
+    let sources = fixture("python/src_layout_third_file_callers");
+    let moved = plan(
+        &sources,
+        &request("src/shop/cart.py", "total", "src/shop/pricing.py"),
+    )
+    .unwrap();
+    let notes = caveat_notes(&moved);
+    assert!(
+        notes.contains(&(
+            "no cross-file reference rewrite for callers in third files",
+            "1 import or path in 1 file rewritten to the new location; 1 more left as it was, with a warning".to_string()
+        )),
+        "{notes:#?}"
+    );
+    // An existing target: its names were checked against the moved ones.
+    let sources = fixture("python/package_relative_append");
+    let moved = plan(
+        &sources,
+        &request("pkg/cart.py", "Discount", "pkg/pricing.py"),
+    )
+    .unwrap();
+    let notes = caveat_notes(&moved);
+    assert!(
+        notes
+            .iter()
+            .any(|(caveat, _)| *caveat == "name-collision at target file not detected"),
+        "{notes:#?}"
+    );
+}

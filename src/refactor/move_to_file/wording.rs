@@ -344,14 +344,19 @@ pub fn removed_from_the_source(names: &[String], source: &str) -> String {
     format!("no longer imported by {source}: {}", ticked(names))
 }
 
-pub fn references_rewritten(count: usize, files: usize) -> String {
+pub fn references_rewritten(count: usize, files: usize, left: usize) -> String {
     let imports = if count == 1 {
         "import or path"
     } else {
         "imports and paths"
     };
     let in_files = if files == 1 { "file" } else { "files" };
-    format!("{count} {imports} in {files} {in_files} rewritten to the new location")
+    let left = match left {
+        0 => String::new(),
+        1 => "; 1 more left as it was, with a warning".to_string(),
+        n => format!("; {n} more left as they were, each with a warning"),
+    };
+    format!("{count} {imports} in {files} {in_files} rewritten to the new location{left}")
 }
 
 // -- Python -------------------------------------------------------------------------------

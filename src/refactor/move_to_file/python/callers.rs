@@ -223,6 +223,9 @@ impl<'a, 'm> FileRewrite<'a, 'm> {
                     w::looked_up_by_name(name, object, &new_dotted),
                 ),
             };
+            if severity != Severity::Info {
+                back.summary.not_rewritten += 1;
+            }
             notes.push(Note::new(at, severity, message));
         }
     }

@@ -166,7 +166,11 @@ pub fn rewrite(m: &Move<'_>, back: &mut ImportBack) -> Result<(), RefactorError>
             .is_some_and(|module| module.starts_with(&place.target));
         for site in &referrer.sites {
             let before = back.summary.rewritten;
-            notes.push(file.site(site, back));
+            let note = file.site(site, back);
+            if note.severity != Severity::Info {
+                back.summary.not_rewritten += 1;
+            }
+            notes.push(note);
             reached_from_outside |= outside_target && back.summary.rewritten > before;
         }
     }
