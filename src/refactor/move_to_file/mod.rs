@@ -344,7 +344,7 @@ impl Move<'_> {
         notes.extend(self.collision_notes(&back.target_imports_removed));
         notes.extend(self.dependency_notes(&changes, &back.carried));
         if self.lang == Language::Rust {
-            notes.extend(rust::private_member_notes(self));
+            notes.extend(rust::private_member_notes(self, &back.carried));
             notes.extend(rust::location_macro_notes(self));
             notes.extend(rust::trait_notes(self, &back.carried));
         }

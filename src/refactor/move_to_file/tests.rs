@@ -163,13 +163,13 @@ fn a_rust_move_reports_private_members_and_module_namesakes() {
         "{}",
         after(&plan, "src/parse.rs")
     );
+    // The private members it reaches by path become `pub(crate)`.
+    assert!(!has("Op::DEFAULT") && !has("Op::new"), "{warnings:#?}");
+    let parse_after = after(&plan, "src/parse.rs");
     assert!(
-        has("`read` uses `Op::DEFAULT`: `Op::DEFAULT` is private to src/parse.rs (line 4)"),
-        "{warnings:#?}"
-    );
-    assert!(
-        has("`read` uses `Op::new`: `Op::new` is private to src/parse.rs (line 6)"),
-        "{warnings:#?}"
+        parse_after.contains("    pub(crate) const DEFAULT: Op = Op(1);\n")
+            && parse_after.contains("    pub(crate) fn new(v: u8) -> Op {\n"),
+        "{parse_after}"
     );
     // `get` is `pub`: no warning for it.
     assert!(!has("Op::get"), "{warnings:#?}");

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::super::carry::{ImportBack, Removal};
 use super::super::wording as w;
 use super::super::{At, Move, Note, bindings};
-use super::{Place, remaining_uses, used_names};
+use super::{Place, private_members_reached, remaining_uses, used_names};
 use crate::edit::TextEdit;
 use crate::lang::Language;
 use crate::lang::rust::items::{enum_variants, top_level_item};
@@ -131,6 +131,7 @@ pub fn carry(m: &Move<'_>, back: &mut ImportBack) -> Result<(), RefactorError> {
     carrier.traits(back, &mut siblings);
     let visible_only = carrier.make_paths_absolute(back);
     carrier.import_siblings(back, &siblings, &visible_only);
+    widen_members(m, back);
     let Carrier { uses, copied, .. } = carrier;
     for line in uses.lines() {
         let first = line.lines().last().unwrap_or(&line).to_string();
@@ -472,6 +473,25 @@ impl<'a, 'm> Carrier<'a, 'm> {
                     .is_some_and(|p| target.starts_with(&p[1..]))
             }
         }
+    }
+}
+
+/// The private members of the source's impls that the moved code reaches by path (`Op::new`)
+/// become `pub(crate)`; those reached only by a method call of that name stay findings (the
+/// receiver's type is not known).
+fn widen_members(m: &Move<'_>, back: &mut ImportBack) {
+    for member in private_members_reached(m) {
+        if !member.by_path {
+            continue;
+        }
+        back.source_edits
+            .push(TextEdit::insert(member.member_at, "pub(crate) "));
+        back.notes.push(Note::new(
+            At::Source(member.member_at),
+            Severity::Info,
+            w::sibling_becomes_pub_crate(&member.key(), &m.target_path),
+        ));
+        back.carried.insert(member.key());
     }
 }
 

@@ -700,47 +700,87 @@ fn tuple_fields_note(
 /// Private members of the source's inherent impls (that stay behind) which the moved code
 /// reaches (`Op::DEFAULT`, `Error::new(..)`, `x.helper()`): private to the source module, they
 /// are out of reach from the target module.
-pub(super) fn private_member_notes(m: &Move<'_>) -> Vec<Note> {
+pub(super) fn private_member_notes(
+    m: &Move<'_>,
+    widened: &std::collections::BTreeSet<String>,
+) -> Vec<Note> {
+    let text = &m.source.text;
+    // Only a note needs a line number: counted then, not indexed for the whole file up front.
+    let line_of = |at: usize| memchr::memchr_iter(b'\n', &text.as_bytes()[..at]).count();
+    private_members_reached(m)
+        .into_iter()
+        .filter(|r| !widened.contains(&r.key()))
+        .map(|r| {
+            Note::new(
+                At::Moved(r.at),
+                Severity::Warning,
+                w::private_member(
+                    &m.symbol.name,
+                    &r.how,
+                    &r.ty,
+                    &r.member,
+                    &m.source.path,
+                    line_of(r.member_at) + 1,
+                ),
+            )
+        })
+        .collect()
+}
+
+/// A private member of an inherent impl of the source that the moved code reaches.
+pub(super) struct PrivateMember {
+    pub ty: String,
+    pub member: String,
+    /// Where the member item starts in the source, and where the moved code reaches it.
+    pub member_at: usize,
+    pub at: usize,
+    /// Reached by its path (`Op::new`): certainly this member; else by a method call of that
+    /// name, on a receiver whose type is not known.
+    pub by_path: bool,
+    pub how: String,
+}
+
+impl PrivateMember {
+    pub fn key(&self) -> String {
+        format!("{}::{}", self.ty, self.member)
+    }
+}
+
+/// The private members of the source's inherent impls (left in the source) the moved code
+/// reaches, once each, in order.
+pub(super) fn private_members_reached(m: &Move<'_>) -> Vec<PrivateMember> {
     let text = &m.source.text;
     // (type name, member name, offset of the member) of private members of inherent impls.
     let private = private_impl_members(m.tree, text, |item| !m.moves(item.start_byte()));
     if private.is_empty() {
         return Vec::new();
     }
-    // Only a note needs a line number: counted then, not indexed for the whole file up front.
-    let line_of = |at: usize| memchr::memchr_iter(b'\n', &text.as_bytes()[..at]).count();
-    let mut notes: Vec<Note> = Vec::new();
-    let mut seen: Vec<(String, String)> = Vec::new();
+    let mut reached: Vec<PrivateMember> = Vec::new();
     for (reach, at) in member_uses(m.tree, text, &m.moved_ranges()) {
-        let reached = match reach {
+        let found = match &reach {
             MemberUse::Path(path, name) => private
                 .iter()
                 .find(|(ty, member, _)| ty == path && member == name)
-                .map(|found| (found, w::uses_path(path, name))),
+                .map(|found| (found, w::uses_path(path, name), true)),
             MemberUse::Method(name) => private
                 .iter()
                 .find(|(_, member, _)| member == name)
-                .map(|found| (found, w::calls_method_maybe(name))),
+                .map(|found| (found, w::calls_method_maybe(name), false)),
         };
-        if let Some(((ty, member, member_at), how)) = reached
-            && !seen.contains(&(ty.clone(), member.clone()))
+        if let Some(((ty, member, member_at), how, by_path)) = found
+            && !reached.iter().any(|r| &r.ty == ty && &r.member == member)
         {
-            seen.push((ty.clone(), member.clone()));
-            notes.push(Note::new(
-                At::Moved(at),
-                Severity::Warning,
-                w::private_member(
-                    &m.symbol.name,
-                    &how,
-                    ty,
-                    member,
-                    &m.source.path,
-                    line_of(*member_at) + 1,
-                ),
-            ));
+            reached.push(PrivateMember {
+                ty: ty.clone(),
+                member: member.clone(),
+                member_at: *member_at,
+                at,
+                by_path,
+                how,
+            });
         }
     }
-    notes
+    reached
 }
 
 /// Offsets of the uses of `name` left in the source once the moved code is gone.
