@@ -287,10 +287,69 @@ pub fn runs_at_call_time(tree: &Tree, range: &Range<usize>, offset: usize) -> bo
     false
 }
 
+/// The module name of the top-level `import <dotted>` statement that imports only that module
+/// under its own name (its range), when every use of `dotted` in the file is one of `rewritten`
+/// uses `dotted.name` (offsets of their start): a rewrite of those uses can rewrite the import
+/// itself.
+pub fn sole_module_import(
+    tree: &Tree,
+    text: &str,
+    dotted: &str,
+    rewritten: &[usize],
+) -> Option<Range<usize>> {
+    let same = |n: Node<'_>| {
+        node_text(n, text)
+            .split('.')
+            .map(str::trim)
+            .eq(dotted.split('.'))
+    };
+    let statement = module_level_statements(tree).into_iter().find(|s| {
+        s.kind() == "import_statement"
+            && s.named_child_count() == 1
+            && s.named_child(0)
+                .is_some_and(|n| n.kind() == "dotted_name" && same(n))
+    })?;
+    let mut other_uses = false;
+    crate::lang::walk_node(tree.root_node(), |n| {
+        if other_uses || matches!(n.kind(), "import_statement" | "import_from_statement") {
+            return false;
+        }
+        if n.kind() == "attribute" && same(n) {
+            other_uses |= !rewritten.contains(&n.start_byte());
+            return false;
+        }
+        // `pkg` alone (`pkg.text` reached through it some other way) keeps the import too.
+        if n.kind() == "identifier" && !dotted.contains('.') && node_text(n, text) == dotted {
+            other_uses |= !rewritten.contains(&n.start_byte());
+        }
+        true
+    });
+    (!other_uses).then(|| statement.named_child(0).map(|n| n.byte_range()))?
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::lang::Language;
+
+    #[test]
+    fn a_module_import_serving_only_rewritten_uses_is_found() {
+        let text = "import os\nimport pkg.text\n\n\ndef run(s):\n    return pkg.text.shout(s) + pkg . text.shout(s)\n";
+        let tree = Language::Python.parse(text);
+        let first = text.find("pkg.text.shout").unwrap();
+        let second = text.find("pkg . text").unwrap();
+        let found = sole_module_import(&tree, text, "pkg.text", &[first, second]).unwrap();
+        assert_eq!(&text[found], "pkg.text");
+        // Another use keeps it.
+        assert!(sole_module_import(&tree, text, "pkg.text", &[first]).is_none());
+        let more = format!("{text}\n\ndef other():\n    return pkg.text.whisper\n");
+        let tree = Language::Python.parse(&more);
+        assert!(sole_module_import(&tree, &more, "pkg.text", &[first, second]).is_none());
+        // `import pkg.text as t` is not the module under its own name.
+        let aliased = "import pkg.text as t\n";
+        let tree = Language::Python.parse(aliased);
+        assert!(sole_module_import(&tree, aliased, "pkg.text", &[]).is_none());
+    }
 
     fn apply(text: &str, edits: Vec<TextEdit>) -> String {
         let edits = crate::edit::validate(text, edits).unwrap();

@@ -439,7 +439,8 @@ mod tests {
     fn relative_heads_are_found_outside_nested_modules() {
         let text = "fn f() -> super::T {\n    self::g();\n    super::super::h::i();\n    mod m { fn x() { super::y(); } }\n}\npub(super) fn z() {}\n";
         let tree = Language::Rust.parse(text);
-        let heads = relative_heads(&tree, text, &[0..text.len()]);
+        let whole = 0..text.len();
+        let heads = relative_heads(&tree, text, std::slice::from_ref(&whole));
         let shown: Vec<(&str, Vec<String>)> = heads
             .iter()
             .map(|h| (&text[h.range.clone()], h.segments.clone()))

@@ -13,7 +13,7 @@ use super::{ModulePath, module_path, own_package, relative_spec};
 use crate::edit::{SourceFile, TextEdit};
 use crate::lang::Language;
 use crate::lang::python::import_bindings::{
-    FromImport, end_of_statement_line, from_import_at, from_items_removal,
+    FromImport, end_of_statement_line, from_import_at, from_items_removal, sole_module_import,
 };
 use crate::lang::python::imports::{
     Reference, Through, first_import_of, from_module, import_insertion, references_through,
@@ -24,6 +24,9 @@ use crate::lang::python::names as py_names;
 use crate::refactor::{RefactorError, Severity};
 use crate::text::TextStyle;
 
+/// The files that refer to the item, and those that could not be searched (path, why).
+pub type Referrers = (Vec<Referrer>, Vec<(String, String)>);
+
 /// A file that refers to a name through the source module, and where.
 pub struct Referrer {
     pub file: SourceFile,
@@ -33,10 +36,7 @@ pub struct Referrer {
 /// The files other than the source that refer to `name` through the source module (imports of
 /// it, `module.name`, strings naming `module.name`, `getattr(module, "name")`), and the files
 /// that could not be searched (path, why). The one search for "who refers to the item".
-pub fn referrers(
-    m: &Move<'_>,
-    name: &str,
-) -> Result<(Vec<Referrer>, Vec<(String, String)>), RefactorError> {
+pub fn referrers(m: &Move<'_>, name: &str) -> Result<Referrers, RefactorError> {
     let mentioning = m.sources.files_mentioning(Language::Python, name)?;
     let mut cache = BTreeMap::new();
     let mut found = Vec::new();
@@ -196,7 +196,7 @@ impl<'a, 'm> FileRewrite<'a, 'm> {
         for reference in &self.referrer.references {
             let at = self.at(reference);
             let (severity, message) = match &reference.through {
-                Through::FromImport => match self.from_import(reference, back) {
+                Through::FromImport => match self.rewrite_from_import(reference, back) {
                     Some(message) => (Severity::Info, message),
                     None => (
                         Severity::Warning,
@@ -248,7 +248,11 @@ impl<'a, 'm> FileRewrite<'a, 'm> {
 
     /// `from old import f` → `from new import f`, or `f` out of a longer list and a statement of
     /// its own below it.
-    fn from_import(&mut self, reference: &Reference, back: &mut ImportBack) -> Option<String> {
+    fn rewrite_from_import(
+        &mut self,
+        reference: &Reference,
+        back: &mut ImportBack,
+    ) -> Option<String> {
         let statement = from_import_at(&self.tree, &self.file().text, &reference.range)?;
         let spec = self.new_spec(&statement.module)?;
         let ours = items_named(&statement, self.name);
@@ -310,7 +314,26 @@ impl<'a, 'm> FileRewrite<'a, 'm> {
             self.module_name(&new)?
         };
         let file = self.file().clone();
-        if let Some(statement) = statement
+        // `import pkg.old` that only served these uses becomes `import pkg.new`.
+        let sole = statement
+            .as_ref()
+            .filter(|_| object.contains('.'))
+            .and_then(|_| {
+                let rewritten: Vec<usize> = self
+                    .referrer
+                    .references
+                    .iter()
+                    .filter(|r| matches!(&r.through, Through::Attribute(o) if o == object))
+                    .map(|r| r.range.start)
+                    .collect();
+                sole_module_import(&self.tree, &file.text, object, &rewritten)
+            });
+        if let (Some(range), Some(statement)) = (sole, &statement) {
+            if !self.added.contains(statement) {
+                back.edit_other(&file, TextEdit::new(range, &replacement));
+                self.added.push(statement.clone());
+            }
+        } else if let Some(statement) = statement
             && !self.added.contains(&statement)
         {
             let (at, text) =

@@ -21,6 +21,9 @@ use crate::lang::rust::use_edits::{
 use crate::refactor::{RefactorError, Severity};
 use crate::text::TextStyle;
 
+/// The files that refer to the item, and those that could not be searched (path, why).
+pub type Referrers = (Vec<Referrer>, Vec<(String, String)>);
+
 /// A file that reaches the item through the source module, and where.
 pub struct Referrer {
     pub file: SourceFile,
@@ -33,11 +36,7 @@ pub struct Referrer {
 /// The files other than the source that reach `name` through the source module's path (`use`
 /// leaves, globs in files that mention it, qualified paths), and the files that could not be
 /// searched (path, why). The one search for "who refers to the item".
-pub fn referrers(
-    m: &Move<'_>,
-    place: &Place,
-    name: &str,
-) -> Result<(Vec<Referrer>, Vec<(String, String)>), RefactorError> {
+pub fn referrers(m: &Move<'_>, place: &Place, name: &str) -> Result<Referrers, RefactorError> {
     let mentioning = m.sources.files_mentioning(Language::Rust, name)?;
     let prefix = if place.krate.dir.is_empty() {
         String::new()
