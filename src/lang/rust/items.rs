@@ -821,6 +821,8 @@ pub struct PrivateParts<'t> {
     pub members: Vec<(&'t str, Node<'t>)>,
     /// Names of named fields without visibility.
     pub fields: Vec<&'t str>,
+    /// Where each of `fields` starts (where a visibility goes).
+    pub field_starts: Vec<usize>,
     /// The field list of a tuple struct (`(T, pub U)`).
     pub tuple_fields: Option<Node<'t>>,
 }
@@ -855,6 +857,7 @@ pub fn private_parts<'t>(item: Node<'t>, text: &'t str) -> PrivateParts<'t> {
                     && let Some(name) = field.child_by_field_name("name")
                 {
                     parts.fields.push(node_text(name, text));
+                    parts.field_starts.push(field.start_byte());
                 }
             }
         }
@@ -879,6 +882,26 @@ pub fn has_private_tuple_field(fields: Node<'_>) -> bool {
         }
     }
     private
+}
+
+/// Where a visibility goes for each field without one in a tuple struct's field list (before
+/// its type, after its attributes).
+pub fn private_tuple_field_starts(fields: Node<'_>) -> Vec<usize> {
+    let mut starts = Vec::new();
+    let mut after_visibility = false;
+    for child in fields.named_children(&mut fields.walk()) {
+        match child.kind() {
+            "visibility_modifier" => after_visibility = true,
+            "attribute_item" | "line_comment" | "block_comment" => {}
+            _ => {
+                if !after_visibility {
+                    starts.push(child.start_byte());
+                }
+                after_visibility = false;
+            }
+        }
+    }
+    starts
 }
 
 /// The private members (`fn`, `const` without visibility) of the inherent impls at the top of

@@ -564,12 +564,6 @@ pub fn module_declared(decl: &str, parent: &str, target: &str) -> String {
     format!("declared `{decl}` in {parent} so that {target} is compiled as part of the crate")
 }
 
-pub fn private_field(field_name: &str, name_path: &str, target_path: &str, path: &str) -> String {
-    format!(
-        "field `{field_name}` of `{name_path}` is private to {target_path} after the move, and {path} uses a field of that name here; make the field `pub(crate)` if it is this one"
-    )
-}
-
 pub fn location_macro(moved: &str, name: &str, target_path: &str, path: &str) -> String {
     format!(
         "`{moved}` uses `{name}!()`, which describes where the code is: after the move it gives {target_path}'s, not {path}'s"
@@ -594,9 +588,15 @@ pub fn trait_not_in_scope(
     )
 }
 
-pub fn private_tuple_fields(name_path: &str, target_path: &str, path: &str) -> String {
+pub fn tuple_fields_become_pub_crate(name_path: &str, source: &str) -> String {
     format!(
-        "the fields of `{name_path}` are private to {target_path} after the move, and {path} builds it or reads a field by position here; make its fields `pub(crate)`"
+        "the private fields of `{name_path}` become `pub(crate)`: {source} still builds it or reads a field by position"
+    )
+}
+
+pub fn field_becomes_pub_crate(field: &str, name_path: &str, source: &str) -> String {
+    format!(
+        "field `{field}` of `{name_path}` becomes `pub(crate)`: {source} uses a field of that name"
     )
 }
 

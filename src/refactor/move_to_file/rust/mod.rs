@@ -12,11 +12,13 @@ pub(super) mod carry;
 
 use super::carry::ImportBack;
 use super::{At, MAX_FINDINGS_PER_KIND, Move, Note, file_name, parent_dir};
+use crate::edit::TextEdit;
 use crate::lang::Language;
 use crate::lang::rust::imports::{line_insertion, use_paths};
 use crate::lang::rust::items::{
     ModDecl, file_mods_public, has_body_at, has_private_tuple_field, is_exactly_pub, is_file_mod,
-    is_use, mod_declaration, private_impl_members, private_parts, top_level_node, widen_visibility,
+    is_use, mod_declaration, private_impl_members, private_parts, private_tuple_field_starts,
+    top_level_node, widen_visibility,
 };
 use crate::lang::rust::macros::{FileRelative, file_relative, macro_calls_in};
 use crate::lang::rust::names::{MemberUse, first_uses, member_uses, tuple_struct_use};
@@ -558,8 +560,8 @@ fn declare_module(
     Ok(())
 }
 
-/// Methods of moved inherent impls that the source still calls become `pub(crate)`; private
-/// fields of moved structs that the source still touches get a warning.
+/// Methods of moved inherent impls that the source still calls become `pub(crate)`, and so do
+/// the private fields of moved structs that the source still touches.
 fn make_members_reachable(m: &Move<'_>, source_in_target: bool, back: &mut ImportBack) {
     if source_in_target {
         return;
@@ -599,12 +601,14 @@ fn make_members_reachable(m: &Move<'_>, source_in_target: bool, back: &mut Impor
         if let Some(tuple_fields) = parts.tuple_fields {
             tuple_fields_note(m, piece, tuple_fields, back);
         }
-        for field_name in &parts.fields {
-            if let Some(&at) = fields.get(field_name) {
+        for (field_name, start) in parts.fields.iter().zip(&parts.field_starts) {
+            if fields.contains_key(field_name) {
+                back.moved_edits
+                    .push(TextEdit::insert(*start, "pub(crate) "));
                 back.notes.push(Note::new(
-                    At::Source(at),
-                    Severity::Warning,
-                    w::private_field(field_name, &piece.name_path, &m.target_path, &m.source.path),
+                    At::Moved(*start),
+                    Severity::Info,
+                    w::field_becomes_pub_crate(field_name, &piece.name_path, &m.source.path),
                 ));
             }
         }
@@ -672,8 +676,8 @@ pub(super) fn trait_notes(m: &Move<'_>, carried: &std::collections::BTreeSet<Str
     notes
 }
 
-/// A moved tuple struct with private fields (`struct Wrap<T>(T);`): the source can no longer
-/// build it (`Wrap(1)`) nor read its fields (`w.0`).
+/// A moved tuple struct with private fields (`struct Wrap<T>(T);`) that the source builds
+/// (`Wrap(1)`) or reads by position (`w.0`): its private fields become `pub(crate)`.
 fn tuple_fields_note(
     m: &Move<'_>,
     piece: &super::Piece,
@@ -688,12 +692,19 @@ fn tuple_fields_note(
         .rsplit('/')
         .next()
         .unwrap_or(&piece.name_path);
-    if let Some(at) = tuple_struct_use(m.tree, &m.source.text, name, |at| m.moves(at)) {
-        back.notes.push(Note::new(
-            At::Source(at),
-            Severity::Warning,
-            w::private_tuple_fields(&piece.name_path, &m.target_path, &m.source.path),
-        ));
+    if tuple_struct_use(m.tree, &m.source.text, name, |at| m.moves(at)).is_some() {
+        let starts = private_tuple_field_starts(fields);
+        for start in &starts {
+            back.moved_edits
+                .push(TextEdit::insert(*start, "pub(crate) "));
+        }
+        if let Some(first) = starts.first() {
+            back.notes.push(Note::new(
+                At::Moved(*first),
+                Severity::Info,
+                w::tuple_fields_become_pub_crate(&piece.name_path, &m.source.path),
+            ));
+        }
     }
 }
 
