@@ -287,10 +287,10 @@ pub fn runs_at_call_time(tree: &Tree, range: &Range<usize>, offset: usize) -> bo
     false
 }
 
-/// The module name of the top-level `import <dotted>` statement that imports only that module
-/// under its own name (its range), when every use of `dotted` in the file is one of `rewritten`
-/// uses `dotted.name` (offsets of their start): a rewrite of those uses can rewrite the import
-/// itself.
+/// The module name of the top-level `import <dotted>` statement (for a plain name, also `from
+/// pkg import <name>`) that imports only that module under its own name (its range), when every
+/// use of `dotted` in the file is one of `rewritten` uses `dotted.name` (offsets of their
+/// start): a rewrite of those uses can rewrite the import itself.
 pub fn sole_module_import(
     tree: &Tree,
     text: &str,
@@ -303,12 +303,25 @@ pub fn sole_module_import(
             .map(str::trim)
             .eq(dotted.split('.'))
     };
-    let statement = module_level_statements(tree).into_iter().find(|s| {
-        s.kind() == "import_statement"
-            && s.named_child_count() == 1
-            && s.named_child(0)
-                .is_some_and(|n| n.kind() == "dotted_name" && same(n))
-    })?;
+    // `import a.b`, or for a plain name also `from pkg import b`: one name, no alias.
+    let sole_name = |s: &Node<'_>| -> Option<Range<usize>> {
+        let name = match s.kind() {
+            "import_statement" if s.named_child_count() == 1 => s.named_child(0)?,
+            "import_from_statement" if !dotted.contains('.') => {
+                let mut cursor = s.walk();
+                let names: Vec<Node<'_>> = s.children_by_field_name("name", &mut cursor).collect();
+                match names.as_slice() {
+                    [one] => *one,
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        (name.kind() == "dotted_name" && same(name)).then(|| name.byte_range())
+    };
+    let name_range = module_level_statements(tree)
+        .iter()
+        .find_map(|s| sole_name(s))?;
     let mut other_uses = false;
     crate::lang::walk_node(tree.root_node(), |n| {
         if other_uses || matches!(n.kind(), "import_statement" | "import_from_statement") {
@@ -324,7 +337,7 @@ pub fn sole_module_import(
         }
         true
     });
-    (!other_uses).then(|| statement.named_child(0).map(|n| n.byte_range()))?
+    (!other_uses).then_some(name_range)
 }
 
 #[cfg(test)]
@@ -346,6 +359,15 @@ mod tests {
         let tree = Language::Python.parse(&more);
         assert!(sole_module_import(&tree, &more, "pkg.text", &[first, second]).is_none());
         // `import pkg.text as t` is not the module under its own name.
+        let relative = "from . import text\nfrom .text import whisper\n\nx = text.shout(1)\n";
+        let tree = Language::Python.parse(relative);
+        let at = relative.find("text.shout").unwrap();
+        let found = sole_module_import(&tree, relative, "text", &[at]).unwrap();
+        assert_eq!(found.start, relative.find("text\n").unwrap());
+        let two = "from . import text, other\n\nx = text.shout(1)\n";
+        let tree = Language::Python.parse(two);
+        let at = two.find("text.shout").unwrap();
+        assert!(sole_module_import(&tree, two, "text", &[at]).is_none());
         let aliased = "import pkg.text as t\n";
         let tree = Language::Python.parse(aliased);
         assert!(sole_module_import(&tree, aliased, "pkg.text", &[]).is_none());

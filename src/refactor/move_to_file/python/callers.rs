@@ -314,10 +314,15 @@ impl<'a, 'm> FileRewrite<'a, 'm> {
             self.module_name(&new)?
         };
         let file = self.file().clone();
-        // `import pkg.old` that only served these uses becomes `import pkg.new`.
+        // `import pkg.old` (or `from pkg import old`) that only served these uses becomes
+        // `import pkg.new` (`from pkg import new`).
+        // (`from . import old` → `from . import new` only when both are in one package.)
+        let same_package = self.old.as_ref().is_some_and(|old| {
+            old.parts.split_last().map(|(_, p)| p) == new.parts.split_last().map(|(_, p)| p)
+        });
         let sole = statement
             .as_ref()
-            .filter(|_| object.contains('.'))
+            .filter(|_| object.contains('.') || same_package)
             .and_then(|_| {
                 let rewritten: Vec<usize> = self
                     .referrer
