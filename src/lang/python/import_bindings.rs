@@ -319,9 +319,7 @@ pub fn sole_module_import(
         };
         (name.kind() == "dotted_name" && same(name)).then(|| name.byte_range())
     };
-    let name_range = module_level_statements(tree)
-        .iter()
-        .find_map(|s| sole_name(s))?;
+    let name_range = module_level_statements(tree).iter().find_map(sole_name)?;
     let mut other_uses = false;
     crate::lang::walk_node(tree.root_node(), |n| {
         if other_uses || matches!(n.kind(), "import_statement" | "import_from_statement") {
