@@ -440,8 +440,14 @@ pub fn paths_to(
             true
         }
         "token_tree" if mentions_name => {
-            let inline = inline_modules(node, text);
-            for (row, head, range) in token_tree_paths(node, text, name) {
+            let paths = token_tree_paths(node, text, name);
+            // The modules around are looked up only for a path found (an ancestor walk).
+            let inline = if paths.is_empty() {
+                Vec::new()
+            } else {
+                inline_modules(node, text)
+            };
+            for (row, head, range) in paths {
                 if reaches(&head, &inline) {
                     found.push((row + 1, PathTo::Qualified(head), range));
                 }
