@@ -255,6 +255,39 @@ pub fn remove_list_item(items: &[Range<usize>], index: usize) -> Option<TextEdit
     }
 }
 
+/// Removes the items `indices` of a comma-separated list whose items are at `items` (byte
+/// ranges), each run of neighbours at once (with the commas between them); `None` when every
+/// item goes (the caller removes the whole statement).
+pub fn remove_list_items(items: &[Range<usize>], indices: &[usize]) -> Option<Vec<TextEdit>> {
+    let mut gone: Vec<usize> = indices
+        .iter()
+        .copied()
+        .filter(|i| *i < items.len())
+        .collect();
+    gone.sort_unstable();
+    gone.dedup();
+    if gone.len() >= items.len() {
+        return None;
+    }
+    let mut edits = Vec::new();
+    let mut i = 0;
+    while i < gone.len() {
+        let first = gone[i];
+        let mut last = first;
+        while i + 1 < gone.len() && gone[i + 1] == last + 1 {
+            i += 1;
+            last = gone[i];
+        }
+        edits.push(match items.get(last + 1) {
+            Some(next) => TextEdit::delete(items[first].start..next.start),
+            // The run ends the list: a kept item comes before it.
+            None => TextEdit::delete(items[first - 1].end..items[last].end),
+        });
+        i += 1;
+    }
+    Some(edits)
+}
+
 // ---------------------------------------------------------------------------------------------
 // Placing a block
 

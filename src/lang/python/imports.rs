@@ -484,7 +484,7 @@ fn is_docstring(statement: Node<'_>) -> bool {
 }
 
 /// A `try`/`if` block at the top that holds imports and no definitions.
-fn is_import_block(node: Node<'_>) -> bool {
+pub fn is_import_block(node: Node<'_>) -> bool {
     let mut has_import = false;
     let mut has_definition = false;
     crate::lang::walk_node(node, |n| {
@@ -605,6 +605,8 @@ pub fn ends_with_definition(tree: &Tree) -> bool {
 pub enum Through {
     /// `from old import name`.
     FromImport,
+    /// `from old import *`.
+    Star,
     /// `alias.name`, the module imported as `alias`.
     Attribute(String),
     /// A string naming `old.name` (a patch target?).
@@ -613,18 +615,34 @@ pub enum Through {
     Lookup(String),
 }
 
+/// One place where a module reaches a name through another module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reference {
+    /// 1-based.
+    pub line: usize,
+    pub through: Through,
+    /// The import statement, the whole `alias.name` expression, or the string.
+    pub range: Range<usize>,
+}
+
 /// The places where a module reaches `name` through the module `old` (its parts and dotted
-/// name), with their 1-based lines, in document order. `package` is the module's own package,
-/// for its relative imports.
+/// name), in document order. `package` is the module's own package, for its relative imports.
 pub fn references_through(
     tree: &Tree,
     text: &str,
     package: Option<&[String]>,
     old: &[String],
     name: &str,
-) -> Vec<(usize, Through)> {
+) -> Vec<Reference> {
     let old_dotted = old.join(".");
-    let mut found: Vec<(usize, Through)> = Vec::new();
+    let mut found: Vec<Reference> = Vec::new();
+    let mut push = |node: Node<'_>, through: Through| {
+        found.push(Reference {
+            line: node.start_position().row + 1,
+            through,
+            range: node.byte_range(),
+        })
+    };
     let mut module_aliases: Vec<String> = Vec::new();
     crate::lang::walk_tree(tree, |node| {
         match node.kind() {
@@ -640,10 +658,15 @@ pub fn references_through(
                         }
                     }
                 }
-                if from.as_deref() == Some(old)
-                    && imported_names(node, text).iter().any(|(n, _)| n == name)
-                {
-                    found.push((node.start_position().row + 1, Through::FromImport));
+                if from.as_deref() == Some(old) {
+                    if imported_names(node, text).iter().any(|(n, _)| n == name) {
+                        push(node, Through::FromImport);
+                    } else if node
+                        .named_children(&mut node.walk())
+                        .any(|c| c.kind() == "wildcard_import")
+                    {
+                        push(node, Through::Star);
+                    }
                 }
                 return false;
             }
@@ -677,25 +700,19 @@ pub fn references_through(
                 if attribute == Some(name)
                     && let Some(object) = object.filter(|o| module_aliases.iter().any(|a| a == o))
                 {
-                    found.push((
-                        node.start_position().row + 1,
-                        Through::Attribute(object.to_string()),
-                    ));
+                    push(node, Through::Attribute(object.to_string()));
                 }
             }
             "string" => {
                 let dotted = format!("{old_dotted}.{name}");
                 let literal = node_text(node, text);
                 if !crate::lang::calls::word_matches(literal, &dotted).is_empty() {
-                    found.push((node.start_position().row + 1, Through::DottedString(dotted)));
+                    push(node, Through::DottedString(dotted));
                 } else if string_value(literal) == Some(name)
                     && let Some(object) = attribute_lookup_object(node, text)
                     && module_aliases.iter().any(|a| a == object)
                 {
-                    found.push((
-                        node.start_position().row + 1,
-                        Through::Lookup(object.to_string()),
-                    ));
+                    push(node, Through::Lookup(object.to_string()));
                 }
                 return false;
             }

@@ -6,6 +6,7 @@ pub mod body;
 pub mod definitions;
 pub mod errors;
 pub mod flow;
+pub mod import_bindings;
 pub mod imports;
 pub mod modules;
 pub mod names;

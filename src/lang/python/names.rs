@@ -555,6 +555,8 @@ pub fn role<'t>(node: Node<'t>, up: impl Iterator<Item = Node<'t>>) -> NameRole 
             return NameRole::Bind;
         }
         "global_statement" | "nonlocal_statement" => return NameRole::Use,
+        // Dotted names are only written in imports.
+        "dotted_name" => return dotted_name_role(node, parent, up.next()),
         _ => {}
     }
     // Inside an import, or on the left of an assignment or `for`, through patterns.
@@ -564,7 +566,8 @@ pub fn role<'t>(node: Node<'t>, up: impl Iterator<Item = Node<'t>>) -> NameRole 
             "import_statement" | "import_from_statement" | "future_import_statement" => {
                 return NameRole::Bind;
             }
-            "pattern_list"
+            "aliased_import"
+            | "pattern_list"
             | "tuple_pattern"
             | "list_pattern"
             | "parenthesized_expression"
@@ -582,6 +585,25 @@ pub fn role<'t>(node: Node<'t>, up: impl Iterator<Item = Node<'t>>) -> NameRole 
         child = ancestor;
     }
     NameRole::Use
+}
+
+/// A segment of an import's dotted name (`holder`: what holds the dotted name): `import a.b`
+/// binds `a`; `from m import n` binds `n`; the module of a `from` import, the rest of a dotted
+/// name and the name an `as` renames bind nothing.
+fn dotted_name_role(node: Node<'_>, dotted: Node<'_>, holder: Option<Node<'_>>) -> NameRole {
+    let Some(holder) = holder else {
+        return NameRole::Other;
+    };
+    let first = dotted.named_child(0) == Some(node);
+    match holder.kind() {
+        "import_statement" if first => NameRole::Bind,
+        "import_from_statement" | "future_import_statement"
+            if holder.child_by_field_name("module_name") != Some(dotted) =>
+        {
+            NameRole::Bind
+        }
+        _ => NameRole::Other,
+    }
 }
 
 /// Offsets of the uses of `name` outside `moves` (and of an `__all__` entry naming it, which
@@ -769,5 +791,31 @@ mod tests {
             true
         });
         assert_eq!(os_role, Some(NameRole::Other));
+    }
+
+    #[test]
+    fn imports_bind_only_the_names_they_bind() {
+        let text = "import os\nimport a.b\nimport c.d as e\nfrom f.g import h, i as j\nfrom . import k\nfrom __future__ import annotations\n";
+        let tree = Language::Python.parse(text);
+        let mut roles = Vec::new();
+        walk_tree(&tree, |n| {
+            if n.kind() == "identifier" {
+                roles.push((node_text(n, text).to_string(), role(n, up_from(n, &[]))));
+            }
+            true
+        });
+        let of = |role: NameRole| -> Vec<&str> {
+            roles
+                .iter()
+                .filter(|(_, r)| *r == role)
+                .map(|(n, _)| n.as_str())
+                .collect()
+        };
+        assert_eq!(of(NameRole::Use), Vec::<&str>::new());
+        assert_eq!(
+            of(NameRole::Bind),
+            ["os", "a", "e", "h", "j", "k", "annotations"]
+        );
+        assert_eq!(of(NameRole::Other), ["b", "c", "d", "f", "g", "i"]);
     }
 }

@@ -393,41 +393,64 @@ pub enum PathTo {
 }
 
 /// The paths of a file that reach `name` through a module `reaches` accepts (given the
-/// segments before the name), with their 1-based lines, in document order.
+/// segments before the name, and the inline modules the path is written in), with their 1-based
+/// lines and ranges (a `use` leaf's node, the head of a qualified path), in document order.
 pub fn paths_to(
     tree: &Tree,
     text: &str,
     name: &str,
-    reaches: impl Fn(&[String]) -> bool,
-) -> Vec<(usize, PathTo)> {
+    reaches: impl Fn(&[String], &[String]) -> bool,
+) -> Vec<(usize, PathTo, Range<usize>)> {
     let mut found = Vec::new();
     let mentions_name = text.contains(name);
     crate::lang::walk_tree(tree, |node| match node.kind() {
         "use_declaration" => {
-            for (path, _) in use_leaves(node, text) {
-                let Some((last, head)) = path.split_last() else {
+            for leaf in super::use_edits::leaves(node, text) {
+                let Some((last, head)) = leaf.path.split_last() else {
                     continue;
                 };
-                let line = node.start_position().row + 1;
-                if last == name && reaches(head) {
-                    found.push((line, PathTo::Use(path.clone())));
-                } else if last == "*" && reaches(head) && mentions_name {
-                    found.push((line, PathTo::Glob(path.clone())));
+                let line = leaf.node.start_position().row + 1;
+                let range = leaf.node.byte_range();
+                let inline = inline_modules(node, text);
+                if last == name && reaches(head, &inline) {
+                    found.push((line, PathTo::Use(leaf.path.clone()), range));
+                } else if last == "*" && reaches(head, &inline) && mentions_name {
+                    found.push((line, PathTo::Glob(leaf.path.clone()), range));
                 }
             }
             false
         }
         "scoped_identifier" | "scoped_type_identifier" => {
             let tail = node.child_by_field_name("name").map(|n| node_text(n, text));
-            let head = node
-                .child_by_field_name("path")
-                .map(|p| segments_of(node_text(p, text)));
+            let head = node.child_by_field_name("path");
             if let (Some(tail), Some(head)) = (tail, head)
                 && tail == name
-                && reaches(&head)
+                && reaches(
+                    &segments_of(node_text(head, text)),
+                    &inline_modules(node, text),
+                )
             {
-                found.push((node.start_position().row + 1, PathTo::Qualified(head)));
+                found.push((
+                    node.start_position().row + 1,
+                    PathTo::Qualified(segments_of(node_text(head, text))),
+                    head.byte_range(),
+                ));
                 return false;
+            }
+            true
+        }
+        "token_tree" if mentions_name => {
+            let paths = token_tree_paths(node, text, name);
+            // The modules around are looked up only for a path found (an ancestor walk).
+            let inline = if paths.is_empty() {
+                Vec::new()
+            } else {
+                inline_modules(node, text)
+            };
+            for (row, head, range) in paths {
+                if reaches(&head, &inline) {
+                    found.push((row + 1, PathTo::Qualified(head), range));
+                }
             }
             true
         }
@@ -436,11 +459,87 @@ pub fn paths_to(
     found
 }
 
+/// The paths `a::b::name` written as tokens of a macro's arguments (`assert_eq!(a::name(1),
+/// 2)`): (0-based row, the head's segments, the head's range).
+fn token_tree_paths(
+    tree: Node<'_>,
+    text: &str,
+    name: &str,
+) -> Vec<(usize, Vec<String>, Range<usize>)> {
+    let tokens: Vec<Node<'_>> = {
+        let mut cursor = tree.walk();
+        tree.children(&mut cursor).collect()
+    };
+    let is_segment = |n: &Node<'_>| matches!(n.kind(), "identifier" | "crate" | "self" | "super");
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        // A maximal run `segment (:: segment)*`, not itself after a `::`.
+        if !is_segment(&tokens[i]) || (i > 0 && tokens[i - 1].kind() == "::") {
+            i += 1;
+            continue;
+        }
+        let mut run = vec![tokens[i]];
+        let mut j = i + 1;
+        while j + 1 < tokens.len() && tokens[j].kind() == "::" && is_segment(&tokens[j + 1]) {
+            run.push(tokens[j + 1]);
+            j += 2;
+        }
+        if let Some((last, head)) = run.split_last()
+            && !head.is_empty()
+            && node_text(*last, text) == name
+        {
+            found.push((
+                head[0].start_position().row,
+                head.iter()
+                    .map(|n| node_text(*n, text).to_string())
+                    .collect(),
+                head[0].start_byte()..head[head.len() - 1].end_byte(),
+            ));
+        }
+        i = j;
+    }
+    found
+}
+
+/// The inline modules (`mod tests { … }`) around a node, outermost first.
+fn inline_modules(node: Node<'_>, text: &str) -> Vec<String> {
+    let mut names: Vec<String> = crate::lang::ancestors(node)
+        .filter(|a| a.kind() == "mod_item")
+        .filter_map(|a| a.child_by_field_name("name"))
+        .map(|n| node_text(n, text).to_string())
+        .collect();
+    names.reverse();
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::lang::Language;
     use crate::lang::rust::items::is_file_mod;
+
+    #[test]
+    fn paths_in_macro_arguments_are_found() {
+        let text = "fn t() {\n    assert_eq!(crate::a::f(1), super::f(2));\n    println!(\"{}\", x::g::f);\n}\n";
+        let tree = Language::Rust.parse(text);
+        let found = paths_to(&tree, text, "f", |_, _| true);
+        let heads: Vec<(usize, String, &str)> = found
+            .iter()
+            .map(|(line, path, range)| match path {
+                PathTo::Qualified(head) => (*line, head.join("::"), &text[range.clone()]),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            heads,
+            vec![
+                (2, "crate::a".to_string(), "crate::a"),
+                (2, "super".to_string(), "super"),
+                (3, "x::g".to_string(), "x::g"),
+            ]
+        );
+    }
 
     fn insert(text: &str, line: &str, anchor: fn(Node<'_>) -> bool) -> String {
         let tree = Language::Rust.parse(text);

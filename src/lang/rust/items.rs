@@ -735,6 +735,37 @@ pub fn widen_visibility(item: Node<'_>, text: &str) -> Option<TextEdit> {
     }
 }
 
+/// The variants of the enum `name` defined at the top level of a file.
+pub fn enum_variants(tree: &Tree, text: &str, name: &str) -> Option<Vec<String>> {
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    let item = root.named_children(&mut cursor).find(|n| {
+        n.kind() == "enum_item"
+            && n.child_by_field_name("name")
+                .is_some_and(|x| node_text(x, text) == name)
+    })?;
+    let body = item.child_by_field_name("body")?;
+    let mut members = body.walk();
+    Some(
+        body.named_children(&mut members)
+            .filter(|v| v.kind() == "enum_variant")
+            .filter_map(|v| v.child_by_field_name("name"))
+            .map(|n| node_text(n, text).to_string())
+            .collect(),
+    )
+}
+
+/// The top-level item called `name` (not an impl, not a `use`).
+pub fn top_level_item<'t>(tree: &'t Tree, text: &str, name: &str) -> Option<Node<'t>> {
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    root.named_children(&mut cursor).find(|n| {
+        is_definition_kind(n.kind())
+            && n.child_by_field_name("name")
+                .is_some_and(|x| node_text(x, text) == name)
+    })
+}
+
 /// Where a moved item goes in an existing target: before a trailing `#[cfg(test)] mod tests`,
 /// else at the end.
 pub fn test_module_start(tree: &Tree, text: &str) -> Option<usize> {
@@ -790,6 +821,8 @@ pub struct PrivateParts<'t> {
     pub members: Vec<(&'t str, Node<'t>)>,
     /// Names of named fields without visibility.
     pub fields: Vec<&'t str>,
+    /// Where each of `fields` starts (where a visibility goes).
+    pub field_starts: Vec<usize>,
     /// The field list of a tuple struct (`(T, pub U)`).
     pub tuple_fields: Option<Node<'t>>,
 }
@@ -824,6 +857,7 @@ pub fn private_parts<'t>(item: Node<'t>, text: &'t str) -> PrivateParts<'t> {
                     && let Some(name) = field.child_by_field_name("name")
                 {
                     parts.fields.push(node_text(name, text));
+                    parts.field_starts.push(field.start_byte());
                 }
             }
         }
@@ -848,6 +882,26 @@ pub fn has_private_tuple_field(fields: Node<'_>) -> bool {
         }
     }
     private
+}
+
+/// Where a visibility goes for each field without one in a tuple struct's field list (before
+/// its type, after its attributes).
+pub fn private_tuple_field_starts(fields: Node<'_>) -> Vec<usize> {
+    let mut starts = Vec::new();
+    let mut after_visibility = false;
+    for child in fields.named_children(&mut fields.walk()) {
+        match child.kind() {
+            "visibility_modifier" => after_visibility = true,
+            "attribute_item" | "line_comment" | "block_comment" => {}
+            _ => {
+                if !after_visibility {
+                    starts.push(child.start_byte());
+                }
+                after_visibility = false;
+            }
+        }
+    }
+    starts
 }
 
 /// The private members (`fn`, `const` without visibility) of the inherent impls at the top of

@@ -16,6 +16,7 @@ pub mod refs;
 pub mod statements;
 pub mod traits;
 pub mod types;
+pub mod use_edits;
 
 use std::ops::Range;
 

@@ -655,9 +655,8 @@ pub fn uses_outside(
             && node_text(node, text) == name
             && !moves(node.start_byte())
             && role(node, up_from(node, ancestors)) == NameRole::Use
-            && ancestors
-                .last()
-                .is_none_or(|p| p.kind() != "use_declaration")
+            // Under a top-level `use` (nested ones are not entered below): not a use.
+            && ancestors.get(1).is_none_or(|p| p.kind() != "use_declaration")
         {
             uses.push(node.start_byte());
         }

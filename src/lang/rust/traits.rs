@@ -11,12 +11,16 @@ use tree_sitter::{Node, Tree};
 use crate::lang::{node_text, walk_node};
 
 /// Traits of std whose methods are called through an import (not in the 2021 prelude).
+/// The method name `write!(..)` and `writeln!(..)` stand for (see [`called_method`]).
+const WRITE_MACRO: &str = "write!";
+
 const STD_TRAITS: &[(&str, &[&str])] = &[
     ("FromStr", &["from_str"]),
     (
         "Write",
         // Not `write_str`/`write_fmt`: `fmt::Formatter` has them without the trait.
-        &["write", "write_all", "write_char", "flush"],
+        // `write!`/`writeln!` call `write_fmt`, which a `String` has only through `fmt::Write`.
+        &["write", "write_all", "write_char", "flush", WRITE_MACRO],
     ),
     (
         "Read",
@@ -70,7 +74,27 @@ pub fn needed_traits(
     target_tree: Option<&Tree>,
     target_text: &str,
 ) -> Vec<NeededTrait> {
-    let available = trait_methods(tree, text);
+    needed_traits_with(tree, text, code, target_tree, target_text, &[])
+}
+
+/// [`needed_traits`], also knowing `extra` traits the file imports (name, methods) — traits of
+/// the crate, read from their own files by the caller.
+pub fn needed_traits_with(
+    tree: &Tree,
+    text: &str,
+    code: &Range<usize>,
+    target_tree: Option<&Tree>,
+    target_text: &str,
+    extra: &[(String, BTreeSet<String>)],
+) -> Vec<NeededTrait> {
+    let mut available = trait_methods(tree, text);
+    available.extend(
+        extra
+            .iter()
+            .filter(|(name, _)| !available.iter().any(|(a, _)| a == name))
+            .cloned()
+            .collect::<Vec<_>>(),
+    );
     if available.is_empty() {
         return Vec::new();
     }
@@ -81,13 +105,9 @@ pub fn needed_traits(
         if range.end <= code.start || range.start >= code.end {
             return false;
         }
-        let method = match node.kind() {
-            "field_expression" if is_callee(node) => node.child_by_field_name("field"),
-            "scoped_identifier" if is_callee(node) => node.child_by_field_name("name"),
-            _ => None,
-        };
-        if let Some(method) = method.filter(|m| code.contains(&m.start_byte())) {
-            let method_name = node_text(method, text);
+        if let Some((at, method_name)) =
+            called_method(node, text).filter(|(at, _)| code.contains(at))
+        {
             for (trait_name, methods) in &available {
                 let known = needed.iter().any(|n| &n.trait_name == trait_name);
                 if !known
@@ -97,7 +117,7 @@ pub fn needed_traits(
                     needed.push(NeededTrait {
                         trait_name: trait_name.clone(),
                         method: method_name.to_string(),
-                        at: method.start_byte(),
+                        at,
                     });
                 }
             }
@@ -107,10 +127,77 @@ pub fn needed_traits(
     needed
 }
 
+/// The method a node calls, with the offset of its name: `x.m(..)`, `T::m(..)`, and
+/// `write!(..)`/`writeln!(..)` as [`WRITE_MACRO`].
+fn called_method<'t>(node: Node<'_>, text: &'t str) -> Option<(usize, &'t str)> {
+    let method = match node.kind() {
+        "field_expression" if is_callee(node) => node.child_by_field_name("field"),
+        "scoped_identifier" if is_callee(node) => node.child_by_field_name("name"),
+        "macro_invocation" => {
+            let name = node.child_by_field_name("macro")?;
+            return matches!(node_text(name, text), "write" | "writeln")
+                .then_some((name.start_byte(), WRITE_MACRO));
+        }
+        _ => None,
+    }?;
+    Some((method.start_byte(), node_text(method, text)))
+}
+
 fn is_callee(node: Node<'_>) -> bool {
     node.parent().is_some_and(|p| {
         p.kind() == "call_expression" && p.child_by_field_name("function") == Some(node)
     })
+}
+
+/// The methods of the trait `name` defined at the top level of a file.
+pub fn methods_of_trait(tree: &Tree, text: &str, name: &str) -> Option<BTreeSet<String>> {
+    trait_methods(tree, text)
+        .into_iter()
+        .find(|(n, _)| n == name && defines_trait(tree, text, name))
+        .map(|(_, methods)| methods)
+}
+
+fn defines_trait(tree: &Tree, text: &str, name: &str) -> bool {
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    root.named_children(&mut cursor).any(|item| {
+        item.kind() == "trait_item"
+            && item
+                .child_by_field_name("name")
+                .is_some_and(|n| node_text(n, text) == name)
+    })
+}
+
+/// The methods of a std trait the heuristic knows (`Write`, `FromStr`, …).
+pub fn std_trait_methods(name: &str) -> Option<BTreeSet<String>> {
+    STD_TRAITS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, methods)| methods.iter().map(|m| m.to_string()).collect())
+}
+
+/// Whether the file calls one of `methods` (`x.m(..)`, `T::m(..)`) outside the offsets `skip`
+/// accepts.
+pub fn calls_any_method(
+    tree: &Tree,
+    text: &str,
+    methods: &BTreeSet<String>,
+    skip: impl Fn(usize) -> bool,
+) -> bool {
+    let mut found = false;
+    walk_node(tree.root_node(), |node| {
+        if found {
+            return false;
+        }
+        if let Some((at, method)) = called_method(node, text)
+            && !skip(at)
+            && methods.contains(method)
+        {
+            found = true;
+        }
+        true
+    });
+    found
 }
 
 /// The traits a file defines (with their methods) or imports from the list of std traits.
@@ -236,5 +323,23 @@ mod tests {
         let needed = needed_traits(&tree, text, &code, None, "");
         assert_eq!(needed.len(), 3);
         assert_eq!(needed[0].trait_name, "Write");
+    }
+
+    #[test]
+    fn write_macros_need_the_imported_write_trait() {
+        let text = "use std::fmt::Write;\n\nfn show(n: u8) -> String {\n    let mut s = String::new();\n    let _ = writeln!(s, \"{n}\");\n    s\n}\n\nfn other() {}\n";
+        let tree = Language::Rust.parse(text);
+        let code = text.find("fn show").unwrap()..text.find("fn other").unwrap();
+        let needed = needed_traits(&tree, text, &code, None, "");
+        assert_eq!(needed.len(), 1);
+        assert_eq!(needed[0].trait_name, "Write");
+        assert_eq!(needed[0].at, text.find("writeln").unwrap());
+        let methods = std_trait_methods("Write").unwrap();
+        assert!(calls_any_method(&tree, text, &methods, |_| false));
+        assert!(!calls_any_method(&tree, text, &methods, |at| code.contains(&at)));
+        // Without an imported `Write`, `write!` needs nothing (a `Formatter` has `write_fmt`).
+        let bare = "fn show(f: &mut Formatter) {\n    write!(f, \"x\");\n}\n";
+        let tree = Language::Rust.parse(bare);
+        assert!(needed_traits(&tree, bare, &(0..bare.len()), None, "").is_empty());
     }
 }

@@ -228,6 +228,136 @@ pub fn internal_error(what: &str) -> String {
     format!("internal error in move to file: {what}; please report it")
 }
 
+// -- what the move carried ----------------------------------------------------------------
+
+/// `` `a`, `b` `` for a list of names.
+fn ticked(names: &[impl AsRef<str>]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{}`", n.as_ref()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub fn target_import_added(statement: &str, moved: &str) -> String {
+    let first = statement.lines().next().unwrap_or(statement);
+    let more = if statement.contains('\n') {
+        " (the whole block)"
+    } else {
+        ""
+    };
+    format!("added `{first}`{more} to the target: `{moved}` needs it")
+}
+
+pub fn source_import_removed(names: &[&str], source: &str) -> String {
+    format!(
+        "removed the import of {} from {source}: only the moved code used it",
+        ticked(names)
+    )
+}
+
+pub fn source_not_importable(names: &[&str], source: &str, reason: &str) -> String {
+    format!(
+        "the moved code uses {}, defined in {source}, which the target cannot import: {reason}; import it by hand",
+        ticked(names)
+    )
+}
+
+pub fn circular_sibling_import(names: &[&str], source: &str, target: &str) -> String {
+    format!(
+        "imported {} from {source}, which imports {target} back: a circular import that fails at import time; move them along or import them inside the function",
+        ticked(names)
+    )
+}
+
+pub fn modules_import_each_other(source: &str, target: &str, names: &[&str]) -> String {
+    format!(
+        "{target} now imports {source} for {}, and {source} imports {target} back: the code reaches them as attributes when it runs, but importing {target} before {source} fails (a circular import); move them along if {target} is imported on its own",
+        ticked(names)
+    )
+}
+
+pub fn used_at_import_time(moved: &str, name: &str, source: &str, target: &str) -> String {
+    format!(
+        "`{moved}` reads `{name}` of {source} when {target} is imported (a base class, decorator or default value), and {source} imports {target} back: in that circular import `{name}` may not exist yet; move `{name}` along"
+    )
+}
+
+pub fn sibling_becomes_pub_crate(name: &str, target: &str) -> String {
+    format!("`{name}` becomes `pub(crate)`: the moved code uses it from {target}")
+}
+
+pub fn reached_from_other_files(name: &str, target: &str) -> String {
+    format!("`{name}` becomes `pub(crate)`: other modules reach it in {target}")
+}
+
+pub fn glob_still_provides(glob: &str, name: &str) -> String {
+    format!("imports `{glob}`, which still provides `{name}` (or the file does not use it)")
+}
+
+pub fn glob_import_completed(glob: &str, name: &str, new_path: &str) -> String {
+    format!("imports `{glob}`, which no longer provides `{name}`: added `use {new_path};`")
+}
+
+pub fn target_import_of_item_removed(name: &str, source: &str) -> String {
+    format!("removed the target's import of `{name}` from {source}: it is defined here now")
+}
+
+pub fn import_rewritten(old: &str, new: &str, name: &str) -> String {
+    format!("rewrote `{old} import {name}` to `{new} import {name}`")
+}
+
+pub fn path_rewritten(old: &str, new: &str) -> String {
+    format!("rewrote `{old}` to `{new}`")
+}
+
+pub fn star_import_completed(module: &str, name: &str, spec: &str) -> String {
+    format!(
+        "`from {module} import *` no longer provides `{name}`: added `from {spec} import {name}` below it"
+    )
+}
+
+// The caveat notes: what this result did about a canonical caveat.
+
+pub const COLLISIONS_CHECKED: &str =
+    "the target's top-level names were checked against the moved ones (a clash is a finding)";
+
+pub fn imported_at_the_target(names: &[String]) -> String {
+    format!("imported at the target: {}", ticked(names))
+}
+
+pub fn needed_from_the_source(names: &[String], source: &str, through: Option<&str>) -> String {
+    match through {
+        Some(module) => format!(
+            "{} still needed from {source} — reached as `{module}.…` (the two modules import each other)",
+            ticked(names)
+        ),
+        None => format!(
+            "{} still needed from {source} — imported from it",
+            ticked(names)
+        ),
+    }
+}
+
+pub fn removed_from_the_source(names: &[String], source: &str) -> String {
+    format!("no longer imported by {source}: {}", ticked(names))
+}
+
+pub fn references_rewritten(count: usize, files: usize, left: usize) -> String {
+    let imports = if count == 1 {
+        "import or path"
+    } else {
+        "imports and paths"
+    };
+    let in_files = if files == 1 { "file" } else { "files" };
+    let left = match left {
+        0 => String::new(),
+        1 => "; 1 more left as it was, with a warning".to_string(),
+        n => format!("; {n} more left as they were, each with a warning"),
+    };
+    format!("{count} {imports} in {files} {in_files} rewritten to the new location{left}")
+}
+
 // -- Python -------------------------------------------------------------------------------
 
 pub fn not_in_a_package(module_file: &str) -> String {
@@ -433,12 +563,6 @@ pub fn module_declared(decl: &str, parent: &str, target: &str) -> String {
     format!("declared `{decl}` in {parent} so that {target} is compiled as part of the crate")
 }
 
-pub fn private_field(field_name: &str, name_path: &str, target_path: &str, path: &str) -> String {
-    format!(
-        "field `{field_name}` of `{name_path}` is private to {target_path} after the move, and {path} uses a field of that name here; make the field `pub(crate)` if it is this one"
-    )
-}
-
 pub fn location_macro(moved: &str, name: &str, target_path: &str, path: &str) -> String {
     format!(
         "`{moved}` uses `{name}!()`, which describes where the code is: after the move it gives {target_path}'s, not {path}'s"
@@ -463,9 +587,15 @@ pub fn trait_not_in_scope(
     )
 }
 
-pub fn private_tuple_fields(name_path: &str, target_path: &str, path: &str) -> String {
+pub fn tuple_fields_become_pub_crate(name_path: &str, source: &str) -> String {
     format!(
-        "the fields of `{name_path}` are private to {target_path} after the move, and {path} builds it or reads a field by position here; make its fields `pub(crate)`"
+        "the private fields of `{name_path}` become `pub(crate)`: {source} still builds it or reads a field by position"
+    )
+}
+
+pub fn field_becomes_pub_crate(field: &str, name_path: &str, source: &str) -> String {
+    format!(
+        "field `{field}` of `{name_path}` becomes `pub(crate)`: {source} uses a field of that name"
     )
 }
 

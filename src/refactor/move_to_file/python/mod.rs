@@ -8,11 +8,15 @@ use std::collections::BTreeMap;
 
 use tree_sitter::Tree;
 
-use super::{At, ImportBack, Move, Note, file_name, parent_dir};
+pub(super) mod callers;
+pub(super) mod carry;
+
+use super::carry::ImportBack;
+use super::{At, Move, Note, file_name, parent_dir};
 use crate::lang::Language;
 use crate::lang::calls::word_matches;
 use crate::lang::names::NameRole;
-use crate::lang::python::imports::{self as py_imports, Through};
+use crate::lang::python::imports as py_imports;
 use crate::lang::python::names as py_names;
 use crate::refactor::{RefactorError, Severity, Sources};
 
@@ -117,7 +121,7 @@ pub(super) fn module_path(
 
 /// The package a module's relative imports start from: its parts without the module's own name
 /// (a package's `__init__` is its own package). `None` outside packages.
-fn own_package(
+pub(super) fn own_package(
     sources: &dyn Sources,
     path: &str,
     cache: &mut BTreeMap<String, bool>,
@@ -290,20 +294,25 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
 
 /// `.helpers` when the source already uses relative imports and both modules are in one package.
 fn relative_form(tree: &Tree, package: Option<&[String]>, module: &ModulePath) -> Option<String> {
-    let package = package?;
-    if module.basis != Basis::Package || package.first() != module.parts.first() {
+    if module.basis != Basis::Package || !py_imports::uses_relative_imports(tree) {
         return None;
     }
-    if !py_imports::uses_relative_imports(tree) {
+    relative_spec(package?, &module.parts)
+}
+
+/// The module `parts` written relative to a module of `package` (`..util`, `.`), when both are
+/// in one top-level package.
+pub(super) fn relative_spec(package: &[String], parts: &[String]) -> Option<String> {
+    if package.is_empty() || package.first() != parts.first() {
         return None;
     }
     let common = package
         .iter()
-        .zip(&module.parts)
+        .zip(parts)
         .take_while(|(a, b)| a == b)
         .count();
     let dots = ".".repeat(1 + package.len() - common);
-    Some(format!("{dots}{}", module.parts[common..].join(".")))
+    Some(format!("{dots}{}", parts[common..].join(".")))
 }
 
 /// The first line (1-based) where `file` imports the module `imported` (any form).
@@ -326,74 +335,23 @@ fn imports_module_at(
     )
 }
 
-/// Other files that import the name from the source module (or reach it as `module.name`, or
-/// name `module.name` in a string such as a `mock.patch` target): nothing rewrites them.
-pub(super) fn third_file_notes(
-    m: &Move<'_>,
-    import_added: bool,
-) -> Result<Vec<Note>, RefactorError> {
-    let Some(name) = m.importable_name() else {
-        return Ok(Vec::new());
-    };
-    let mentioning = m.sources.files_mentioning(Language::Python, name)?;
-    let mut cache = BTreeMap::new();
-    let source = &m.source.path;
-    let words = w::PYTHON_THIRD_FILES;
-    Ok(m.third_file_notes(name, &mentioning, words, |file| {
-        let Ok(old) = module_path(m.sources, &file.path, source, &mut cache) else {
-            return Vec::new();
-        };
-        let new = module_path(m.sources, &file.path, &m.target_path, &mut cache)
-            .map(|p| p.dotted())
-            .unwrap_or_else(|_| m.target_path.clone());
-        let old_dotted = old.dotted();
-        let tree = crate::refactor::tree_of(m.sources, Language::Python, file);
-        let package = own_package(m.sources, &file.path, &mut cache);
-        let still_works = if import_added {
-            w::works_only_through_the_import(source)
-        } else {
-            w::NO_LONGER_DEFINES_IT.to_string()
-        };
-        py_imports::references_through(&tree, &file.text, package.as_deref(), &old.parts, name)
-            .into_iter()
-            .map(|(line, through)| {
-                let message = match through {
-                    Through::FromImport => {
-                        w::imports_from_the_source(name, &old_dotted, &still_works, &new)
-                    }
-                    Through::Attribute(object) => {
-                        w::uses_through_the_module(&object, name, &still_works, &new)
-                    }
-                    Through::DottedString(dotted) => {
-                        w::string_names_the_old_path(&dotted, name, &new)
-                    }
-                    Through::Lookup(object) => w::looked_up_by_name(name, &object, &new),
-                };
-                (line, message)
-            })
-            .collect()
-    }))
+/// The source's `__future__` imports, which a created target starts with.
+pub(super) fn future_lines(m: &Move<'_>) -> Vec<String> {
+    py_imports::future_imports(m.tree, &m.source.text)
+        .into_iter()
+        .map(|(statement, _)| statement)
+        .collect()
 }
 
-/// The start of a created target: the source's `__future__` imports and the blank lines after
-/// them (two before a definition), or nothing.
-pub(super) fn future_header(m: &Move<'_>) -> String {
-    let futures = py_imports::future_imports(m.tree, &m.source.text);
-    if futures.is_empty() {
-        return String::new();
-    }
-    let line_ending = m.source_style.line_ending;
-    let mut header: String = futures
-        .iter()
-        .map(|(s, _)| format!("{s}{line_ending}"))
-        .collect();
-    let blank_lines = if matches!(m.symbol.kind, crate::lang::symbols::SymbolKind::Variable) {
+/// Blank lines between the imports of a created target and the moved code: two before a
+/// definition (PEP 8), one before a plain statement.
+pub(super) fn created_separator(m: &Move<'_>) -> usize {
+    use crate::lang::symbols::SymbolKind;
+    if matches!(m.symbol.kind, SymbolKind::Variable) {
         1
     } else {
         2
-    };
-    header.push_str(&line_ending.repeat(blank_lines));
-    header
+    }
 }
 
 /// What the `__future__` imports became: copied into a created target, or missing from an

@@ -7,12 +7,18 @@
 use super::wording as w;
 use tree_sitter::Tree;
 
-use super::{At, ImportBack, MAX_FINDINGS_PER_KIND, Move, Note, file_name, parent_dir};
+pub(super) mod callers;
+pub(super) mod carry;
+
+use super::carry::ImportBack;
+use super::{At, MAX_FINDINGS_PER_KIND, Move, Note, file_name, parent_dir};
+use crate::edit::TextEdit;
 use crate::lang::Language;
-use crate::lang::rust::imports::{PathTo, line_insertion, paths_to, use_paths};
+use crate::lang::rust::imports::{line_insertion, use_paths};
 use crate::lang::rust::items::{
     ModDecl, file_mods_public, has_body_at, has_private_tuple_field, is_exactly_pub, is_file_mod,
-    is_use, mod_declaration, private_impl_members, private_parts, top_level_node, widen_visibility,
+    is_use, mod_declaration, private_impl_members, private_parts, private_tuple_field_starts,
+    top_level_node, widen_visibility,
 };
 use crate::lang::rust::macros::{FileRelative, file_relative, macro_calls_in};
 use crate::lang::rust::names::{MemberUse, first_uses, member_uses, tuple_struct_use};
@@ -60,14 +66,14 @@ pub(super) fn with_impl_blocks<'s>(symbols: &'s [Symbol], symbol: &'s Symbol) ->
 
 /// A Cargo package: the directory of its `Cargo.toml` ("" for the root) and its crate name.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Crate {
-    dir: String,
+pub(super) struct Crate {
+    pub dir: String,
     /// The package name with `-` as `_`, as other crates of the package spell it.
-    name: Option<String>,
+    pub name: Option<String>,
 }
 
 impl Crate {
-    fn join(&self, relative: &str) -> String {
+    pub fn join(&self, relative: &str) -> String {
         if self.dir.is_empty() {
             relative.to_string()
         } else {
@@ -75,13 +81,13 @@ impl Crate {
         }
     }
 
-    fn src(&self) -> String {
+    pub fn src(&self) -> String {
         self.join("src")
     }
 }
 
 /// The nearest `Cargo.toml` with a `[package]` above `path`.
-fn find_crate(sources: &dyn Sources, path: &str) -> Option<Crate> {
+pub(super) fn find_crate(sources: &dyn Sources, path: &str) -> Option<Crate> {
     let mut dir = parent_dir(path).to_string();
     loop {
         let manifest = if dir.is_empty() {
@@ -114,7 +120,7 @@ fn find_crate(sources: &dyn Sources, path: &str) -> Option<Crate> {
 }
 
 /// `src/a/b.rs` → `[a, b]`, `src/a/mod.rs` → `[a]`, `src/lib.rs` → `[]`; why not otherwise.
-fn module_segments(krate: &Crate, path: &str) -> Result<Vec<String>, String> {
+pub(super) fn module_segments(krate: &Crate, path: &str) -> Result<Vec<String>, String> {
     let src = format!("{}/", krate.src());
     let Some(relative) = path.strip_prefix(&src) else {
         return Err(w::outside_the_crate_sources(&src));
@@ -143,12 +149,12 @@ fn module_segments(krate: &Crate, path: &str) -> Result<Vec<String>, String> {
     Ok(segments)
 }
 
-fn exists(sources: &dyn Sources, path: &str) -> bool {
+pub(super) fn exists(sources: &dyn Sources, path: &str) -> bool {
     matches!(sources.file(path), Ok(Some(_)))
 }
 
 /// The file of module `segments` of the crate whose root file is `root`.
-fn module_file(
+pub(super) fn module_file(
     sources: &dyn Sources,
     krate: &Crate,
     root: &str,
@@ -163,8 +169,52 @@ fn module_file(
         .find(|p| exists(sources, p))
 }
 
+/// The crate of a move and the module paths of its source and target (what carrying imports and
+/// rewriting paths need; `locate` checks more, for the import back).
+pub(super) struct Place {
+    pub krate: Crate,
+    /// The crate root the source is compiled from (`src/lib.rs` first).
+    pub root: String,
+    pub source: Vec<String>,
+    pub target: Vec<String>,
+}
+
+impl Place {
+    pub fn of(m: &Move<'_>) -> Option<Place> {
+        let krate = find_crate(m.sources, &m.source.path)?;
+        let source = module_segments(&krate, &m.source.path).ok()?;
+        let target = module_segments(&krate, &m.target_path).ok()?;
+        let root = if source.is_empty() {
+            m.source.path.clone()
+        } else {
+            ["lib.rs", "main.rs"]
+                .iter()
+                .map(|r| krate.join(&format!("src/{r}")))
+                .find(|r| exists(m.sources, r))?
+        };
+        Some(Place {
+            krate,
+            root,
+            source,
+            target,
+        })
+    }
+
+    /// The file of the crate module `segments` (`[]` is the root).
+    pub fn file_of(&self, m: &Move<'_>, segments: &[String]) -> Option<String> {
+        module_file(m.sources, &self.krate, &self.root, segments)
+    }
+
+    /// The module path of another file of the crate.
+    pub fn module_of(&self, path: &str) -> Option<Vec<String>> {
+        module_segments(&self.krate, path)
+            .ok()
+            .or_else(|| (path == self.root).then(Vec::new))
+    }
+}
+
 /// The declarations of modules `segments` from `root` down, with the file holding each.
-fn declarations(
+pub(super) fn declarations(
     sources: &dyn Sources,
     krate: &Crate,
     root: &str,
@@ -190,21 +240,21 @@ fn declarations(
 }
 
 /// Where the source and the target sit in their crate.
-struct Located {
-    source_segments: Vec<String>,
-    target_segments: Vec<String>,
+pub(super) struct Located {
+    pub source_segments: Vec<String>,
+    pub target_segments: Vec<String>,
     /// Existing declarations along the target's path (file, declaration).
-    chain: Vec<(String, ModDecl)>,
+    pub chain: Vec<(String, ModDecl)>,
     /// The file that must declare the target module, when it does not yet.
-    undeclared_in: Option<String>,
+    pub undeclared_in: Option<String>,
     /// Whether the source module is public API: a library root, or reached from it through
     /// `pub mod` declarations only.
-    source_is_api: bool,
+    pub source_is_api: bool,
     /// The name other crates use for this one.
-    crate_name: Option<String>,
+    pub crate_name: Option<String>,
 }
 
-fn locate(m: &Move<'_>) -> Result<Located, String> {
+pub(super) fn locate(m: &Move<'_>) -> Result<Located, String> {
     let source = &m.source.path;
     let target = &m.target_path;
     let krate =
@@ -271,7 +321,7 @@ fn locate(m: &Move<'_>) -> Result<Located, String> {
     })
 }
 
-fn crate_path(segments: &[String], name: &str) -> String {
+pub(super) fn crate_path(segments: &[String], name: &str) -> String {
     let mut path = vec!["crate"];
     path.extend(segments.iter().map(String::as_str));
     path.push(name);
@@ -504,14 +554,14 @@ fn declare_module(
     if parent == source {
         back.source_inserts.push((at, text));
     } else {
-        back.other_inserts.push((parent_file, vec![(at, text)]));
+        back.edit_other(&parent_file, crate::edit::TextEdit::insert(at, text));
     }
     back.module_declared = Some(decl);
     Ok(())
 }
 
-/// Methods of moved inherent impls that the source still calls become `pub(crate)`; private
-/// fields of moved structs that the source still touches get a warning.
+/// Methods of moved inherent impls that the source still calls become `pub(crate)`, and so do
+/// the private fields of moved structs that the source still touches.
 fn make_members_reachable(m: &Move<'_>, source_in_target: bool, back: &mut ImportBack) {
     if source_in_target {
         return;
@@ -551,12 +601,14 @@ fn make_members_reachable(m: &Move<'_>, source_in_target: bool, back: &mut Impor
         if let Some(tuple_fields) = parts.tuple_fields {
             tuple_fields_note(m, piece, tuple_fields, back);
         }
-        for field_name in &parts.fields {
-            if let Some(&at) = fields.get(field_name) {
+        for (field_name, start) in parts.fields.iter().zip(&parts.field_starts) {
+            if fields.contains_key(field_name) {
+                back.moved_edits
+                    .push(TextEdit::insert(*start, "pub(crate) "));
                 back.notes.push(Note::new(
-                    At::Source(at),
-                    Severity::Warning,
-                    w::private_field(field_name, &piece.name_path, &m.target_path, &m.source.path),
+                    At::Moved(*start),
+                    Severity::Info,
+                    w::field_becomes_pub_crate(field_name, &piece.name_path, &m.source.path),
                 ));
             }
         }
@@ -589,7 +641,7 @@ pub(super) fn location_macro_notes(m: &Move<'_>) -> Vec<Note> {
 
 /// Traits the moved code calls methods of (`Write` for `f.write_char(..)`), that the source has
 /// in scope and the target does not.
-pub(super) fn trait_notes(m: &Move<'_>) -> Vec<Note> {
+pub(super) fn trait_notes(m: &Move<'_>, carried: &std::collections::BTreeSet<String>) -> Vec<Note> {
     let target_text = m.target.map_or("", |t| t.text.as_str());
     let moved = m.moved_names();
     let mut notes = Vec::new();
@@ -603,7 +655,7 @@ pub(super) fn trait_notes(m: &Move<'_>) -> Vec<Note> {
         );
         for needed in needed_here
             .into_iter()
-            .filter(|n| !moved.contains(&n.trait_name.as_str()))
+            .filter(|n| !moved.contains(&n.trait_name.as_str()) && !carried.contains(&n.trait_name))
         {
             if notes.len() >= MAX_FINDINGS_PER_KIND {
                 break;
@@ -624,8 +676,8 @@ pub(super) fn trait_notes(m: &Move<'_>) -> Vec<Note> {
     notes
 }
 
-/// A moved tuple struct with private fields (`struct Wrap<T>(T);`): the source can no longer
-/// build it (`Wrap(1)`) nor read its fields (`w.0`).
+/// A moved tuple struct with private fields (`struct Wrap<T>(T);`) that the source builds
+/// (`Wrap(1)`) or reads by position (`w.0`): its private fields become `pub(crate)`.
 fn tuple_fields_note(
     m: &Move<'_>,
     piece: &super::Piece,
@@ -640,59 +692,106 @@ fn tuple_fields_note(
         .rsplit('/')
         .next()
         .unwrap_or(&piece.name_path);
-    if let Some(at) = tuple_struct_use(m.tree, &m.source.text, name, |at| m.moves(at)) {
-        back.notes.push(Note::new(
-            At::Source(at),
-            Severity::Warning,
-            w::private_tuple_fields(&piece.name_path, &m.target_path, &m.source.path),
-        ));
+    if tuple_struct_use(m.tree, &m.source.text, name, |at| m.moves(at)).is_some() {
+        let starts = private_tuple_field_starts(fields);
+        for start in &starts {
+            back.moved_edits
+                .push(TextEdit::insert(*start, "pub(crate) "));
+        }
+        if let Some(first) = starts.first() {
+            back.notes.push(Note::new(
+                At::Moved(*first),
+                Severity::Info,
+                w::tuple_fields_become_pub_crate(&piece.name_path, &m.source.path),
+            ));
+        }
     }
 }
 
 /// Private members of the source's inherent impls (that stay behind) which the moved code
 /// reaches (`Op::DEFAULT`, `Error::new(..)`, `x.helper()`): private to the source module, they
 /// are out of reach from the target module.
-pub(super) fn private_member_notes(m: &Move<'_>) -> Vec<Note> {
+pub(super) fn private_member_notes(
+    m: &Move<'_>,
+    widened: &std::collections::BTreeSet<String>,
+) -> Vec<Note> {
+    let text = &m.source.text;
+    // Only a note needs a line number: counted then, not indexed for the whole file up front.
+    let line_of = |at: usize| memchr::memchr_iter(b'\n', &text.as_bytes()[..at]).count();
+    private_members_reached(m)
+        .into_iter()
+        .filter(|r| !widened.contains(&r.key()))
+        .map(|r| {
+            Note::new(
+                At::Moved(r.at),
+                Severity::Warning,
+                w::private_member(
+                    &m.symbol.name,
+                    &r.how,
+                    &r.ty,
+                    &r.member,
+                    &m.source.path,
+                    line_of(r.member_at) + 1,
+                ),
+            )
+        })
+        .collect()
+}
+
+/// A private member of an inherent impl of the source that the moved code reaches.
+pub(super) struct PrivateMember {
+    pub ty: String,
+    pub member: String,
+    /// Where the member item starts in the source, and where the moved code reaches it.
+    pub member_at: usize,
+    pub at: usize,
+    /// Reached by its path (`Op::new`): certainly this member; else by a method call of that
+    /// name, on a receiver whose type is not known.
+    pub by_path: bool,
+    pub how: String,
+}
+
+impl PrivateMember {
+    pub fn key(&self) -> String {
+        format!("{}::{}", self.ty, self.member)
+    }
+}
+
+/// The private members of the source's inherent impls (left in the source) the moved code
+/// reaches, once each, in order.
+pub(super) fn private_members_reached(m: &Move<'_>) -> Vec<PrivateMember> {
     let text = &m.source.text;
     // (type name, member name, offset of the member) of private members of inherent impls.
     let private = private_impl_members(m.tree, text, |item| !m.moves(item.start_byte()));
     if private.is_empty() {
         return Vec::new();
     }
-    // Only a note needs a line number: counted then, not indexed for the whole file up front.
-    let line_of = |at: usize| memchr::memchr_iter(b'\n', &text.as_bytes()[..at]).count();
-    let mut notes: Vec<Note> = Vec::new();
-    let mut seen: Vec<(String, String)> = Vec::new();
+    let mut reached: Vec<PrivateMember> = Vec::new();
     for (reach, at) in member_uses(m.tree, text, &m.moved_ranges()) {
-        let reached = match reach {
+        let found = match &reach {
             MemberUse::Path(path, name) => private
                 .iter()
                 .find(|(ty, member, _)| ty == path && member == name)
-                .map(|found| (found, w::uses_path(path, name))),
+                .map(|found| (found, w::uses_path(path, name), true)),
             MemberUse::Method(name) => private
                 .iter()
                 .find(|(_, member, _)| member == name)
-                .map(|found| (found, w::calls_method_maybe(name))),
+                .map(|found| (found, w::calls_method_maybe(name), false)),
         };
-        if let Some(((ty, member, member_at), how)) = reached
-            && !seen.contains(&(ty.clone(), member.clone()))
+        if let Some(((ty, member, member_at), how, by_path)) = found
+            && !reached.iter().any(|r| &r.ty == ty && &r.member == member)
         {
-            seen.push((ty.clone(), member.clone()));
-            notes.push(Note::new(
-                At::Moved(at),
-                Severity::Warning,
-                w::private_member(
-                    &m.symbol.name,
-                    &how,
-                    ty,
-                    member,
-                    &m.source.path,
-                    line_of(*member_at) + 1,
-                ),
-            ));
+            reached.push(PrivateMember {
+                ty: ty.clone(),
+                member: member.clone(),
+                member_at: *member_at,
+                at,
+                by_path,
+                how,
+            });
         }
     }
-    notes
+    reached
 }
 
 /// Offsets of the uses of `name` left in the source once the moved code is gone.
@@ -706,77 +805,9 @@ pub(super) fn used_names(m: &Move<'_>) -> Vec<(String, usize)> {
     crate::lang::rust::names::names_used_in(m.tree, &m.source.text, &m.moved_ranges())
 }
 
-/// Other files of the crate that reach the name through the source module's path.
-pub(super) fn third_file_notes(m: &Move<'_>) -> Result<Vec<Note>, RefactorError> {
-    let Some(name) = m.importable_name() else {
-        return Ok(Vec::new());
-    };
-    let Some(krate) = find_crate(m.sources, &m.source.path) else {
-        return Ok(Vec::new());
-    };
-    let Ok(source_segments) = module_segments(&krate, &m.source.path) else {
-        return Ok(Vec::new());
-    };
-    let new_path = module_segments(&krate, &m.target_path)
-        .map(|t| crate_path(&t, name))
-        .unwrap_or_else(|_| format!("{}::{name}", m.target_path));
-    let source_is_lib = m.source.path.ends_with("src/lib.rs")
-        || (!source_segments.is_empty() && exists(m.sources, &krate.join("src/lib.rs")));
-    let mentioning = m.sources.files_mentioning(Language::Rust, name)?;
-    let prefix = if krate.dir.is_empty() {
-        String::new()
-    } else {
-        format!("{}/", krate.dir)
-    };
-    let words = w::RUST_THIRD_FILES;
-    Ok(m.third_file_notes(name, &mentioning, words, |file| {
-        if !file.path.starts_with(&prefix) {
-            return Vec::new();
-        }
-        let file_segments = module_segments(&krate, &file.path).ok();
-        let reaches_source = |path: &[String]| -> bool {
-            let mut crate_relative: Vec<&str> = vec!["crate"];
-            crate_relative.extend(source_segments.iter().map(String::as_str));
-            let by_crate_name = krate.name.as_ref().is_some_and(|n| {
-                source_is_lib
-                    && path.first() == Some(n)
-                    && path[1..]
-                        .iter()
-                        .map(String::as_str)
-                        .eq(source_segments.iter().map(String::as_str))
-            });
-            let by_super = path == ["super"]
-                && file_segments.as_ref().is_some_and(|f| {
-                    f.len() == source_segments.len() + 1 && f.starts_with(&source_segments)
-                });
-            let by_module_name = path.len() == 1
-                && !source_segments.is_empty()
-                && source_segments.last() == path.first();
-            path.iter().map(String::as_str).eq(crate_relative)
-                || by_crate_name
-                || by_super
-                || by_module_name
-        };
-        let tree = crate::refactor::tree_of(m.sources, Language::Rust, file);
-        paths_to(&tree, &file.text, name, reaches_source)
-            .into_iter()
-            .map(|(line, path)| {
-                let message = match path {
-                    PathTo::Use(path) => w::use_path_moves(&path.join("::"), &new_path),
-                    PathTo::Glob(path) => w::glob_import_moves(&path.join("::"), name, &new_path),
-                    PathTo::Qualified(head) => {
-                        w::qualified_path_moves(&head.join("::"), name, &new_path)
-                    }
-                };
-                (line, message)
-            })
-            .collect()
-    }))
-}
-
 /// `include_str!`/`include_bytes!`/`include!` read paths relative to the file, and `super::`
 /// names the parent module: both change meaning when the code moves to another place.
-pub(super) fn file_relative_notes(m: &Move<'_>) -> Vec<Note> {
+pub(super) fn file_relative_notes(m: &Move<'_>, paths_made_absolute: bool) -> Vec<Note> {
     let text = &m.source.text;
     let other_dir = parent_dir(&m.source.path) != parent_dir(&m.target_path);
     let parent_module_changes = match find_crate(m.sources, &m.source.path) {
@@ -803,6 +834,7 @@ pub(super) fn file_relative_notes(m: &Move<'_>) -> Vec<Note> {
                 )),
                 FileRelative::Super
                     if parent_module_changes
+                        && !paths_made_absolute
                         && !notes.iter().any(|n| n.message.contains("`super::`")) =>
                 {
                     notes.push(Note::new(
