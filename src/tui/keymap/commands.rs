@@ -233,7 +233,7 @@ pub enum Command {
 }
 
 impl Command {
-    const ALL: [Command; 58] = [
+    const ALL: [Command; 60] = [
         Command::Quit,
         Command::Help,
         Command::Up,

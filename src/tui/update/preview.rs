@@ -456,7 +456,10 @@ fn include_reference(state: &mut State, preview: &mut Preview, fx: &mut Vec<Effe
     let Some(finding) = ready
         .finding_rows(preview.notes)
         .get(preview.finding)
-        .map(FindingRow::finding)
+        .and_then(|row| match row {
+            FindingRow::One(i) | FindingRow::Group { first: i, .. } => Some(*i),
+            FindingRow::Check(_) => None,
+        })
         .and_then(|i| ready.outcome.plan.findings.get(i))
     else {
         return;
