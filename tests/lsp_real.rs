@@ -543,6 +543,7 @@ fn jedi_language_server_renames_a_function_as_the_engine_does() {
     );
     run_python_tests(Path::new(&root));
     std::fs::remove_dir_all(root).unwrap();
+}
 
 /// A requested name equal to the server's own default (`fun_name`, `extracted_method`) needs no
 /// rename: the result is the server's, not a fallback for looking inconsistent.
