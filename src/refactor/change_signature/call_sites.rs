@@ -1,8 +1,9 @@
 //! Call sites of the changed function in one file: which calls are its calls (by the form of the
-//! call, never by types), how their arguments map positionally onto the new signature, the
-//! smallest edits that drop surplus arguments and add placeholders, and a finding for every call
-//! and every mention that is not a call. Arguments are never re-ordered.
+//! call, never by types), their arguments laid on the new signature by name ([`by_name`]), the
+//! smallest edits that write that (or the arguments anew when they are re-ordered), and a
+//! finding for every call and every mention that is not a call.
 
+use super::by_name;
 use super::wording as w;
 use std::ops::Range;
 
@@ -10,6 +11,7 @@ use tree_sitter::{Node, Tree};
 
 use super::function::MethodOwner;
 use super::params::Signature;
+use crate::cancel::Cancel;
 use crate::edit::{SourceFile, TextEdit};
 use crate::lang::Language;
 use crate::lang::calls::{
@@ -73,6 +75,7 @@ pub(super) struct FileOutcome {
     pub findings: Vec<Finding>,
     /// Calls whose arguments changed.
     pub updated: usize,
+    pub done: Done,
 }
 
 enum Decision {
@@ -85,15 +88,56 @@ enum Decision {
 
 struct CallPlan {
     range: Range<usize>,
+    /// Where the call is, for messages.
+    at: String,
+    line: usize,
     edits: Vec<TextEdit>,
     deletions: Vec<Range<usize>>,
+    /// The arguments' text written anew (re-ordered): a call inside it is not edited on its own.
+    rebuilt: Option<Range<usize>>,
     findings: Vec<Finding>,
+    /// What was done, for the caveat note.
+    done: Done,
+}
+
+/// What change signature did to the calls, for the note under its caveat.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct Done {
+    /// Calls whose arguments were re-ordered by name.
+    pub reordered: usize,
+    /// Old parameter name → calls that dropped its argument.
+    pub dropped: std::collections::BTreeMap<String, usize>,
+    /// New Rust parameter name → calls given the value for its callers.
+    pub defaults: std::collections::BTreeMap<String, usize>,
+    /// New Python parameter name → calls that leave it to its default.
+    pub left_to_default: std::collections::BTreeMap<String, usize>,
+}
+
+impl Done {
+    pub fn add(&mut self, other: &Done) {
+        self.reordered += other.reordered;
+        for (name, n) in &other.dropped {
+            *self.dropped.entry(name.clone()).or_default() += n;
+        }
+        for (name, n) in &other.defaults {
+            *self.defaults.entry(name.clone()).or_default() += n;
+        }
+        for (name, n) in &other.left_to_default {
+            *self.left_to_default.entry(name.clone()).or_default() += n;
+        }
+    }
 }
 
 /// Finds and rewrites the calls in `file`, and reports every other mention. `tree` is a tree of
 /// the file that holds at least the statements around the search words and their enclosing
 /// blocks (`Sources::parse_around_words`).
-pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile, tree: &Tree) -> FileOutcome {
+/// Stops early (the outcome then incomplete) once `cancel` is set: the caller checks it after.
+pub(super) fn rewrite_file(
+    callee: &Callee<'_>,
+    file: &SourceFile,
+    tree: &Tree,
+    cancel: &Cancel,
+) -> FileOutcome {
     let lang = callee.lang;
     let text = file.text.as_str();
     let path = file.path.as_str();
@@ -127,6 +171,9 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile, tree: &Tree) 
     let mut plans = Vec::new();
     let locations = call_locations(&calls, text, path);
     for ((call, construction), at) in calls.iter().zip(locations) {
+        if cancel.is_cancelled() {
+            return outcome;
+        }
         let decision = if *construction {
             Decision::Rewrite {
                 explicit_receiver: false,
@@ -150,26 +197,34 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile, tree: &Tree) 
         }
     }
     // A call inside an argument another call drops, or inside the definition's own parameter
-    // list (which is rewritten whole), is not edited on its own.
-    let deletions: Vec<(&Range<usize>, &Range<usize>)> = plans
-        .iter()
-        .flat_map(|other| other.deletions.iter().map(move |d| (d, &other.range)))
-        .collect();
+    // list (which is rewritten whole), is not edited on its own. (A call's own deletions lie
+    // inside its argument list: they never span the call itself.)
+    let deletions = Spans::new(plans.iter().flat_map(|p| p.deletions.iter().cloned()));
+    let rebuilt = Spans::new(plans.iter().filter_map(|p| p.rebuilt.clone()));
     let swallowed = |plan: &CallPlan| {
         let inside = |r: &Range<usize>| r.start <= plan.range.start && plan.range.end <= r.end;
-        (is_definition_file && inside(&callee.definition.2))
-            || deletions
-                .iter()
-                .any(|(deleted, owner)| **owner != plan.range && inside(deleted))
+        (is_definition_file && inside(&callee.definition.2)) || deletions.contain(&plan.range)
     };
     let keep: Vec<bool> = plans.iter().map(|p| !swallowed(p)).collect();
     for (plan, keep) in plans.into_iter().zip(keep) {
         if !keep {
             continue;
         }
+        // Inside the re-written arguments of another call: its own edits cannot be made.
+        if rebuilt.contain(&plan.range) {
+            if !plan.edits.is_empty() {
+                outcome.findings.push(Finding::warning(
+                    path,
+                    plan.line,
+                    w::inside_reordered_arguments(&plan.at),
+                ));
+            }
+            continue;
+        }
         if !plan.edits.is_empty() {
             outcome.updated += 1;
         }
+        outcome.done.add(&plan.done);
         outcome.edits.extend(plan.edits);
         outcome.findings.extend(plan.findings);
     }
@@ -202,6 +257,38 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile, tree: &Tree) 
         .findings
         .extend(other_definitions(callee, tree, text, path));
     outcome
+}
+
+/// Ranges, asked whether one of them spans a range: sorted by start with the furthest end so
+/// far, so that thousands of calls each dropping an argument stay `n log n`.
+struct Spans {
+    starts: Vec<usize>,
+    furthest_end: Vec<usize>,
+}
+
+impl Spans {
+    fn new(ranges: impl Iterator<Item = Range<usize>>) -> Spans {
+        let mut ranges: Vec<Range<usize>> = ranges.collect();
+        ranges.sort_by_key(|r| r.start);
+        let mut furthest = 0;
+        let furthest_end = ranges
+            .iter()
+            .map(|r| {
+                furthest = furthest.max(r.end);
+                furthest
+            })
+            .collect();
+        Spans {
+            starts: ranges.iter().map(|r| r.start).collect(),
+            furthest_end,
+        }
+    }
+
+    /// Whether one of the ranges starts at or before `range` and ends at or after it.
+    fn contain(&self, range: &Range<usize>) -> bool {
+        let starting_before = self.starts.partition_point(|&s| s <= range.start);
+        starting_before > 0 && self.furthest_end[starting_before - 1] >= range.end
+    }
 }
 
 /// For each call (in order of position): `path:line`, or `path:line:column` when the line holds
@@ -418,7 +505,7 @@ fn node_at<'t>(tree: &'t Tree, range: &Range<usize>) -> Option<Node<'t>> {
         .descendant_for_byte_range(range.start, range.end)
 }
 
-fn placeholder(lang: Language, name: &str) -> String {
+pub(super) fn placeholder(lang: Language, name: &str) -> String {
     match lang {
         Language::Rust => format!(
             "todo!(\"argument `{}`\")",
@@ -441,9 +528,13 @@ fn plan_call(
     let new = &callee.new;
     let mut plan = CallPlan {
         range: call.range.clone(),
+        at: at.to_string(),
+        line: call.line,
         edits: Vec::new(),
         deletions: Vec::new(),
+        rebuilt: None,
         findings: Vec::new(),
+        done: Done::default(),
     };
     let arg_text = |i: usize| {
         args.get(i)
@@ -467,18 +558,28 @@ fn plan_call(
         ));
         return plan;
     }
-
-    let mapping = map_arguments(callee, call, text, path, at, offset);
-    let (mut positional_placeholders, mut keyword_placeholders, missing) =
-        placeholders(callee, mapping.filled, &mapping.by_keyword);
-    let (keep, notes) = (mapping.keep, mapping.notes);
-    let dropped = keep.iter().filter(|k| !**k).count();
-    let added = positional_placeholders.len() + keyword_placeholders.len();
+    let arranged = match by_name::arrange(callee, call, text, at, offset) {
+        Ok(arranged) => arranged,
+        Err(why) => {
+            plan.findings.push(Finding::warning(path, call.line, why));
+            return plan;
+        }
+    };
+    let before: Vec<&str> = (offset..args.len()).map(arg_text).collect();
+    let after: Vec<&str> = arranged.arguments.iter().map(|a| a.text.as_str()).collect();
+    if before == after {
+        plan.findings.push(Finding::info(
+            path,
+            call.line,
+            w::call_unchanged(at, args.len()),
+        ));
+        return plan;
+    }
     let generator = args.len() == 1
         && args
             .first()
             .is_some_and(|a| a.range == call.arguments_range);
-    if generator && (dropped > 0 || added > 0) {
+    if generator {
         plan.findings.push(Finding::warning(
             path,
             call.line,
@@ -486,171 +587,223 @@ fn plan_call(
         ));
         return plan;
     }
-    plan.findings.extend(notes);
-    for (name, value) in &missing {
+    if let Err(why) = rewrite_arguments(&mut plan, text, call, offset, &arranged, eol, callee.lang)
+    {
+        plan.findings.push(Finding::warning(path, call.line, why));
+        return plan;
+    }
+    call_notes(&mut plan, callee, call, text, path, at, &arranged);
+    plan.findings.push(Finding::info(
+        path,
+        call.line,
+        w::call_updated(at, args.len(), offset + arranged.arguments.len()),
+    ));
+    plan
+}
+
+/// The findings about one rewritten call: arguments dropped, values and placeholders added,
+/// arguments now evaluated in another order; and what was done, for the caveat note.
+fn call_notes(
+    plan: &mut CallPlan,
+    callee: &Callee<'_>,
+    call: &CallSite,
+    text: &str,
+    path: &str,
+    at: &str,
+    arranged: &by_name::Arranged,
+) {
+    let value_of = |i: usize| {
+        call.args
+            .get(i)
+            .and_then(|a| text.get(a.value_range.clone()))
+            .unwrap_or("")
+    };
+    for (i, name) in &arranged.dropped {
+        let value = value_of(*i);
+        let message = w::dropped_argument_of(at, &quote(value), name);
+        plan.findings.push(if is_plain_value(value) {
+            Finding::info(path, call.line, message)
+        } else {
+            Finding::warning(path, call.line, w::dropped_effects(&message))
+        });
+        *plan.done.dropped.entry(name.clone()).or_default() += 1;
+    }
+    for (name, value) in &arranged.placeholders {
         plan.findings.push(Finding::warning(
             path,
             call.line,
             w::placeholder_argument(at, name, value),
         ));
     }
-
-    argument_edits(
-        &mut plan,
-        text,
-        call,
-        &keep,
-        (&mut positional_placeholders, &mut keyword_placeholders),
-        eol,
-    );
-    let before = args.len();
-    let after = before - dropped + added;
-    plan.findings.push(if plan.edits.is_empty() {
-        Finding::info(path, call.line, w::call_unchanged(at, before))
-    } else {
-        Finding::info(path, call.line, w::call_updated(at, before, after))
-    });
-    plan
+    for name in &arranged.defaults {
+        let value = callee
+            .new
+            .positional
+            .iter()
+            .find(|s| s.name == *name)
+            .and_then(|s| s.passed_default.as_deref())
+            .unwrap_or("");
+        plan.findings.push(Finding::info(
+            path,
+            call.line,
+            w::default_passed(at, name, value),
+        ));
+        *plan.done.defaults.entry(name.clone()).or_default() += 1;
+    }
+    for name in &arranged.left_to_default {
+        *plan.done.left_to_default.entry(name.clone()).or_default() += 1;
+    }
+    if arranged.moved {
+        plan.done.reordered += 1;
+        let effects: Vec<&str> = arranged
+            .arguments
+            .iter()
+            .filter_map(|a| a.origin)
+            .map(value_of)
+            .filter(|v| !is_plain_value(v))
+            .collect();
+        if effects.len() > 1 {
+            plan.findings.push(Finding::warning(
+                path,
+                call.line,
+                w::evaluation_order_changed(
+                    at,
+                    &effects.iter().map(|e| quote(e)).collect::<Vec<_>>(),
+                ),
+            ));
+        }
+    }
 }
 
-/// How a call's arguments land on the new signature: which stay, the notes about those that
-/// change meaning or go, how many positional parameters they fill, and the names passed by
-/// keyword.
-struct Mapping<'c> {
-    keep: Vec<bool>,
-    notes: Vec<Finding>,
-    filled: usize,
-    by_keyword: Vec<&'c str>,
+/// Whether evaluating the argument `value` can have no effect and cannot fail in a way that
+/// matters when it is dropped or moved: a name, a path, a literal.
+fn is_plain_value(value: &str) -> bool {
+    let value = value.trim().trim_start_matches('&');
+    let quoted = |q: char| value.len() >= 2 && value.starts_with(q) && value.ends_with(q);
+    !value.is_empty()
+        && (value
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '-'))
+            || ((quoted('"') || quoted('\'')) && !value.contains('{')))
 }
 
-fn map_arguments<'c>(
-    callee: &Callee<'_>,
-    call: &'c CallSite,
+/// Writes the arranged arguments: the smallest edits when the kept arguments stay in order and
+/// what is added comes where [`argument_edits`] adds it; else the arguments anew, in the
+/// call's layout (refused when comments sit between them: they would be lost).
+fn rewrite_arguments(
+    plan: &mut CallPlan,
     text: &str,
-    path: &str,
-    at: &str,
+    call: &CallSite,
     offset: usize,
-) -> Mapping<'c> {
+    arranged: &by_name::Arranged,
+    eol: &str,
+    lang: Language,
+) -> Result<(), String> {
     let args = &call.args;
-    let (old, new) = (&callee.old, &callee.new);
-    let arg_text = |i: usize| {
-        args.get(i)
-            .and_then(|a| text.get(a.range.clone()))
-            .unwrap_or("")
+    if let Some((keep, mut positional, mut keyword)) = in_place(text, call, offset, arranged) {
+        argument_edits(
+            plan,
+            text,
+            call,
+            &keep,
+            (&mut positional, &mut keyword),
+            eol,
+        );
+        return Ok(());
+    }
+    let comment = |gap: &str| match lang {
+        Language::Python => gap.contains('#'),
+        Language::Rust => gap.contains("//") || gap.contains("/*"),
     };
-    let mut keep = vec![true; args.len()];
-    let mut notes: Vec<Finding> = Vec::new();
-    let mut positional = 0usize;
-    for (i, arg) in args.iter().enumerate().skip(offset) {
-        if arg.keyword.is_some() {
-            continue;
-        }
-        let j = positional;
-        positional += 1;
-        if let Some(slot) = new.positional.get(j) {
-            // The argument now means something else when it meant a parameter that still exists
-            // elsewhere, lands on one that existed elsewhere, or was absorbed by `*args`. A plain
-            // rename (old name gone, new name new) is taken as intended.
-            let was = match old.positional.get(j) {
-                Some(old_slot)
-                    if old_slot.name != slot.name
-                        && (new.has_name(&old_slot.name) || old.has_name(&slot.name)) =>
-                {
-                    Some(format!("`{}`", old_slot.name))
-                }
-                None => old.var_positional.as_ref().map(|v| format!("`{v}`")),
-                _ => None,
-            };
-            if let Some(was) = was {
-                notes.push(Finding::warning(
-                    path,
-                    call.line,
-                    w::argument_changes_parameter(at, j + 1, &quote(arg_text(i)), &was, &slot.name),
-                ));
-            }
-        } else if new.var_positional.is_none() {
-            keep[i] = false;
-            notes.push(Finding::warning(
-                path,
-                call.line,
-                w::dropped_argument(at, j + 1, &quote(arg_text(i))),
-            ));
-        }
+    let gaps = args
+        .windows(2)
+        .skip(offset)
+        .filter_map(|pair| text.get(pair[0].range.end..pair[1].range.start));
+    if gaps.into_iter().any(comment) {
+        return Err(w::comments_between_arguments(&plan.at));
     }
-    let filled = positional.min(new.positional.len());
-    let mut by_keyword: Vec<&str> = Vec::new();
-    for (i, arg) in args.iter().enumerate() {
-        let Some(keyword) = arg.keyword.as_deref() else {
-            continue;
-        };
-        if let Some(position) = new.positional.iter().position(|s| s.name == keyword) {
-            let slot = &new.positional[position];
-            if slot.positional_only {
-                notes.push(Finding::warning(
-                    path,
-                    call.line,
-                    w::positional_only_by_keyword(at, keyword),
-                ));
-            } else if position < filled {
-                notes.push(Finding::warning(
-                    path,
-                    call.line,
-                    w::passed_twice(at, keyword, position + 1),
-                ));
-            }
-            by_keyword.push(keyword);
-        } else if new.keyword_only.iter().any(|s| s.name == keyword) || new.var_keyword {
-            by_keyword.push(keyword);
-        } else {
-            keep[i] = false;
-            notes.push(Finding::warning(
-                path,
-                call.line,
-                w::dropped_keyword_argument(at, &quote(arg_text(i)), keyword),
-            ));
+    let open = call.arguments_range.start;
+    let close = call.arguments_range.end.saturating_sub(1);
+    let vertical = args.get(offset).is_some_and(|a| {
+        text.get(open..a.range.start)
+            .is_some_and(|s| s.contains('\n'))
+    });
+    let separator = match args.get(offset) {
+        Some(first) if vertical => format!(",{eol}{}", indentation_at(text, first.range.start)),
+        _ => ", ".to_string(),
+    };
+    let joined = arranged
+        .arguments
+        .iter()
+        .map(|a| a.text.as_str())
+        .collect::<Vec<_>>()
+        .join(&separator);
+    let region = match (args.get(offset), args.last()) {
+        (Some(first), Some(last)) if !joined.is_empty() => first.range.start..last.range.end,
+        (Some(_), Some(last)) if offset > 0 => args[offset - 1].range.end..last.range.end,
+        (Some(_), Some(_)) => open + 1..close,
+        _ if offset > 0 => {
+            let end = args[offset - 1].range.end;
+            plan.edits
+                .push(TextEdit::insert(end, format!(", {joined}")));
+            return Ok(());
+        }
+        _ => {
+            plan.edits.push(TextEdit::insert(open + 1, joined));
+            return Ok(());
+        }
+    };
+    for (i, _) in &arranged.dropped {
+        if let Some(arg) = args.get(*i) {
+            plan.deletions.push(arg.range.clone());
         }
     }
-    Mapping {
-        keep,
-        notes,
-        filled,
-        by_keyword,
-    }
+    plan.rebuilt = Some(region.clone());
+    plan.edits.push(TextEdit::new(region, joined));
+    Ok(())
 }
 
-/// The placeholders for the new parameters a call does not fill: positional ones (while no
-/// parameter was skipped), keyword ones, and (name, placeholder) of each.
-fn placeholders<'a>(
-    callee: &'a Callee<'_>,
-    filled: usize,
-    by_keyword: &[&str],
-) -> (Vec<String>, Vec<String>, Vec<(&'a str, String)>) {
-    let new = &callee.new;
-    let mut positional_placeholders: Vec<String> = Vec::new();
-    let mut keyword_placeholders: Vec<String> = Vec::new();
-    let mut gap = false;
-    let mut missing: Vec<(&str, String)> = Vec::new();
-    for slot in new.positional.iter().skip(filled) {
-        if by_keyword.contains(&slot.name.as_str()) || slot.has_default {
-            gap = true;
-            continue;
+/// When the arranged arguments are the call's own, in order, with additions only after the
+/// positional ones (positional additions) and at the end (keyword additions): which arguments
+/// stay, and the additions — the edits [`argument_edits`] makes.
+fn in_place(
+    text: &str,
+    call: &CallSite,
+    offset: usize,
+    arranged: &by_name::Arranged,
+) -> Option<(Vec<bool>, Vec<String>, Vec<String>)> {
+    let args = &call.args;
+    let mut keep = vec![false; args.len()];
+    keep.iter_mut().take(offset).for_each(|k| *k = true);
+    let (mut positional, mut keyword) = (Vec::new(), Vec::new());
+    let mut phase = 0;
+    let mut last_origin = None;
+    for argument in &arranged.arguments {
+        let this_phase = match (argument.origin, argument.keyword) {
+            (Some(_), false) => 0,
+            (None, false) => 1,
+            (Some(_), true) => 2,
+            (None, true) => 3,
+        };
+        if this_phase < phase {
+            return None;
         }
-        let value = placeholder(callee.lang, &slot.name);
-        if gap {
-            keyword_placeholders.push(format!("{}={value}", slot.name));
-        } else {
-            positional_placeholders.push(value.clone());
+        phase = this_phase;
+        match argument.origin {
+            Some(i) => {
+                let unchanged = args.get(i).and_then(|a| text.get(a.range.clone()))
+                    == Some(argument.text.as_str());
+                if !unchanged || last_origin.is_some_and(|l| l > i) {
+                    return None;
+                }
+                last_origin = Some(i);
+                keep[i] = true;
+            }
+            None if argument.keyword => keyword.push(argument.text.clone()),
+            None => positional.push(argument.text.clone()),
         }
-        missing.push((&slot.name, value));
     }
-    for slot in &new.keyword_only {
-        if !slot.has_default && !by_keyword.contains(&slot.name.as_str()) {
-            let value = placeholder(callee.lang, &slot.name);
-            keyword_placeholders.push(format!("{}={value}", slot.name));
-            missing.push((&slot.name, value));
-        }
-    }
-    (positional_placeholders, keyword_placeholders, missing)
+    Some((keep, positional, keyword))
 }
 
 /// The edits of a call: runs of dropped arguments deleted with their separators, placeholders

@@ -1,9 +1,11 @@
-//! Change signature: gives a function a whole new parameter list and rewrites its call sites
-//! positionally (argument i stays at position i; surplus arguments are dropped, missing ones get
-//! a placeholder that parses and cannot go unnoticed). Pure: reads the project through
+//! Change signature: gives a function a whole new parameter list and rewrites its call sites by
+//! name (each argument follows its parameter; a removed parameter's argument is dropped; a new
+//! one gets nothing when it has a default, the value given for its callers in Rust, or a
+//! placeholder that parses and cannot go unnoticed). Pure: reads the project through
 //! [`Sources`], returns a [`Plan`]. Syntactic only: no types, no scopes — every call touched and
 //! every mention left alone is a finding.
 
+mod by_name;
 mod call_sites;
 mod function;
 mod layout;
@@ -127,21 +129,24 @@ pub fn plan(
         owner: target.owner.as_ref(),
         has_receiver: old.receiver.is_some(),
         old: Signature::of(&old.params),
-        new: Signature::of(&resolved.params),
+        new: Signature::continuing(lang, &old.params, &resolved.params),
         new_list: new_list.clone(),
         definition: (path, symbol.name_range.clone(), old.range.clone()),
         definition_outline: &symbols,
     };
     let (files, outcomes) = search_and_rewrite(sources, &callee, &file, &tree, &mut plan.findings)?;
     let mut updated = 0usize;
+    let mut done = call_sites::Done::default();
     for (source, outcome) in files.values().zip(outcomes) {
         updated += outcome.updated;
+        done.add(&outcome.done);
         plan.findings.extend(outcome.findings);
         for edit in outcome.edits {
             builder.edit(&source.path, edit);
         }
     }
     plan.changes = builder.build(|p| files.get(p))?;
+    plan.caveat_notes.extend(w::arguments_note(&done));
     details.call_sites_updated = updated;
     plan.details = Details::ChangeSignature(details);
     Ok(plan)
@@ -209,14 +214,19 @@ fn search_and_rewrite(
     // The other files only need the statements around the words.
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
     let sources_list: Vec<&SourceFile> = files.values().collect();
+    let cancel = sources.cancel();
+    cancel.check()?;
     let outcomes = map_in_parallel(store, &sources_list, &|source| {
-        if source.path == file.path {
-            call_sites::rewrite_file(callee, source, tree)
+        if cancel.is_cancelled() {
+            call_sites::FileOutcome::default()
+        } else if source.path == file.path {
+            call_sites::rewrite_file(callee, source, tree, &cancel)
         } else {
             let tree = store.tree_around_words(lang, source, &words);
-            call_sites::rewrite_file(callee, source, &tree)
+            call_sites::rewrite_file(callee, source, &tree, &cancel)
         }
     });
+    cancel.check()?;
     Ok((files, outcomes))
 }
 
