@@ -3,6 +3,7 @@
 //! smallest edits that write that (or the arguments anew when they are re-ordered), and a
 //! finding for every call and every mention that is not a call.
 
+use super::arguments;
 use super::by_name;
 use super::wording as w;
 use std::ops::Range;
@@ -26,7 +27,7 @@ use crate::lang::rust::names::is_path_prefix;
 use crate::lang::rust::paths::last_path_segment;
 use crate::lang::symbols::{Symbol, SymbolKind, outline};
 use crate::refactor::Finding;
-use crate::text::{indentation_at, line_ending};
+use crate::text::line_ending;
 
 /// What the calls are matched against.
 pub(super) struct Callee<'a> {
@@ -86,18 +87,18 @@ enum Decision {
     Skip(String),
 }
 
-struct CallPlan {
-    range: Range<usize>,
+pub(super) struct CallPlan {
+    pub range: Range<usize>,
     /// Where the call is, for messages.
-    at: String,
-    line: usize,
-    edits: Vec<TextEdit>,
-    deletions: Vec<Range<usize>>,
+    pub at: String,
+    pub line: usize,
+    pub edits: Vec<TextEdit>,
+    pub deletions: Vec<Range<usize>>,
     /// The arguments' text written anew (re-ordered): a call inside it is not edited on its own.
-    rebuilt: Option<Range<usize>>,
-    findings: Vec<Finding>,
+    pub rebuilt: Option<Range<usize>>,
+    pub findings: Vec<Finding>,
     /// What was done, for the caveat note.
-    done: Done,
+    pub done: Done,
 }
 
 /// What change signature did to the calls, for the note under its caveat.
@@ -587,7 +588,7 @@ fn plan_call(
         ));
         return plan;
     }
-    if let Err(why) = rewrite_arguments(&mut plan, text, call, offset, &arranged, eol, callee.lang)
+    if let Err(why) = arguments::rewrite(&mut plan, text, call, offset, &arranged, eol, callee.lang)
     {
         plan.findings.push(Finding::warning(path, call.line, why));
         return plan;
@@ -685,232 +686,6 @@ fn is_plain_value(value: &str) -> bool {
             .chars()
             .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '-'))
             || ((quoted('"') || quoted('\'')) && !value.contains('{')))
-}
-
-/// Writes the arranged arguments: the smallest edits when the kept arguments stay in order and
-/// what is added comes where [`argument_edits`] adds it; else the arguments anew, in the
-/// call's layout (refused when comments sit between them: they would be lost).
-fn rewrite_arguments(
-    plan: &mut CallPlan,
-    text: &str,
-    call: &CallSite,
-    offset: usize,
-    arranged: &by_name::Arranged,
-    eol: &str,
-    lang: Language,
-) -> Result<(), String> {
-    let args = &call.args;
-    if let Some((keep, mut positional, mut keyword)) = in_place(text, call, offset, arranged) {
-        argument_edits(
-            plan,
-            text,
-            call,
-            &keep,
-            (&mut positional, &mut keyword),
-            eol,
-        );
-        return Ok(());
-    }
-    let comment = |gap: &str| match lang {
-        Language::Python => gap.contains('#'),
-        Language::Rust => gap.contains("//") || gap.contains("/*"),
-    };
-    let gaps = args
-        .windows(2)
-        .skip(offset)
-        .filter_map(|pair| text.get(pair[0].range.end..pair[1].range.start));
-    if gaps.into_iter().any(comment) {
-        return Err(w::comments_between_arguments(&plan.at));
-    }
-    let open = call.arguments_range.start;
-    let close = call.arguments_range.end.saturating_sub(1);
-    let vertical = args.get(offset).is_some_and(|a| {
-        text.get(open..a.range.start)
-            .is_some_and(|s| s.contains('\n'))
-    });
-    let separator = match args.get(offset) {
-        Some(first) if vertical => format!(",{eol}{}", indentation_at(text, first.range.start)),
-        _ => ", ".to_string(),
-    };
-    let joined = arranged
-        .arguments
-        .iter()
-        .map(|a| a.text.as_str())
-        .collect::<Vec<_>>()
-        .join(&separator);
-    let region = match (args.get(offset), args.last()) {
-        (Some(first), Some(last)) if !joined.is_empty() => first.range.start..last.range.end,
-        (Some(_), Some(last)) if offset > 0 => args[offset - 1].range.end..last.range.end,
-        (Some(_), Some(_)) => open + 1..close,
-        _ if offset > 0 => {
-            let end = args[offset - 1].range.end;
-            plan.edits
-                .push(TextEdit::insert(end, format!(", {joined}")));
-            return Ok(());
-        }
-        _ => {
-            plan.edits.push(TextEdit::insert(open + 1, joined));
-            return Ok(());
-        }
-    };
-    for (i, _) in &arranged.dropped {
-        if let Some(arg) = args.get(*i) {
-            plan.deletions.push(arg.range.clone());
-        }
-    }
-    plan.rebuilt = Some(region.clone());
-    plan.edits.push(TextEdit::new(region, joined));
-    Ok(())
-}
-
-/// When the arranged arguments are the call's own, in order, with additions only after the
-/// positional ones (positional additions) and at the end (keyword additions): which arguments
-/// stay, and the additions — the edits [`argument_edits`] makes.
-fn in_place(
-    text: &str,
-    call: &CallSite,
-    offset: usize,
-    arranged: &by_name::Arranged,
-) -> Option<(Vec<bool>, Vec<String>, Vec<String>)> {
-    let args = &call.args;
-    let mut keep = vec![false; args.len()];
-    keep.iter_mut().take(offset).for_each(|k| *k = true);
-    let (mut positional, mut keyword) = (Vec::new(), Vec::new());
-    let mut phase = 0;
-    let mut last_origin = None;
-    for argument in &arranged.arguments {
-        let this_phase = match (argument.origin, argument.keyword) {
-            (Some(_), false) => 0,
-            (None, false) => 1,
-            (Some(_), true) => 2,
-            (None, true) => 3,
-        };
-        if this_phase < phase {
-            return None;
-        }
-        phase = this_phase;
-        match argument.origin {
-            Some(i) => {
-                let unchanged = args.get(i).and_then(|a| text.get(a.range.clone()))
-                    == Some(argument.text.as_str());
-                if !unchanged || last_origin.is_some_and(|l| l > i) {
-                    return None;
-                }
-                last_origin = Some(i);
-                keep[i] = true;
-            }
-            None if argument.keyword => keyword.push(argument.text.clone()),
-            None => positional.push(argument.text.clone()),
-        }
-    }
-    Some((keep, positional, keyword))
-}
-
-/// The edits of a call: runs of dropped arguments deleted with their separators, placeholders
-/// inserted in the call's own layout.
-fn argument_edits(
-    plan: &mut CallPlan,
-    text: &str,
-    call: &CallSite,
-    keep: &[bool],
-    (positional_placeholders, keyword_placeholders): (&mut Vec<String>, &mut Vec<String>),
-    eol: &str,
-) {
-    let args = &call.args;
-    // Edits: delete runs of dropped arguments with their separators; insert placeholders.
-    let open = call.arguments_range.start;
-    let close = call.arguments_range.end.saturating_sub(1);
-    // The first argument on a later line than `(` (no counting from the top of the file: a
-    // file with many calls would pay for each).
-    let vertical = args.first().is_some_and(|a| {
-        text.get(open..a.range.start)
-            .is_some_and(|s| s.contains('\n'))
-    });
-    let indent = args
-        .first()
-        .map_or("", |a| indentation_at(text, a.range.start));
-    let separator = if vertical {
-        format!(",{eol}{indent}")
-    } else {
-        ", ".to_string()
-    };
-    let mut i = 0;
-    while i < args.len() {
-        if keep[i] {
-            i += 1;
-            continue;
-        }
-        let first = i;
-        while i < args.len() && !keep[i] {
-            i += 1;
-        }
-        let last = i - 1;
-        let range = match (first.checked_sub(1).and_then(|p| args.get(p)), args.get(i)) {
-            (Some(previous), _) => previous.range.end..args[last].range.end,
-            (None, Some(next)) => args[first].range.start..next.range.start,
-            (None, None) => open + 1..close,
-        };
-        plan.deletions.push(range.clone());
-        plan.edits.push(TextEdit::delete(range));
-    }
-    let kept: Vec<usize> = (0..args.len()).filter(|&i| keep[i]).collect();
-    let mut appended: Vec<String> = Vec::new();
-    if !positional_placeholders.is_empty() {
-        match kept.iter().find(|&&i| args[i].keyword.is_some()) {
-            Some(&keyword) => {
-                let mut inserted = positional_placeholders.join(&separator);
-                inserted.push_str(&separator);
-                plan.edits
-                    .push(TextEdit::insert(args[keyword].range.start, inserted));
-            }
-            None => appended.append(positional_placeholders),
-        }
-    }
-    appended.append(keyword_placeholders);
-    if !appended.is_empty() {
-        match kept.last() {
-            None => plan
-                .edits
-                .push(TextEdit::insert(open + 1, appended.join(", "))),
-            Some(&last) => {
-                let end = args[last].range.end;
-                let after_comma = if vertical && last + 1 == args.len() {
-                    line_end_after_comma(text, end, close)
-                } else {
-                    None
-                };
-                let inserted: String = match after_comma {
-                    Some(_) => appended
-                        .iter()
-                        .map(|a| format!("{eol}{indent}{a},"))
-                        .collect(),
-                    None => appended.iter().map(|a| format!("{separator}{a}")).collect(),
-                };
-                plan.edits
-                    .push(TextEdit::insert(after_comma.unwrap_or(end), inserted));
-            }
-        }
-    }
-}
-
-/// In a one-argument-per-line call whose last argument is followed by a comma: the end of that
-/// line (after any comment), where a new argument line goes.
-fn line_end_after_comma(text: &str, after_argument: usize, close: usize) -> Option<usize> {
-    let rest = text.get(after_argument..close)?;
-    let comma = rest
-        .find(|c: char| c != ' ' && c != '\t')
-        .filter(|&i| rest[i..].starts_with(','))?;
-    let line = &rest[comma..];
-    let newline = line.find('\n')?;
-    if line[..newline].contains(')') {
-        return None;
-    }
-    let end = if line[..newline].ends_with('\r') {
-        newline - 1
-    } else {
-        newline
-    };
-    Some(after_argument + comma + end)
 }
 
 fn reference_finding(

@@ -5,6 +5,7 @@
 //! [`Sources`], returns a [`Plan`]. Syntactic only: no types, no scopes — every call touched and
 //! every mention left alone is a finding.
 
+mod arguments;
 mod by_name;
 mod call_sites;
 mod function;
@@ -119,6 +120,13 @@ pub fn plan(
     builder.edit(path, TextEdit::new(old.range.clone(), list_text));
     plan.findings
         .extend(body_uses(lang, &target, text, path, &old, &resolved.params));
+    plan.findings.extend(unknown_types(
+        lang,
+        text,
+        path,
+        target.line,
+        &resolved.params,
+    ));
     plan.findings.extend(trait_findings(&target, path));
 
     // The call sites.
@@ -278,6 +286,128 @@ fn body_uses(
         }
     }
     findings
+}
+
+/// Names that can appear in a type without an import.
+const RUST_PRELUDE_TYPES: &[&str] = &[
+    "Self",
+    "Option",
+    "Result",
+    "String",
+    "Vec",
+    "Box",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "Iterator",
+    "IntoIterator",
+    "Clone",
+    "Copy",
+    "Send",
+    "Sync",
+    "Sized",
+    "Default",
+    "PartialEq",
+    "Eq",
+    "PartialOrd",
+    "Ord",
+    "AsRef",
+    "AsMut",
+    "Into",
+    "From",
+    "ToString",
+    "ToOwned",
+    "Drop",
+    "Extend",
+    "DoubleEndedIterator",
+    "ExactSizeIterator",
+    "Unpin",
+];
+const PYTHON_BUILTIN_TYPES: &[&str] = &[
+    "int",
+    "str",
+    "float",
+    "bool",
+    "bytes",
+    "list",
+    "dict",
+    "set",
+    "tuple",
+    "object",
+    "None",
+    "type",
+    "complex",
+    "frozenset",
+    "bytearray",
+    "memoryview",
+    "range",
+    "slice",
+    "Ellipsis",
+    "BaseException",
+    "Exception",
+];
+
+/// A warning for each name in the type of a new parameter that the definition's file neither
+/// declares nor imports (it mentions it nowhere): the new list would not compile or resolve.
+/// Paths (`std::path::Path`, `os.PathLike`) are taken as written.
+fn unknown_types(
+    lang: Language,
+    text: &str,
+    path: &str,
+    line: usize,
+    new: &[Param],
+) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    for param in new.iter().filter(|p| p.old.is_none()) {
+        let Some(ty) = &param.ty else {
+            continue;
+        };
+        let mut reported: Vec<&str> = Vec::new();
+        for (at, word) in identifier_words(ty) {
+            let qualified = ty[..at].ends_with("::") || ty[..at].ends_with('.');
+            let known = match lang {
+                Language::Rust => {
+                    !word.starts_with(char::is_uppercase) || RUST_PRELUDE_TYPES.contains(&word)
+                }
+                Language::Python => PYTHON_BUILTIN_TYPES.contains(&word),
+            };
+            if qualified || known || reported.contains(&word) {
+                continue;
+            }
+            if crate::lang::calls::word_matches(text, word).is_empty() {
+                reported.push(word);
+                findings.push(Finding::warning(
+                    path,
+                    line,
+                    w::type_not_in_scope(word, &param.name, path, lang),
+                ));
+            }
+        }
+    }
+    findings
+}
+
+/// The identifier-like words of `text` with their offsets.
+fn identifier_words(text: &str) -> Vec<(usize, &str)> {
+    let mut words = Vec::new();
+    let mut start = None;
+    for (i, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        let part = c == '_' || c.is_alphanumeric();
+        match (start, part) {
+            (None, true) => start = Some(i),
+            (Some(s), false) => {
+                if !text[s..i].starts_with(|c: char| c.is_ascii_digit()) {
+                    words.push((s, &text[s..i]));
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    words
 }
 
 fn trait_findings(target: &function::ChangedFunction<'_>, path: &str) -> Vec<Finding> {

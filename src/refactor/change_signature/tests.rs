@@ -544,3 +544,67 @@ fn an_import_under_another_name_warns_that_its_calls_are_not_updated() {
         plan.findings
     );
 }
+
+#[test]
+fn a_new_parameter_type_the_file_does_not_know_is_reported() {
+    let rust = MemorySources::new().with("a.rs", "fn f(a: i32) {}\n\nfn main() {\n    f(1);\n}\n");
+    let plan = run(
+        &rust,
+        "a.rs",
+        "f",
+        &[("a", None, None), ("p", Some("&Path"), None)],
+    )
+    .unwrap();
+    assert!(has(
+        &plan,
+        Severity::Warning,
+        "names `Path`, which a.rs neither declares nor imports"
+    ));
+    for known in ["&std::path::Path", "Option<Vec<u8>>", "impl Fn(u8) -> bool"] {
+        let plan = run(
+            &rust,
+            "a.rs",
+            "f",
+            &[("a", None, None), ("p", Some(known), None)],
+        )
+        .unwrap();
+        assert!(
+            !plan
+                .findings
+                .iter()
+                .any(|f| f.message.contains("neither declares")),
+            "{known}: {:#?}",
+            plan.findings
+        );
+    }
+    let python = MemorySources::new().with("a.py", "def f(a):\n    pass\n\n\nf(1)\n");
+    let plan = run(
+        &python,
+        "a.py",
+        "f",
+        &[("a", None, None), ("p", Some("Path"), Some("None"))],
+    )
+    .unwrap();
+    assert!(has(
+        &plan,
+        Severity::Warning,
+        "names `Path`, which a.py neither declares nor imports"
+    ));
+    let imported = MemorySources::new().with(
+        "a.py",
+        "from pathlib import Path\n\n\ndef f(a):\n    pass\n\n\nf(1)\n",
+    );
+    let plan = run(
+        &imported,
+        "a.py",
+        "f",
+        &[("a", None, None), ("p", Some("Path | None"), Some("None"))],
+    )
+    .unwrap();
+    assert!(
+        !plan
+            .findings
+            .iter()
+            .any(|f| f.message.contains("neither declares"))
+    );
+}

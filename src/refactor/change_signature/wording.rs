@@ -1,6 +1,8 @@
 //! Every sentence change signature says: its refusals (a parameter list it cannot take, a call
 //! it cannot rewrite) and its findings. The logic decides; these functions word it, in one place.
 
+use crate::lang::Language;
+
 // -- parameter lists as written ------------------------------------------------------------
 
 pub const LIST_MUST_END: &str = "the list must end with `)`";
@@ -499,4 +501,14 @@ pub fn arguments_note(done: &super::call_sites::Done) -> Option<crate::honesty::
             parts.join("; "),
         )
     })
+}
+
+pub fn type_not_in_scope(word: &str, parameter: &str, path: &str, lang: Language) -> String {
+    let how = match lang {
+        Language::Rust => "a `use`",
+        Language::Python => "an `import`",
+    };
+    format!(
+        "the type of the new parameter `{parameter}` names `{word}`, which {path} neither declares nor imports (it is not mentioned there); add {how} for it — candor did not"
+    )
 }
