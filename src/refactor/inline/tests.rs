@@ -780,3 +780,13 @@ fn rust_trait_methods_need_the_trait_in_scope_at_the_call_site() {
         plan.findings
     );
 }
+
+#[test]
+fn python_arguments_that_span_lines_keep_their_grouping() {
+    let text = "def f(a, b):\n    return a * b\n\n\ndef g():\n    y = f(1 +\n          2, [3,\n              4])\n    return y\n";
+    let plan = inline(&[("a.py", text)], "a.py", "f").unwrap();
+    assert_eq!(
+        after(&plan, "a.py"),
+        "def g():\n    a = (1 +\n          2)\n    b = [3,\n              4]\n    y = a * b\n    return y\n"
+    );
+}

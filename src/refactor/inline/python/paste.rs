@@ -391,7 +391,7 @@ impl PythonCallee<'_> {
             if arg.splat {
                 return Err(w::python_unpacked(text[arg.range.clone()].trim()));
             }
-            let value = text[arg.value_range.clone()].to_string();
+            let value = grouped(&text[arg.value_range.clone()]);
             let index = match &arg.keyword {
                 Some(keyword) => params
                     .iter()
@@ -631,6 +631,46 @@ fn caller_names(caller: Option<Node<'_>>, scope: Node<'_>, text: &str) -> ScopeN
         }
     }
     names
+}
+
+/// An argument as the value of an assignment: in parentheses when it spans lines (the call's
+/// own parentheses held its lines together; a bare `a = 1 +` newline `2` does not parse).
+fn grouped(value: &str) -> String {
+    if value.contains('\n') && !is_bracketed(value) {
+        format!("({value})")
+    } else {
+        value.to_string()
+    }
+}
+
+/// Whether `value` is one bracketed whole: `(…)`, `[…]`, `{…}` whose opening bracket closes at
+/// its end.
+fn is_bracketed(value: &str) -> bool {
+    let value = value.trim();
+    let Some(open) = value
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '(' | '[' | '{'))
+    else {
+        return false;
+    };
+    let close = match open {
+        '(' => ')',
+        '[' => ']',
+        _ => '}',
+    };
+    let mut depth = 0usize;
+    for (i, c) in value.char_indices() {
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            depth = depth.saturating_sub(1);
+            if depth == 0 {
+                return i + c.len_utf8() == value.len();
+            }
+        }
+    }
+    false
 }
 
 /// An argument bound to a parameter: `name = value`.
