@@ -130,13 +130,21 @@ pub fn expression_fits(call: Node<'_>, shape: &Shape) -> bool {
 
 /// Whether the block replacing `call` needs parentheses: at the very start of a statement, a
 /// tail, a match arm or a closure body, `{ .. }.m()` or `{ .. } + 1` would parse as a block
-/// statement; before a `let ... else`, `} else` is refused.
+/// statement; before a `let ... else`, `} else` is refused; right after `..`, in a `for`,
+/// `if`, `while` or `match` header `0..{ .. } {` would end the range and take the block for the
+/// body (parenthesized everywhere: the header is not always the direct parent).
 pub fn needs_parentheses<'t>(call: Node<'t>, parents: Parents<'_, 't>) -> bool {
     let mut child = call;
     let mut current = parents.of(call);
     while let Some(node) = current {
         let leftmost_part =
             |whole: Node<'_>| whole.id() != call.id() && whole.start_byte() == call.start_byte();
+        if node.kind() == "range_expression"
+            && child.start_byte() > node.start_byte()
+            && child.start_byte() == call.start_byte()
+        {
+            return true;
+        }
         match node.kind() {
             "let_declaration" => {
                 return node.child_by_field_name("alternative").is_some()

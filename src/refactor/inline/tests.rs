@@ -790,3 +790,12 @@ fn python_arguments_that_span_lines_keep_their_grouping() {
         "def g():\n    a = (1 +\n          2)\n    b = [3,\n              4]\n    y = a * b\n    return y\n"
     );
 }
+
+#[test]
+fn rust_block_after_a_range_in_a_for_header_is_parenthesized() {
+    let text = "fn f(a: i32) -> i32 {\n    let b = a + 1;\n    b * 2\n}\n\nfn main() {\n    for i in 0..f(3) {\n        println!(\"{i}\");\n    }\n}\n";
+    let plan = inline(&[("a.rs", text)], "a.rs", "f").unwrap();
+    let out = after(&plan, "a.rs");
+    assert!(out.contains("for i in 0..({"), "{out}");
+    assert!(out.contains("}) {"), "{out}");
+}
