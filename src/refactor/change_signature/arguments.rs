@@ -59,7 +59,7 @@ pub(super) fn rewrite(
     let joined = arranged
         .arguments
         .iter()
-        .map(|a| a.text.as_str())
+        .map(|a| a.text(text))
         .collect::<Vec<_>>()
         .join(&separator);
     let region = match (args.get(offset), args.last()) {
@@ -115,16 +115,15 @@ fn in_place(
         phase = this_phase;
         match argument.origin {
             Some(i) => {
-                let unchanged = args.get(i).and_then(|a| text.get(a.range.clone()))
-                    == Some(argument.text.as_str());
+                let unchanged = args.get(i).is_some_and(|a| argument.is_as_written(a, text));
                 if !unchanged || last_origin.is_some_and(|l| l > i) {
                     return None;
                 }
                 last_origin = Some(i);
                 keep[i] = true;
             }
-            None if argument.keyword => keyword.push(argument.text.clone()),
-            None => positional.push(argument.text.clone()),
+            None if argument.keyword => keyword.push(argument.text(text).to_string()),
+            None => positional.push(argument.text(text).to_string()),
         }
     }
     Some((keep, positional, keyword))
@@ -150,9 +149,12 @@ fn argument_edits(
         text.get(open..a.range.start)
             .is_some_and(|s| s.contains('\n'))
     });
-    let indent = args
-        .first()
-        .map_or("", |a| indentation_at(text, a.range.start));
+    // Only a vertical call needs it (the scan back to the line's start would cost a long line
+    // of nested calls its length per call).
+    let indent = match args.first() {
+        Some(a) if vertical => indentation_at(text, a.range.start),
+        _ => "",
+    };
     let separator = if vertical {
         format!(",{eol}{indent}")
     } else {

@@ -17,11 +17,36 @@ use crate::lang::calls::CallSite;
 /// One argument of the new call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct NewArgument {
-    /// The text to write (`x`, `key=x`).
-    pub text: String,
+    /// What to write: a range of the file (an argument kept as it is written, never copied:
+    /// `f(f(f(..)))` nested deep would copy the rest of the nest for each call) or new text.
+    pub piece: Piece,
     /// The index in the call's arguments of the argument it is (its text may gain a keyword).
     pub origin: Option<usize>,
     pub keyword: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Piece {
+    Original(std::ops::Range<usize>),
+    Written(String),
+}
+
+impl NewArgument {
+    /// Its text, read from the file's `text` when it is the argument as written.
+    pub fn text<'a>(&'a self, text: &'a str) -> &'a str {
+        match &self.piece {
+            Piece::Original(range) => text.get(range.clone()).unwrap_or(""),
+            Piece::Written(written) => written,
+        }
+    }
+
+    /// Whether it is `arg` exactly as written (compared by position, not by text).
+    pub fn is_as_written(&self, arg: &crate::lang::calls::Argument, text: &str) -> bool {
+        match &self.piece {
+            Piece::Original(range) => *range == arg.range,
+            Piece::Written(written) => text.get(arg.range.clone()) == Some(written.as_str()),
+        }
+    }
 }
 
 /// A call's arguments on the new signature, and what was done to get there.
@@ -115,7 +140,7 @@ pub(super) fn arrange(
             ));
         }
         positional.extend(passed.extra_positional.iter().map(|&i| NewArgument {
-            text: arg_text(text, call, i).to_string(),
+            piece: Piece::Original(args[i].range.clone()),
             origin: Some(i),
             keyword: false,
         }));
@@ -151,7 +176,7 @@ pub(super) fn arrange(
             ));
         }
         keywords.extend(passed.extra_keyword.iter().map(|&i| NewArgument {
-            text: arg_text(text, call, i).to_string(),
+            piece: Piece::Original(args[i].range.clone()),
             origin: Some(i),
             keyword: true,
         }));
@@ -250,15 +275,16 @@ fn written(
     slot: &Slot,
     keyword: bool,
 ) -> NewArgument {
-    let whole = text.get(arg.range.clone()).unwrap_or("");
-    let value = text.get(arg.value_range.clone()).unwrap_or("");
-    let text = match (keyword, arg.keyword.as_deref()) {
-        (true, Some(k)) if k == slot.name => whole.to_string(),
-        (true, _) if lang == Language::Python => format!("{}={value}", slot.name),
-        _ => value.to_string(),
+    let piece = match (keyword, arg.keyword.as_deref()) {
+        (true, Some(k)) if k == slot.name => Piece::Original(arg.range.clone()),
+        (true, _) if lang == Language::Python => {
+            let value = text.get(arg.value_range.clone()).unwrap_or("");
+            Piece::Written(format!("{}={value}", slot.name))
+        }
+        _ => Piece::Original(arg.value_range.clone()),
     };
     NewArgument {
-        text,
+        piece,
         origin: Some(i),
         keyword,
     }
@@ -267,7 +293,7 @@ fn written(
 /// An argument candor adds (a default value, a placeholder); `keyword` when written `name=`.
 fn added(text: String, keyword: Option<()>) -> NewArgument {
     NewArgument {
-        text,
+        piece: Piece::Written(text),
         origin: None,
         keyword: keyword.is_some(),
     }

@@ -566,9 +566,14 @@ fn plan_call(
             return plan;
         }
     };
-    let before: Vec<&str> = (offset..args.len()).map(arg_text).collect();
-    let after: Vec<&str> = arranged.arguments.iter().map(|a| a.text.as_str()).collect();
-    if before == after {
+    // Compared by position: texts of a deep nest would cost the rest of the nest per call.
+    let unchanged = arranged.arguments.len() == args.len().saturating_sub(offset)
+        && arranged
+            .arguments
+            .iter()
+            .zip(args.iter().skip(offset))
+            .all(|(new, old)| new.is_as_written(old, text));
+    if unchanged {
         plan.findings.push(Finding::info(
             path,
             call.line,
@@ -794,8 +799,13 @@ fn other_definitions(callee: &Callee<'_>, tree: &Tree, text: &str, path: &str) -
 
 /// Source text for a message: on one line, at most 40 characters.
 pub(super) fn quote(text: &str) -> String {
-    let one_line = crate::text::collapse_whitespace(text);
-    if one_line.chars().count() <= 40 {
+    // Only the start is shown, and only the start is read (an argument may hold a deep nest).
+    let head = match text.char_indices().nth(200) {
+        Some((end, _)) => &text[..end],
+        None => text,
+    };
+    let one_line = crate::text::collapse_whitespace(head);
+    if head.len() == text.len() && one_line.chars().count() <= 40 {
         one_line
     } else {
         let cut: String = one_line.chars().take(39).collect();
