@@ -595,6 +595,7 @@ fn error_kind(e: &RefactorError) -> &'static str {
         RefactorError::UnsupportedLanguage(_) => "unsupported_language",
         RefactorError::Source(_) => "source",
         RefactorError::Edit(_) => "edit (internal)",
+        RefactorError::Cancelled(_) => "cancelled",
     }
 }
 

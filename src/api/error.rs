@@ -151,7 +151,9 @@ impl From<RefactorError> for ApiError {
                     .with_param("file_path")
             }
             RefactorError::Source(e) => e.into(),
-            RefactorError::Edit(_) => ApiError::new(ErrorCode::Io, error.to_string()),
+            RefactorError::Edit(_) | RefactorError::Cancelled(_) => {
+                ApiError::new(ErrorCode::Io, error.to_string())
+            }
         }
     }
 }

@@ -350,28 +350,18 @@ impl Engine {
         }
         let choice = call.options.backend.unwrap_or(self.default_backend);
         let recorder = SkipRecorder::new(&self.sources).with_cancel(cancel.clone());
-        let planned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            backend::plan(
-                choice,
-                Semantic {
-                    lsp: &self.lsp,
-                    rope: &self.rope,
-                },
-                &self.root,
-                &recorder,
-                &call.request,
-                lang,
-                &call.options.server_override,
-            )
-        }));
-        let planned = match planned {
-            Ok(planned) => planned,
-            // The sources unwound out of a cancelled refactor; any other panic goes on up.
-            Err(payload) => match payload.downcast::<crate::cancel::Cancelled>() {
-                Ok(stopped) => return Err(cancelled(*stopped)),
-                Err(payload) => std::panic::resume_unwind(payload),
+        let planned = backend::plan(
+            choice,
+            Semantic {
+                lsp: &self.lsp,
+                rope: &self.rope,
             },
-        };
+            &self.root,
+            &recorder,
+            &call.request,
+            lang,
+            &call.options.server_override,
+        );
         cancel.check().map_err(cancelled)?;
         let mut outcome = planned?;
         // A skipped file the refactor already reported (change signature says which calls it

@@ -5,43 +5,97 @@
 
 use std::ops::Range;
 
-use tree_sitter::{Node, Tree};
+use tree_sitter::{Node, Tree, TreeCursor};
 
-/// The path (root first) of the last lookup, kept for the next one.
+/// The path (root first) of the last lookup, kept for the next one, with a cursor standing on
+/// its last node (the cursor steps to a following sibling in constant time, where a scan of the
+/// children from the first would make a lookup cost the position in a long block).
 pub struct NodeFinder<'t> {
     path: Vec<Node<'t>>,
+    cursor: TreeCursor<'t>,
+}
+
+/// Whether `node` is the kind of node a lookup of the non-empty `start..end` descends into.
+fn spans(node: Node<'_>, start: usize, end: usize) -> bool {
+    node.start_byte() <= start && end <= node.end_byte() && node.byte_range() != (start..start)
 }
 
 impl<'t> NodeFinder<'t> {
     pub fn new(tree: &'t Tree) -> NodeFinder<'t> {
         NodeFinder {
             path: vec![tree.root_node()],
+            cursor: tree.walk(),
         }
     }
 
     /// Goes to the smallest node spanning the non-empty range `start..end` (the one
-    /// `descendant_for_byte_range` finds) and returns how many nodes of the previous path were kept (at least the root).
+    /// `descendant_for_byte_range` finds) and returns how many nodes of the previous path were
+    /// kept (at least the root). Lookups in order of position cost, together, one walk of the
+    /// tree: the path is climbed only as far as needed, and from a node that ends before the
+    /// range the search goes on with its following siblings.
     pub fn seek(&mut self, start: usize, end: usize) -> usize {
-        while self.path.len() > 1
-            && self
-                .path
-                .last()
-                .is_some_and(|n| !(n.start_byte() <= start && end <= n.end_byte()))
-        {
+        let mut kept = self.path.len();
+        while self.path.len() > 1 {
+            let Some(&node) = self.path.last() else {
+                break;
+            };
+            if node.start_byte() <= start && end <= node.end_byte() {
+                break;
+            }
+            kept = kept.min(self.path.len() - 1);
+            if node.end_byte() <= start && self.forward_to_spanning_sibling(start, end) {
+                break;
+            }
+            self.cursor.goto_parent();
             self.path.pop();
+            kept = kept.min(self.path.len());
         }
-        let kept = self.path.len();
-        while let Some(&node) = self.path.last() {
-            let mut cursor = node.walk();
-            let child = node.children(&mut cursor).find(|c| {
-                c.start_byte() <= start && end <= c.end_byte() && c.byte_range() != (start..start)
-            });
-            match child {
-                Some(child) => self.path.push(child),
-                None => break,
+        self.descend(start, end);
+        kept
+    }
+
+    /// From the cursor's node, which ends before `start`, on along its following siblings to
+    /// one that spans the range (it replaces the path's last node); `false`, the cursor left on
+    /// some sibling, when none does.
+    fn forward_to_spanning_sibling(&mut self, start: usize, end: usize) -> bool {
+        while self.cursor.goto_next_sibling() {
+            let sibling = self.cursor.node();
+            if spans(sibling, start, end) {
+                if let Some(last) = self.path.last_mut() {
+                    *last = sibling;
+                }
+                return true;
+            }
+            if sibling.end_byte() > start {
+                return false;
             }
         }
-        kept
+        false
+    }
+
+    /// From the path's last node, which spans the range, down to the smallest node spanning it.
+    fn descend(&mut self, start: usize, end: usize) {
+        'down: while self.cursor.goto_first_child() {
+            loop {
+                let child = self.cursor.node();
+                if spans(child, start, end) {
+                    self.path.push(child);
+                    continue 'down;
+                }
+                // Children come in order: none after this one starts early enough.
+                if child.start_byte() > start || !self.cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+            self.cursor.goto_parent();
+            break;
+        }
+    }
+
+    /// The parents of the nodes on the last lookup's path, in constant time per step from its
+    /// end (`Node::parent` walks down from the root, through every earlier sibling on the way).
+    pub fn parents(&self) -> Parents<'_, 't> {
+        Parents { path: &self.path }
     }
 
     /// The node found by the last [`seek`](Self::seek) and its ancestors: root first, the node
@@ -60,6 +114,27 @@ impl<'t> NodeFinder<'t> {
             .take_while(|n| range.start <= n.start_byte() && n.end_byte() <= range.end)
             .find(|n| n.byte_range() == *range && n.kind() == kind)
             .copied()
+    }
+}
+
+/// The parent of a node, read off a lookup's path when the node is on it (else `Node::parent`).
+#[derive(Clone, Copy)]
+pub struct Parents<'p, 't> {
+    path: &'p [Node<'t>],
+}
+
+impl<'t> Parents<'_, 't> {
+    /// Parents of no path: `Node::parent` for every node.
+    pub fn none() -> Parents<'static, 't> {
+        Parents { path: &[] }
+    }
+
+    pub fn of(&self, node: Node<'t>) -> Option<Node<'t>> {
+        match self.path.iter().rposition(|n| n.id() == node.id()) {
+            Some(0) => None,
+            Some(i) => self.path.get(i - 1).copied(),
+            None => node.parent(),
+        }
     }
 }
 
@@ -102,6 +177,22 @@ mod tests {
             finder.seek(start, end);
             assert_eq!(finder.path().last().copied(), expected, "{start}..{end}");
         }
+    }
+
+    #[test]
+    fn parents_on_the_path_are_the_trees_own() {
+        let text = "def f():\n    x = 1\n    y = g(h(x))\n";
+        let tree = Language::Python.parse(text);
+        let mut finder = NodeFinder::new(&tree);
+        let at = text.find("h(x)").unwrap();
+        let call = finder.exact(&(at..at + 4), "call").unwrap();
+        let parents = finder.parents();
+        let mut node = call;
+        while let Some(parent) = parents.of(node) {
+            assert_eq!(Some(parent), node.parent());
+            node = parent;
+        }
+        assert_eq!(node, tree.root_node());
     }
 
     #[test]

@@ -204,6 +204,9 @@ pub enum RefactorError {
     Source(#[from] SourceError),
     #[error("internal error: the refactor produced inconsistent edits ({0}); please report it")]
     Edit(#[from] EditError),
+    /// The request was cancelled (`Sources::cancel`); nothing was planned.
+    #[error(transparent)]
+    Cancelled(#[from] crate::cancel::Cancelled),
 }
 
 impl From<LookupError> for RefactorError {

@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 
 use tree_sitter::Tree;
 
+use crate::cancel::Cancel;
+
 use crate::edit::SourceFile;
 use crate::lang::symbols::Symbol;
 use crate::lang::{Language, SyntaxError};
@@ -82,6 +84,13 @@ pub trait Sources: Sync {
     /// kept.
     fn parsed(&self) -> &dyn ParsedFiles {
         &ParseOnDemand
+    }
+
+    /// The request's cancellation token: the refactors check it in their long loops (per file,
+    /// per call site) and stop with [`Cancelled`](crate::cancel::Cancelled). Never set by
+    /// default.
+    fn cancel(&self) -> Cancel {
+        Cancel::never()
     }
 }
 
@@ -191,6 +200,10 @@ impl Sources for FullTrees<'_> {
 
     fn parsed(&self) -> &dyn ParsedFiles {
         self
+    }
+
+    fn cancel(&self) -> Cancel {
+        self.0.cancel()
     }
 }
 

@@ -273,62 +273,12 @@ impl ParsedFiles for DiskSources {
 
 /// Wraps the sources of one refactor and remembers every file a project-wide search had to skip
 /// (binary, not UTF-8, over the size limit), so the response can say so as findings. Also where
-/// a request is cancelled: every file read and every project-wide search checks the token first
-/// and fails; the per-file parse hooks, which cannot fail, unwind out of the refactor with a
-/// [`Cancelled`](crate::cancel::Cancelled) payload (`resume_unwind`: no panic message), which
-/// `api::Engine` turns back into the cancelled error — until the refactors' own loops take the
-/// token.
+/// a request is cancelled: every file read and every project-wide search checks the token
+/// first and fails, and the refactors check it ([`Sources::cancel`]) in their own long loops.
 pub struct SkipRecorder<'a> {
     inner: &'a DiskSources,
     skipped: Mutex<BTreeMap<String, String>>,
     cancel: Cancel,
-    parsed: StopWhenCancelled<'a>,
-}
-
-/// The shell's parsed-file store, unwinding out of the refactor at the next parse once the
-/// call is cancelled (see [`SkipRecorder`]).
-struct StopWhenCancelled<'a> {
-    inner: &'a dyn ParsedFiles,
-    cancel: Cancel,
-}
-
-impl StopWhenCancelled<'_> {
-    fn stop_if_cancelled(&self) {
-        if let Err(cancelled) = self.cancel.check() {
-            std::panic::resume_unwind(Box::new(cancelled));
-        }
-    }
-}
-
-impl ParsedFiles for StopWhenCancelled<'_> {
-    fn tree(&self, lang: Language, file: &SourceFile) -> Tree {
-        self.stop_if_cancelled();
-        self.inner.tree(lang, file)
-    }
-
-    fn tree_in_passing(&self, lang: Language, file: &SourceFile) -> Tree {
-        self.stop_if_cancelled();
-        self.inner.tree_in_passing(lang, file)
-    }
-
-    fn tree_around_words(&self, lang: Language, file: &SourceFile, words: &[&str]) -> Tree {
-        self.stop_if_cancelled();
-        self.inner.tree_around_words(lang, file, words)
-    }
-
-    fn known(&self, path: &str, sha256: &str) -> Option<KnownParse> {
-        self.inner.known(path, sha256)
-    }
-
-    fn outline(&self, lang: Language, file: &SourceFile, tree: &Tree) -> Vec<Symbol> {
-        self.stop_if_cancelled();
-        self.inner.outline(lang, file, tree)
-    }
-
-    fn run(&self, jobs: Vec<Job<'_>>) {
-        self.stop_if_cancelled();
-        self.inner.run(jobs)
-    }
 }
 
 impl<'a> SkipRecorder<'a> {
@@ -337,16 +287,11 @@ impl<'a> SkipRecorder<'a> {
             inner,
             skipped: Mutex::new(BTreeMap::new()),
             cancel: Cancel::never(),
-            parsed: StopWhenCancelled {
-                inner: inner.parsed(),
-                cancel: Cancel::never(),
-            },
         }
     }
 
     /// Stops reading files once `cancel` is set (the refactor then fails, nothing written).
     pub fn with_cancel(mut self, cancel: Cancel) -> SkipRecorder<'a> {
-        self.parsed.cancel = cancel.clone();
         self.cancel = cancel;
         self
     }
@@ -390,7 +335,11 @@ impl Sources for SkipRecorder<'_> {
     }
 
     fn parsed(&self) -> &dyn ParsedFiles {
-        &self.parsed
+        self.inner.parsed()
+    }
+
+    fn cancel(&self) -> Cancel {
+        self.cancel.clone()
     }
 }
 

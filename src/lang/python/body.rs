@@ -10,6 +10,7 @@ use tree_sitter::Node;
 
 use super::names::COMPREHENSIONS;
 use super::statements::next_statement;
+use crate::lang::finder::Parents;
 use crate::lang::{node_text, walk_node};
 use crate::text::surgery::line_content_end;
 
@@ -52,9 +53,14 @@ pub fn is_class_bound(n: Node<'_>, text: &str) -> bool {
 
 /// The statement (child of a block or of the module) that contains `node`.
 pub fn statement_of(node: Node<'_>) -> Option<Node<'_>> {
+    statement_with(node, Parents::none())
+}
+
+/// [`statement_of`], climbing with `parents`.
+pub fn statement_with<'t>(node: Node<'t>, parents: Parents<'_, 't>) -> Option<Node<'t>> {
     let mut current = node;
     loop {
-        let parent = current.parent()?;
+        let parent = parents.of(current)?;
         if matches!(parent.kind(), "block" | "module") {
             return Some(current);
         }
@@ -65,6 +71,18 @@ pub fn statement_of(node: Node<'_>) -> Option<Node<'_>> {
 /// The innermost function whose body contains `node`, if any.
 pub fn enclosing_function(node: Node<'_>) -> Option<Node<'_>> {
     crate::lang::ancestor_of_kind(node, "function_definition")
+}
+
+/// [`enclosing_function`], climbing with `parents`.
+pub fn enclosing_function_with<'t>(node: Node<'t>, parents: Parents<'_, 't>) -> Option<Node<'t>> {
+    let mut current = parents.of(node);
+    while let Some(n) = current {
+        if n.kind() == "function_definition" {
+            return Some(n);
+        }
+        current = parents.of(n);
+    }
+    None
 }
 
 /// The class a function is defined directly in.
@@ -129,8 +147,8 @@ pub fn is_inert(node: Node<'_>) -> bool {
 
 /// Whether the call sits where any expression fits without parentheses (an argument, an
 /// element, the right side of `=`).
-pub fn delimits(call: Node<'_>) -> bool {
-    let Some(parent) = call.parent() else {
+pub fn delimits<'t>(call: Node<'t>, parents: Parents<'_, 't>) -> bool {
+    let Some(parent) = parents.of(call) else {
         return false;
     };
     match parent.kind() {
@@ -538,10 +556,14 @@ pub enum NoStatements {
 }
 
 /// The context of `call`, deep in an expression of `statement`.
-pub fn expression_context(call: Node<'_>, statement: Node<'_>) -> Result<Context, NoStatements> {
+pub fn expression_context<'t>(
+    call: Node<'t>,
+    statement: Node<'t>,
+    parents: Parents<'_, 't>,
+) -> Result<Context, NoStatements> {
     let mut conditional: Option<Conditional> = None;
     let mut child = call;
-    let mut current = call.parent();
+    let mut current = parents.of(call);
     while let Some(node) = current {
         if node.id() == statement.id() && node.kind() == "while_statement" {
             return Err(NoStatements::While);
@@ -570,7 +592,7 @@ pub fn expression_context(call: Node<'_>, statement: Node<'_>) -> Result<Context
             break;
         }
         child = node;
-        current = node.parent();
+        current = parents.of(node);
     }
     Ok(conditional.map_or(Context::Plain, Context::Conditional))
 }
@@ -583,8 +605,8 @@ pub enum Scope {
     Function,
 }
 
-pub fn scope_of_statement(statement: Node<'_>, text: &str) -> Scope {
-    let mut current = statement.parent();
+pub fn scope_of_statement<'t>(statement: Node<'t>, text: &str, parents: Parents<'_, 't>) -> Scope {
+    let mut current = parents.of(statement);
     while let Some(n) = current {
         match n.kind() {
             "function_definition" | "lambda" => return Scope::Function,
@@ -597,7 +619,7 @@ pub fn scope_of_statement(statement: Node<'_>, text: &str) -> Scope {
             }
             _ => {}
         }
-        current = n.parent();
+        current = parents.of(n);
     }
     Scope::Module
 }
@@ -657,25 +679,25 @@ pub fn outer_range(func: Node<'_>) -> Range<usize> {
     crate::lang::python::definitions::outer(func).byte_range()
 }
 
-/// Every identifier read in `scope` (not attributes or keyword names) outside `skip` and
-/// nested scopes, with its line.
-pub fn identifiers_outside(
-    scope: Node<'_>,
-    text: &str,
-    skip: &Range<usize>,
-) -> Vec<(String, usize)> {
+/// Every identifier read in `scope` (not attributes or keyword names) outside nested scopes:
+/// name, byte offset and line, in order of position (one walk for all the calls of a scope).
+pub fn identifier_occurrences(scope: Node<'_>, text: &str) -> Vec<(String, usize, usize)> {
     let mut occurrences = Vec::new();
-    walk_node(scope, |n| {
-        if n.start_byte() >= skip.start && n.end_byte() <= skip.end {
-            return false;
-        }
+    crate::lang::walk_node_with_ancestors(scope, |n, ancestors| {
         if n.id() != scope.id() && NESTED_SCOPES.contains(&n.kind()) {
             return false;
         }
         if n.kind() == "identifier"
-            && !crate::lang::python::names::is_attribute_or_keyword_name(n, n.parent())
+            && !crate::lang::python::names::is_attribute_or_keyword_name(
+                n,
+                crate::lang::up_from(n, ancestors).next(),
+            )
         {
-            occurrences.push((node_text(n, text).to_string(), n.start_position().row + 1));
+            occurrences.push((
+                node_text(n, text).to_string(),
+                n.start_byte(),
+                n.start_position().row + 1,
+            ));
         }
         true
     });

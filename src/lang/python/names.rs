@@ -297,6 +297,56 @@ pub fn target_names(target: Node<'_>, text: &str, names: &mut BTreeSet<String>) 
     });
 }
 
+/// Where each of `names` occurs as a variable in `root` (never as an attribute or a keyword
+/// argument's name), and those among them that a nested scope of `root` binds again (a nested
+/// function's or lambda's parameter or name, a comprehension variable, `global`/`nonlocal`):
+/// renaming one of those everywhere would change what the nested scope means.
+pub fn variable_ranges(
+    root: Node<'_>,
+    text: &str,
+    names: &BTreeSet<String>,
+) -> (
+    std::collections::BTreeMap<String, Vec<std::ops::Range<usize>>>,
+    BTreeSet<String>,
+) {
+    let mut ranges: std::collections::BTreeMap<String, Vec<std::ops::Range<usize>>> =
+        std::collections::BTreeMap::new();
+    let mut rebound = BTreeSet::new();
+    walk_node_with_ancestors(root, |n, ancestors| {
+        if n.kind() != "identifier" {
+            return true;
+        }
+        let name = node_text(n, text);
+        if !names.contains(name) {
+            return false;
+        }
+        let parent = up_from(n, ancestors).next();
+        if is_attribute_or_keyword_name(n, parent) {
+            return false;
+        }
+        let rebinds = ancestors.iter().any(|a| {
+            matches!(
+                a.kind(),
+                "parameters" | "lambda_parameters" | "global_statement" | "nonlocal_statement"
+            ) || (a.kind() == "for_in_clause"
+                && a.child_by_field_name("left")
+                    .is_some_and(|left| left.byte_range().contains(&n.start_byte())))
+        }) || parent.is_some_and(|p| {
+            matches!(p.kind(), "function_definition" | "class_definition")
+                && p.child_by_field_name("name") == Some(n)
+        });
+        if rebinds {
+            rebound.insert(name.to_string());
+        }
+        ranges
+            .entry(name.to_string())
+            .or_default()
+            .push(n.byte_range());
+        false
+    });
+    (ranges, rebound)
+}
+
 /// Identifiers read or written in a subtree, except attribute names, keyword names and the
 /// variables of comprehensions (they have a scope of their own).
 pub fn read_names(root: Node<'_>, text: &str) -> BTreeSet<String> {

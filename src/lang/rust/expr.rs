@@ -2,6 +2,7 @@
 //! parentheses, whether a block pasted somewhere needs them, the statement a call is, and
 //! whether a returned value takes its type from the declared return type.
 
+use crate::lang::finder::Parents;
 use tree_sitter::Node;
 
 use crate::lang::{node_text, walk_node};
@@ -29,8 +30,8 @@ impl Shape {
 }
 
 /// The expression statement `call` makes up alone, if any.
-pub fn statement_of(call: Node<'_>) -> Option<Node<'_>> {
-    call.parent().filter(|p| {
+pub fn statement_of<'t>(call: Node<'t>, parents: Parents<'_, 't>) -> Option<Node<'t>> {
+    parents.of(call).filter(|p| {
         p.kind() == "expression_statement" && p.named_child(0).is_some_and(|c| c.id() == call.id())
     })
 }
@@ -43,13 +44,13 @@ pub fn in_let_else(node: Node<'_>) -> bool {
 }
 
 /// The function or closure whose body holds `node`.
-pub fn caller_of(node: Node<'_>) -> Option<Node<'_>> {
-    let mut caller = node.parent();
+pub fn caller_of<'t>(node: Node<'t>, parents: Parents<'_, 't>) -> Option<Node<'t>> {
+    let mut caller = parents.of(node);
     while let Some(n) = caller {
         if matches!(n.kind(), "function_item" | "closure_expression") {
             return Some(n);
         }
-        caller = n.parent();
+        caller = parents.of(n);
     }
     None
 }
@@ -129,13 +130,21 @@ pub fn expression_fits(call: Node<'_>, shape: &Shape) -> bool {
 
 /// Whether the block replacing `call` needs parentheses: at the very start of a statement, a
 /// tail, a match arm or a closure body, `{ .. }.m()` or `{ .. } + 1` would parse as a block
-/// statement; before a `let ... else`, `} else` is refused.
-pub fn needs_parentheses(call: Node<'_>) -> bool {
+/// statement; before a `let ... else`, `} else` is refused; right after `..`, in a `for`,
+/// `if`, `while` or `match` header `0..{ .. } {` would end the range and take the block for the
+/// body (parenthesized everywhere: the header is not always the direct parent).
+pub fn needs_parentheses<'t>(call: Node<'t>, parents: Parents<'_, 't>) -> bool {
     let mut child = call;
-    let mut current = call.parent();
+    let mut current = parents.of(call);
     while let Some(node) = current {
         let leftmost_part =
             |whole: Node<'_>| whole.id() != call.id() && whole.start_byte() == call.start_byte();
+        if node.kind() == "range_expression"
+            && child.start_byte() > node.start_byte()
+            && child.start_byte() == call.start_byte()
+        {
+            return true;
+        }
         match node.kind() {
             "let_declaration" => {
                 return node.child_by_field_name("alternative").is_some()
@@ -159,7 +168,7 @@ pub fn needs_parentheses(call: Node<'_>) -> bool {
             _ => {}
         }
         child = node;
-        current = node.parent();
+        current = parents.of(node);
     }
     false
 }

@@ -1,8 +1,10 @@
 //! Call sites of the changed function in one file: which calls are its calls (by the form of the
-//! call, never by types), how their arguments map positionally onto the new signature, the
-//! smallest edits that drop surplus arguments and add placeholders, and a finding for every call
-//! and every mention that is not a call. Arguments are never re-ordered.
+//! call, never by types), their arguments laid on the new signature by name ([`by_name`]), the
+//! smallest edits that write that (or the arguments anew when they are re-ordered), and a
+//! finding for every call and every mention that is not a call.
 
+use super::arguments;
+use super::by_name;
 use super::wording as w;
 use std::ops::Range;
 
@@ -10,6 +12,7 @@ use tree_sitter::{Node, Tree};
 
 use super::function::MethodOwner;
 use super::params::Signature;
+use crate::cancel::Cancel;
 use crate::edit::{SourceFile, TextEdit};
 use crate::lang::Language;
 use crate::lang::calls::{
@@ -24,7 +27,7 @@ use crate::lang::rust::names::is_path_prefix;
 use crate::lang::rust::paths::last_path_segment;
 use crate::lang::symbols::{Symbol, SymbolKind, outline};
 use crate::refactor::Finding;
-use crate::text::{indentation_at, line_ending};
+use crate::text::line_ending;
 
 /// What the calls are matched against.
 pub(super) struct Callee<'a> {
@@ -76,6 +79,7 @@ pub(super) struct FileOutcome {
     pub findings: Vec<Finding>,
     /// Calls whose arguments changed.
     pub updated: usize,
+    pub done: Done,
 }
 
 enum Decision {
@@ -86,17 +90,58 @@ enum Decision {
     Skip(String),
 }
 
-struct CallPlan {
-    range: Range<usize>,
-    edits: Vec<TextEdit>,
-    deletions: Vec<Range<usize>>,
-    findings: Vec<Finding>,
+pub(super) struct CallPlan {
+    pub range: Range<usize>,
+    /// Where the call is, for messages.
+    pub at: String,
+    pub line: usize,
+    pub edits: Vec<TextEdit>,
+    pub deletions: Vec<Range<usize>>,
+    /// The arguments' text written anew (re-ordered): a call inside it is not edited on its own.
+    pub rebuilt: Option<Range<usize>>,
+    pub findings: Vec<Finding>,
+    /// What was done, for the caveat note.
+    pub done: Done,
+}
+
+/// What change signature did to the calls, for the note under its caveat.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct Done {
+    /// Calls whose arguments were re-ordered by name.
+    pub reordered: usize,
+    /// Old parameter name → calls that dropped its argument.
+    pub dropped: std::collections::BTreeMap<String, usize>,
+    /// New Rust parameter name → calls given the value for its callers.
+    pub defaults: std::collections::BTreeMap<String, usize>,
+    /// New Python parameter name → calls that leave it to its default.
+    pub left_to_default: std::collections::BTreeMap<String, usize>,
+}
+
+impl Done {
+    pub fn add(&mut self, other: &Done) {
+        self.reordered += other.reordered;
+        for (name, n) in &other.dropped {
+            *self.dropped.entry(name.clone()).or_default() += n;
+        }
+        for (name, n) in &other.defaults {
+            *self.defaults.entry(name.clone()).or_default() += n;
+        }
+        for (name, n) in &other.left_to_default {
+            *self.left_to_default.entry(name.clone()).or_default() += n;
+        }
+    }
 }
 
 /// Finds and rewrites the calls in `file`, and reports every other mention. `tree` is a tree of
 /// the file that holds at least the statements around the search words and their enclosing
 /// blocks (`Sources::parse_around_words`).
-pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile, tree: &Tree) -> FileOutcome {
+/// Stops early (the outcome then incomplete) once `cancel` is set: the caller checks it after.
+pub(super) fn rewrite_file(
+    callee: &Callee<'_>,
+    file: &SourceFile,
+    tree: &Tree,
+    cancel: &Cancel,
+) -> FileOutcome {
     let lang = callee.lang;
     let text = file.text.as_str();
     let path = file.path.as_str();
@@ -130,6 +175,9 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile, tree: &Tree) 
     let mut plans = Vec::new();
     let locations = call_locations(&calls, text, path);
     for ((call, construction), at) in calls.iter().zip(locations) {
+        if cancel.is_cancelled() {
+            return outcome;
+        }
         let doubt = callee
             .engine
             .and_then(|e| e.doubt(path, call.name_range.start));
@@ -174,26 +222,34 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile, tree: &Tree) 
         }
     }
     // A call inside an argument another call drops, or inside the definition's own parameter
-    // list (which is rewritten whole), is not edited on its own.
-    let deletions: Vec<(&Range<usize>, &Range<usize>)> = plans
-        .iter()
-        .flat_map(|other| other.deletions.iter().map(move |d| (d, &other.range)))
-        .collect();
+    // list (which is rewritten whole), is not edited on its own. (A call's own deletions lie
+    // inside its argument list: they never span the call itself.)
+    let deletions = Spans::new(plans.iter().flat_map(|p| p.deletions.iter().cloned()));
+    let rebuilt = Spans::new(plans.iter().filter_map(|p| p.rebuilt.clone()));
     let swallowed = |plan: &CallPlan| {
         let inside = |r: &Range<usize>| r.start <= plan.range.start && plan.range.end <= r.end;
-        (is_definition_file && inside(&callee.definition.2))
-            || deletions
-                .iter()
-                .any(|(deleted, owner)| **owner != plan.range && inside(deleted))
+        (is_definition_file && inside(&callee.definition.2)) || deletions.contain(&plan.range)
     };
     let keep: Vec<bool> = plans.iter().map(|p| !swallowed(p)).collect();
     for (plan, keep) in plans.into_iter().zip(keep) {
         if !keep {
             continue;
         }
+        // Inside the re-written arguments of another call: its own edits cannot be made.
+        if rebuilt.contain(&plan.range) {
+            if !plan.edits.is_empty() {
+                outcome.findings.push(Finding::warning(
+                    path,
+                    plan.line,
+                    w::inside_reordered_arguments(&plan.at),
+                ));
+            }
+            continue;
+        }
         if !plan.edits.is_empty() {
             outcome.updated += 1;
         }
+        outcome.done.add(&plan.done);
         outcome.edits.extend(plan.edits);
         outcome.findings.extend(plan.findings);
     }
@@ -226,6 +282,38 @@ pub(super) fn rewrite_file(callee: &Callee<'_>, file: &SourceFile, tree: &Tree) 
         .findings
         .extend(other_definitions(callee, tree, text, path));
     outcome
+}
+
+/// Ranges, asked whether one of them spans a range: sorted by start with the furthest end so
+/// far, so that thousands of calls each dropping an argument stay `n log n`.
+struct Spans {
+    starts: Vec<usize>,
+    furthest_end: Vec<usize>,
+}
+
+impl Spans {
+    fn new(ranges: impl Iterator<Item = Range<usize>>) -> Spans {
+        let mut ranges: Vec<Range<usize>> = ranges.collect();
+        ranges.sort_by_key(|r| r.start);
+        let mut furthest = 0;
+        let furthest_end = ranges
+            .iter()
+            .map(|r| {
+                furthest = furthest.max(r.end);
+                furthest
+            })
+            .collect();
+        Spans {
+            starts: ranges.iter().map(|r| r.start).collect(),
+            furthest_end,
+        }
+    }
+
+    /// Whether one of the ranges starts at or before `range` and ends at or after it.
+    fn contain(&self, range: &Range<usize>) -> bool {
+        let starting_before = self.starts.partition_point(|&s| s <= range.start);
+        starting_before > 0 && self.furthest_end[starting_before - 1] >= range.end
+    }
 }
 
 /// For each call (in order of position): `path:line`, or `path:line:column` when the line holds
@@ -442,7 +530,7 @@ fn node_at<'t>(tree: &'t Tree, range: &Range<usize>) -> Option<Node<'t>> {
         .descendant_for_byte_range(range.start, range.end)
 }
 
-fn placeholder(lang: Language, name: &str) -> String {
+pub(super) fn placeholder(lang: Language, name: &str) -> String {
     match lang {
         Language::Rust => format!(
             "todo!(\"argument `{}`\")",
@@ -465,9 +553,13 @@ fn plan_call(
     let new = &callee.new;
     let mut plan = CallPlan {
         range: call.range.clone(),
+        at: at.to_string(),
+        line: call.line,
         edits: Vec::new(),
         deletions: Vec::new(),
+        rebuilt: None,
         findings: Vec::new(),
+        done: Done::default(),
     };
     let arg_text = |i: usize| {
         args.get(i)
@@ -491,18 +583,33 @@ fn plan_call(
         ));
         return plan;
     }
-
-    let mapping = map_arguments(callee, call, text, path, at, offset);
-    let (mut positional_placeholders, mut keyword_placeholders, missing) =
-        placeholders(callee, mapping.filled, &mapping.by_keyword);
-    let (keep, notes) = (mapping.keep, mapping.notes);
-    let dropped = keep.iter().filter(|k| !**k).count();
-    let added = positional_placeholders.len() + keyword_placeholders.len();
+    let arranged = match by_name::arrange(callee, call, text, at, offset) {
+        Ok(arranged) => arranged,
+        Err(why) => {
+            plan.findings.push(Finding::warning(path, call.line, why));
+            return plan;
+        }
+    };
+    // Compared by position: texts of a deep nest would cost the rest of the nest per call.
+    let unchanged = arranged.arguments.len() == args.len().saturating_sub(offset)
+        && arranged
+            .arguments
+            .iter()
+            .zip(args.iter().skip(offset))
+            .all(|(new, old)| new.is_as_written(old, text));
+    if unchanged {
+        plan.findings.push(Finding::info(
+            path,
+            call.line,
+            w::call_unchanged(at, args.len()),
+        ));
+        return plan;
+    }
     let generator = args.len() == 1
         && args
             .first()
             .is_some_and(|a| a.range == call.arguments_range);
-    if generator && (dropped > 0 || added > 0) {
+    if generator {
         plan.findings.push(Finding::warning(
             path,
             call.line,
@@ -510,278 +617,104 @@ fn plan_call(
         ));
         return plan;
     }
-    plan.findings.extend(notes);
-    for (name, value) in &missing {
+    if let Err(why) = arguments::rewrite(&mut plan, text, call, offset, &arranged, eol, callee.lang)
+    {
+        plan.findings.push(Finding::warning(path, call.line, why));
+        return plan;
+    }
+    call_notes(&mut plan, callee, call, text, path, at, &arranged);
+    plan.findings.push(Finding::info(
+        path,
+        call.line,
+        w::call_updated(at, args.len(), offset + arranged.arguments.len()),
+    ));
+    plan
+}
+
+/// The findings about one rewritten call: arguments dropped, values and placeholders added,
+/// arguments now evaluated in another order; and what was done, for the caveat note.
+fn call_notes(
+    plan: &mut CallPlan,
+    callee: &Callee<'_>,
+    call: &CallSite,
+    text: &str,
+    path: &str,
+    at: &str,
+    arranged: &by_name::Arranged,
+) {
+    let value_of = |i: usize| {
+        call.args
+            .get(i)
+            .and_then(|a| text.get(a.value_range.clone()))
+            .unwrap_or("")
+    };
+    for (i, name) in &arranged.dropped {
+        let value = value_of(*i);
+        let message = w::dropped_argument_of(at, &quote(value), name);
+        plan.findings.push(if is_plain_value(value) {
+            Finding::info(path, call.line, message)
+        } else {
+            Finding::warning(path, call.line, w::dropped_effects(&message))
+        });
+        *plan.done.dropped.entry(name.clone()).or_default() += 1;
+    }
+    for (name, value) in &arranged.placeholders {
         plan.findings.push(Finding::warning(
             path,
             call.line,
             w::placeholder_argument(at, name, value),
         ));
     }
-
-    argument_edits(
-        &mut plan,
-        text,
-        call,
-        &keep,
-        (&mut positional_placeholders, &mut keyword_placeholders),
-        eol,
-    );
-    let before = args.len();
-    let after = before - dropped + added;
-    plan.findings.push(if plan.edits.is_empty() {
-        Finding::info(path, call.line, w::call_unchanged(at, before))
-    } else {
-        Finding::info(path, call.line, w::call_updated(at, before, after))
-    });
-    plan
-}
-
-/// How a call's arguments land on the new signature: which stay, the notes about those that
-/// change meaning or go, how many positional parameters they fill, and the names passed by
-/// keyword.
-struct Mapping<'c> {
-    keep: Vec<bool>,
-    notes: Vec<Finding>,
-    filled: usize,
-    by_keyword: Vec<&'c str>,
-}
-
-fn map_arguments<'c>(
-    callee: &Callee<'_>,
-    call: &'c CallSite,
-    text: &str,
-    path: &str,
-    at: &str,
-    offset: usize,
-) -> Mapping<'c> {
-    let args = &call.args;
-    let (old, new) = (&callee.old, &callee.new);
-    let arg_text = |i: usize| {
-        args.get(i)
-            .and_then(|a| text.get(a.range.clone()))
-            .unwrap_or("")
-    };
-    let mut keep = vec![true; args.len()];
-    let mut notes: Vec<Finding> = Vec::new();
-    let mut positional = 0usize;
-    for (i, arg) in args.iter().enumerate().skip(offset) {
-        if arg.keyword.is_some() {
-            continue;
-        }
-        let j = positional;
-        positional += 1;
-        if let Some(slot) = new.positional.get(j) {
-            // The argument now means something else when it meant a parameter that still exists
-            // elsewhere, lands on one that existed elsewhere, or was absorbed by `*args`. A plain
-            // rename (old name gone, new name new) is taken as intended.
-            let was = match old.positional.get(j) {
-                Some(old_slot)
-                    if old_slot.name != slot.name
-                        && (new.has_name(&old_slot.name) || old.has_name(&slot.name)) =>
-                {
-                    Some(format!("`{}`", old_slot.name))
-                }
-                None => old.var_positional.as_ref().map(|v| format!("`{v}`")),
-                _ => None,
-            };
-            if let Some(was) = was {
-                notes.push(Finding::warning(
-                    path,
-                    call.line,
-                    w::argument_changes_parameter(at, j + 1, &quote(arg_text(i)), &was, &slot.name),
-                ));
-            }
-        } else if new.var_positional.is_none() {
-            keep[i] = false;
-            notes.push(Finding::warning(
+    for name in &arranged.defaults {
+        let value = callee
+            .new
+            .positional
+            .iter()
+            .find(|s| s.name == *name)
+            .and_then(|s| s.passed_default.as_deref())
+            .unwrap_or("");
+        plan.findings.push(Finding::info(
+            path,
+            call.line,
+            w::default_passed(at, name, value),
+        ));
+        *plan.done.defaults.entry(name.clone()).or_default() += 1;
+    }
+    for name in &arranged.left_to_default {
+        *plan.done.left_to_default.entry(name.clone()).or_default() += 1;
+    }
+    if arranged.moved {
+        plan.done.reordered += 1;
+        let effects: Vec<&str> = arranged
+            .arguments
+            .iter()
+            .filter_map(|a| a.origin)
+            .map(value_of)
+            .filter(|v| !is_plain_value(v))
+            .collect();
+        if effects.len() > 1 {
+            plan.findings.push(Finding::warning(
                 path,
                 call.line,
-                w::dropped_argument(at, j + 1, &quote(arg_text(i))),
+                w::evaluation_order_changed(
+                    at,
+                    &effects.iter().map(|e| quote(e)).collect::<Vec<_>>(),
+                ),
             ));
         }
     }
-    let filled = positional.min(new.positional.len());
-    let mut by_keyword: Vec<&str> = Vec::new();
-    for (i, arg) in args.iter().enumerate() {
-        let Some(keyword) = arg.keyword.as_deref() else {
-            continue;
-        };
-        if let Some(position) = new.positional.iter().position(|s| s.name == keyword) {
-            let slot = &new.positional[position];
-            if slot.positional_only {
-                notes.push(Finding::warning(
-                    path,
-                    call.line,
-                    w::positional_only_by_keyword(at, keyword),
-                ));
-            } else if position < filled {
-                notes.push(Finding::warning(
-                    path,
-                    call.line,
-                    w::passed_twice(at, keyword, position + 1),
-                ));
-            }
-            by_keyword.push(keyword);
-        } else if new.keyword_only.iter().any(|s| s.name == keyword) || new.var_keyword {
-            by_keyword.push(keyword);
-        } else {
-            keep[i] = false;
-            notes.push(Finding::warning(
-                path,
-                call.line,
-                w::dropped_keyword_argument(at, &quote(arg_text(i)), keyword),
-            ));
-        }
-    }
-    Mapping {
-        keep,
-        notes,
-        filled,
-        by_keyword,
-    }
 }
 
-/// The placeholders for the new parameters a call does not fill: positional ones (while no
-/// parameter was skipped), keyword ones, and (name, placeholder) of each.
-fn placeholders<'a>(
-    callee: &'a Callee<'_>,
-    filled: usize,
-    by_keyword: &[&str],
-) -> (Vec<String>, Vec<String>, Vec<(&'a str, String)>) {
-    let new = &callee.new;
-    let mut positional_placeholders: Vec<String> = Vec::new();
-    let mut keyword_placeholders: Vec<String> = Vec::new();
-    let mut gap = false;
-    let mut missing: Vec<(&str, String)> = Vec::new();
-    for slot in new.positional.iter().skip(filled) {
-        if by_keyword.contains(&slot.name.as_str()) || slot.has_default {
-            gap = true;
-            continue;
-        }
-        let value = placeholder(callee.lang, &slot.name);
-        if gap {
-            keyword_placeholders.push(format!("{}={value}", slot.name));
-        } else {
-            positional_placeholders.push(value.clone());
-        }
-        missing.push((&slot.name, value));
-    }
-    for slot in &new.keyword_only {
-        if !slot.has_default && !by_keyword.contains(&slot.name.as_str()) {
-            let value = placeholder(callee.lang, &slot.name);
-            keyword_placeholders.push(format!("{}={value}", slot.name));
-            missing.push((&slot.name, value));
-        }
-    }
-    (positional_placeholders, keyword_placeholders, missing)
-}
-
-/// The edits of a call: runs of dropped arguments deleted with their separators, placeholders
-/// inserted in the call's own layout.
-fn argument_edits(
-    plan: &mut CallPlan,
-    text: &str,
-    call: &CallSite,
-    keep: &[bool],
-    (positional_placeholders, keyword_placeholders): (&mut Vec<String>, &mut Vec<String>),
-    eol: &str,
-) {
-    let args = &call.args;
-    // Edits: delete runs of dropped arguments with their separators; insert placeholders.
-    let open = call.arguments_range.start;
-    let close = call.arguments_range.end.saturating_sub(1);
-    // The first argument on a later line than `(` (no counting from the top of the file: a
-    // file with many calls would pay for each).
-    let vertical = args.first().is_some_and(|a| {
-        text.get(open..a.range.start)
-            .is_some_and(|s| s.contains('\n'))
-    });
-    let indent = args
-        .first()
-        .map_or("", |a| indentation_at(text, a.range.start));
-    let separator = if vertical {
-        format!(",{eol}{indent}")
-    } else {
-        ", ".to_string()
-    };
-    let mut i = 0;
-    while i < args.len() {
-        if keep[i] {
-            i += 1;
-            continue;
-        }
-        let first = i;
-        while i < args.len() && !keep[i] {
-            i += 1;
-        }
-        let last = i - 1;
-        let range = match (first.checked_sub(1).and_then(|p| args.get(p)), args.get(i)) {
-            (Some(previous), _) => previous.range.end..args[last].range.end,
-            (None, Some(next)) => args[first].range.start..next.range.start,
-            (None, None) => open + 1..close,
-        };
-        plan.deletions.push(range.clone());
-        plan.edits.push(TextEdit::delete(range));
-    }
-    let kept: Vec<usize> = (0..args.len()).filter(|&i| keep[i]).collect();
-    let mut appended: Vec<String> = Vec::new();
-    if !positional_placeholders.is_empty() {
-        match kept.iter().find(|&&i| args[i].keyword.is_some()) {
-            Some(&keyword) => {
-                let mut inserted = positional_placeholders.join(&separator);
-                inserted.push_str(&separator);
-                plan.edits
-                    .push(TextEdit::insert(args[keyword].range.start, inserted));
-            }
-            None => appended.append(positional_placeholders),
-        }
-    }
-    appended.append(keyword_placeholders);
-    if !appended.is_empty() {
-        match kept.last() {
-            None => plan
-                .edits
-                .push(TextEdit::insert(open + 1, appended.join(", "))),
-            Some(&last) => {
-                let end = args[last].range.end;
-                let after_comma = if vertical && last + 1 == args.len() {
-                    line_end_after_comma(text, end, close)
-                } else {
-                    None
-                };
-                let inserted: String = match after_comma {
-                    Some(_) => appended
-                        .iter()
-                        .map(|a| format!("{eol}{indent}{a},"))
-                        .collect(),
-                    None => appended.iter().map(|a| format!("{separator}{a}")).collect(),
-                };
-                plan.edits
-                    .push(TextEdit::insert(after_comma.unwrap_or(end), inserted));
-            }
-        }
-    }
-}
-
-/// In a one-argument-per-line call whose last argument is followed by a comma: the end of that
-/// line (after any comment), where a new argument line goes.
-fn line_end_after_comma(text: &str, after_argument: usize, close: usize) -> Option<usize> {
-    let rest = text.get(after_argument..close)?;
-    let comma = rest
-        .find(|c: char| c != ' ' && c != '\t')
-        .filter(|&i| rest[i..].starts_with(','))?;
-    let line = &rest[comma..];
-    let newline = line.find('\n')?;
-    if line[..newline].contains(')') {
-        return None;
-    }
-    let end = if line[..newline].ends_with('\r') {
-        newline - 1
-    } else {
-        newline
-    };
-    Some(after_argument + comma + end)
+/// Whether evaluating the argument `value` can have no effect and cannot fail in a way that
+/// matters when it is dropped or moved: a name, a path, a literal.
+fn is_plain_value(value: &str) -> bool {
+    let value = value.trim().trim_start_matches('&');
+    let quoted = |q: char| value.len() >= 2 && value.starts_with(q) && value.ends_with(q);
+    !value.is_empty()
+        && (value
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '-'))
+            || ((quoted('"') || quoted('\'')) && !value.contains('{')))
 }
 
 fn reference_finding(
@@ -890,8 +823,13 @@ fn other_definitions(callee: &Callee<'_>, tree: &Tree, text: &str, path: &str) -
 
 /// Source text for a message: on one line, at most 40 characters.
 pub(super) fn quote(text: &str) -> String {
-    let one_line = crate::text::collapse_whitespace(text);
-    if one_line.chars().count() <= 40 {
+    // Only the start is shown, and only the start is read (an argument may hold a deep nest).
+    let head = match text.char_indices().nth(200) {
+        Some((end, _)) => &text[..end],
+        None => text,
+    };
+    let one_line = crate::text::collapse_whitespace(head);
+    if head.len() == text.len() && one_line.chars().count() <= 40 {
         one_line
     } else {
         let cut: String = one_line.chars().take(39).collect();

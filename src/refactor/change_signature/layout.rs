@@ -5,8 +5,22 @@
 use crate::lang::params::{Decoration, Item, Layout};
 use crate::text::collapse_whitespace;
 
+/// A line comment whose line no longer ends after it, written where it can stay: a Rust `//`
+/// comment becomes `/* … */` in place (`Ok`); a Python `#` comment (`Err`) waits for the end of
+/// the next line of the list.
+fn inline_form(comment: &str) -> Result<String, String> {
+    match comment.strip_prefix("//") {
+        Some(body) if !body.contains("*/") && !body.starts_with(['/', '!']) => {
+            Ok(format!("/* {} */", body.trim()))
+        }
+        _ => Err(comment.to_string()),
+    }
+}
+
 /// Renders `items` as a parenthesized list in `layout`. Returns the text and the decorations
-/// that could not be kept (a line comment on a line that no longer ends after it).
+/// that could not be kept (a Python line comment when no line of the list ends after it).
+/// Comments survive a change of place: a line comment that would swallow what follows it on
+/// its line becomes a block comment (Rust) or moves to the end of its line (Python).
 pub(super) fn render(
     layout: &Layout,
     items: &[Item],
@@ -14,6 +28,8 @@ pub(super) fn render(
     eol: &str,
 ) -> (String, Vec<String>) {
     let mut dropped = Vec::new();
+    // Python line comments waiting for the end of a line.
+    let mut pending: Vec<String> = Vec::new();
     if items.is_empty() {
         dropped.extend(footer.iter().map(|d| d.text.clone()));
         return ("()".to_string(), dropped);
@@ -39,12 +55,19 @@ pub(super) fn render(
                 out.push(' ');
             }
             for lead in &item.leading {
-                if lead.line_comment {
-                    dropped.push(lead.text.clone());
+                let text = if lead.line_comment {
+                    match inline_form(&lead.text) {
+                        Ok(block) => block,
+                        Err(waiting) => {
+                            pending.push(waiting);
+                            continue;
+                        }
+                    }
                 } else {
-                    out.push_str(&lead.text);
-                    out.push(' ');
-                }
+                    lead.text.clone()
+                };
+                out.push_str(&text);
+                out.push(' ');
             }
         }
         out.push_str(&item.prefix);
@@ -59,16 +82,30 @@ pub(super) fn render(
             layout.separate_lines
         };
         if let Some(trailing) = &item.trailing {
-            if line_breaks_after || !trailing.line_comment {
+            let text = if line_breaks_after || !trailing.line_comment {
+                Some(trailing.text.clone())
+            } else {
+                match inline_form(&trailing.text) {
+                    Ok(block) => Some(block),
+                    Err(waiting) => {
+                        pending.push(waiting);
+                        None
+                    }
+                }
+            };
+            if let Some(text) = text {
                 out.push_str(if item.trailing_gap.is_empty() {
                     " "
                 } else {
                     &item.trailing_gap
                 });
-                out.push_str(&trailing.text);
-            } else {
-                dropped.push(trailing.text.clone());
+                out.push_str(&text);
             }
+        }
+        if line_breaks_after && !pending.is_empty() {
+            out.push_str("  ");
+            out.push_str(&pending.join("  "));
+            pending.clear();
         }
     }
     if layout.close_break {
@@ -81,14 +118,22 @@ pub(super) fn render(
         out.push_str(&layout.close_indent);
     } else {
         for line in footer {
-            if line.line_comment {
-                dropped.push(line.text.clone());
+            let text = if line.line_comment {
+                match inline_form(&line.text) {
+                    Ok(block) => block,
+                    Err(waiting) => {
+                        pending.push(waiting);
+                        continue;
+                    }
+                }
             } else {
-                out.push(' ');
-                out.push_str(&line.text);
-            }
+                line.text.clone()
+            };
+            out.push(' ');
+            out.push_str(&text);
         }
     }
+    dropped.append(&mut pending);
     out.push(')');
     (out, dropped)
 }
@@ -176,12 +221,26 @@ mod tests {
     }
 
     #[test]
-    fn a_line_comment_that_would_swallow_code_is_dropped_and_reported() {
-        // `a,  # note` in a hugging list: `a` is no longer last on its line after the change.
+    fn a_line_comment_that_would_swallow_code_moves_to_the_end_of_its_line() {
+        // `b  # note` in a hugging list: `b` is no longer last on its line after the change.
         let text = "def f(\n    a, b  # note\n):\n    pass\n";
         let (out, dropped) = rerender(text, &["b", "a"]);
-        assert_eq!(out, "(\n    b, a\n)");
+        assert_eq!(out, "(\n    b, a  # note\n)");
+        assert!(dropped.is_empty());
+        // No line of the list ends after it: reported as dropped.
+        let (out, dropped) = rerender("def f(a,  # note\n      b): pass\n", &["a"]);
+        assert_eq!(out, "(a)");
         assert_eq!(dropped, vec!["# note".to_string()]);
+    }
+
+    #[test]
+    fn a_rust_line_comment_that_would_swallow_code_becomes_a_block_comment() {
+        assert_eq!(
+            inline_form("// the width").as_deref(),
+            Ok("/* the width */")
+        );
+        assert!(inline_form("// a */ b").is_err());
+        assert!(inline_form("/// doc").is_err());
     }
 
     #[test]

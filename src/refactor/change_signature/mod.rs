@@ -1,9 +1,12 @@
-//! Change signature: gives a function a whole new parameter list and rewrites its call sites
-//! positionally (argument i stays at position i; surplus arguments are dropped, missing ones get
-//! a placeholder that parses and cannot go unnoticed). Pure: reads the project through
+//! Change signature: gives a function a whole new parameter list and rewrites its call sites by
+//! name (each argument follows its parameter; a removed parameter's argument is dropped; a new
+//! one gets nothing when it has a default, the value given for its callers in Rust, or a
+//! placeholder that parses and cannot go unnoticed). Pure: reads the project through
 //! [`Sources`], returns a [`Plan`]. Syntactic only: no types, no scopes — every call touched and
 //! every mention left alone is a finding.
 
+mod arguments;
+mod by_name;
 mod call_sites;
 mod function;
 mod layout;
@@ -117,6 +120,13 @@ pub fn plan(
     builder.edit(path, TextEdit::new(old.range.clone(), list_text));
     plan.findings
         .extend(body_uses(lang, &target, text, path, &old, &resolved.params));
+    plan.findings.extend(unknown_types(
+        lang,
+        text,
+        path,
+        target.line,
+        &resolved.params,
+    ));
     plan.findings.extend(trait_findings(&target, path));
 
     // The call sites.
@@ -128,7 +138,7 @@ pub fn plan(
         owner: target.owner.as_ref(),
         has_receiver: old.receiver.is_some(),
         old: Signature::of(&old.params),
-        new: Signature::of(&resolved.params),
+        new: Signature::continuing(lang, &old.params, &resolved.params),
         new_list: new_list.clone(),
         definition: (path, symbol.name_range.clone(), old.range.clone()),
         definition_outline: &symbols,
@@ -136,14 +146,17 @@ pub fn plan(
     };
     let (files, outcomes) = search_and_rewrite(sources, &callee, &file, &tree, &mut plan.findings)?;
     let mut updated = 0usize;
+    let mut done = call_sites::Done::default();
     for (source, outcome) in files.values().zip(outcomes) {
         updated += outcome.updated;
+        done.add(&outcome.done);
         plan.findings.extend(outcome.findings);
         for edit in outcome.edits {
             builder.edit(&source.path, edit);
         }
     }
     plan.changes = builder.build(|p| files.get(p))?;
+    plan.caveat_notes.extend(w::arguments_note(&done));
     details.call_sites_updated = updated;
     plan.details = Details::ChangeSignature(details);
     Ok(plan)
@@ -237,14 +250,19 @@ fn search_and_rewrite(
     // The other files only need the statements around the words.
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
     let sources_list: Vec<&SourceFile> = files.values().collect();
+    let cancel = sources.cancel();
+    cancel.check()?;
     let outcomes = map_in_parallel(store, &sources_list, &|source| {
-        if source.path == file.path {
-            call_sites::rewrite_file(callee, source, tree)
+        if cancel.is_cancelled() {
+            call_sites::FileOutcome::default()
+        } else if source.path == file.path {
+            call_sites::rewrite_file(callee, source, tree, &cancel)
         } else {
             let tree = store.tree_around_words(lang, source, &words);
-            call_sites::rewrite_file(callee, source, &tree)
+            call_sites::rewrite_file(callee, source, &tree, &cancel)
         }
     });
+    cancel.check()?;
     Ok((files, outcomes))
 }
 
@@ -296,6 +314,128 @@ fn body_uses(
         }
     }
     findings
+}
+
+/// Names that can appear in a type without an import.
+const RUST_PRELUDE_TYPES: &[&str] = &[
+    "Self",
+    "Option",
+    "Result",
+    "String",
+    "Vec",
+    "Box",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "Iterator",
+    "IntoIterator",
+    "Clone",
+    "Copy",
+    "Send",
+    "Sync",
+    "Sized",
+    "Default",
+    "PartialEq",
+    "Eq",
+    "PartialOrd",
+    "Ord",
+    "AsRef",
+    "AsMut",
+    "Into",
+    "From",
+    "ToString",
+    "ToOwned",
+    "Drop",
+    "Extend",
+    "DoubleEndedIterator",
+    "ExactSizeIterator",
+    "Unpin",
+];
+const PYTHON_BUILTIN_TYPES: &[&str] = &[
+    "int",
+    "str",
+    "float",
+    "bool",
+    "bytes",
+    "list",
+    "dict",
+    "set",
+    "tuple",
+    "object",
+    "None",
+    "type",
+    "complex",
+    "frozenset",
+    "bytearray",
+    "memoryview",
+    "range",
+    "slice",
+    "Ellipsis",
+    "BaseException",
+    "Exception",
+];
+
+/// A warning for each name in the type of a new parameter that the definition's file neither
+/// declares nor imports (it mentions it nowhere): the new list would not compile or resolve.
+/// Paths (`std::path::Path`, `os.PathLike`) are taken as written.
+fn unknown_types(
+    lang: Language,
+    text: &str,
+    path: &str,
+    line: usize,
+    new: &[Param],
+) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    for param in new.iter().filter(|p| p.old.is_none()) {
+        let Some(ty) = &param.ty else {
+            continue;
+        };
+        let mut reported: Vec<&str> = Vec::new();
+        for (at, word) in identifier_words(ty) {
+            let qualified = ty[..at].ends_with("::") || ty[..at].ends_with('.');
+            let known = match lang {
+                Language::Rust => {
+                    !word.starts_with(char::is_uppercase) || RUST_PRELUDE_TYPES.contains(&word)
+                }
+                Language::Python => PYTHON_BUILTIN_TYPES.contains(&word),
+            };
+            if qualified || known || reported.contains(&word) {
+                continue;
+            }
+            if crate::lang::calls::word_matches(text, word).is_empty() {
+                reported.push(word);
+                findings.push(Finding::warning(
+                    path,
+                    line,
+                    w::type_not_in_scope(word, &param.name, path, lang),
+                ));
+            }
+        }
+    }
+    findings
+}
+
+/// The identifier-like words of `text` with their offsets.
+fn identifier_words(text: &str) -> Vec<(usize, &str)> {
+    let mut words = Vec::new();
+    let mut start = None;
+    for (i, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        let part = c == '_' || c.is_alphanumeric();
+        match (start, part) {
+            (None, true) => start = Some(i),
+            (Some(s), false) => {
+                if !text[s..i].starts_with(|c: char| c.is_ascii_digit()) {
+                    words.push((s, &text[s..i]));
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    words
 }
 
 fn trait_findings(target: &function::ChangedFunction<'_>, path: &str) -> Vec<Finding> {

@@ -104,6 +104,18 @@ pub(super) fn item_for(
     }
 }
 
+/// Sets what `slot` continues from its parameter, and moves a Rust default to the calls.
+fn continue_slot(lang: Language, slot: &mut Slot, param: Option<&Param>, old: &[Param]) {
+    let Some(param) = param else {
+        return;
+    };
+    slot.continues = param.old.and_then(|i| old.get(i)).map(|p| p.name.clone());
+    if lang == Language::Rust && slot.continues.is_none() {
+        slot.passed_default = param.default.clone();
+        slot.has_default = false;
+    }
+}
+
 /// A parameter a call can fill.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Slot {
@@ -111,6 +123,12 @@ pub struct Slot {
     pub has_default: bool,
     /// Before Python's `/`: it cannot be passed by keyword.
     pub positional_only: bool,
+    /// In a new signature: the old parameter whose argument this one takes (the same name, or
+    /// the one it renames).
+    pub continues: Option<String>,
+    /// In a new Rust signature: the value passed for it by calls that had nothing to pass (the
+    /// request's `default`, which Rust cannot write in the list).
+    pub passed_default: Option<String>,
 }
 
 /// What a call of the function must pass (the receiver left out).
@@ -137,6 +155,8 @@ impl Signature {
                         name: param.name.clone(),
                         has_default: param.has_default(),
                         positional_only: false,
+                        continues: None,
+                        passed_default: None,
                     };
                     if keyword_only {
                         signature.keyword_only.push(slot);
@@ -156,6 +176,43 @@ impl Signature {
                 ParamKind::KeywordMarker => keyword_only = true,
                 ParamKind::VarKeyword => signature.var_keyword = true,
             }
+        }
+        signature
+    }
+
+    /// The new signature of `new` (a list derived from `old`): each slot knows the old parameter
+    /// it continues, by name, or as a rename when it takes the place of an old parameter the new
+    /// list drops and has no default of its own; in Rust a new parameter's default is the value
+    /// calls pass, not a default of the list.
+    pub fn continuing(lang: Language, old: &[Param], new: &[Param]) -> Signature {
+        let mut signature = Signature::of(new);
+        let old_signature = Signature::of(old);
+        let param_of = |name: &str| {
+            new.iter()
+                .find(|p| p.kind == ParamKind::Regular && p.name == name)
+        };
+        let kept: Vec<String> = new
+            .iter()
+            .filter_map(|p| p.old.and_then(|i| old.get(i)))
+            .map(|p| p.name.clone())
+            .collect();
+        for (index, slot) in signature.positional.iter_mut().enumerate() {
+            continue_slot(lang, slot, param_of(&slot.name), old);
+            let renames = old_signature
+                .positional
+                .get(index)
+                .filter(|o| !kept.contains(&o.name));
+            if let (None, false, None, Some(gone)) = (
+                &slot.continues,
+                slot.has_default,
+                &slot.passed_default,
+                renames,
+            ) {
+                slot.continues = Some(gone.name.clone());
+            }
+        }
+        for slot in &mut signature.keyword_only {
+            continue_slot(lang, slot, param_of(&slot.name), old);
         }
         signature
     }

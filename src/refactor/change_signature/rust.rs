@@ -1,5 +1,5 @@
-//! Rust's rules for a new parameter list: every parameter typed, no defaults, no name twice, the
-//! receiver kept; and the entries rendered. Reading the old list is `lang::rust::params`; call
+//! Rust's rules for a new parameter list: every parameter typed, no defaults (a new parameter's
+//! `default` is the value its callers pass), no name twice, the receiver kept; and the entries rendered. Reading the old list is `lang::rust::params`; call
 //! sites are not this module's business.
 
 use super::params::item_for;
@@ -82,11 +82,22 @@ pub(super) fn new_list(
             }
             seen.push(pattern.clone());
         }
-        if let Some(default) = &request.default {
-            return Err(invalid(w::rust_default_refused(
-                default, &pattern, position,
-            )));
-        }
+        // Rust has no default values: on a new parameter, `default` is what calls pass.
+        let passed = match (&request.default, old_param) {
+            (Some(default), Some(_)) => {
+                return Err(invalid(w::rust_default_refused(
+                    default, &pattern, position,
+                )));
+            }
+            (Some(default), None)
+                if default.trim().is_empty() || default.contains(['\n', '\r']) =>
+            {
+                return Err(invalid(w::rust_passed_default_invalid(
+                    default, &pattern, position,
+                )));
+            }
+            (default, _) => default.as_ref().map(|d| d.trim().to_string()),
+        };
         let ty = match (&request.ty, old_param.and_then(|p| p.ty.as_ref())) {
             (Some(ty), _) => {
                 check_type(ty)
@@ -112,7 +123,7 @@ pub(super) fn new_list(
             name: pattern,
             mutable,
             ty: Some(ty),
-            default: None,
+            default: passed,
             item,
             old: old_index,
         });
@@ -244,9 +255,14 @@ mod tests {
         assert!(message(want(&[("self", None)])).contains("no `self`"));
         assert!(message(want(&[("b", Some("Vec<u8"))])).contains("does not parse"));
         assert!(message(want(&[("b", Some("u8) {} fn g(x: u8"))])).contains("does not parse"));
-        let mut with_default = want(&[("b", Some("u8"))]);
-        with_default[0].default = Some("1".into());
-        assert!(message(with_default).contains("no default parameter values"));
+        let mut kept_with_default = want(&[("a", Some("u8"))]);
+        kept_with_default[0].default = Some("1".into());
+        assert!(message(kept_with_default).contains("no default parameter values"));
+        let mut new_with_default = want(&[("a", None), ("b", Some("u8"))]);
+        new_with_default[1].default = Some("1".into());
+        let passed = new_list(&list, &new_with_default, "f").unwrap();
+        assert_eq!(passed.params[1].item.text, "b: u8");
+        assert_eq!(passed.params[1].default.as_deref(), Some("1"));
         assert!(
             new_list(
                 &list,

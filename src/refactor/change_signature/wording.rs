@@ -1,6 +1,8 @@
 //! Every sentence change signature says: its refusals (a parameter list it cannot take, a call
 //! it cannot rewrite) and its findings. The logic decides; these functions word it, in one place.
 
+use crate::lang::Language;
+
 // -- parameter lists as written ------------------------------------------------------------
 
 pub const LIST_MUST_END: &str = "the list must end with `)`";
@@ -143,42 +145,6 @@ pub fn placeholder_argument(at: &str, name: &str, value: &str) -> String {
 
 pub fn call_updated(at: &str, before: usize, after: usize) -> String {
     format!("call at {at} updated: {before} → {after} arguments")
-}
-
-pub fn argument_changes_parameter(
-    at: &str,
-    number: usize,
-    quote: &str,
-    was: &str,
-    name: &str,
-) -> String {
-    format!(
-        "call at {at}: argument {number} `{quote}` was for {was} and now goes to `{name}`; arguments are not re-ordered"
-    )
-}
-
-pub fn dropped_argument(at: &str, number: usize, quote: &str) -> String {
-    format!(
-        "call at {at}: dropped argument {number} `{quote}`; the new signature has no parameter in that position"
-    )
-}
-
-pub fn positional_only_by_keyword(at: &str, keyword: &str) -> String {
-    format!(
-        "call at {at} passes `{keyword}` by keyword, but `{keyword}` is positional-only in the new signature"
-    )
-}
-
-pub fn passed_twice(at: &str, keyword: &str, position: usize) -> String {
-    format!(
-        "call at {at} passes `{keyword}` by keyword and also in position {position}; arguments are not re-ordered, fix this call by hand"
-    )
-}
-
-pub fn dropped_keyword_argument(at: &str, quote: &str, keyword: &str) -> String {
-    format!(
-        "call at {at}: dropped keyword argument `{quote}`; the new signature has no parameter `{keyword}`"
-    )
 }
 
 pub fn used_without_a_call(name: &str, at: &str) -> String {
@@ -412,7 +378,13 @@ pub fn rust_name_twice(pattern: &str) -> String {
 
 pub fn rust_default_refused(default: &str, pattern: &str, position: usize) -> String {
     format!(
-        "Rust has no default parameter values: remove \"default\": \"{default}\" from `{pattern}` (parameter {position}); callers that do not pass it get a `todo!()` placeholder instead"
+        "Rust has no default parameter values: remove \"default\": \"{default}\" from `{pattern}` (parameter {position}); on a new parameter, \"default\" is the value its callers pass, but `{pattern}` is an existing parameter whose calls already pass it"
+    )
+}
+
+pub fn rust_passed_default_invalid(default: &str, pattern: &str, position: usize) -> String {
+    format!(
+        "\"default\": {default:?} of `{pattern}` (parameter {position}) must be one Rust expression on one line: the value calls pass for the new parameter"
     )
 }
 
@@ -437,5 +409,118 @@ pub fn possible_call(at: &str, why: &str) -> String {
 pub fn engine_unavailable(why: &str) -> String {
     format!(
         "candor's references engine could not resolve the function ({why}); call sites were matched by their form only"
+    )
+}
+
+pub fn inside_reordered_arguments(at: &str) -> String {
+    format!(
+        "call at {at} sits in an argument of another call of the function whose arguments were re-ordered; it was moved as it was, not updated: update it by hand"
+    )
+}
+
+pub fn dropped_argument_of(at: &str, quote: &str, parameter: &str) -> String {
+    format!("call at {at}: dropped the argument `{quote}` of the removed parameter `{parameter}`")
+}
+
+pub fn dropped_effects(message: &str) -> String {
+    format!("{message}; it is no longer evaluated — check that nothing relied on its effects")
+}
+
+pub fn default_passed(at: &str, parameter: &str, value: &str) -> String {
+    format!("call at {at}: passed `{value}` for the new parameter `{parameter}` (its \"default\")")
+}
+
+pub fn evaluation_order_changed(at: &str, quoted: &[String]) -> String {
+    format!(
+        "call at {at}: arguments re-ordered by name, so {} are now evaluated in another order; check that their order does not matter",
+        quoted
+            .iter()
+            .map(|q| format!("`{q}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+pub fn comments_between_arguments(at: &str) -> String {
+    format!(
+        "call at {at} has comments between its arguments, which re-ordering them would lose; left unchanged: re-order it by hand"
+    )
+}
+
+pub fn cannot_pass_by_keyword(at: &str, parameter: &str) -> String {
+    format!(
+        "call at {at}: the argument for `{parameter}` can no longer be passed in its position and `{parameter}` is positional-only, so not by keyword either; left unchanged"
+    )
+}
+
+pub fn extra_positional_unmapped(at: &str, quote: &str, variadic: &str) -> String {
+    format!(
+        "call at {at} passes `{quote}` to `{variadic}`, which the new signature cannot take in that position; left unchanged"
+    )
+}
+
+pub fn extra_keyword_unmapped(at: &str, quote: &str) -> String {
+    format!(
+        "call at {at} passes `{quote}` to `**kwargs`, which the new signature does not have; left unchanged"
+    )
+}
+
+pub fn more_arguments_than_parameters(at: &str, quote: &str) -> String {
+    format!(
+        "call at {at} passes `{quote}` beyond the old parameters (it did not match the old signature); left unchanged"
+    )
+}
+
+pub fn unknown_keyword_argument(at: &str, keyword: &str) -> String {
+    format!(
+        "call at {at} passes `{keyword}=`, which the old signature has no parameter for; left unchanged"
+    )
+}
+
+pub fn passed_twice_in_the_call(at: &str, parameter: &str) -> String {
+    format!("call at {at} passes `{parameter}` twice; left unchanged")
+}
+
+/// The note under "no call-site argument re-ordering or default insertion" saying what candor
+/// did about it in this result; `None` when it did nothing.
+pub fn arguments_note(done: &super::call_sites::Done) -> Option<crate::honesty::CaveatNote> {
+    let calls = |n: usize| {
+        if n == 1 {
+            "1 call".to_string()
+        } else {
+            format!("{n} calls")
+        }
+    };
+    let mut parts: Vec<String> = Vec::new();
+    if done.reordered > 0 {
+        parts.push(format!(
+            "arguments re-ordered by name at {}",
+            calls(done.reordered)
+        ));
+    }
+    for (name, n) in &done.dropped {
+        parts.push(format!("`{name}` dropped at {}", calls(*n)));
+    }
+    for (name, n) in &done.defaults {
+        parts.push(format!("`{name}` passed its \"default\" at {}", calls(*n)));
+    }
+    for (name, n) in &done.left_to_default {
+        parts.push(format!("`{name}` gets its default at {}", calls(*n)));
+    }
+    (!parts.is_empty()).then(|| {
+        crate::honesty::CaveatNote::new(
+            crate::honesty::Caveat::SignatureArguments,
+            parts.join("; "),
+        )
+    })
+}
+
+pub fn type_not_in_scope(word: &str, parameter: &str, path: &str, lang: Language) -> String {
+    let how = match lang {
+        Language::Rust => "a `use`",
+        Language::Python => "an `import`",
+    };
+    format!(
+        "the type of the new parameter `{parameter}` names `{word}`, which {path} neither declares nor imports (it is not mentioned there); add {how} for it — candor did not"
     )
 }

@@ -9,6 +9,7 @@
 //! file it could not read). Everything it leaves alone is a located finding. The language
 //! modules ([`python`], [`rust`]) hold the syntax-tree work.
 
+mod memo;
 mod python;
 mod rust;
 mod wording;
@@ -100,14 +101,36 @@ pub(super) struct Facts {
     pub findings: Vec<Finding>,
     /// Local bindings of the name in this file (they are not the function).
     pub locals: crate::lang::locals::Locals,
+    /// What the calls of this file share (their callers' names), worked out once.
+    pub memo: memo::Memo,
 }
 
-/// The line of the claimed range that overlaps `range`, if any.
-fn overlapping(claims: &[(Range<usize>, usize)], range: Range<usize>) -> Option<usize> {
-    claims
-        .iter()
-        .find(|(c, _)| c.start < range.end && range.start < c.end)
-        .map(|(_, line)| *line)
+/// The text claimed by the calls inlined so far in a file, each with its line.
+#[derive(Default)]
+struct Claims {
+    claims: Vec<(Range<usize>, usize)>,
+    /// The furthest end of a claim: a range starting there or later overlaps none (the calls
+    /// come in order of position, so this answers almost every question at once).
+    furthest_end: usize,
+}
+
+impl Claims {
+    /// The line of the claimed range that overlaps `range`, if any.
+    fn overlapping(&self, range: Range<usize>) -> Option<usize> {
+        if self.furthest_end <= range.start {
+            return None;
+        }
+        self.claims
+            .iter()
+            .rev()
+            .find(|(c, _)| c.start < range.end && range.start < c.end)
+            .map(|(_, line)| *line)
+    }
+
+    fn push(&mut self, range: Range<usize>, line: usize) {
+        self.furthest_end = self.furthest_end.max(range.end);
+        self.claims.push((range, line));
+    }
 }
 
 /// A call left alone because it overlaps one inlined at `other_line`.
@@ -154,13 +177,17 @@ pub(super) enum RefVerdict {
 }
 
 /// The edits that inline one call.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub(super) struct Inlined {
     pub edits: Vec<TextEdit>,
     /// The text this inlining rewrites or depends on; another inlining overlapping it is
     /// refused (nested calls, two calls hoisting bindings before one statement).
     pub claim: Range<usize>,
     pub findings: Vec<Finding>,
+    /// Arguments were bound to the parameter names (`let`, assignments).
+    pub bound_arguments: bool,
+    /// Temporaries given fresh names: (old, new).
+    pub renamed: Vec<(String, String)>,
 }
 
 /// The function being inlined (its name and whole text are its [`Symbol`]'s), analysed by its
@@ -182,7 +209,14 @@ pub(super) trait Callee {
         Vec::new()
     }
     /// The edits replacing `call` (already known to be ours) by the body, or why it cannot be.
-    fn inline(&self, file: &Parsed<'_>, facts: &Facts, call: &CallSite) -> Result<Inlined, String>;
+    /// `finder`: the finder of the file's calls, in order (its lookups stay linear).
+    fn inline<'t>(
+        &self,
+        file: &'t Parsed<'_>,
+        facts: &Facts,
+        call: &CallSite,
+        finder: &mut NodeFinder<'t>,
+    ) -> Result<Inlined, String>;
     /// The edits removing the definition from its file.
     fn removal(&self) -> Vec<TextEdit>;
     /// Warnings that apply when the definition is removed (e.g. a `pub` function).
@@ -213,6 +247,7 @@ fn run(
     files.insert(def.path().to_string(), def.file);
     let mut progress = Progress {
         name: &name,
+        cancel: sources.cancel(),
         target,
         findings: Vec::new(),
         left: Vec::new(),
@@ -220,6 +255,8 @@ fn run(
         builder: ChangeSetBuilder::new(),
         inlined: 0,
         engine: None,
+        bound_arguments: false,
+        renamed: Vec::new(),
     };
     // Only the calls the references engine is certain of are inlined; its possible ones stay
     // (and keep the definition); when it cannot resolve the function, the calls' forms decide.
@@ -249,6 +286,7 @@ fn run(
     let store = sources.parsed();
     let mut parsed_ahead: BTreeMap<&str, Tree> = BTreeMap::new();
     for (index, (path, file)) in files.iter().enumerate() {
+        progress.cancel.check()?;
         if *path != def.path() && !parsed_ahead.contains_key(path.as_str()) {
             let batch: Vec<(&String, &&SourceFile)> = files
                 .iter()
@@ -274,6 +312,8 @@ fn run(
 /// What inlining has done so far across the project.
 struct Progress<'r> {
     name: &'r str,
+    /// The request's token, checked per file and per call.
+    cancel: crate::cancel::Cancel,
     target: &'r dyn Callee,
     findings: Vec<Finding>,
     /// The places that still need the definition.
@@ -284,6 +324,10 @@ struct Progress<'r> {
     inlined: usize,
     /// The references engine's verdicts on the function's occurrences.
     engine: Option<crate::refactor::references::Verdicts>,
+    /// Some inlined call bound its arguments to the parameter names.
+    bound_arguments: bool,
+    /// Temporaries renamed by some inlined call: (old, new).
+    renamed: Vec<(String, String)>,
 }
 
 impl Progress<'_> {
@@ -325,10 +369,11 @@ impl Progress<'_> {
     ) -> Result<(), RefactorError> {
         let path = parsed.path();
         let name = self.name;
-        let mut claims: Vec<(Range<usize>, usize)> = Vec::new();
+        let mut claims = Claims::default();
         // The calls come in order of position: one finder keeps deep nests linear.
         let mut finder = NodeFinder::new(&parsed.tree);
         for call in calls {
+            self.cancel.check()?;
             let node = parsed.lang.syntax().call_at(&mut finder, &call.range);
             let mut owner = target.owner_of_call(parsed, facts, call, node);
             // The engine only takes calls away from the heuristic's own "ours": what the call's
@@ -363,17 +408,23 @@ impl Progress<'_> {
                 // at all: deep nests stay linear.
                 Owner::Ours
                     if let Some(other) =
-                        overlapping(&claims, call.range.start..call.range.start + 1) =>
+                        claims.overlapping(call.range.start..call.range.start + 1) =>
                 {
                     self.left.push(overlap_left(path, name, call.line, other));
                 }
-                Owner::Ours => match target.inline(parsed, facts, call) {
+                Owner::Ours => match target.inline(parsed, facts, call, &mut finder) {
                     Ok(site) => {
-                        if let Some(other) = overlapping(&claims, site.claim.clone()) {
+                        if let Some(other) = claims.overlapping(site.claim.clone()) {
                             self.left.push(overlap_left(path, name, call.line, other));
                             continue;
                         }
-                        claims.push((site.claim.clone(), call.line));
+                        claims.push(site.claim.clone(), call.line);
+                        self.bound_arguments |= site.bound_arguments;
+                        for (old, new) in site.renamed {
+                            if !self.renamed.contains(&(old.clone(), new.clone())) {
+                                self.renamed.push((old, new));
+                            }
+                        }
                         for edit in site.edits {
                             self.builder.edit(path, edit);
                         }
@@ -490,11 +541,12 @@ impl Progress<'_> {
             definition_lines: format!("{}-{}", symbol.first_line, symbol.end_line),
             files_changed: changes.iter().map(|c| c.path.clone()).collect(),
         });
+        let caveat_notes = w::caveat_notes(def.lang, self.bound_arguments, &self.renamed);
         Ok(Plan {
             changes,
             findings: self.findings,
             details,
-            caveat_notes: Vec::new(),
+            caveat_notes,
         })
     }
 }

@@ -265,15 +265,31 @@ fn python_across_files_with_imports() {
 }
 
 #[test]
-fn python_swapped_arguments_bind_in_parallel() {
-    let text = "def f(a, b):\n    print(a, b)\n\n\ndef g(a, b):\n    f(b, a)\n";
+fn python_temporaries_never_overwrite_the_callers_names() {
+    // The module's own `a` and `b` are not overwritten either.
+    let text = "def f(a, b):\n    print(a, b)\n\n\na = 1\nb = 2\nf(b, a)\nprint(a)\n";
     let plan = inline(&[("a.py", text)], "a.py", "f").unwrap();
     assert_eq!(
         after(&plan, "a.py"),
-        "def g(a, b):\n    a, b = b, a\n    print(a, b)\n"
+        "a = 1\nb = 2\na_1 = b\nb_1 = a\nprint(a_1, b_1)\nprint(a)\n"
+    );
+    // In a function that has `a` and `b` itself, they would be overwritten: fresh names.
+    let text = "def f(a, b):\n    print(a, b)\n\n\ndef g(a, b):\n    f(b, a)\n    return a\n";
+    let plan = inline(&[("a.py", text)], "a.py", "f").unwrap();
+    assert_eq!(
+        after(&plan, "a.py"),
+        "def g(a, b):\n    a_1 = b\n    b_1 = a\n    print(a_1, b_1)\n    return a\n"
     );
     let w = warnings(&plan);
-    assert!(w.iter().any(|m| m.contains("assigns `a`")), "{w:#?}");
+    assert!(!w.iter().any(|m| m.contains("overwritten")), "{w:#?}");
+    let notes: Vec<&str> = plan.caveat_notes.iter().map(|n| n.note.as_str()).collect();
+    assert_eq!(
+        notes,
+        vec![
+            "arguments assigned to the parameter names",
+            "temporaries renamed: `a` → `a_1`, `b` → `b_1`"
+        ]
+    );
 }
 
 #[test]
@@ -763,4 +779,23 @@ fn rust_trait_methods_need_the_trait_in_scope_at_the_call_site() {
         "{:#?}",
         plan.findings
     );
+}
+
+#[test]
+fn python_arguments_that_span_lines_keep_their_grouping() {
+    let text = "def f(a, b):\n    return a * b\n\n\ndef g():\n    y = f(1 +\n          2, [3,\n              4])\n    return y\n";
+    let plan = inline(&[("a.py", text)], "a.py", "f").unwrap();
+    assert_eq!(
+        after(&plan, "a.py"),
+        "def g():\n    a = (1 +\n          2)\n    b = [3,\n              4]\n    y = a * b\n    return y\n"
+    );
+}
+
+#[test]
+fn rust_block_after_a_range_in_a_for_header_is_parenthesized() {
+    let text = "fn f(a: i32) -> i32 {\n    let b = a + 1;\n    b * 2\n}\n\nfn main() {\n    for i in 0..f(3) {\n        println!(\"{i}\");\n    }\n}\n";
+    let plan = inline(&[("a.rs", text)], "a.rs", "f").unwrap();
+    let out = after(&plan, "a.rs");
+    assert!(out.contains("for i in 0..({"), "{out}");
+    assert!(out.contains("}) {"), "{out}");
 }

@@ -526,3 +526,34 @@ pub fn engine_unavailable(why: &str) -> String {
 pub fn engine_possible(why: &str) -> String {
     format!("possible call left in place ({why}); the definition stays for it")
 }
+
+/// The notes under the inline caveats saying what candor did about them in this result: the
+/// arguments bound to the parameter names, temporaries renamed.
+pub fn caveat_notes(
+    lang: crate::lang::Language,
+    bound_arguments: bool,
+    renamed: &[(String, String)],
+) -> Vec<crate::honesty::CaveatNote> {
+    use crate::honesty::{Caveat, CaveatNote};
+    let mut notes = Vec::new();
+    if bound_arguments {
+        notes.push(CaveatNote::new(
+            Caveat::InlineArguments,
+            match lang {
+                crate::lang::Language::Rust => "arguments bound to parameters with `let`",
+                crate::lang::Language::Python => "arguments assigned to the parameter names",
+            },
+        ));
+    }
+    if !renamed.is_empty() {
+        let list: Vec<String> = renamed
+            .iter()
+            .map(|(old, new)| format!("`{old}` → `{new}`"))
+            .collect();
+        notes.push(CaveatNote::new(
+            Caveat::InlineShadowing,
+            format!("temporaries renamed: {}", list.join(", ")),
+        ));
+    }
+    notes
+}

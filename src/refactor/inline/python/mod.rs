@@ -9,7 +9,7 @@
 
 mod paste;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
 use tree_sitter::Node;
@@ -96,6 +96,14 @@ pub(super) struct PythonCallee<'a> {
     last_in_container: bool,
     /// The enclosing block is left with nothing but this definition.
     container_emptied: bool,
+    /// The module defines another top-level function of this name.
+    defined_twice: bool,
+    /// Where the parameters and the names the body assigns occur in the body (to rename them).
+    own_ranges: BTreeMap<String, Vec<Range<usize>>>,
+    /// Those of them a nested scope of the body binds again: never renamed.
+    rebound: BTreeSet<String>,
+    /// Every name the body reads or binds (a fresh name must be none of them).
+    body_names: BTreeSet<String>,
 }
 
 fn error(message: impl Into<String>) -> RefactorError {
@@ -204,10 +212,14 @@ impl<'a> PythonCallee<'a> {
         }
         let body_bound = py_names::bound_names(block, text);
         bound.extend(body_bound.iter().cloned());
-        let free: BTreeSet<String> = py_names::read_names(block, text)
-            .into_iter()
-            .filter(|n| !bound.contains(n))
+        let read = py_names::read_names(block, text);
+        let free: BTreeSet<String> = read
+            .iter()
+            .filter(|n| !bound.contains(*n))
+            .cloned()
             .collect();
+        let (own_ranges, rebound) = py_names::variable_ranges(block, text, &bound);
+        let body_names: BTreeSet<String> = read.into_iter().chain(bound.iter().cloned()).collect();
         Ok(PythonCallee {
             def,
             symbol,
@@ -224,6 +236,10 @@ impl<'a> PythonCallee<'a> {
             module_names: py_names::module_names(def.tree.root_node(), text),
             module: module_parts(def.path()),
             last_in_container: crate::lang::python::statements::next_statement(outer).is_none(),
+            defined_twice: py_body::top_level_functions_named(&def.tree, text, &symbol.name) > 1,
+            own_ranges,
+            rebound,
+            body_names,
             container_emptied: py_body::alone_in_block(outer),
             name,
         })
@@ -278,9 +294,7 @@ impl<'a> PythonCallee<'a> {
                 if !facts.plain_is_ours || facts.locals.shadows(node.start_byte()) {
                     return Ok(None);
                 }
-                let defined_twice =
-                    py_body::top_level_functions_named(&self.def.tree, self.def.text(), name) > 1;
-                if file.path() == self.def.path() && defined_twice {
+                if file.path() == self.def.path() && self.defined_twice {
                     return Err(w::defined_twice(name, file.path(), call.line));
                 }
                 Ok(Some(SiteKind::Function))
@@ -525,8 +539,14 @@ impl Callee for PythonCallee<'_> {
         ))
     }
 
-    fn inline(&self, file: &Parsed<'_>, facts: &Facts, call: &CallSite) -> Result<Inlined, String> {
-        paste::inline(self, file, facts, call)
+    fn inline<'t>(
+        &self,
+        file: &'t Parsed<'_>,
+        facts: &Facts,
+        call: &CallSite,
+        finder: &mut NodeFinder<'t>,
+    ) -> Result<Inlined, String> {
+        paste::inline(self, file, facts, call, finder)
     }
 
     fn removal(&self) -> Vec<TextEdit> {

@@ -9,12 +9,13 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
+use super::super::memo::ScopeNames;
 use super::super::wording as w;
 use super::super::{Facts, Inlined, Parsed, mentions_word};
 use super::{First, Kind, PythonCallee, SiteKind};
 use crate::edit::TextEdit;
 use crate::lang::calls::CallSite;
-use crate::lang::finder::NodeFinder;
+use crate::lang::finder::{NodeFinder, Parents};
 use crate::lang::python::body::{self as py_body, Context, Param, ParamKind, Scope};
 use crate::lang::python::names as py_names;
 use crate::refactor::Finding;
@@ -23,25 +24,27 @@ use crate::text::surgery::{
     starts_its_line, with_line_endings,
 };
 
-pub(super) fn inline(
+pub(super) fn inline<'t>(
     target: &PythonCallee<'_>,
-    file: &Parsed<'_>,
+    file: &'t Parsed<'_>,
     facts: &Facts,
     call: &CallSite,
+    finder: &mut NodeFinder<'t>,
 ) -> Result<Inlined, String> {
-    target.inline_call(file, facts, call)
+    target.inline_call(file, facts, call, finder)
 }
 
 /// Refuses expression contexts where evaluating the arguments before the statement is wrong:
 /// lambdas and comprehensions (their names do not exist outside), `while` conditions
 /// (evaluated again each turn), and conditionally evaluated parts unless every argument is a
 /// plain name or literal.
-fn expression_context(
-    call: Node<'_>,
-    statement: Node<'_>,
+fn expression_context<'t>(
+    call: Node<'t>,
+    statement: Node<'t>,
+    parents: Parents<'_, 't>,
     bindings: &[Binding],
 ) -> Result<(), String> {
-    match py_body::expression_context(call, statement) {
+    match py_body::expression_context(call, statement, parents) {
         Err(place) => Err(w::python_no_statements(place)),
         Ok(Context::Conditional(place)) => {
             match bindings.iter().find(|b| !is_simple_text(&b.value)) {
@@ -54,23 +57,25 @@ fn expression_context(
 }
 
 impl PythonCallee<'_> {
-    fn inline_call(
+    fn inline_call<'t>(
         &self,
-        file: &Parsed<'_>,
+        file: &'t Parsed<'_>,
         facts: &Facts,
         call: &CallSite,
+        finder: &mut NodeFinder<'t>,
     ) -> Result<Inlined, String> {
         let text = file.text();
-        let mut finder = NodeFinder::new(&file.tree);
         let node = file
             .lang
             .syntax()
-            .call_at(&mut finder, &call.range)
+            .call_at(finder, &call.range)
             .ok_or(w::NOT_WHERE_PARSED)?;
+        // The call's ancestors, read off the finder's path (no walk from the root per step).
+        let parents = finder.parents();
         let site = self
             .site_kind(file, facts, node, call)?
             .ok_or(w::NOT_THIS_FUNCTION)?;
-        let statement = py_body::statement_of(node).ok_or(w::PYTHON_NOT_IN_STATEMENT)?;
+        let statement = py_body::statement_with(node, parents).ok_or(w::PYTHON_NOT_IN_STATEMENT)?;
         let line = call.line;
         if !starts_its_line(text, statement.start_byte()) {
             return Err(w::PYTHON_NOT_OWN_LINE.into());
@@ -79,7 +84,7 @@ impl PythonCallee<'_> {
             return Err(w::PYTHON_SHARED_LINE.into());
         }
         let same_class = self.class_name().is_some_and(|class| {
-            py_body::enclosing_function(node)
+            py_body::enclosing_function_with(node, parents)
                 .and_then(|f| py_body::class_of_function(f, text))
                 .is_some_and(|(c, _)| c == class)
         });
@@ -91,15 +96,25 @@ impl PythonCallee<'_> {
             ));
         }
 
-        let caller = py_body::enclosing_function(node);
+        let caller = py_body::enclosing_function_with(node, parents);
         let caller_scope = caller
             .and_then(py_body::body_of)
             .unwrap_or(file.tree.root_node());
-        let mut caller_names = py_names::read_names(caller_scope, text);
-        if let Some(f) = caller {
-            caller_names.extend(py_body::parameter_names(f, text));
+        let scope = facts.memo.scope(caller_scope.id(), || {
+            caller_names(caller, caller_scope, text)
+        });
+        let mut bindings = self.bindings(text, call, &site, caller, &scope.read)?;
+        // Temporaries that would overwrite or shadow the caller's names get fresh names.
+        let renames = self.fresh_temporaries(&bindings, &scope, caller.is_none());
+        let renamed = |name: &str| -> String {
+            renames
+                .iter()
+                .find(|(old, _)| old == name)
+                .map_or_else(|| name.to_string(), |(_, new)| new.clone())
+        };
+        for b in &mut bindings {
+            b.name = renamed(&b.name);
         }
-        let mut bindings = self.bindings(text, call, &site, caller, &caller_names)?;
         bindings.retain(|b| b.value.trim() != b.name);
 
         let indent = crate::text::indentation_at(text, statement.start_byte()).to_string();
@@ -122,7 +137,7 @@ impl PythonCallee<'_> {
         let assigned: BTreeSet<String> = bindings
             .iter()
             .map(|b| b.name.clone())
-            .chain(self.body_bound.iter().cloned())
+            .chain(self.body_bound.iter().map(|n| renamed(n)))
             .collect();
         let names = || {
             assigned
@@ -131,7 +146,7 @@ impl PythonCallee<'_> {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        match py_body::scope_of_statement(statement, text) {
+        match py_body::scope_of_statement(statement, text, parents) {
             Scope::Class(class) if !assigned.is_empty() => {
                 return Err(w::python_class_attributes(&class, &names()));
             }
@@ -142,11 +157,11 @@ impl PythonCallee<'_> {
             )),
             _ => {}
         }
-        findings.extend(self.scope_findings(file, &assigned, caller, caller_scope, call));
+        findings.extend(self.scope_findings(file, facts, &assigned, caller, &scope, call));
         let binding_lines = binding_statements(&bindings);
 
         if let Some((prefix, return_needed)) = py_body::statement_level(node, statement, text) {
-            let lines = self.statement_body(&prefix, return_needed);
+            let lines = self.statement_body(&prefix, return_needed, &renames);
             let mut out: Vec<String> = binding_lines
                 .iter()
                 .map(|b| format!("{indent}{b}"))
@@ -167,6 +182,8 @@ impl PythonCallee<'_> {
                 )],
                 claim: statement.byte_range(),
                 findings,
+                bound_arguments: !bindings.is_empty(),
+                renamed: renames,
             });
         }
 
@@ -174,10 +191,10 @@ impl PythonCallee<'_> {
         let Some(value) = self.single_return.clone() else {
             return Err(w::python_not_single_return(&self.name));
         };
-        expression_context(node, statement, &bindings)?;
-        let value_text = with_line_endings(&self.def.text()[value.clone()], eol);
+        expression_context(node, statement, parents, &bindings)?;
+        let value_text = with_line_endings(&self.renamed_text(value.clone(), &renames), eol);
         let shape = py_body::value_shape(&self.def.tree, &value);
-        let fits = py_body::delimits(node) && shape.bare_in_slot;
+        let fits = py_body::delimits(node, parents) && shape.bare_in_slot;
         let expression = if shape.atom || fits {
             value_text
         } else {
@@ -199,7 +216,85 @@ impl PythonCallee<'_> {
             edits,
             claim: statement.byte_range(),
             findings,
+            bound_arguments: !bindings.is_empty(),
+            renamed: renames,
         })
+    }
+
+    /// The temporaries of this call (parameters bound to an argument, names the body assigns)
+    /// that the caller's scope also has, each with a fresh name: one none of the caller, the
+    /// body or the definition's module uses. A name a nested scope of the body binds again keeps
+    /// its name (the overwrite is then a finding). At a module's top level, the caller's names
+    /// are those of the top level itself (the definition's own are not the caller's).
+    fn fresh_temporaries(
+        &self,
+        bindings: &[Binding],
+        scope: &ScopeNames,
+        at_module: bool,
+    ) -> Vec<(String, String)> {
+        let temporaries: BTreeSet<&str> = bindings
+            .iter()
+            .filter(|b| b.value.trim() != b.name || self.body_bound.contains(&b.name))
+            .map(|b| b.name.as_str())
+            .chain(self.body_bound.iter().map(String::as_str))
+            .collect();
+        let in_caller = |name: &str| {
+            scope.occurrences.contains_key(name)
+                || scope.parameters.contains_key(name)
+                || (!at_module && scope.bound.contains(name))
+        };
+        let mut renames: Vec<(String, String)> = Vec::new();
+        for name in temporaries {
+            if self.rebound.contains(name) || !in_caller(name) {
+                continue;
+            }
+            let taken = |candidate: &str| {
+                in_caller(candidate)
+                    || scope.read.contains(candidate)
+                    || scope.bound.contains(candidate)
+                    || self.body_names.contains(candidate)
+                    || self.module_names.contains(candidate)
+                    || renames.iter().any(|(_, new)| new == candidate)
+            };
+            if let Some(fresh) = (1..1000)
+                .map(|k| format!("{name}_{k}"))
+                .find(|candidate| !taken(candidate))
+            {
+                renames.push((name.to_string(), fresh));
+            }
+        }
+        renames
+    }
+
+    /// The body's text in `range` with the renamed temporaries.
+    fn renamed_text(&self, range: Range<usize>, renames: &[(String, String)]) -> String {
+        let text = self.def.text();
+        let mut splices = self.rename_splices(renames);
+        splices.retain(|(r, _)| range.start <= r.start && r.end <= range.end);
+        splices.sort_by_key(|(r, _)| r.start);
+        let mut out = String::new();
+        let mut cursor = range.start;
+        for (r, new) in splices {
+            out.push_str(&text[cursor..r.start]);
+            out.push_str(&new);
+            cursor = r.end;
+        }
+        out.push_str(&text[cursor..range.end]);
+        out
+    }
+
+    /// A splice per occurrence of each renamed temporary in the body.
+    fn rename_splices(&self, renames: &[(String, String)]) -> Vec<Splice> {
+        renames
+            .iter()
+            .flat_map(|(old, new)| {
+                self.own_ranges
+                    .get(old)
+                    .into_iter()
+                    .flatten()
+                    .map(move |r| (r.clone(), new.clone()))
+            })
+            .collect()
     }
 
     /// The assignments binding the call's arguments (and the receiver) to the parameters, in
@@ -296,7 +391,7 @@ impl PythonCallee<'_> {
             if arg.splat {
                 return Err(w::python_unpacked(text[arg.range.clone()].trim()));
             }
-            let value = text[arg.value_range.clone()].to_string();
+            let value = grouped(&text[arg.value_range.clone()]);
             let index = match &arg.keyword {
                 Some(keyword) => params
                     .iter()
@@ -352,7 +447,12 @@ impl PythonCallee<'_> {
     /// The body's lines for a statement-level call whose statement began with `prefix`
     /// (`""`, `"y = "`, `"return "`); `return_needed` says a path falling off the end must
     /// return explicitly.
-    fn statement_body(&self, prefix: &str, return_needed: bool) -> Vec<Line> {
+    fn statement_body(
+        &self,
+        prefix: &str,
+        return_needed: bool,
+        renames: &[(String, String)],
+    ) -> Vec<Line> {
         let Some(body) = self.body.clone() else {
             return Vec::new();
         };
@@ -392,6 +492,13 @@ impl PythonCallee<'_> {
                 splices.push((*at..*at, format!("\n{indent}{prefix}None")));
             }
         }
+        // The renames, except inside a part the splices above replace whole.
+        let replaced: Vec<Range<usize>> = splices.iter().map(|(r, _)| r.clone()).collect();
+        splices.extend(
+            self.rename_splices(renames)
+                .into_iter()
+                .filter(|(r, _)| !replaced.iter().any(|p| p.start < r.end && r.start < p.end)),
+        );
         let (lines, first) = cut_lines(text, body.clone(), &splices, &self.protected);
         let base = base_indent(&lines, first.as_deref());
         lines
@@ -447,34 +554,26 @@ impl PythonCallee<'_> {
     fn scope_findings(
         &self,
         file: &Parsed<'_>,
+        facts: &Facts,
         assigned: &BTreeSet<String>,
         caller: Option<Node<'_>>,
-        caller_scope: Node<'_>,
+        scope: &ScopeNames,
         call: &CallSite,
     ) -> Vec<Finding> {
         let text = file.text();
         let mut findings = Vec::new();
         let line = call.line;
         // Where the caller's names occur, outside the call itself and outside nested scopes.
-        let mut occurrences = py_body::identifiers_outside(caller_scope, text, &call.range);
-        let mut caller_bound = py_names::bound_names(caller_scope, text);
-        if let Some(f) = caller {
-            let params = py_body::parameter_names(f, text);
-            caller_bound.extend(params.iter().cloned());
-            for p in params {
-                occurrences.push((p, f.start_position().row + 1));
-            }
-        }
-        occurrences.sort_by_key(|(_, at)| *at);
         for name in assigned {
-            if let Some((_, at)) = occurrences.iter().find(|(n, _)| n == name) {
+            if let Some(at) = scope.first_outside(name, &call.range) {
                 findings.push(Finding::warning(
                     file.path(),
                     line,
-                    w::python_caller_overwritten(name, *at),
+                    w::python_caller_overwritten(name, at),
                 ));
             }
         }
+        let caller_bound = &scope.bound;
         // At the top of the definition's own module, the body's free names are these globals.
         let same_globals = caller.is_none() && file.path() == self.def.path();
         // A nested function called in its own parent reads the parent's names on purpose.
@@ -492,19 +591,86 @@ impl PythonCallee<'_> {
             }
         }
         if file.path() != self.def.path() {
-            let here = py_names::module_names(file.tree.root_node(), text);
-            for name in &self.free {
-                if self.module_names.contains(name) && !here.contains(name) && name != &self.name {
-                    findings.push(Finding::warning(
-                        file.path(),
-                        line,
-                        w::python_missing_import(name, self.def.path(), file.path()),
-                    ));
-                }
+            let missing = facts.memo.file_warnings(|| {
+                let here = py_names::module_names(file.tree.root_node(), text);
+                self.free
+                    .iter()
+                    .filter(|name| {
+                        self.module_names.contains(*name)
+                            && !here.contains(*name)
+                            && *name != &self.name
+                    })
+                    .map(|name| w::python_missing_import(name, self.def.path(), file.path()))
+                    .collect()
+            });
+            for message in missing {
+                findings.push(Finding::warning(file.path(), line, message.clone()));
             }
         }
         findings
     }
+}
+
+/// The names a caller scope binds, reads and where they occur, its parameters included
+/// (`caller`: the enclosing function, `None` at module level).
+fn caller_names(caller: Option<Node<'_>>, scope: Node<'_>, text: &str) -> ScopeNames {
+    let mut names = ScopeNames {
+        bound: py_names::bound_names(scope, text),
+        read: py_names::read_names(scope, text),
+        ..ScopeNames::default()
+    };
+    for (name, at, line) in py_body::identifier_occurrences(scope, text) {
+        names.occurrences.entry(name).or_default().push((at, line));
+    }
+    if let Some(f) = caller {
+        let line = f.start_position().row + 1;
+        for p in py_body::parameter_names(f, text) {
+            names.bound.insert(p.clone());
+            names.read.insert(p.clone());
+            names.parameters.insert(p, line);
+        }
+    }
+    names
+}
+
+/// An argument as the value of an assignment: in parentheses when it spans lines (the call's
+/// own parentheses held its lines together; a bare `a = 1 +` newline `2` does not parse).
+fn grouped(value: &str) -> String {
+    if value.contains('\n') && !is_bracketed(value) {
+        format!("({value})")
+    } else {
+        value.to_string()
+    }
+}
+
+/// Whether `value` is one bracketed whole: `(…)`, `[…]`, `{…}` whose opening bracket closes at
+/// its end.
+fn is_bracketed(value: &str) -> bool {
+    let value = value.trim();
+    let Some(open) = value
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '(' | '[' | '{'))
+    else {
+        return false;
+    };
+    let close = match open {
+        '(' => ')',
+        '[' => ']',
+        _ => '}',
+    };
+    let mut depth = 0usize;
+    for (i, c) in value.char_indices() {
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            depth = depth.saturating_sub(1);
+            if depth == 0 {
+                return i + c.len_utf8() == value.len();
+            }
+        }
+    }
+    false
 }
 
 /// An argument bound to a parameter: `name = value`.

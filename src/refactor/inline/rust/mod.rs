@@ -20,6 +20,7 @@ use super::{Callee, Facts, Inlined, Owner, Parsed, RefVerdict};
 use crate::edit::TextEdit;
 use crate::lang::Language;
 use crate::lang::calls::{CallForm, CallSite, Reference, ReferenceKind, TextMention, text_mention};
+use crate::lang::finder::NodeFinder;
 use crate::lang::locals::Locals;
 use crate::lang::rust::body::{self as rust_body, Body, Exit};
 use crate::lang::rust::expr::{Shape, type_comes_from_return};
@@ -671,8 +672,14 @@ impl Callee for RustCallee<'_> {
         }
     }
 
-    fn inline(&self, file: &Parsed<'_>, facts: &Facts, call: &CallSite) -> Result<Inlined, String> {
-        paste::inline(self, file, facts, call)
+    fn inline<'t>(
+        &self,
+        file: &'t Parsed<'_>,
+        facts: &Facts,
+        call: &CallSite,
+        finder: &mut NodeFinder<'t>,
+    ) -> Result<Inlined, String> {
+        paste::inline(self, file, facts, call, finder)
     }
 
     fn removal(&self) -> Vec<TextEdit> {

@@ -7,11 +7,13 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
+use super::super::memo::ScopeNames;
 use super::super::wording as w;
 use super::super::{Facts, Inlined, Parsed, fresh_name, mentions_word};
 use super::{RustCallee, Site};
 use crate::edit::TextEdit;
 use crate::lang::calls::CallSite;
+use crate::lang::finder::{NodeFinder, Parents};
 use crate::lang::rust::expr::{self, Shape, expression_fits, needs_parentheses};
 use crate::lang::rust::macros;
 use crate::lang::rust::names::{bound_in_function, module_names};
@@ -29,24 +31,22 @@ const COPY_PRIMITIVES: &[&str] = &[
 /// A `let` to write: pattern, type annotation, value.
 type Binding = (String, Option<String>, String);
 
-pub(super) fn inline(
+pub(super) fn inline<'t>(
     target: &RustCallee<'_>,
-    file: &Parsed<'_>,
+    file: &'t Parsed<'_>,
     facts: &Facts,
     call: &CallSite,
+    finder: &mut NodeFinder<'t>,
 ) -> Result<Inlined, String> {
     let text = file.text();
-    let in_macro = macros::macro_token_at(&file.tree, &call.name_range);
-    let mut finder = crate::lang::finder::NodeFinder::new(&file.tree);
-    let node = match (
-        file.lang.syntax().call_at(&mut finder, &call.range),
-        in_macro,
-    ) {
-        (Some(node), _) => node,
-        (None, Some(name)) => name,
-        (None, None) => return Err(w::NOT_WHERE_PARSED.into()),
+    // A call the tree shows as one is not a macro's token; only the others are looked up.
+    let (node, in_macro) = match file.lang.syntax().call_at(finder, &call.range) {
+        Some(node) => (node, false),
+        None => match macros::macro_token_at(&file.tree, &call.name_range) {
+            Some(name) => (name, true),
+            None => return Err(w::NOT_WHERE_PARSED.into()),
+        },
     };
-    let in_macro = in_macro.is_some();
     let site = if in_macro {
         Site::Function
     } else {
@@ -77,7 +77,7 @@ pub(super) fn inline(
         bindings,
         mut body_splices,
         receiver_name,
-    } = bindings(target, text, call, site, own_impl)?;
+    } = bindings(target, facts, text, call, site, own_impl)?;
 
     let mut findings = vec![Finding::info(
         file.path(),
@@ -87,7 +87,8 @@ pub(super) fn inline(
     findings.extend(scope_findings(
         target,
         file,
-        node,
+        facts,
+        (node, finder.parents()),
         call,
         receiver_name.as_deref(),
     ));
@@ -97,7 +98,9 @@ pub(super) fn inline(
     if let Some(tail) = &target.typed_tail {
         match target.annotation(&tail.ty, tail.unwritable, own_impl) {
             Some(ty) => {
-                let fresh = fresh_name("value", &[target.body_text.as_str(), text]);
+                let fresh = facts.memo.fresh_name("value", || {
+                    fresh_name("value", &[target.body_text.as_str(), text])
+                });
                 body_splices.push((
                     tail.value.start..tail.value.start,
                     format!("let {fresh}: {ty} = "),
@@ -131,6 +134,7 @@ pub(super) fn inline(
             edits: vec![TextEdit::new(call.range.clone(), bare)],
             claim: call.range.clone(),
             findings,
+            ..Inlined::default()
         });
     }
     let lines = block_lines(
@@ -141,7 +145,7 @@ pub(super) fn inline(
         &body_splices,
         typed_result,
     );
-    let statement = expr::statement_of(node).filter(|_| !in_macro);
+    let statement = expr::statement_of(node, finder.parents()).filter(|_| !in_macro);
     if lines.is_empty()
         && let Some(statement) = statement.filter(|_| target.unit_return)
     {
@@ -151,6 +155,8 @@ pub(super) fn inline(
             edits: vec![edit],
             claim: statement.byte_range(),
             findings,
+            bound_arguments: !bindings.is_empty(),
+            ..Inlined::default()
         });
     }
     let eol = file.style.line_ending;
@@ -161,13 +167,17 @@ pub(super) fn inline(
     };
     let (range, replacement) = match statement {
         Some(statement) if target.unit_return => (call.range.start..statement.end_byte(), block),
-        _ if !in_macro && needs_parentheses(node) => (call.range.clone(), format!("({block})")),
+        _ if !in_macro && needs_parentheses(node, finder.parents()) => {
+            (call.range.clone(), format!("({block})"))
+        }
         _ => (call.range.clone(), block),
     };
     Ok(Inlined {
         edits: vec![TextEdit::new(range, replacement)],
         claim: call.range.clone(),
         findings,
+        bound_arguments: !bindings.is_empty(),
+        ..Inlined::default()
     })
 }
 
@@ -223,6 +233,7 @@ struct Bound {
 /// and the name the receiver gets.
 fn bindings(
     target: &RustCallee<'_>,
+    facts: &Facts,
     text: &str,
     call: &CallSite,
     site: Site,
@@ -243,7 +254,9 @@ fn bindings(
             return Err(w::rust_no_receiver(&target.name));
         }
         let receiver = args.remove(0);
-        let fresh = fresh_name("this", &[target.body_text.as_str(), text]);
+        let fresh = facts.memo.fresh_name("this", || {
+            fresh_name("this", &[target.body_text.as_str(), text])
+        });
         for r in &target.self_ranges {
             body_splices.push((r.clone(), fresh.clone()));
         }
@@ -365,10 +378,11 @@ fn replace_word(text: &str, word: &str, with: &str) -> String {
 
 /// Names the inlined body reads that the caller binds itself, names it needs from the
 /// definition's module, traits it needs in scope, fields it may not see.
-fn scope_findings(
+fn scope_findings<'t>(
     target: &RustCallee<'_>,
     file: &Parsed<'_>,
-    node: Node<'_>,
+    facts: &Facts,
+    (node, parents): (Node<'t>, Parents<'_, 't>),
     call: &CallSite,
     receiver: Option<&str>,
 ) -> Vec<Finding> {
@@ -376,8 +390,12 @@ fn scope_findings(
     let line = call.line;
     let mut findings = Vec::new();
     // The caller's own bindings that a free name of the body now resolves to.
-    if let Some(caller) = expr::caller_of(node) {
-        let bound = bound_in_function(caller, text);
+    if let Some(caller) = expr::caller_of(node, parents) {
+        let names = facts.memo.scope(caller.id(), || ScopeNames {
+            bound: bound_in_function(caller, text),
+            ..ScopeNames::default()
+        });
+        let bound = &names.bound;
         for name in &target.free {
             if bound.contains(name) {
                 findings.push(Finding::warning(
@@ -398,46 +416,50 @@ fn scope_findings(
         }
     }
     if file.path() != target.def.path() {
-        let here = module_names(file.tree.root_node(), text);
-        for name in &target.free {
-            if target.module_names.contains(name) && !here.contains(name) && name != &target.name {
-                findings.push(Finding::warning(
-                    file.path(),
-                    line,
-                    w::rust_missing_in_scope(name, target.def.path(), file.path()),
-                ));
-            }
-        }
-        if let Some(body) = &target.body {
-            let traits = crate::lang::rust::traits::needed_traits(
-                &target.def.tree,
-                target.def.text(),
-                body,
-                Some(&file.tree),
-                text,
-            );
-            for needed in traits {
-                findings.push(Finding::warning(
-                    file.path(),
-                    line,
-                    w::rust_missing_trait(
-                        &needed.method,
-                        &needed.trait_name,
-                        target.def.path(),
-                        file.path(),
-                    ),
-                ));
-            }
-        }
-        if let (Some(info), true) = (target.method(), target.touches_fields) {
-            findings.push(Finding::warning(
-                file.path(),
-                line,
-                w::rust_private_fields(&info.type_name, file.path()),
-            ));
+        let missing = facts.memo.file_warnings(|| file_warnings(target, file));
+        for message in missing {
+            findings.push(Finding::warning(file.path(), line, message.clone()));
         }
     }
     findings
+}
+
+/// What every inlined call of another file than the definition's lacks: names and traits of
+/// the definition's module, private fields.
+fn file_warnings(target: &RustCallee<'_>, file: &Parsed<'_>) -> Vec<String> {
+    let text = file.text();
+    let mut warnings = Vec::new();
+    let here = module_names(file.tree.root_node(), text);
+    for name in &target.free {
+        if target.module_names.contains(name) && !here.contains(name) && name != &target.name {
+            warnings.push(w::rust_missing_in_scope(
+                name,
+                target.def.path(),
+                file.path(),
+            ));
+        }
+    }
+    if let Some(body) = &target.body {
+        let traits = crate::lang::rust::traits::needed_traits(
+            &target.def.tree,
+            target.def.text(),
+            body,
+            Some(&file.tree),
+            text,
+        );
+        for needed in traits {
+            warnings.push(w::rust_missing_trait(
+                &needed.method,
+                &needed.trait_name,
+                target.def.path(),
+                file.path(),
+            ));
+        }
+    }
+    if let (Some(info), true) = (target.method(), target.touches_fields) {
+        warnings.push(w::rust_private_fields(&info.type_name, file.path()));
+    }
+    warnings
 }
 
 /// `let pattern: T = value;` per binding, or one tuple `let (a, b): (T, U) = (x, y);` when a
