@@ -207,6 +207,14 @@ fn a_method_is_renamed_with_its_override_and_its_super_call() {
         ),
         "{findings:#?}"
     );
+    // `super().subtotal()`: rope is unsure, the engine resolves it through the base class.
+    assert!(
+        has(
+            &findings,
+            "info shop/pricing.py:35 rope was unsure whether this `subtotal` is the symbol; candor's references engine resolved it, so candor renamed it"
+        ),
+        "{findings:#?}"
+    );
     let mut args = rename("Cart/subtotal", "net_total");
     args["include_possible"] = json!(possible);
     let applied = apply_test_and_undo(root, RENAME, args.clone());

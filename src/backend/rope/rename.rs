@@ -21,7 +21,7 @@ use crate::refactor::{
     Details, Finding, Plan, RefactorError, RenameDetails, RenameRequest, Sources,
 };
 
-use super::checks::skipped_findings;
+use super::checks::{skipped_findings, stub_findings};
 use super::convert::{OffsetMap, byte_offset, rope_offset, rope_text, without_bom};
 use super::request::{RopeChange, ask, sync};
 use super::{RopeFailure, Session};
@@ -186,6 +186,14 @@ pub(super) fn rename(
             ));
         }
     }
+    // The stub of the definition's module, when the engine did not rename in it (stubs of
+    // other modules declaring the same name declare something else).
+    let own_stub = format!("{}i", target.path);
+    findings.extend(
+        stub_findings(sources, old)?
+            .into_iter()
+            .filter(|f| f.file == own_stub && !renames.by_file.contains_key(&f.file)),
+    );
     let mut changes = Vec::new();
     for (path, starts) in &renames.by_file {
         let Some(file) = bases.get(path) else {
