@@ -18,3 +18,10 @@ def tax_of(gross):
 
 def new_cart():
     return shop.pricing.Cart()
+
+
+def cart_total(grosses):
+    cart = new_cart()
+    for gross in grosses:
+        cart.add("item", gross)
+    return cart.subtotal()

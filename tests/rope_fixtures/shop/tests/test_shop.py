@@ -16,6 +16,7 @@ class ShopTest(unittest.TestCase):
         self.assertEqual(orders.order_net_aliased([120]), [100])
         self.assertEqual(orders.tax_of(120), 20)
         self.assertIsInstance(orders.new_cart(), shop.Cart)
+        self.assertEqual(orders.cart_total([120, 240]), 300)
 
     def test_cart(self):
         cart = pricing.Cart().add("a", 120).add("b", 240)
