@@ -81,9 +81,11 @@ def open_project(request):
     root = request.get("root")
     if not isinstance(root, str) or not os.path.isdir(root):
         raise RequestError("bad_request", "`root` is not a directory: %r" % (root,))
-    # No rope folder: no config.py executed, no .ropeproject created, nothing persisted.
-    project = Project(root, ropefolder=None)
-    return project
+    # No rope folder: no config.py executed, no .ropeproject created, nothing persisted. A
+    # `src/` layout is a source folder, or rope resolves its packages to installed copies.
+    src = os.path.join(root, "src")
+    layout = os.path.isdir(src) and not os.path.exists(os.path.join(src, "__init__.py"))
+    return Project(root, ropefolder=None, source_folders=["src"] if layout else [])
 
 
 def resource_of(project, path, what):

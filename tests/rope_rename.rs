@@ -313,3 +313,43 @@ fn when_rope_cannot_auto_falls_back_with_its_reason() {
     let reason = fallback["data"]["fallback_reason"].as_str().unwrap();
     assert!(reason.starts_with("rope is not available"), "{reason}");
 }
+
+#[test]
+fn a_src_layout_is_a_source_folder_for_rope() {
+    if !require_rope() {
+        return;
+    }
+    // Without `src` as a source folder rope cannot resolve `from pkg.core import f` outside
+    // `src/` (or resolves it to an installed `pkg`, as attrs' `attr` to the helper's own copy)
+    // and leaves the import behind.
+    let project = common::project(&[
+        ("pyproject.toml", b"[project]\nname = \"pkg\"\n"),
+        // A module at the root makes rope take the root as its only source folder.
+        ("conftest.py", b""),
+        ("src/pkg/__init__.py", b""),
+        ("src/pkg/core.py", b"def f():\n    return 1\n"),
+        ("src/app/__init__.py", b""),
+        (
+            "src/app/main.py",
+            b"from pkg.core import f\n\n\ndef run():\n    return f()\n",
+        ),
+        (
+            "tests/test_core.py",
+            b"from pkg.core import f\n\nassert f() == 1\n",
+        ),
+    ]);
+    let root = project.path();
+    let args = json!({"file_path": "src/pkg/core.py", "symbol_name": "f", "new_name": "g", "dry_run": false});
+    let applied = call(root, RENAME, args);
+    assert_eq!(applied["backend_used"], "lsp", "{applied:#}");
+    let findings = findings_of(&applied);
+    assert!(findings.is_empty(), "{findings:#?}");
+    assert_eq!(
+        read(root, "src/app/main.py"),
+        "from pkg.core import g\n\n\ndef run():\n    return g()\n"
+    );
+    assert_eq!(
+        read(root, "tests/test_core.py"),
+        "from pkg.core import g\n\nassert g() == 1\n"
+    );
+}
