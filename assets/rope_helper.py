@@ -14,7 +14,7 @@ Protocol: one JSON object per line on stdin and stdout.
   "result": {...}}` or `{"id": N, "ok": false, "error": {"kind", "message", "file"?,
   "line"?}}`. Error kinds: `refactoring` (rope refused), `syntax` (a project file does not
   parse), `bad_request` (candor sent something wrong), `internal` (anything else).
-- Operations: `move`, `signature`, `change_signature` (see the `op_*` functions). A new
+- Operations: `move`, `signature`, `change_signature`, `rename` (see the `op_*` functions). A new
   refactor is one more `op_*` function and one line in `OPERATIONS`.
 
 Nothing but protocol lines ever reaches stdout: file descriptor 1 is redirected to stderr
@@ -49,7 +49,7 @@ try:
     import rope
     from rope.base import exceptions, libutils
     from rope.base.project import Project
-    from rope.refactor import change_signature, importutils, move, occurrences
+    from rope.refactor import change_signature, importutils, move, occurrences, rename
     from rope.refactor.importutils import importinfo
 except Exception as error:  # noqa: BLE001 - any failure means "no usable rope"
     send(
@@ -81,9 +81,11 @@ def open_project(request):
     root = request.get("root")
     if not isinstance(root, str) or not os.path.isdir(root):
         raise RequestError("bad_request", "`root` is not a directory: %r" % (root,))
-    # No rope folder: no config.py executed, no .ropeproject created, nothing persisted.
-    project = Project(root, ropefolder=None)
-    return project
+    # No rope folder: no config.py executed, no .ropeproject created, nothing persisted. A
+    # `src/` layout is a source folder, or rope resolves its packages to installed copies.
+    src = os.path.join(root, "src")
+    layout = os.path.isdir(src) and not os.path.exists(os.path.join(src, "__init__.py"))
+    return Project(root, ropefolder=None, source_folders=["src"] if layout else [])
 
 
 def resource_of(project, path, what):
@@ -881,12 +883,48 @@ def change_calls(project, resource, text, name, changer, call_sites):
     return text if result is None else result
 
 
+# -- rename ----------------------------------------------------------------------------------
+
+
+def op_rename(request):
+    """Renames the symbol whose definition's name is at `offset` of `path` to `new_name`:
+    methods with their overrides in the class hierarchy; never in strings or comments. Modules
+    are refused (renaming one moves its file). `unsure` lists the occurrences rope could not
+    decide on and left alone, as {path, start, end} (character offsets)."""
+    project = open_project(request)
+    try:
+        resource = resource_of(project, request.get("path"), "path")
+        offset = checked_offset(resource, request)
+        new_name = request.get("new_name")
+        if not isinstance(new_name, str) or not new_name.isidentifier():
+            raise RequestError("bad_request", "`new_name` %r is not a name" % (new_name,))
+        renamer = rename.Rename(project, resource, offset)
+        if renamer._is_renaming_a_module():
+            raise RequestError(
+                "refactoring",
+                "`%s` is a module: renaming it means renaming its file, which candor does not do"
+                % renamer.old_name,
+            )
+        unsure = []
+
+        def note_unsure(occurrence):
+            start, end = occurrence.get_word_range()
+            unsure.append({"path": occurrence.resource.path, "start": start, "end": end})
+            return False
+
+        changes = renamer.get_changes(new_name, in_hierarchy=True, unsure=note_unsure, docs=False)
+        return {"changes": describe_changes(project, changes, {}), "unsure": unsure}
+    finally:
+        project.close()
+
+
 # -- the loop --------------------------------------------------------------------------------
 
 OPERATIONS = {
     "move": op_move,
     "signature": op_signature,
     "change_signature": op_change_signature,
+    "rename": op_rename,
 }
 
 

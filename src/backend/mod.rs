@@ -1,5 +1,5 @@
 //! Chooses who does a refactor: a semantic backend — a language server, or rope for Python
-//! move to file and change signature — or our tree-sitter heuristic, and says why when `auto`
+//! move to file, change signature and rename — or our tree-sitter heuristic, and says why when `auto`
 //! falls back. Produces an [`Outcome`]: the plan plus the facts the honesty surfaces are built
 //! from.
 
@@ -73,8 +73,8 @@ pub struct Semantic<'a> {
 }
 
 /// Computes `request` in `lang` (the caller decided it from the request's file) with the chosen
-/// backend: Python move to file and change signature go to rope, everything else to the
-/// language servers.
+/// backend: Python move to file, change signature and rename go to rope, everything else to
+/// the language servers.
 pub fn plan(
     choice: BackendChoice,
     semantic: Semantic<'_>,

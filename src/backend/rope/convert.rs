@@ -22,7 +22,7 @@ pub fn rope_offset(file: &SourceFile, offset: usize) -> usize {
 }
 
 /// Strips the U+FEFF rope keeps at the start of a file with a byte order mark.
-fn without_bom(file: &SourceFile, text: &str) -> String {
+pub fn without_bom(file: &SourceFile, text: &str) -> String {
     match text.strip_prefix('\u{feff}') {
         Some(rest) if file.bom => rest.to_string(),
         _ => text.to_string(),
@@ -78,14 +78,31 @@ pub fn created_text(after: &str, like: &str) -> String {
     }
 }
 
+/// candor's byte offset in `file` of rope's character offset `at` (the inverse of
+/// [`rope_offset`]); `None` past the end or inside a `\r\n`.
+pub fn byte_offset(file: &SourceFile, at: usize) -> Option<usize> {
+    let mut count = usize::from(file.bom);
+    let mut chars = file.text.char_indices().peekable();
+    while let Some((byte, c)) = chars.next() {
+        if count == at {
+            return Some(byte);
+        }
+        let crlf = c == '\r' && chars.peek().is_some_and(|(_, next)| *next == '\n');
+        if !crlf {
+            count += 1;
+        }
+    }
+    (count == at).then_some(file.text.len())
+}
+
 /// Maps byte offsets of [`rope_text`]`(text)` to byte offsets of `text`.
-struct OffsetMap {
+pub struct OffsetMap {
     /// Byte offsets in rope's text of each `\n` that was a `\r\n`, in order.
     crlf_at: Vec<usize>,
 }
 
 impl OffsetMap {
-    fn new(text: &str) -> OffsetMap {
+    pub fn new(text: &str) -> OffsetMap {
         let crlf_at = memchr::memmem::find_iter(text.as_bytes(), b"\r\n")
             .enumerate()
             .map(|(removed, at)| at - removed)
@@ -95,7 +112,7 @@ impl OffsetMap {
 
     /// Every `\r` dropped before `offset` moves it one byte right; an offset right at a `\n`
     /// that was `\r\n` lands on the `\r`.
-    fn original(&self, offset: usize) -> usize {
+    pub fn original(&self, offset: usize) -> usize {
         offset + self.crlf_at.partition_point(|&at| at < offset)
     }
 }
@@ -157,6 +174,15 @@ mod tests {
         let offset = rope_offset(&f, at);
         assert_eq!(chars[offset], 'g');
         assert_eq!(chars[offset + 1], '(');
+    }
+
+    #[test]
+    fn rope_character_offsets_map_back_to_bytes() {
+        let f = file("\u{feff}é = 1\r\ndef g():\r\n    pass\r\n".as_bytes());
+        for (at, _) in f.text.char_indices().filter(|(_, c)| c.is_alphanumeric()) {
+            assert_eq!(byte_offset(&f, rope_offset(&f, at)), Some(at), "{at}");
+        }
+        assert_eq!(byte_offset(&f, 10_000), None);
     }
 
     #[test]

@@ -1,14 +1,15 @@
-//! The rope backend: Python move to file and change signature done by rope, the refactoring
-//! library under pylsp-rope, used directly (its move and change signature are not offered over
-//! LSP). A bundled helper script (`assets/rope_helper.py`, inside the binary) runs under a
+//! The rope backend: Python move to file, change signature and rename done by rope, the
+//! refactoring library under pylsp-rope, used directly (its move and change signature are not
+//! offered over LSP; its rename is, but only through pylsp's settings, without the references
+//! engine's cross-checks). A bundled helper script (`assets/rope_helper.py`, inside the binary) runs under a
 //! Python that can import rope, started on first use and kept for the session (the TUI and
 //! `candor mcp` reuse it), one JSON line per request, each with a timeout that ends in a kill;
 //! the next request starts a new helper. rope works on a private copy of the project's Python
 //! files ([`mirror`]) and never writes anything: its answer becomes a [`Plan`] of ordinary file
 //! changes whose base hashes are those of the bytes rope read.
 //!
-//! Adding a refactor (rename) is one more `op_*` function in the helper and one more module
-//! beside [`move_to_file`] and [`change_signature`].
+//! A refactor is one `op_*` function in the helper and one module here ([`move_to_file`],
+//! [`change_signature`], [`rename`]).
 
 mod change_signature;
 mod changers;
@@ -18,6 +19,7 @@ mod interpreter;
 mod mirror;
 mod move_to_file;
 mod process;
+mod rename;
 mod request;
 
 use std::path::Path;
@@ -95,6 +97,13 @@ impl Default for RopeSettings {
     }
 }
 
+/// What the heuristic's checks of a request leave for rope: its plan (change signature reuses
+/// its rendering of the definition), or the references engine's list (rename).
+enum Checked {
+    Plan(Plan),
+    References(crate::refactor::references::References),
+}
+
 /// A running helper with its private copy of the project.
 #[derive(Debug)]
 struct Session {
@@ -136,11 +145,13 @@ impl RopeBackend {
         &self.settings
     }
 
-    /// Whether rope would serve `request` at all: move to file and change signature of a
-    /// Python module.
+    /// Whether rope would serve `request` at all: move to file, change signature and rename in
+    /// a Python module.
     pub fn handles(request: &Request, lang: crate::lang::Language) -> bool {
-        matches!(request, Request::Move(_) | Request::ChangeSignature(_))
-            && lang == crate::lang::Language::Python
+        matches!(
+            request,
+            Request::Move(_) | Request::ChangeSignature(_) | Request::Rename(_)
+        ) && lang == crate::lang::Language::Python
     }
 
     /// Computes `request` with rope.
@@ -167,17 +178,28 @@ impl RopeBackend {
         // The request is checked (and, for change signature, the new definition rendered) the
         // way every backend does it: a request that is wrong in itself is an error, not a
         // reason to try rope.
-        let checked =
-            crate::refactor::plan_in(sources, request, lang).map_err(RopeFailure::Refactor)?;
+        let checked = match request {
+            Request::Rename(r) => Checked::References(
+                rename::checked(sources, r, lang).map_err(RopeFailure::Refactor)?,
+            ),
+            _ => Checked::Plan(
+                crate::refactor::plan_in(sources, request, lang).map_err(RopeFailure::Refactor)?,
+            ),
+        };
         let mut state = self.state.lock().map_err(|_| {
             RopeFailure::Failed("an earlier rope request panicked; restart candor".to_string())
         })?;
         let session = self.session(&mut state, root)?;
         session.project_files = python_files(root);
-        let result = match request {
-            Request::Move(r) => move_to_file::move_to_file(session, sources, r, self.timeout()),
-            Request::ChangeSignature(r) => {
-                change_signature::change_signature(session, sources, r, &checked, self.timeout())
+        let result = match (request, &checked) {
+            (Request::Move(r), _) => {
+                move_to_file::move_to_file(session, sources, r, self.timeout())
+            }
+            (Request::ChangeSignature(r), Checked::Plan(plan)) => {
+                change_signature::change_signature(session, sources, r, plan, self.timeout())
+            }
+            (Request::Rename(r), Checked::References(found)) => {
+                rename::rename(session, sources, r, found, self.timeout())
             }
             _ => unreachable_request(request),
         };

@@ -20,10 +20,22 @@ use super::{RopeFailure, Session};
 #[derive(Debug, Clone, Deserialize)]
 pub(super) struct RopeChange {
     pub path: String,
-    before: String,
+    pub before: String,
     pub after: String,
     /// sha256 of the bytes rope read.
-    sha256: String,
+    pub sha256: String,
+}
+
+#[cfg(test)]
+impl RopeChange {
+    pub fn for_tests(path: &str, before: &str, after: &str) -> RopeChange {
+        RopeChange {
+            path: path.to_string(),
+            before: before.to_string(),
+            after: after.to_string(),
+            sha256: String::new(),
+        }
+    }
 }
 
 impl From<MirrorError> for RopeFailure {
