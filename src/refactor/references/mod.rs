@@ -552,7 +552,7 @@ impl Verdicts {
                 column: None,
             },
         };
-        let found = find(sources, &request, lang, None)?;
+        let found = find(sources, &request, lang, sources.oracle())?;
         let mut verdicts = Verdicts::default();
         for reference in &found.references {
             let key = (reference.path.clone(), reference.range.start);
