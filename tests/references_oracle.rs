@@ -114,26 +114,33 @@ fn messages(envelope: &Value) -> Vec<String> {
         .collect()
 }
 
-/// In one session: the LSP-path call, then the heuristic rename checked by the same server.
-/// Returns the heuristic envelope and the references_from of a rename before any server ran.
+/// In one session: the heuristic `rename` before any server runs, the LSP-path call that starts
+/// the server, then `rename` again and every call of `after` (each heuristic, dry run). Returns
+/// the envelopes: the rename alone, the rename checked, then those of `after`.
 fn check_with_running_server(
     root: &Path,
     lsp_call: (&str, Value),
     rename: Value,
-) -> (Value, Value) {
+    after: &[(&str, Value)],
+) -> Vec<Value> {
+    let heuristic = |mut args: Value| {
+        args["semantic_edit_backend"] = json!("tree-sitter");
+        args["dry_run"] = json!(true);
+        args
+    };
     let mut session = Session::start(root);
-    let mut heuristic = rename;
-    heuristic["semantic_edit_backend"] = json!("tree-sitter");
-    heuristic["dry_run"] = json!(true);
-    let alone = session.call("refactor_rename_symbol", heuristic.clone());
+    let mut envelopes = vec![session.call("refactor_rename_symbol", heuristic(rename.clone()))];
     let (tool, mut args) = lsp_call;
     args["semantic_edit_backend"] = json!("lsp");
     args["dry_run"] = json!(true);
     let semantic = session.call(tool, args);
     assert_eq!(semantic["backend_used"], "lsp", "{semantic:#}");
-    let checked = session.call("refactor_rename_symbol", heuristic);
+    envelopes.push(session.call("refactor_rename_symbol", heuristic(rename)));
+    for (tool, args) in after {
+        envelopes.push(session.call(tool, heuristic(args.clone())));
+    }
     session.finish();
-    (checked, alone)
+    envelopes
 }
 
 fn write(root: &Path, files: &[(&str, &str)]) {
@@ -187,14 +194,22 @@ fn rust_analyzer_confirms_a_method_call_the_engine_could_only_call_possible() {
             ("src/lib.rs", COUNTER_RS),
         ],
     );
-    let (checked, alone) = check_with_running_server(
+    let envelopes = check_with_running_server(
         dir.path(),
         (
             "refactor_rename_symbol",
             json!({"file_path": "src/lib.rs", "symbol_name": "make", "new_name": "build"}),
         ),
         json!({"file_path": "src/lib.rs", "name_path": "Counter/bump", "new_name": "advance"}),
+        &[(
+            "refactor_change_signature",
+            json!({"file_path": "src/lib.rs", "function_name": "Counter/bump",
+                "new_parameters": [{"name": "by", "type": "u32"}]}),
+        )],
     );
+    let [alone, checked, signature] = &envelopes[..] else {
+        panic!("three envelopes: {envelopes:#?}")
+    };
     // Before any server ran: the engine alone, the calls on `c` (type from `make()`) possible.
     assert_eq!(
         alone["data"]["references_from"], "candor's references engine (tree-sitter)",
@@ -232,4 +247,15 @@ fn rust_analyzer_confirms_a_method_call_the_engine_could_only_call_possible() {
     );
     let diff = checked["data"]["changes"][0]["diff"].as_str().unwrap_or("");
     assert!(diff.contains("+    c.advance();"), "{checked:#}");
+    // Change signature on the same engine and server: both calls are certain now, so both
+    // are updated, and the result says where its call sites came from.
+    assert_eq!(signature["success"], true, "{signature:#}");
+    assert_eq!(signature["data"]["call_sites_updated"], 2, "{signature:#}");
+    assert!(
+        messages(signature).iter().any(|m| m.contains(
+            "the calls were found by candor's references engine (tree-sitter), checked against rust-analyzer"
+        )),
+        "{:#?}",
+        messages(signature)
+    );
 }

@@ -178,6 +178,10 @@ fn engine_calls(
         symbol.line,
         lang,
     )
+    .map(|verdicts| {
+        findings.extend(verdicts.server_findings.iter().cloned());
+        verdicts
+    })
     .map_err(|error| {
         findings.push(Finding::info(
             path,
