@@ -259,3 +259,68 @@ fn rust_analyzer_confirms_a_method_call_the_engine_could_only_call_possible() {
         messages(signature)
     );
 }
+
+const COUNTER_PY: &str = "\
+class Counter:
+    def __init__(self):
+        self.n = 0
+
+    def bump(self):
+        self.n += 1
+        return self.n
+
+
+def make():
+    return Counter()
+
+
+def twice():
+    c = make()
+    c.bump()
+    return c.bump()
+";
+
+#[test]
+fn pylsp_confirms_a_method_call_the_engine_could_only_call_possible() {
+    if !require(&["pylsp"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), &[("counter.py", COUNTER_PY)]);
+    let envelopes = check_with_running_server(
+        dir.path(),
+        // Python's rename goes to rope; inline goes to pylsp-rope, which starts pylsp.
+        (
+            "refactor_inline_function",
+            json!({"file_path": "counter.py", "function_name": "make"}),
+        ),
+        json!({"file_path": "counter.py", "name_path": "Counter/bump", "new_name": "advance"}),
+        &[],
+    );
+    let [alone, checked] = &envelopes[..] else {
+        panic!("two envelopes: {envelopes:#?}")
+    };
+    assert_eq!(
+        alone["data"]["possible_references"]
+            .as_array()
+            .map(Vec::len),
+        Some(2),
+        "{alone:#}"
+    );
+    let from = checked["data"]["references_from"].as_str().unwrap_or("");
+    assert!(
+        from.starts_with("candor's references engine (tree-sitter), checked against pylsp"),
+        "{checked:#}"
+    );
+    let confirmed = messages(checked)
+        .into_iter()
+        .filter(|m| m.contains("pylsp") && m.contains("so it is taken as certain"))
+        .count();
+    assert_eq!(confirmed, 2, "{:#?}", messages(checked));
+    assert_eq!(checked["data"]["references_renamed"], 3, "{checked:#}");
+    assert_eq!(
+        checked["data"]["possible_references"],
+        json!([]),
+        "{checked:#}"
+    );
+}

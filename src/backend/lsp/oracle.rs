@@ -92,11 +92,34 @@ impl ServerOracle<'_> {
             }
             self.sources.file(path).ok().flatten().map(|f| f.text)
         });
-        Ok(ServerReferences {
-            server: server_name(session),
+        usable_answer(
+            server_name(session),
             locations,
-        })
+            &file.path,
+            at..at + name.len(),
+        )
     }
+}
+
+/// The server's answer, if it lists the definition: asked with the declaration included, a
+/// server that does not list the definition itself did not understand the question (a plugin
+/// off, a module it does not load), so its silence about the other references means nothing.
+fn usable_answer(
+    server: String,
+    locations: Vec<(String, Range<usize>)>,
+    path: &str,
+    definition: Range<usize>,
+) -> Result<ServerReferences, String> {
+    if !locations
+        .iter()
+        .any(|(p, range)| p == path && *range == definition)
+    {
+        return Err(format!(
+            "{server} did not list the definition itself among the references ({} in all), so its answer was not used",
+            locations.len()
+        ));
+    }
+    Ok(ServerReferences { server, locations })
 }
 
 /// "rust-analyzer 1.83.0", for `data.references_from`.
@@ -238,6 +261,23 @@ mod tests {
             locations_in_project(&root, &Value::Null, |_| None),
             Vec::new()
         );
+    }
+
+    #[test]
+    fn an_answer_without_the_definition_is_not_used() {
+        let at = |path: &str, range: Range<usize>| (path.to_string(), range);
+        let answer = usable_answer(
+            "pylsp".to_string(),
+            vec![at("a.py", 4..5), at("b.py", 9..10)],
+            "a.py",
+            4..5,
+        );
+        assert_eq!(answer.map(|a| a.locations.len()), Ok(2));
+        assert_eq!(
+            usable_answer("pylsp".to_string(), Vec::new(), "a.py", 4..5),
+            Err("pylsp did not list the definition itself among the references (0 in all), so its answer was not used".to_string())
+        );
+        assert!(usable_answer("ra".to_string(), vec![at("b.py", 4..5)], "a.py", 4..5).is_err());
     }
 
     #[test]
