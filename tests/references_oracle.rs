@@ -230,11 +230,11 @@ fn rust_analyzer_confirms_a_method_call_the_engine_could_only_call_possible() {
         from.starts_with("candor's references engine (tree-sitter), checked against rust-analyzer"),
         "{checked:#}"
     );
-    let confirmed: Vec<String> = messages(&checked)
+    let confirmed: Vec<String> = messages(checked)
         .into_iter()
         .filter(|m| m.contains("rust-analyzer") && m.contains("so it is taken as certain"))
         .collect();
-    assert_eq!(confirmed.len(), 2, "{:#?}", messages(&checked));
+    assert_eq!(confirmed.len(), 2, "{:#?}", messages(checked));
     assert!(
         confirmed.iter().all(|m| m.contains("src/lib.rs")),
         "{confirmed:#?}"

@@ -178,10 +178,7 @@ fn engine_calls(
         symbol.line,
         lang,
     )
-    .map(|verdicts| {
-        findings.extend(verdicts.server_findings.iter().cloned());
-        verdicts
-    })
+    .inspect(|verdicts| findings.extend(verdicts.server_findings.iter().cloned()))
     .map_err(|error| {
         findings.push(Finding::info(
             path,
