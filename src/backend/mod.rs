@@ -84,11 +84,22 @@ pub fn plan(
     lang: Language,
     server_override: &lsp::ServerOverride,
 ) -> Result<Outcome, BackendError> {
+    // A server already running for the language checks the references engine's list.
+    let oracle = lsp::ServerOracle {
+        pool: semantic.lsp,
+        root,
+        sources,
+        server_override,
+    };
+    let checked = lsp::WithOracle {
+        inner: sources,
+        oracle: &oracle,
+    };
     let heuristic = |fallback_reason: Option<String>| -> Result<Outcome, BackendError> {
         Ok(Outcome {
             tool: request.tool(),
             lang,
-            plan: refactor::plan_in(sources, request, lang)?,
+            plan: refactor::plan_in(&checked, request, lang)?,
             backend: BackendKind::Hybrid,
             server: None,
             semantic_backend: None,

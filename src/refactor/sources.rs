@@ -92,6 +92,12 @@ pub trait Sources: Sync {
     fn cancel(&self) -> Cancel {
         Cancel::never()
     }
+
+    /// A language server already running for the project, asked to check the references
+    /// engine's list ([`Oracle`](crate::refactor::references::Oracle)). None by default.
+    fn oracle(&self) -> Option<&dyn crate::refactor::references::Oracle> {
+        None
+    }
 }
 
 /// Work handed to the shell's workers: it runs once, on any thread.

@@ -9,6 +9,7 @@ mod client;
 mod convert;
 mod interrupt;
 mod operations;
+mod oracle;
 mod project_guard;
 mod rename;
 mod servers;
@@ -32,6 +33,7 @@ use super::{Outcome, ServerInfo};
 
 pub use convert::{minimal_edits, path_to_uri, uri_to_path};
 pub use interrupt::JobId;
+pub use oracle::{ServerOracle, WithOracle};
 pub use servers::{which, workspace_root};
 pub use transport::{TransportError, read_message, write_message};
 
@@ -321,6 +323,50 @@ impl LspPool {
             *guard = None;
         }
         result
+    }
+
+    /// Runs `f` with the server that serves `file` only if one is already running, ready and
+    /// free: `None` when none was started (nothing is started here, so the project's trust
+    /// rules are those of the call that started it), `Some(Err(why))` when one exists but
+    /// cannot answer now (loading the project, busy with another request, failed).
+    pub(crate) fn with_running_session<R>(
+        &self,
+        root: &Root,
+        lang: Language,
+        file: &str,
+        server_override: &ServerOverride,
+        f: impl FnOnce(&mut session::Session) -> R,
+    ) -> Option<Result<R, String>> {
+        let command = servers::resolve_command(lang, &self.settings, server_override).ok()?;
+        let workspace = servers::workspace_root(lang, root, file).ok()?;
+        let key = ServerKey {
+            lang,
+            workspace,
+            command,
+        };
+        let slot = self.slots.lock().ok()?.get(&key).cloned()?;
+        let Ok(mut guard) = slot.session.try_lock() else {
+            return Some(Err(
+                "the language server is busy with another request".to_string()
+            ));
+        };
+        let session = guard.as_mut().filter(|s| s.is_usable())?;
+        match slot.status.snapshot() {
+            ServerStatus::Ready => {}
+            ServerStatus::Indexing { .. } | ServerStatus::Starting => {
+                return Some(Err(format!(
+                    "{} is still loading the project",
+                    session.label()
+                )));
+            }
+            ServerStatus::Failed(why) => return Some(Err(why)),
+            ServerStatus::NotStarted => return None,
+        }
+        let result = f(session);
+        if !session.is_usable() {
+            *guard = None;
+        }
+        Some(Ok(result))
     }
 
     /// The slot of the server that serves `file`, created on first use.

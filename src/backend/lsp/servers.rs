@@ -81,7 +81,8 @@ impl Flavor {
                 "inlayHints": {"enable": false},
             }),
             Flavor::Pylsp => {
-                // Only pylsp-rope (extract, inline) and jedi's rename are used; every other
+                // Only pylsp-rope (extract, inline), jedi's rename and jedi's references (the
+                // references engine's check) are used; every other
                 // plugin, built in or third-party, is off — several run a program named by a
                 // setting — and no project config file (setup.cfg, tox.ini, .flake8) is read.
                 let mut plugins = serde_json::Map::new();
@@ -90,6 +91,7 @@ impl Flavor {
                     json!({"enabled": true, "rename": false}),
                 );
                 plugins.insert("jedi_rename".into(), json!({"enabled": true}));
+                plugins.insert("jedi_references".into(), json!({"enabled": true}));
                 for plugin in UNUSED_PYLSP_PLUGINS {
                     plugins.insert(plugin.into(), json!({"enabled": false}));
                 }
@@ -110,7 +112,7 @@ impl Flavor {
 }
 
 /// The pylsp plugins candor never uses (built-in, and the common third-party ones), turned off.
-const UNUSED_PYLSP_PLUGINS: [&str; 29] = [
+const UNUSED_PYLSP_PLUGINS: [&str; 28] = [
     "autopep8",
     "flake8",
     "folding",
@@ -118,7 +120,6 @@ const UNUSED_PYLSP_PLUGINS: [&str; 29] = [
     "jedi_definition",
     "jedi_highlight",
     "jedi_hover",
-    "jedi_references",
     "jedi_signature_help",
     "jedi_symbols",
     "mccabe",

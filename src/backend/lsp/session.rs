@@ -540,6 +540,33 @@ impl Session {
         }
     }
 
+    /// Sends a request that may give up after `timeout` (shorter than the session's): a timeout
+    /// cancels the request (`$/cancelRequest`) but leaves the server running, since nothing
+    /// depended on the answer. A dead server still poisons the session.
+    pub fn request_briefly(
+        &mut self,
+        method: &str,
+        params: Value,
+        timeout: Duration,
+    ) -> Result<Value, LspFailure> {
+        let interrupts = Arc::clone(&self.interrupts);
+        let stop = move || interrupts.stop_requested();
+        match self.client.request_until(method, params, timeout, &stop) {
+            Ok(value) => Ok(value),
+            Err(ClientError::Cancelled { acknowledged, .. }) => {
+                self.poisoned |= !acknowledged;
+                Err(LspFailure::Cancelled(format!(
+                    "the {method} request to {} was cancelled",
+                    self.who()
+                )))
+            }
+            Err(e) => {
+                self.poisoned |= matches!(e, ClientError::Exited { .. });
+                Err(LspFailure::Failed(format!("{} {e}", self.who())))
+            }
+        }
+    }
+
     /// Waits until the server has loaded the project (rust-analyzer's quiescent status).
     pub fn wait_ready(&mut self) -> Result<(), LspFailure> {
         if self.flavor() != Flavor::RustAnalyzer {

@@ -178,6 +178,7 @@ fn engine_calls(
         symbol.line,
         lang,
     )
+    .inspect(|verdicts| findings.extend(verdicts.server_findings.iter().cloned()))
     .map_err(|error| {
         findings.push(Finding::info(
             path,

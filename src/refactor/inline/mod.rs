@@ -267,7 +267,12 @@ fn run(
         symbol.line,
         lang,
     ) {
-        Ok(verdicts) => progress.engine = Some(verdicts),
+        Ok(verdicts) => {
+            progress
+                .findings
+                .extend(verdicts.server_findings.iter().cloned());
+            progress.engine = Some(verdicts);
+        }
         Err(error) => progress.findings.push(Finding::info(
             def.path(),
             symbol.line,

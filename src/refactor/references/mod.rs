@@ -532,6 +532,9 @@ pub struct Verdicts {
     pub certain: BTreeSet<(String, usize)>,
     /// The possible ones, with why they are only possible.
     pub possible: BTreeMap<(String, usize), String>,
+    /// What checking the list against a running language server said (confirmations,
+    /// disagreements, why it was not asked, which server): findings for the refactor's result.
+    pub server_findings: Vec<Finding>,
 }
 
 impl Verdicts {
@@ -552,8 +555,28 @@ impl Verdicts {
                 column: None,
             },
         };
-        let found = find(sources, &request, lang, None)?;
+        let found = find(sources, &request, lang, sources.oracle())?;
         let mut verdicts = Verdicts::default();
+        // The engine's own findings are files it could not search, which the refactors report
+        // themselves; the rest come from the server's check.
+        let not_searched: BTreeSet<String> = found
+            .skipped
+            .iter()
+            .map(|(path, why)| w::not_searched(path, why, &found.target.name))
+            .collect();
+        verdicts.server_findings = found
+            .findings
+            .iter()
+            .filter(|f| !not_searched.contains(&f.message))
+            .cloned()
+            .collect();
+        if let Source::EngineChecked(_) = &found.source {
+            verdicts.server_findings.push(Finding::info(
+                path,
+                line,
+                w::calls_from(&found.source.describe()),
+            ));
+        }
         for reference in &found.references {
             let key = (reference.path.clone(), reference.range.start);
             match &reference.certainty {

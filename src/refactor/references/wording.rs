@@ -41,6 +41,10 @@ pub fn source_checked(server: &str) -> String {
     format!("candor's references engine (tree-sitter), checked against {server}")
 }
 
+pub fn calls_from(source: &str) -> String {
+    format!("the calls were found by {source}")
+}
+
 pub fn not_searched(path: &str, why: &str, name: &str) -> String {
     format!("{path} was not searched for `{name}`: it {why}; check it by hand")
 }

@@ -32,7 +32,7 @@ pub fn plan(
             symbol: request.symbol.clone(),
         },
         lang,
-        None,
+        sources.oracle(),
     )?;
     plan_from(sources, request, &found)
 }
