@@ -64,6 +64,9 @@ pub struct Function<'t> {
     pub first_parameter: Option<String>,
     /// Decorators as written after `@` (Python).
     pub decorators: Vec<String>,
+    /// The test harness calls it (Rust: `#[test]`, `#[bench]`, `#[tokio::test]`…): it can take
+    /// no arguments.
+    pub is_test: bool,
     pub is_async: bool,
     pub is_unsafe: bool,
     pub is_const: bool,

@@ -142,6 +142,7 @@ pub fn function<'t>(function: Node<'t>, text: &str) -> Function<'t> {
         receiver,
         first_parameter,
         decorators,
+        is_test: false,
         is_async: function.child(0).is_some_and(|c| c.kind() == "async"),
         is_unsafe: false,
         is_const: false,

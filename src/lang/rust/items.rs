@@ -136,6 +136,9 @@ pub fn function<'t>(function: Node<'t>, text: &str) -> Function<'t> {
         receiver,
         first_parameter: None,
         decorators: Vec::new(),
+        is_test: crate::lang::rust::use_edits::attributes_of(function, text)
+            .iter()
+            .any(|a| is_test_attribute(a)),
         is_async: has_modifier("async"),
         is_unsafe: has_modifier("unsafe"),
         is_const: has_modifier("const"),
@@ -933,4 +936,34 @@ pub fn private_impl_members(
 /// Whether items of this kind define the name in their `name` field.
 pub(crate) fn is_definition_kind(kind: &str) -> bool {
     DEFINITIONS.contains(&kind)
+}
+
+/// `#[test]`, `#[bench]`, `#[tokio::test]`, `#[async_std::test(flavor = ..)]`: an attribute that
+/// hands the function to a test harness, which calls it without arguments.
+fn is_test_attribute(attribute: &str) -> bool {
+    let inner = attribute
+        .trim()
+        .trim_start_matches("#[")
+        .trim_end_matches(']')
+        .trim();
+    let path = inner.split(['(', '=', ' ']).next().unwrap_or("");
+    matches!(path.rsplit("::").next(), Some("test" | "bench"))
+}
+
+#[cfg(test)]
+mod test_attribute_tests {
+    use super::is_test_attribute;
+
+    #[test]
+    fn test_harness_attributes_are_recognised() {
+        assert!(is_test_attribute("#[test]"));
+        assert!(is_test_attribute("#[bench]"));
+        assert!(is_test_attribute("#[tokio::test]"));
+        assert!(is_test_attribute(
+            "#[tokio::test(flavor = \"multi_thread\")]"
+        ));
+        assert!(!is_test_attribute("#[cfg(test)]"));
+        assert!(!is_test_attribute("#[test_case(1)]"));
+        assert!(!is_test_attribute("#[inline]"));
+    }
 }

@@ -35,6 +35,8 @@ pub(super) struct ChangedFunction<'t> {
     pub parameters: Node<'t>,
     pub body: Option<Node<'t>>,
     pub owner: Option<MethodOwner>,
+    /// A test harness calls it (Rust `#[test]`): it can take no arguments.
+    pub is_test: bool,
 }
 
 impl ChangedFunction<'_> {
@@ -105,6 +107,7 @@ pub(super) fn locate<'t>(
         parameters,
         body: facts.body,
         owner,
+        is_test: facts.is_test,
     })
 }
 

@@ -128,6 +128,13 @@ pub fn plan(
         &resolved.params,
     ));
     plan.findings.extend(trait_findings(&target, path));
+    if target.is_test && !resolved.params.is_empty() {
+        plan.findings.push(Finding::error(
+            path,
+            target.line,
+            w::test_function_takes_no_arguments(&target.name_path),
+        ));
+    }
 
     // The call sites.
     let new_list = one_line(&new_texts);

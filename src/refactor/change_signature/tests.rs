@@ -608,3 +608,31 @@ fn a_new_parameter_type_the_file_does_not_know_is_reported() {
             .any(|f| f.message.contains("neither declares"))
     );
 }
+
+#[test]
+fn a_parameter_added_to_a_test_function_is_an_error() {
+    let sources = MemorySources::new().with(
+        "tests/t.rs",
+        "#[test]\nfn test_align() {\n    assert_eq!(1, 1);\n}\n\nfn helper() {}\n",
+    );
+    let plan = run(
+        &sources,
+        "tests/t.rs",
+        "test_align",
+        &[("x", Some("i32"), None)],
+    )
+    .unwrap();
+    assert!(
+        has(&plan, Severity::Error, "is a test function"),
+        "{:?}",
+        plan.findings
+    );
+    let plan = run(
+        &sources,
+        "tests/t.rs",
+        "helper",
+        &[("x", Some("i32"), None)],
+    )
+    .unwrap();
+    assert!(!has(&plan, Severity::Error, "is a test function"));
+}

@@ -524,3 +524,9 @@ pub fn type_not_in_scope(word: &str, parameter: &str, path: &str, lang: Language
         "the type of the new parameter `{parameter}` names `{word}`, which {path} neither declares nor imports (it is not mentioned there); add {how} for it — candor did not"
     )
 }
+
+pub fn test_function_takes_no_arguments(name: &str) -> String {
+    format!(
+        "`{name}` is a test function (`#[test]`): the test harness calls it without arguments, so it cannot take parameters and this will not compile"
+    )
+}
