@@ -517,7 +517,8 @@ fn pylsp_renames_a_function_across_files_as_the_engine_does() {
         "py_pkg",
         "pylsp",
         json!({"file_path": "orders/totals.py", "symbol_name": "summarize", "new_name": "totals_of"}),
-        None,
+        // Python renames go to rope unless a server is named for the call.
+        Some("pylsp"),
     );
     let root = Path::new(&root);
     let test = std::fs::read_to_string(root.join("tests/test_totals.py")).unwrap();

@@ -106,7 +106,12 @@ pub fn plan(
             fallback_reason,
         })
     };
-    if choice != BackendChoice::TreeSitter && rope::RopeBackend::handles(request, lang) {
+    // A server named for this call (`command`) is asked itself; otherwise rope takes the Python
+    // refactors it does.
+    if choice != BackendChoice::TreeSitter
+        && server_override.command.is_none()
+        && rope::RopeBackend::handles(request, lang)
+    {
         return match semantic.rope.plan(root, sources, request, lang) {
             Ok(result) => Ok(rope_outcome(request, lang, result)),
             Err(rope::RopeFailure::Refactor(e)) => Err(e.into()),
