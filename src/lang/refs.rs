@@ -107,6 +107,28 @@ pub struct Reach {
 }
 
 impl Reach {
+    /// What is known before any file is read: an item is exported by its own module under its
+    /// name; a member's owner has it; a local is reached only where it is.
+    pub fn of_target(target: &Target) -> Reach {
+        let mut reach = Reach::default();
+        match &target.kind {
+            TargetKind::Item => {
+                reach
+                    .exports
+                    .entry(target.module.clone())
+                    .or_default()
+                    .insert(target.name.clone());
+            }
+            TargetKind::Member(member) => {
+                reach
+                    .owners
+                    .insert((target.module.clone(), member.owner.clone()));
+            }
+            TargetKind::Local(_) => {}
+        }
+        reach
+    }
+
     /// The names the target has in `module`, if it is reachable there.
     pub fn names_in(&self, module: &[String]) -> Option<&BTreeSet<String>> {
         self.exports.get(module)

@@ -38,23 +38,7 @@ impl Resolver for PythonRefs {
     }
 
     fn start(&self, target: &Target, _tree: &Tree, _text: &str) -> Reach {
-        let mut reach = Reach::default();
-        match &target.kind {
-            TargetKind::Item => {
-                reach
-                    .exports
-                    .entry(target.module.clone())
-                    .or_default()
-                    .insert(target.name.clone());
-            }
-            TargetKind::Member(member) => {
-                reach
-                    .owners
-                    .insert((target.module.clone(), member.owner.clone()));
-            }
-            TargetKind::Local(_) => {}
-        }
-        reach
+        Reach::of_target(target)
     }
 
     fn learn(

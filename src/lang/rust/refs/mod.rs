@@ -33,33 +33,7 @@ impl Resolver for RustRefs {
     }
 
     fn start(&self, target: &Target, _tree: &Tree, _text: &str) -> Reach {
-        let mut reach = Reach::default();
-        match &target.kind {
-            TargetKind::Item => {
-                reach
-                    .exports
-                    .entry(target.module.clone())
-                    .or_default()
-                    .insert(target.name.clone());
-            }
-            TargetKind::Member(member) => {
-                reach
-                    .owners
-                    .insert((target.module.clone(), member.owner.clone()));
-                // A trait's own method: the trait is the project's. Otherwise it is learned
-                // from the file that declares it; until then (or when it is a library's
-                // trait: `Display::fmt`) only this impl's type has the method.
-                if let Some(trait_name) = &member.trait_name
-                    && *trait_name == member.owner
-                {
-                    reach
-                        .owners
-                        .insert((target.module.clone(), trait_name.clone()));
-                }
-            }
-            TargetKind::Local(_) => {}
-        }
-        reach
+        Reach::of_target(target)
     }
 
     fn learn(
