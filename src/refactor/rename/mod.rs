@@ -73,6 +73,13 @@ pub fn plan_from(
         );
     }
     let mut findings: Vec<Finding> = found.findings.clone();
+    if let Some(message) = role_warning(target) {
+        findings.push(Finding::warning(
+            &target.path,
+            line_of(found, target),
+            message,
+        ));
+    }
     for reference in found.possible() {
         let why = match &reference.certainty {
             references::Certainty::Possible(why) => why.as_str(),
@@ -107,6 +114,26 @@ pub fn plan_from(
         details: Details::Rename(details),
         caveat_notes: Vec::new(),
     })
+}
+
+/// What the name means to something outside the references: a Rust `main` is the program's entry
+/// point; a method of `impl Trait for T` must keep the trait's name (only a trait of this project
+/// is renamed with all its impls).
+fn role_warning(target: &crate::lang::refs::Target) -> Option<String> {
+    use crate::lang::refs::TargetKind;
+    if target.lang != crate::lang::Language::Rust {
+        return None;
+    }
+    match &target.kind {
+        TargetKind::Item if target.name == "main" => Some(w::entry_point(&target.name)),
+        TargetKind::Member(member) => match &member.trait_name {
+            Some(trait_name) if *trait_name != member.owner => {
+                Some(w::trait_method(&target.name, trait_name, &member.owner))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 fn line_of(found: &References, target: &crate::lang::refs::Target) -> usize {

@@ -44,3 +44,15 @@ pub fn unknown_include(location: &str) -> String {
         "`include_possible` names {location}, which is not a possible reference of this symbol; give `path:line:column` of one listed in the warnings"
     )
 }
+
+pub fn entry_point(name: &str) -> String {
+    format!(
+        "`{name}` is the entry point of a binary, build script or example: renamed, that program has no `main` and will not build (E0601) — unless this `main` is not one"
+    )
+}
+
+pub fn trait_method(name: &str, trait_name: &str, owner: &str) -> String {
+    format!(
+        "`{name}` implements the trait `{trait_name}` for `{owner}`: the trait must have a method of the new name too — a trait of this project is renamed with all its impls, a library's trait cannot be (this impl would no longer implement it, E0407)"
+    )
+}
