@@ -118,11 +118,13 @@ pub fn plan_from(
 
 /// What the name means to something outside the references: a Rust `main` is the program's entry
 /// point; a method of `impl Trait for T` must keep the trait's name (only a trait of this project
-/// is renamed with all its impls).
+/// is renamed with all its impls); Python calls its `__dunder__` names itself.
 fn role_warning(target: &crate::lang::refs::Target) -> Option<String> {
     use crate::lang::refs::TargetKind;
-    if target.lang != crate::lang::Language::Rust {
-        return None;
+    if target.lang == crate::lang::Language::Python {
+        let name = target.name.as_str();
+        let dunder = name.len() > 4 && name.starts_with("__") && name.ends_with("__");
+        return dunder.then(|| w::special_name(name));
     }
     match &target.kind {
         TargetKind::Item if target.name == "main" => Some(w::entry_point(&target.name)),

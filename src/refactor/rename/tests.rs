@@ -132,3 +132,60 @@ fn rust_shorthand_fields_keep_their_meaning() {
         "pub struct P {\n    pub x: i32,\n}\n\npub fn make(value: i32) -> P {\n    P { x: value }\n}\n\npub fn get(p: P) -> i32 {\n    let P { x } = p;\n    x\n}\n"
     );
 }
+
+#[test]
+fn names_the_language_or_a_trait_calls_itself_are_warned_about() {
+    use crate::lang::Language;
+    use crate::lang::refs::{Member, MemberKind, Target, TargetKind};
+    let target = |lang, name: &str, kind| Target {
+        lang,
+        name: name.to_string(),
+        kind,
+        label: "method",
+        path: "a".to_string(),
+        module: Vec::new(),
+        name_range: 0..0,
+        range: 0..0,
+    };
+    let method = |owner: &str, trait_name: Option<&str>| {
+        TargetKind::Member(Member {
+            owner: owner.to_string(),
+            trait_name: trait_name.map(str::to_string),
+            kind: MemberKind::Method,
+        })
+    };
+    let warned = |t: &Target| super::role_warning(t).is_some();
+    assert!(warned(&target(Language::Rust, "main", TargetKind::Item)));
+    assert!(!warned(&target(Language::Rust, "helper", TargetKind::Item)));
+    assert!(warned(&target(
+        Language::Rust,
+        "fmt",
+        method("Error", Some("Display"))
+    )));
+    // The trait's own declaration: its impls are renamed with it.
+    assert!(!warned(&target(
+        Language::Rust,
+        "go",
+        method("Walk", Some("Walk"))
+    )));
+    assert!(!warned(&target(
+        Language::Rust,
+        "new",
+        method("Error", None)
+    )));
+    assert!(warned(&target(
+        Language::Python,
+        "__next__",
+        method("It", None)
+    )));
+    assert!(!warned(&target(
+        Language::Python,
+        "next_item",
+        method("It", None)
+    )));
+    assert!(!warned(&target(
+        Language::Python,
+        "__x",
+        method("It", None)
+    )));
+}

@@ -56,3 +56,9 @@ pub fn trait_method(name: &str, trait_name: &str, owner: &str) -> String {
         "`{name}` implements the trait `{trait_name}` for `{owner}`: the trait must have a method of the new name too — a trait of this project is renamed with all its impls, a library's trait cannot be (this impl would no longer implement it, E0407)"
     )
 }
+
+pub fn special_name(name: &str) -> String {
+    format!(
+        "`{name}` is a name Python itself looks up (construction, iteration, indexing, truth, operators…): renamed, those implicit uses no longer reach it"
+    )
+}
