@@ -188,6 +188,32 @@ pub struct VerifyConfig {
     pub ruff: Option<ServerCommand>,
     /// Replaces `basedpyright` (then `pyright`) on PATH.
     pub pyright: Option<ServerCommand>,
+    /// Replaces `pyrefly` on PATH.
+    pub pyrefly: Option<ServerCommand>,
+    /// Replaces `mypy` on PATH.
+    pub mypy: Option<ServerCommand>,
+    /// The Python type checker (default: the one the project configures, else pyrefly).
+    pub type_checker: Option<TypeChecker>,
+    /// Address-space limit of each checker process, in MiB (default 4096).
+    pub memory_limit_mib: Option<u64>,
+    /// How large candor's cache may grow before the least recently used projects' checks are
+    /// removed, in MiB (default 1024).
+    pub cache_limit_mib: Option<u64>,
+    /// The terminal UI runs the tests with every check when they took less than this many
+    /// seconds before (default 20; 0: only on request).
+    pub tests_budget_secs: Option<u64>,
+}
+
+/// `[verify] type_checker`: which Python type checker the check runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TypeChecker {
+    Pyrefly,
+    /// basedpyright, or pyright where only it is installed.
+    Basedpyright,
+    Mypy,
+    /// No type check (ruff and compile() only).
+    None,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
@@ -277,6 +303,8 @@ impl Config {
             &mut self.verify.python,
             &mut self.verify.ruff,
             &mut self.verify.pyright,
+            &mut self.verify.pyrefly,
+            &mut self.verify.mypy,
         ]
         .into_iter()
         .flatten()
@@ -316,6 +344,18 @@ impl Config {
                 python: other.verify.python.or(self.verify.python),
                 ruff: other.verify.ruff.or(self.verify.ruff),
                 pyright: other.verify.pyright.or(self.verify.pyright),
+                pyrefly: other.verify.pyrefly.or(self.verify.pyrefly),
+                mypy: other.verify.mypy.or(self.verify.mypy),
+                type_checker: other.verify.type_checker.or(self.verify.type_checker),
+                memory_limit_mib: other
+                    .verify
+                    .memory_limit_mib
+                    .or(self.verify.memory_limit_mib),
+                cache_limit_mib: other.verify.cache_limit_mib.or(self.verify.cache_limit_mib),
+                tests_budget_secs: other
+                    .verify
+                    .tests_budget_secs
+                    .or(self.verify.tests_budget_secs),
             },
         }
     }
@@ -349,6 +389,14 @@ pub fn user_config_dir() -> Option<PathBuf> {
 /// `$XDG_CONFIG_HOME/candor/config.toml` (or the platform's config directory).
 pub fn user_config_path() -> Option<PathBuf> {
     user_config_dir().map(|dir| dir.join("config.toml"))
+}
+
+/// The `[verify]` settings of the user's own config file (`candor cache` has no project).
+pub fn user_verify_config() -> Result<VerifyConfig, ConfigError> {
+    match user_config_path() {
+        Some(path) => Ok(Config::read(&path)?.verify),
+        None => Ok(VerifyConfig::default()),
+    }
 }
 
 #[cfg(test)]

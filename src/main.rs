@@ -106,6 +106,17 @@ enum Command {
         #[arg(long)]
         list: bool,
     },
+    /// Show how much candor's cache holds (the checks' copies of your projects and their build
+    /// output), per project; or clear it. It is kept under 1 GiB by default ([verify]
+    /// cache_limit_mib), the least recently used projects removed first.
+    Cache {
+        /// How much it holds, per project (the default).
+        #[arg(long, conflicts_with = "clear")]
+        size: bool,
+        /// Remove every project's check copies (those of a check running now are kept).
+        #[arg(long)]
+        clear: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -173,6 +184,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }) => calls(&name, &root, lang.as_deref(), json),
         Some(Command::Undo { root, list, id }) => undo(&root, list, id.as_deref()),
         Some(Command::Trust { dir, revoke, list }) => trust(dir, revoke, list),
+        Some(Command::Cache { clear, .. }) => cache(clear),
         None => {
             let path = cli.path.unwrap_or_else(|| PathBuf::from("."));
             candor::tui::run(&path, cli.backend)?;
@@ -382,6 +394,64 @@ fn undo(root: &Path, list: bool, id: Option<&str>) -> anyhow::Result<ExitCode> {
             eprintln!("candor: {}", error.message);
             Ok(ExitCode::from(error.code.exit().code()))
         }
+    }
+}
+
+/// `candor cache [--size | --clear]`.
+fn cache(clear: bool) -> anyhow::Result<ExitCode> {
+    use candor::workspace::undo::printable;
+    let mib = |bytes: u64| format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20));
+    if clear {
+        let cleared = candor::verify::clear(None)?;
+        print_out(&format!(
+            "removed the checks' copies of {} project(s), {}",
+            cleared.removed,
+            mib(cleared.bytes)
+        ))?;
+        for root in &cleared.in_use {
+            print_out(&format!(
+                "kept {} (a check of it is running)",
+                printable(root)
+            ))?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let usage = candor::verify::usage(None)?;
+    let limit = candor::config::user_verify_config()
+        .ok()
+        .and_then(|c| c.cache_limit_mib)
+        .unwrap_or(candor::verify::DEFAULT_LIMIT_MIB);
+    print_out(&format!(
+        "{}: {} of at most {limit} MiB ([verify] cache_limit_mib)",
+        usage.path.display(),
+        mib(usage.total())
+    ))?;
+    for project in &usage.projects {
+        let when = project
+            .last_used
+            .and_then(|t| t.elapsed().ok())
+            .map(|d| ago(d.as_secs()))
+            .unwrap_or_else(|| "never".to_string());
+        let busy = if project.in_use { ", checking now" } else { "" };
+        print_out(&format!(
+            "  {:>10}  {}  (used {when}{busy})",
+            mib(project.bytes),
+            printable(project.root.as_deref().unwrap_or(&project.name))
+        ))?;
+    }
+    if usage.other_bytes > 0 {
+        print_out(&format!("  {:>10}  (other)", mib(usage.other_bytes)))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// "3 min ago", "2 h ago", "5 days ago".
+fn ago(secs: u64) -> String {
+    match secs {
+        0..60 => "just now".to_string(),
+        60..3600 => format!("{} min ago", secs / 60),
+        3600..86400 => format!("{} h ago", secs / 3600),
+        _ => format!("{} days ago", secs / 86400),
     }
 }
 

@@ -513,7 +513,7 @@ fn the_check_thread_reports_its_steps_and_a_newer_check_cancels_the_old_one() {
         let mut steps = Vec::new();
         loop {
             match rx.recv_timeout(Duration::from_secs(120)).unwrap() {
-                Action::CheckProgress { id: from, step } if from == id => steps.push(step),
+                Action::CheckProgress { id: from, step, .. } if from == id => steps.push(step),
                 Action::Checked {
                     id: from,
                     verification,

@@ -191,8 +191,22 @@ impl Engine {
         let mut preview = self.compute(&call, cancel)?;
         preview.recovered = recovered;
         add_recovery_findings(&mut preview);
-        let level = self.verify_level(&call.options, Level::Off);
-        let verification = self.verify(&call, &preview.outcome, level, cancel);
+        // Every write is checked unless the call itself opts out (a config file may ask for more,
+        // the tests, never for less); a preview only when asked.
+        let level = if call.options.dry_run {
+            self.verify_level(&call.options, Level::Off)
+        } else {
+            call.options
+                .verify
+                .unwrap_or(match self.config.verify.default {
+                    Some(Level::Tests) => Level::Tests,
+                    _ => Level::Check,
+                })
+        };
+        let mut verification = self.verify(&call, &preview.outcome, level, cancel);
+        if level == Level::Off && !call.options.dry_run {
+            verification.reason = Some(verify::unchecked_write_reason(preview.outcome.lang));
+        }
         cancel.check().map_err(cancelled)?;
         add_verification_findings(&mut preview, &call, verification);
         let applied = if call.options.dry_run {
@@ -403,7 +417,8 @@ impl Engine {
     }
 
     /// How far to check a result: what the call says, else the project's `[verify] default`,
-    /// else the front end's own default (off for `candor call` and MCP).
+    /// else the front end's own default (for `candor call` and MCP: on for an apply, off for a
+    /// dry run; on in the terminal UI).
     pub fn verify_level(&self, options: &CallOptions, front_end_default: Level) -> Level {
         options
             .verify
@@ -425,6 +440,7 @@ impl Engine {
             changes: outcome.plan.changes.clone(),
             also_check: self.files_to_type_check(call, outcome),
             level,
+            tests_when_cheap: false,
             settings: verify::Settings::from_config(&self.config.verify),
             trust: self.trust.clone(),
         }
@@ -481,8 +497,10 @@ impl Engine {
     }
 
     /// A file with several hard links is written as a new file in its place (atomically), so
-    /// its other names keep the old content: said in the preview, never done silently.
+    /// its other names keep the old content: said in the preview, never done silently. Names in
+    /// candor's own cache (an older candor's shadows) do not count.
     fn hard_link_findings(&self, outcome: &Outcome) -> Vec<Finding> {
+        use std::os::unix::fs::MetadataExt;
         outcome
             .plan
             .changes
@@ -491,7 +509,19 @@ impl Engine {
             .filter_map(|c| {
                 let resolved = self.root.resolve(&c.path).ok()?;
                 let (dir, name) = self.root.parent_of(&resolved.real_relative).ok()??;
-                let links = dir.meta(&name).ok()??.links;
+                let mut links = dir.meta(&name).ok()??.links;
+                if links > 1 {
+                    let real = self.root.path().join(&resolved.real_relative);
+                    if let Ok(meta) = std::fs::symlink_metadata(&real) {
+                        let ours = verify::links_in_cache(
+                            self.root.path(),
+                            &resolved.real_relative,
+                            meta.dev(),
+                            meta.ino(),
+                        );
+                        links = links.saturating_sub(ours);
+                    }
+                }
                 (links > 1).then(|| {
                     Finding::warning(
                         &c.path,

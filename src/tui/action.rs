@@ -43,6 +43,8 @@ pub enum Action {
     CheckProgress {
         id: u64,
         step: String,
+        /// Files done and in all, when the step covers files.
+        files: Option<(usize, usize)>,
     },
     /// The check `id` answered.
     Checked {

@@ -41,17 +41,19 @@ impl Verifier {
         let tx = self.tx.clone();
         let started = spawn_worker("verify", move || {
             let steps = Mutex::new(tx.clone());
-            let progress = |step: &str| {
+            let progress = |report: &verify::Progress| {
                 if let Ok(tx) = steps.lock() {
                     let _ = tx.send(Action::CheckProgress {
                         id,
-                        step: step.to_string(),
+                        step: report.step.clone(),
+                        files: report.files,
                     });
                 }
             };
             let verification = guarded("checking the result", || {
                 // Built here: it searches the project for the files to type-check too.
-                let job = engine.verification_job(&call, &outcome, level);
+                let mut job = engine.verification_job(&call, &outcome, level);
+                job.tests_when_cheap = true;
                 verify::run(&job, &cancel, &progress)
             })
             .unwrap_or_else(failed);
@@ -99,9 +101,10 @@ pub fn check_now(
     outcome: &Outcome,
     level: Level,
 ) -> Verification {
-    let job = engine.verification_job(call, outcome, level);
+    let mut job = engine.verification_job(call, outcome, level);
+    job.tests_when_cheap = true;
     guarded("checking the result", || {
-        verify::run(&job, &Cancel::never(), &|_| {})
+        verify::run(&job, &Cancel::never(), &|_: &verify::Progress| {})
     })
     .unwrap_or_else(failed)
 }

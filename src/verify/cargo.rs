@@ -12,13 +12,15 @@ use crate::lang::Language;
 use crate::refactor::Severity;
 use crate::workspace::Root;
 
+use super::memo::{self, Stored};
 use super::process::Program;
-use super::shadow::Sharing;
 use super::{Checked, Context, Diagnostic, Side, StepError, diff};
 
 pub(super) const CHECKER: &str = "cargo check";
 
-/// Checks the Rust files of the result, workspace by workspace.
+/// Checks the Rust files of the result, workspace by workspace. What cargo said before the
+/// refactor is remembered by the project's content: checking the same base again runs cargo on
+/// the result only.
 pub(super) fn check(cx: &mut Context<'_>) -> Result<Checked, StepError> {
     if !cx.job.trust.allows_project_programs() {
         return Err(StepError::Unavailable(cx.job.trust.refusal(
@@ -31,25 +33,48 @@ pub(super) fn check(cx: &mut Context<'_>) -> Result<Checked, StepError> {
         ))
     })?;
     let workspaces = workspaces(cx)?;
-    let shadow = cx.shadow(Side::Before);
-    cx.sync(&shadow, Side::Before, Sharing::Copies, &BTreeMap::new())?;
+    let (_, shadow) = cx.shadow(Side::Before);
+    let synced = cx.sync(Side::Before, &BTreeMap::new())?;
+    let before_key = cx.before_key(&synced, Side::Before);
     let mut scopes = Vec::new();
     for workspace in workspaces {
-        let packages = affected_packages(cx, &cargo, &workspace)?;
+        let (packages, _) = affected_packages(cx, &cargo, &workspace, &before_key)?;
         scopes.push((workspace, packages));
     }
-    let mut before = Vec::new();
-    for (workspace, packages) in &scopes {
-        before.extend(run_check(
-            cx,
-            &cargo,
-            &shadow,
-            workspace,
-            packages,
-            Side::Before,
-        )?);
-    }
-    cx.sync(&shadow, Side::After, Sharing::Copies, &BTreeMap::new())?;
+    let scope_text: Vec<String> = scopes
+        .iter()
+        .map(|(w, p)| format!("{w}:{}", p.join(",")))
+        .collect();
+    let key = memo::key(&[
+        "cargo check before",
+        &cargo.identity(),
+        &scope_text.join(";"),
+        &before_key,
+    ]);
+    let before = match cx.memo.get::<Vec<Stored>>(&key) {
+        Some(stored) => {
+            cx.progress
+                .record("cargo check before (remembered)", std::time::Instant::now());
+            stored.into_iter().map(Stored::diagnostic).collect()
+        }
+        None => {
+            let mut before = Vec::new();
+            for (workspace, packages) in &scopes {
+                before.extend(run_check(
+                    cx,
+                    &cargo,
+                    &shadow,
+                    workspace,
+                    packages,
+                    Side::Before,
+                )?);
+            }
+            let stored: Vec<Stored> = before.iter().map(Stored::of).collect();
+            cx.memo.put(&key, &stored);
+            before
+        }
+    };
+    cx.sync(Side::After, &BTreeMap::new())?;
     let mut after = Vec::new();
     for (workspace, packages) in &scopes {
         after.extend(run_check(
@@ -72,14 +97,15 @@ pub(super) fn check(cx: &mut Context<'_>) -> Result<Checked, StepError> {
 }
 
 /// The workspace (project-relative) and the `-p` specs whose tests concern the result: those of
-/// the first workspace the refactor touches.
+/// the first workspace the refactor touches, those holding a changed file first (how many).
 pub(super) fn test_scope(
     cx: &Context<'_>,
     cargo: &Program,
-) -> Result<(String, Vec<String>), StepError> {
+    before_key: &str,
+) -> Result<(String, Vec<String>, usize), StepError> {
     let workspace = workspaces(cx)?.into_iter().next().unwrap_or_default();
-    let packages = affected_packages(cx, cargo, &workspace)?;
-    Ok((workspace, packages))
+    let (packages, direct) = affected_packages(cx, cargo, &workspace, before_key)?;
+    Ok((workspace, packages, direct))
 }
 
 /// The Cargo workspaces (project-relative directories) of the changed Rust files, as
@@ -114,15 +140,35 @@ fn workspaces(cx: &Context<'_>) -> Result<BTreeSet<String>, StepError> {
     Ok(found)
 }
 
-/// `-p` specs of the workspace members that hold a changed file, and of those that depend on
-/// them (their code may use what changed).
+/// `-p` specs of the workspace members that hold a changed file, then of those that depend on
+/// them (their code may use what changed). `cargo metadata` is asked once per content of the
+/// project (its answer remembered).
 fn affected_packages(
     cx: &Context<'_>,
     cargo: &Program,
     workspace: &str,
-) -> Result<Vec<String>, StepError> {
-    let shadow = cx.shadow(Side::Before);
+    before_key: &str,
+) -> Result<(Vec<String>, usize), StepError> {
+    let (_, shadow) = cx.shadow(Side::Before);
     let dir = shadow.join(workspace);
+    let key = memo::key(&["cargo metadata", &cargo.identity(), workspace, before_key]);
+    let metadata = match cx.memo.get::<Value>(&key) {
+        Some(metadata) => metadata,
+        None => {
+            let metadata = cargo_metadata(cx, cargo, workspace, &dir)?;
+            cx.memo.put(&key, &metadata);
+            metadata
+        }
+    };
+    Ok(affected_of(cx, &metadata, &shadow))
+}
+
+fn cargo_metadata(
+    cx: &Context<'_>,
+    cargo: &Program,
+    workspace: &str,
+    dir: &Path,
+) -> Result<Value, StepError> {
     let mut command = cargo.command();
     command
         .args([
@@ -132,7 +178,7 @@ fn affected_packages(
             "1",
             "--offline",
         ])
-        .current_dir(&dir);
+        .current_dir(dir);
     let done = cx.run(&mut command, "reading the Cargo workspace (cargo metadata)")?;
     if !done.status.success() {
         return Err(StepError::Unavailable(format!(
@@ -145,19 +191,23 @@ fn affected_packages(
             done.stderr_tail(3)
         )));
     }
-    let metadata: Value = serde_json::from_slice(&done.stdout).map_err(|e| {
+    serde_json::from_slice(&done.stdout).map_err(|e| {
         StepError::Unavailable(format!(
             "cargo metadata printed something else than JSON: {e}"
         ))
-    })?;
-    let packages = packages(&metadata);
+    })
+}
+
+/// The affected packages: those holding a changed file first, then their dependents.
+fn affected_of(cx: &Context<'_>, metadata: &Value, shadow: &Path) -> (Vec<String>, usize) {
+    let packages = packages(metadata);
     let changed: Vec<PathBuf> = cx
         .job
         .changes
         .iter()
         .map(|c| shadow.join(&c.path))
         .collect();
-    let mut affected: BTreeSet<usize> = changed
+    let direct: BTreeSet<usize> = changed
         .iter()
         .filter_map(|file| {
             packages
@@ -168,6 +218,7 @@ fn affected_packages(
                 .map(|(i, _)| i)
         })
         .collect();
+    let mut affected = direct.clone();
     loop {
         let dirs: Vec<&PathBuf> = affected.iter().map(|&i| &packages[i].dir).collect();
         let more: Vec<usize> = (0..packages.len())
@@ -180,8 +231,13 @@ fn affected_packages(
         affected.extend(more);
     }
     let names: Vec<&str> = packages.iter().map(|p| p.name.as_str()).collect();
-    Ok(affected
+    // Those holding a changed file first (their tests run first), then the dependents.
+    let (first, then): (Vec<usize>, Vec<usize>) =
+        affected.into_iter().partition(|i| direct.contains(i));
+    let direct_count = first.len();
+    let specs = first
         .into_iter()
+        .chain(then)
         .map(|i| {
             let p = &packages[i];
             if names.iter().filter(|n| **n == p.name).count() > 1 {
@@ -190,7 +246,8 @@ fn affected_packages(
                 p.name.clone()
             }
         })
-        .collect())
+        .collect();
+    (specs, direct_count)
 }
 
 struct Package {
@@ -258,7 +315,11 @@ fn run_check(
         command.args(["-p", package]);
     }
     let step = format!("running cargo check {when}");
-    let done = cx.run(&mut command, &step)?;
+    let started = std::time::Instant::now();
+    let done = cx.run(&mut command, &step);
+    cx.progress
+        .record(&format!("cargo check {}", side.short()), started);
+    let done = done?;
     let diagnostics = compiler_messages(&done.stdout_text(), shadow, &dir);
     if !done.status.success() && !diagnostics.iter().any(|d| d.severity == Severity::Error) {
         return Err(StepError::Unavailable(format!(

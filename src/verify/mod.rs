@@ -2,260 +2,59 @@
 //! - [`cross`]: candor's own checks of every result (heuristic or language server), pure and
 //!   fast: no call left behind by an inline, arguments kept, the extracted function defined once
 //!   and called where the selection was, calls that match their definition's arity;
-//! - [`run`]: the project's own checker (`cargo check`; `ruff`, `compile()`, basedpyright) and,
-//!   on request, its tests, run on a shadow of the project in candor's cache before and after the
-//!   refactor, reporting only what the refactor introduced.
+//! - [`run`]: the project's own checker (`cargo check`; `ruff`, `compile()` and a type checker —
+//!   pyrefly unless the project configures basedpyright or mypy) and its tests (on request, or in
+//!   the terminal UI when they are cheap), run on a shadow of the project in candor's cache
+//!   before and after the refactor, reporting only what the refactor introduced. What a checker
+//!   said about a project state is remembered by content, so checking the same base again runs
+//!   the "after" side only.
 //!
 //! [`run`] is a plain blocking function that honours a cancellation flag and a deadline, for
 //! `candor call` and MCP in line and for the TUI on a worker thread. It never writes into the
 //! user's tree, and never runs a project's programs (build scripts, proc macros, tests, checkers
-//! its config file names) unless the user trusts the project ([`Trust`]).
+//! its config file names) unless the user trusts the project ([`Trust`]). Every checker runs
+//! under memory and CPU-time limits and dies with candor.
 
 pub mod cross;
 
+mod bound;
 mod cache;
 mod cargo;
 mod diff;
+mod memo;
 mod process;
+mod progress;
 mod python;
+mod report;
 mod shadow;
 mod test_runs;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-use serde::Serialize;
 
 use crate::cancel::Cancel;
 use crate::config::VerifyConfig;
 use crate::edit::FileChange;
 use crate::lang::Language;
-use crate::refactor::{Finding, Severity};
 use crate::trust::Trust;
 
-pub use cache::cache_root;
+pub use bound::{CacheError, Cleared, DEFAULT_LIMIT_MIB, ProjectUsage, Usage, clear, usage};
+pub use cache::{cache_root, links_in_cache};
+pub use progress::Progress;
+pub use report::{Diagnostic, FailingTest, State, Step, TestReport, Verification};
 
 /// How far the check of a result goes (the `verify` argument; declared with the settings, as
 /// `[verify] default` holds one).
 pub use crate::config::VerifyLevel as Level;
 
-/// `data.verification.state`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum State {
-    /// The checker ran before and after and found nothing new.
-    Clean,
-    /// The refactor introduced diagnostics (or broke tests).
-    Introduced,
-    /// No checker could run on this project; `reason` says why.
-    Unavailable,
-    /// The check ran out of time; `reason` says which step.
-    Timeout,
-    /// No check was asked for (or it was cancelled); `reason` says so.
-    Skipped,
-}
-
-impl State {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            State::Clean => "clean",
-            State::Introduced => "introduced",
-            State::Unavailable => "unavailable",
-            State::Timeout => "timeout",
-            State::Skipped => "skipped",
-        }
-    }
-}
-
-/// One diagnostic of a checker, located in the project (after the refactor, for introduced ones).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
-pub struct Diagnostic {
-    /// Project-relative path.
-    pub file: String,
-    /// 1-based line.
-    pub line: usize,
-    /// "error" or "warning".
-    pub severity: Severity,
-    /// The checker's code: `E0106`, `F821`, `reportCallIssue`, `SyntaxError`; "" when it has none.
-    pub code: String,
-    pub message: String,
-    /// Which checker said it: "cargo check", "ruff", "compile", "basedpyright".
-    pub source: String,
-}
-
-/// A test that passed before the refactor and fails after it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct FailingTest {
-    /// As the runner names it (`tests::parses`, `tests/test_a.py::test_b`, `test_b (m.T.test_b)`).
-    pub name: String,
-    /// Where it failed, when the runner's output says (project-relative, 1-based).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub file: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<usize>,
-    /// The first lines of the failure.
-    pub message: String,
-}
-
-/// `data.verification.tests`: the project's tests before and after the refactor.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct TestReport {
-    /// The command, e.g. "cargo test -p versions" or "python -m pytest".
-    pub runner: Option<String>,
-    pub state: State,
-    /// Tests that passed before and fail after.
-    pub failing: Vec<FailingTest>,
-    /// Tests that passed before the refactor.
-    pub passed_before: usize,
-    pub duration_ms: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-}
-
-/// `data.verification`: what the project's own tools say about the result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Verification {
-    /// The checker(s) that ran, e.g. "cargo check" or "ruff + compile + basedpyright"; null when
-    /// none did.
-    pub checker: Option<String>,
-    pub state: State,
-    /// Diagnostics the refactor introduced, located in the result.
-    pub introduced: Vec<Diagnostic>,
-    /// Diagnostics that were there before and still are.
-    pub preexisting: usize,
-    pub duration_ms: u64,
-    /// Why the state is what it is, when that needs saying (unavailable, timeout, skipped).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    /// Checkers that could not run on this result, each with why (the others still did).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub not_run: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tests: Option<TestReport>,
-}
-
-impl Verification {
-    /// The verification of a result nobody checked: says what was and was not examined.
-    pub fn skipped(reason: impl Into<String>) -> Verification {
-        Verification {
-            checker: None,
-            state: State::Skipped,
-            introduced: Vec::new(),
-            preexisting: 0,
-            duration_ms: 0,
-            reason: Some(reason.into()),
-            not_run: Vec::new(),
-            tests: None,
-        }
-    }
-
-    fn unavailable(reason: impl Into<String>, started: Instant) -> Verification {
-        Verification {
-            state: State::Unavailable,
-            duration_ms: millis(started.elapsed()),
-            ..Verification::skipped(reason)
-        }
-    }
-
-    /// The introduced diagnostics of severity error.
-    pub fn introduced_errors(&self) -> impl Iterator<Item = &Diagnostic> {
-        self.introduced
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-    }
-
-    /// Tests that passed before and fail after.
-    pub fn failing_tests(&self) -> &[FailingTest] {
-        self.tests.as_ref().map_or(&[], |t| t.failing.as_slice())
-    }
-
-    /// Whether writing this result would knowingly break the build or the tests.
-    pub fn blocks_apply(&self) -> bool {
-        self.introduced_errors().next().is_some() || !self.failing_tests().is_empty()
-    }
-
-    /// Introduced errors and newly failing tests as `error` findings (warnings stay in
-    /// `introduced` only).
-    pub fn findings(&self, fallback_file: &str) -> Vec<Finding> {
-        let mut findings: Vec<Finding> = self
-            .introduced_errors()
-            .map(|d| {
-                let code = if d.code.is_empty() {
-                    String::new()
-                } else {
-                    format!(" {}", d.code)
-                };
-                Finding::error(
-                    &d.file,
-                    d.line,
-                    format!(
-                        "{} reports a new error{code}: {} (introduced by this refactor)",
-                        d.source, d.message
-                    ),
-                )
-            })
-            .collect();
-        for test in self.failing_tests() {
-            findings.push(Finding::error(
-                test.file.as_deref().unwrap_or(fallback_file),
-                test.line.unwrap_or(1),
-                format!(
-                    "test `{}` passed before this refactor and fails after it: {}",
-                    test.name, test.message
-                ),
-            ));
-        }
-        findings
-    }
-
-    /// A one-line summary for people: "cargo check: clean", "ruff + compile: 2 new errors".
-    pub fn summary(&self) -> String {
-        let checker = self.checker.as_deref().unwrap_or("check");
-        match self.state {
-            State::Clean => format!("{checker}: clean"),
-            State::Introduced => {
-                let errors = self.introduced_errors().count();
-                let warnings = self.introduced.len() - errors;
-                let mut parts = Vec::new();
-                if errors > 0 {
-                    parts.push(plural(errors, "new error"));
-                }
-                if warnings > 0 {
-                    parts.push(plural(warnings, "new warning"));
-                }
-                let tests = self.failing_tests().len();
-                if tests > 0 {
-                    parts.push(plural(tests, "newly failing test"));
-                }
-                format!("{checker}: {}", parts.join(", "))
-            }
-            State::Unavailable | State::Timeout | State::Skipped => format!(
-                "{checker}: {}{}",
-                self.state.as_str(),
-                self.reason
-                    .as_deref()
-                    .map(|r| format!(" ({r})"))
-                    .unwrap_or_default()
-            ),
-        }
-    }
-}
-
-fn plural(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
-}
-
 fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// Timeouts and the checker programs (the config file's `[verify]`, PATH otherwise).
+/// Timeouts, limits and the checker programs (the config file's `[verify]`, PATH otherwise).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
     /// For the whole check (both runs of every checker).
@@ -266,6 +65,15 @@ pub struct Settings {
     pub python: Option<crate::config::ServerCommand>,
     pub ruff: Option<crate::config::ServerCommand>,
     pub pyright: Option<crate::config::ServerCommand>,
+    pub pyrefly: Option<crate::config::ServerCommand>,
+    pub mypy: Option<crate::config::ServerCommand>,
+    pub type_checker: Option<crate::config::TypeChecker>,
+    /// Address-space limit of each checker process.
+    pub memory_limit_bytes: u64,
+    /// The size candor's cache is kept under.
+    pub cache_limit_bytes: u64,
+    /// The terminal UI's "tests when cheap": their baseline must have taken less than this.
+    pub tests_budget: Option<Duration>,
     /// Where candor keeps shadows and build output; `None`: [`cache_root`].
     pub cache_dir: Option<PathBuf>,
 }
@@ -274,6 +82,10 @@ pub struct Settings {
 pub const DEFAULT_TIMEOUT_SECS: u64 = 120;
 /// Seconds the tests may take unless the config file says otherwise.
 pub const DEFAULT_TESTS_TIMEOUT_SECS: u64 = 600;
+/// MiB of address space a checker may use unless the config file says otherwise.
+pub const DEFAULT_MEMORY_LIMIT_MIB: u64 = 4096;
+/// Seconds the tests' baseline may take for the terminal UI to run them with every check.
+pub const DEFAULT_TESTS_BUDGET_SECS: u64 = 20;
 
 impl Default for Settings {
     fn default() -> Settings {
@@ -285,6 +97,11 @@ impl Settings {
     pub fn from_config(config: &VerifyConfig) -> Settings {
         let secs =
             |value: Option<u64>, default: u64| Duration::from_secs(value.unwrap_or(default).max(1));
+        let mib =
+            |value: Option<u64>, default: u64| value.unwrap_or(default).saturating_mul(1 << 20);
+        let budget = config
+            .tests_budget_secs
+            .unwrap_or(DEFAULT_TESTS_BUDGET_SECS);
         Settings {
             timeout: secs(config.timeout_secs, DEFAULT_TIMEOUT_SECS),
             tests_timeout: secs(config.tests_timeout_secs, DEFAULT_TESTS_TIMEOUT_SECS),
@@ -292,6 +109,13 @@ impl Settings {
             python: config.python.clone(),
             ruff: config.ruff.clone(),
             pyright: config.pyright.clone(),
+            pyrefly: config.pyrefly.clone(),
+            mypy: config.mypy.clone(),
+            type_checker: config.type_checker,
+            memory_limit_bytes: mib(config.memory_limit_mib, DEFAULT_MEMORY_LIMIT_MIB)
+                .max(64 << 20),
+            cache_limit_bytes: mib(config.cache_limit_mib, DEFAULT_LIMIT_MIB),
+            tests_budget: (budget > 0).then(|| Duration::from_secs(budget)),
             cache_dir: None,
         }
     }
@@ -309,6 +133,9 @@ pub struct Job {
     /// or changed); project-relative.
     pub also_check: Vec<String>,
     pub level: Level,
+    /// At level `Check`: also run the tests when their baseline took less than
+    /// `settings.tests_budget` (the terminal UI's default).
+    pub tests_when_cheap: bool,
     pub settings: Settings,
     /// Whether the project's own programs may run: build scripts and proc macros (`cargo
     /// check`), its tests, its toolchain file and `.cargo/config.toml`, checkers its
@@ -320,8 +147,14 @@ pub struct Job {
 pub(crate) struct Context<'a> {
     pub job: &'a Job,
     pub cache: cache::ProjectCache,
+    pub memo: memo::Memo,
     pub budget: process::Budget<'a>,
-    pub progress: &'a (dyn Fn(&str) + Sync),
+    pub progress: progress::Reporter<'a>,
+    /// The project's files, walked once per check.
+    files: Mutex<Option<std::sync::Arc<Vec<shadow::UserFile>>>>,
+    /// What the check noted on the way (files not mirrored, a checker chosen instead of
+    /// another).
+    pub notes: Mutex<Vec<String>>,
 }
 
 impl Context<'_> {
@@ -347,42 +180,89 @@ impl Context<'_> {
         overrides
     }
 
-    /// Brings `shadow` up to the project in `state`, with `extra` (path → bytes) too.
-    pub fn sync(
-        &self,
-        shadow: &std::path::Path,
-        state: Side,
-        sharing: shadow::Sharing,
-        extra: &BTreeMap<String, Vec<u8>>,
-    ) -> Result<(), StepError> {
-        let mut overrides = extra.clone();
-        overrides.extend(self.overrides(state));
-        let step = format!("preparing the shadow of the project {}", state.as_str());
-        (self.progress)(&step);
-        shadow::sync(
-            &self.job.root,
-            shadow,
-            &self.cache.manifest(shadow),
-            &overrides,
-            sharing,
-            &self.budget,
-        )
-        .map(|_| ())
-        .map_err(|e| match e {
-            shadow::SyncError::Stopped(stop) => StepError::Stopped(stop, step),
-            shadow::SyncError::Failed(reason) => StepError::Unavailable(reason),
-        })
+    /// The project's files (walked on first use).
+    fn project_files(&self) -> Result<std::sync::Arc<Vec<shadow::UserFile>>, StepError> {
+        let mut files = self.files.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(found) = files.as_ref() {
+            return Ok(found.clone());
+        }
+        let found = std::sync::Arc::new(
+            shadow::project_files(&self.job.root, &self.budget)
+                .map_err(|e| sync_error(e, "reading the project's files"))?,
+        );
+        *files = Some(found.clone());
+        Ok(found)
     }
 
-    /// The shadow a side is checked in: Python has one per side (checked at once); cargo one for
-    /// both, switched from before to after, because its fingerprints do not tell two copies of a
-    /// workspace apart in one target directory.
-    pub fn shadow(&self, state: Side) -> std::path::PathBuf {
-        match (self.job.lang, state) {
-            (Language::Rust, _) => self.cache.cargo(),
-            (Language::Python, Side::Before) => self.cache.base(),
-            (Language::Python, Side::After) => self.cache.edit(),
+    /// Brings the shadow of `state` up to the project in that state, with `extra` (path →
+    /// bytes) too. Files it could not mirror become notes.
+    pub fn sync(
+        &self,
+        state: Side,
+        extra: &BTreeMap<String, Vec<u8>>,
+    ) -> Result<shadow::Synced, StepError> {
+        let files = self.project_files()?;
+        let mut overrides = extra.clone();
+        overrides.extend(self.overrides(state));
+        let (name, _) = self.shadow(state);
+        let step = format!("preparing the shadow of the project {}", state.as_str());
+        let dir = self.cache.sub(name).map_err(StepError::Unavailable)?;
+        let path = self.cache.path_of(name);
+        let manifest = format!("{name}.manifest.json");
+        let target = shadow::Target {
+            dir: &dir,
+            path: &path,
+            manifest_dir: self.cache.dir(),
+            manifest_name: &manifest,
+        };
+        let synced = self
+            .progress
+            .timed(&format!("shadow {}", state.short()), || {
+                shadow::sync(&files, &target, &overrides, &self.budget, &|done, total| {
+                    self.progress.say(&step, Some((done, total)));
+                })
+            });
+        let synced = synced.map_err(|e| sync_error(e, &step))?;
+        if !synced.skipped.is_empty() {
+            let mut notes = self.notes.lock().unwrap_or_else(|e| e.into_inner());
+            for skipped in &synced.skipped {
+                let note = format!("left out of the check's copy of the project: {skipped}");
+                if !notes.contains(&note) {
+                    notes.push(note);
+                }
+            }
         }
+        Ok(synced)
+    }
+
+    /// The shadow a side is checked in (its folder name and path): Python has one per side
+    /// (checked at once); cargo one for both, switched from before to after, because its
+    /// fingerprints do not tell two copies of a workspace apart in one target directory.
+    pub fn shadow(&self, state: Side) -> (&'static str, PathBuf) {
+        let name = match (self.job.lang, state) {
+            (Language::Rust, _) => "cargo",
+            (Language::Python, Side::Before) => "base",
+            (Language::Python, Side::After) => "edit",
+        };
+        (name, self.cache.path_of(name))
+    }
+
+    /// The content key of the project before the refactor, from a shadow synced to either side.
+    pub fn before_key(&self, synced: &shadow::Synced, side: Side) -> String {
+        let mut content = synced.content.clone();
+        if side == Side::After {
+            for change in &self.job.changes {
+                if change.created() {
+                    content.remove(&change.path);
+                } else {
+                    content.insert(
+                        change.path.clone(),
+                        crate::edit::sha256_hex(&change.before_bytes()),
+                    );
+                }
+            }
+        }
+        shadow::content_key(content.iter().map(|(p, s)| (p.as_str(), s.as_str())))
     }
 
     /// The checker `key` of `[verify]`: the config file's command (one the project's own file
@@ -416,20 +296,55 @@ impl Context<'_> {
             })
     }
 
-    /// Runs one command of the check, saying so to `progress`; a stop becomes the step's error.
+    /// The limits every checker runs under: the configured address space, and CPU time for the
+    /// whole check on every core.
+    pub fn limits(&self) -> process::Limits {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+        process::Limits {
+            memory_bytes: Some(self.job.settings.memory_limit_bytes),
+            cpu_secs: Some(self.job.settings.timeout.as_secs().max(1) * cores),
+        }
+    }
+
+    /// Runs one checker command under the limits, saying `step` to the progress; a stop becomes
+    /// the step's error, a limit hit an unavailable checker.
     pub fn run(&self, command: &mut Command, step: &str) -> Result<process::Finished, StepError> {
-        (self.progress)(step);
-        process::run(command, &self.budget).map_err(|e| match e {
+        self.run_with(command, step, self.limits())
+    }
+
+    /// [`Context::run`] with other limits (the project's tests run without the checkers').
+    pub fn run_with(
+        &self,
+        command: &mut Command,
+        step: &str,
+        limits: process::Limits,
+    ) -> Result<process::Finished, StepError> {
+        self.progress.say(step, None);
+        process::run(command, &self.budget, limits).map_err(|e| match e {
             process::RunError::Stopped(stop) => StepError::Stopped(stop, step.to_string()),
-            process::RunError::Spawn(message) => StepError::Unavailable(message),
+            process::RunError::Spawn(message) | process::RunError::Limit(message) => {
+                StepError::Unavailable(message)
+            }
         })
+    }
+
+    fn take_notes(&self) -> Vec<String> {
+        std::mem::take(&mut *self.notes.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+}
+
+fn sync_error(e: shadow::SyncError, step: &str) -> StepError {
+    match e {
+        shadow::SyncError::Stopped(stop) => StepError::Stopped(stop, step.to_string()),
+        shadow::SyncError::Failed(reason) => StepError::Unavailable(reason),
     }
 }
 
 /// Checks `job`'s result with the project's own tools. Blocks until done, the deadline of
 /// `job.settings`, or `cancel` (then the state is "timeout" or "skipped", never a hang); the
-/// checkers' processes are killed on the way out. `progress` hears each step as it starts.
-pub fn run(job: &Job, cancel: &Cancel, progress: &(dyn Fn(&str) + Sync)) -> Verification {
+/// checkers' processes are killed on the way out. `progress` hears each step as it starts, with
+/// the files done of those it covers.
+pub fn run(job: &Job, cancel: &Cancel, progress: &(dyn Fn(&Progress) + Sync)) -> Verification {
     let started = Instant::now();
     if job.level == Level::Off {
         return Verification::skipped(not_checked_reason(job.lang));
@@ -437,18 +352,23 @@ pub fn run(job: &Job, cancel: &Cancel, progress: &(dyn Fn(&str) + Sync)) -> Veri
     if job.changes.is_empty() {
         return Verification::skipped("the refactor changes nothing, so there is nothing to check");
     }
-    let cache = match cache::ProjectCache::open(&job.root, job.settings.cache_dir.as_deref()) {
-        Ok(cache) => cache,
-        Err(reason) => return Verification::unavailable(reason, started),
+    let opened = cache::ProjectCache::open(&job.root, job.settings.cache_dir.as_deref())
+        .and_then(|cache| Ok((cache.sub("memo")?, cache)));
+    let (memo_dir, cache) = match opened {
+        Ok(found) => found,
+        Err(reason) => return unavailable(reason, started, Vec::new()),
     };
     let deadline = started + job.settings.timeout;
     let mut cx = Context {
         job,
         cache,
+        memo: memo::Memo::new(memo_dir),
         budget: process::Budget::new(deadline, cancel),
-        progress,
+        progress: progress::Reporter::new(progress),
+        files: Mutex::new(None),
+        notes: Mutex::new(Vec::new()),
     };
-    let _lock = match cx.cache.lock(&cx.budget) {
+    let lock = match cx.cache.lock(&cx.budget) {
         Ok(lock) => lock,
         Err(stop) => return stopped(stop, "waiting for another check of this project", started),
     };
@@ -458,17 +378,30 @@ pub fn run(job: &Job, cancel: &Cancel, progress: &(dyn Fn(&str) + Sync)) -> Veri
     };
     let mut verification = match checked {
         Ok(checked) => checked.into_verification(started),
-        Err(StepError::Unavailable(reason)) => Verification::unavailable(reason, started),
+        Err(StepError::Unavailable(reason)) => unavailable(reason, started, Vec::new()),
         Err(StepError::Stopped(stop, step)) => stopped(stop, &step, started),
     };
-    if job.level == Level::Tests {
+    if let Some(tests) = test_runs::wanted(&cx, &verification) {
         cx.budget = process::Budget::new(Instant::now() + job.settings.tests_timeout, cancel);
-        let tests = test_runs::run(&mut cx, &verification);
+        let tests = test_runs::run(&mut cx, &verification, tests);
         if !tests.failing.is_empty() && verification.state == State::Clean {
             verification.state = State::Introduced;
         }
         verification.tests = Some(tests);
     }
+    verification.notes.extend(cx.take_notes());
+    if !cancel.is_cancelled() {
+        cx.progress.timed("cache bound", || {
+            bound::enforce(
+                &cx.cache.verify,
+                cx.cache.dir(),
+                &cx.cache.name,
+                job.settings.cache_limit_bytes,
+            )
+        });
+    }
+    drop(lock);
+    verification.steps = cx.progress.steps();
     verification.duration_ms = millis(started.elapsed());
     verification
 }
@@ -477,11 +410,30 @@ pub fn run(job: &Job, cancel: &Cancel, progress: &(dyn Fn(&str) + Sync)) -> Veri
 pub fn not_checked_reason(lang: Language) -> String {
     let how = match lang {
         Language::Rust => "cargo check",
-        Language::Python => "ruff, compile() and basedpyright",
+        Language::Python => {
+            "ruff, compile() and a type checker (pyrefly unless the project configures another)"
+        }
     };
     format!(
         "not compiled or type-checked yet: pass verify: true to check this result with {how} before writing it"
     )
+}
+
+/// The `reason` of a result written without a check (`verify: false` on an apply).
+pub fn unchecked_write_reason(lang: Language) -> String {
+    format!(
+        "written without a check: verify: false skipped it; {}",
+        not_checked_reason(lang).replace("pass verify: true", "leave verify out (or true)")
+    )
+}
+
+fn unavailable(reason: impl Into<String>, started: Instant, steps: Vec<Step>) -> Verification {
+    Verification {
+        state: State::Unavailable,
+        duration_ms: millis(started.elapsed()),
+        steps,
+        ..Verification::skipped(reason)
+    }
 }
 
 fn stopped(stop: process::Stop, step: &str, started: Instant) -> Verification {
@@ -516,6 +468,14 @@ impl Side {
             Side::After => "after the refactor",
         }
     }
+
+    /// "before" / "after", for step names.
+    pub fn short(self) -> &'static str {
+        match self {
+            Side::Before => "before",
+            Side::After => "after",
+        }
+    }
 }
 
 /// Why a step of a check could not give an answer.
@@ -545,33 +505,26 @@ impl Checked {
             not_run,
         } = self;
         introduced.sort_by(|a, b| {
-            (
-                &a.file,
-                a.line,
-                std::cmp::Reverse(a.severity),
-                &a.code,
-                &a.message,
-            )
-                .cmp(&(
-                    &b.file,
-                    b.line,
-                    std::cmp::Reverse(b.severity),
-                    &b.code,
-                    &b.message,
-                ))
+            (&a.file, a.line, &a.code, &a.message).cmp(&(&b.file, b.line, &b.code, &b.message))
         });
+        let (errors, warnings): (Vec<Diagnostic>, Vec<Diagnostic>) = introduced
+            .into_iter()
+            .partition(|d| d.severity == crate::refactor::Severity::Error);
         Verification {
             checker: Some(checkers.join(" + ")),
-            state: if introduced.is_empty() {
+            state: if errors.is_empty() {
                 State::Clean
             } else {
                 State::Introduced
             },
-            introduced,
+            introduced: errors,
+            introduced_warnings: warnings,
             preexisting,
             duration_ms: millis(started.elapsed()),
             reason: None,
             not_run,
+            notes: Vec::new(),
+            steps: Vec::new(),
             tests: None,
         }
     }

@@ -1,20 +1,29 @@
 //! A shadow of the project in candor's cache, brought up to date before each check: every file the
 //! project's own walk would see (.gitignore honoured, `.git`, build output and virtual
-//! environments left out), as reflinks or copies — or hard links where no checker writes — with
-//! the refactor's files written as new files. A manifest remembers what each shadow file came
-//! from, so an unchanged project costs one `stat` per file and keeps cargo's fingerprints fresh.
+//! environments left out), as reflinks where the file system offers them (`FICLONE`), copies
+//! otherwise — never hard links, so no project file ever gains a second name in candor's cache —
+//! with the refactor's files written as new files. A manifest remembers what each shadow file
+//! came from and its content hash, so an unchanged project costs one `stat` per file, keeps
+//! cargo's fingerprints fresh, and names the project's content (for remembered results).
 //!
-//! Every file (re)written gets a new modification time, so cargo never mistakes a file put back
-//! for the one it built last. The user's files are only ever read.
+//! The cache is treated as hostile input: every file candor writes or removes in a shadow is
+//! reached from the shadow's directory handle one name at a time (`openat(O_NOFOLLOW)`); a
+//! manifest key that is not a plain relative path is ignored, never acted on; a symbolic link
+//! found inside a shadow is removed (the link, never its target). A file that cannot be mirrored
+//! is left out with a note instead of failing the whole check. The user's files are only ever
+//! read.
 
 use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
 use std::fs::File;
-use std::io;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::io::{self, Read, Write};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+
+use crate::workspace::dir::Dir;
 
 use super::process::{Budget, Stop};
 
@@ -39,25 +48,24 @@ const SKIPPED_DIRS: &[&str] = &[
     ".nox",
 ];
 
-/// May a shadow file share its inode with the user's file?
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Sharing {
-    /// Hard links are fine: nothing that runs writes to project files.
-    Links,
-    /// Only reflinks or copies: something that runs may write to any file (build scripts,
-    /// proc macros, tests, cargo rewriting `Cargo.lock`), and must not reach the user's.
-    Copies,
-}
-
 /// How a sync went, for the notes and the tests.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct SyncStats {
     pub kept: usize,
-    pub linked: usize,
     pub reflinked: usize,
     pub copied: usize,
     pub written: usize,
     pub removed: usize,
+}
+
+/// A shadow brought up to date.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Synced {
+    pub stats: SyncStats,
+    /// Every file now in the shadow (project-relative) → sha256 of its content.
+    pub content: BTreeMap<String, String>,
+    /// Project files left out of the shadow, each with why (`path: reason`).
+    pub skipped: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -72,9 +80,9 @@ impl From<Stop> for SyncError {
     }
 }
 
-/// Identity and version of a user file, as `stat` tells it.
+/// Identity and version of a file, as `stat` tells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-struct FileId {
+pub(crate) struct FileId {
     dev: u64,
     ino: u64,
     size: u64,
@@ -92,13 +100,35 @@ impl FileId {
             mode: meta.mode(),
         }
     }
+
+    #[allow(clippy::unnecessary_cast, clippy::useless_conversion)]
+    fn of_stat(stat: &rustix::fs::Stat) -> FileId {
+        FileId {
+            dev: stat.st_dev as u64,
+            ino: stat.st_ino as u64,
+            size: stat.st_size as u64,
+            mtime_ns: i128::from(stat.st_mtime) * 1_000_000_000 + i128::from(stat.st_mtime_nsec),
+            mode: stat.st_mode as u32,
+        }
+    }
+}
+
+/// One file of the project as the walk found it.
+#[derive(Debug, Clone)]
+pub(crate) struct UserFile {
+    /// Project-relative, `/`-separated.
+    pub relative: String,
+    /// The file to read (the target of a symbolic link inside the project).
+    pub path: PathBuf,
+    id: FileId,
+    /// Whether `path` was reached through a symbolic link (then it may not be opened with
+    /// `O_NOFOLLOW`).
+    via_link: bool,
 }
 
 /// Where a shadow file's content came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 enum Origin {
-    /// A hard link to this version of the user's file.
-    Linked(FileId),
     /// A reflink or copy of this version of the user's file.
     Copied(FileId),
     /// Bytes candor wrote (a refactored file), by sha256.
@@ -109,82 +139,102 @@ enum Origin {
 struct Entry {
     origin: Origin,
     /// The shadow file as it was left: anything else there now (a build script's write, a
-    /// crash half-way) is replaced.
+    /// crash half-way, a hand in the cache) is replaced.
     stamp: FileId,
+    /// sha256 of its content.
+    sha256: String,
 }
 
 type Manifest = BTreeMap<String, Entry>;
 
 /// What a shadow file should hold.
 enum Desired<'a> {
-    User { path: PathBuf, id: FileId },
+    User(&'a UserFile),
     Bytes { bytes: &'a [u8], sha256: String },
 }
 
-/// Brings `shadow` up to date with the project at `root`, with `overrides` (project-relative
-/// path → bytes) in place of the files on disk. `manifest` is the file that remembers the shadow
-/// between checks.
+/// A shadow to bring up to date: its directory and where its manifest is kept.
+pub(crate) struct Target<'a> {
+    pub dir: &'a Dir,
+    /// Shown in messages.
+    pub path: &'a Path,
+    pub manifest_dir: &'a Dir,
+    pub manifest_name: &'a str,
+}
+
+/// Brings the shadow up to date with `files` (from [`project_files`]), with `overrides`
+/// (project-relative path → bytes) in place of the files on disk. `progress` hears (files done,
+/// files in all) as it goes.
 pub(crate) fn sync(
-    root: &Path,
-    shadow: &Path,
-    manifest: &Path,
+    files: &[UserFile],
+    target: &Target<'_>,
     overrides: &BTreeMap<String, Vec<u8>>,
-    sharing: Sharing,
     budget: &Budget<'_>,
-) -> Result<SyncStats, SyncError> {
-    let mut desired: BTreeMap<String, Desired<'_>> = project_files(root, budget)?
-        .into_iter()
-        .map(|(relative, path, id)| (relative, Desired::User { path, id }))
+    progress: &dyn Fn(usize, usize),
+) -> Result<Synced, SyncError> {
+    let mut desired: BTreeMap<&str, Desired<'_>> = files
+        .iter()
+        .map(|file| (file.relative.as_str(), Desired::User(file)))
         .collect();
     for (path, bytes) in overrides {
+        if split_key(path).is_none() {
+            return Err(SyncError::Failed(format!(
+                "`{path}` is not a plain project-relative path"
+            )));
+        }
         desired.insert(
-            path.clone(),
+            path.as_str(),
             Desired::Bytes {
                 bytes,
-                sha256: hex::encode(Sha256::digest(bytes)),
+                sha256: crate::edit::sha256_hex(bytes),
             },
         );
     }
-    let old: Manifest = std::fs::read(manifest)
-        .ok()
-        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-        .unwrap_or_default();
-    let mut stats = SyncStats::default();
+    let old = read_manifest(target);
+    let mut synced = Synced::default();
     let mut new = Manifest::new();
+    let mut cursor = Cursor::new(target.dir);
+    let total = desired.len();
     let result = (|| -> Result<(), SyncError> {
         for (i, (relative, want)) in desired.iter().enumerate() {
-            if i % 128 == 0 {
+            if i % 256 == 0 {
                 budget.check()?;
+                progress(i, total);
             }
-            let target = shadow.join(relative);
-            if let Some(entry) = old.get(relative)
-                && still_good(entry, want, sharing, &target)
-            {
-                new.insert(relative.clone(), entry.clone());
-                stats.kept += 1;
+            let Some((parents, name)) = split_key(relative) else {
+                synced
+                    .skipped
+                    .push(format!("{relative}: not a plain relative path"));
                 continue;
+            };
+            let placed = cursor
+                .dir(&parents, true)
+                .and_then(|dir| place(dir, name, old.get(*relative), want, &mut synced.stats));
+            match placed {
+                Ok(entry) => {
+                    synced
+                        .content
+                        .insert(relative.to_string(), entry.sha256.clone());
+                    new.insert(relative.to_string(), entry);
+                }
+                Err(e) if matches!(want, Desired::Bytes { .. }) => {
+                    return Err(SyncError::Failed(format!(
+                        "cannot write {relative} into the shadow {}: {e}",
+                        target.path.display()
+                    )));
+                }
+                Err(e) => synced.skipped.push(format!("{relative}: {e}")),
             }
-            // The same bytes already there (a result that was since applied, a file put back):
-            // kept as they are, so cargo's fingerprints stay fresh.
-            if let Some(entry) = same_content(want, &target) {
-                new.insert(relative.clone(), entry);
-                stats.kept += 1;
-                continue;
-            }
-            let origin = materialize(want, &target, sharing, &mut stats).map_err(|e| {
-                SyncError::Failed(format!(
-                    "cannot prepare {relative} in the shadow {}: {e}",
-                    shadow.display()
-                ))
-            })?;
-            let stamp = std::fs::symlink_metadata(&target)
-                .map(|m| FileId::of(&m))
-                .map_err(|e| SyncError::Failed(format!("{}: {e}", target.display())))?;
-            new.insert(relative.clone(), Entry { origin, stamp });
         }
-        for relative in old.keys().filter(|k| !desired.contains_key(*k)) {
-            if remove_path(&shadow.join(relative)).is_ok() {
-                stats.removed += 1;
+        progress(total, total);
+        for relative in old.keys().filter(|k| !desired.contains_key(k.as_str())) {
+            let Some((parents, name)) = split_key(relative) else {
+                continue;
+            };
+            if let Ok(dir) = cursor.dir(&parents, false)
+                && dir.remove_tree(name).is_ok()
+            {
+                synced.stats.removed += 1;
             }
         }
         Ok(())
@@ -192,142 +242,284 @@ pub(crate) fn sync(
     // Whatever happened, remember what is there now (entries not reached keep their old
     // stamps and are checked again next time).
     for (relative, entry) in &old {
-        if desired.contains_key(relative) && !new.contains_key(relative) {
+        if desired.contains_key(relative.as_str()) && !new.contains_key(relative) {
             new.insert(relative.clone(), entry.clone());
         }
     }
-    write_manifest(manifest, &new)
-        .map_err(|e| SyncError::Failed(format!("cannot write {}: {e}", manifest.display())))?;
-    result.map(|()| stats)
+    write_manifest(target, &new).map_err(|e| {
+        SyncError::Failed(format!(
+            "cannot write {} in candor's cache: {e}",
+            target.manifest_name
+        ))
+    })?;
+    result.map(|()| synced)
 }
 
-fn still_good(entry: &Entry, want: &Desired<'_>, sharing: Sharing, target: &Path) -> bool {
-    let origin_ok = match (want, &entry.origin) {
-        (Desired::User { id, .. }, Origin::Linked(was)) => sharing == Sharing::Links && was == id,
-        (Desired::User { id, .. }, Origin::Copied(was)) => was == id,
+/// `a/b/c.py` as its parent directories and its name; `None` for anything but a plain relative
+/// path (empty, absolute, `.`, `..`, an empty component, a NUL): such a key is never acted on.
+pub(crate) fn split_key(key: &str) -> Option<(Vec<&OsStr>, &OsStr)> {
+    if key.is_empty() || key.starts_with('/') || key.contains('\0') {
+        return None;
+    }
+    let mut parts: Vec<&OsStr> = Vec::new();
+    for part in key.split('/') {
+        if part.is_empty() || part == "." || part == ".." {
+            return None;
+        }
+        parts.push(OsStr::new(part));
+    }
+    let name = parts.pop()?;
+    Some((parts, name))
+}
+
+/// The shadow file `name` in `dir` brought to what `want` asks for: kept when it already is.
+fn place(
+    dir: &Dir,
+    name: &OsStr,
+    old: Option<&Entry>,
+    want: &Desired<'_>,
+    stats: &mut SyncStats,
+) -> io::Result<Entry> {
+    let here = stat_of(dir, name)?;
+    if let (Some(entry), Some(stamp)) = (old, here)
+        && still_good(entry, want)
+        && stamp == entry.stamp
+    {
+        stats.kept += 1;
+        return Ok(entry.clone());
+    }
+    // The same bytes already there (a result that was since applied, a file put back): kept
+    // as they are, so cargo's fingerprints stay fresh.
+    if let Some(entry) = same_content(dir, name, want)? {
+        stats.kept += 1;
+        return Ok(entry);
+    }
+    materialize(dir, name, want, stats)
+}
+
+fn still_good(entry: &Entry, want: &Desired<'_>) -> bool {
+    match (want, &entry.origin) {
+        (Desired::User(file), Origin::Copied(was)) => *was == file.id,
         (Desired::Bytes { sha256, .. }, Origin::Written(was)) => was == sha256,
         _ => false,
-    };
-    origin_ok
-        && std::fs::symlink_metadata(target)
-            .is_ok_and(|m| m.is_file() && FileId::of(&m) == entry.stamp)
+    }
 }
 
-/// The entry of `target` when it is a file of its own (not a link to the user's) that already
-/// holds what `want` asks for.
-fn same_content(want: &Desired<'_>, target: &Path) -> Option<Entry> {
-    let meta = std::fs::symlink_metadata(target).ok()?;
-    if !meta.is_file() || meta.nlink() != 1 {
-        return None;
+/// The stamp of the regular file `name` in `dir` (`None`: nothing, or not a regular file).
+fn stat_of(dir: &Dir, name: &OsStr) -> io::Result<Option<FileId>> {
+    match rustix::fs::statat(dir.as_fd(), name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW) {
+        Ok(stat) if rustix::fs::FileType::from_raw_mode(stat.st_mode).is_file() => {
+            Ok(Some(FileId::of_stat(&stat)))
+        }
+        Ok(_) | Err(rustix::io::Errno::NOENT) => Ok(None),
+        Err(e) => Err(e.into()),
     }
+}
+
+/// The entry of `name` when it is a file of its own that already holds what `want` asks for.
+fn same_content(dir: &Dir, name: &OsStr, want: &Desired<'_>) -> io::Result<Option<Entry>> {
+    let Ok(stat) = rustix::fs::statat(dir.as_fd(), name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW)
+    else {
+        return Ok(None);
+    };
+    #[allow(clippy::useless_conversion)]
+    let links = u64::from(stat.st_nlink);
+    if !rustix::fs::FileType::from_raw_mode(stat.st_mode).is_file() || links != 1 {
+        return Ok(None);
+    }
+    let stamp = FileId::of_stat(&stat);
     let (bytes, origin) = match want {
         Desired::Bytes { bytes, sha256 } => (bytes.to_vec(), Origin::Written(sha256.clone())),
-        Desired::User { path, id } => {
-            if id.size != meta.size() {
-                return None;
+        Desired::User(file) => {
+            if file.id.size != stamp.size {
+                return Ok(None);
             }
-            (std::fs::read(path).ok()?, Origin::Copied(*id))
+            (read_user(file)?, Origin::Copied(file.id))
         }
     };
-    if bytes.len() as u64 != meta.size() || std::fs::read(target).ok()? != bytes {
-        return None;
+    if bytes.len() as u64 != stamp.size || dir.read_file(name)?.as_deref() != Some(&bytes[..]) {
+        return Ok(None);
     }
-    Some(Entry {
+    Ok(Some(Entry {
         origin,
-        stamp: FileId::of(&meta),
-    })
+        stamp,
+        sha256: crate::edit::sha256_hex(&bytes),
+    }))
 }
 
 fn materialize(
+    dir: &Dir,
+    name: &OsStr,
     want: &Desired<'_>,
-    target: &Path,
-    sharing: Sharing,
     stats: &mut SyncStats,
-) -> io::Result<Origin> {
-    remove_path(target)?;
-    make_parent(target)?;
+) -> io::Result<Entry> {
+    dir.remove_tree(name)?;
     match want {
         Desired::Bytes { bytes, sha256 } => {
-            std::fs::write(target, bytes)?;
+            let mut file = dir.create_new(name)?;
+            file.write_all(bytes)?;
+            rustix::fs::fchmod(&file, rustix::fs::Mode::from_raw_mode(0o644))?;
             stats.written += 1;
-            Ok(Origin::Written(sha256.clone()))
+            Ok(Entry {
+                origin: Origin::Written(sha256.clone()),
+                stamp: FileId::of(&file.metadata()?),
+                sha256: sha256.clone(),
+            })
         }
-        Desired::User { path, id } => {
-            if sharing == Sharing::Links && std::fs::hard_link(path, target).is_ok() {
-                stats.linked += 1;
-                return Ok(Origin::Linked(*id));
-            }
-            if clone_or_copy(path, target)? {
-                stats.reflinked += 1;
-            } else {
-                stats.copied += 1;
-            }
-            Ok(Origin::Copied(*id))
-        }
-    }
-}
-
-/// A reflink of `from` at `to` where the file system can (true), else a copy (false).
-fn clone_or_copy(from: &Path, to: &Path) -> io::Result<bool> {
-    let mut source = File::open(from)?;
-    let mode = source.metadata()?.permissions().mode() & 0o7777;
-    let mut dest = File::options()
-        .write(true)
-        .create_new(true)
-        .mode(mode | 0o200)
-        .open(to)?;
-    if rustix::fs::ioctl_ficlone(&dest, &source).is_ok() {
-        return Ok(true);
-    }
-    io::copy(&mut source, &mut dest)?;
-    Ok(false)
-}
-
-/// Removes a file, link or directory at `path`; nothing there is fine.
-fn remove_path(path: &Path) -> io::Result<()> {
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.is_dir() => std::fs::remove_dir_all(path),
-        Ok(_) => std::fs::remove_file(path),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(e),
-    }
-}
-
-/// Creates the directories above `path`, replacing a file that stands where one must go (the
-/// project turned a file into a directory since the last check).
-fn make_parent(path: &Path) -> io::Result<()> {
-    let Some(parent) = path.parent() else {
-        return Ok(());
-    };
-    match std::fs::create_dir_all(parent) {
-        Ok(()) => Ok(()),
-        Err(_) => {
-            let mut dir = PathBuf::new();
-            for component in parent.components() {
-                dir.push(component);
-                if std::fs::symlink_metadata(&dir).is_ok_and(|m| !m.is_dir()) {
-                    std::fs::remove_file(&dir)?;
+        Desired::User(file) => {
+            let mut source = open_user(file)?;
+            let mode = source.metadata()?.mode() & 0o7777;
+            let mut dest = dir.create_new(name)?;
+            let copied = (|| -> io::Result<String> {
+                rustix::fs::fchmod(&dest, rustix::fs::Mode::from_raw_mode(mode | 0o200))?;
+                if rustix::fs::ioctl_ficlone(&dest, &source).is_ok() {
+                    stats.reflinked += 1;
+                    return hash_of(&mut source);
                 }
-            }
-            std::fs::create_dir_all(parent)
+                stats.copied += 1;
+                copy_hashing(&mut source, &mut dest)
+            })();
+            let sha256 = match copied {
+                Ok(sha256) => sha256,
+                Err(e) => {
+                    let _ = dir.remove_file(name);
+                    return Err(e);
+                }
+            };
+            Ok(Entry {
+                origin: Origin::Copied(file.id),
+                stamp: FileId::of(&dest.metadata()?),
+                sha256,
+            })
         }
     }
 }
 
-fn write_manifest(path: &Path, manifest: &Manifest) -> io::Result<()> {
-    let bytes = serde_json::to_vec(manifest).map_err(io::Error::other)?;
-    let temp = path.with_extension("json.tmp");
-    std::fs::write(&temp, bytes)?;
-    std::fs::rename(&temp, path)
+/// Opens a user file for reading, never blocking on a FIFO, and never through a symbolic link
+/// the walk did not see.
+fn open_user(file: &UserFile) -> io::Result<File> {
+    let mut options = File::options();
+    options.read(true);
+    let mut flags = rustix::fs::OFlags::NONBLOCK.bits() as i32;
+    if !file.via_link {
+        flags |= rustix::fs::OFlags::NOFOLLOW.bits() as i32;
+    }
+    let opened = options.custom_flags(flags).open(&file.path)?;
+    if !opened.metadata()?.is_file() {
+        return Err(io::Error::other("is not a regular file any more"));
+    }
+    Ok(opened)
 }
 
-/// Every file of the project a check may need: (project-relative path, file to read, its id).
-/// A symlink counts as the file it points to when that file is inside the project; other
-/// symlinks are left out.
-fn project_files(
-    root: &Path,
-    budget: &Budget<'_>,
-) -> Result<Vec<(String, PathBuf, FileId)>, SyncError> {
+fn read_user(file: &UserFile) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    open_user(file)?.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+fn hash_of(source: &mut File) -> io::Result<String> {
+    let mut hasher = Sha256::new();
+    let mut buffer = vec![0u8; 64 << 10];
+    loop {
+        let n = source.read(&mut buffer)?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buffer[..n]);
+    }
+    Ok(hex::encode(hasher.finalize()))
+}
+
+fn copy_hashing(source: &mut File, dest: &mut File) -> io::Result<String> {
+    let mut hasher = Sha256::new();
+    let mut buffer = vec![0u8; 64 << 10];
+    loop {
+        let n = source.read(&mut buffer)?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buffer[..n]);
+        dest.write_all(&buffer[..n])?;
+    }
+    Ok(hex::encode(hasher.finalize()))
+}
+
+/// The directories of a shadow, opened one name at a time from its handle and kept open along
+/// the current path (files come in path order, so each directory is opened once).
+struct Cursor<'a> {
+    root: &'a Dir,
+    stack: Vec<(OsString, Dir)>,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(root: &'a Dir) -> Cursor<'a> {
+        Cursor {
+            root,
+            stack: Vec::new(),
+        }
+    }
+
+    /// The directory at `parts` under the shadow. With `create`, missing directories are made
+    /// and anything else in the way (a file, a symbolic link) is removed first — the link, never
+    /// what it points to. Without, a missing one is an error.
+    fn dir(&mut self, parts: &[&OsStr], create: bool) -> io::Result<&Dir> {
+        let common = self
+            .stack
+            .iter()
+            .zip(parts)
+            .take_while(|((have, _), want)| have.as_os_str() == **want)
+            .count();
+        self.stack.truncate(common);
+        for part in &parts[common..] {
+            let parent = self.stack.last().map_or(self.root, |(_, d)| d);
+            let next = match parent.open_dir(part) {
+                Ok(Some(dir)) => dir,
+                Ok(None) if create => parent.create_dir(part, 0o755)?.0,
+                Ok(None) => {
+                    return Err(io::Error::new(io::ErrorKind::NotFound, "no such folder"));
+                }
+                Err(_) if create => {
+                    parent.remove_tree(part)?;
+                    parent.create_dir(part, 0o755)?.0
+                }
+                Err(e) => return Err(e),
+            };
+            self.stack.push((part.to_os_string(), next));
+        }
+        Ok(self.stack.last().map_or(self.root, |(_, d)| d))
+    }
+}
+
+/// The manifest as written by the last sync; unreadable or foreign entries are dropped (the
+/// files they named are made again).
+fn read_manifest(target: &Target<'_>) -> Manifest {
+    let Ok(Some(bytes)) = target
+        .manifest_dir
+        .read_file(OsStr::new(target.manifest_name))
+    else {
+        return Manifest::new();
+    };
+    let manifest: Manifest = serde_json::from_slice(&bytes).unwrap_or_default();
+    manifest
+        .into_iter()
+        .filter(|(key, _)| split_key(key).is_some())
+        .collect()
+}
+
+fn write_manifest(target: &Target<'_>, manifest: &Manifest) -> io::Result<()> {
+    let bytes = serde_json::to_vec(manifest).map_err(io::Error::other)?;
+    let temp = format!("{}.tmp", target.manifest_name);
+    let temp = OsStr::new(&temp);
+    target.manifest_dir.remove_tree(temp)?;
+    target.manifest_dir.create_new(temp)?.write_all(&bytes)?;
+    target
+        .manifest_dir
+        .rename(temp, OsStr::new(target.manifest_name))
+}
+
+/// Every file of the project a check may need. A symlink counts as the file it points to when
+/// that file is inside the project; other symlinks are left out.
+pub(crate) fn project_files(root: &Path, budget: &Budget<'_>) -> Result<Vec<UserFile>, SyncError> {
     let mut files = Vec::new();
     let mut bytes: u64 = 0;
     let walker = ignore::WalkBuilder::new(root)
@@ -347,15 +539,15 @@ fn project_files(
         let Some(kind) = entry.file_type() else {
             continue;
         };
-        let (path, meta) = if kind.is_file() {
+        let (path, meta, via_link) = if kind.is_file() {
             match entry.metadata() {
-                Ok(meta) => (entry.path().to_path_buf(), meta),
+                Ok(meta) => (entry.path().to_path_buf(), meta, false),
                 Err(_) => continue,
             }
         } else if kind.is_symlink() {
             match entry.path().canonicalize() {
                 Ok(real) if real.starts_with(root) => match std::fs::metadata(&real) {
-                    Ok(meta) if meta.is_file() => (real, meta),
+                    Ok(meta) if meta.is_file() => (real, meta, true),
                     _ => continue,
                 },
                 _ => continue,
@@ -379,7 +571,12 @@ fn project_files(
                 MAX_BYTES >> 30
             )));
         }
-        files.push((relative.to_string(), path, FileId::of(&meta)));
+        files.push(UserFile {
+            relative: relative.to_string(),
+            path,
+            id: FileId::of(&meta),
+            via_link,
+        });
     }
     Ok(files)
 }
@@ -398,259 +595,17 @@ fn skipped_dir(path: &Path) -> bool {
         || path.join("pyvenv.cfg").is_file()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::cancel::Cancel;
-    use std::time::{Duration, Instant};
-
-    fn budget(cancel: &Cancel) -> Budget<'_> {
-        Budget::new(Instant::now() + Duration::from_secs(60), cancel)
+/// The content key of a project state: a hash over every (path, content hash), in path order.
+pub(crate) fn content_key<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let mut hasher = Sha256::new();
+    for (path, sha) in files {
+        hasher.update(path.as_bytes());
+        hasher.update(b"\0");
+        hasher.update(sha.as_bytes());
+        hasher.update(b"\n");
     }
-
-    fn read(path: &Path) -> String {
-        std::fs::read_to_string(path).unwrap()
-    }
-
-    /// Every path under `dir`, relative, sorted.
-    fn listing(dir: &Path) -> Vec<String> {
-        let mut out: Vec<String> = walk_all(dir)
-            .into_iter()
-            .map(|p| p.strip_prefix(dir).unwrap().display().to_string())
-            .collect();
-        out.sort();
-        out
-    }
-
-    fn walk_all(dir: &Path) -> Vec<PathBuf> {
-        let mut out = Vec::new();
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() && !path.is_symlink() {
-                out.extend(walk_all(&path));
-            }
-            out.push(path);
-        }
-        out
-    }
-
-    fn project() -> tempfile::TempDir {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path();
-        std::fs::create_dir_all(root.join("src")).unwrap();
-        std::fs::create_dir_all(root.join(".git/objects")).unwrap();
-        std::fs::create_dir_all(root.join("target/debug")).unwrap();
-        std::fs::create_dir_all(root.join(".venv/bin")).unwrap();
-        std::fs::create_dir_all(root.join("ignored")).unwrap();
-        std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"x\"\n").unwrap();
-        std::fs::write(root.join("src/lib.rs"), "pub fn a() {}\n").unwrap();
-        std::fs::write(root.join(".cargo-like"), "hidden files are mirrored\n").unwrap();
-        std::fs::write(root.join(".gitignore"), "ignored/\n").unwrap();
-        std::fs::write(root.join("ignored/big.bin"), "x").unwrap();
-        std::fs::write(root.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
-        std::fs::write(root.join("target/debug/out"), "build output").unwrap();
-        std::fs::write(root.join(".venv/pyvenv.cfg"), "home = /usr\n").unwrap();
-        std::os::unix::fs::symlink("lib.rs", root.join("src/alias.rs")).unwrap();
-        std::os::unix::fs::symlink("/etc/passwd", root.join("src/outside.rs")).unwrap();
-        dir
-    }
-
-    #[test]
-    fn a_shadow_mirrors_the_project_with_the_overrides() {
-        let project = project();
-        let root = project.path().canonicalize().unwrap();
-        let cache = tempfile::tempdir().unwrap();
-        let shadow = cache.path().join("edit");
-        let manifest = cache.path().join("edit.json");
-        let cancel = Cancel::new();
-        let overrides = BTreeMap::from([("src/lib.rs".to_string(), b"pub fn b() {}\n".to_vec())]);
-        let stats = sync(
-            &root,
-            &shadow,
-            &manifest,
-            &overrides,
-            Sharing::Copies,
-            &budget(&cancel),
-        )
-        .unwrap();
-        assert_eq!(
-            listing(&shadow),
-            vec![
-                ".cargo-like",
-                ".gitignore",
-                "Cargo.toml",
-                "src",
-                "src/alias.rs",
-                "src/lib.rs"
-            ]
-        );
-        assert_eq!(read(&shadow.join("src/lib.rs")), "pub fn b() {}\n");
-        assert_eq!(read(&shadow.join("src/alias.rs")), "pub fn a() {}\n");
-        assert_eq!(stats.written, 1);
-        assert_eq!(stats.copied + stats.reflinked, 4);
-        // Copies, not links: a write in the shadow never reaches the project.
-        std::fs::write(shadow.join("Cargo.toml"), "changed by a build script").unwrap();
-        assert_eq!(read(&root.join("Cargo.toml")), "[package]\nname = \"x\"\n");
-
-        // Again: only what changed is redone (the file the build script wrote is put back).
-        let again = sync(
-            &root,
-            &shadow,
-            &manifest,
-            &overrides,
-            Sharing::Copies,
-            &budget(&cancel),
-        )
-        .unwrap();
-        assert_eq!((again.kept, again.copied + again.reflinked), (4, 1));
-        assert_eq!(
-            read(&shadow.join("Cargo.toml")),
-            "[package]\nname = \"x\"\n"
-        );
-
-        // Without the override the file comes back as a new file (a new mtime for cargo), and a
-        // file deleted from the project leaves the shadow.
-        std::fs::remove_file(root.join(".cargo-like")).unwrap();
-        let before = std::fs::metadata(shadow.join("src/lib.rs"))
-            .unwrap()
-            .modified()
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(20));
-        let back = sync(
-            &root,
-            &shadow,
-            &manifest,
-            &BTreeMap::new(),
-            Sharing::Copies,
-            &budget(&cancel),
-        )
-        .unwrap();
-        assert_eq!(back.removed, 1);
-        assert_eq!(read(&shadow.join("src/lib.rs")), "pub fn a() {}\n");
-        let after = std::fs::metadata(shadow.join("src/lib.rs"))
-            .unwrap()
-            .modified()
-            .unwrap();
-        assert!(after > before);
-        assert!(!shadow.join(".cargo-like").exists());
-    }
-
-    #[test]
-    fn the_same_bytes_are_not_written_again() {
-        let project = project();
-        let root = project.path().canonicalize().unwrap();
-        let cache = tempfile::tempdir().unwrap();
-        let shadow = cache.path().join("cargo");
-        let manifest = cache.path().join("cargo.json");
-        let cancel = Cancel::new();
-        let result = BTreeMap::from([("src/lib.rs".to_string(), b"pub fn b() {}\n".to_vec())]);
-        sync(
-            &root,
-            &shadow,
-            &manifest,
-            &result,
-            Sharing::Copies,
-            &budget(&cancel),
-        )
-        .unwrap();
-        let written = std::fs::metadata(shadow.join("src/lib.rs"))
-            .unwrap()
-            .modified()
-            .unwrap();
-        // The user applies the result: the shadow already holds it, untouched.
-        std::thread::sleep(Duration::from_millis(20));
-        std::fs::write(root.join("src/lib.rs"), "pub fn b() {}\n").unwrap();
-        let stats = sync(
-            &root,
-            &shadow,
-            &manifest,
-            &BTreeMap::new(),
-            Sharing::Copies,
-            &budget(&cancel),
-        )
-        .unwrap();
-        // Only the symbolic link to it is copied again (its target's content changed).
-        assert_eq!(stats.kept, 4);
-        assert_eq!((stats.copied + stats.reflinked, stats.written), (1, 0));
-        let after = std::fs::metadata(shadow.join("src/lib.rs"))
-            .unwrap()
-            .modified()
-            .unwrap();
-        assert_eq!(written, after);
-    }
-
-    #[test]
-    fn links_are_used_only_where_allowed() {
-        let project = project();
-        let root = project.path().canonicalize().unwrap();
-        // The cache beside the project, on the same file system, so hard links can work.
-        let cache = tempfile::tempdir_in(project.path().parent().unwrap()).unwrap();
-        let shadow = cache.path().join("base");
-        let manifest = cache.path().join("base.json");
-        let cancel = Cancel::new();
-        let stats = sync(
-            &root,
-            &shadow,
-            &manifest,
-            &BTreeMap::new(),
-            Sharing::Links,
-            &budget(&cancel),
-        )
-        .unwrap();
-        assert_eq!(stats.linked, 5);
-        let ino = |p: &Path| std::fs::metadata(p).unwrap().ino();
-        assert_eq!(
-            ino(&shadow.join("Cargo.toml")),
-            ino(&root.join("Cargo.toml"))
-        );
-        // Asking for copies replaces the links.
-        let stats = sync(
-            &root,
-            &shadow,
-            &manifest,
-            &BTreeMap::new(),
-            Sharing::Copies,
-            &budget(&cancel),
-        )
-        .unwrap();
-        assert_eq!(stats.copied + stats.reflinked, 5);
-        assert_ne!(
-            ino(&shadow.join("Cargo.toml")),
-            ino(&root.join("Cargo.toml"))
-        );
-    }
-
-    #[test]
-    fn a_cancelled_sync_leaves_a_shadow_the_next_sync_repairs() {
-        let project = project();
-        let root = project.path().canonicalize().unwrap();
-        let cache = tempfile::tempdir().unwrap();
-        let shadow = cache.path().join("edit");
-        let manifest = cache.path().join("edit.json");
-        let cancel = Cancel::new();
-        cancel.cancel();
-        let result = sync(
-            &root,
-            &shadow,
-            &manifest,
-            &BTreeMap::new(),
-            Sharing::Copies,
-            &budget(&cancel),
-        );
-        assert!(matches!(result, Err(SyncError::Stopped(Stop::Cancelled))));
-        // A file half-written by a killed check: different size and time than recorded.
-        std::fs::create_dir_all(shadow.join("src")).unwrap();
-        std::fs::write(shadow.join("src/lib.rs"), "pub fn").unwrap();
-        let ok = Cancel::new();
-        sync(
-            &root,
-            &shadow,
-            &manifest,
-            &BTreeMap::new(),
-            Sharing::Copies,
-            &budget(&ok),
-        )
-        .unwrap();
-        assert_eq!(read(&shadow.join("src/lib.rs")), "pub fn a() {}\n");
-    }
+    hex::encode(hasher.finalize())
 }
+
+#[cfg(test)]
+mod tests;

@@ -94,9 +94,12 @@ impl Env {
         }
     }
 
-    /// `candor` with this environment.
+    /// `candor` with this environment (`CANDOR_TEST_BIN` runs another build, e.g. main's, to see
+    /// a test fail before a fix).
     pub fn candor(&self) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_candor"));
+        let bin = std::env::var_os("CANDOR_TEST_BIN")
+            .unwrap_or_else(|| env!("CARGO_BIN_EXE_candor").into());
+        let mut command = Command::new(bin);
         command
             .env("PATH", &self.path)
             .env("XDG_CONFIG_HOME", self.config.path())

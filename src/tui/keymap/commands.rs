@@ -487,7 +487,7 @@ impl Command {
             (_, Jump) => "jump to the finding's line",
             (_, ToggleNotes) => "notes: folded into counts per kind, every note, or none (in turn)",
             (_, Check) => {
-                "check the result with the project's checker (cargo check; ruff, compile() and basedpyright) on a copy; while it runs: stop it"
+                "check the result with the project's checker (cargo check; ruff, compile() and a type checker) on a copy; while it runs: stop it"
             }
             (_, RunTests) => {
                 "check the result and run the project's tests before and after, on a copy; while they run: stop them"

@@ -1,5 +1,5 @@
 //! The check of a preview's result with the project's own tools (cargo check; ruff, compile()
-//! and basedpyright; the project's tests on request): what was asked, how far it got, what it
+//! and a type checker; the project's tests on request or when cheap): what was asked, how far it got, what it
 //! found. Pure data: the check thread runs it (`tui/verifier.rs`), the panel shows it.
 
 use crate::lang::Language;
@@ -11,8 +11,13 @@ use crate::verify::{Level, State as Outcome, Verification};
 pub enum CheckRun {
     /// Not asked: the project's `[verify] default` is off, or the result changes nothing.
     NotAsked,
-    /// Asked and running (`step`: what it is doing now, as the checker reports it).
-    Running { step: Option<String> },
+    /// Asked and running (`step`: what it is doing now, as the checker reports it; `files`:
+    /// files done and in all, when the step covers files; `started`: when it was asked).
+    Running {
+        step: Option<String>,
+        files: Option<(usize, usize)>,
+        started: std::time::Instant,
+    },
     /// The user stopped it before it finished.
     Cancelled,
     /// Its answer (which may itself be "unavailable" or "timeout", with the reason).
@@ -46,7 +51,11 @@ impl Check {
         Check {
             id,
             level,
-            run: CheckRun::Running { step: None },
+            run: CheckRun::Running {
+                step: None,
+                files: None,
+                started: std::time::Instant::now(),
+            },
             findings: Vec::new(),
         }
     }
@@ -80,8 +89,7 @@ impl Check {
         for severity in [Severity::Error, Severity::Warning] {
             findings.extend(
                 verification
-                    .introduced
-                    .iter()
+                    .all_introduced()
                     .filter(|d| d.severity == severity)
                     .map(|d| {
                         let code = if d.code.is_empty() {
@@ -133,7 +141,7 @@ impl Check {
 pub fn checker_name(lang: Language) -> &'static str {
     match lang {
         Language::Rust => "cargo check",
-        Language::Python => "ruff + compile + basedpyright",
+        Language::Python => "ruff + compile + type check",
     }
 }
 

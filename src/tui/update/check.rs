@@ -69,11 +69,16 @@ fn stop(state: &mut State, preview: &mut Preview, fx: &mut Vec<Effect>) -> bool 
     true
 }
 
-pub(super) fn on_progress(state: &mut State, id: u64, step: String) {
+pub(super) fn on_progress(state: &mut State, id: u64, step: String, files: Option<(usize, usize)>) {
     if let Some(check) = check_of(state, id)
-        && let CheckRun::Running { step: current } = &mut check.run
+        && let CheckRun::Running {
+            step: current,
+            files: done,
+            ..
+        } = &mut check.run
     {
         *current = Some(step);
+        *done = files;
     }
 }
 

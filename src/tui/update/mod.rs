@@ -69,7 +69,7 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Action::FileLoaded { id, result } => on_loaded(state, id, result, &mut fx),
         Action::PreviewReady { id, result } => preview::on_preview(state, id, result, &mut fx),
-        Action::CheckProgress { id, step } => check::on_progress(state, id, step),
+        Action::CheckProgress { id, step, files } => check::on_progress(state, id, step, files),
         Action::Checked { id, verification } => check::on_checked(state, id, *verification),
         Action::Applied { id, result } => writes::on_applied(state, id, result, &mut fx),
         Action::Undone { id, result } => writes::on_undone(state, id, result, &mut fx),

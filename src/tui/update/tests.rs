@@ -537,3 +537,43 @@ fn a_newer_preview_cancels_the_check_of_the_old_result() {
     let check = &h.state.preview().unwrap().ready().unwrap().check;
     assert_eq!(check.run, CheckRun::Cancelled);
 }
+
+#[test]
+fn a_running_check_shows_its_step_the_seconds_and_the_files_done() {
+    use ratatui::{Terminal, backend::TestBackend};
+    let (_dir, mut h) = session();
+    show_checked(
+        &mut h,
+        outcome(BackendKind::Lsp, Vec::new(), AFTER),
+        crate::verify::Level::Check,
+    );
+    let id = h.state.preview().unwrap().ready().unwrap().check.id;
+    h.dispatch(Action::CheckProgress {
+        id,
+        step: "pyrefly after the refactor: done".to_string(),
+        files: Some((8, 12)),
+    });
+    // The check was asked three seconds ago.
+    if let Some(Ok(ready)) = h.state.preview_mut().unwrap().result.as_mut()
+        && let CheckRun::Running { started, .. } = &mut ready.check.run
+    {
+        *started -= std::time::Duration::from_secs(3);
+    }
+    let mut terminal = Terminal::new(TestBackend::new(160, 40)).unwrap();
+    terminal
+        .draw(|f| crate::tui::view::render(&h.state, f))
+        .unwrap();
+    let buffer = terminal.backend().buffer();
+    let screen: String = (0..40)
+        .map(|y| {
+            (0..160)
+                .map(|x| buffer[(x, y)].symbol())
+                .collect::<String>()
+                + "\n"
+        })
+        .collect();
+    // The line may wrap in the panel: each part on screen.
+    for part in ["pyrefly after the refactor: done…", "· 3 s", "8/12 files"] {
+        assert!(screen.contains(part), "{part} in:\n{screen}");
+    }
+}

@@ -1,5 +1,5 @@
 //! The "Check" section of the warning panel: what the project's own tools said about this
-//! result (cargo check; ruff, compile() and basedpyright; the tests on request), the spinner and
+//! result (cargo check; ruff, compile() and a type checker; the tests on request or when cheap), the spinner and
 //! step while they run, the problems they found as selectable rows, and — until a check has
 //! run — what nobody has verified yet.
 
@@ -58,14 +58,22 @@ pub fn section(
                 t.dim,
             );
         }
-        CheckRun::Running { step } => {
+        CheckRun::Running {
+            step,
+            files,
+            started,
+        } => {
             let spinner = super::spinner(state);
             let what = step.clone().unwrap_or_else(|| "starting".to_string());
-            say(
-                &format!("{}: {what}…", checker_name(lang)),
-                &format!("{spinner} "),
-                t.info,
-            );
+            let mut line = format!("{}: {what}…", checker_name(lang));
+            let seconds = started.elapsed().as_secs();
+            if seconds > 0 {
+                line.push_str(&format!(" · {seconds} s"));
+            }
+            if let Some((done, total)) = files {
+                line.push_str(&format!(" · {done}/{total} files"));
+            }
+            say(&line, &format!("{spinner} "), t.info);
             say(
                 &format!("{} ({stop} stops it)", not_verified(ready)),
                 "  ",
@@ -147,7 +155,11 @@ fn done(
         .checker
         .as_deref()
         .unwrap_or_else(|| checker_name(lang));
+    let warnings = verification.introduced_warnings.len();
     let headline = match verification.state {
+        _ if checker_clean && warnings > 0 => {
+            format!("{checker}: clean ({})", plural(warnings, "new warning"))
+        }
         _ if checker_clean => format!("{checker}: clean"),
         Outcome::Unavailable | Outcome::Timeout | Outcome::Skipped => {
             format!("{checker}: {}", verification.state.as_str())
