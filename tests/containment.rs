@@ -174,7 +174,7 @@ fn a_repository_config_cannot_make_candor_run_a_program() {
 fn links_inside_candor_are_refused_and_never_followed() {
     let home = Home::new();
     let outside = tempfile::tempdir().unwrap();
-    let apply = json!({"file_path": "app.py", "function_name": "helper", "dry_run": false});
+    let apply = json!({"file_path": "app.py", "function_name": "helper", "dry_run": false, "verify": false});
 
     // .candor/journal -> outside: the journal (copies of project files) must not land there.
     let dir = tempfile::tempdir().unwrap();
@@ -306,7 +306,7 @@ fn an_apply_writes_exactly_the_previewed_plan() {
         (json!({"expected_sha256": expected}), "expected_sha256"),
         (json!({"plan_id": plan_id}), "plan_id"),
     ] {
-        let mut args = json!({"dry_run": false});
+        let mut args = json!({"dry_run": false, "verify": false});
         for (k, v) in guard.as_object().unwrap() {
             args[k] = v.clone();
         }
@@ -342,7 +342,7 @@ fn an_apply_writes_exactly_the_previewed_plan() {
     let (envelope, code) = home.call(
         root,
         "refactor_change_signature",
-        &change_signature(json!({"dry_run": false, "plan_id": plan_id})),
+        &change_signature(json!({"dry_run": false, "verify": false, "plan_id": plan_id})),
         &ts,
     );
     assert_eq!(code, 0, "{envelope}");
@@ -463,7 +463,7 @@ fn undo_counts_files_put_back_by_hand_and_undoes_a_given_transaction() {
     let (first, code) = home.call(
         root,
         "refactor_inline_function",
-        &json!({"file_path": "app.py", "function_name": "helper", "dry_run": false}),
+        &json!({"file_path": "app.py", "function_name": "helper", "dry_run": false, "verify": false}),
         &ts,
     );
     assert_eq!(code, 0, "{first}");
@@ -474,7 +474,7 @@ fn undo_counts_files_put_back_by_hand_and_undoes_a_given_transaction() {
     let (second, code) = home.call(
         root,
         "refactor_change_signature",
-        &json!({"file_path": "other.py", "function_name": "f", "new_parameters": [{"name": "a"}], "dry_run": false}),
+        &json!({"file_path": "other.py", "function_name": "f", "new_parameters": [{"name": "a"}], "dry_run": false, "verify": false}),
         &ts,
     );
     assert_eq!(code, 0, "{second}");
@@ -631,6 +631,7 @@ fn a_file_replaced_by_a_directory_after_the_preview_is_stale() {
     std::fs::create_dir(root.join("b.py")).unwrap();
     let mut apply = args.clone();
     apply["dry_run"] = json!(false);
+    apply["verify"] = json!(false);
     apply["expected_sha256"] = expected;
     let (envelope, code) = home.call(root, "refactor_inline_function", &apply, &ts);
     assert_eq!(
@@ -688,6 +689,7 @@ fn a_hard_linked_file_is_never_split_silently() {
     assert!(findings.contains("2 hard links"), "{findings}");
     let mut apply = args.clone();
     apply["dry_run"] = json!(false);
+    apply["verify"] = json!(false);
     let (applied, code) = home.call(root, "refactor_inline_function", &apply, &ts);
     assert_eq!(code, 0, "{applied}");
     assert!(

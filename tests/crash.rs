@@ -368,6 +368,7 @@ fn killing_candor_call_never_leaves_a_torn_file() {
         "function_name": "area",
         "new_parameters": [{"name": "w"}, {"name": "h"}, {"name": "d"}],
         "dry_run": false,
+        "verify": false,
     });
     let files: [(&str, &[u8]); 3] = [
         ("lib.py", LIB.as_bytes()),

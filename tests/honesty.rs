@@ -130,7 +130,7 @@ fn p1_a_rename_symbol_emits_tree_sitter_caveats_and_unknown_args() {
         assert_eq!(data["applied"], false);
     }
     // Written for real, then undone: every file back byte for byte.
-    let args = json!({"path": "app.py", "symbol_name": "helper", "new_name": "add_up", "semantic_edit_backend": "tree-sitter", "dry_run": false});
+    let args = json!({"path": "app.py", "symbol_name": "helper", "new_name": "add_up", "semantic_edit_backend": "tree-sitter", "dry_run": false, "verify": false});
     let (envelope, code) = call(dir.path(), tool, &args);
     assert_eq!(code, 0, "{envelope:#}");
     assert_eq!(envelope["data"]["applied"], true, "{envelope:#}");

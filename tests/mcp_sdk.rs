@@ -353,6 +353,10 @@ fn the_official_python_sdk_drives_the_four_tools_end_to_end() {
         json!(policy.caveats_of(extract)),
         "the surfaces stay on apply"
     );
+    // Every write is checked first, over MCP too, without the client asking.
+    let verification = &applied["data"]["verification"];
+    assert_ne!(verification["state"], "skipped", "{applied:#}");
+    assert!(verification["steps"].is_array(), "{applied:#}");
     let written = std::fs::read(root.join("app.py")).unwrap();
     assert_eq!(
         candor::edit::sha256_hex(&written),

@@ -386,6 +386,7 @@ fn a_stale_preview_is_refused_through_candor_call() {
         std::fs::write(dir.path().join("app.py"), &rewritten).unwrap();
         let mut apply = args.clone();
         apply["dry_run"] = json!(false);
+        apply["verify"] = json!(false);
         apply["expected_sha256"] = json!({"app.py": sha});
         let (envelope, code) = common::call(dir.path(), "refactor_extract_function", &apply);
         assert_eq!(code, 4, "{envelope:#}");

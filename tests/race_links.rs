@@ -126,11 +126,11 @@ fn a_directory_swapped_for_a_link_never_redirects_a_write() {
     let requests = [
         (
             "refactor_move_to_file",
-            json!({"file_path": "src/a.py", "symbol_name": "moved_fn", "target_file": "dst/new.py", "dry_run": false}),
+            json!({"file_path": "src/a.py", "symbol_name": "moved_fn", "target_file": "dst/new.py", "dry_run": false, "verify": false}),
         ),
         (
             "refactor_extract_function",
-            json!({"file_path": "dst/x.py", "start_line": 2, "end_line": 3, "new_name": "extracted", "dry_run": false}),
+            json!({"file_path": "dst/x.py", "start_line": 2, "end_line": 3, "new_name": "extracted", "dry_run": false, "verify": false}),
         ),
     ];
     // Without the race, both write inside: the trials below measure the race, not a setup error.

@@ -555,3 +555,69 @@ fn the_check_thread_reports_its_steps_and_a_newer_check_cancels_the_old_one() {
         "the steps were reported: {steps:?}"
     );
 }
+
+#[test]
+fn the_tests_run_with_every_check_when_they_are_cheap() {
+    if !require(&["ruff"]) {
+        return;
+    }
+    use candor::api::{Engine, ToolCall};
+    use candor::lang::symbols::SymbolQuery;
+    use candor::refactor::{InlineRequest, Request};
+    use candor::verify::Level;
+
+    let check = |root: &Path, budget: u64| {
+        let mut config = Config::default();
+        config.verify.tests_budget_secs = Some(budget);
+        let engine = Engine::with_settings(
+            candor::workspace::Root::new(root).unwrap(),
+            config,
+            Some(BackendChoice::TreeSitter),
+            candor::trust::Trust::Trusted,
+        );
+        let call = ToolCall::new(Request::Inline(InlineRequest {
+            file: "calc/scaling.py".to_string(),
+            function: SymbolQuery {
+                name: "scale".to_string(),
+                line: None,
+                column: None,
+            },
+        }));
+        let ready = candor::tui::jobs::preview(&engine, call).unwrap();
+        candor::tui::verifier::check_now(&engine, &ready.call, &ready.outcome, Level::Check)
+    };
+    // The check key alone, the tests cheap: they ran too, and the heuristic's inline keeps
+    // them passing.
+    let (_dir, root) = fixture("py_scale");
+    let verification = check(&root, 20);
+    let tests = verification
+        .tests
+        .as_ref()
+        .expect("the tests ran with the check");
+    assert_eq!(tests.state, State::Clean, "{verification:?}");
+    assert_eq!(tests.passed_before, 1, "{verification:?}");
+    // Their baseline is remembered: the second check runs them after the refactor only.
+    let again = check(&root, 20);
+    let names: Vec<&str> = again.steps.iter().map(|s| s.name.as_str()).collect();
+    assert!(names.contains(&"tests before (remembered)"), "{names:?}");
+    assert!(!names.contains(&"tests before"), "{names:?}");
+
+    // Tests slower than the budget: not run with the check, and the panel says why.
+    let (_slow, root) = fixture("py_scale");
+    std::fs::write(
+        root.join("tests/test_slow.py"),
+        "import time\nimport unittest\n\n\nclass Slow(unittest.TestCase):\n    def test_slow(self):\n        time.sleep(3)\n",
+    )
+    .unwrap();
+    let verification = check(&root, 1);
+    let tests = verification.tests.as_ref().expect("the tests are reported");
+    assert_eq!(tests.state, State::Skipped, "{verification:?}");
+    let reason = tests.reason.as_deref().unwrap();
+    assert!(reason.contains("more than the 1 s budget"), "{reason}");
+    // Measured once; the next check does not try again.
+    let again = check(&root, 1);
+    assert!(
+        again.steps.iter().all(|s| !s.name.starts_with("tests")),
+        "{again:?}"
+    );
+}

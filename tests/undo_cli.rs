@@ -83,6 +83,7 @@ fn each_tool_in_each_language_applies_and_undoes_byte_for_byte() {
             ]);
             let before = snapshot(dir.path());
             args["dry_run"] = json!(false);
+            args["verify"] = json!(false);
             let (envelope, code) = call(dir.path(), tool, &args);
             if code != 0 {
                 failures.push(format!(
@@ -154,6 +155,7 @@ fn undo_is_refused_after_an_outside_edit_naming_the_file() {
         for (tool, mut args) in calls(file) {
             let dir = project(&[(file, text.as_bytes())]);
             args["dry_run"] = json!(false);
+            args["verify"] = json!(false);
             let (envelope, code) = call(dir.path(), tool, &args);
             if code != 0 {
                 failures.push(format!(

@@ -371,3 +371,38 @@ fn candor_cache_shows_the_size_per_project_and_clears_it() {
     let again = env.candor().arg("cache").output().unwrap();
     assert!(!String::from_utf8_lossy(&again.stdout).contains(&canonical.display().to_string()));
 }
+
+#[test]
+fn a_module_beside_its_stub_is_checked_once_by_mypy() {
+    if !require(&["mypy", "ruff"]) {
+        return;
+    }
+    let env = Env::new();
+    let project = shop();
+    let root = project.path();
+    std::fs::write(
+        root.join("setup.cfg"),
+        "[mypy]\ncheck_untyped_defs = true\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("shop/money.pyi"),
+        "def cents(amount: float, rate: float) -> int: ...\ndef total(items: list[float]) -> int: ...\n",
+    )
+    .unwrap();
+    // A clean refactor of a module whose stub mentions the same name: both files are looked at.
+    let (envelope, _) = env.call(
+        root,
+        "refactor_change_signature",
+        &drop_rate(
+            json!({"verify": true, "new_parameters": [{"name": "rate"}, {"name": "amount"}]}),
+        ),
+    );
+    let verification = &envelope["data"]["verification"];
+    assert_eq!(
+        verification["checker"], "ruff + compile + mypy",
+        "{envelope:#}"
+    );
+    assert_eq!(verification["introduced"], json!([]), "{envelope:#}");
+    assert_eq!(verification["state"], "clean", "{envelope:#}");
+}

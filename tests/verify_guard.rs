@@ -298,6 +298,29 @@ fn python_checkers_run_no_project_code() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(left, Vec::<String>::new(), "no project code ran");
+
+    // The same with pyrefly, whose settings can name an interpreter (and a conda environment).
+    if runs("pyrefly") {
+        std::fs::remove_file(root.join("pyrightconfig.json")).unwrap();
+        let settings =
+            "python-interpreter-path = \"evil/bin/python\"\nconda-environment = \"evil\"\n";
+        std::fs::write(
+            root.join("pyproject.toml"),
+            format!("[tool.pyrefly]\n{settings}"),
+        )
+        .unwrap();
+        std::fs::write(root.join("pyrefly.toml"), settings).unwrap();
+        let (envelope, _) = env.call(
+            root,
+            "refactor_inline_function",
+            &json!({"file_path": "calc/scaling.py", "function_name": "scale", "semantic_edit_backend": "tree-sitter", "verify": true}),
+        );
+        let verification = &envelope["data"]["verification"];
+        assert_eq!(verification["state"], "clean", "{envelope:#}");
+        assert_eq!(verification["checker"], "compile + pyrefly", "{envelope:#}");
+        let left = std::fs::read_dir(marks.path()).unwrap().count();
+        assert_eq!(left, 0, "no project code ran");
+    }
 }
 
 /// The interpreter the tests use (the repository's `.venv`, else python3).

@@ -285,12 +285,12 @@ pub const TABLE: &[Row] = &[
     every(
         VERIFY,
         Shape::VerifyLevel,
-        "Check the result with the project's own tools before answering (and before writing): true runs cargo check (Rust) or ruff, compile() and basedpyright (Python) on a shadow of the project, before and after, and reports in data.verification only what the refactor introduced; \"tests\" also runs the project's tests before and after and reports those that newly fail. Default false here (the project's .candor/config.toml [verify] default can change it). Rust needs a trusted project (`candor trust`): cargo check runs its build scripts.",
+        "Check the result with the project's own tools before answering (and before writing): true runs cargo check (Rust) or ruff, compile() and a type checker (Python: pyrefly, or the one the project configures) on a shadow of the project, before and after, and reports in data.verification only what the refactor introduced; \"tests\" also runs the project's tests before and after and reports those that newly fail. Default: true for an apply (dry_run false: pass false to write unchecked), false for a preview (the project's .candor/config.toml [verify] default can change that). Rust needs a trusted project (`candor trust`): cargo check runs its build scripts.",
     ),
     every(
         ALLOW_INTRODUCED_ERRORS,
         Shape::Flag { default: false },
-        "Write even when the check found new errors or newly failing tests (dry_run false with verify).",
+        "Write even when the check found new errors or newly failing tests (dry_run false).",
     ),
     every(
         COMMAND,

@@ -29,7 +29,7 @@ pub fn description(tool: Tool) -> String {
     };
     format!(
         "{what} dry_run defaults to true: you get a diff per file with sha256_before/after and data.plan_id, and nothing is written; pass dry_run=false with plan_id (and optionally expected_sha256) from the preview to write exactly that plan atomically — if the plan computed now differs, nothing is written and stale_file says what changed. \
-Honesty surfaces: backend_used is \"lsp\" when a language server did the work (confidence {lsp:.2}) or \"hybrid\" for the tree-sitter heuristic (confidence {heur:.2}), which also sets degraded_reason = \"{DEGRADED_REASON}\" and lists the canonical tree_sitter_caveats; data.findings are concrete located warnings for this edit (severity info/warning/error) — read them before applying. data.verification says whether the result was compiled or type-checked: state \"skipped\" until you pass verify: true, then \"clean\", \"introduced\" (its introduced list holds the new diagnostics, which are also error findings), \"unavailable\" (reason says why) or \"timeout\". Unknown argument keys are reported in data.unknown_args.",
+Honesty surfaces: backend_used is \"lsp\" when a language server did the work (confidence {lsp:.2}) or \"hybrid\" for the tree-sitter heuristic (confidence {heur:.2}), which also sets degraded_reason = \"{DEGRADED_REASON}\" and lists the canonical tree_sitter_caveats; data.findings are concrete located warnings for this edit (severity info/warning/error) — read them before applying. data.verification says whether the result was compiled or type-checked: an apply (dry_run false) is checked unless you pass verify: false, a preview when you pass verify: true (else state \"skipped\"); then \"clean\" (new warnings, if any, in introduced_warnings), \"introduced\" (its introduced list holds the new errors, which are also error findings, and an apply with them is refused), \"unavailable\" (reason says why) or \"timeout\"; steps lists what the check did and how long each step took. Unknown argument keys are reported in data.unknown_args.",
         lsp = tool.semantic_confidence(),
         heur = tool.heuristic_confidence(),
     )
@@ -129,7 +129,7 @@ pub fn output_schema() -> Value {
             "file": {"type": "string"},
             "line": {"type": "integer", "minimum": 1},
             "severity": {"type": "string", "enum": ["warning", "error"]},
-            "code": {"type": "string", "description": "E0106, F821, reportCallIssue, SyntaxError; empty when the checker gives none"},
+            "code": {"type": "string", "description": "E0106, F821, bad-argument-count, reportCallIssue, SyntaxError; empty when the checker gives none"},
             "message": {"type": "string"},
             "source": {"type": "string", "description": "the checker that reported it"}
         },
@@ -140,9 +140,12 @@ pub fn output_schema() -> Value {
         "type": "object",
         "description": "The check of the result with the project's own tools (verify argument): what the refactor introduced, apart from what was already there.",
         "properties": {
-            "checker": {"type": ["string", "null"], "description": "e.g. \"cargo check\" or \"ruff + compile + basedpyright\"; null when none ran"},
+            "checker": {"type": ["string", "null"], "description": "e.g. \"cargo check\" or \"ruff + compile + pyrefly\"; null when none ran"},
             "state": {"type": "string", "enum": states},
-            "introduced": {"type": "array", "items": diagnostic},
+            "introduced": {"type": "array", "items": diagnostic, "description": "the errors the refactor introduced"},
+            "introduced_warnings": {"type": "array", "items": diagnostic, "description": "the warnings the refactor introduced (they leave the state clean)"},
+            "steps": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}, "duration_ms": {"type": "integer", "minimum": 0}}, "required": ["name", "duration_ms"]}, "description": "what the check did, in order, and how long each step took"},
+            "notes": strings,
             "preexisting": {"type": "integer", "minimum": 0, "description": "diagnostics that were there before the refactor and still are"},
             "duration_ms": {"type": "integer", "minimum": 0},
             "reason": {"type": "string", "description": "why the state is unavailable, timeout or skipped"},
@@ -160,7 +163,7 @@ pub fn output_schema() -> Value {
                 "required": ["state", "failing", "passed_before", "duration_ms"]
             }
         },
-        "required": ["checker", "state", "introduced", "preexisting", "duration_ms"]
+        "required": ["checker", "state", "introduced", "introduced_warnings", "preexisting", "duration_ms", "steps"]
     });
     json!({
         "type": "object",

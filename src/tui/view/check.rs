@@ -115,9 +115,11 @@ pub fn section(
             }
         }
     }
-    let ran = check
-        .verification()
-        .is_some_and(|v| matches!(v.state, Outcome::Clean | Outcome::Introduced));
+    // The tests' key, unless the check says something of the tests already (they ran, cheap
+    // enough, or it says why not and names the key).
+    let ran = check.verification().is_some_and(|v| {
+        matches!(v.state, Outcome::Clean | Outcome::Introduced) && v.tests.is_none()
+    });
     if ran && check.level != Level::Tests {
         push(
             lines,

@@ -129,6 +129,8 @@ fn run_all(
         } else {
             checker.run(cx, tools, &shadow, &present, side)
         };
+        // A message naming a file names it in the shadow: the same message on both sides.
+        let said = said.map(|said| said.map(|found| without_shadow(found, &shadow)));
         cx.progress
             .record(&format!("{} {}", checker.name(), side.short()), started);
         let (done, total) = tally.add(files.len());
@@ -168,6 +170,20 @@ fn run_all(
             })
             .collect()
     })
+}
+
+/// The diagnostics with the shadow's path taken out of their messages.
+fn without_shadow(found: Vec<Diagnostic>, shadow: &Path) -> Vec<Diagnostic> {
+    let prefix = format!("{}/", shadow.display());
+    found
+        .into_iter()
+        .map(|mut d| {
+            if d.message.contains(&prefix) {
+                d.message = d.message.replace(&prefix, "");
+            }
+            d
+        })
+        .collect()
 }
 
 /// The changed Python files and the other files worth checking, project-relative.
@@ -240,5 +256,24 @@ mod tests {
         );
         assert_eq!(relative(shadow, "pkg/a.py").as_deref(), Some("pkg/a.py"));
         assert_eq!(relative(shadow, "/usr/lib/python3/os.py"), None);
+    }
+
+    #[test]
+    fn a_message_naming_a_shadow_file_is_the_same_on_both_sides() {
+        let said = |shadow: &str| Diagnostic {
+            file: "pkg/a.pyi".into(),
+            line: 1,
+            severity: crate::refactor::Severity::Error,
+            code: String::new(),
+            message: format!("Duplicate module named \"pkg.a\" (also at \"{shadow}/pkg/a.py\")"),
+            source: "mypy".into(),
+        };
+        let base = without_shadow(vec![said("/cache/base")], Path::new("/cache/base"));
+        let edit = without_shadow(vec![said("/cache/edit")], Path::new("/cache/edit"));
+        assert_eq!(base, edit);
+        assert_eq!(
+            base[0].message,
+            "Duplicate module named \"pkg.a\" (also at \"pkg/a.py\")"
+        );
     }
 }

@@ -255,7 +255,19 @@ pub(super) fn check(
             }
         }
     }
-    command.args(files);
+    if checker.kind == Kind::Mypy {
+        // mypy refuses a module given twice (its `.py` and its `.pyi`): the code, not its stub.
+        let has_code = |stub: &PathBuf| {
+            stub.with_extension("py").is_file() && files.contains(&stub.with_extension("py"))
+        };
+        command.args(
+            files
+                .iter()
+                .filter(|f| !(f.extension().is_some_and(|e| e == "pyi") && has_code(f))),
+        );
+    } else {
+        command.args(files);
+    }
     let step = format!("type-checking {} ({})", side.as_str(), checker.kind.name());
     let done = match run_tool(cx, &mut command, &step)? {
         Ok(done) => done,
