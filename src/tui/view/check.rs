@@ -187,6 +187,9 @@ fn done(
     for not_run in &verification.not_run {
         push(lines, &format!("not run: {not_run}"), "  ", t.dim, width);
     }
+    for note in &verification.notes {
+        push(lines, &format!("note: {note}"), "  ", t.dim, width);
+    }
     if let Some(tests) = &verification.tests {
         tests_lines(state, tests, width, lines);
     }

@@ -201,6 +201,15 @@ fn files_to_check(cx: &Context<'_>) -> Vec<String> {
     files
 }
 
+/// " (pip install NAME)" after a "not found", nothing after a refusal.
+pub(super) fn install_hint(reason: &str, package: &str) -> String {
+    if reason.contains("not found") {
+        format!(" (pip install {package})")
+    } else {
+        String::new()
+    }
+}
+
 /// Runs one checker command; `Ok(Err(reason))` when it ran but failed (or hit a limit).
 pub(super) fn run_tool(
     cx: &Context<'_>,

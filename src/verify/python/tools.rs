@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::super::process::Program;
 use super::super::{Context, Side, StepError};
 use super::types::{self, TypeChecker};
-use super::{Said, compile, ruff};
+use super::{Said, compile, install_hint, ruff};
 
 /// One checker of the Python check.
 pub(crate) enum Checker {
@@ -127,15 +127,6 @@ pub(super) fn find(cx: &Context<'_>) -> Result<Tools, StepError> {
         checkers,
         not_run,
     })
-}
-
-/// " (pip install NAME)" after a "not found", nothing after a refusal.
-pub(super) fn install_hint(reason: &str, package: &str) -> String {
-    if reason.contains("not found") {
-        format!(" (pip install {package})")
-    } else {
-        String::new()
-    }
 }
 
 /// The interpreter behind `program` (a pyenv shim or a venv link resolved), asked in isolated

@@ -15,8 +15,7 @@ use crate::refactor::Severity;
 
 use super::super::process::Program;
 use super::super::{Context, Diagnostic, Side, StepError};
-use super::tools::install_hint;
-use super::{Said, relative, run_tool};
+use super::{Said, install_hint, relative, run_tool};
 
 /// Which type checker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
