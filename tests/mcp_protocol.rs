@@ -641,7 +641,7 @@ fn an_apply_with_plan_id_writes_that_plan_or_names_what_differs() {
     let refused = server.call(
         2,
         "refactor_change_signature",
-        arguments(json!({"dry_run": false, "plan_id": plan_id})),
+        arguments(json!({"dry_run": false, "verify": false, "plan_id": plan_id})),
     );
     assert_eq!(refused["result"]["isError"], true, "{refused}");
     let error = &refused["result"]["structuredContent"]["error"];
@@ -660,7 +660,7 @@ fn an_apply_with_plan_id_writes_that_plan_or_names_what_differs() {
     let applied = server.call(
         4,
         "refactor_change_signature",
-        arguments(json!({"dry_run": false, "plan_id": plan_id})),
+        arguments(json!({"dry_run": false, "verify": false, "plan_id": plan_id})),
     );
     assert_eq!(applied["result"]["isError"], false, "{applied}");
     assert!(

@@ -191,6 +191,10 @@ impl Engine {
         let mut preview = self.compute(&call, cancel)?;
         preview.recovered = recovered;
         add_recovery_findings(&mut preview);
+        // A write of another plan than the one previewed is refused before anything is checked.
+        if !call.options.dry_run {
+            self.check_previewed(&call.options, &preview)?;
+        }
         // Every write is checked unless the call itself opts out (a config file may ask for more,
         // the tests, never for less); a preview only when asked.
         let level = if call.options.dry_run {
@@ -212,7 +216,6 @@ impl Engine {
         let applied = if call.options.dry_run {
             None
         } else {
-            self.check_previewed(&call.options, &preview)?;
             refuse_introduced_errors(&preview, &call.options)?;
             cancel.check().map_err(cancelled)?;
             self.apply(&preview.outcome, &call.options)?

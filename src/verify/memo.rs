@@ -24,14 +24,30 @@ pub(crate) struct Memo {
     dir: Dir,
 }
 
-/// The key of a result: a hash over its parts, in order.
+/// The key of a result: a hash over its parts, in order, and over this build of candor (another
+/// build may run the checkers differently: what it remembered is not reused).
 pub(crate) fn key(parts: &[&str]) -> String {
     let mut hasher = Sha256::new();
+    hasher.update(own_build().as_bytes());
     for part in parts {
         hasher.update((part.len() as u64).to_le_bytes());
         hasher.update(part.as_bytes());
     }
     hex::encode(hasher.finalize())
+}
+
+/// This build of candor: its version and its executable's size and time.
+fn own_build() -> &'static str {
+    static BUILD: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    BUILD.get_or_init(|| {
+        use std::os::unix::fs::MetadataExt;
+        let exe = std::env::current_exe()
+            .ok()
+            .and_then(|p| std::fs::metadata(p).ok())
+            .map(|m| format!("{}:{}.{}", m.size(), m.mtime(), m.mtime_nsec()))
+            .unwrap_or_default();
+        format!("{}|{exe}", env!("CARGO_PKG_VERSION"))
+    })
 }
 
 impl Memo {
