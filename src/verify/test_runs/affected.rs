@@ -99,15 +99,15 @@ fn python_phases(
     if modules.is_empty() {
         return None;
     }
-    let (first, then): (Vec<(&String, &String)>, Vec<(&String, &String)>) =
-        units.iter().partition(|(_, file)| {
-            read(file).is_none_or(|text| {
-                let module = module_of(file);
-                imported(&text, module.as_deref(), file.ends_with("__init__.py"))
-                    .iter()
-                    .any(|name| sees(name, &modules))
-            })
-        });
+    type Units<'a> = Vec<(&'a String, &'a String)>;
+    let (first, then): (Units<'_>, Units<'_>) = units.iter().partition(|(_, file)| {
+        read(file).is_none_or(|text| {
+            let module = module_of(file);
+            imported(&text, module.as_deref(), file.ends_with("__init__.py"))
+                .iter()
+                .any(|name| sees(name, &modules))
+        })
+    });
     if first.is_empty() || then.is_empty() {
         return None;
     }
