@@ -460,10 +460,12 @@ fn the_three_breakages_show_before_the_write_in_a_real_terminal() {
     tmux.wait_for("the cursor", 10, |p| p.contains(&format!("line {line}/")));
     tmux.send(&["i"]);
     let pane = tmux.wait_for("the check's answer", 120, |p| {
-        p.contains("basedpyright: clean") || p.contains("compile: clean")
+        p.contains("pyrefly: clean") || p.contains("compile: clean")
     });
     assert!(pane.contains("2 * 2"), "{pane}");
     assert!(pane.contains("computes something else"), "{pane}");
+    // The project is trusted and its tests are cheap: they already ran with the check; `t` runs
+    // them again on request.
     tmux.send(&["t"]);
     let pane = tmux.wait_for("the tests", 120, |p| p.contains("1 newly failing test"));
     assert!(pane.contains("test_grow_adds_twice_the_factor"), "{pane}");
