@@ -365,21 +365,52 @@ fn undo_restores_the_files() {
 }
 
 #[test]
-fn undo_refuses_when_the_file_changed_after_the_write() {
+fn undo_keeps_a_later_edit_away_from_the_refactor_and_refuses_one_on_it() {
     let (_dir, root) = demo_copy();
+    let original = text(&root, PYTHON);
     let mut h = open(&root, (120, 40));
     pick(&mut h, "shop/receipt", PYTHON);
     select_symbol(&mut h, "def shipping_cents");
-    h.press(&["c", "ctrl-e", "ctrl-u"])
-        .type_text("(weight_grams, express=False)")
-        .press(&["enter"]);
+    let signature = |h: &mut candor::tui::headless::Headless| {
+        h.press(&["c", "ctrl-e", "ctrl-u"])
+            .type_text("(weight_grams, express=False)")
+            .press(&["enter"]);
+    };
+    signature(&mut h);
     confirm_and_check_disk(&mut h, &root);
-    let edited = format!("{}# mine\n", text(&root, PYTHON));
+    // A line added at the end, far from what the refactor wrote: undo reverts the refactor and
+    // keeps it.
+    std::fs::write(root.join(PYTHON), format!("{}# mine\n", text(&root, PYTHON))).unwrap();
+    h.press(&["u"]);
+    let notice = h.state.notice.clone().unwrap();
+    assert_eq!(notice.level, NoticeLevel::Info, "{notice:?}");
+    assert!(
+        notice.text.starts_with("undone change signature")
+            && notice.text.contains(&format!("{PYTHON} was edited since candor wrote it"))
+            && notice.text.contains("your edits kept"),
+        "{notice:?}"
+    );
+    assert_eq!(text(&root, PYTHON), format!("{original}# mine\n"));
+
+    // An edit of the definition the refactor rewrote: refused, naming the line.
+    let line = |t: &str| t.lines().position(|l| l.starts_with("def shipping_cents")).unwrap() + 1;
+    h.press(&["esc"]);
+    select_symbol(&mut h, "def shipping_cents");
+    signature(&mut h);
+    confirm_and_check_disk(&mut h, &root);
+    let written = text(&root, PYTHON);
+    let at = line(&written);
+    let edited = written.replace("def shipping_cents(", "def shipping_cents(  ");
     std::fs::write(root.join(PYTHON), &edited).unwrap();
     h.press(&["u"]);
     let notice = h.state.notice.as_ref().unwrap();
     assert_eq!(notice.level, NoticeLevel::Error);
-    assert!(notice.text.contains("undo refused"), "{notice:?}");
+    assert!(
+        notice.text.contains("undo refused")
+            && notice.text.contains(&format!("your edit on line {at} touches")),
+        "{notice:?}"
+    );
+    assert!(!notice.text.contains("sha256"), "{notice:?}");
     assert_eq!(text(&root, PYTHON), edited);
 }
 

@@ -9,6 +9,16 @@ use crate::workspace::write::ApplyReport;
 use super::document::Document;
 use super::state::{LspStatus, Ready};
 
+/// What an undo restored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UndoDone {
+    /// Every file of the refactor (restored, removed, recreated, merged or already as before).
+    pub files: Vec<String>,
+    /// For each file edited since candor wrote it where the undo kept those edits, what it
+    /// did, in a sentence.
+    pub merged: Vec<String>,
+}
+
 /// Why an undo restored nothing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UndoRefused {
@@ -56,7 +66,7 @@ pub enum Action {
     /// Undo finished: the restored paths, or why nothing was restored.
     Undone {
         id: u64,
-        result: Result<Vec<String>, UndoRefused>,
+        result: Result<UndoDone, UndoRefused>,
     },
     /// Something changed in the undo journal (`.candor/journal/`), e.g. `candor undo` in a shell.
     JournalChanged,

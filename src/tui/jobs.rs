@@ -13,7 +13,7 @@ use crate::lang::Language;
 use crate::workspace::write::ApplyReport;
 use crate::workspace::{DiskSources, Root};
 
-use super::action::{Action, UndoRefused};
+use super::action::{Action, UndoDone, UndoRefused};
 use super::diffview;
 use super::document::Document;
 use super::state::{LspStatus, Ready};
@@ -147,7 +147,7 @@ pub fn undo(
     engine: &Engine,
     _changes: &[FileChange],
     transaction: Option<&str>,
-) -> Result<Vec<String>, UndoRefused> {
+) -> Result<UndoDone, UndoRefused> {
     let id = transaction.ok_or_else(|| UndoRefused {
         message: "nothing to undo: that write was not recorded in the journal".to_string(),
         nothing_left: true,
@@ -159,7 +159,14 @@ pub fn undo(
         message: e.message,
     })?;
     match report.undone {
-        Some(undone) => Ok(undone.files),
+        Some(undone) => Ok(UndoDone {
+            merged: undone
+                .merged
+                .iter()
+                .map(|(path, kept)| crate::workspace::undo::describe_merge(path, kept))
+                .collect(),
+            files: undone.files,
+        }),
         None => Err(UndoRefused {
             message: crate::workspace::undo::describe_report(&report),
             nothing_left: false,
@@ -357,7 +364,7 @@ mod tests {
         };
         let id = apply(&[change.clone(), created.clone()]);
         assert_eq!(
-            undo(&engine, &[], id.as_deref()).unwrap(),
+            undo(&engine, &[], id.as_deref()).unwrap().files,
             vec!["a.py", "b.py"]
         );
         assert_eq!(

@@ -113,6 +113,9 @@ pub struct NewEntry<'a> {
     pub files: Vec<FileRecord>,
     /// The bytes before, per file (`None` for a file that does not exist yet).
     pub images: Vec<Option<&'a [u8]>>,
+    /// The bytes written, per file (`None` for a file removed), kept so that an undo can revert
+    /// the write on top of later edits (a three-way merge). Empty: none kept.
+    pub after_images: Vec<Option<&'a [u8]>>,
     pub created_dirs: Vec<String>,
 }
 
@@ -270,6 +273,15 @@ impl Journal {
                 }
             }
             images.sync()?;
+            if new.after_images.iter().any(Option::is_some) {
+                let (after, _) = stage.create_dir(OsStr::new("after"), 0o777)?;
+                for (index, image) in new.after_images.iter().enumerate() {
+                    if let Some(bytes) = image {
+                        after.create_file(OsStr::new(&index.to_string()), 0o600, bytes)?;
+                    }
+                }
+                after.sync()?;
+            }
             let json = serde_json::to_vec_pretty(&manifest).map_err(std::io::Error::other)?;
             stage.create_file(OsStr::new("manifest.json"), 0o600, &json)?;
             stage.sync()?;
@@ -348,6 +360,32 @@ impl Journal {
             ));
         }
         Ok(Some(bytes))
+    }
+
+    /// The bytes file `index` of `manifest` held right after the write, checked against its
+    /// recorded hash; `None` when the entry kept none (an older entry, or a file removed).
+    pub fn after_image(
+        &self,
+        manifest: &Manifest,
+        index: usize,
+    ) -> Result<Option<Vec<u8>>, JournalError> {
+        let Some(want) = manifest.files.get(index).and_then(|r| r.sha256_after.as_ref()) else {
+            return Ok(None);
+        };
+        let read = (|| -> std::io::Result<Option<Vec<u8>>> {
+            match self.entry_dir(&manifest.id)?.open_dir(OsStr::new("after"))? {
+                Some(after) => after.read_file(OsStr::new(&index.to_string())),
+                None => Ok(None),
+            }
+        })();
+        let bytes = read.map_err(|e| self.corrupt(&manifest.id, format!("after/{index}: {e}")))?;
+        match bytes {
+            Some(bytes) if sha256_hex(&bytes) != *want => Err(self.corrupt(
+                &manifest.id,
+                format!("after/{index} does not hash to the recorded sha256 after the write"),
+            )),
+            other => Ok(other),
+        }
     }
 
     /// Where the journal keeps the before-image of file `index` (for messages).
@@ -543,6 +581,7 @@ mod tests {
                             sha256_after: Some(sha256_hex(b"after")),
                         }],
                         images: vec![Some(&[n])],
+                        after_images: vec![Some(b"after")],
                         created_dirs: Vec::new(),
                     },
                     &|| {},
@@ -553,6 +592,10 @@ mod tests {
                 State::Pending
             );
             assert_eq!(journal.before_image(&manifest, 0).unwrap(), Some(vec![n]));
+            assert_eq!(
+                journal.after_image(&manifest, 0).unwrap(),
+                Some(b"after".to_vec())
+            );
             journal.set_state(&manifest.id, &State::Committed).unwrap();
             ids.push(manifest.id);
         }
