@@ -559,11 +559,12 @@ fn the_change_signature_form_checks_the_list_with_the_engines_rules() {
     let mut h = open(&root, (120, 40));
     pick(&mut h, "rust/src/lib", RUST);
     select_symbol(&mut h, "fn shipping_cents");
+    // A value on a parameter the function has already: its calls pass it already.
     h.press(&["c", "ctrl-e", "ctrl-u"])
-        .type_text("(weight_grams: u64, express: bool, strict: bool = false)");
+        .type_text("(weight_grams: u64 = 1000, express: bool)");
     let error = h.state.form().unwrap().error.clone().unwrap_or_default();
     assert!(
-        error.contains("Rust has no default parameter values: remove `= false`"),
+        error.contains("Rust has no default parameter values: remove `= 1000`"),
         "{error}"
     );
     assert!(
@@ -592,6 +593,86 @@ fn the_change_signature_form_checks_the_list_with_the_engines_rules() {
     h.press(&["enter"]);
     assert_eq!(h.state.screen.kind(), ScreenKind::Form);
     assert_eq!(read(&root, PYTHON), read(&demo_dir(), PYTHON));
+}
+
+#[test]
+fn a_rust_value_typed_in_the_form_is_what_callers_pass_and_the_form_says_so() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "rust/src/lib", RUST);
+    select_symbol(&mut h, "fn shipping_cents");
+    h.press(&["c", "ctrl-e", "ctrl-u"])
+        .type_text("(weight_grams: u64, express: bool, max: u64 = u64::MAX)");
+    assert_eq!(h.state.form().unwrap().error, None);
+    let screen = screen_text(&h);
+    assert!(
+        screen.contains("callers pass `u64::MAX` for the new `max`"),
+        "said under the field:\n{screen}"
+    );
+    h.press(&["enter"]);
+    let ready = ready(&h);
+    let after = String::from_utf8(ready.outcome.plan.changes[0].after_bytes()).unwrap();
+    assert!(
+        after.contains("pub fn shipping_cents(weight_grams: u64, express: bool, max: u64) -> u64"),
+        "{after}"
+    );
+    assert!(
+        after.contains("shipping_cents(weight_grams, express, u64::MAX)")
+            && after.contains("shipping_cents(1200, false, u64::MAX)"),
+        "every call passes the value:\n{after}"
+    );
+    assert!(!after.contains("todo!"), "{after}");
+}
+
+#[test]
+fn a_long_error_in_the_form_wraps_instead_of_being_cut() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (80, 24));
+    pick(&mut h, "rust/src/lib", RUST);
+    select_symbol(&mut h, "fn shipping_cents");
+    h.press(&["c", "ctrl-e", "ctrl-u"])
+        .type_text("(weight_grams: u64 = 1000, express: bool)");
+    let error = h.state.form().unwrap().error.clone().unwrap();
+    let screen = screen_text(&h);
+    let rows: Vec<Vec<char>> = screen.lines().map(|r| r.chars().collect()).collect();
+    // The error as the form shows it: from its mark, row after row, up to the box's border.
+    let (y0, x0) = rows
+        .iter()
+        .enumerate()
+        .find_map(|(y, r)| {
+            let text: String = r.iter().collect();
+            text.find("✗ Rust").map(|at| (y, text[..at].chars().count()))
+        })
+        .unwrap_or_else(|| panic!("the error is on screen:\n{screen}"));
+    let mut shown = String::new();
+    for row in &rows[y0..] {
+        let piece: String = row[x0..].iter().take_while(|c| **c != '│').collect();
+        if piece.trim().is_empty() {
+            break;
+        }
+        shown.push_str(piece.trim());
+        shown.push(' ');
+    }
+    assert_eq!(
+        shown.trim(),
+        format!("✗ {error}"),
+        "the whole error, wrapped:\n{screen}"
+    );
+}
+
+/// The screen as text, drawn at the session's size.
+fn screen_text(h: &candor::tui::headless::Headless) -> String {
+    use ratatui::{Terminal, backend::TestBackend};
+    let (w, hgt) = h.state.size;
+    let mut terminal = Terminal::new(TestBackend::new(w, hgt)).unwrap();
+    terminal
+        .draw(|f| candor::tui::view::render(&h.state, f))
+        .unwrap();
+    let buffer = terminal.backend().buffer();
+    (0..hgt)
+        .map(|y| (0..w).map(|x| buffer[(x, y)].symbol()).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Opens another file through the picker (`p`, a new query, Enter).

@@ -450,3 +450,55 @@ fn searched_files_that_cannot_be_read_are_findings_not_failures() {
         "{envelope:#}"
     );
 }
+
+/// `git status --porcelain` of `dir`, with the real git.
+fn git(dir: &std::path::Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("git is installed");
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_candor_folder_stays_out_of_git_status_but_a_config_file_there_does_not() {
+    let dir = project(&[("app.py", PYTHON.as_bytes())]);
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "app.py"]);
+    git(
+        dir.path(),
+        &["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "start"],
+    );
+    let (_, args) = calls("app.py").remove(1);
+    let mut args = args;
+    args["dry_run"] = json!(false);
+    let (envelope, code) = call(dir.path(), "refactor_inline_function", &args);
+    assert_eq!(code, 0, "{envelope:#}");
+    assert!(dir.path().join(".candor/journal").is_dir());
+    // Only the refactored file, not `.candor/`.
+    assert_eq!(git(dir.path(), &["status", "--porcelain"]), " M app.py\n");
+    // A project config file there is for the project: git sees it.
+    std::fs::write(dir.path().join(".candor/config.toml"), "").unwrap();
+    assert_eq!(
+        git(dir.path(), &["status", "--porcelain", "--untracked-files=all"]),
+        " M app.py\n?? .candor/config.toml\n"
+    );
+    // The file an older candor wrote is replaced at the next write.
+    std::fs::remove_file(dir.path().join(".candor/config.toml")).unwrap();
+    std::fs::write(
+        dir.path().join(".candor/.gitignore"),
+        "# written by candor: its undo journal and lock\njournal/\nlock\n",
+    )
+    .unwrap();
+    assert_eq!(
+        git(dir.path(), &["status", "--porcelain"]),
+        " M app.py\n?? .candor/\n"
+    );
+    let out = candor(dir.path(), &["undo", "--root", &root_arg(dir.path())]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(git(dir.path(), &["status", "--porcelain"]), "");
+}

@@ -83,4 +83,17 @@ pub enum Action {
     FilesChanged(Vec<(String, Option<String>)>),
     /// What the open file's language server is doing (`None`: not started).
     LspStatus(Option<LspStatus>),
+    /// The trust store (`$XDG_CONFIG_HOME/candor/trusted.toml`) changed: `candor trust` ran
+    /// somewhere.
+    TrustStoreChanged,
+    /// The project's trust as read now (or why it cannot be read).
+    TrustRead(Result<crate::trust::Trust, String>),
+    /// The project's trust after the user trusted it or stopped trusting it here.
+    TrustSet(Result<crate::trust::Trust, String>),
+    /// Background work failed in a way the user should read (e.g. the split could not be saved).
+    Failed(String),
+    /// Whether the project folder `dir` exists (for the move form).
+    FolderChecked { dir: String, exists: bool },
+    /// The engine was opened again (after a change of trust), with this trust.
+    EngineReopened { trust: crate::trust::Trust },
 }

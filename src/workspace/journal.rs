@@ -146,6 +146,12 @@ fn refused(path: &Path, e: std::io::Error) -> JournalError {
     io_error(path, message)
 }
 
+/// What candor writes in `.candor/.gitignore`.
+const GITIGNORE: &[u8] =
+    b"# written by candor: its undo journal and lock stay out of git; a config.toml here does not\n*\n!config.toml\n";
+/// What an older candor wrote there (it left `.candor/` itself untracked).
+const OLD_GITIGNORE: &[u8] = b"# written by candor: its undo journal and lock\njournal/\nlock\n";
+
 /// `<root>/.candor`, opened from the root's handle (a symbolic link there is refused). `None` when
 /// it does not exist and `create` is false.
 fn candor_dir(root: &Root, create: bool) -> Result<Option<Dir>, JournalError> {
@@ -158,13 +164,17 @@ fn candor_dir(root: &Root, create: bool) -> Result<Option<Dir>, JournalError> {
         .dir()
         .create_dir(name, 0o777)
         .map_err(|e| refused(&path, e))?;
-    if fresh {
-        // Keeps the journal out of git even before the user adds `.candor/` to .gitignore;
-        // a project config file next to it stays committable.
+    // Keeps `.candor/` out of `git status` even before the user adds it to .gitignore: all of
+    // it (this file too) but a project config file, which stays committable. An older candor
+    // wrote a file that kept only the journal and the lock out, so `.candor/` still showed as
+    // untracked: that exact file is replaced.
+    let current = dir.read_file(OsStr::new(".gitignore")).ok().flatten();
+    if fresh || current.as_deref() == Some(OLD_GITIGNORE) {
+        let _ = dir.remove_file(OsStr::new(".gitignore"));
         let _ = dir.create_file(
             OsStr::new(".gitignore"),
             0o666 & !super::replace::current_umask(),
-            b"# written by candor: its undo journal and lock\njournal/\nlock\n",
+            GITIGNORE,
         );
     }
     Ok(Some(dir))

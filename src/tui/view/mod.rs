@@ -1,11 +1,13 @@
 //! Drawing: one module per screen, each taking the state by reference (drawing cannot change
 //! it). This module draws the frame around them: title, notices, status line, help.
 
+mod ask;
 mod check;
 mod code;
 pub mod fit;
 mod form;
 mod help;
+mod panel;
 mod picker;
 mod preview;
 mod status;
@@ -51,9 +53,17 @@ pub fn render(state: &State, frame: &mut Frame) {
     }
     notice(state, frame);
     status_line(state, frame);
+    if let Some(question) = &state.question {
+        ask::render(state, question, frame);
+    }
     if state.help.is_some() {
         help::render(state, frame);
     }
+}
+
+/// How many lines the help screen has (its scrolling stops at the last page).
+pub fn help_line_count(state: &State) -> usize {
+    help::help_lines(state).len()
 }
 
 pub(crate) fn spinner(state: &State) -> &'static str {
