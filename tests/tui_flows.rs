@@ -139,13 +139,87 @@ fn move_rust_item_with_path_completion() {
     let ready = ready(&h);
     assert_heuristic(&ready, Tool::MoveToFile);
     assert_eq!(ready.diffs.len(), 2, "both files are previewed");
+    // `pub use money::*;` brings it in and keeps it public at the root: no `use` added beside
+    // it, no warning that the public API moved.
+    assert!(
+        !ready
+            .outcome
+            .plan
+            .findings
+            .iter()
+            .any(|f| f.message.contains("public API")),
+        "{:?}",
+        ready.outcome.plan.findings
+    );
     confirm_and_check_disk(&mut h, &root);
     assert!(!text(&root, RUST).contains("fn parse_cents"));
+    assert!(
+        !text(&root, RUST).contains("use crate::money::parse_cents;"),
+        "{}",
+        text(&root, RUST)
+    );
     assert!(
         text(&root, "rust/src/money.rs")
             .contains("pub fn parse_cents(text: &str) -> Option<u64> {")
     );
     demo_tests_pass(&root, "rust");
+}
+
+#[test]
+fn the_move_form_says_when_the_target_s_folder_does_not_exist() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "rust/src/lib", RUST);
+    select_symbol(&mut h, "fn parse_cents");
+    h.press(&["m"]).type_text("rust/src/nowhere/money.rs");
+    let shown = screen_text(&h);
+    assert!(!shown.contains("new file: it will be created"), "{shown}");
+    let error = h.state.form().unwrap().error.clone().unwrap_or_default();
+    assert!(
+        error.starts_with("the folder rust/src/nowhere/ does not exist"),
+        "{error}"
+    );
+    h.press(&["enter"]);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Form, "nothing was asked");
+    // A new file in a folder that exists (with no source file in it) is created.
+    std::fs::create_dir(root.join("rust/src/empty")).unwrap();
+    h.press(&["ctrl-u"]).type_text("rust/src/empty/money.rs");
+    assert_eq!(h.state.form().unwrap().error, None);
+    assert!(screen_text(&h).contains("new file: it will be created"));
+}
+
+#[test]
+fn esc_after_jumping_to_a_finding_keeps_a_preview_and_a_long_one_is_not_thrown_away_silently() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "shop/receipt", PYTHON);
+    select_lines(&mut h, 39, 40);
+    h.press(&["e"]).type_text("reject_bad").press(&["enter"]);
+    assert!(!ready(&h).outcome.plan.findings.is_empty());
+    // Tab, Enter jumps to the finding's line in the diff; Esc goes back to the list.
+    h.press(&["tab", "enter"]);
+    assert!(h.state.preview().unwrap().marked_row.is_some());
+    h.press(&["esc"]);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Preview);
+    assert_eq!(
+        h.state.preview().unwrap().focus,
+        candor::tui::state::PreviewFocus::Findings
+    );
+    h.press(&["esc"]);
+    // A preview that took long to compute (as pylsp's 93 s) is closed only when asked.
+    if let candor::tui::state::Screen::Preview { preview, .. } = &mut h.state.screen
+        && let Some(Ok(ready)) = preview.result.as_mut()
+    {
+        ready.took = std::time::Duration::from_secs(93);
+    }
+    h.press(&["esc"]);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Preview);
+    assert!(screen_text(&h).contains("It took 93 s to compute"));
+    h.press(&["n"]);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Preview, "kept");
+    h.press(&["esc", "y"]);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Code, "closed when asked");
+    assert_eq!(read(&root, PYTHON), read(&demo_dir(), PYTHON));
 }
 
 #[test]

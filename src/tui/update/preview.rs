@@ -240,12 +240,12 @@ fn on_back(state: &mut State, preview: &mut Preview, fx: &mut Vec<Effect>) -> Ne
 }
 
 /// `<` `>` `=` `Z`: the split between the diff and the panel (the split is remembered).
-fn split_key(state: &mut State, command: Command, fx: &mut Vec<Effect>) {
+fn split_key(state: &mut State, preview: &Preview, command: Command, fx: &mut Vec<Effect>) {
     let width = layout::frame(state.size).body.width;
-    let need = state
-        .preview()
-        .and_then(|p| p.ready().and_then(|r| r.diffs.get(p.file)).map(|d| d.width()))
-        .unwrap_or(0);
+    let need = preview
+        .ready()
+        .and_then(|r| r.diffs.get(preview.file))
+        .map_or(u16::MAX, |d| d.width());
     let current = layout::panel_width(width, state.split, need);
     match command {
         Command::Zoom => {
@@ -331,7 +331,7 @@ fn diff_key(
         Command::ScrollRight => preview.hscroll += 8,
         Command::ToggleContext => toggle_context(preview),
         Command::SplitLeft | Command::SplitRight | Command::SplitAuto | Command::Zoom => {
-            split_key(state, command, fx)
+            split_key(state, preview, command, fx)
         }
         Command::FocusWarnings => {
             if state.split.zoom {

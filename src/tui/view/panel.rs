@@ -80,7 +80,8 @@ pub(super) fn push(
     style: Style,
     width: usize,
 ) {
-    for (i, piece) in super::wrap(text, width.saturating_sub(2))
+    let lead = Span::raw(first).width().max(2);
+    for (i, piece) in super::wrap(text, width.saturating_sub(lead))
         .into_iter()
         .enumerate()
     {
