@@ -11,7 +11,7 @@ use crate::tui::keymap::{Command, Context};
 use crate::tui::state::{CheckRun, Ready, State, checker_name, plural};
 use crate::verify::{Level, State as Outcome, TestReport, Verification};
 
-use super::panel::push;
+use super::push;
 
 /// Appends the section's heading and status to `lines`.
 pub fn section(state: &State, ready: &Ready, width: usize, lines: &mut Vec<Line<'static>>) {

@@ -14,6 +14,7 @@ mod status;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
@@ -178,6 +179,27 @@ fn status_line(state: &State, frame: &mut Frame) {
     ));
     spans.extend(right);
     frame.render_widget(Paragraph::new(Line::from(spans)).style(t.status), area);
+}
+
+/// `text` wrapped to `width`, the first line after `first`, the others indented.
+pub(crate) fn push(
+    lines: &mut Vec<Line<'static>>,
+    text: &str,
+    first: &str,
+    style: Style,
+    width: usize,
+) {
+    let lead = Span::raw(first).width().max(2);
+    for (i, piece) in wrap(text, width.saturating_sub(lead))
+        .into_iter()
+        .enumerate()
+    {
+        let prefix = if i == 0 { first } else { "  " };
+        lines.push(Line::from(vec![
+            Span::styled(prefix.to_string(), style),
+            Span::styled(piece, style),
+        ]));
+    }
 }
 
 /// Word-wraps `text` to `width` columns; words longer than a line are cut.

@@ -38,7 +38,7 @@ impl Panel<'_> {
 
     /// `text` wrapped to the panel, the first line after `first`, the others indented.
     fn say(&mut self, text: &str, first: &str, style: Style) {
-        push(&mut self.lines, text, first, style, self.width);
+        super::push(&mut self.lines, text, first, style, self.width);
     }
 
     /// A selectable row (`index` in the rows): highlighted when selected.
@@ -69,27 +69,6 @@ impl Panel<'_> {
         }
         cut.push('…');
         self.row(index, &cut, "  ", style);
-    }
-}
-
-/// `text` wrapped to `width`, the first line after `first`, the others indented.
-pub(super) fn push(
-    lines: &mut Vec<Line<'static>>,
-    text: &str,
-    first: &str,
-    style: Style,
-    width: usize,
-) {
-    let lead = Span::raw(first).width().max(2);
-    for (i, piece) in super::wrap(text, width.saturating_sub(lead))
-        .into_iter()
-        .enumerate()
-    {
-        let prefix = if i == 0 { first } else { "  " };
-        lines.push(Line::from(vec![
-            Span::styled(prefix.to_string(), style),
-            Span::styled(piece, style),
-        ]));
     }
 }
 
