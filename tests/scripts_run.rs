@@ -88,7 +88,10 @@ fn scripts_run_shows_the_build_and_starts_candor_on_the_demo() {
     let (out, _) = run(&["some/project"]);
     assert_eq!(out.trim_end(), "candor some/project");
     let calls = std::fs::read_to_string(&log).unwrap();
-    assert!(!calls.contains("trust"), "another project is never trusted: {calls}");
+    assert!(
+        !calls.contains("trust"),
+        "another project is never trusted: {calls}"
+    );
 }
 
 /// The bodies of the ```sh blocks of the README.

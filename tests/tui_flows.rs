@@ -454,20 +454,31 @@ fn undo_keeps_a_later_edit_away_from_the_refactor_and_refuses_one_on_it() {
     confirm_and_check_disk(&mut h, &root);
     // A line added at the end, far from what the refactor wrote: undo reverts the refactor and
     // keeps it.
-    std::fs::write(root.join(PYTHON), format!("{}# mine\n", text(&root, PYTHON))).unwrap();
+    std::fs::write(
+        root.join(PYTHON),
+        format!("{}# mine\n", text(&root, PYTHON)),
+    )
+    .unwrap();
     h.press(&["u"]);
     let notice = h.state.notice.clone().unwrap();
     assert_eq!(notice.level, NoticeLevel::Info, "{notice:?}");
     assert!(
         notice.text.starts_with("undone change signature")
-            && notice.text.contains(&format!("{PYTHON} was edited since candor wrote it"))
+            && notice
+                .text
+                .contains(&format!("{PYTHON} was edited since candor wrote it"))
             && notice.text.contains("your edits kept"),
         "{notice:?}"
     );
     assert_eq!(text(&root, PYTHON), format!("{original}# mine\n"));
 
     // An edit of the definition the refactor rewrote: refused, naming the line.
-    let line = |t: &str| t.lines().position(|l| l.starts_with("def shipping_cents")).unwrap() + 1;
+    let line = |t: &str| {
+        t.lines()
+            .position(|l| l.starts_with("def shipping_cents"))
+            .unwrap()
+            + 1
+    };
     h.press(&["esc"]);
     select_symbol(&mut h, "def shipping_cents");
     signature(&mut h);
@@ -481,7 +492,9 @@ fn undo_keeps_a_later_edit_away_from_the_refactor_and_refuses_one_on_it() {
     assert_eq!(notice.level, NoticeLevel::Error);
     assert!(
         notice.text.contains("undo refused")
-            && notice.text.contains(&format!("your edit on line {at} touches")),
+            && notice
+                .text
+                .contains(&format!("your edit on line {at} touches")),
         "{notice:?}"
     );
     assert!(!notice.text.contains("sha256"), "{notice:?}");
@@ -715,7 +728,8 @@ fn a_long_error_in_the_form_wraps_instead_of_being_cut() {
         .enumerate()
         .find_map(|(y, r)| {
             let text: String = r.iter().collect();
-            text.find("✗ Rust").map(|at| (y, text[..at].chars().count()))
+            text.find("✗ Rust")
+                .map(|at| (y, text[..at].chars().count()))
         })
         .unwrap_or_else(|| panic!("the error is on screen:\n{screen}"));
     let mut shown = String::new();

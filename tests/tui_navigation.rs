@@ -365,7 +365,11 @@ fn help_opens_at_the_keys_of_the_screen_it_is_asked_from() {
     h.press(&["?"]);
     let shown = screen(&h);
     assert!(
-        shown.lines().nth(2).unwrap().contains("Preview and warning panel"),
+        shown
+            .lines()
+            .nth(2)
+            .unwrap()
+            .contains("Preview and warning panel"),
         "{shown}"
     );
     // g and G in the help too.
@@ -386,7 +390,8 @@ fn the_outline_filter_does_not_stay_applied() {
     assert_eq!(code.outline.matches.len(), all, "every symbol listed again");
     assert_eq!(candor::tui::input::text(&code.outline.input), "");
     assert_eq!(
-        code.outline_symbol().map(|i| code.doc.symbols[i].name.as_str()),
+        code.outline_symbol()
+            .map(|i| code.doc.symbols[i].name.as_str()),
         Some("parse_cents"),
         "the selected symbol highlighted"
     );
@@ -408,13 +413,22 @@ fn r_on_a_definition_keyword_renames_what_it_defines_never_the_keyword() {
         + 1;
     h.type_text(&format!("{line}G"));
     h.press(&["0", "r"]);
-    assert_eq!(h.state.screen.kind(), ScreenKind::Form, "{:?}", h.state.notice);
+    assert_eq!(
+        h.state.screen.kind(),
+        ScreenKind::Form,
+        "{:?}",
+        h.state.notice
+    );
     let shown = screen(&h);
     assert!(shown.contains("Rename `line_total`"), "{shown}");
     assert!(!shown.contains("Rename `def`"), "{shown}");
     h.press(&["esc"]);
     // A keyword that defines nothing: said plainly, no form.
-    let line = text.lines().position(|l| l.trim_start().starts_with("for ")).unwrap() + 1;
+    let line = text
+        .lines()
+        .position(|l| l.trim_start().starts_with("for "))
+        .unwrap()
+        + 1;
     h.type_text(&format!("{line}G"));
     h.press(&["0", "w", "r"]);
     assert_eq!(h.state.screen.kind(), ScreenKind::Code);

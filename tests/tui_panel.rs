@@ -198,7 +198,10 @@ fn a_language_server_result_with_a_failed_check_speaks_with_one_voice() {
         "{text}"
     );
     // Grouped by file and code, with counts.
-    assert!(text.contains("▸ E0425 × 2 in src/lib.rs (cargo check)"), "{text}");
+    assert!(
+        text.contains("▸ E0425 × 2 in src/lib.rs (cargo check)"),
+        "{text}"
+    );
     insta::assert_snapshot!("one_voice_failed_check_120x40", screen(&h));
     // The confirmation says what is on screen.
     h.press(&["enter"]);
@@ -218,7 +221,10 @@ fn a_language_server_result_with_a_failed_check_speaks_with_one_voice() {
     assert_eq!(h.state.preview().unwrap().rows().len(), closed + 2);
     let text = flat(&panel(&h));
     assert!(text.contains("▾ E0425 × 2 in src/lib.rs"), "{text}");
-    assert!(text.contains("src/lib.rs:3 E0425 cannot find value"), "{text}");
+    assert!(
+        text.contains("src/lib.rs:3 E0425 cannot find value"),
+        "{text}"
+    );
     h.press(&["enter"]);
     assert_eq!(h.state.preview().unwrap().rows().len(), closed);
 }
@@ -332,7 +338,11 @@ fn a_long_fallback_reason_is_one_line_with_an_ellipsis_that_opens() {
     let lines = panel(&h);
     let at = position(&lines, "why the heuristic: pylsp-rope");
     assert!(lines[at].ends_with('…'), "one line with …: {}", lines[at]);
-    assert!(lines[at + 1].starts_with("Confidence"), "{}", lines.join("\n"));
+    assert!(
+        lines[at + 1].starts_with("Confidence"),
+        "{}",
+        lines.join("\n")
+    );
     // Tab selects it (the first row); Enter opens it whole.
     h.press(&["tab"]);
     assert_eq!(h.state.preview().unwrap().rows()[0], FindingRow::Fallback);
@@ -349,10 +359,17 @@ fn the_split_follows_the_width_and_moves_with_the_keys() {
         let areas = h.state.preview_layout();
         (areas.diff_box.width, areas.panel_box.width)
     };
-    assert_eq!(width(&h), (84, 36), "the diff gets what the panel does not need");
+    assert_eq!(
+        width(&h),
+        (84, 36),
+        "the diff gets what the panel does not need"
+    );
     h.dispatch(Action::Resize(200, 60));
     let (diff, panel_width) = width(&h);
-    assert!(panel_width > 56 && diff + panel_width == 200, "{diff} {panel_width}");
+    assert!(
+        panel_width > 56 && diff + panel_width == 200,
+        "{diff} {panel_width}"
+    );
     h.dispatch(Action::Resize(120, 40));
     h.press_pending("<");
     assert!(

@@ -238,9 +238,11 @@ fn a_language_server_result_whose_check_could_not_run_asks_before_it_is_written(
     let s = Session::start("unchecked", &[]);
     let before = s.lib();
     s.extract();
-    let pane = s.tmux.wait_for("rust-analyzer's result and its check", 180, |p| {
-        p.contains("(a language server)") && p.contains("cargo check: unavailable")
-    });
+    let pane = s
+        .tmux
+        .wait_for("rust-analyzer's result and its check", 180, |p| {
+            p.contains("(a language server)") && p.contains("cargo check: unavailable")
+        });
     assert!(pane.contains("0.90"), "{pane}");
     s.tmux.send(&["Enter"]);
     s.tmux.wait_for("the question, naming why", 10, |p| {
@@ -248,10 +250,13 @@ fn a_language_server_result_whose_check_could_not_run_asks_before_it_is_written(
     });
     assert_eq!(s.lib(), before, "nothing is written on the first key");
     s.tmux.send(&["n"]);
-    s.tmux.wait_for("not applied", 10, |p| p.contains("not applied"));
+    s.tmux
+        .wait_for("not applied", 10, |p| p.contains("not applied"));
     assert_eq!(s.lib(), before);
     s.tmux.send(&["Enter"]);
-    s.tmux.wait_for("the question again", 10, |p| p.contains("apply without a check"));
+    s.tmux.wait_for("the question again", 10, |p| {
+        p.contains("apply without a check")
+    });
     s.tmux.send(&["y"]);
     s.tmux
         .wait_for("the write", 30, |p| p.contains("written: rust/src/lib.rs"));
@@ -272,7 +277,9 @@ fn trust_granted_in_another_shell_or_with_t_is_picked_up_in_a_real_terminal() {
         p.contains("Trust this project?") && p.contains("build scripts")
     });
     s.tmux.send(&["n"]);
-    s.tmux.wait_for("the question closed", 10, |p| !p.contains("Trust this project?"));
+    s.tmux.wait_for("the question closed", 10, |p| {
+        !p.contains("Trust this project?")
+    });
     // `candor trust DIR` in another shell: the TUI picks it up and checks again.
     let out = s.candor(&["trust", &s.root.to_string_lossy()]);
     assert!(out.status.success(), "{out:?}");
@@ -303,8 +310,9 @@ fn undo_keeps_a_later_edit_away_from_the_refactor_in_a_real_terminal() {
     let s = Session::start("undo", &["--backend", "tree-sitter"]);
     let before = s.lib();
     s.extract();
-    s.tmux
-        .wait_for("the preview", 30, |p| p.contains("Warnings") && p.contains("0.65"));
+    s.tmux.wait_for("the preview", 30, |p| {
+        p.contains("Warnings") && p.contains("0.65")
+    });
     s.tmux.send(&["Enter"]);
     s.tmux.wait_for("the question", 10, |p| p.contains("apply"));
     s.tmux.send(&["y"]);
@@ -316,7 +324,9 @@ fn undo_keeps_a_later_edit_away_from_the_refactor_in_a_real_terminal() {
         .replacen("//! A tiny shop", "//! A tiny shop, edited elsewhere", 1);
     std::fs::write(s.root.join("rust/src/lib.rs"), &edited).unwrap();
     s.tmux.send(&["g"]);
-    s.tmux.wait_for("the code view reloaded", 20, |p| p.contains("edited elsewhere"));
+    s.tmux.wait_for("the code view reloaded", 20, |p| {
+        p.contains("edited elsewhere")
+    });
     s.tmux.send(&["u"]);
     s.tmux.wait_for("the undo that merged", 30, |p| {
         p.contains("was edited since candor wrote it") && p.contains("your edits kept")
@@ -328,11 +338,13 @@ fn undo_keeps_a_later_edit_away_from_the_refactor_in_a_real_terminal() {
     );
     // Again, with an edit of a line the refactor wrote: refused, naming the line.
     s.tmux.send(&["5", "2", "G", "V", "j", "j", "V", "e"]);
-    s.tmux.wait_for("the extract form", 10, |p| p.contains("Extract function"));
+    s.tmux
+        .wait_for("the extract form", 10, |p| p.contains("Extract function"));
     s.tmux.type_text("print_header");
     s.tmux.send(&["Enter"]);
-    s.tmux
-        .wait_for("the preview", 30, |p| p.contains("Warnings") && p.contains("0.65"));
+    s.tmux.wait_for("the preview", 30, |p| {
+        p.contains("Warnings") && p.contains("0.65")
+    });
     s.tmux.send(&["Enter"]);
     s.tmux.wait_for("the question", 10, |p| p.contains("apply"));
     s.tmux.send(&["y"]);
@@ -347,9 +359,12 @@ fn undo_keeps_a_later_edit_away_from_the_refactor_in_a_real_terminal() {
     let mine = written.replacen("    print_header();", "    print_header(); // mine", 1);
     std::fs::write(s.root.join("rust/src/lib.rs"), &mine).unwrap();
     s.tmux.send(&["5", "2", "G"]);
-    s.tmux.wait_for("the code view reloaded", 20, |p| p.contains("// mine"));
+    s.tmux
+        .wait_for("the code view reloaded", 20, |p| p.contains("// mine"));
     s.tmux.send(&["u"]);
-    let pane = s.tmux.wait_for("the refusal", 30, |p| p.contains("undo refused"));
+    let pane = s
+        .tmux
+        .wait_for("the refusal", 30, |p| p.contains("undo refused"));
     let flat: String = pane.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
         flat.contains(&format!("your edit on line {line} touches")),

@@ -60,7 +60,14 @@ fn previewed() -> (tempfile::TempDir, std::path::PathBuf, TrustStore, Headless) 
 }
 
 fn check(h: &Headless) -> CheckRun {
-    h.state.preview().unwrap().ready().unwrap().check.run.clone()
+    h.state
+        .preview()
+        .unwrap()
+        .ready()
+        .unwrap()
+        .check
+        .run
+        .clone()
 }
 
 #[test]
@@ -95,7 +102,10 @@ fn t_shows_what_trusting_allows_asks_and_checks_the_result_again() {
     h.settle();
     assert!(h.state.trust.allows_project_programs());
     assert!(store.of_project(&root).unwrap().allows_project_programs());
-    assert!(h.engine.trust().allows_project_programs(), "the engine was opened again");
+    assert!(
+        h.engine.trust().allows_project_programs(),
+        "the engine was opened again"
+    );
     assert_eq!(h.checks_pending, pending + 1, "checked again");
     assert!(matches!(check(&h), CheckRun::Running { .. }));
     let notice = h.state.notice.clone().unwrap();
@@ -127,10 +137,7 @@ fn trust_recorded_elsewhere_is_picked_up_when_the_store_changes() {
     assert!(h.engine.trust().allows_project_programs());
     assert_eq!(h.checks_pending, pending + 1, "checked again");
     let notice = h.state.notice.clone().unwrap();
-    assert!(
-        notice.text.contains("changed outside candor"),
-        "{notice:?}"
-    );
+    assert!(notice.text.contains("changed outside candor"), "{notice:?}");
     // A report without a change does nothing.
     let pending = h.checks_pending;
     h.dispatch(Action::TrustStoreChanged);

@@ -195,7 +195,9 @@ fn undo_is_refused_after_an_edit_of_what_the_refactor_wrote_naming_the_lines_in_
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(4), "{tool} on {file}: {stderr}");
             assert!(
-                stderr.contains(&format!("{file} changed since candor wrote it: your edit on line {line} touches")),
+                stderr.contains(&format!(
+                    "{file} changed since candor wrote it: your edit on line {line} touches"
+                )),
                 "{tool} on {file}: the file and the line, in words: {stderr}"
             );
             assert!(
@@ -218,7 +220,10 @@ fn undo_is_refused_after_an_edit_of_what_the_refactor_wrote_naming_the_lines_in_
             let stopped = &report["error"]["files"][0];
             assert_eq!(stopped["path"], file, "{report:#}");
             assert_eq!(stopped["how"], "overlaps", "{report:#}");
-            assert_eq!(stopped["conflicts"][0]["current"]["first"], line, "{report:#}");
+            assert_eq!(
+                stopped["conflicts"][0]["current"]["first"], line,
+                "{report:#}"
+            );
             for key in ["sha256_written", "sha256_found"] {
                 assert_eq!(stopped[key].as_str().map(str::len), Some(64), "{report:#}");
             }
@@ -238,7 +243,10 @@ fn undo_keeps_a_later_edit_away_from_what_the_refactor_wrote_and_says_so() {
     for (file, text, pad) in [("app.py", PYTHON, "#"), ("app.rs", RUST, "//")] {
         let padded: String = format!(
             "{text}{}",
-            (1..=6).map(|i| format!("\n{pad} note {i}")).collect::<String>() + "\n"
+            (1..=6)
+                .map(|i| format!("\n{pad} note {i}"))
+                .collect::<String>()
+                + "\n"
         );
         for (tool, mut args) in calls(file) {
             let dir = project(&[(file, padded.as_bytes())]);
@@ -471,7 +479,15 @@ fn the_candor_folder_stays_out_of_git_status_but_a_config_file_there_does_not() 
     git(dir.path(), &["add", "app.py"]);
     git(
         dir.path(),
-        &["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "start"],
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            "start",
+        ],
     );
     let (_, args) = calls("app.py").remove(1);
     let mut args = args;
@@ -484,7 +500,10 @@ fn the_candor_folder_stays_out_of_git_status_but_a_config_file_there_does_not() 
     // A project config file there is for the project: git sees it.
     std::fs::write(dir.path().join(".candor/config.toml"), "").unwrap();
     assert_eq!(
-        git(dir.path(), &["status", "--porcelain", "--untracked-files=all"]),
+        git(
+            dir.path(),
+            &["status", "--porcelain", "--untracked-files=all"]
+        ),
         " M app.py\n?? .candor/config.toml\n"
     );
     // The file an older candor wrote is replaced at the next write.

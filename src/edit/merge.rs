@@ -154,7 +154,13 @@ mod tests {
             String::from_utf8(reverted.bytes).unwrap(),
             before.replace("line 18\n", "edited 18\n")
         );
-        assert_eq!(reverted.kept, vec![Lines { first: 19, last: 19 }]);
+        assert_eq!(
+            reverted.kept,
+            vec![Lines {
+                first: 19,
+                last: 19
+            }]
+        );
         assert_eq!(reverted.kept[0].describe(), "line 19");
     }
 
@@ -163,7 +169,8 @@ mod tests {
         let before = numbered(10);
         let after = before.replace("line 5\n", "new 5\nnew 5b\n");
         let current = after.replace("new 5b\n", "mine\n");
-        let conflicts = revert(before.as_bytes(), after.as_bytes(), current.as_bytes()).unwrap_err();
+        let conflicts =
+            revert(before.as_bytes(), after.as_bytes(), current.as_bytes()).unwrap_err();
         assert_eq!(
             conflicts,
             vec![Conflict {

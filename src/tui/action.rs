@@ -93,7 +93,12 @@ pub enum Action {
     /// Background work failed in a way the user should read (e.g. the split could not be saved).
     Failed(String),
     /// Whether the project folder `dir` exists (for the move form).
-    FolderChecked { dir: String, exists: bool },
+    FolderChecked {
+        dir: String,
+        exists: bool,
+    },
     /// The engine was opened again (after a change of trust), with this trust.
-    EngineReopened { trust: crate::trust::Trust },
+    EngineReopened {
+        trust: crate::trust::Trust,
+    },
 }

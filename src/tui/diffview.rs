@@ -46,15 +46,21 @@ pub struct FileDiff {
     pub removed: usize,
     /// Whether the rows show the whole file rather than the changes with context.
     pub whole_file: bool,
+    /// The columns the widest row needs (see [`FileDiff::width`]), computed once.
+    width: u16,
 }
 
 impl FileDiff {
     /// The columns the widest row needs: both line numbers, the marker and sign, the text
-    /// (tabs as four columns).
+    /// (tabs as four columns). The split of the preview follows it.
     pub fn width(&self) -> u16 {
+        self.width
+    }
+
+    fn measure(rows: &[Row]) -> u16 {
         let mut numbers = 0;
         let mut text = 0;
-        for row in &self.rows {
+        for row in rows {
             match row {
                 Row::Line {
                     old, new, segments, ..
@@ -62,9 +68,7 @@ impl FileDiff {
                     numbers = numbers.max(old.unwrap_or(0).max(new.unwrap_or(0)));
                     let width: usize = segments
                         .iter()
-                        .map(|(_, s)| {
-                            ratatui::text::Span::raw(s.replace('\t', "    ")).width()
-                        })
+                        .map(|(_, s)| ratatui::text::Span::raw(s.replace('\t', "    ")).width())
                         .sum();
                     text = text.max(width);
                 }
@@ -168,6 +172,7 @@ pub fn file_diff(change: &FileChange, whole_file: bool) -> FileDiff {
     FileDiff {
         path: change.path.clone(),
         created: change.created(),
+        width: FileDiff::measure(&rows),
         rows,
         hunks,
         added,

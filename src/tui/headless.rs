@@ -365,7 +365,10 @@ impl Headless {
                 Vec::new()
             }
             Effect::ReadTrust => match &self.trust_store {
-                Some(store) => vec![Action::TrustRead(jobs::read_trust(store, self.engine.root()))],
+                Some(store) => vec![Action::TrustRead(jobs::read_trust(
+                    store,
+                    self.engine.root(),
+                ))],
                 None => Vec::new(),
             },
             Effect::SetTrust(trust) => match &self.trust_store {

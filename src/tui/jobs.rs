@@ -7,9 +7,9 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::api::{ApiError, Engine, ToolCall};
+use crate::backend::BackendChoice;
 use crate::backend::Outcome;
 use crate::edit::{FileChange, sha256_hex};
-use crate::backend::BackendChoice;
 use crate::lang::Language;
 use crate::trust::{Trust, TrustStore};
 use crate::workspace::write::ApplyReport;
@@ -253,7 +253,8 @@ pub fn save_split(split: crate::tui::layout::Split) -> Result<(), String> {
     let Some(path) = super::settings::path() else {
         return Ok(());
     };
-    let failed = |e: std::io::Error| format!("cannot remember the split in {}: {e}", path.display());
+    let failed =
+        |e: std::io::Error| format!("cannot remember the split in {}: {e}", path.display());
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(failed)?;
     }

@@ -192,9 +192,9 @@ impl Runtime {
         match EngineWorker::start(engine.clone(), self.tx.clone()) {
             Ok(worker) => self.worker = worker,
             Err(e) => {
-                let _ = self
-                    .tx
-                    .send(Action::TrustSet(Err(format!("cannot start the engine thread: {e}"))));
+                let _ = self.tx.send(Action::TrustSet(Err(format!(
+                    "cannot start the engine thread: {e}"
+                ))));
                 return;
             }
         }

@@ -65,6 +65,10 @@ mod tests {
         assert!(!remembered.zoom, "the diff-only view is never remembered");
         assert_eq!(parse(&format(Split::default())).unwrap(), Split::default());
         assert_eq!(parse("").unwrap(), Split::default());
-        assert!(parse("[preview]\npanel = 3\n").unwrap_err().contains("panel"));
+        assert!(
+            parse("[preview]\npanel = 3\n")
+                .unwrap_err()
+                .contains("panel")
+        );
     }
 }

@@ -379,11 +379,18 @@ impl Journal {
         manifest: &Manifest,
         index: usize,
     ) -> Result<Option<Vec<u8>>, JournalError> {
-        let Some(want) = manifest.files.get(index).and_then(|r| r.sha256_after.as_ref()) else {
+        let Some(want) = manifest
+            .files
+            .get(index)
+            .and_then(|r| r.sha256_after.as_ref())
+        else {
             return Ok(None);
         };
         let read = (|| -> std::io::Result<Option<Vec<u8>>> {
-            match self.entry_dir(&manifest.id)?.open_dir(OsStr::new("after"))? {
+            match self
+                .entry_dir(&manifest.id)?
+                .open_dir(OsStr::new("after"))?
+            {
                 Some(after) => after.read_file(OsStr::new(&index.to_string())),
                 None => Ok(None),
             }

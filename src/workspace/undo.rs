@@ -9,12 +9,12 @@
 use std::collections::BTreeMap;
 
 use super::Root;
-use crate::edit::merge::{self, Conflict, Lines};
-use crate::edit::sha256_hex;
 use super::failure::WriteError;
 use super::journal::{self, Entry, Journal, JournalError, Kind, State};
 use super::replace::{self, ReplaceError};
 use super::transaction::{self, Hooks, Origin, Planned, Recovery};
+use crate::edit::merge::{self, Conflict, Lines};
+use crate::edit::sha256_hex;
 
 /// A transaction that was undone.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -125,7 +125,11 @@ impl std::fmt::Display for Edited {
                         )
                     })
                     .collect();
-                write!(f, "{path} changed since candor wrote it: {}", places.join("; "))
+                write!(
+                    f,
+                    "{path} changed since candor wrote it: {}",
+                    places.join("; ")
+                )
             }
             EditedHow::CreatedThenEdited => write!(
                 f,

@@ -83,15 +83,14 @@ fn split_rust_values(text: &str) -> (String, Vec<Option<String>>) {
     let mut value: Option<usize> = None;
     let mut depth = 0i32;
     let mut kept_from = 0;
-    let mut end_entry = |at: usize, value: &mut Option<usize>, kept_from: &mut usize| {
-        match value.take() {
+    let mut end_entry =
+        |at: usize, value: &mut Option<usize>, kept_from: &mut usize| match value.take() {
             Some(start) => {
                 values.push(Some(text[start..at].trim().to_string()));
                 *kept_from = at;
             }
             None => values.push(None),
-        }
-    };
+        };
     let mut i = 0;
     while i < chars.len() {
         let (at, c) = chars[i];
@@ -117,9 +116,7 @@ fn split_rust_values(text: &str) -> (String, Vec<Option<String>>) {
             }
             // Generics in a type; in a value only a turbofish (`::<`), not a comparison.
             '<' if value.is_none() || prev == Some(':') => depth += 1,
-            '>' if !matches!(prev, Some('-' | '='))
-                && (value.is_none() || depth > outer) =>
-            {
+            '>' if !matches!(prev, Some('-' | '=')) && (value.is_none() || depth > outer) => {
                 depth -= 1
             }
             ',' if depth == outer => end_entry(at, &mut value, &mut kept_from),
@@ -245,7 +242,11 @@ mod tests {
 
     #[test]
     fn a_rust_value_is_what_callers_pass_for_the_parameter() {
-        let read = |text| read_typed_list(Language::Rust, text, false).unwrap().parameters;
+        let read = |text| {
+            read_typed_list(Language::Rust, text, false)
+                .unwrap()
+                .parameters
+        };
         assert_eq!(
             read("(weight_grams: u64, max: u64 = u64::MAX)"),
             vec![
@@ -260,14 +261,21 @@ mod tests {
             vec![
                 p("f", Some("impl Fn(u8) -> bool"), None),
                 p("x", Some("i32"), Some("1")),
-                p("m", Some("HashMap<u8, u8>"), Some("HashMap::<u8, u8>::new()")),
+                p(
+                    "m",
+                    Some("HashMap<u8, u8>"),
+                    Some("HashMap::<u8, u8>::new()")
+                ),
                 p("s", Some("&str"), Some("\"a, b\"")),
                 p("v", Some("Vec<u8>"), Some("vec![1, 2]")),
             ]
         );
         assert_eq!(
             read("a: u8, b: bool = x >= 2"),
-            vec![p("a", Some("u8"), None), p("b", Some("bool"), Some("x >= 2"))]
+            vec![
+                p("a", Some("u8"), None),
+                p("b", Some("bool"), Some("x >= 2"))
+            ]
         );
         let on_receiver = read_typed_list(Language::Rust, "(&self = x, a: u8)", true)
             .unwrap_err()

@@ -331,9 +331,15 @@ fn a_glob_re_export_of_the_target_needs_no_import_and_keeps_the_public_path() {
         .with("src/money.rs", "pub fn cents() -> u64 {\n    1\n}\n");
     let moved = plan(&sources, &request("src/lib.rs", "parse", "src/money.rs")).unwrap();
     let after_lib = after(&moved, "src/lib.rs");
-    assert!(!after_lib.contains("use crate::money::parse"), "{after_lib}");
     assert!(
-        !moved.findings.iter().any(|f| f.message.contains("public API")),
+        !after_lib.contains("use crate::money::parse"),
+        "{after_lib}"
+    );
+    assert!(
+        !moved
+            .findings
+            .iter()
+            .any(|f| f.message.contains("public API")),
         "{:?}",
         moved.findings
     );
@@ -346,11 +352,15 @@ fn a_glob_re_export_of_the_target_needs_no_import_and_keeps_the_public_path() {
         moved.findings
     );
     // A private glob brings it in, but other crates lose the old path.
-    let sources = sources.with("src/lib.rs", &lib.replace("pub use money::*;", "use money::*;"));
+    let sources = sources.with(
+        "src/lib.rs",
+        &lib.replace("pub use money::*;", "use money::*;"),
+    );
     let moved = plan(&sources, &request("src/lib.rs", "parse", "src/money.rs")).unwrap();
     assert!(!after(&moved, "src/lib.rs").contains("use crate::money::parse"));
     assert!(
-        moved.findings
+        moved
+            .findings
             .iter()
             .any(|f| f.severity == Severity::Warning && f.message.contains("public API")),
         "{:?}",

@@ -437,9 +437,7 @@ impl Command {
             (_, Help) => "show this help",
             (Context::Help, Up) | (Context::Help, Down) => "scroll",
             (Context::Preview, Up) => "scroll the diff up (a count before it: that many rows)",
-            (Context::Preview, Down) => {
-                "scroll the diff down (a count before it: that many rows)"
-            }
+            (Context::Preview, Down) => "scroll the diff down (a count before it: that many rows)",
             (Context::Findings, Up) => "previous row (a count before it: that many)",
             (Context::Findings, Down) => "next row (a count before it: that many)",
             (Context::Findings, Top) => "first row",
@@ -547,9 +545,7 @@ impl Command {
             (_, Zoom) => {
                 "the diff on the whole screen, or back beside the warning panel (applying shows the panel first)"
             }
-            (_, Trust) => {
-                "trust this project (or stop trusting it): shows what it allows and asks"
-            }
+            (_, Trust) => "trust this project (or stop trusting it): shows what it allows and asks",
             (Context::Ask, Yes) => "yes",
             (Context::Ask, No) => "no",
             (_, Yes) => "yes, apply",

@@ -400,7 +400,12 @@ mod tests {
             lines.push(section.title.to_string());
             lines.extend(section.entries.iter().map(|(_, d)| d.to_string()));
         }
-        for context in [Context::Code, Context::Preview, Context::Findings, Context::Form] {
+        for context in [
+            Context::Code,
+            Context::Preview,
+            Context::Findings,
+            Context::Form,
+        ] {
             assert_eq!(
                 lines[keymap.help_line_of(context)],
                 context.title(),
@@ -408,7 +413,10 @@ mod tests {
                 context.name()
             );
         }
-        assert!(keymap.help_line_of(Context::Preview) > 40, "below the fold at 120×40");
+        assert!(
+            keymap.help_line_of(Context::Preview) > 40,
+            "below the fold at 120×40"
+        );
     }
 
     #[test]

@@ -180,7 +180,10 @@ impl Check {
         let mut count = 0;
         for group in self.groups.iter().filter(|g| g.severity == severity) {
             count += group.members.len();
-            if self.findings[group.members[0]].message.starts_with("test `") {
+            if self.findings[group.members[0]]
+                .message
+                .starts_with("test `")
+            {
                 tests += group.members.len();
                 continue;
             }
@@ -358,7 +361,10 @@ mod tests {
         );
         assert_eq!(check.findings[0].severity, Severity::Error);
         assert_eq!(check.groups.len(), 2);
-        assert_eq!(check.summary(Severity::Error), (1, vec!["E0106 (cargo check)".to_string()]));
+        assert_eq!(
+            check.summary(Severity::Error),
+            (1, vec!["E0106 (cargo check)".to_string()])
+        );
     }
 
     #[test]

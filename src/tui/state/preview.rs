@@ -240,9 +240,10 @@ impl Ready {
     pub fn engine(&self) -> Option<(String, String)> {
         match (&self.outcome.server, &self.outcome.semantic_backend) {
             (Some(server), _) => Some((server.name.clone(), "a language server".to_string())),
-            (None, Some(library)) => {
-                Some((library.name.clone(), format!("the {} library", library.name)))
-            }
+            (None, Some(library)) => Some((
+                library.name.clone(),
+                format!("the {} library", library.name),
+            )),
             (None, None) => None,
         }
     }
@@ -270,7 +271,10 @@ impl Ready {
                 format!("{who}; {untested} — {checker} found {found} in it (see Check)")
             }
             CheckRun::Running { .. } => {
-                format!("{who}; {untested} — {} is checking it now", checker_name(lang))
+                format!(
+                    "{who}; {untested} — {} is checking it now",
+                    checker_name(lang)
+                )
             }
             _ => {
                 let why = self

@@ -187,8 +187,7 @@ enum Next {
 
 /// Closes the preview on screen after "close this long preview?" was answered yes.
 pub(super) fn discard(state: &mut State, fx: &mut Vec<Effect>) {
-    if let Screen::Preview { preview, form } = std::mem::replace(&mut state.screen, Screen::Code)
-    {
+    if let Screen::Preview { preview, form } = std::mem::replace(&mut state.screen, Screen::Code) {
         state.screen = match close(state, &preview, fx) {
             Next::Back => back(state, preview, form),
             _ => Screen::Preview { preview, form },
@@ -253,9 +252,7 @@ fn split_key(state: &mut State, preview: &Preview, command: Command, fx: &mut Ve
             return;
         }
         Command::SplitLeft => state.split.panel = Some(current + layout::SPLIT_STEP),
-        Command::SplitRight => {
-            state.split.panel = Some(current.saturating_sub(layout::SPLIT_STEP))
-        }
+        Command::SplitRight => state.split.panel = Some(current.saturating_sub(layout::SPLIT_STEP)),
         _ => state.split.panel = None,
     }
     state.split.zoom = false;
@@ -542,9 +539,7 @@ fn findings_key(
         Some(Command::Down) => preview.finding = (preview.finding + n).min(last),
         Some(Command::PageUp) => preview.finding = preview.finding.saturating_sub(page * n),
         Some(Command::PageDown) => preview.finding = (preview.finding + page * n).min(last),
-        Some(Command::Top) => {
-            preview.finding = count.map_or(0, |c| c.saturating_sub(1)).min(last)
-        }
+        Some(Command::Top) => preview.finding = count.map_or(0, |c| c.saturating_sub(1)).min(last),
         Some(Command::Bottom) => {
             preview.finding = count.map_or(last, |c| c.saturating_sub(1)).min(last)
         }
@@ -638,11 +633,7 @@ fn jump_to_finding(state: &mut State, preview: &mut Preview, fx: &mut Vec<Effect
     let Some(Ok(ready)) = preview.result.as_mut() else {
         return Next::Stay;
     };
-    let Some(finding) = rows
-        .get(row)
-        .and_then(|r| ready.row_finding(r))
-        .cloned()
-    else {
+    let Some(finding) = rows.get(row).and_then(|r| ready.row_finding(r)).cloned() else {
         return Next::Stay;
     };
     if let Some(file) = ready.diffs.iter().position(|d| d.path == finding.file) {

@@ -99,7 +99,11 @@ pub(super) fn on_read(
             }
         }
     }
-    let whose = if by_user { "" } else { " (changed outside candor)" };
+    let whose = if by_user {
+        ""
+    } else {
+        " (changed outside candor)"
+    };
     let again = if checking {
         "; checking the result again"
     } else {

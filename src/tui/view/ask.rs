@@ -42,9 +42,9 @@ pub fn words(state: &State, question: &Question) -> (String, Vec<String>, String
             )
         }
         Question::Trust { trust: false } => {
-            let mut text = vec![
-                format!("{project} is trusted. Stop trusting it? candor will no longer run:"),
-            ];
+            let mut text = vec![format!(
+                "{project} is trusted. Stop trusting it? candor will no longer run:"
+            )];
             text.extend(TRUST_ALLOWS.iter().map(|l| format!("• {l}")));
             (
                 " Stop trusting this project? ".to_string(),

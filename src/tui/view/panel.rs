@@ -125,7 +125,15 @@ pub fn render(state: &State, preview: &Preview, frame: &mut Frame, outer: Rect, 
     }
     caveats(&mut panel, ready);
     notes(&mut panel, preview, ready, &rows);
-    show(state, panel, focused, preview.finding, rows.len(), frame, area);
+    show(
+        state,
+        panel,
+        focused,
+        preview.finding,
+        rows.len(),
+        frame,
+        area,
+    );
 }
 
 /// Who did the work, and why not a semantic backend (one line with `…`, open on Enter).
@@ -135,7 +143,10 @@ fn backend(panel: &mut Panel, preview: &Preview, ready: &Ready, rows: &[FindingR
     let outcome = &ready.outcome;
     match ready.engine() {
         Some((name, what)) => {
-            let engine = outcome.server.as_ref().or(outcome.semantic_backend.as_ref());
+            let engine = outcome
+                .server
+                .as_ref()
+                .or(outcome.semantic_backend.as_ref());
             let version = engine
                 .and_then(|e| e.version.as_deref())
                 .map(|v| format!(" {v}"))
@@ -226,15 +237,17 @@ fn findings(panel: &mut Panel, ready: &Ready, rows: &[FindingRow]) {
     }
     panel.heading(format!(
         "Findings: {}",
-        counts(
-            ready.count(Severity::Error),
-            ready.count(Severity::Warning)
-        )
+        counts(ready.count(Severity::Error), ready.count(Severity::Warning))
     ));
     for (index, i) in serious {
         let finding = &own[i];
         let (first, style) = mark(finding.severity, t);
-        panel.row(index, &placed(&finding.file, finding.line, &finding.message), first, style);
+        panel.row(
+            index,
+            &placed(&finding.file, finding.line, &finding.message),
+            first,
+            style,
+        );
     }
 }
 

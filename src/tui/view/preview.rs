@@ -129,7 +129,10 @@ fn title_line(state: &State, preview: &Preview, width: usize) -> Line<'static> {
         let zoom = state.keymap.hint(Context::Preview, Command::Zoom);
         pieces.push(Piece::new(
             0,
-            vec![Span::styled(format!(" warnings hidden ({zoom}) "), t.warning)],
+            vec![Span::styled(
+                format!(" warnings hidden ({zoom}) "),
+                t.warning,
+            )],
         ));
     }
     if preview.computing {

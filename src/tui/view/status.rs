@@ -119,7 +119,11 @@ pub fn pieces(state: &State) -> (Vec<Piece<'static>>, Vec<(String, String)>) {
                     hint(
                         Context::Preview,
                         Command::Zoom,
-                        if state.split.zoom { "warnings" } else { "diff only" },
+                        if state.split.zoom {
+                            "warnings"
+                        } else {
+                            "diff only"
+                        },
                     ),
                     hint(Context::Global, Command::Help, "help"),
                 ]
@@ -137,7 +141,7 @@ pub fn pieces(state: &State) -> (Vec<Piece<'static>>, Vec<(String, String)>) {
                 Some(NotesMode::Hidden) => "fold notes",
             };
             vec![
-                hint(Context::Findings, Command::Jump, "jump to line"),
+                hint(Context::Findings, Command::Jump, "jump or open"),
                 hint(Context::Findings, Command::ToggleNotes, notes),
                 hint(Context::Findings, Command::Back, "back to diff"),
             ]
