@@ -342,9 +342,12 @@ impl Runtime {
                 }
                 Effect::ReadTrust | Effect::SetTrust(_) => {
                     let Some(store) = self.trust_store.clone() else {
-                        let _ = self.tx.send(Action::TrustSet(Err(
-                            "there is no user config folder to record trusted projects in; set XDG_CONFIG_HOME to an absolute path".to_string(),
-                        )));
+                        // Nothing to read; only a request to change it is answered.
+                        if matches!(effect, Effect::SetTrust(_)) {
+                            let _ = self.tx.send(Action::TrustSet(Err(
+                                "there is no user config folder to record trusted projects in; set XDG_CONFIG_HOME to an absolute path".to_string(),
+                            )));
+                        }
                         continue;
                     };
                     if let Some(watcher) = self.watcher.as_mut() {
