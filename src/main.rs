@@ -92,6 +92,10 @@ enum Command {
         /// Undo this transaction (an ID from `--list`) instead of the last one.
         #[arg(long)]
         id: Option<String>,
+        /// Print a JSON report (with the sha256 of what candor wrote and what is there now
+        /// when a file stops the undo) instead of sentences.
+        #[arg(long, conflicts_with = "list")]
+        json: bool,
     },
     /// Trust a project: let candor run the programs it controls (the language server its
     /// .candor/config.toml names, its toolchain and cargo settings, its .ropeproject). Any
@@ -182,7 +186,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             file: None,
             ..
         }) => calls(&name, &root, lang.as_deref(), json),
-        Some(Command::Undo { root, list, id }) => undo(&root, list, id.as_deref()),
+        Some(Command::Undo {
+            root,
+            list,
+            id,
+            json,
+        }) => undo(&root, list, id.as_deref(), json),
         Some(Command::Trust { dir, revoke, list }) => trust(dir, revoke, list),
         Some(Command::Cache { clear, .. }) => cache(clear),
         None => {
@@ -364,15 +373,26 @@ fn call(
 }
 
 /// `candor undo [--list | --id ID]`, through the engine.
-fn undo(root: &Path, list: bool, id: Option<&str>) -> anyhow::Result<ExitCode> {
+fn undo(root: &Path, list: bool, id: Option<&str>, json: bool) -> anyhow::Result<ExitCode> {
     use candor::workspace::undo::{describe_report, format_history};
     let engine = match Engine::open_bare(root) {
         Ok(engine) => engine,
         Err(error) => {
-            eprintln!("candor: {}", error.message);
+            if json {
+                let value = serde_json::json!({"success": false, "error": {
+                    "code": error.code.as_str(), "message": error.message}});
+                print_out(&serde_json::to_string_pretty(&value)?)?;
+            } else {
+                eprintln!("candor: {}", error.message);
+            }
             return Ok(ExitCode::from(error.code.exit().code()));
         }
     };
+    if json {
+        let (value, exit) = engine.undo_json(id);
+        print_out(&serde_json::to_string_pretty(&value)?)?;
+        return Ok(ExitCode::from(exit.code()));
+    }
     let result = if list {
         engine
             .history()

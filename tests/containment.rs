@@ -377,6 +377,7 @@ fn interrupted(root: &Path, changes: &[FileChange], written: usize) -> String {
                     })
                     .collect(),
                 images: befores.iter().map(|b| Some(b.as_slice())).collect(),
+                after_images: Vec::new(),
                 created_dirs: Vec::new(),
             },
             &|| {},

@@ -128,6 +128,6 @@ fn the_panel_shows_the_warnings_first_and_folds_the_notes() {
     // `a` lists every note; Enter on one jumps to its line.
     h.press(&["a"]);
     let preview = h.state.preview().unwrap();
-    let rows = ready(&h).finding_rows(preview.notes).len();
+    let rows = preview.rows().len();
     assert_eq!(rows, ready(&h).outcome.plan.findings.len());
 }

@@ -577,7 +577,11 @@ fn the_tui_shows_rope_in_the_warning_panel() {
         })
         .collect();
     assert!(screen.contains("rope 1."), "{screen}");
-    assert!(screen.contains("(refactoring library)"), "{screen}");
+    assert!(screen.contains("(the rope library)"), "{screen}");
+    assert!(
+        screen.contains("rope (the rope library) did the"),
+        "rope is named for what it is: {screen}"
+    );
     assert!(!screen.contains("tree-sitter heuristic"), "{screen}");
     // The check of the result has not run in this headless session: confirming asks again.
     tui_common::confirm(&mut h);

@@ -139,13 +139,87 @@ fn move_rust_item_with_path_completion() {
     let ready = ready(&h);
     assert_heuristic(&ready, Tool::MoveToFile);
     assert_eq!(ready.diffs.len(), 2, "both files are previewed");
+    // `pub use money::*;` brings it in and keeps it public at the root: no `use` added beside
+    // it, no warning that the public API moved.
+    assert!(
+        !ready
+            .outcome
+            .plan
+            .findings
+            .iter()
+            .any(|f| f.message.contains("public API")),
+        "{:?}",
+        ready.outcome.plan.findings
+    );
     confirm_and_check_disk(&mut h, &root);
     assert!(!text(&root, RUST).contains("fn parse_cents"));
+    assert!(
+        !text(&root, RUST).contains("use crate::money::parse_cents;"),
+        "{}",
+        text(&root, RUST)
+    );
     assert!(
         text(&root, "rust/src/money.rs")
             .contains("pub fn parse_cents(text: &str) -> Option<u64> {")
     );
     demo_tests_pass(&root, "rust");
+}
+
+#[test]
+fn the_move_form_says_when_the_target_s_folder_does_not_exist() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "rust/src/lib", RUST);
+    select_symbol(&mut h, "fn parse_cents");
+    h.press(&["m"]).type_text("rust/src/nowhere/money.rs");
+    let shown = screen_text(&h);
+    assert!(!shown.contains("new file: it will be created"), "{shown}");
+    let error = h.state.form().unwrap().error.clone().unwrap_or_default();
+    assert!(
+        error.starts_with("the folder rust/src/nowhere/ does not exist"),
+        "{error}"
+    );
+    h.press(&["enter"]);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Form, "nothing was asked");
+    // A new file in a folder that exists (with no source file in it) is created.
+    std::fs::create_dir(root.join("rust/src/empty")).unwrap();
+    h.press(&["ctrl-u"]).type_text("rust/src/empty/money.rs");
+    assert_eq!(h.state.form().unwrap().error, None);
+    assert!(screen_text(&h).contains("new file: it will be created"));
+}
+
+#[test]
+fn esc_after_jumping_to_a_finding_keeps_a_preview_and_a_long_one_is_not_thrown_away_silently() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "shop/receipt", PYTHON);
+    select_lines(&mut h, 39, 40);
+    h.press(&["e"]).type_text("reject_bad").press(&["enter"]);
+    assert!(!ready(&h).outcome.plan.findings.is_empty());
+    // Tab, Enter jumps to the finding's line in the diff; Esc goes back to the list.
+    h.press(&["tab", "enter"]);
+    assert!(h.state.preview().unwrap().marked_row.is_some());
+    h.press(&["esc"]);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Preview);
+    assert_eq!(
+        h.state.preview().unwrap().focus,
+        candor::tui::state::PreviewFocus::Findings
+    );
+    h.press(&["esc"]);
+    // A preview that took long to compute (as pylsp's 93 s) is closed only when asked.
+    if let candor::tui::state::Screen::Preview { preview, .. } = &mut h.state.screen
+        && let Some(Ok(ready)) = preview.result.as_mut()
+    {
+        ready.took = std::time::Duration::from_secs(93);
+    }
+    h.press(&["esc"]);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Preview);
+    assert!(screen_text(&h).contains("It took 93 s to compute"));
+    h.press(&["n"]);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Preview, "kept");
+    h.press(&["esc", "y"]);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Code, "closed when asked");
+    assert_eq!(read(&root, PYTHON), read(&demo_dir(), PYTHON));
 }
 
 #[test]
@@ -365,21 +439,65 @@ fn undo_restores_the_files() {
 }
 
 #[test]
-fn undo_refuses_when_the_file_changed_after_the_write() {
+fn undo_keeps_a_later_edit_away_from_the_refactor_and_refuses_one_on_it() {
     let (_dir, root) = demo_copy();
+    let original = text(&root, PYTHON);
     let mut h = open(&root, (120, 40));
     pick(&mut h, "shop/receipt", PYTHON);
     select_symbol(&mut h, "def shipping_cents");
-    h.press(&["c", "ctrl-e", "ctrl-u"])
-        .type_text("(weight_grams, express=False)")
-        .press(&["enter"]);
+    let signature = |h: &mut candor::tui::headless::Headless| {
+        h.press(&["c", "ctrl-e", "ctrl-u"])
+            .type_text("(weight_grams, express=False)")
+            .press(&["enter"]);
+    };
+    signature(&mut h);
     confirm_and_check_disk(&mut h, &root);
-    let edited = format!("{}# mine\n", text(&root, PYTHON));
+    // A line added at the end, far from what the refactor wrote: undo reverts the refactor and
+    // keeps it.
+    std::fs::write(
+        root.join(PYTHON),
+        format!("{}# mine\n", text(&root, PYTHON)),
+    )
+    .unwrap();
+    h.press(&["u"]);
+    let notice = h.state.notice.clone().unwrap();
+    assert_eq!(notice.level, NoticeLevel::Info, "{notice:?}");
+    assert!(
+        notice.text.starts_with("undone change signature")
+            && notice
+                .text
+                .contains(&format!("{PYTHON} was edited since candor wrote it"))
+            && notice.text.contains("your edits kept"),
+        "{notice:?}"
+    );
+    assert_eq!(text(&root, PYTHON), format!("{original}# mine\n"));
+
+    // An edit of the definition the refactor rewrote: refused, naming the line.
+    let line = |t: &str| {
+        t.lines()
+            .position(|l| l.starts_with("def shipping_cents"))
+            .unwrap()
+            + 1
+    };
+    h.press(&["esc"]);
+    select_symbol(&mut h, "def shipping_cents");
+    signature(&mut h);
+    confirm_and_check_disk(&mut h, &root);
+    let written = text(&root, PYTHON);
+    let at = line(&written);
+    let edited = written.replace("def shipping_cents(", "def shipping_cents(  ");
     std::fs::write(root.join(PYTHON), &edited).unwrap();
     h.press(&["u"]);
     let notice = h.state.notice.as_ref().unwrap();
     assert_eq!(notice.level, NoticeLevel::Error);
-    assert!(notice.text.contains("undo refused"), "{notice:?}");
+    assert!(
+        notice.text.contains("undo refused")
+            && notice
+                .text
+                .contains(&format!("your edit on line {at} touches")),
+        "{notice:?}"
+    );
+    assert!(!notice.text.contains("sha256"), "{notice:?}");
     assert_eq!(text(&root, PYTHON), edited);
 }
 
@@ -528,11 +646,12 @@ fn the_change_signature_form_checks_the_list_with_the_engines_rules() {
     let mut h = open(&root, (120, 40));
     pick(&mut h, "rust/src/lib", RUST);
     select_symbol(&mut h, "fn shipping_cents");
+    // A value on a parameter the function has already: its calls pass it already.
     h.press(&["c", "ctrl-e", "ctrl-u"])
-        .type_text("(weight_grams: u64, express: bool, strict: bool = false)");
+        .type_text("(weight_grams: u64 = 1000, express: bool)");
     let error = h.state.form().unwrap().error.clone().unwrap_or_default();
     assert!(
-        error.contains("Rust has no default parameter values: remove `= false`"),
+        error.contains("Rust has no default parameter values: remove `= 1000`"),
         "{error}"
     );
     assert!(
@@ -561,6 +680,87 @@ fn the_change_signature_form_checks_the_list_with_the_engines_rules() {
     h.press(&["enter"]);
     assert_eq!(h.state.screen.kind(), ScreenKind::Form);
     assert_eq!(read(&root, PYTHON), read(&demo_dir(), PYTHON));
+}
+
+#[test]
+fn a_rust_value_typed_in_the_form_is_what_callers_pass_and_the_form_says_so() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "rust/src/lib", RUST);
+    select_symbol(&mut h, "fn shipping_cents");
+    h.press(&["c", "ctrl-e", "ctrl-u"])
+        .type_text("(weight_grams: u64, express: bool, max: u64 = u64::MAX)");
+    assert_eq!(h.state.form().unwrap().error, None);
+    let screen = screen_text(&h);
+    assert!(
+        screen.contains("callers pass `u64::MAX` for the new `max`"),
+        "said under the field:\n{screen}"
+    );
+    h.press(&["enter"]);
+    let ready = ready(&h);
+    let after = String::from_utf8(ready.outcome.plan.changes[0].after_bytes()).unwrap();
+    assert!(
+        after.contains("pub fn shipping_cents(weight_grams: u64, express: bool, max: u64) -> u64"),
+        "{after}"
+    );
+    assert!(
+        after.contains("shipping_cents(weight_grams, express, u64::MAX)")
+            && after.contains("shipping_cents(1200, false, u64::MAX)"),
+        "every call passes the value:\n{after}"
+    );
+    assert!(!after.contains("todo!"), "{after}");
+}
+
+#[test]
+fn a_long_error_in_the_form_wraps_instead_of_being_cut() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (80, 24));
+    pick(&mut h, "rust/src/lib", RUST);
+    select_symbol(&mut h, "fn shipping_cents");
+    h.press(&["c", "ctrl-e", "ctrl-u"])
+        .type_text("(weight_grams: u64 = 1000, express: bool)");
+    let error = h.state.form().unwrap().error.clone().unwrap();
+    let screen = screen_text(&h);
+    let rows: Vec<Vec<char>> = screen.lines().map(|r| r.chars().collect()).collect();
+    // The error as the form shows it: from its mark, row after row, up to the box's border.
+    let (y0, x0) = rows
+        .iter()
+        .enumerate()
+        .find_map(|(y, r)| {
+            let text: String = r.iter().collect();
+            text.find("✗ Rust")
+                .map(|at| (y, text[..at].chars().count()))
+        })
+        .unwrap_or_else(|| panic!("the error is on screen:\n{screen}"));
+    let mut shown = String::new();
+    for row in &rows[y0..] {
+        let piece: String = row[x0..].iter().take_while(|c| **c != '│').collect();
+        if piece.trim().is_empty() {
+            break;
+        }
+        shown.push_str(piece.trim());
+        shown.push(' ');
+    }
+    assert_eq!(
+        shown.trim(),
+        format!("✗ {error}"),
+        "the whole error, wrapped:\n{screen}"
+    );
+}
+
+/// The screen as text, drawn at the session's size.
+fn screen_text(h: &candor::tui::headless::Headless) -> String {
+    use ratatui::{Terminal, backend::TestBackend};
+    let (w, hgt) = h.state.size;
+    let mut terminal = Terminal::new(TestBackend::new(w, hgt)).unwrap();
+    terminal
+        .draw(|f| candor::tui::view::render(&h.state, f))
+        .unwrap();
+    let buffer = terminal.backend().buffer();
+    (0..hgt)
+        .map(|y| (0..w).map(|x| buffer[(x, y)].symbol()).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Opens another file through the picker (`p`, a new query, Enter).

@@ -327,3 +327,114 @@ fn no_color_keeps_the_cursor_visible() {
         "the cursor's character is shown in reverse video"
     );
 }
+
+// ------------------------------------------------------------------ issue 25, item 8
+
+#[test]
+fn keys_typed_right_after_enter_in_the_picker_reach_the_code_view() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    h.type_text("rust/src/lib");
+    // Enter, then `5 0 G` before the file is read (its load is still pending).
+    for key in ["enter", "5", "0", "G"] {
+        h.press_pending(key);
+    }
+    assert_eq!(h.state.screen.kind(), ScreenKind::Picker, "still opening");
+    assert_eq!(
+        h.state.picker.query_text(),
+        "rust/src/lib",
+        "the keys were not typed into the filter"
+    );
+    h.settle();
+    assert_eq!(h.state.screen.kind(), ScreenKind::Code);
+    assert_eq!(cursor(&h).0, 50, "50G went to line 50");
+}
+
+#[test]
+fn help_opens_at_the_keys_of_the_screen_it_is_asked_from() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "rust/src/lib", RUST);
+    h.press(&["?"]);
+    let shown = screen(&h);
+    let first = shown.lines().nth(2).unwrap();
+    assert!(first.contains("Code view"), "{shown}");
+    h.press(&["esc"]);
+    select_lines(&mut h, 52, 54);
+    h.press(&["e"]).type_text("print_header").press(&["enter"]);
+    h.press(&["?"]);
+    let shown = screen(&h);
+    assert!(
+        shown
+            .lines()
+            .nth(2)
+            .unwrap()
+            .contains("Preview and warning panel"),
+        "{shown}"
+    );
+    // g and G in the help too.
+    h.press(&["G"]);
+    assert!(screen(&h).contains("close the help"), "the last page");
+    h.press(&["g"]);
+    assert!(screen(&h).lines().nth(2).unwrap().contains("Everywhere"));
+}
+
+#[test]
+fn the_outline_filter_does_not_stay_applied() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "rust/src/lib", RUST);
+    let all = h.state.code.as_ref().unwrap().doc.symbols.len();
+    select_symbol(&mut h, "fn parse_cents");
+    let code = h.state.code.as_ref().unwrap();
+    assert_eq!(code.outline.matches.len(), all, "every symbol listed again");
+    assert_eq!(candor::tui::input::text(&code.outline.input), "");
+    assert_eq!(
+        code.outline_symbol()
+            .map(|i| code.doc.symbols[i].name.as_str()),
+        Some("parse_cents"),
+        "the selected symbol highlighted"
+    );
+    // Esc out of a filtered outline clears it too.
+    h.press(&["o"]).type_text("ship").press(&["esc"]);
+    assert_eq!(h.state.code.as_ref().unwrap().outline.matches.len(), all);
+}
+
+#[test]
+fn r_on_a_definition_keyword_renames_what_it_defines_never_the_keyword() {
+    let (_dir, root) = demo_copy();
+    let mut h = open(&root, (120, 40));
+    pick(&mut h, "shop/receipt", PYTHON);
+    let text = String::from_utf8(read(&root, PYTHON)).unwrap();
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("def line_total"))
+        .unwrap()
+        + 1;
+    h.type_text(&format!("{line}G"));
+    h.press(&["0", "r"]);
+    assert_eq!(
+        h.state.screen.kind(),
+        ScreenKind::Form,
+        "{:?}",
+        h.state.notice
+    );
+    let shown = screen(&h);
+    assert!(shown.contains("Rename `line_total`"), "{shown}");
+    assert!(!shown.contains("Rename `def`"), "{shown}");
+    h.press(&["esc"]);
+    // A keyword that defines nothing: said plainly, no form.
+    let line = text
+        .lines()
+        .position(|l| l.trim_start().starts_with("for "))
+        .unwrap()
+        + 1;
+    h.type_text(&format!("{line}G"));
+    h.press(&["0", "w", "r"]);
+    assert_eq!(h.state.screen.kind(), ScreenKind::Code);
+    let notice = h.state.notice.clone().unwrap();
+    assert!(
+        notice.text.starts_with("`for` is a keyword, not a name"),
+        "{notice:?}"
+    );
+}

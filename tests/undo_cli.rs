@@ -1,6 +1,7 @@
 //! Undo and containment through the real binary: each of the four tools, in Python and in Rust,
 //! applied with `candor call … dry_run: false` and undone with `candor undo` gives back every
-//! byte; an undo after an outside edit is refused, naming the file; `candor undo --list` shows the
+//! byte; an undo after an outside edit of what the refactor wrote is refused, naming the file and
+//! lines in words (the hashes only in `--json`), and one away from it is merged; `candor undo --list` shows the
 //! history; paths outside the root (`..`, absolute, symlinks) are refused and nothing outside is
 //! written; a binary or oversized file is a clear `invalid_argument`.
 
@@ -148,8 +149,14 @@ fn each_tool_in_each_language_applies_and_undoes_byte_for_byte() {
     );
 }
 
+/// Whether `text` holds something that looks like a sha256 (64 hex digits).
+fn has_a_hash(text: &str) -> bool {
+    text.split(|c: char| !c.is_ascii_hexdigit())
+        .any(|word| word.len() >= 64)
+}
+
 #[test]
-fn undo_is_refused_after_an_outside_edit_naming_the_file() {
+fn undo_is_refused_after_an_edit_of_what_the_refactor_wrote_naming_the_lines_in_words() {
     let mut failures = Vec::new();
     for (file, text) in [("app.py", PYTHON), ("app.rs", RUST)] {
         for (tool, mut args) in calls(file) {
@@ -164,26 +171,123 @@ fn undo_is_refused_after_an_outside_edit_naming_the_file() {
                 ));
                 continue;
             }
-            let changed = envelope["data"]["changes"][0]["path"]
-                .as_str()
-                .unwrap()
-                .to_string();
-            let path = dir.path().join(&changed);
-            let mut edited = std::fs::read(&path).unwrap();
-            edited.extend_from_slice(b"\n# edited by hand\n");
-            std::fs::write(&path, &edited).unwrap();
+            // The first line the refactor wrote in the refactored file, edited by hand.
+            let written = std::fs::read_to_string(dir.path().join(file)).unwrap();
+            let (line, _) = written
+                .lines()
+                .zip(text.lines())
+                .enumerate()
+                .find(|(_, (now, was))| now != was)
+                .map(|(i, (now, _))| (i + 1, now))
+                .unwrap_or((written.lines().count(), ""));
+            let edited: String = written
+                .lines()
+                .enumerate()
+                .map(|(i, l)| {
+                    if i + 1 == line {
+                        format!("{l} // by hand\n")
+                    } else {
+                        format!("{l}\n")
+                    }
+                })
+                .collect();
+            std::fs::write(dir.path().join(file), &edited).unwrap();
             let after_edit = snapshot(dir.path());
             let out = candor(dir.path(), &["undo", "--root", &root_arg(dir.path())]);
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(4), "{tool} on {file}: {stderr}");
             assert!(
-                stderr.contains(&format!("{changed} changed since candor wrote it")),
-                "{tool} on {file}: {stderr}"
+                stderr.contains(&format!(
+                    "{file} changed since candor wrote it: your edit on line {line} touches"
+                )),
+                "{tool} on {file}: the file and the line, in words: {stderr}"
+            );
+            assert!(
+                !has_a_hash(&stderr) && !stderr.contains("sha256"),
+                "{tool} on {file}: no hashes in the sentence: {stderr}"
             );
             assert_eq!(
                 snapshot(dir.path()),
                 after_edit,
                 "{tool} on {file}: a refused undo writes nothing"
+            );
+            // The hashes are in the JSON report.
+            let out = candor(
+                dir.path(),
+                &["undo", "--json", "--root", &root_arg(dir.path())],
+            );
+            assert_eq!(out.status.code(), Some(4), "{tool} on {file}");
+            let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(report["error"]["code"], "stale_file", "{report:#}");
+            let stopped = &report["error"]["files"][0];
+            assert_eq!(stopped["path"], file, "{report:#}");
+            assert_eq!(stopped["how"], "overlaps", "{report:#}");
+            assert_eq!(
+                stopped["conflicts"][0]["current"]["first"], line,
+                "{report:#}"
+            );
+            for key in ["sha256_written", "sha256_found"] {
+                assert_eq!(stopped[key].as_str().map(str::len), Some(64), "{report:#}");
+            }
+            assert_eq!(snapshot(dir.path()), after_edit);
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "refactors that could not be applied:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn undo_keeps_a_later_edit_away_from_what_the_refactor_wrote_and_says_so() {
+    let mut failures = Vec::new();
+    for (file, text, pad) in [("app.py", PYTHON, "#"), ("app.rs", RUST, "//")] {
+        let padded: String = format!(
+            "{text}{}",
+            (1..=6)
+                .map(|i| format!("\n{pad} note {i}"))
+                .collect::<String>()
+                + "\n"
+        );
+        for (tool, mut args) in calls(file) {
+            let dir = project(&[(file, padded.as_bytes())]);
+            let before = snapshot(dir.path());
+            args["dry_run"] = json!(false);
+            let (envelope, code) = call(dir.path(), tool, &args);
+            if code != 0 {
+                failures.push(format!(
+                    "{tool} on {file}: apply failed: {}",
+                    envelope["error"]
+                ));
+                continue;
+            }
+            let path = dir.path().join(file);
+            let written = std::fs::read_to_string(&path).unwrap();
+            let mine = format!("{pad} note 6, edited after the refactor");
+            std::fs::write(&path, written.replace(&format!("{pad} note 6"), &mine)).unwrap();
+            let out = candor(dir.path(), &["undo", "--root", &root_arg(dir.path())]);
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{tool} on {file}: {stdout}{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(
+                stdout.contains(&format!("{file} was edited since candor wrote it"))
+                    && stdout.contains("your edits kept"),
+                "{tool} on {file}: the undo says it merged: {stdout}"
+            );
+            let mut expected = before.clone();
+            expected.insert(
+                file.to_string(),
+                padded.replace(&format!("{pad} note 6"), &mine).into_bytes(),
+            );
+            assert_eq!(
+                snapshot(dir.path()),
+                expected,
+                "{tool} on {file}: the refactor is undone, the later edit kept"
             );
         }
     }
@@ -355,4 +459,67 @@ fn searched_files_that_cannot_be_read_are_findings_not_failures() {
             && f["message"].as_str().unwrap().contains("was not searched")),
         "{envelope:#}"
     );
+}
+
+/// `git status --porcelain` of `dir`, with the real git.
+fn git(dir: &std::path::Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("git is installed");
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_candor_folder_stays_out_of_git_status_but_a_config_file_there_does_not() {
+    let dir = project(&[("app.py", PYTHON.as_bytes())]);
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "app.py"]);
+    git(
+        dir.path(),
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            "start",
+        ],
+    );
+    let (_, args) = calls("app.py").remove(1);
+    let mut args = args;
+    args["dry_run"] = json!(false);
+    let (envelope, code) = call(dir.path(), "refactor_inline_function", &args);
+    assert_eq!(code, 0, "{envelope:#}");
+    assert!(dir.path().join(".candor/journal").is_dir());
+    // Only the refactored file, not `.candor/`.
+    assert_eq!(git(dir.path(), &["status", "--porcelain"]), " M app.py\n");
+    // A project config file there is for the project: git sees it.
+    std::fs::write(dir.path().join(".candor/config.toml"), "").unwrap();
+    assert_eq!(
+        git(
+            dir.path(),
+            &["status", "--porcelain", "--untracked-files=all"]
+        ),
+        " M app.py\n?? .candor/config.toml\n"
+    );
+    // The file an older candor wrote is replaced at the next write.
+    std::fs::remove_file(dir.path().join(".candor/config.toml")).unwrap();
+    std::fs::write(
+        dir.path().join(".candor/.gitignore"),
+        "# written by candor: its undo journal and lock\njournal/\nlock\n",
+    )
+    .unwrap();
+    assert_eq!(
+        git(dir.path(), &["status", "--porcelain"]),
+        " M app.py\n?? .candor/\n"
+    );
+    let out = candor(dir.path(), &["undo", "--root", &root_arg(dir.path())]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(git(dir.path(), &["status", "--porcelain"]), "");
 }

@@ -234,9 +234,12 @@ mod tests {
                 UndoError::Changed {
                     transaction: "1".into(),
                     what: "x".into(),
-                    path: "a.py".into(),
-                    expected: "e".into(),
-                    found: "f".into(),
+                    files: vec![crate::workspace::undo::Edited {
+                        path: "a.py".into(),
+                        how: crate::workspace::undo::EditedHow::Gone,
+                        expected: Some("e".into()),
+                        found: None,
+                    }],
                 },
                 Exit::Stale,
             ),

@@ -3,6 +3,7 @@
 //! carries the sha256 of the bytes it was computed from. Pure: no disk, no terminal.
 
 pub mod diff;
+pub mod merge;
 mod source;
 
 use std::collections::BTreeMap;

@@ -9,6 +9,16 @@ use crate::workspace::write::ApplyReport;
 use super::document::Document;
 use super::state::{LspStatus, Ready};
 
+/// What an undo restored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UndoDone {
+    /// Every file of the refactor (restored, removed, recreated, merged or already as before).
+    pub files: Vec<String>,
+    /// For each file edited since candor wrote it where the undo kept those edits, what it
+    /// did, in a sentence.
+    pub merged: Vec<String>,
+}
+
 /// Why an undo restored nothing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UndoRefused {
@@ -58,7 +68,7 @@ pub enum Action {
     /// Undo finished: the restored paths, or why nothing was restored.
     Undone {
         id: u64,
-        result: Result<Vec<String>, UndoRefused>,
+        result: Result<UndoDone, UndoRefused>,
     },
     /// Something changed in the undo journal (`.candor/journal/`), e.g. `candor undo` in a shell.
     JournalChanged,
@@ -75,4 +85,22 @@ pub enum Action {
     FilesChanged(Vec<(String, Option<String>)>),
     /// What the open file's language server is doing (`None`: not started).
     LspStatus(Option<LspStatus>),
+    /// The trust store (`$XDG_CONFIG_HOME/candor/trusted.toml`) changed: `candor trust` ran
+    /// somewhere.
+    TrustStoreChanged,
+    /// The project's trust as read now (or why it cannot be read).
+    TrustRead(Result<crate::trust::Trust, String>),
+    /// The project's trust after the user trusted it or stopped trusting it here.
+    TrustSet(Result<crate::trust::Trust, String>),
+    /// Background work failed in a way the user should read (e.g. the split could not be saved).
+    Failed(String),
+    /// Whether the project folder `dir` exists (for the move form).
+    FolderChecked {
+        dir: String,
+        exists: bool,
+    },
+    /// The engine was opened again (after a change of trust), with this trust.
+    EngineReopened {
+        trust: crate::trust::Trust,
+    },
 }

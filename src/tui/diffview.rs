@@ -46,9 +46,40 @@ pub struct FileDiff {
     pub removed: usize,
     /// Whether the rows show the whole file rather than the changes with context.
     pub whole_file: bool,
+    /// The columns the widest row needs (see [`FileDiff::width`]), computed once.
+    width: u16,
 }
 
 impl FileDiff {
+    /// The columns the widest row needs: both line numbers, the marker and sign, the text
+    /// (tabs as four columns). The split of the preview follows it.
+    pub fn width(&self) -> u16 {
+        self.width
+    }
+
+    fn measure(rows: &[Row]) -> u16 {
+        let mut numbers = 0;
+        let mut text = 0;
+        for row in rows {
+            match row {
+                Row::Line {
+                    old, new, segments, ..
+                } => {
+                    numbers = numbers.max(old.unwrap_or(0).max(new.unwrap_or(0)));
+                    let width: usize = segments
+                        .iter()
+                        .map(|(_, s)| ratatui::text::Span::raw(s.replace('\t', "    ")).width())
+                        .sum();
+                    text = text.max(width);
+                }
+                Row::Hunk(header) => text = text.max(header.chars().count()),
+                Row::NoNewline => {}
+            }
+        }
+        let number_width = numbers.to_string().len().max(3);
+        (2 * number_width + 3 + text).min(u16::MAX as usize) as u16
+    }
+
     /// The row showing 1-based `line` of the new file, else of the old one.
     pub fn row_of_line(&self, line: usize) -> Option<usize> {
         let find = |want_new: bool| {
@@ -141,6 +172,7 @@ pub fn file_diff(change: &FileChange, whole_file: bool) -> FileDiff {
     FileDiff {
         path: change.path.clone(),
         created: change.created(),
+        width: FileDiff::measure(&rows),
         rows,
         hunks,
         added,

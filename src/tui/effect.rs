@@ -51,4 +51,19 @@ pub enum Effect {
     /// Start the language server for this file in the background, so the first refactor does
     /// not wait for it to load the project.
     WarmUp { path: String },
+    /// Read the project's trust from the trust store, answering with `TrustRead` (and keep
+    /// watching the store).
+    ReadTrust,
+    /// Trust the project (`true`) or stop trusting it, through the trust store; answers with
+    /// `TrustSet`.
+    SetTrust(bool),
+    /// Open the engine again with the trust now recorded (its language servers, rope and the
+    /// check start with the new rules), answering with `EngineReopened`. The preview being
+    /// computed is dropped: the UI asks for it again.
+    ReopenEngine,
+    /// Look whether the project folder `dir` exists (the move form's target), answering with
+    /// `FolderChecked`.
+    CheckFolder(String),
+    /// Remember how the preview splits the width, in the user's config folder.
+    SaveSplit(crate::tui::layout::Split),
 }

@@ -14,6 +14,7 @@ use ratatui::crossterm::event::KeyEvent;
 use crate::api::Engine;
 use crate::backend::BackendChoice;
 use crate::config::Config;
+use crate::trust::TrustStore;
 use crate::workspace::Root;
 
 use super::action::Action;
@@ -46,12 +47,19 @@ pub struct Headless {
     /// When opened with [`Headless::open_watched`]: the real watcher and engine thread, and
     /// the channel of their reports and answers.
     live: Option<Live>,
+    /// Where trust is recorded (a test's own file, never the user's), when opened with
+    /// [`Headless::open_with_trust_store`]: `T` and a change of trust go through it.
+    trust_store: Option<TrustStore>,
+    /// The settings the engine was opened with, to open it again after a change of trust.
+    config: Option<Config>,
+    backend: Option<BackendChoice>,
 }
 
 struct Live {
     watcher: Watcher,
     worker: EngineWorker,
     rx: Receiver<Action>,
+    tx: std::sync::mpsc::Sender<Action>,
 }
 
 impl Headless {
@@ -88,6 +96,28 @@ impl Headless {
         Headless::start(path, backend, size, Some((config, true)), false)
     }
 
+    /// [`Headless::open`] with these settings, the project trusted as the store at `store`
+    /// records it (a test's own file): `T` and changes of trust read and write that store.
+    pub fn open_with_trust_store(
+        path: &Path,
+        config: Config,
+        backend: Option<BackendChoice>,
+        size: (u16, u16),
+        store: TrustStore,
+    ) -> Result<Headless, String> {
+        let mut session = Headless::start(path, backend, size, Some((config, false)), false)?;
+        let engine = jobs::reopen_engine(
+            session.engine.root(),
+            backend,
+            Some(&store),
+            session.config.as_ref(),
+        )?;
+        session.state.trust = engine.trust().clone();
+        session.engine = Arc::new(engine);
+        session.trust_store = Some(store);
+        Ok(session)
+    }
+
     fn start(
         path: &Path,
         backend: Option<BackendChoice>,
@@ -97,6 +127,7 @@ impl Headless {
     ) -> Result<Headless, String> {
         let (root, file) =
             jobs::project_of(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let kept_config = config.as_ref().map(|(c, _)| c.clone());
         let engine = match config {
             Some((config, trusted)) => {
                 let root = Root::new(&root).map_err(|e| format!("{}: {e}", root.display()))?;
@@ -121,16 +152,19 @@ impl Headless {
             Theme::colored(),
             size,
         );
+        state.trust = engine.trust().clone();
         let engine = Arc::new(engine);
         let live = if watch {
             let (tx, rx) = mpsc::channel();
             let watcher =
                 Watcher::new(engine.root().clone(), tx.clone()).map_err(|e| e.to_string())?;
-            let worker = EngineWorker::start(engine.clone(), tx).map_err(|e| e.to_string())?;
+            let worker =
+                EngineWorker::start(engine.clone(), tx.clone()).map_err(|e| e.to_string())?;
             Some(Live {
                 watcher,
                 worker,
                 rx,
+                tx,
             })
         } else {
             None
@@ -145,6 +179,9 @@ impl Headless {
             run_checks: false,
             checks_pending: 0,
             live,
+            trust_store: None,
+            config: kept_config,
+            backend,
         };
         session.settle();
         Ok(session)
@@ -327,6 +364,51 @@ impl Headless {
                 self.watched = paths;
                 Vec::new()
             }
+            Effect::ReadTrust => match &self.trust_store {
+                Some(store) => vec![Action::TrustRead(jobs::read_trust(
+                    store,
+                    self.engine.root(),
+                ))],
+                None => Vec::new(),
+            },
+            Effect::SetTrust(trust) => match &self.trust_store {
+                Some(store) => vec![Action::TrustSet(jobs::set_trust(
+                    store,
+                    self.engine.root(),
+                    trust,
+                ))],
+                None => vec![Action::TrustSet(Err(
+                    "this session has no trust store".to_string()
+                ))],
+            },
+            Effect::ReopenEngine => {
+                match jobs::reopen_engine(
+                    self.engine.root(),
+                    self.backend,
+                    self.trust_store.as_ref(),
+                    self.config.as_ref(),
+                ) {
+                    Ok(engine) => {
+                        self.engine = Arc::new(engine);
+                        if let Some(live) = self.live.as_mut()
+                            && let Ok(worker) =
+                                EngineWorker::start(self.engine.clone(), live.tx.clone())
+                        {
+                            live.worker = worker;
+                        }
+                        vec![Action::EngineReopened {
+                            trust: self.engine.trust().clone(),
+                        }]
+                    }
+                    Err(message) => vec![Action::Failed(message)],
+                }
+            }
+            Effect::CheckFolder(dir) => vec![Action::FolderChecked {
+                exists: jobs::folder_exists(self.engine.root(), &dir),
+                dir,
+            }],
+            // A test never writes the user's settings.
+            Effect::SaveSplit(_) => Vec::new(),
             Effect::WarmUp { path } => {
                 let _ = jobs::warm_up(&self.engine, &path);
                 jobs::lsp_status(&self.engine, &path)

@@ -7,13 +7,15 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::api::{ApiError, Engine, ToolCall};
+use crate::backend::BackendChoice;
 use crate::backend::Outcome;
 use crate::edit::{FileChange, sha256_hex};
 use crate::lang::Language;
+use crate::trust::{Trust, TrustStore};
 use crate::workspace::write::ApplyReport;
 use crate::workspace::{DiskSources, Root};
 
-use super::action::{Action, UndoRefused};
+use super::action::{Action, UndoDone, UndoRefused};
 use super::diffview;
 use super::document::Document;
 use super::state::{LspStatus, Ready};
@@ -70,6 +72,7 @@ pub fn load_file(sources: &DiskSources, path: &str) -> Result<Box<Document>, Str
 /// Resolves the typed call as `candor call` does after parsing and computes the refactor,
 /// without writing; the diff model is built here, off the UI thread.
 pub fn preview(engine: &Engine, call: ToolCall) -> Result<Box<Ready>, ApiError> {
+    let started = Instant::now();
     let call = engine.resolve(call)?;
     let outcome = engine.preview(&call)?;
     let diffs = outcome
@@ -80,7 +83,9 @@ pub fn preview(engine: &Engine, call: ToolCall) -> Result<Box<Ready>, ApiError> 
         .collect();
     // The TUI checks every result unless the call or the project says otherwise.
     let verify = engine.verify_level(&call.options, crate::verify::Level::Check);
-    Ok(Box::new(Ready::new(call, outcome, diffs, verify)))
+    let mut ready = Ready::new(call, outcome, diffs, verify);
+    ready.took = started.elapsed();
+    Ok(Box::new(ready))
 }
 
 /// Writes the outcome that was on screen, through the engine: it computes the plan again and
@@ -147,7 +152,7 @@ pub fn undo(
     engine: &Engine,
     _changes: &[FileChange],
     transaction: Option<&str>,
-) -> Result<Vec<String>, UndoRefused> {
+) -> Result<UndoDone, UndoRefused> {
     let id = transaction.ok_or_else(|| UndoRefused {
         message: "nothing to undo: that write was not recorded in the journal".to_string(),
         nothing_left: true,
@@ -159,7 +164,14 @@ pub fn undo(
         message: e.message,
     })?;
     match report.undone {
-        Some(undone) => Ok(undone.files),
+        Some(undone) => Ok(UndoDone {
+            merged: undone
+                .merged
+                .iter()
+                .map(|(path, kept)| crate::workspace::undo::describe_merge(path, kept))
+                .collect(),
+            files: undone.files,
+        }),
         None => Err(UndoRefused {
             message: crate::workspace::undo::describe_report(&report),
             nothing_left: false,
@@ -175,6 +187,79 @@ pub fn undo_state(root: &Root, transaction: &str) -> Option<String> {
         .into_iter()
         .find(|entry| entry.id == transaction)
         .map(|entry| entry.state)
+}
+
+/// The project's trust as the store records it now.
+pub fn read_trust(store: &TrustStore, root: &Root) -> Result<Trust, String> {
+    store.of_project(root.path()).map_err(|e| e.to_string())
+}
+
+/// Trusts the project at `root` (`trust`) or stops trusting it, then reads its trust back.
+pub fn set_trust(store: &TrustStore, root: &Root, trust: bool) -> Result<Trust, String> {
+    if trust {
+        store.trust(root.path()).map_err(|e| e.to_string())?;
+    } else {
+        store.revoke(root.path()).map_err(|e| e.to_string())?;
+    }
+    read_trust(store, root)
+}
+
+/// The engine opened again on `root` with the trust the store records now (the config read
+/// again too): what `candor` does at start-up.
+pub fn reopen_engine(
+    root: &Root,
+    backend: Option<BackendChoice>,
+    store: Option<&TrustStore>,
+    config: Option<&crate::config::Config>,
+) -> Result<Engine, String> {
+    match (store, config) {
+        (Some(store), Some(config)) => {
+            let trust = read_trust(store, root)?;
+            Ok(Engine::with_settings(
+                root.clone(),
+                config.clone(),
+                backend,
+                trust,
+            ))
+        }
+        _ => Engine::open(root.path(), backend).map_err(|e| e.message),
+    }
+}
+
+/// Whether the project folder `dir` (project-relative) exists.
+pub fn folder_exists(root: &Root, dir: &str) -> bool {
+    root.resolve(dir).is_ok_and(|r| r.absolute.is_dir())
+}
+
+/// The split remembered in the user's config folder (the default when nothing is).
+pub fn load_split() -> Result<crate::tui::layout::Split, String> {
+    let Some(path) = super::settings::path() else {
+        return Ok(Default::default());
+    };
+    match std::fs::read_to_string(&path) {
+        Ok(text) => super::settings::parse(&text).map_err(|e| {
+            format!(
+                "{}: {e}; the preview splits the width automatically until it is fixed",
+                path.display()
+            )
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Default::default()),
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
+}
+
+/// Remembers `split` in the user's config folder.
+pub fn save_split(split: crate::tui::layout::Split) -> Result<(), String> {
+    let Some(path) = super::settings::path() else {
+        return Ok(());
+    };
+    let failed =
+        |e: std::io::Error| format!("cannot remember the split in {}: {e}", path.display());
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(failed)?;
+    }
+    crate::workspace::write::write_atomically(&path, super::settings::format(split).as_bytes())
+        .map_err(failed)
 }
 
 /// The sha256 of what each path holds now (`None` when it is gone or unreadable).
@@ -357,7 +442,7 @@ mod tests {
         };
         let id = apply(&[change.clone(), created.clone()]);
         assert_eq!(
-            undo(&engine, &[], id.as_deref()).unwrap(),
+            undo(&engine, &[], id.as_deref()).unwrap().files,
             vec!["a.py", "b.py"]
         );
         assert_eq!(

@@ -98,9 +98,45 @@ pub struct PreviewLayout {
     pub panel: Rect,
 }
 
-pub fn preview(size: (u16, u16)) -> PreviewLayout {
+/// How the preview shares the width: the panel's width the user chose (`<` / `>`; `None`:
+/// automatic), and whether the diff has the whole screen (`Z`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Split {
+    pub panel: Option<u16>,
+    pub zoom: bool,
+}
+
+/// Columns `<` and `>` move the split by.
+pub const SPLIT_STEP: u16 = 4;
+/// The widest the warning panel gets on its own.
+const PANEL_MAX: u16 = 72;
+/// The least the diff keeps beside the panel.
+const DIFF_MIN: u16 = 30;
+
+/// The panel's width at `width` columns: what it needs to be readable (about two fifths of a
+/// small screen, 36 columns on a large one), more when the diff does not need the room
+/// (`diff_need`, its widest row), at most [`PANEL_MAX`]; or what the user chose, kept between
+/// the narrowest readable panel and the narrowest useful diff.
+pub fn panel_width(width: u16, split: Split, diff_need: u16) -> u16 {
+    let least = (width * 2 / 5).clamp(30, 36).min(width / 2);
+    let most = width.saturating_sub(DIFF_MIN).max(least);
+    match split.panel {
+        Some(chosen) => chosen.clamp(least, most),
+        None => {
+            let spare = width.saturating_sub(diff_need.saturating_add(2));
+            spare.clamp(least, PANEL_MAX.max(least)).min(most)
+        }
+    }
+}
+
+/// The preview at `size` with `split`, the shown diff's widest row needing `diff_need` columns.
+pub fn preview(size: (u16, u16), split: Split, diff_need: u16) -> PreviewLayout {
     let body = frame(size).body;
-    let panel_w = (body.width * 2 / 5).clamp(30, 56).min(body.width / 2);
+    let panel_w = if split.zoom {
+        0
+    } else {
+        panel_width(body.width, split, diff_need)
+    };
     let diff_box = Rect::new(body.x, body.y, body.width - panel_w, body.height);
     let panel_box = Rect::new(body.x + diff_box.width, body.y, panel_w, body.height);
     let diff_inner = inner(diff_box);
@@ -141,12 +177,17 @@ pub fn popup(size: (u16, u16), width: u16, height: u16) -> Rect {
 /// The refactor form's box (taller for move, whose completions show under the input), at the
 /// bottom of the body, or at the top when it would hide `keep_visible` (screen rows of the
 /// lines the refactor is about).
-pub fn form(size: (u16, u16), with_list: bool, keep_visible: Option<(u16, u16)>) -> Rect {
+pub fn form(
+    size: (u16, u16),
+    with_list: bool,
+    extra_rows: u16,
+    keep_visible: Option<(u16, u16)>,
+) -> Rect {
     let body = frame(size).body;
     // Over the code box (not the outline beside it), inside its border.
     let code_box = code(size, outline_always_shown(size)).code_box;
-    let width = code_box.width.saturating_sub(2).min(84);
-    let height = (if with_list { 14 } else { 10 }).min(body.height);
+    let width = form_width(size);
+    let height = ((if with_list { 14 } else { 10 }) + extra_rows).min(body.height);
     let x = code_box.x + (code_box.width - width) / 2;
     let bottom = Rect::new(
         x,
@@ -165,6 +206,15 @@ pub fn form(size: (u16, u16), with_list: bool, keep_visible: Option<(u16, u16)>)
         }
         _ => bottom,
     }
+}
+
+/// The width of the refactor form's box.
+pub fn form_width(size: (u16, u16)) -> u16 {
+    code(size, outline_always_shown(size))
+        .code_box
+        .width
+        .saturating_sub(2)
+        .min(84)
 }
 
 /// The help overlay.
@@ -213,7 +263,7 @@ mod tests {
                 code.code_box.width + code.outline_box.unwrap().width,
                 size.0
             );
-            let p = preview(size);
+            let p = preview(size, Split::default(), 200);
             assert!(
                 p.panel.width >= 28,
                 "the warning panel stays readable at {size:?}"
@@ -222,5 +272,39 @@ mod tests {
             assert!(p.diff.height >= 10);
             assert_eq!(picker(size).list_box.bottom(), frame(size).body.bottom());
         }
+    }
+
+    #[test]
+    fn the_split_follows_the_width_and_the_diff_gets_what_the_panel_does_not_need() {
+        let auto = Split::default();
+        // A diff of 100-column rows at 120 columns: the panel keeps what it needs, no more.
+        let p = preview((120, 40), auto, 100);
+        assert_eq!(p.panel_box.width, 36);
+        assert_eq!(p.diff_box.width, 84);
+        // At 200 columns the panel takes what the diff does not need.
+        let p = preview((200, 60), auto, 100);
+        assert_eq!(p.panel_box.width, 72);
+        assert_eq!(p.diff_box.width, 128);
+        let p = preview((200, 60), auto, 160);
+        assert_eq!(p.panel_box.width, 38);
+        // The user's choice, kept in bounds.
+        let chosen = Split {
+            panel: Some(60),
+            zoom: false,
+        };
+        assert_eq!(preview((120, 40), chosen, 100).panel_box.width, 60);
+        assert_eq!(preview((80, 24), chosen, 100).panel_box.width, 50);
+        let narrow = Split {
+            panel: Some(4),
+            zoom: false,
+        };
+        assert_eq!(preview((120, 40), narrow, 100).panel_box.width, 36);
+        // Z: the diff has the whole width.
+        let zoom = Split {
+            panel: None,
+            zoom: true,
+        };
+        let p = preview((120, 40), zoom, 100);
+        assert_eq!((p.diff_box.width, p.panel_box.width), (120, 0));
     }
 }

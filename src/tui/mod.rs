@@ -22,6 +22,7 @@ pub mod keymap;
 pub mod layout;
 pub mod motion;
 mod runtime;
+pub mod settings;
 pub mod state;
 pub mod theme;
 pub mod update;

@@ -18,6 +18,7 @@ use ratatui::crossterm::execute;
 
 use crate::api::Engine;
 use crate::backend::BackendChoice;
+use crate::trust::TrustStore;
 use crate::workspace::Root;
 
 use super::action::Action;
@@ -81,12 +82,17 @@ pub fn run(path: &Path, backend: Option<BackendChoice>) -> anyhow::Result<()> {
         .map(|s| (s.width, s.height))
         .unwrap_or((80, 24));
     let mut state = State::new(project_name, engine.default_backend(), keymap, theme, size);
+    state.trust = engine.trust().clone();
     if let Some(problem) = keymap_problem {
         state.error(problem);
     }
+    match jobs::load_split() {
+        Ok(split) => state.split = split,
+        Err(problem) => state.error(problem),
+    }
     // For `scripts/bench.sh`: start-up to the first frame, timed from outside.
     let first_frame_only = std::env::var_os(EXIT_AFTER_FIRST_FRAME).is_some();
-    let result = Runtime::start(engine)
+    let result = Runtime::start(engine, backend)
         .and_then(|mut runtime| runtime.run(&mut terminal, state, file, first_frame_only));
     let _ = execute!(
         stdout(),
@@ -136,16 +142,24 @@ struct Runtime {
     verifier: Verifier,
     root: Root,
     watcher: Option<Watcher>,
+    /// `--backend` as given, to open the engine again with it.
+    backend: Option<BackendChoice>,
+    /// Where the user's trust is recorded (`None`: no config folder to record it in).
+    trust_store: Option<TrustStore>,
 }
 
 impl Runtime {
-    fn start(engine: Engine) -> anyhow::Result<Runtime> {
+    fn start(engine: Engine, backend: Option<BackendChoice>) -> anyhow::Result<Runtime> {
         let engine = Arc::new(engine);
         let (tx, rx) = mpsc::channel();
         let root = engine.root().clone();
         let worker = EngineWorker::start(engine.clone(), tx.clone())?;
-        let watcher = Watcher::new(root.clone(), tx.clone()).ok();
+        let mut watcher = Watcher::new(root.clone(), tx.clone()).ok();
         let verifier = Verifier::new(engine.clone(), tx.clone());
+        let trust_store = TrustStore::user().ok();
+        if let (Some(watcher), Some(store)) = (watcher.as_mut(), &trust_store) {
+            watcher.watch_trust_store(store.path());
+        }
         Ok(Runtime {
             engine,
             tx,
@@ -154,7 +168,41 @@ impl Runtime {
             verifier,
             root,
             watcher,
+            backend,
+            trust_store,
         })
+    }
+
+    /// Opens the engine again (the trust changed): the writes queued finish, the preview being
+    /// computed and the check are dropped, the language servers stop; the new engine thread and
+    /// check thread start with the new rules.
+    fn reopen_engine(&mut self) {
+        let engine = match jobs::reopen_engine(&self.root, self.backend, None, None) {
+            Ok(engine) => Arc::new(engine),
+            Err(message) => {
+                let trust = self.engine.trust().clone();
+                let _ = self.tx.send(Action::EngineReopened { trust });
+                let _ = self.tx.send(Action::TrustSet(Err(message)));
+                return;
+            }
+        };
+        self.verifier.cancel();
+        self.worker.shutdown();
+        self.engine.lsp().shutdown();
+        match EngineWorker::start(engine.clone(), self.tx.clone()) {
+            Ok(worker) => self.worker = worker,
+            Err(e) => {
+                let _ = self.tx.send(Action::TrustSet(Err(format!(
+                    "cannot start the engine thread: {e}"
+                ))));
+                return;
+            }
+        }
+        self.verifier = Verifier::new(engine.clone(), self.tx.clone());
+        self.engine = engine;
+        let _ = self.tx.send(Action::EngineReopened {
+            trust: self.engine.trust().clone(),
+        });
     }
 
     fn run(
@@ -291,6 +339,48 @@ impl Runtime {
                         .flatten();
                         let _ = tx.send(Action::UndoChecked { transaction, state });
                     });
+                }
+                Effect::ReadTrust | Effect::SetTrust(_) => {
+                    let Some(store) = self.trust_store.clone() else {
+                        // Nothing to read; only a request to change it is answered.
+                        if matches!(effect, Effect::SetTrust(_)) {
+                            let _ = self.tx.send(Action::TrustSet(Err(
+                                "there is no user config folder to record trusted projects in; set XDG_CONFIG_HOME to an absolute path".to_string(),
+                            )));
+                        }
+                        continue;
+                    };
+                    if let Some(watcher) = self.watcher.as_mut() {
+                        // Its folder may exist now: watch it there.
+                        watcher.watch_trust_store(store.path());
+                    }
+                    let root = self.root.clone();
+                    let tx = self.tx.clone();
+                    let _ = spawn_worker("trust", move || {
+                        let action = match effect {
+                            Effect::SetTrust(trust) => Action::TrustSet(
+                                guarded("recording the trust", || {
+                                    jobs::set_trust(&store, &root, trust)
+                                })
+                                .and_then(|r| r),
+                            ),
+                            _ => Action::TrustRead(
+                                guarded("reading the trust", || jobs::read_trust(&store, &root))
+                                    .and_then(|r| r),
+                            ),
+                        };
+                        let _ = tx.send(action);
+                    });
+                }
+                Effect::ReopenEngine => self.reopen_engine(),
+                Effect::CheckFolder(dir) => {
+                    let exists = jobs::folder_exists(&self.root, &dir);
+                    let _ = self.tx.send(Action::FolderChecked { dir, exists });
+                }
+                Effect::SaveSplit(split) => {
+                    if let Err(problem) = jobs::save_split(split) {
+                        let _ = self.tx.send(Action::Failed(problem));
+                    }
                 }
                 Effect::WarmUp { path } => {
                     let engine = self.engine.clone();

@@ -4,7 +4,8 @@
 //! changes are not changes: language servers and tools read files all the time, and reacting
 //! to reads is how a preview ends up recomputing for ever. The UI decides by the hash alone.
 //! While undo is offered it also watches the undo journal, so a `candor undo` run in a shell is
-//! noticed.
+//! noticed; and it watches the trust store (`trusted.toml` in the user's config folder, as the
+//! trust API names it), so a `candor trust DIR` run in another shell is picked up.
 
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
@@ -45,6 +46,10 @@ pub struct Watcher {
     dirs: BTreeSet<PathBuf>,
     /// The journal folder, while it is watched.
     journal: Option<PathBuf>,
+    /// The trust store's file, shared with the event handler.
+    trust_store: Arc<Mutex<Option<PathBuf>>>,
+    /// The folder watched for it: its own, or the nearest one that exists until that does.
+    trust_dir: Option<PathBuf>,
 }
 
 /// Where the undo journal lives in a project.
@@ -56,6 +61,8 @@ impl Watcher {
     pub fn new(root: Root, tx: Sender<Action>) -> notify_debouncer_full::notify::Result<Watcher> {
         let interest: Arc<Mutex<HashSet<String>>> = Arc::default();
         let handler_interest = interest.clone();
+        let trust_store: Arc<Mutex<Option<PathBuf>>> = Arc::default();
+        let handler_store = trust_store.clone();
         let handler_root = root.clone();
         let journal = journal_dir(&root);
         let debouncer = new_debouncer(DEBOUNCE, None, move |result: DebounceEventResult| {
@@ -67,6 +74,17 @@ impl Watcher {
                 .any(|p| p.starts_with(&journal))
             {
                 let _ = tx.send(Action::JournalChanged);
+            }
+            let store = handler_store.lock().ok().and_then(|s| s.clone());
+            if let Some(store) = store
+                && events
+                    .iter()
+                    .filter(|e| may_change_content(&e.kind))
+                    .flat_map(|e| e.paths.iter())
+                    // The file itself, or a folder on its way being created.
+                    .any(|p| *p == store || store.starts_with(p))
+            {
+                let _ = tx.send(Action::TrustStoreChanged);
             }
             let Ok(interest) = handler_interest.lock() else {
                 return;
@@ -91,7 +109,33 @@ impl Watcher {
             interest,
             dirs: BTreeSet::new(),
             journal: None,
+            trust_store,
+            trust_dir: None,
         })
+    }
+
+    /// Watches the trust store at `path` (its folder, or the nearest existing folder above it
+    /// until that is created: call again after a report to follow it down).
+    pub fn watch_trust_store(&mut self, path: &Path) {
+        if let Ok(mut store) = self.trust_store.lock() {
+            *store = Some(path.to_path_buf());
+        }
+        let Some(dir) = path.ancestors().skip(1).find(|d| d.is_dir()) else {
+            return;
+        };
+        if self.trust_dir.as_deref() == Some(dir) {
+            return;
+        }
+        if let Some(old) = self.trust_dir.take() {
+            let _ = self.debouncer.unwatch(&old);
+        }
+        if self
+            .debouncer
+            .watch(dir, RecursiveMode::NonRecursive)
+            .is_ok()
+        {
+            self.trust_dir = Some(dir.to_path_buf());
+        }
     }
 
     /// Watches the undo journal (when it exists) or stops.
@@ -217,6 +261,34 @@ mod tests {
             rx.recv_timeout(Duration::from_millis(800)).is_err(),
             "not watched any more"
         );
+    }
+
+    #[test]
+    fn a_change_of_the_trust_store_is_reported_even_before_its_folder_exists() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("project");
+        std::fs::create_dir(&project).unwrap();
+        let root = Root::new(&project).unwrap();
+        let (tx, rx) = mpsc::channel();
+        let mut watcher = Watcher::new(root, tx).unwrap();
+        let store = dir.path().join("config/candor/trusted.toml");
+        watcher.watch_trust_store(&store);
+        let wait = |what: &str| {
+            let deadline = std::time::Instant::now() + Duration::from_secs(10);
+            loop {
+                let remaining = deadline.saturating_duration_since(std::time::Instant::now());
+                match rx.recv_timeout(remaining) {
+                    Ok(Action::TrustStoreChanged) => break,
+                    Ok(_) => {}
+                    Err(_) => panic!("no report within 10 s: {what}"),
+                }
+            }
+        };
+        std::fs::create_dir_all(store.parent().unwrap()).unwrap();
+        wait("the folder created");
+        watcher.watch_trust_store(&store);
+        std::fs::write(&store, "[[project]]\n").unwrap();
+        wait("the store written");
     }
 
     #[test]

@@ -113,6 +113,9 @@ pub struct NewEntry<'a> {
     pub files: Vec<FileRecord>,
     /// The bytes before, per file (`None` for a file that does not exist yet).
     pub images: Vec<Option<&'a [u8]>>,
+    /// The bytes written, per file (`None` for a file removed), kept so that an undo can revert
+    /// the write on top of later edits (a three-way merge). Empty: none kept.
+    pub after_images: Vec<Option<&'a [u8]>>,
     pub created_dirs: Vec<String>,
 }
 
@@ -143,6 +146,12 @@ fn refused(path: &Path, e: std::io::Error) -> JournalError {
     io_error(path, message)
 }
 
+/// What candor writes in `.candor/.gitignore`.
+const GITIGNORE: &[u8] =
+    b"# written by candor: its undo journal and lock stay out of git; a config.toml here does not\n*\n!config.toml\n";
+/// What an older candor wrote there (it left `.candor/` itself untracked).
+const OLD_GITIGNORE: &[u8] = b"# written by candor: its undo journal and lock\njournal/\nlock\n";
+
 /// `<root>/.candor`, opened from the root's handle (a symbolic link there is refused). `None` when
 /// it does not exist and `create` is false.
 fn candor_dir(root: &Root, create: bool) -> Result<Option<Dir>, JournalError> {
@@ -155,13 +164,17 @@ fn candor_dir(root: &Root, create: bool) -> Result<Option<Dir>, JournalError> {
         .dir()
         .create_dir(name, 0o777)
         .map_err(|e| refused(&path, e))?;
-    if fresh {
-        // Keeps the journal out of git even before the user adds `.candor/` to .gitignore;
-        // a project config file next to it stays committable.
+    // Keeps `.candor/` out of `git status` even before the user adds it to .gitignore: all of
+    // it (this file too) but a project config file, which stays committable. An older candor
+    // wrote a file that kept only the journal and the lock out, so `.candor/` still showed as
+    // untracked: that exact file is replaced.
+    let current = dir.read_file(OsStr::new(".gitignore")).ok().flatten();
+    if fresh || current.as_deref() == Some(OLD_GITIGNORE) {
+        let _ = dir.remove_file(OsStr::new(".gitignore"));
         let _ = dir.create_file(
             OsStr::new(".gitignore"),
             0o666 & !super::replace::current_umask(),
-            b"# written by candor: its undo journal and lock\njournal/\nlock\n",
+            GITIGNORE,
         );
     }
     Ok(Some(dir))
@@ -270,6 +283,15 @@ impl Journal {
                 }
             }
             images.sync()?;
+            if new.after_images.iter().any(Option::is_some) {
+                let (after, _) = stage.create_dir(OsStr::new("after"), 0o777)?;
+                for (index, image) in new.after_images.iter().enumerate() {
+                    if let Some(bytes) = image {
+                        after.create_file(OsStr::new(&index.to_string()), 0o600, bytes)?;
+                    }
+                }
+                after.sync()?;
+            }
             let json = serde_json::to_vec_pretty(&manifest).map_err(std::io::Error::other)?;
             stage.create_file(OsStr::new("manifest.json"), 0o600, &json)?;
             stage.sync()?;
@@ -348,6 +370,39 @@ impl Journal {
             ));
         }
         Ok(Some(bytes))
+    }
+
+    /// The bytes file `index` of `manifest` held right after the write, checked against its
+    /// recorded hash; `None` when the entry kept none (an older entry, or a file removed).
+    pub fn after_image(
+        &self,
+        manifest: &Manifest,
+        index: usize,
+    ) -> Result<Option<Vec<u8>>, JournalError> {
+        let Some(want) = manifest
+            .files
+            .get(index)
+            .and_then(|r| r.sha256_after.as_ref())
+        else {
+            return Ok(None);
+        };
+        let read = (|| -> std::io::Result<Option<Vec<u8>>> {
+            match self
+                .entry_dir(&manifest.id)?
+                .open_dir(OsStr::new("after"))?
+            {
+                Some(after) => after.read_file(OsStr::new(&index.to_string())),
+                None => Ok(None),
+            }
+        })();
+        let bytes = read.map_err(|e| self.corrupt(&manifest.id, format!("after/{index}: {e}")))?;
+        match bytes {
+            Some(bytes) if sha256_hex(&bytes) != *want => Err(self.corrupt(
+                &manifest.id,
+                format!("after/{index} does not hash to the recorded sha256 after the write"),
+            )),
+            other => Ok(other),
+        }
     }
 
     /// Where the journal keeps the before-image of file `index` (for messages).
@@ -543,6 +598,7 @@ mod tests {
                             sha256_after: Some(sha256_hex(b"after")),
                         }],
                         images: vec![Some(&[n])],
+                        after_images: vec![Some(b"after")],
                         created_dirs: Vec::new(),
                     },
                     &|| {},
@@ -553,6 +609,10 @@ mod tests {
                 State::Pending
             );
             assert_eq!(journal.before_image(&manifest, 0).unwrap(), Some(vec![n]));
+            assert_eq!(
+                journal.after_image(&manifest, 0).unwrap(),
+                Some(b"after".to_vec())
+            );
             journal.set_state(&manifest.id, &State::Committed).unwrap();
             ids.push(manifest.id);
         }

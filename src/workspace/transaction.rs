@@ -218,6 +218,7 @@ pub(crate) fn write(
                 })
                 .collect(),
             images: targets.iter().map(|t| t.current.as_deref()).collect(),
+            after_images: targets.iter().map(|t| t.planned.new.as_deref()).collect(),
             created_dirs,
         },
         &|| hooks.step(),

@@ -13,6 +13,8 @@ use super::failure::WriteError;
 use super::journal::{self, Entry, Journal, JournalError, Kind, State};
 use super::replace::{self, ReplaceError};
 use super::transaction::{self, Hooks, Origin, Planned, Recovery};
+use crate::edit::merge::{self, Conflict, Lines};
+use crate::edit::sha256_hex;
 
 /// A transaction that was undone.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,6 +34,9 @@ pub struct Undone {
     /// Files that already held what they held before the refactor (put back by other means):
     /// left as they are, and counted as undone.
     pub already: Vec<String>,
+    /// Files edited since candor wrote them, away from what it wrote: the refactor's edits were
+    /// reverted and the later edits kept (where they are now, as line ranges).
+    pub merged: Vec<(String, Vec<Lines>)>,
     /// Every file of the transaction, in its order.
     pub files: Vec<String>,
 }
@@ -61,19 +66,107 @@ pub enum UndoError {
     )]
     NotApplied { id: String },
     #[error(
-        "cannot undo transaction {transaction} ({what}): {path} changed since candor wrote it (expected sha256 {expected}, found {found}); nothing was restored — undo by hand, put back what candor wrote in {path} and try again, or undo another transaction with `candor undo --id ID` (`candor undo --list` shows them)"
+        "cannot undo transaction {transaction} ({what}): {}; nothing was restored — put back what candor wrote there (or undo by hand) and try again, or undo another transaction with `candor undo --id ID` (`candor undo --list` shows them)",
+        describe_edited(.files)
     )]
     Changed {
         transaction: String,
         what: String,
-        path: String,
-        expected: String,
-        found: String,
+        /// Every file that stops the undo (others may have merged; nothing was written).
+        files: Vec<Edited>,
     },
     #[error(transparent)]
     Journal(#[from] JournalError),
     #[error(transparent)]
     Write(#[from] WriteError),
+}
+
+/// A file an undo cannot put back: how it changed since candor wrote it, in words, with the
+/// hashes for `candor undo --json`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edited {
+    pub path: String,
+    pub how: EditedHow,
+    /// The sha256 of what candor wrote (`None`: it removed the file).
+    pub expected: Option<String>,
+    /// The sha256 of what is there now (`None`: nothing), or what it became (a folder…).
+    pub found: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EditedHow {
+    /// Later edits overlap or touch lines the refactor wrote.
+    Overlaps(Vec<Conflict>),
+    /// The refactor created the file, and it was edited since: undo would delete those edits.
+    CreatedThenEdited,
+    /// The refactor removed the file, and there is one again.
+    BackAgain,
+    /// The file is gone.
+    Gone,
+    /// It is not a file any more (`a folder`, `a FIFO`).
+    NotAFile(String),
+    /// The journal kept no copy of what candor wrote (an entry from an older candor), so the
+    /// later edits cannot be told apart from the refactor's.
+    NoCopy,
+}
+
+impl std::fmt::Display for Edited {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let path = &self.path;
+        match &self.how {
+            EditedHow::Overlaps(conflicts) => {
+                let places: Vec<String> = conflicts
+                    .iter()
+                    .map(|c| {
+                        format!(
+                            "your edit {} touches {} that the refactor wrote",
+                            place(&c.current),
+                            c.written.describe()
+                        )
+                    })
+                    .collect();
+                write!(
+                    f,
+                    "{path} changed since candor wrote it: {}",
+                    places.join("; ")
+                )
+            }
+            EditedHow::CreatedThenEdited => write!(
+                f,
+                "{path} changed since candor wrote it: the refactor created it, and undoing would delete the edits made since"
+            ),
+            EditedHow::BackAgain => write!(
+                f,
+                "{path} changed since candor wrote it: the refactor removed it, and there is a file there again"
+            ),
+            EditedHow::Gone => write!(f, "{path} changed since candor wrote it: it is gone"),
+            EditedHow::NotAFile(what) => {
+                write!(f, "{path} changed since candor wrote it: it is {what} now")
+            }
+            EditedHow::NoCopy => write!(
+                f,
+                "{path} changed since candor wrote it, and this journal entry (from an older candor) kept no copy of what it wrote to merge with"
+            ),
+        }
+    }
+}
+
+/// `on lines 4–6` / `after line 3` (an insertion) / `at the top`.
+fn place(lines: &Lines) -> String {
+    let described = lines.describe();
+    if lines.first > lines.last {
+        format!("(lines added {described})")
+    } else {
+        format!("on {described}")
+    }
+}
+
+fn describe_edited(files: &[Edited]) -> String {
+    files
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Undoes the last applied refactor of the project (see the module doc).
@@ -160,28 +253,60 @@ fn undo_entry(
     let what = transaction::describe(manifest);
     let mut planned = Vec::new();
     let mut already = Vec::new();
+    let mut merged = Vec::new();
+    let mut edited = Vec::new();
     for (index, record) in manifest.files.iter().enumerate() {
-        let found = current_hash(root, &record.path)?;
-        if found == record.sha256_after {
+        let found = current(root, &record.path)?;
+        let found_hash = found.hash();
+        if found_hash == record.sha256_after {
             planned.push(Planned {
                 path: record.path.clone(),
                 expected: record.sha256_after.clone(),
                 new: journal.before_image(manifest, index)?,
             });
-        } else if found == record.sha256_before {
-            already.push(record.path.clone());
-        } else {
-            return Err(UndoError::Changed {
-                transaction: manifest.id.clone(),
-                what,
-                path: record.path.clone(),
-                expected: record
-                    .sha256_after
-                    .clone()
-                    .unwrap_or_else(|| "no file".to_string()),
-                found: found.unwrap_or_else(|| "nothing (the file is gone)".to_string()),
-            });
+            continue;
         }
+        if found_hash == record.sha256_before {
+            already.push(record.path.clone());
+            continue;
+        }
+        let how = match (&found, &record.sha256_before, &record.sha256_after) {
+            (Found::NotAFile(what), ..) => EditedHow::NotAFile(what.clone()),
+            (Found::Nothing, ..) => EditedHow::Gone,
+            (Found::Bytes(_), _, None) => EditedHow::BackAgain,
+            (Found::Bytes(_), None, Some(_)) => EditedHow::CreatedThenEdited,
+            (Found::Bytes(now), Some(_), Some(_)) => {
+                let before = journal.before_image(manifest, index)?.unwrap_or_default();
+                match journal.after_image(manifest, index)? {
+                    None => EditedHow::NoCopy,
+                    Some(after) => match merge::revert(&before, &after, now) {
+                        Ok(reverted) => {
+                            merged.push((record.path.clone(), reverted.kept));
+                            planned.push(Planned {
+                                path: record.path.clone(),
+                                expected: found_hash,
+                                new: Some(reverted.bytes),
+                            });
+                            continue;
+                        }
+                        Err(conflicts) => EditedHow::Overlaps(conflicts),
+                    },
+                }
+            }
+        };
+        edited.push(Edited {
+            path: record.path.clone(),
+            how,
+            expected: record.sha256_after.clone(),
+            found: found_hash,
+        });
+    }
+    if !edited.is_empty() {
+        return Err(UndoError::Changed {
+            transaction: manifest.id.clone(),
+            what,
+            files: edited,
+        });
     }
     let undo_id = transaction::write(
         journal,
@@ -198,7 +323,11 @@ fn undo_entry(
         manifest
             .files
             .iter()
-            .filter(|r| keep(r) && !already.contains(&r.path))
+            .filter(|r| {
+                keep(r)
+                    && !already.contains(&r.path)
+                    && !merged.iter().any(|(path, _)| *path == r.path)
+            })
             .map(|r| r.path.clone())
             .collect()
     };
@@ -211,12 +340,33 @@ fn undo_entry(
         recreated: files_where(|r| r.sha256_after.is_none()),
         files: manifest.files.iter().map(|r| r.path.clone()).collect(),
         already,
+        merged,
     })
 }
 
-/// The sha256 of what `path` holds now, read through the root's handle; something that is not a
-/// file is "changed" (named in the message), never an I/O error that blocks the undo.
-fn current_hash(root: &Root, path: &str) -> Result<Option<String>, UndoError> {
+/// What a path holds now.
+enum Found {
+    Bytes(Vec<u8>),
+    Nothing,
+    /// Not a file: `a folder`, `a FIFO`.
+    NotAFile(String),
+}
+
+impl Found {
+    /// The sha256 of the bytes, `None` for nothing; something that is not a file gets a text
+    /// that no hash equals, so it is always "changed".
+    fn hash(&self) -> Option<String> {
+        match self {
+            Found::Bytes(bytes) => Some(sha256_hex(bytes)),
+            Found::Nothing => None,
+            Found::NotAFile(what) => Some(format!("{what}, not a file")),
+        }
+    }
+}
+
+/// What `path` holds now, read through the root's handle; something that is not a file is
+/// "changed" (named in the message), never an I/O error that blocks the undo.
+fn current(root: &Root, path: &str) -> Result<Found, UndoError> {
     let resolved = root.resolve(path).map_err(WriteError::from)?;
     let io = |message: String| {
         UndoError::Write(WriteError::Io {
@@ -226,15 +376,16 @@ fn current_hash(root: &Root, path: &str) -> Result<Option<String>, UndoError> {
         })
     };
     match root.parent_of(&resolved.real_relative) {
-        Ok(Some((dir, name))) => match replace::hash_at(&dir, &name) {
-            Ok(hash) => Ok(hash),
+        Ok(Some((dir, name))) => match replace::current(&dir, &name) {
+            Ok(Some(bytes)) => Ok(Found::Bytes(bytes)),
+            Ok(None) => Ok(Found::Nothing),
             Err(ReplaceError::NotAFile { found }) => {
-                Ok(Some(format!("{}, not a file", found.describe())))
+                Ok(Found::NotAFile(found.describe().to_string()))
             }
             Err(ReplaceError::Io(e)) => Err(io(e.to_string())),
             Err(_) => Err(io("it changed while it was read".to_string())),
         },
-        Ok(None) => Ok(None),
+        Ok(None) => Ok(Found::Nothing),
         Err(e) => Err(io(e.to_string())),
     }
 }
@@ -378,6 +529,9 @@ pub fn describe_report(report: &UndoReport) -> String {
                     line.push_str(&format!("; {label}: {}", files.join(", ")));
                 }
             }
+            for (path, kept) in &undone.merged {
+                line.push_str(&format!("; {}", describe_merge(path, kept)));
+            }
             lines.push(line);
         }
         None => lines.push(
@@ -386,6 +540,16 @@ pub fn describe_report(report: &UndoReport) -> String {
         ),
     }
     printable_lines(&lines.join("\n"))
+}
+
+/// `src/lib.rs was edited since candor wrote it: the refactor's changes were reverted and your
+/// edits kept (line 40, lines 52–54)`.
+pub fn describe_merge(path: &str, kept: &[Lines]) -> String {
+    let places: Vec<String> = kept.iter().map(Lines::describe).collect();
+    format!(
+        "{path} was edited since candor wrote it, away from what the refactor wrote: its changes were reverted and your edits kept ({})",
+        places.join(", ")
+    )
 }
 
 /// Like [`printable`], keeping the line breaks between lines.

@@ -19,10 +19,42 @@ pub fn imports_from_module(
     name: &str,
     module: &[String],
 ) -> bool {
+    uses_from_module(tree, text, path, name, module, false)
+}
+
+/// Whether the file at `path` re-exports `name` from the module `module` with a `pub use` (by
+/// name or with a glob, `pub use money::*;`): other crates reach it through this file's module.
+pub fn reexports_from_module(
+    tree: &Tree,
+    text: &str,
+    path: &str,
+    name: &str,
+    module: &[String],
+) -> bool {
+    uses_from_module(tree, text, path, name, module, true)
+}
+
+fn uses_from_module(
+    tree: &Tree,
+    text: &str,
+    path: &str,
+    name: &str,
+    module: &[String],
+    only_pub: bool,
+) -> bool {
     let mut found = false;
     walk_node(tree.root_node(), |n| {
         if n.kind() != "use_declaration" {
             return !matches!(n.kind(), "function_item");
+        }
+        if only_pub {
+            let mut cursor = n.walk();
+            let public = n
+                .children(&mut cursor)
+                .any(|c| c.kind() == "visibility_modifier" && node_text(c, text) == "pub");
+            if !public {
+                return false;
+            }
         }
         let here = module_at(path, n, text);
         let names_module = |prefix: &str| resolve_prefix(prefix, &here).iter().any(|c| c == module);

@@ -2,7 +2,9 @@
 //! end that lets the user edit the list as it is written (the TUI's form): read by
 //! [`parse_parameters`] (the one reader of a written list, the language's own), then checked by
 //! the very rules [`super::plan`] applies, without looking at call sites. One parser and one set
-//! of rules for the JSON and the form. Pure.
+//! of rules for the JSON and the form. Rust has no default values, so in a typed Rust list
+//! `max: u64 = u64::MAX` means what `"default"` means in JSON: the value callers pass for the new
+//! parameter. Pure.
 
 use super::params::parse_parameters;
 use super::wording as w;
@@ -33,10 +35,17 @@ pub fn read_typed_list(
     text: &str,
     is_method: bool,
 ) -> Result<TypedList, RefactorError> {
-    let parsed = parse_parameters(lang, text, is_method)
-        .map_err(|message| invalid(rust_default(lang, text).unwrap_or(message)))?;
+    let (text, passed) = match lang {
+        Language::Rust => split_rust_values(text),
+        Language::Python => (text.to_string(), Vec::new()),
+    };
+    let parsed = parse_parameters(lang, &text, is_method).map_err(invalid)?;
     let mut parameters = Vec::new();
+    let mut passed = passed.into_iter();
     if let Some(receiver) = &parsed.receiver {
+        if let Some(Some(value)) = passed.next() {
+            return Err(invalid(w::typed_receiver_value(receiver.trim(), &value)));
+        }
         parameters.push(match (lang, receiver.split_once(':')) {
             (Language::Rust, Some((name, ty))) => NewParameter {
                 name: name.trim().to_string(),
@@ -50,41 +59,84 @@ pub fn read_typed_list(
             },
         });
     }
-    parameters.extend(parsed.parameters);
+    for mut parameter in parsed.parameters {
+        if let Some(Some(value)) = passed.next() {
+            parameter.default = Some(value);
+        }
+        parameters.push(parameter);
+    }
     Ok(TypedList {
         receiver: parsed.receiver.map(|r| r.trim().to_string()),
         parameters,
     })
 }
 
-/// A Rust list with a default value (`strict: bool = false`) does not parse; say so in the
-/// words of someone editing the list rather than where the parser stopped.
-fn rust_default(lang: Language, text: &str) -> Option<String> {
-    if lang != Language::Rust {
-        return None;
-    }
-    let mut depth = 0i32;
+/// A Rust list with values (`(a: u8, max: u64 = u64::MAX)`): the list without them, and the
+/// value of each entry in order (`None` where there is none). A value runs from its `=` to the
+/// next comma or the closing parenthesis outside brackets, strings and a turbofish.
+fn split_rust_values(text: &str) -> (String, Vec<Option<String>>) {
     let chars: Vec<(usize, char)> = text.char_indices().collect();
-    for (i, &(at, c)) in chars.iter().enumerate() {
+    let outer = i32::from(text.trim_start().starts_with('('));
+    let mut cleaned = String::new();
+    let mut values: Vec<Option<String>> = Vec::new();
+    // Where the current entry's value starts, after its `=`.
+    let mut value: Option<usize> = None;
+    let mut depth = 0i32;
+    let mut kept_from = 0;
+    let mut end_entry =
+        |at: usize, value: &mut Option<usize>, kept_from: &mut usize| match value.take() {
+            Some(start) => {
+                values.push(Some(text[start..at].trim().to_string()));
+                *kept_from = at;
+            }
+            None => values.push(None),
+        };
+    let mut i = 0;
+    while i < chars.len() {
+        let (at, c) = chars[i];
+        let prev = i.checked_sub(1).map(|j| chars[j].1);
+        let next = chars.get(i + 1).map(|&(_, c)| c);
         match c {
-            '(' | '[' | '{' | '<' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            '>' if i > 0 && chars[i - 1].1 != '-' => depth -= 1,
-            '=' if depth <= 1 => {
-                let before = i.checked_sub(1).map(|j| chars[j].1);
-                let after = chars.get(i + 1).map(|&(_, c)| c);
-                if matches!(before, Some('=' | '!' | '<' | '>')) || matches!(after, Some('=' | '>'))
-                {
-                    continue;
+            '"' | '\'' if value.is_some() => {
+                // A string or char literal of the value: its commas are not separators.
+                i += 1;
+                while i < chars.len() && chars[i].1 != c {
+                    if chars[i].1 == '\\' {
+                        i += 1;
+                    }
+                    i += 1;
                 }
-                let rest = &text[at + 1..];
-                let default = rest.split([',', ')']).next().unwrap_or("").trim();
-                return Some(w::typed_rust_default(default));
+            }
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                if c == ')' && outer == 1 && depth == 1 {
+                    end_entry(at, &mut value, &mut kept_from);
+                }
+                depth -= 1;
+            }
+            // Generics in a type; in a value only a turbofish (`::<`), not a comparison.
+            '<' if value.is_none() || prev == Some(':') => depth += 1,
+            '>' if !matches!(prev, Some('-' | '=')) && (value.is_none() || depth > outer) => {
+                depth -= 1
+            }
+            ',' if depth == outer => end_entry(at, &mut value, &mut kept_from),
+            '=' if depth == outer
+                && value.is_none()
+                && !matches!(prev, Some('=' | '!' | '<' | '>'))
+                && !matches!(next, Some('=' | '>')) =>
+            {
+                cleaned.push_str(text[kept_from..at].trim_end());
+                value = Some(at + 1);
             }
             _ => {}
         }
+        i += 1;
     }
-    None
+    if outer == 0 {
+        end_entry(text.len(), &mut value, &mut kept_from);
+    }
+    cleaned.push_str(&text[kept_from..]);
+    (cleaned, values)
 }
 
 /// Checks `request.new_parameters` for the function of `request` with [`super::plan`]'s rules
@@ -189,16 +241,70 @@ mod tests {
     }
 
     #[test]
+    fn a_rust_value_is_what_callers_pass_for_the_parameter() {
+        let read = |text| {
+            read_typed_list(Language::Rust, text, false)
+                .unwrap()
+                .parameters
+        };
+        assert_eq!(
+            read("(weight_grams: u64, max: u64 = u64::MAX)"),
+            vec![
+                p("weight_grams", Some("u64"), None),
+                p("max", Some("u64"), Some("u64::MAX"))
+            ]
+        );
+        assert_eq!(
+            read(
+                "(f: impl Fn(u8) -> bool, x: i32 = 1, m: HashMap<u8, u8> = HashMap::<u8, u8>::new(), s: &str = \"a, b\", v: Vec<u8> = vec![1, 2])"
+            ),
+            vec![
+                p("f", Some("impl Fn(u8) -> bool"), None),
+                p("x", Some("i32"), Some("1")),
+                p(
+                    "m",
+                    Some("HashMap<u8, u8>"),
+                    Some("HashMap::<u8, u8>::new()")
+                ),
+                p("s", Some("&str"), Some("\"a, b\"")),
+                p("v", Some("Vec<u8>"), Some("vec![1, 2]")),
+            ]
+        );
+        assert_eq!(
+            read("a: u8, b: bool = x >= 2"),
+            vec![
+                p("a", Some("u8"), None),
+                p("b", Some("bool"), Some("x >= 2"))
+            ]
+        );
+        let on_receiver = read_typed_list(Language::Rust, "(&self = x, a: u8)", true)
+            .unwrap_err()
+            .to_string();
+        assert!(on_receiver.contains("`&self`"), "{on_receiver}");
+        // On a parameter the function has already, the engine's rules refuse it (its calls pass
+        // it already).
+        let text = "fn f(a: u8) {}\nfn g() { f(1); }\n";
+        let sources = MemorySources::new().with("m.rs", text);
+        let request = ChangeSignatureRequest {
+            file: "m.rs".to_string(),
+            function: function_query("f", 1),
+            new_parameters: read("(a: u8 = 2, max: u64 = u64::MAX)"),
+        };
+        let err = check_new_parameters(&sources, &request)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("no default parameter values"), "{err}");
+        let request = ChangeSignatureRequest {
+            new_parameters: read("(a: u8, max: u64 = u64::MAX)"),
+            ..request
+        };
+        assert!(check_new_parameters(&sources, &request).is_ok());
+    }
+
+    #[test]
     fn a_list_that_does_not_parse_says_where_in_the_forms_words() {
         let err = |lang, text| read_typed_list(lang, text, false).unwrap_err().to_string();
-        let rust_default = err(Language::Rust, "(weight_grams: u64, strict: bool = false)");
-        assert!(rust_default.contains("remove `= false`"), "{rust_default}");
-        assert!(!rust_default.contains("\"default\""), "{rust_default}");
         assert!(err(Language::Rust, "(a: i32").contains("end with `)`"));
-        assert!(
-            !err(Language::Rust, "(f: impl Fn(u8) -> bool, x: i32 = 1)").contains("Fn(u8)"),
-            "the default is found after a type with an arrow"
-        );
         assert!(err(Language::Python, "(a,, b)").contains("does not parse"));
         assert!(err(Language::Python, "(class)").contains("does not parse"));
     }

@@ -276,9 +276,9 @@ pub fn implements_a_trait(name_path: &str, trait_name: &str) -> String {
 
 // -- the parameter list the user typed ----------------------------------------------------
 
-pub fn typed_rust_default(default: &str) -> String {
+pub fn typed_receiver_value(receiver: &str, value: &str) -> String {
     format!(
-        "Rust has no default parameter values: remove `= {default}` (callers that do not pass the parameter get a `todo!()` placeholder)"
+        "`{receiver}` is the receiver: callers pass it before the dot, so it takes no value; remove `= {value}`"
     )
 }
 

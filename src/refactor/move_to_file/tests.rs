@@ -321,6 +321,54 @@ fn a_binary_root_gets_the_mod_and_the_use_in_one_place() {
 }
 
 #[test]
+fn a_glob_re_export_of_the_target_needs_no_import_and_keeps_the_public_path() {
+    // The demo's shape: `pub use money::*;` in the crate root brings `money`'s items in, and
+    // re-exports them at the root.
+    let lib = "pub mod money;\n\npub use money::*;\n\npub fn parse(t: &str) -> u64 {\n    t.len() as u64\n}\n\npub fn total(t: &str) -> u64 {\n    parse(t) + 1\n}\n";
+    let sources = MemorySources::new()
+        .with("Cargo.toml", "[package]\nname = \"shop\"\n")
+        .with("src/lib.rs", lib)
+        .with("src/money.rs", "pub fn cents() -> u64 {\n    1\n}\n");
+    let moved = plan(&sources, &request("src/lib.rs", "parse", "src/money.rs")).unwrap();
+    let after_lib = after(&moved, "src/lib.rs");
+    assert!(
+        !after_lib.contains("use crate::money::parse"),
+        "{after_lib}"
+    );
+    assert!(
+        !moved
+            .findings
+            .iter()
+            .any(|f| f.message.contains("public API")),
+        "{:?}",
+        moved.findings
+    );
+    assert!(
+        moved
+            .findings
+            .iter()
+            .any(|f| f.severity == Severity::Info && f.message.contains("already imports")),
+        "{:?}",
+        moved.findings
+    );
+    // A private glob brings it in, but other crates lose the old path.
+    let sources = sources.with(
+        "src/lib.rs",
+        &lib.replace("pub use money::*;", "use money::*;"),
+    );
+    let moved = plan(&sources, &request("src/lib.rs", "parse", "src/money.rs")).unwrap();
+    assert!(!after(&moved, "src/lib.rs").contains("use crate::money::parse"));
+    assert!(
+        moved
+            .findings
+            .iter()
+            .any(|f| f.severity == Severity::Warning && f.message.contains("public API")),
+        "{:?}",
+        moved.findings
+    );
+}
+
+#[test]
 fn a_nested_item_is_refused_with_what_to_move() {
     let sources = MemorySources::new().with(
         "a.py",

@@ -16,11 +16,13 @@ pub enum Context {
     Preview,
     Findings,
     Confirm,
+    /// A yes/no question over the screen (trust the project, close a long preview).
+    Ask,
     Help,
 }
 
 impl Context {
-    pub const ALL: [Context; 11] = [
+    pub const ALL: [Context; 12] = [
         Context::Global,
         Context::Picker,
         Context::Code,
@@ -31,6 +33,7 @@ impl Context {
         Context::Preview,
         Context::Findings,
         Context::Confirm,
+        Context::Ask,
         Context::Help,
     ];
 
@@ -47,6 +50,7 @@ impl Context {
             Context::Preview => "preview",
             Context::Findings => "findings",
             Context::Confirm => "confirm",
+            Context::Ask => "ask",
             Context::Help => "help",
         }
     }
@@ -64,6 +68,7 @@ impl Context {
             Context::Preview => "Preview and warning panel",
             Context::Findings => "Findings list (warning panel)",
             Context::Confirm => "Confirmation prompt",
+            Context::Ask => "Questions (trust the project, close a long preview)",
             Context::Help => "Help",
         }
     }
@@ -83,7 +88,7 @@ impl Context {
         use Command::*;
         match self {
             Context::Global => &[Quit, Help],
-            Context::Picker => &[Up, Down, PageUp, PageDown, Open, Back],
+            Context::Picker => &[Up, Down, PageUp, PageDown, Top, Bottom, Open, Back],
             Context::Code => &[
                 Up,
                 Down,
@@ -116,9 +121,10 @@ impl Context {
                 Outline,
                 OpenPicker,
                 ReturnToPreview,
+                Trust,
                 Quit,
             ],
-            Context::Outline => &[Up, Down, PageUp, PageDown, SelectSymbol, Back],
+            Context::Outline => &[Up, Down, PageUp, PageDown, Top, Bottom, SelectSymbol, Back],
             Context::Prompt => &[Submit, Cancel],
             Context::Form => &[Submit, Cancel, Complete],
             Context::Input => &[
@@ -150,15 +156,32 @@ impl Context {
                 ScrollLeft,
                 ScrollRight,
                 ToggleContext,
+                SplitLeft,
+                SplitRight,
+                SplitAuto,
+                Zoom,
                 FocusWarnings,
                 Check,
                 RunTests,
+                Trust,
                 Apply,
                 Back,
             ],
-            Context::Findings => &[Up, Down, Jump, ToggleNotes, IncludeReference, Back],
+            Context::Findings => &[
+                Up,
+                Down,
+                PageUp,
+                PageDown,
+                Top,
+                Bottom,
+                Jump,
+                ToggleNotes,
+                IncludeReference,
+                Back,
+            ],
             Context::Confirm => &[Yes, No],
-            Context::Help => &[Up, Down, PageUp, PageDown, Back],
+            Context::Ask => &[Yes, No],
+            Context::Help => &[Up, Down, PageUp, PageDown, Top, Bottom, Back],
         }
     }
 
@@ -228,12 +251,17 @@ pub enum Command {
     Check,
     RunTests,
     IncludeReference,
+    SplitLeft,
+    SplitRight,
+    SplitAuto,
+    Zoom,
+    Trust,
     Yes,
     No,
 }
 
 impl Command {
-    const ALL: [Command; 60] = [
+    const ALL: [Command; 65] = [
         Command::Quit,
         Command::Help,
         Command::Up,
@@ -292,6 +320,11 @@ impl Command {
         Command::Check,
         Command::RunTests,
         Command::IncludeReference,
+        Command::SplitLeft,
+        Command::SplitRight,
+        Command::SplitAuto,
+        Command::Zoom,
+        Command::Trust,
         Command::Yes,
         Command::No,
     ];
@@ -357,6 +390,11 @@ impl Command {
             Command::Check => "check",
             Command::RunTests => "run_tests",
             Command::IncludeReference => "include_reference",
+            Command::SplitLeft => "split_left",
+            Command::SplitRight => "split_right",
+            Command::SplitAuto => "split_auto",
+            Command::Zoom => "zoom",
+            Command::Trust => "trust",
             Command::Yes => "yes",
             Command::No => "no",
         }
@@ -398,10 +436,14 @@ impl Command {
             (_, Quit) => "quit candor",
             (_, Help) => "show this help",
             (Context::Help, Up) | (Context::Help, Down) => "scroll",
-            (Context::Preview, Up) => "scroll the diff up",
-            (Context::Preview, Down) => "scroll the diff down",
-            (Context::Findings, Up) => "previous finding",
-            (Context::Findings, Down) => "next finding",
+            (Context::Preview, Up) => "scroll the diff up (a count before it: that many rows)",
+            (Context::Preview, Down) => "scroll the diff down (a count before it: that many rows)",
+            (Context::Findings, Up) => "previous row (a count before it: that many)",
+            (Context::Findings, Down) => "next row (a count before it: that many)",
+            (Context::Findings, Top) => "first row",
+            (Context::Findings, Bottom) => "last row (with a count: that row)",
+            (Context::Picker, Top) | (Context::Outline, Top) => "first match",
+            (Context::Picker, Bottom) | (Context::Outline, Bottom) => "last match",
             (Context::Picker, Up) => "previous file",
             (Context::Picker, Down) => "next file",
             (Context::Outline, Up) => "previous symbol",
@@ -484,7 +526,9 @@ impl Command {
             (_, ScrollRight) => "scroll right",
             (_, ToggleContext) => "show the whole file / only the changes",
             (_, FocusWarnings) => "select findings in the warning panel",
-            (_, Jump) => "jump to the finding's line",
+            (_, Jump) => {
+                "jump to the finding's line; on a folded row (`E0425 × 2 …`, the fallback reason): open or close it"
+            }
             (_, ToggleNotes) => "notes: folded into counts per kind, every note, or none (in turn)",
             (_, Check) => {
                 "check the result with the project's checker (cargo check; ruff, compile() and a type checker) on a copy; while it runs: stop it"
@@ -495,6 +539,15 @@ impl Command {
             (_, IncludeReference) => {
                 "rename: include the possible reference of the selected warning too (again: leave it out)"
             }
+            (_, SplitLeft) => "move the split left: a wider warning panel (remembered)",
+            (_, SplitRight) => "move the split right: a wider diff (remembered)",
+            (_, SplitAuto) => "split the width automatically again (remembered)",
+            (_, Zoom) => {
+                "the diff on the whole screen, or back beside the warning panel (applying shows the panel first)"
+            }
+            (_, Trust) => "trust this project (or stop trusting it): shows what it allows and asks",
+            (Context::Ask, Yes) => "yes",
+            (Context::Ask, No) => "no",
             (_, Yes) => "yes, apply",
             (_, No) => "no, go back",
         }

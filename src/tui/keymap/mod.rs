@@ -248,6 +248,28 @@ impl Keymap {
             .collect()
     }
 
+    /// The line of the help screen where `context`'s section starts (`?` opens the help there):
+    /// the sections as [`Keymap::help_sections`] lists them, empty ones left out, a blank line
+    /// between two.
+    pub fn help_line_of(&self, context: Context) -> usize {
+        let mut line = 0;
+        let mut first = true;
+        for (section_context, section) in Context::ALL.iter().zip(self.help_sections()) {
+            if section.entries.is_empty() {
+                continue;
+            }
+            if !first {
+                line += 1;
+            }
+            first = false;
+            if *section_context == context {
+                return line;
+            }
+            line += 1 + section.entries.len();
+        }
+        0
+    }
+
     /// The keys as a Markdown table (the README's key table is this, checked by a test).
     pub fn markdown_table(&self) -> String {
         let mut table = String::from("| where | keys | what |\n|---|---|---|\n");
@@ -360,6 +382,40 @@ mod tests {
                 .iter()
                 .any(|(k, d)| k.contains(&"ctrl-u".to_string()) && d.contains("start")),
             "{input:?}"
+        );
+    }
+
+    #[test]
+    fn the_help_opens_at_the_section_of_the_screen_it_is_asked_from() {
+        let keymap = Keymap::default_keymap();
+        // The help screen's lines: a title per section, its entries, a blank line between.
+        let mut lines: Vec<String> = Vec::new();
+        for section in keymap.help_sections() {
+            if section.entries.is_empty() {
+                continue;
+            }
+            if !lines.is_empty() {
+                lines.push(String::new());
+            }
+            lines.push(section.title.to_string());
+            lines.extend(section.entries.iter().map(|(_, d)| d.to_string()));
+        }
+        for context in [
+            Context::Code,
+            Context::Preview,
+            Context::Findings,
+            Context::Form,
+        ] {
+            assert_eq!(
+                lines[keymap.help_line_of(context)],
+                context.title(),
+                "{}",
+                context.name()
+            );
+        }
+        assert!(
+            keymap.help_line_of(Context::Preview) > 40,
+            "below the fold at 120×40"
         );
     }
 

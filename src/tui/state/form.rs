@@ -74,6 +74,9 @@ pub struct Form {
     pub completions: Vec<String>,
     /// The completion `Tab` last put in the input.
     pub completion: Option<usize>,
+    /// Move: the folder of the typed target and whether it exists (`None` until the disk
+    /// answered).
+    pub folder: Option<(String, Option<bool>)>,
 }
 
 impl Form {

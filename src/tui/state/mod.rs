@@ -15,6 +15,7 @@ pub use picker::*;
 pub use preview::*;
 
 use super::keymap::{Context, Key, Keymap};
+use super::layout::{self, Split};
 use super::theme::Theme;
 use crate::backend::BackendChoice;
 use crate::edit::FileChange;
@@ -67,6 +68,15 @@ pub struct LspStatus {
     pub busy: bool,
 }
 
+/// A question over the screen, answered with yes or no.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Question {
+    /// Trust the project (`true`), or stop trusting it.
+    Trust { trust: bool },
+    /// Close the preview on screen, which took `secs` seconds to compute.
+    Discard { secs: u64 },
+}
+
 /// The whole UI state.
 #[derive(Debug)]
 pub struct State {
@@ -105,6 +115,16 @@ pub struct State {
     pub watching_journal: bool,
     /// What the open file's language server is doing, when one is used.
     pub lsp_status: Option<LspStatus>,
+    /// Whether the user trusts the project (`candor trust`, or `T` here), as last read from
+    /// the trust store; a change made elsewhere is picked up.
+    pub trust: crate::trust::Trust,
+    /// The question asked over the screen (trust the project, close a long preview).
+    pub question: Option<Question>,
+    /// Keys typed while a file picked in the picker is being opened: they are meant for its
+    /// code view (`Enter 5 0 G`), and are replayed there once it is shown.
+    pub typeahead: Vec<Key>,
+    /// How the preview shares the width between the diff and the warning panel.
+    pub split: Split,
 }
 
 impl State {
@@ -138,7 +158,28 @@ impl State {
             watched: Vec::new(),
             watching_journal: false,
             lsp_status: None,
+            trust: crate::trust::Trust::Untrusted {
+                root: std::path::PathBuf::new(),
+                why: crate::trust::Untrusted::Never,
+            },
+            question: None,
+            typeahead: Vec::new(),
+            split: Split::default(),
         }
+    }
+
+    /// Where the preview's parts are, with the split in effect and the room the shown diff
+    /// needs (a message instead of a diff takes all it can get).
+    pub fn preview_layout(&self) -> layout::PreviewLayout {
+        let need = self
+            .preview()
+            .and_then(|p| {
+                p.ready()
+                    .and_then(|r| r.diffs.get(p.file))
+                    .map(|d| d.width())
+            })
+            .unwrap_or(u16::MAX);
+        layout::preview(self.size, self.split, need)
     }
 
     pub fn fresh_id(&mut self) -> u64 {
@@ -187,6 +228,9 @@ impl State {
     pub fn context(&self) -> Context {
         if self.help.is_some() {
             return Context::Help;
+        }
+        if self.question.is_some() {
+            return Context::Ask;
         }
         match &self.screen {
             Screen::Picker => Context::Picker,

@@ -1,6 +1,8 @@
 //! A preview's data: what was asked, the answer (the outcome confirm writes, and its diff), what
 //! it was computed from, and where the user is in it.
 
+use std::collections::BTreeSet;
+
 use crate::api::{ApiError, ToolCall};
 use crate::backend::Outcome;
 use crate::honesty::Tool;
@@ -8,7 +10,7 @@ use crate::refactor::{Finding, Severity};
 use crate::tui::diffview::FileDiff;
 use crate::verify::Level;
 
-use super::check::{Check, plural};
+use super::check::{Check, CheckRun, checker_name, plural};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PreviewFocus {
@@ -59,9 +61,13 @@ impl NotesMode {
     }
 }
 
-/// One row of the findings list.
+/// One row of the findings list, in the panel's order: why no semantic backend was used, then
+/// candor's own errors and warnings (the cause comes first), then what the check found, then the
+/// notes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FindingRow {
+    /// Why `auto` did not use a semantic backend: one line, expanded on request.
+    Fallback,
     /// A finding, by index.
     One(usize),
     /// Notes of one kind folded into a count; `first` is the index of the first of them.
@@ -70,9 +76,19 @@ pub enum FindingRow {
         count: usize,
         first: usize,
     },
+    /// Problems the check found in one file with one code (`E0425 × 2 in src/lib.rs`), by index
+    /// into [`Check::groups`]; its problems follow as [`FindingRow::Check`] rows when open.
+    CheckGroup(usize),
     /// A problem the check found (an introduced diagnostic or a newly failing test), by index
     /// into [`Check::findings`].
     Check(usize),
+}
+
+/// A row of the findings list that opens to show more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Fold {
+    Fallback,
+    CheckGroup(usize),
 }
 
 /// A preview's title in parts, so it gives way by importance on a narrow screen: what is done,
@@ -110,6 +126,8 @@ pub struct Ready {
     pub call: ToolCall,
     pub outcome: Outcome,
     pub diffs: Vec<FileDiff>,
+    /// How long the engine took to compute it (a long one is not thrown away without asking).
+    pub took: std::time::Duration,
     /// How far the check goes unless the user asks for more: the call's `verify`, else the
     /// project's `[verify] default`, else the check (the TUI's default).
     pub verify: Level,
@@ -123,18 +141,21 @@ impl Ready {
             call,
             outcome,
             diffs,
+            took: std::time::Duration::ZERO,
             verify,
             check: Check::not_asked(),
         }
     }
 
-    /// The findings as the panel lists them: what the check found first (its section comes
-    /// first), then errors, then warnings, one by one; then the notes as `notes` says.
-    pub fn finding_rows(&self, notes: NotesMode) -> Vec<FindingRow> {
+    /// The findings as the panel lists them (see [`FindingRow`]): errors, then warnings, one by
+    /// one; then the check's problems, a group per file and code (`open` ones with their
+    /// problems under them); then the notes as `notes` says.
+    pub fn finding_rows(&self, notes: NotesMode, open: &BTreeSet<Fold>) -> Vec<FindingRow> {
         let findings = &self.outcome.plan.findings;
-        let mut rows: Vec<FindingRow> = (0..self.check.findings.len())
-            .map(FindingRow::Check)
-            .collect();
+        let mut rows: Vec<FindingRow> = Vec::new();
+        if self.outcome.fallback_reason.is_some() {
+            rows.push(FindingRow::Fallback);
+        }
         for severity in [Severity::Error, Severity::Warning] {
             rows.extend(
                 findings
@@ -143,6 +164,16 @@ impl Ready {
                     .filter(|(_, f)| f.severity == severity)
                     .map(|(i, _)| FindingRow::One(i)),
             );
+        }
+        for (g, group) in self.check.groups.iter().enumerate() {
+            if group.members.len() == 1 {
+                rows.push(FindingRow::Check(group.members[0]));
+                continue;
+            }
+            rows.push(FindingRow::CheckGroup(g));
+            if open.contains(&Fold::CheckGroup(g)) {
+                rows.extend(group.members.iter().map(|&i| FindingRow::Check(i)));
+            }
         }
         match notes {
             NotesMode::Hidden => {}
@@ -174,6 +205,87 @@ impl Ready {
         rows
     }
 
+    /// The problems of the check of `severity` and candor's own, as the panel's summary says
+    /// them: `1 error: E0106 (cargo check)`, `3 errors: E0425 × 2 (cargo check), 1 from candor`.
+    pub fn summary(&self) -> Vec<(Severity, String)> {
+        let mut parts = Vec::new();
+        for (severity, name) in [(Severity::Error, "error"), (Severity::Warning, "warning")] {
+            let (checked, mut what) = self.check.summary(severity);
+            let own = self.count(severity);
+            if own > 0 && checked > 0 {
+                what.push(format!("{own} from candor"));
+            }
+            let total = checked + own;
+            if total > 0 {
+                let head = plural(total, name);
+                parts.push((
+                    severity,
+                    if what.is_empty() {
+                        head
+                    } else {
+                        format!("{head}: {}", what.join(", "))
+                    },
+                ));
+            }
+        }
+        let notes = self.count(Severity::Info);
+        if notes > 0 {
+            parts.push((Severity::Info, plural(notes, "note")));
+        }
+        parts
+    }
+
+    /// Who computed the edit when it was not the heuristic: its name and what it is (`a
+    /// language server`, `the rope library`).
+    pub fn engine(&self) -> Option<(String, String)> {
+        match (&self.outcome.server, &self.outcome.semantic_backend) {
+            (Some(server), _) => Some((server.name.clone(), "a language server".to_string())),
+            (None, Some(library)) => Some((
+                library.name.clone(),
+                format!("the {} library", library.name),
+            )),
+            (None, None) => None,
+        }
+    }
+
+    /// The line under "Caveats: none" for a semantic result: who did the refactor, and what
+    /// the check said of it (so the panel speaks with one voice).
+    pub fn semantic_caveat(&self) -> Option<String> {
+        let (name, what) = self.engine()?;
+        let who = format!("{name} ({what}) did the refactor");
+        let lang = self.outcome.lang;
+        let untested = "it does not compile, type-check or test its result";
+        Some(match &self.check.run {
+            CheckRun::Done(v) if v.state == crate::verify::State::Clean => {
+                let checker = v.checker.as_deref().unwrap_or_else(|| checker_name(lang));
+                format!("{who}, and {checker} found nothing new in it")
+            }
+            CheckRun::Done(v) if v.state == crate::verify::State::Introduced => {
+                let checker = v.checker.as_deref().unwrap_or_else(|| checker_name(lang));
+                let found = self.check.found(lang);
+                let found = if found.is_empty() {
+                    "problems".to_string()
+                } else {
+                    found.join(" and ")
+                };
+                format!("{who}; {untested} — {checker} found {found} in it (see Check)")
+            }
+            CheckRun::Running { .. } => {
+                format!(
+                    "{who}; {untested} — {} is checking it now",
+                    checker_name(lang)
+                )
+            }
+            _ => {
+                let why = self
+                    .check
+                    .unchecked_why(lang)
+                    .unwrap_or_else(|| "not checked".to_string());
+                format!("{who}; {untested}, and it was not checked ({why})")
+            }
+        })
+    }
+
     /// The finding of a row (the first of a folded group).
     pub fn row_finding(&self, row: &FindingRow) -> Option<&Finding> {
         match row {
@@ -181,6 +293,12 @@ impl Ready {
                 self.outcome.plan.findings.get(*i)
             }
             FindingRow::Check(i) => self.check.findings.get(*i),
+            FindingRow::CheckGroup(g) => self
+                .check
+                .groups
+                .get(*g)
+                .and_then(|group| self.check.findings.get(group.members[0])),
+            FindingRow::Fallback => None,
         }
     }
 
@@ -213,23 +331,54 @@ impl Ready {
     }
 
     /// Whether confirming needs the explicit second keystroke: a heuristic result, findings,
-    /// a check that found new errors or broken tests (whatever the backend), or one that has
-    /// not finished.
+    /// a check that found new errors or broken tests, one that has not finished, or a result
+    /// that was not checked at all (the check unavailable, timed out, stopped or off) —
+    /// whatever the backend.
     pub fn needs_second_confirmation(&self) -> bool {
         self.outcome.is_heuristic()
             || self.count(Severity::Warning) > 0
             || self.count(Severity::Error) > 0
             || self.check.blocks_apply()
             || self.check.is_running()
+            || self.check.unchecked_why(self.outcome.lang).is_some()
+    }
+
+    /// What the confirmation asks the user to read, as the panel shows it: `Read the caveats
+    /// and why it was not checked in the warning panel.`
+    pub fn confirm_hint(&self) -> String {
+        let mut what = Vec::new();
+        if self.outcome.is_heuristic() {
+            what.push("the caveats");
+        }
+        if self.count(Severity::Warning) + self.count(Severity::Error) > 0 {
+            what.push("the findings");
+        }
+        if self.check.blocks_apply() {
+            what.push("what the check found");
+        } else if self.check.is_running() {
+            what.push("the check's progress");
+        } else if self.check.unchecked_why(self.outcome.lang).is_some() {
+            what.push("why it was not checked");
+        }
+        match what.len() {
+            0 => "Read the warning panel.".to_string(),
+            1 => format!("Read {} in the warning panel.", what[0]),
+            _ => {
+                let last = what.pop().unwrap_or_default();
+                format!("Read {} and {last} in the warning panel.", what.join(", "))
+            }
+        }
     }
 
     /// `apply despite 2 new compile errors, 4 caveats and 2 warnings? y/n`; `apply before the
     /// check has finished, despite 4 caveats? y/n` while it runs.
     pub fn confirm_question(&self) -> String {
-        let before = match (self.check.is_running(), self.check.level) {
-            (false, _) => "",
-            (true, Level::Tests) => " before the tests have finished",
-            (true, _) => " before the check has finished",
+        let unchecked = self.check.unchecked_why(self.outcome.lang);
+        let before = match (self.check.is_running(), self.check.level, &unchecked) {
+            (true, Level::Tests, _) => " before the tests have finished".to_string(),
+            (true, _, _) => " before the check has finished".to_string(),
+            (false, _, Some(why)) => format!(" without a check ({why})"),
+            (false, _, None) => String::new(),
         };
         let mut parts = self.check.found(self.outcome.lang);
         let caveats = self.caveats().len();
@@ -284,6 +433,10 @@ pub struct Preview {
     pub confirm: bool,
     /// The diff row a finding jumped to.
     pub marked_row: Option<usize>,
+    /// The rows of the findings list that are open.
+    pub open: BTreeSet<Fold>,
+    /// The diff shows the line of the finding selected in the list: Esc goes back to the list.
+    pub from_findings: bool,
 }
 
 impl Preview {
@@ -292,6 +445,12 @@ impl Preview {
             Some(Ok(ready)) => Some(ready),
             _ => None,
         }
+    }
+
+    /// The rows of the findings list as they are now (see [`Ready::finding_rows`]).
+    pub fn rows(&self) -> Vec<FindingRow> {
+        self.ready()
+            .map_or_else(Vec::new, |r| r.finding_rows(self.notes, &self.open))
     }
 
     /// Whether `path` now holding `sha256` is new content for this preview.

@@ -94,7 +94,9 @@ pub(super) fn on_checked(state: &mut State, id: u64, verification: Verification)
     }
     let fallback = ready.call.request.file().to_string();
     ready.check.finish(verification, &fallback);
-    let rows = ready.finding_rows(preview.notes).len();
+    // The groups are new: none of them is open.
+    preview.open.retain(|fold| *fold == Fold::Fallback);
+    let rows = preview.rows().len();
     preview.finding = preview.finding.min(rows.saturating_sub(1));
 }
 

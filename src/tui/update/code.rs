@@ -383,15 +383,23 @@ pub(super) fn outline_key(state: &mut State, command: Option<Command>, key: Key)
         Some(Command::Down) => code.outline_cursor = (code.outline_cursor + 1).min(last),
         Some(Command::PageUp) => code.outline_cursor = code.outline_cursor.saturating_sub(height),
         Some(Command::PageDown) => code.outline_cursor = (code.outline_cursor + height).min(last),
+        Some(Command::Top) => code.outline_cursor = 0,
+        Some(Command::Bottom) => code.outline_cursor = last,
         Some(Command::SelectSymbol) => match code.outline_symbol() {
-            Some(symbol) => select_symbol(code, symbol),
+            Some(symbol) => {
+                select_symbol(code, symbol);
+                clear_outline_filter(code);
+            }
             None => {
                 let typed = input::text(&code.outline.input);
                 state.warn(format!("no symbol of this file matches `{typed}`"));
                 return Screen::Code;
             }
         },
-        Some(Command::Back) => code.focus = CodeFocus::Code,
+        Some(Command::Back) => {
+            code.focus = CodeFocus::Code;
+            clear_outline_filter(code);
+        }
         _ => {
             if input::edit(&mut code.outline.input, command, key) {
                 code.outline.refilter(&code.doc);
@@ -402,6 +410,17 @@ pub(super) fn outline_key(state: &mut State, command: Option<Command>, key: Key)
     }
     keep_cursor_visible(state);
     Screen::Code
+}
+
+/// Leaving the outline: the filter is emptied, so the outline beside the code lists every
+/// symbol again (with the one around the cursor highlighted).
+fn clear_outline_filter(code: &mut CodeView) {
+    input::set_text(&mut code.outline.input, "");
+    code.outline.refilter(&code.doc);
+    let around = code.doc.symbol_at(code.cursor, |_| true);
+    code.outline_cursor = around
+        .and_then(|i| code.outline.matches.iter().position(|&m| m == i))
+        .unwrap_or(0);
 }
 
 /// Selects symbol `index` (the outline's Enter, a click): the cursor goes to its name.

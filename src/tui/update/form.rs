@@ -34,6 +34,7 @@ pub(super) fn key(
                 let text = form.completions[next].clone();
                 input::set_text(&mut form.input, &text);
                 form.error = validate(&form, false, open_doc(state)).err();
+                ask_folder(&mut form, fx);
             }
         }
         Some(Command::Submit) => match validate(&form, true, open_doc(state)) {
@@ -48,11 +49,50 @@ pub(super) fn key(
         _ => {
             if input::edit(&mut form.input, command, key) {
                 form.completion = None;
-                changed(&mut form, &state.picker.files, open_doc(state));
+                changed(&mut form, &state.picker.files, open_doc(state), fx);
             }
         }
     }
     Screen::Form(form)
+}
+
+/// Move: the folder of the target typed so far, when it is not one the walk found files in
+/// (those exist) and not the one checked already.
+fn ask_folder(form: &mut Form, fx: &mut Vec<Effect>) {
+    if !matches!(form.kind, FormKind::Move { .. }) {
+        return;
+    }
+    let text = form.input_text();
+    let dir = folder_of(text.trim());
+    if form.folder.as_ref().is_some_and(|(known, _)| *known == dir) {
+        return;
+    }
+    if dir.is_empty() {
+        // The project root exists.
+        form.folder = Some((dir, Some(true)));
+    } else {
+        form.folder = Some((dir.clone(), None));
+        fx.push(Effect::CheckFolder(dir));
+    }
+}
+
+/// `src/a` of `src/a/b.rs`; empty for a file at the root.
+pub(super) fn folder_of(path: &str) -> String {
+    let path = path.trim_start_matches("./");
+    path.rsplit_once('/')
+        .map(|(dir, _)| dir.trim_end_matches('/').to_string())
+        .unwrap_or_default()
+}
+
+/// The answer to [`Effect::CheckFolder`]: the form says at once when the folder is missing.
+pub(super) fn on_folder(state: &mut State, dir: String, exists: bool) {
+    let doc = state.code.as_ref().map(|c| &c.doc);
+    if let Screen::Form(form) = &mut state.screen
+        && form.folder.as_ref().is_some_and(|(known, _)| *known == dir)
+    {
+        form.folder = Some((dir, Some(exists)));
+        form.error = validate(form, false, doc).err();
+    }
 }
 
 /// The document of the open file (a change-signature form checks its list against it).
@@ -61,7 +101,13 @@ fn open_doc(state: &State) -> Option<&Document> {
 }
 
 /// After the input changed: check it again, and complete it again.
-pub(super) fn changed(form: &mut Form, files: &[String], doc: Option<&Document>) {
+pub(super) fn changed(
+    form: &mut Form,
+    files: &[String],
+    doc: Option<&Document>,
+    fx: &mut Vec<Effect>,
+) {
+    ask_folder(form, fx);
     form.error = validate(form, false, doc).err();
     refresh_completions(form, files);
 }
@@ -98,7 +144,9 @@ fn validate(
                 new_name: text.to_string(),
             })))
         }
-        FormKind::Move { file, target } => validate_move(file, target, text, submitting),
+        FormKind::Move { file, target } => {
+            validate_move(file, target, text, submitting, form.folder.as_ref())
+        }
         FormKind::ChangeSignature {
             file,
             target,
@@ -170,7 +218,8 @@ fn in_form_words(message: &str) -> String {
         .replace(&format!("from {list}"), "from the list")
         .replace(&format!("in {list}"), "in the list")
         .replace(list, "the list")
-        .replace("remove \"default\"", "remove the default");
+        .replace("remove \"default\"", "remove the default")
+        .replace("\"default\" is the value", "`= value` is the value");
     // `remove "default": "x" from `p`` → `remove `= x` from `p``.
     while let Some(at) = text.find("the default: \"") {
         let value_start = at + "the default: \"".len();
@@ -193,6 +242,7 @@ fn validate_move(
     target: &Target,
     text: &str,
     submitting: bool,
+    folder: Option<&(String, Option<bool>)>,
 ) -> Result<Option<Request>, String> {
     if text.is_empty() {
         return if submitting {
@@ -228,6 +278,13 @@ fn validate_move(
         return Err(format!(
             "{} is already in {file}; choose another file",
             target.label
+        ));
+    }
+    if let Some((dir, Some(false))) = folder
+        && *dir == folder_of(text)
+    {
+        return Err(format!(
+            "the folder {dir}/ does not exist: move to file creates the file, not its folder; create {dir}/ first or choose another file"
         ));
     }
     Ok(Some(Request::Move(MoveRequest {

@@ -11,6 +11,7 @@ mod mouse;
 mod picker;
 mod preview;
 mod refactor;
+mod trust;
 mod watch;
 mod writes;
 
@@ -47,7 +48,7 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
             }
         }
         Action::Mouse(event) => mouse::on_mouse(state, event),
-        Action::Paste(text) => on_paste(state, &text),
+        Action::Paste(text) => on_paste(state, &text, &mut fx),
         Action::Resize(width, height) => {
             state.size = (width, height);
             code::keep_cursor_visible(state);
@@ -73,22 +74,45 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
         Action::Checked { id, verification } => check::on_checked(state, id, *verification),
         Action::Applied { id, result } => writes::on_applied(state, id, result, &mut fx),
         Action::Undone { id, result } => writes::on_undone(state, id, result, &mut fx),
-        Action::JournalChanged | Action::FocusGained => writes::check_undo(state, &mut fx),
+        Action::JournalChanged => writes::check_undo(state, &mut fx),
+        Action::FocusGained => {
+            // The user may have run `candor undo` or `candor trust` meanwhile.
+            writes::check_undo(state, &mut fx);
+            fx.push(Effect::ReadTrust);
+        }
         Action::UndoChecked {
             transaction,
             state: journal_state,
         } => writes::on_undo_checked(state, &transaction, journal_state),
         Action::FilesChanged(changed) => watch::on_files_changed(state, &changed, &mut fx),
         Action::LspStatus(status) => state.lsp_status = status,
+        Action::TrustStoreChanged => fx.push(Effect::ReadTrust),
+        Action::TrustRead(result) => trust::on_read(state, result, false, &mut fx),
+        Action::TrustSet(result) => trust::on_read(state, result, true, &mut fx),
+        Action::EngineReopened { trust } => state.trust = trust,
+        Action::FolderChecked { dir, exists } => form::on_folder(state, dir, exists),
+        Action::Failed(message) => state.error(message),
     }
     watch::sync_watch(state, &mut fx);
     fx
 }
 
 fn on_key(state: &mut State, key: Key, fx: &mut Vec<Effect>) {
+    // Keys typed while a file picked in the picker is being opened are meant for its code view.
+    if matches!(state.screen, Screen::Picker)
+        && state.help.is_none()
+        && state.loading.as_ref().is_some_and(|l| l.show)
+    {
+        if state.keymap.command(Context::Picker, key) == Some(Command::Quit) {
+            state.quit = true;
+        } else {
+            state.typeahead.push(key);
+        }
+        return;
+    }
     let context = state.context();
-    // A count before a motion of the code view: `5j`, `52G` (`0` alone is a motion).
-    if context == Context::Code
+    // A count before a motion: `5j`, `52G` (`0` alone is a motion of the code view).
+    if takes_count(context)
         && state.pending_keys.is_empty()
         && let Some(digit) = count_digit(key, state.count.is_some())
     {
@@ -118,11 +142,18 @@ fn on_key(state: &mut State, key: Key, fx: &mut Vec<Effect>) {
     // A notice lasts until the next key.
     state.notice = None;
     if command == Some(Command::Help) {
-        state.help = Some(0);
+        // At the keys of the screen it was asked from.
+        state.help = Some(state.keymap.help_line_of(context));
         return;
     }
     if context == Context::Help {
-        return help_key(state, command);
+        return help_key(state, command, count);
+    }
+    if context == Context::Ask {
+        return trust::answer(state, command, fx);
+    }
+    if command == Some(Command::Trust) {
+        return trust::ask(state);
     }
     // The screen's data goes to its handler, which says what comes next.
     state.screen = match std::mem::replace(&mut state.screen, Screen::Code) {
@@ -134,9 +165,17 @@ fn on_key(state: &mut State, key: Key, fx: &mut Vec<Effect>) {
         },
         Screen::Form(form) => form::key(state, form, command, key, fx),
         Screen::Preview { preview, form } => {
-            preview::key(state, preview, form, context, command, fx)
+            preview::key(state, preview, form, context, command, count, fx)
         }
     };
+}
+
+/// Whether a number typed before a key is a count there (not text typed into a field).
+fn takes_count(context: Context) -> bool {
+    matches!(
+        context,
+        Context::Code | Context::Preview | Context::Findings | Context::Help
+    )
 }
 
 /// The digit of a key that continues (or, for 1–9, starts) a count.
@@ -150,22 +189,29 @@ fn count_digit(key: Key, counting: bool) -> Option<usize> {
     }
 }
 
-fn help_key(state: &mut State, command: Option<Command>) {
+fn help_key(state: &mut State, command: Option<Command>, count: Option<usize>) {
+    let lines = crate::tui::view::help_line_count(state);
+    let page = layout::help(state.size).height.saturating_sub(2) as usize;
     let Some(scroll) = state.help.as_mut() else {
         return;
     };
-    let page = layout::help(state.size).height.saturating_sub(2) as usize;
+    let n = count.unwrap_or(1).max(1);
+    let last = lines.saturating_sub(page);
+    // Where the view stops scrolling: keys further down would do nothing visible.
+    *scroll = (*scroll).min(last);
     match command {
-        Some(Command::Up) => *scroll = scroll.saturating_sub(1),
-        Some(Command::Down) => *scroll += 1,
-        Some(Command::PageUp) => *scroll = scroll.saturating_sub(page),
-        Some(Command::PageDown) => *scroll += page,
+        Some(Command::Up) => *scroll = scroll.saturating_sub(n),
+        Some(Command::Down) => *scroll = (*scroll + n).min(last),
+        Some(Command::PageUp) => *scroll = scroll.saturating_sub(page * n),
+        Some(Command::PageDown) => *scroll = (*scroll + page * n).min(last),
+        Some(Command::Top) => *scroll = count.map_or(0, |c| c.saturating_sub(1)).min(last),
+        Some(Command::Bottom) => *scroll = count.map_or(last, |c| c.saturating_sub(1)).min(last),
         Some(Command::Back) => state.help = None,
         _ => {}
     }
 }
 
-fn on_paste(state: &mut State, text: &str) {
+fn on_paste(state: &mut State, text: &str, fx: &mut Vec<Effect>) {
     if state.help.is_some() {
         return;
     }
@@ -181,6 +227,7 @@ fn on_paste(state: &mut State, text: &str) {
                 form,
                 &state.picker.files,
                 state.code.as_ref().map(|c| &c.doc),
+                fx,
             );
         }
         Screen::Code => {
@@ -251,8 +298,13 @@ fn on_loaded(
                 state.screen = Screen::Code;
             }
             code::keep_cursor_visible(state);
+            // The keys typed while it opened, as if typed now.
+            for key in std::mem::take(&mut state.typeahead) {
+                on_key(state, key, fx);
+            }
         }
         Err(message) => {
+            state.typeahead.clear();
             state.error(format!("cannot open {}: {message}", loading.path));
             if state.code.is_none() {
                 state.screen = Screen::Picker;

@@ -22,6 +22,8 @@ pub(super) fn key(
         Some(Command::Down) => picker.selected = (picker.selected + 1).min(last),
         Some(Command::PageUp) => picker.selected = picker.selected.saturating_sub(page),
         Some(Command::PageDown) => picker.selected = (picker.selected + page).min(last),
+        Some(Command::Top) => picker.selected = 0,
+        Some(Command::Bottom) => picker.selected = last,
         Some(Command::Open) => match picker.selected_path().map(str::to_string) {
             Some(path) => load(state, &path, Some(0), true, fx),
             None if picker.scanning => {

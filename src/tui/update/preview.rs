@@ -57,6 +57,8 @@ pub(super) fn request_preview(
             notes: NotesMode::Folded,
             confirm: false,
             marked_row: None,
+            open: Default::default(),
+            from_findings: false,
         }),
         form,
     }
@@ -120,9 +122,12 @@ pub(super) fn on_preview(
                     .insert(change.path.clone(), change.sha256_before.clone());
             }
             preview.file = preview.file.min(ready.diffs.len().saturating_sub(1));
-            preview.finding = preview
-                .finding
-                .min(ready.finding_rows(preview.notes).len().saturating_sub(1));
+            preview.finding = preview.finding.min(
+                ready
+                    .finding_rows(preview.notes, &preview.open)
+                    .len()
+                    .saturating_sub(1),
+            );
             if first {
                 preview.scroll = 0;
             }
@@ -140,8 +145,11 @@ pub(super) fn on_preview(
 }
 
 fn diff_height(state: &State) -> usize {
-    (layout::preview(state.size).diff.height as usize).max(1)
+    (state.preview_layout().diff.height as usize).max(1)
 }
+
+/// How long a preview must have taken for Esc to ask before throwing it away.
+pub const LONG_PREVIEW: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Keys on the preview screen, in its three contexts: the diff, the findings list, the prompt.
 pub(super) fn key(
@@ -150,25 +158,17 @@ pub(super) fn key(
     form: Option<Form>,
     context: Context,
     command: Option<Command>,
+    count: Option<usize>,
     fx: &mut Vec<Effect>,
 ) -> Screen {
     let next = match context {
         Context::Confirm => confirm_key(state, &mut preview, command, fx),
-        Context::Findings => findings_key(state, &mut preview, command, fx),
-        _ => diff_key(state, &mut preview, command, fx),
+        Context::Findings => findings_key(state, &mut preview, command, count, fx),
+        _ => diff_key(state, &mut preview, command, count, fx),
     };
     match next {
         Next::Stay => Screen::Preview { preview, form },
-        Next::Back => {
-            let failed = matches!(preview.result, Some(Err(_)));
-            match form {
-                Some(form) if failed => Screen::Form(form),
-                _ => {
-                    state.info("cancelled: nothing was written");
-                    Screen::Code
-                }
-            }
-        }
+        Next::Back => back(state, preview, form),
         Next::Park => {
             state.parked = Some(preview);
             Screen::Code
@@ -185,16 +185,106 @@ enum Next {
     Park,
 }
 
+/// Closes the preview on screen after "close this long preview?" was answered yes.
+pub(super) fn discard(state: &mut State, fx: &mut Vec<Effect>) {
+    if let Screen::Preview { preview, form } = std::mem::replace(&mut state.screen, Screen::Code) {
+        state.screen = match close(state, &preview, fx) {
+            Next::Back => back(state, preview, form),
+            _ => Screen::Preview { preview, form },
+        };
+    }
+}
+
+/// Stops what the preview has running and says it is closed.
+fn close(_state: &mut State, preview: &Preview, fx: &mut Vec<Effect>) -> Next {
+    if preview.computing {
+        fx.push(Effect::CancelPreview);
+    }
+    if preview.ready().is_some_and(|r| r.check.is_running()) {
+        fx.push(Effect::CancelVerify);
+    }
+    Next::Back
+}
+
+/// The screen after the preview is closed: the form of a refused preview, else the code view.
+fn back(state: &mut State, preview: Box<Preview>, form: Option<Form>) -> Screen {
+    let failed = matches!(preview.result, Some(Err(_)));
+    match form {
+        Some(form) if failed => Screen::Form(form),
+        _ => {
+            state.info("cancelled: nothing was written");
+            Screen::Code
+        }
+    }
+}
+
+/// Esc in the diff: back to the findings list after a jump to a finding; a preview that took
+/// long to compute is closed only when the user says so; otherwise closed.
+fn on_back(state: &mut State, preview: &mut Preview, fx: &mut Vec<Effect>) -> Next {
+    if preview.from_findings {
+        preview.from_findings = false;
+        preview.focus = PreviewFocus::Findings;
+        return Next::Stay;
+    }
+    if let Some(ready) = preview.ready()
+        && ready.took >= LONG_PREVIEW
+        && !preview.computing
+    {
+        state.question = Some(Question::Discard {
+            secs: ready.took.as_secs(),
+        });
+        return Next::Stay;
+    }
+    close(state, preview, fx)
+}
+
+/// `<` `>` `=` `Z`: the split between the diff and the panel (the split is remembered).
+fn split_key(state: &mut State, preview: &Preview, command: Command, fx: &mut Vec<Effect>) {
+    let width = layout::frame(state.size).body.width;
+    let need = preview
+        .ready()
+        .and_then(|r| r.diffs.get(preview.file))
+        .map_or(u16::MAX, |d| d.width());
+    let current = layout::panel_width(width, state.split, need);
+    match command {
+        Command::Zoom => {
+            state.split.zoom = !state.split.zoom;
+            return;
+        }
+        Command::SplitLeft => state.split.panel = Some(current + layout::SPLIT_STEP),
+        Command::SplitRight => state.split.panel = Some(current.saturating_sub(layout::SPLIT_STEP)),
+        _ => state.split.panel = None,
+    }
+    state.split.zoom = false;
+    // Kept in bounds, so the next key moves it from where it shows.
+    if let Some(panel) = state.split.panel {
+        state.split.panel = Some(layout::panel_width(
+            width,
+            layout::Split {
+                panel: Some(panel),
+                zoom: false,
+            },
+            need,
+        ));
+    }
+    fx.push(Effect::SaveSplit(layout::Split {
+        panel: state.split.panel,
+        zoom: false,
+    }));
+}
+
 fn diff_key(
     state: &mut State,
     preview: &mut Preview,
     command: Option<Command>,
+    count: Option<usize>,
     fx: &mut Vec<Effect>,
 ) -> Next {
     let page = diff_height(state);
     let Some(command) = command else {
         return Next::Stay;
     };
+    let n = count.unwrap_or(1).max(1);
     let (rows, hunks) = match preview.ready() {
         Some(ready) => ready
             .diffs
@@ -205,12 +295,17 @@ fn diff_key(
     let files = preview.ready().map_or(0, |r| r.diffs.len());
     let last = rows.saturating_sub(1);
     match command {
-        Command::Up => preview.scroll = preview.scroll.saturating_sub(1),
-        Command::Down => preview.scroll = (preview.scroll + 1).min(last),
-        Command::PageUp => preview.scroll = preview.scroll.saturating_sub(page),
-        Command::PageDown => preview.scroll = (preview.scroll + page).min(last),
-        Command::Top => preview.scroll = 0,
-        Command::Bottom => preview.scroll = last.saturating_sub(page.saturating_sub(1)),
+        Command::Up => preview.scroll = preview.scroll.saturating_sub(n),
+        Command::Down => preview.scroll = (preview.scroll + n).min(last),
+        Command::PageUp => preview.scroll = preview.scroll.saturating_sub(page * n),
+        Command::PageDown => preview.scroll = (preview.scroll + page * n).min(last),
+        Command::Top => preview.scroll = count.map_or(0, |c| c.saturating_sub(1)).min(last),
+        Command::Bottom => {
+            preview.scroll = match count {
+                Some(c) => c.saturating_sub(1).min(last),
+                None => last.saturating_sub(page.saturating_sub(1)),
+            }
+        }
         Command::NextHunk => match hunks.iter().find(|&&h| h > preview.scroll) {
             Some(&h) => preview.scroll = h,
             None => state.info("no more hunks in this file"),
@@ -232,29 +327,44 @@ fn diff_key(
         Command::ScrollLeft => preview.hscroll = preview.hscroll.saturating_sub(8),
         Command::ScrollRight => preview.hscroll += 8,
         Command::ToggleContext => toggle_context(preview),
+        Command::SplitLeft | Command::SplitRight | Command::SplitAuto | Command::Zoom => {
+            split_key(state, preview, command, fx)
+        }
         Command::FocusWarnings => {
-            if preview
-                .ready()
-                .is_some_and(|r| !r.finding_rows(preview.notes).is_empty())
-            {
+            if state.split.zoom {
+                // The list is in the panel: show it.
+                state.split.zoom = false;
+            }
+            if !preview.rows().is_empty() {
                 preview.focus = PreviewFocus::Findings;
             } else {
                 state.info("this preview has no findings to select; the caveats apply as a whole");
             }
         }
+        Command::Apply if state.split.zoom => {
+            // Never written with the warning panel out of sight.
+            state.split.zoom = false;
+            let apply = state.keymap.hint(Context::Preview, Command::Apply);
+            state.info(format!(
+                "the warning panel is back: read it, then press {apply} to apply"
+            ));
+        }
         Command::Apply => try_apply(state, preview, fx),
         Command::Check => check::on_key(state, preview, Level::Check, fx),
         Command::RunTests => check::on_key(state, preview, Level::Tests, fx),
-        Command::Back => {
-            if preview.computing {
-                fx.push(Effect::CancelPreview);
-            }
-            if preview.ready().is_some_and(|r| r.check.is_running()) {
-                fx.push(Effect::CancelVerify);
-            }
-            return Next::Back;
-        }
+        Command::Back => return on_back(state, preview, fx),
         _ => {}
+    }
+    if command != Command::Back {
+        preview.from_findings &= matches!(
+            command,
+            Command::Up
+                | Command::Down
+                | Command::PageUp
+                | Command::PageDown
+                | Command::ScrollLeft
+                | Command::ScrollRight
+        );
     }
     Next::Stay
 }
@@ -417,26 +527,46 @@ fn findings_key(
     state: &mut State,
     preview: &mut Preview,
     command: Option<Command>,
+    count: Option<usize>,
     fx: &mut Vec<Effect>,
 ) -> Next {
-    let rows = preview
-        .ready()
-        .map_or(0, |r| r.finding_rows(preview.notes).len());
+    let rows = preview.rows().len();
+    let last = rows.saturating_sub(1);
+    let n = count.unwrap_or(1).max(1);
+    let page = (state.preview_layout().panel.height as usize / 2).max(1);
     match command {
-        Some(Command::Up) => preview.finding = preview.finding.saturating_sub(1),
-        Some(Command::Down) => preview.finding = (preview.finding + 1).min(rows.saturating_sub(1)),
+        Some(Command::Up) => preview.finding = preview.finding.saturating_sub(n),
+        Some(Command::Down) => preview.finding = (preview.finding + n).min(last),
+        Some(Command::PageUp) => preview.finding = preview.finding.saturating_sub(page * n),
+        Some(Command::PageDown) => preview.finding = (preview.finding + page * n).min(last),
+        Some(Command::Top) => preview.finding = count.map_or(0, |c| c.saturating_sub(1)).min(last),
+        Some(Command::Bottom) => {
+            preview.finding = count.map_or(last, |c| c.saturating_sub(1)).min(last)
+        }
         Some(Command::ToggleNotes) => {
             preview.notes = preview.notes.next();
-            let rows = preview
-                .ready()
-                .map_or(0, |r| r.finding_rows(preview.notes).len());
+            let rows = preview.rows().len();
             if rows == 0 {
                 preview.focus = PreviewFocus::Diff;
             }
             preview.finding = preview.finding.min(rows.saturating_sub(1));
         }
         Some(Command::Back) => preview.focus = PreviewFocus::Diff,
-        Some(Command::Jump) => return jump_to_finding(state, preview, fx),
+        Some(Command::Jump) => {
+            let fold = match preview.rows().get(preview.finding) {
+                Some(FindingRow::Fallback) => Some(Fold::Fallback),
+                Some(FindingRow::CheckGroup(g)) => Some(Fold::CheckGroup(*g)),
+                _ => None,
+            };
+            match fold {
+                Some(fold) => {
+                    if !preview.open.remove(&fold) {
+                        preview.open.insert(fold);
+                    }
+                }
+                None => return jump_to_finding(state, preview, fx),
+            }
+        }
         Some(Command::IncludeReference) => include_reference(state, preview, fx),
         _ => {}
     }
@@ -454,11 +584,11 @@ fn include_reference(state: &mut State, preview: &mut Preview, fx: &mut Vec<Effe
         return;
     };
     let Some(finding) = ready
-        .finding_rows(preview.notes)
+        .finding_rows(preview.notes, &preview.open)
         .get(preview.finding)
         .and_then(|row| match row {
             FindingRow::One(i) | FindingRow::Group { first: i, .. } => Some(*i),
-            FindingRow::Check(_) => None,
+            _ => None,
         })
         .and_then(|i| ready.outcome.plan.findings.get(i))
     else {
@@ -499,16 +629,11 @@ fn include_reference(state: &mut State, preview: &mut Preview, fx: &mut Vec<Effe
 fn jump_to_finding(state: &mut State, preview: &mut Preview, fx: &mut Vec<Effect>) -> Next {
     let page = diff_height(state);
     let row = preview.finding;
-    let notes = preview.notes;
+    let rows = preview.rows();
     let Some(Ok(ready)) = preview.result.as_mut() else {
         return Next::Stay;
     };
-    let Some(finding) = ready
-        .finding_rows(notes)
-        .get(row)
-        .and_then(|r| ready.row_finding(r))
-        .cloned()
-    else {
+    let Some(finding) = rows.get(row).and_then(|r| ready.row_finding(r)).cloned() else {
         return Next::Stay;
     };
     if let Some(file) = ready.diffs.iter().position(|d| d.path == finding.file) {
@@ -521,6 +646,7 @@ fn jump_to_finding(state: &mut State, preview: &mut Preview, fx: &mut Vec<Effect
         }
         preview.file = file;
         preview.focus = PreviewFocus::Diff;
+        preview.from_findings = true;
         preview.marked_row = row;
         preview.scroll = row.map_or(0, |r| r.saturating_sub(page / 3));
         return Next::Stay;

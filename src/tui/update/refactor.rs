@@ -47,6 +47,7 @@ pub(super) fn start_extract(state: &mut State) -> Screen {
         error: None,
         completions: Vec::new(),
         completion: None,
+        folder: None,
     })
 }
 
@@ -154,6 +155,7 @@ pub(super) fn start_move(state: &mut State) -> Screen {
         error: None,
         completions: Vec::new(),
         completion: None,
+        folder: None,
     };
     form::refresh_completions(&mut form, &state.picker.files);
     Screen::Form(form)
@@ -205,6 +207,7 @@ pub(super) fn start_change_signature(state: &mut State) -> Screen {
         error: None,
         completions: Vec::new(),
         completion: None,
+        folder: None,
     })
 }
 
@@ -215,10 +218,28 @@ pub(super) fn start_rename(state: &mut State) -> Screen {
         return Screen::Code;
     };
     let col = code.col.min(motion::last_col(&code.doc, code.cursor));
-    let Some(word) = aim::word_at(&code.doc, code.cursor, col) else {
+    let Some(mut word) = aim::word_at(&code.doc, code.cursor, col) else {
         state.warn("put the cursor on a name (a definition or a use) to rename it".to_string());
         return Screen::Code;
     };
+    let keyword = code.doc.text[word.clone()].to_string();
+    if code.doc.language.is_keyword(&keyword) {
+        // On the keyword of a definition (`def`, `fn`, `class`, `struct`): what it defines.
+        let defined = code.doc.symbols.iter().find(|s| {
+            s.line == code.cursor + 1
+                && s.kind != SymbolKind::Impl
+                && s.name_range.start > word.start
+        });
+        match defined {
+            Some(symbol) => word = symbol.name_range.clone(),
+            None => {
+                state.warn(format!(
+                    "`{keyword}` is a keyword, not a name: put the cursor on a name (a definition or a use) to rename it"
+                ));
+                return Screen::Code;
+            }
+        }
+    }
     let name = code.doc.text[word.clone()].to_string();
     let line_start = code.doc.lines.get(code.cursor).map_or(0, |r| r.start);
     let column = code.doc.text[line_start..word.start].chars().count() + 1;
@@ -234,6 +255,7 @@ pub(super) fn start_rename(state: &mut State) -> Screen {
         error: None,
         completions: Vec::new(),
         completion: None,
+        folder: None,
     })
 }
 

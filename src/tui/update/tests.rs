@@ -97,7 +97,7 @@ fn a_heuristic_result_asks_twice_then_writes_and_undo_restores() {
     assert!(preview.confirm);
     assert_eq!(
         preview.ready().unwrap().confirm_question(),
-        "apply despite 3 caveats and 1 warning? y/n"
+        "apply without a check (the project turns the check off ([verify] default = false in .candor/config.toml)), despite 3 caveats and 1 warning? y/n"
     );
     assert_eq!(
         std::fs::read_to_string(dir.path().join("a.py")).unwrap(),
@@ -122,14 +122,16 @@ fn a_heuristic_result_asks_twice_then_writes_and_undo_restores() {
 #[test]
 fn a_clean_language_server_result_applies_on_the_first_key() {
     let (dir, mut h) = session();
-    show(
+    show_checked(
         &mut h,
         outcome(
             BackendKind::Lsp,
             vec![Finding::info("a.py", 1, "fine")],
             AFTER,
         ),
+        crate::verify::Level::Check,
     );
+    check_answer(&mut h, Vec::new());
     h.press(&["enter"]);
     assert_eq!(
         std::fs::read_to_string(dir.path().join("a.py")).unwrap(),
@@ -315,7 +317,7 @@ fn a_caveat_note_is_shown_under_its_caveat() {
     // The caveat may wrap; its note follows it, before the next caveat's bullet.
     let note = rows
         .iter()
-        .position(|r| r.contains("↳ arguments bound to parameters"))
+        .position(|r| r.contains("↳ this time: arguments bound to parameters"))
         .expect("the note is on screen");
     assert!(note > caveat, "{}", rows.join("\n"));
     assert!(
@@ -481,12 +483,116 @@ fn the_check_key_stops_it_esc_cancels_it_and_old_answers_are_dropped() {
 }
 
 #[test]
-fn a_project_that_turned_the_check_off_says_nothing_was_verified() {
-    let (_dir, mut h) = session();
+fn a_project_that_turned_the_check_off_asks_before_writing_an_unchecked_result() {
+    let (dir, mut h) = session();
     show(&mut h, outcome(BackendKind::Lsp, Vec::new(), AFTER));
     let ready = h.state.preview().unwrap().ready().unwrap();
     assert_eq!(ready.check.run, CheckRun::NotAsked);
-    assert!(!ready.needs_second_confirmation());
+    assert!(ready.needs_second_confirmation());
+    h.press(&["enter"]);
+    let preview = h.state.preview().unwrap();
+    assert!(preview.confirm, "an unchecked result asks");
+    assert!(
+        preview
+            .ready()
+            .unwrap()
+            .confirm_question()
+            .starts_with("apply without a check (the project turns the check off"),
+    );
+    h.press(&["n"]);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.py")).unwrap(),
+        TEXT
+    );
+}
+
+/// A check that could not run (`state`, `reason`) for the result on screen.
+fn check_unavailable(h: &mut Headless, state: crate::verify::State, reason: &str) {
+    let id = h.state.preview().unwrap().ready().unwrap().check.id;
+    let verification = crate::verify::Verification {
+        checker: Some("cargo check".to_string()),
+        state,
+        ..crate::verify::Verification::skipped(reason)
+    };
+    h.dispatch(Action::Checked {
+        id,
+        verification: Box::new(verification),
+    });
+    h.settle();
+}
+
+#[test]
+fn an_unchecked_semantic_result_asks_once_naming_why_whatever_the_backend() {
+    let untrusted = crate::trust::Trust::Untrusted {
+        root: "/p".into(),
+        why: crate::trust::Untrusted::Never,
+    }
+    .refusal("`cargo check` in this project");
+    let cases = [
+        (
+            crate::verify::State::Unavailable,
+            untrusted.as_str(),
+            "apply without a check (cargo check unavailable: the project is not trusted)? y/n",
+        ),
+        (
+            crate::verify::State::Timeout,
+            "cargo check after the refactor took longer than 120 s",
+            "apply without a check (cargo check timed out: cargo check after the refactor took longer than 120 s)? y/n",
+        ),
+    ];
+    for (backend, semantic) in [
+        (BackendKind::Lsp, None),
+        (
+            BackendKind::Lsp,
+            Some(ServerInfo {
+                name: "rope".into(),
+                version: None,
+            }),
+        ),
+    ] {
+        for (state, reason, question) in &cases {
+            let (dir, mut h) = session();
+            let mut result = outcome(backend, Vec::new(), AFTER);
+            if semantic.is_some() {
+                result.server = None;
+                result.semantic_backend = semantic.clone();
+            }
+            show_checked(&mut h, result, crate::verify::Level::Check);
+            check_unavailable(&mut h, *state, reason);
+            h.press(&["enter"]);
+            let preview = h.state.preview().unwrap();
+            assert!(preview.confirm, "{question}: asked");
+            assert_eq!(preview.ready().unwrap().confirm_question(), *question);
+            assert_eq!(
+                preview.ready().unwrap().confirm_hint(),
+                "Read why it was not checked in the warning panel."
+            );
+            h.press(&["y"]);
+            assert_eq!(
+                std::fs::read_to_string(dir.path().join("a.py")).unwrap(),
+                AFTER,
+                "written once confirmed"
+            );
+        }
+    }
+    // A check stopped by the user: asked too.
+    let (_dir, mut h) = session();
+    show_checked(
+        &mut h,
+        outcome(BackendKind::Lsp, Vec::new(), AFTER),
+        crate::verify::Level::Check,
+    );
+    h.press(&["v"]);
+    h.press(&["enter"]);
+    let preview = h.state.preview().unwrap();
+    assert!(preview.confirm);
+    assert!(
+        preview
+            .ready()
+            .unwrap()
+            .confirm_question()
+            .contains("the check was stopped")
+    );
 }
 
 #[test]

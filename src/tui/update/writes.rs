@@ -2,7 +2,7 @@
 //! offered) or refused (a stale file asks for the preview again), and undo.
 
 use crate::api::{ApiError, ErrorCode};
-use crate::tui::action::UndoRefused;
+use crate::tui::action::{UndoDone, UndoRefused};
 use crate::tui::effect::Effect;
 use crate::tui::keymap::{Command, Context};
 use crate::tui::state::*;
@@ -96,20 +96,24 @@ pub(super) fn undo(state: &mut State, fx: &mut Vec<Effect>) {
 pub(super) fn on_undone(
     state: &mut State,
     id: u64,
-    result: Result<Vec<String>, UndoRefused>,
+    result: Result<UndoDone, UndoRefused>,
     fx: &mut Vec<Effect>,
 ) {
     if state.writing.take_if(|w| w.id == id).is_none() {
         return;
     }
     match result {
-        Ok(restored) => {
+        Ok(done) => {
             let label = state
                 .last_applied
                 .take()
                 .map(|a| a.label)
                 .unwrap_or_default();
-            state.info(format!("undone {label}: restored {}", restored.join(", ")));
+            let mut text = format!("undone {label}: restored {}", done.files.join(", "));
+            for merged in &done.merged {
+                text.push_str(&format!("; {merged}"));
+            }
+            state.info(text);
             if let Some(path) = state.code.as_ref().map(|c| c.doc.path.clone()) {
                 load(state, &path, None, false, fx);
             }

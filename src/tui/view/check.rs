@@ -1,25 +1,21 @@
 //! The "Check" section of the warning panel: what the project's own tools said about this
-//! result (cargo check; ruff, compile() and a type checker; the tests on request or when cheap), the spinner and
-//! step while they run, the problems they found as selectable rows, and — until a check has
-//! run — what nobody has verified yet.
+//! result (cargo check; ruff, compile() and a type checker; the tests on request or when cheap),
+//! the spinner, step, seconds and files done while they run, and — until a check has run — what
+//! nobody has verified yet, with the way to trust the project from here when that is what stops
+//! it. The problems it found are
+//! rows of the findings list, drawn by the panel under this.
 
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use crate::refactor::Severity;
 use crate::tui::keymap::{Command, Context};
-use crate::tui::state::{CheckRun, Preview, PreviewFocus, Ready, State, checker_name, plural};
+use crate::tui::state::{CheckRun, Ready, State, checker_name, plural};
 use crate::verify::{Level, State as Outcome, TestReport, Verification};
 
-/// Appends the section to `lines`; returns the first line of the selected row, if one of the
-/// check's rows is selected.
-pub fn section(
-    state: &State,
-    preview: &Preview,
-    ready: &Ready,
-    width: usize,
-    lines: &mut Vec<Line<'static>>,
-) -> Option<usize> {
+use super::push;
+
+/// Appends the section's heading and status to `lines`.
+pub fn section(state: &State, ready: &Ready, width: usize, lines: &mut Vec<Line<'static>>) {
     let t = &state.theme;
     let check = &ready.check;
     let lang = ready.outcome.lang;
@@ -91,32 +87,14 @@ pub fn section(
         }
         CheckRun::Done(verification) => done(state, verification, lang, width, lines),
     }
-    // The problems it found, selectable like findings (they come first in the rows).
-    let focused = preview.focus == PreviewFocus::Findings;
-    let mut selected_at = None;
-    for (index, finding) in check.findings.iter().enumerate() {
-        let start = lines.len();
-        let (mark, style) = match finding.severity {
-            Severity::Error => ("✗ ", t.error),
-            Severity::Warning => ("▲ ", t.warning),
-            Severity::Info => ("· ", t.info),
-        };
-        push(
-            lines,
-            &format!("{}:{} {}", finding.file, finding.line, finding.message),
-            mark,
-            style,
-            width,
-        );
-        if focused && index == preview.finding {
-            selected_at = Some(start);
-            for line in &mut lines[start..] {
-                *line = line.clone().style(t.list_selected);
-            }
-        }
-    }
-    // The tests' key, unless the check says something of the tests already (they ran, cheap
-    // enough, or it says why not and names the key).
+}
+
+/// After the check's problems: the offer to run the tests too, once the check ran.
+pub fn tests_hint(state: &State, ready: &Ready, width: usize, lines: &mut Vec<Line<'static>>) {
+    let check = &ready.check;
+    let tests = state.keymap.hint(Context::Preview, Command::RunTests);
+    // Not when the check says something of the tests already (they ran, cheap enough, or it
+    // says why not and names the key).
     let ran = check.verification().is_some_and(|v| {
         matches!(v.state, Outcome::Clean | Outcome::Introduced) && v.tests.is_none()
     });
@@ -125,11 +103,10 @@ pub fn section(
             lines,
             &format!("{tests}: also run the project's tests"),
             "  ",
-            t.dim,
+            state.theme.dim,
             width,
         );
     }
-    selected_at
 }
 
 /// The lines of a finished check: its summary, then why (unavailable, timeout, skipped), what
@@ -171,6 +148,16 @@ fn done(
     push(lines, &headline, mark, style, width);
     if let Some(reason) = &verification.reason {
         push(lines, reason, "  ", t.dim, width);
+        if reason.contains("not trusted") && !state.trust.allows_project_programs() {
+            let trust = state.keymap.hint(Context::Preview, Command::Trust);
+            push(
+                lines,
+                &format!("{trust}: trust it from here (shows what that allows, and asks)"),
+                "  ",
+                t.dim,
+                width,
+            );
+        }
     }
     if verification.preexisting > 0 {
         push(
@@ -231,18 +218,4 @@ fn not_verified(ready: &Ready) -> String {
         (None, None) => String::new(),
     };
     format!("{who}not compiled or type-checked yet")
-}
-
-/// `text` wrapped to `width`, the first line after `first`, the others indented.
-fn push(lines: &mut Vec<Line<'static>>, text: &str, first: &str, style: Style, width: usize) {
-    for (i, piece) in super::wrap(text, width.saturating_sub(2))
-        .into_iter()
-        .enumerate()
-    {
-        let prefix = if i == 0 { first } else { "  " };
-        lines.push(Line::from(vec![
-            Span::styled(prefix.to_string(), style),
-            Span::styled(piece, style),
-        ]));
-    }
 }

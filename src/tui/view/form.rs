@@ -18,7 +18,11 @@ use crate::tui::state::{Form, FormKind, State};
 pub fn render(state: &State, form: &Form, frame: &mut Frame) {
     let t = &state.theme;
     let is_move = matches!(form.kind, FormKind::Move { .. });
-    let area = layout::form(state.size, is_move, focus_rows(state));
+    // What is said under the input wraps: the form grows by the rows it needs beyond one.
+    let text_width = layout::form_width(state.size).saturating_sub(4) as usize;
+    let status = status_lines(state, form, text_width);
+    let extra = status.len().saturating_sub(1) as u16;
+    let area = layout::form(state.size, is_move, extra, focus_rows(state));
     let (title, about, label) = match &form.kind {
         FormKind::Extract {
             file, start, end, ..
@@ -98,36 +102,9 @@ pub fn render(state: &State, form: &Form, frame: &mut Frame) {
         );
         y += 1;
     }
-    let status = match (&form.error, &form.kind) {
-        (Some(error), _) => Span::styled(format!("✗ {error}"), t.error),
-        (
-            None,
-            FormKind::ChangeSignature {
-                language,
-                is_method,
-                ..
-            },
-        ) => signature_hint(*language, *is_method, &form.input_text(), t.dim),
-        (None, FormKind::Move { .. }) => {
-            let typed = form.input_text();
-            let typed = typed.trim();
-            let name = typed.rsplit('/').next().unwrap_or(typed);
-            if typed.is_empty() || !name.contains('.') {
-                Span::styled(
-                    "Tab completes an existing file; a new path creates the file",
-                    t.dim,
-                )
-            } else if state.picker.files.iter().any(|f| f == typed) {
-                Span::styled("existing file: the item is added to it", t.dim)
-            } else {
-                Span::styled("new file: it will be created", t.dim)
-            }
-        }
-        (None, FormKind::Extract { .. } | FormKind::Rename { .. }) => {
-            Span::styled("a new name: letters, digits and _, not a keyword", t.dim)
-        }
-    };
-    line(frame, Line::from(status), &mut y);
+    for status_line in status {
+        line(frame, status_line, &mut y);
+    }
 
     if is_move && !form.completions.is_empty() {
         y += 1;
@@ -178,8 +155,54 @@ pub fn render(state: &State, form: &Form, frame: &mut Frame) {
     frame.render_widget(Paragraph::new(Span::styled(help, t.dim)), bottom);
 }
 
-/// What the parameter list will become, or what the receiver is (read as the engine reads it).
-fn signature_hint(language: Language, is_method: bool, text: &str, style: Style) -> Span<'static> {
+/// What is said under the input, wrapped to `width`: the input's error, else what the input
+/// will do.
+fn status_lines(state: &State, form: &Form, width: usize) -> Vec<Line<'static>> {
+    let t = &state.theme;
+    let (text, style) = match (&form.error, &form.kind) {
+        (Some(error), _) => (format!("✗ {error}"), t.error),
+        (
+            None,
+            FormKind::ChangeSignature {
+                language,
+                is_method,
+                ..
+            },
+        ) => (
+            signature_hint(*language, *is_method, &form.input_text()),
+            t.dim,
+        ),
+        (None, FormKind::Move { .. }) => {
+            let typed = form.input_text();
+            let typed = typed.trim();
+            let name = typed.rsplit('/').next().unwrap_or(typed);
+            let text = if typed.is_empty() || !name.contains('.') {
+                "Tab completes an existing file; a new path creates the file"
+            } else if state.picker.files.iter().any(|f| f == typed) {
+                "existing file: the item is added to it"
+            } else {
+                match &form.folder {
+                    Some((_, Some(true))) => "new file: it will be created",
+                    Some((_, Some(false))) => "",
+                    _ => "new file: checking its folder…",
+                }
+            };
+            (text.to_string(), t.dim)
+        }
+        (None, FormKind::Extract { .. } | FormKind::Rename { .. }) => (
+            "a new name: letters, digits and _, not a keyword".to_string(),
+            t.dim,
+        ),
+    };
+    super::wrap(&text, width.max(10))
+        .into_iter()
+        .map(|l| Line::from(Span::styled(l, style)))
+        .collect()
+}
+
+/// What the parameter list will become, or what the receiver is (read as the engine reads it);
+/// for a Rust parameter typed with `= expr`, that its callers pass `expr`.
+fn signature_hint(language: Language, is_method: bool, text: &str) -> String {
     match read_typed_list(language, text, is_method) {
         Ok(typed) => {
             let count = typed.parameters.len() - usize::from(typed.receiver.is_some());
@@ -187,9 +210,18 @@ fn signature_hint(language: Language, is_method: bool, text: &str, style: Style)
             if let Some(receiver) = typed.receiver {
                 hint.push_str(&format!("; the receiver `{receiver}` stays as it is"));
             }
-            Span::styled(hint, style)
+            if language == Language::Rust {
+                for p in typed.parameters.iter().filter(|p| p.default.is_some()) {
+                    hint.push_str(&format!(
+                        "; callers pass `{}` for the new `{}`",
+                        p.default.as_deref().unwrap_or_default(),
+                        p.name
+                    ));
+                }
+            }
+            hint
         }
-        Err(_) => Span::raw(""),
+        Err(_) => String::new(),
     }
 }
 

@@ -1,17 +1,20 @@
 //! Drawing: one module per screen, each taking the state by reference (drawing cannot change
 //! it). This module draws the frame around them: title, notices, status line, help.
 
+mod ask;
 mod check;
 mod code;
 pub mod fit;
 mod form;
 mod help;
+mod panel;
 mod picker;
 mod preview;
 mod status;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
@@ -51,9 +54,17 @@ pub fn render(state: &State, frame: &mut Frame) {
     }
     notice(state, frame);
     status_line(state, frame);
+    if let Some(question) = &state.question {
+        ask::render(state, question, frame);
+    }
     if state.help.is_some() {
         help::render(state, frame);
     }
+}
+
+/// How many lines the help screen has (its scrolling stops at the last page).
+pub fn help_line_count(state: &State) -> usize {
+    help::help_lines(state).len()
 }
 
 pub(crate) fn spinner(state: &State) -> &'static str {
@@ -168,6 +179,27 @@ fn status_line(state: &State, frame: &mut Frame) {
     ));
     spans.extend(right);
     frame.render_widget(Paragraph::new(Line::from(spans)).style(t.status), area);
+}
+
+/// `text` wrapped to `width`, the first line after `first`, the others indented.
+pub(crate) fn push(
+    lines: &mut Vec<Line<'static>>,
+    text: &str,
+    first: &str,
+    style: Style,
+    width: usize,
+) {
+    let lead = Span::raw(first).width().max(2);
+    for (i, piece) in wrap(text, width.saturating_sub(lead))
+        .into_iter()
+        .enumerate()
+    {
+        let prefix = if i == 0 { first } else { "  " };
+        lines.push(Line::from(vec![
+            Span::styled(prefix.to_string(), style),
+            Span::styled(piece, style),
+        ]));
+    }
 }
 
 /// Word-wraps `text` to `width` columns; words longer than a line are cut.

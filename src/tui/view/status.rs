@@ -59,6 +59,18 @@ pub fn pieces(state: &State) -> (Vec<Piece<'static>>, Vec<(String, String)>) {
                     hint(Context::Prompt, Command::Submit, "go"),
                     hint(Context::Prompt, Command::Cancel, "cancel"),
                 ],
+                _ if !state.trust.allows_project_programs() => vec![
+                    hint(Context::Code, Command::SelectLines, "select"),
+                    hint(Context::Code, Command::Extract, "extract"),
+                    hint(Context::Code, Command::Inline, "inline"),
+                    hint(Context::Code, Command::MoveToFile, "move"),
+                    hint(Context::Code, Command::ChangeSignature, "signature"),
+                    hint(Context::Code, Command::Rename, "rename"),
+                    hint(Context::Code, Command::Search, "search"),
+                    hint(Context::Code, Command::Outline, "outline"),
+                    hint(Context::Code, Command::Trust, "trust"),
+                    hint(Context::Global, Command::Help, "help"),
+                ],
                 _ => vec![
                     hint(Context::Code, Command::SelectLines, "select"),
                     hint(Context::Code, Command::Extract, "extract"),
@@ -104,6 +116,15 @@ pub fn pieces(state: &State) -> (Vec<Piece<'static>>, Vec<(String, String)>) {
                     hint(Context::Preview, Command::FocusWarnings, "findings"),
                     hint(Context::Preview, Command::NextHunk, "next hunk"),
                     hint(Context::Preview, Command::Back, "cancel"),
+                    hint(
+                        Context::Preview,
+                        Command::Zoom,
+                        if state.split.zoom {
+                            "warnings"
+                        } else {
+                            "diff only"
+                        },
+                    ),
                     hint(Context::Global, Command::Help, "help"),
                 ]
             } else {
@@ -120,7 +141,7 @@ pub fn pieces(state: &State) -> (Vec<Piece<'static>>, Vec<(String, String)>) {
                 Some(NotesMode::Hidden) => "fold notes",
             };
             vec![
-                hint(Context::Findings, Command::Jump, "jump to line"),
+                hint(Context::Findings, Command::Jump, "jump or open"),
                 hint(Context::Findings, Command::ToggleNotes, notes),
                 hint(Context::Findings, Command::Back, "back to diff"),
             ]
@@ -128,6 +149,10 @@ pub fn pieces(state: &State) -> (Vec<Piece<'static>>, Vec<(String, String)>) {
         Context::Confirm => vec![
             hint(Context::Confirm, Command::Yes, "apply"),
             hint(Context::Confirm, Command::No, "back"),
+        ],
+        Context::Ask => vec![
+            hint(Context::Ask, Command::Yes, "yes"),
+            hint(Context::Ask, Command::No, "no"),
         ],
         Context::Help | Context::Global | Context::Input => vec![
             hint(Context::Help, Command::Down, "scroll"),

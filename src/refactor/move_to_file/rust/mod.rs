@@ -429,7 +429,15 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
         && use_paths(m.tree, &m.source.text)
             .iter()
             .any(|(p, alias, _)| p.join("::") == path && alias.is_none());
-    if imported {
+    // `use money::*;` (or `pub use`) brings it in already: another `use` would be redundant.
+    let by_glob = crate::lang::rust::imports::imports_from_module(
+        m.tree,
+        &m.source.text,
+        source,
+        name,
+        &located.target_segments,
+    );
+    if imported || by_glob {
         back.notes.push(Note::new(
             At::Source(uses[0]),
             Severity::Info,
@@ -482,7 +490,16 @@ fn public_api_note(
     };
     let old_path = external(&located.source_segments);
     let new_path = external(&located.target_segments);
-    if item_is_pub && located.source_is_api {
+    // `pub use money::*;` in the source module keeps it at its old path.
+    let still_exported = hidden_by.is_none()
+        && crate::lang::rust::imports::reexports_from_module(
+            m.tree,
+            &m.source.text,
+            &m.source.path,
+            name,
+            &located.target_segments,
+        );
+    if item_is_pub && located.source_is_api && !still_exported {
         let message = match hidden_by {
             Some(module) => w::public_api_lost(name, &old_path, &new_path, module),
             None => w::public_api_moved(name, &old_path, &new_path),
