@@ -8,6 +8,9 @@
 //! cargo build --release
 //! cargo run --release --example check_timings -- target/release/candor /work/real/more-itertools-10.5.0 [TYPE_CHECKER]
 //! ```
+//!
+//! `ONLY=signature` (a part of a label) times only that refactor, on a cache of its own: its cold
+//! figure then owes nothing to the refactors before it.
 
 use std::path::Path;
 use std::process::Command;
@@ -76,7 +79,11 @@ fn main() {
             json!({"file_path": "more_itertools/recipes.py", "function_name": "take", "new_parameters": [{"name": "iterable"}, {"name": "n"}]}),
         ),
     ];
+    let only = std::env::var("ONLY").unwrap_or_default();
     for (label, tool, mut arguments) in calls {
+        if !label.contains(only.as_str()) {
+            continue;
+        }
         arguments["verify"] = json!(true);
         for run in ["cold", "again"] {
             let started = Instant::now();

@@ -258,11 +258,24 @@ impl Ready {
         Some(match &self.check.run {
             CheckRun::Done(v) if v.state == crate::verify::State::Clean => {
                 let checker = v.checker.as_deref().unwrap_or_else(|| checker_name(lang));
-                format!("{who}, and {checker} found nothing new in it")
+                match v.introduced_warnings.len() {
+                    0 => format!("{who}, and {checker} found nothing new in it"),
+                    // Clean, but not "nothing new": the new warnings are listed under Check.
+                    n => format!(
+                        "{who}, and {checker} found no new error in it, {} (see Check)",
+                        plural(n, "new warning")
+                    ),
+                }
             }
             CheckRun::Done(v) if v.state == crate::verify::State::Introduced => {
                 let checker = v.checker.as_deref().unwrap_or_else(|| checker_name(lang));
-                let found = self.check.found(lang);
+                // The checker is named here already: not "… found 2 new errors found by the check".
+                let found: Vec<String> = self
+                    .check
+                    .found(lang)
+                    .into_iter()
+                    .map(|part| part.replace(" found by the check", ""))
+                    .collect();
                 let found = if found.is_empty() {
                     "problems".to_string()
                 } else {

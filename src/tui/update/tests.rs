@@ -432,6 +432,69 @@ fn a_clean_check_of_a_language_server_result_applies_on_the_first_key() {
 }
 
 #[test]
+fn new_warnings_alone_are_clean_but_never_called_nothing_new() {
+    let (dir, mut h) = session();
+    show_checked(
+        &mut h,
+        outcome(BackendKind::Lsp, Vec::new(), AFTER),
+        crate::verify::Level::Check,
+    );
+    let id = h.state.preview().unwrap().ready().unwrap().check.id;
+    let mut unused = undefined_name(2);
+    unused.severity = Severity::Warning;
+    unused.code = "F841".to_string();
+    unused.message = "Local variable `x` is assigned to but never used".to_string();
+    h.dispatch(Action::Checked {
+        id,
+        verification: Box::new(crate::verify::Verification {
+            checker: Some("ruff + compile + pyrefly".to_string()),
+            state: crate::verify::State::Clean,
+            introduced_warnings: vec![unused],
+            ..crate::verify::Verification::skipped("")
+        }),
+    });
+    h.settle();
+    let ready = h.state.preview().unwrap().ready().unwrap();
+    assert!(ready.check.is_clean());
+    assert_eq!(
+        ready.semantic_caveat().as_deref(),
+        Some(
+            "pylsp (a language server) did the refactor, and ruff + compile + pyrefly found no \
+             new error in it, 1 new warning (see Check)"
+        )
+    );
+    h.press(&["enter"]);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.py")).unwrap(),
+        AFTER,
+        "a new warning alone does not stop the write"
+    );
+}
+
+#[test]
+fn the_caveat_line_names_the_checker_once() {
+    let (_dir, mut h) = session();
+    show_checked(
+        &mut h,
+        outcome(BackendKind::Lsp, Vec::new(), AFTER),
+        crate::verify::Level::Check,
+    );
+    check_answer(&mut h, vec![undefined_name(2), undefined_name(3)]);
+    let caveat = h
+        .state
+        .preview()
+        .unwrap()
+        .ready()
+        .unwrap()
+        .semantic_caveat()
+        .unwrap();
+    assert!(
+        caveat.ends_with("ruff + compile + basedpyright found 2 new errors in it (see Check)"),
+        "{caveat}"
+    );
+}
+
+#[test]
 fn the_check_key_stops_it_esc_cancels_it_and_old_answers_are_dropped() {
     let (_dir, mut h) = session();
     show_checked(
