@@ -68,22 +68,22 @@ OUT.write_text(
 
 /// Full canonical decomposition (NFD) of each identifier character that has one.
 pub(super) const CANONICAL: &[(u32, &str)] = &[
-{rows(canonical, 4)}
+{rows(canonical, 8)}
 ];
 
 /// Full compatibility decomposition (NFKD) where it differs from the canonical one.
 pub(super) const COMPATIBILITY: &[(u32, &str)] = &[
-{rows(compat, 4)}
+{rows(compat, 8)}
 ];
 
 /// Canonical combining class of every character whose class is not 0.
 pub(super) const COMBINING_CLASS: &[(u32, u8)] = &[
-{rows(ccc, 8)}
+{rows(ccc, 16)}
 ];
 
 /// (first, second, composite) of every canonical composition NFC performs, sorted by the pair.
 pub(super) const COMPOSITIONS: &[(u32, u32, u32)] = &[
-{rows(pair_rows, 4)}
+{rows(pair_rows, 8)}
 ];
 """
 )

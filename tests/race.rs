@@ -9,6 +9,11 @@
 //!   write). An apply that succeeds must have replaced exactly the content it was previewed on.
 //! - `a_stale_preview_is_refused_through_candor_call`: the same through the real binary, with the
 //!   `expected_sha256` a caller passes after a dry run.
+//! - `two_processes_renaming_the_same_files_serialize`: two real `candor call` processes rename
+//!   two symbols of the same eight files at once (200 trials, `CANDOR_RACE_TRIALS` for more;
+//!   `CANDOR_TEST_BIN` runs a release binary): each lands whole or is refused `stale_file`.
+//! - `a_server_rename_overtaken_by_another_write_is_refused`: the window issue 21 found — pylsp's
+//!   rename computed on files another process rewrites before candor uses the answer.
 
 mod common;
 
