@@ -153,14 +153,19 @@ impl Language {
         if normal == name {
             return Ok(());
         }
-        let form = match self {
+        Err(format!(
+            "`{name}` is not in the form {} reads names in ({}): it reads it as `{normal}`; write `{normal}` instead",
+            self.name(),
+            self.normal_form()
+        ))
+    }
+
+    /// The Unicode normalisation form the language compares names in.
+    pub fn normal_form(self) -> &'static str {
+        match self {
             Language::Python => "NFKC",
             Language::Rust => "NFC",
-        };
-        Err(format!(
-            "`{name}` is not in the form {} reads names in ({form}): it reads it as `{normal}`; write `{normal}` instead",
-            self.name()
-        ))
+        }
     }
 }
 

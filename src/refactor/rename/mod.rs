@@ -151,7 +151,13 @@ fn check_renamed(
     let read_as = lang.normalized_name(new_name);
     check_collisions(sources, found, renamed, &read_as).map_err(|e| match e {
         RefactorError::Unsupported(message) if read_as != new_name => {
-            RefactorError::Unsupported(w::read_as(new_name, &read_as, lang.name(), &message))
+            RefactorError::Unsupported(w::read_as(
+                new_name,
+                &read_as,
+                lang.name(),
+                lang.normal_form(),
+                &message,
+            ))
         }
         other => other,
     })?;
