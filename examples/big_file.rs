@@ -135,7 +135,7 @@ fn run(lang: Lang, calls: usize, shape: Shape, tools: &[&str]) -> Vec<(String, f
         println!(
             "  engine       {tool:<7} {:>8.2?} wall {cpu:>6.2} s CPU  {}  [load {load}]",
             took,
-            summary(answer.as_ref().map_err(|e| e.message.clone()))
+            summary(answer.map_err(|e| e.message))
         );
         figures.push((format!("engine {tool} wall"), took.as_secs_f64()));
         figures.push((format!("engine {tool} CPU"), cpu));
@@ -183,10 +183,7 @@ fn summary(answer: Result<Value, String>) -> String {
                 "ok: {} change(s), {} finding(s), backend {}",
                 data["changes"].as_array().map_or(0, Vec::len),
                 data["findings"].as_array().map_or(0, Vec::len),
-                v["backend"]
-                    .as_str()
-                    .or(data["backend"].as_str())
-                    .unwrap_or("?"),
+                v["backend_used"].as_str().unwrap_or("?"),
             )
         }
         Err(e) => format!("error: {}", e.chars().take(160).collect::<String>()),
