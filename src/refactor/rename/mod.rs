@@ -284,12 +284,9 @@ fn check_collisions(
             continue;
         };
         let tree = store.tree_in_passing(lang, file);
-        for reference in references {
-            if let Some(bound) =
-                resolver.bound_at(&tree, &file.text, reference.range.start, new_name)
-            {
-                return Err(refuse(path, bound.line, bound.what, w::where_used()));
-            }
+        let offsets: Vec<usize> = references.iter().map(|r| r.range.start).collect();
+        if let Some(bound) = resolver.first_bound(&tree, &file.text, &offsets, new_name) {
+            return Err(refuse(path, bound.line, bound.what, w::where_used()));
         }
     }
     Ok(())
