@@ -14,6 +14,7 @@ use super::{Details, Finding, Plan, RefactorError, SafeDeleteDetails, SafeDelete
 use crate::edit::{ChangeSetBuilder, TextEdit};
 use crate::honesty::{Caveat, CaveatNote};
 use crate::lang::Language;
+use crate::lang::calls::{ReferenceKind, find_mentions};
 use crate::lang::refs::{Role, Target, TargetKind};
 use crate::lang::removal::{self, ImportRemoval};
 use crate::lang::symbols::{Symbol, SymbolKind};
@@ -101,15 +102,31 @@ pub fn plan(
         plan.findings
             .push(Finding::info(&reference.path, reference.line, message));
     }
+    let mut dynamic = 0;
     for reference in &sorted.dynamic {
         let why = match &reference.certainty {
             Certainty::Possible(why) => why.as_str(),
-            Certainty::Certain => "a string that names it",
+            Certainty::Certain => w::string_names_it(),
         };
+        dynamic += 1;
         plan.findings.push(Finding::warning(
             &reference.path,
             reference.line,
             w::dynamic_use(&target.name, why),
+        ));
+    }
+    // Strings the engine does not judge (a `getattr` on any object, a key): each is a warning.
+    let reported: Vec<(&str, usize)> = found
+        .references
+        .iter()
+        .map(|r| (r.path.as_str(), r.range.start))
+        .collect();
+    for (path, line) in strings_naming(sources, lang, target, &own, &reported)? {
+        dynamic += 1;
+        plan.findings.push(Finding::warning(
+            &path,
+            line,
+            w::dynamic_use(&target.name, w::string_names_it()),
         ));
     }
     plan.findings.extend(found.findings.iter().cloned());
@@ -122,7 +139,7 @@ pub fn plan(
         ),
         CaveatNote::new(
             Caveat::SafeDeleteDynamic,
-            w::dynamic_note(&target.name, sorted.dynamic.len()),
+            w::dynamic_note(&target.name, dynamic),
         ),
     ];
     plan.details = Details::SafeDelete(SafeDeleteDetails {
@@ -134,6 +151,36 @@ pub fn plan(
         references_from: source,
     });
     Ok(plan)
+}
+
+/// `(path, line)` of each string of the project's source files that holds the name as a whole
+/// word, outside the definition and apart from the references already listed.
+fn strings_naming(
+    sources: &dyn Sources,
+    lang: Language,
+    target: &Target,
+    own: &[Range<usize>],
+    reported: &[(&str, usize)],
+) -> Result<Vec<(String, usize)>, RefactorError> {
+    let mentioning = sources.files_mentioning(lang, &target.name)?;
+    let store = sources.parsed();
+    let mut out = Vec::new();
+    for file in &mentioning.files {
+        let tree = store.tree_around_words(lang, file, &[target.name.as_str()]);
+        for mention in find_mentions(lang, &tree, &file.text, &target.name).references {
+            let inside = file.path == target.path
+                && own
+                    .iter()
+                    .any(|o| o.start <= mention.range.start && mention.range.end <= o.end);
+            let listed = reported
+                .iter()
+                .any(|(p, at)| *p == file.path && *at == mention.range.start);
+            if mention.kind == ReferenceKind::InString && !inside && !listed {
+                out.push((file.path.clone(), mention.line));
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn is_type(kind: SymbolKind) -> bool {

@@ -120,3 +120,7 @@ pub fn dynamic_note(name: &str, strings: usize) -> String {
         n => format!("{n} strings naming it are listed as warnings"),
     }
 }
+
+pub fn string_names_it() -> &'static str {
+    "a string that names it: a `getattr`, a key, a patch target?"
+}
