@@ -122,6 +122,18 @@ pub fn expression_at<'t>(
     Ok(node)
 }
 
+/// The innermost expression read at byte `at` (the cursor): a literal, a name, `self.size`
+/// when the cursor is on `size`, a call when it is on the callee's name.
+pub fn expression_at_cursor(lang: Language, tree: &Tree, at: usize) -> Option<Range<usize>> {
+    let mut node = tree.root_node().descendant_for_byte_range(at, at)?;
+    loop {
+        if is_expression(lang, node) && is_read(lang, node) {
+            return Some(node.byte_range());
+        }
+        node = node.parent()?;
+    }
+}
+
 /// Whether the expression is read where it stands (not a binding target, a keyword or field
 /// name, a callee's name).
 fn is_read(lang: Language, node: Node<'_>) -> bool {
@@ -412,6 +424,18 @@ mod tests {
         assert_eq!(ty("LIMIT").as_deref(), Some("usize"));
         assert_eq!(ty("a as i64").as_deref(), Some("i64"));
         assert_eq!(ty("60 * 60").as_deref(), Some("i32"));
+    }
+
+    #[test]
+    fn the_cursor_picks_the_innermost_read_expression() {
+        let text = "def f(self):\n    return self.size * 2\n";
+        let tree = Language::Python.parse(text);
+        let on_size = text.find("size").unwrap() + 1;
+        let range = expression_at_cursor(Language::Python, &tree, on_size).unwrap();
+        assert_eq!(&text[range], "self.size");
+        let on_two = text.find('2').unwrap();
+        let range = expression_at_cursor(Language::Python, &tree, on_two).unwrap();
+        assert_eq!(&text[range], "2");
     }
 
     #[test]

@@ -183,7 +183,10 @@ fn argument(
         }
         value
     };
-    let keyword = f.lang == Language::Python && args.iter().any(|a| a.keyword.is_some());
+    // Python: by keyword unless the call fills every parameter before the new one by position
+    // (a positional value would otherwise land on a parameter with a default).
+    let keyword = f.lang == Language::Python
+        && (args.iter().any(|a| a.keyword.is_some()) || positional_args.len() < positional.len());
     let piece = if keyword {
         format!("{}={value}", f.new_name)
     } else {

@@ -135,7 +135,7 @@ pub fn plan(
     let mut builder = ChangeSetBuilder::new();
     // The definition: the new list and the occurrences.
     let (list_text, parameter_text, type_note) =
-        new_list(lang, &tree, expr, text, &old, new_name, &function)?;
+        new_list(lang, &tree, expr, text, &old, new_name, &function, &reads)?;
     builder.edit(path, TextEdit::new(old.range.clone(), list_text));
     let body = function.body.unwrap_or(function_node);
     let (replaced, occurrence_findings) =
@@ -284,6 +284,7 @@ fn new_list(
     old: &ParamList,
     new_name: &str,
     function: &ChangedFunction<'_>,
+    reads: &Reads,
 ) -> Result<(String, String, Option<CaveatNote>), RefactorError> {
     let expression = crate::lang::node_text(expr, text);
     let (item, note) = match lang {
@@ -318,11 +319,17 @@ fn new_list(
             )
         })
         .unwrap_or(old.params.len());
+    // After parameters with defaults (Python), the new one needs one: the expression itself,
+    // when it reads nothing the function binds (a default is evaluated once, at definition).
+    let mut item = item;
     if old.params[..index].iter().any(|p| p.has_default()) {
-        return Err(RefactorError::Unsupported(w::after_defaults(
-            &function.name_path,
-            new_name,
-        )));
+        if !reads.params.is_empty() || !reads.receiver.is_empty() {
+            return Err(RefactorError::Unsupported(w::after_defaults(
+                &function.name_path,
+                new_name,
+            )));
+        }
+        item = format!("{item}={expression}");
     }
     let mut items: Vec<Item> = old.receiver.iter().map(|p| p.item.clone()).collect();
     items.extend(old.params[..index].iter().map(|p| p.item.clone()));

@@ -76,6 +76,19 @@ fn python_expression_becomes_a_parameter_and_callers_pass_it_with_their_argument
 }
 
 #[test]
+fn after_defaults_the_parameter_gets_the_expression_as_default_and_calls_pass_it_by_name() {
+    let sources = project(&[(
+        "ship.py",
+        "def cost(grams, express=False):\n    return 450 + grams\n\n\nassert cost(1) == 451\nassert cost(1, True) == 451\n",
+    )]);
+    let plan = introduce(&sources, "ship.py", 2, "450", "base").unwrap();
+    assert_eq!(
+        after(&plan, "ship.py"),
+        "def cost(grams, express=False, base=450):\n    return base + grams\n\n\nassert cost(1, base=450) == 451\nassert cost(1, True, 450) == 451\n"
+    );
+}
+
+#[test]
 fn reading_a_local_is_refused_naming_it() {
     let sources = project(&[("a.py", "def f(x):\n    scale = 2\n    return x * scale\n")]);
     let err = introduce(&sources, "a.py", 3, "x * scale", "factor").unwrap_err();

@@ -67,7 +67,7 @@ pub fn unknown_type(expression: &str) -> String {
 
 pub fn after_defaults(function: &str, name: &str) -> String {
     format!(
-        "`{function}` has parameters with default values before where `{name}` would go, and a parameter without a default cannot follow them; give `{function}` the parameter with change signature (with a default)"
+        "`{function}` has parameters with default values before where `{name}` would go, so `{name}` needs one too, and the expression reads the function's parameters, which a default cannot; give `{function}` the parameter with change signature (with a default)"
     )
 }
 

@@ -63,6 +63,20 @@ pub fn render(state: &State, form: &Form, frame: &mut Frame) {
             ),
             "New name",
         ),
+        FormKind::IntroduceParameter {
+            file,
+            expression,
+            start,
+            function,
+            ..
+        } => (
+            " Introduce parameter ",
+            format!(
+                "Make `{expression}` (line {} of {file}) a new last parameter of {function}; its callers pass it.",
+                start.0
+            ),
+            "Parameter name",
+        ),
     };
     frame.render_widget(Clear, area);
     let block = Block::default()
@@ -189,7 +203,12 @@ fn status_lines(state: &State, form: &Form, width: usize) -> Vec<Line<'static>> 
             };
             (text.to_string(), t.dim)
         }
-        (None, FormKind::Extract { .. } | FormKind::Rename { .. }) => (
+        (
+            None,
+            FormKind::Extract { .. }
+            | FormKind::Rename { .. }
+            | FormKind::IntroduceParameter { .. },
+        ) => (
             "a new name: letters, digits and _, not a keyword".to_string(),
             t.dim,
         ),
