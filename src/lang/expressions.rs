@@ -261,7 +261,32 @@ pub fn rust_written_type(
     text: &str,
     parameter_type: &dyn Fn(&str) -> Option<String>,
 ) -> Option<(String, TypeSource)> {
+    written_type(tree, node, text, parameter_type, true)
+}
+
+/// [`rust_written_type`]; `context`: an unsuffixed number may look at what it is combined
+/// with (not when the question comes from that operation itself).
+fn written_type(
+    tree: &Tree,
+    node: Node<'_>,
+    text: &str,
+    parameter_type: &dyn Fn(&str) -> Option<String>,
+    context: bool,
+) -> Option<(String, TypeSource)> {
     let own = node_text(node, text);
+    // An unsuffixed number takes the type of what it is combined with (`450 + grams` where
+    // `grams: u64`), when that has a written type.
+    let unsuffixed = match node.kind() {
+        "integer_literal" => literal_suffix(own, INTEGER_SUFFIXES).is_none(),
+        "float_literal" => literal_suffix(own, &["f32", "f64"]).is_none(),
+        _ => false,
+    };
+    if context
+        && unsuffixed
+        && let Some(found) = operand_type(tree, node, text, parameter_type)
+    {
+        return Some(found);
+    }
     match node.kind() {
         "integer_literal" => Some((
             literal_suffix(own, INTEGER_SUFFIXES)
@@ -285,35 +310,36 @@ pub fn rust_written_type(
             .map(|t| (node_text(t, text).to_string(), TypeSource::Cast)),
         "parenthesized_expression" => node
             .named_child(0)
-            .and_then(|inner| rust_written_type(tree, inner, text, parameter_type)),
+            .and_then(|inner| written_type(tree, inner, text, parameter_type, false)),
         "unary_expression" if own.starts_with('-') => node
             .named_child(0)
-            .and_then(|inner| rust_written_type(tree, inner, text, parameter_type))
+            .and_then(|inner| written_type(tree, inner, text, parameter_type, false))
             .filter(|(_, source)| *source == TypeSource::Literal),
         "binary_expression" => {
             let operator = node
                 .child_by_field_name("operator")
                 .map(|o| node_text(o, text));
-            let left = rust_written_type(
-                tree,
-                node.child_by_field_name("left")?,
-                text,
-                parameter_type,
-            )?;
-            let right = rust_written_type(
-                tree,
-                node.child_by_field_name("right")?,
-                text,
-                parameter_type,
-            )?;
-            if left.1 != TypeSource::Literal || right.1 != TypeSource::Literal || left.0 != right.0
-            {
+            let typed = |field: &str| {
+                written_type(
+                    tree,
+                    node.child_by_field_name(field)?,
+                    text,
+                    parameter_type,
+                    false,
+                )
+            };
+            let (left, right) = (typed("left")?, typed("right")?);
+            // An unsuffixed literal takes the other operand's written type.
+            let literal = |t: &(String, TypeSource)| t.1 == TypeSource::Literal;
+            if left.0 != right.0 && literal(&left) == literal(&right) {
                 return None;
             }
             match operator {
                 Some("==" | "!=" | "<" | ">" | "<=" | ">=" | "&&" | "||") => {
                     Some(("bool".to_string(), TypeSource::Literal))
                 }
+                Some("<<" | ">>") => Some(left),
+                _ if literal(&left) => Some(right),
                 _ => Some(left),
             }
         }
@@ -324,6 +350,40 @@ pub fn rust_written_type(
             }),
         _ => None,
     }
+}
+
+/// The written type of the other operand of the arithmetic `binary_expression` that `literal`
+/// is a direct operand of (climbing through the operations it is nested in).
+fn operand_type(
+    tree: &Tree,
+    literal: Node<'_>,
+    text: &str,
+    parameter_type: &dyn Fn(&str) -> Option<String>,
+) -> Option<(String, TypeSource)> {
+    let mut child = literal;
+    let mut parent = literal.parent()?;
+    while parent.kind() == "binary_expression" {
+        let operator = parent
+            .child_by_field_name("operator")
+            .map(|o| node_text(o, text))?;
+        if !matches!(operator, "+" | "-" | "*" | "/" | "%" | "&" | "|" | "^") {
+            return None;
+        }
+        let field = if parent.child_by_field_name("left") == Some(child) {
+            "right"
+        } else {
+            "left"
+        };
+        let other = parent.child_by_field_name(field)?;
+        if let Some(found) = written_type(tree, other, text, parameter_type, false)
+            .filter(|(_, source)| *source != TypeSource::Literal)
+        {
+            return Some(found);
+        }
+        child = parent;
+        parent = parent.parent()?;
+    }
+    None
 }
 
 const INTEGER_SUFFIXES: &[&str] = &[
@@ -424,6 +484,20 @@ mod tests {
         assert_eq!(ty("LIMIT").as_deref(), Some("usize"));
         assert_eq!(ty("a as i64").as_deref(), Some("i64"));
         assert_eq!(ty("60 * 60").as_deref(), Some("i32"));
+        // An unsuffixed number combined with a typed parameter takes its type.
+        let text = "fn f(grams: u64) -> u64 { 450 + grams / 100 * 25 }\n";
+        let tree = Language::Rust.parse(text);
+        let params = |name: &str| (name == "grams").then(|| "u64".to_string());
+        let at = text.find("450").unwrap();
+        let node = expression_at(Language::Rust, &tree, text, at..at + 3).unwrap();
+        let found = rust_written_type(&tree, node, text, &params).unwrap();
+        assert_eq!(
+            found,
+            (
+                "u64".to_string(),
+                TypeSource::Parameter("grams".to_string())
+            )
+        );
     }
 
     #[test]

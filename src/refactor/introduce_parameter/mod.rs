@@ -101,6 +101,14 @@ pub fn plan(
             &symbol.name_path,
         )));
     }
+    // A test runner calls it with no arguments (Rust `#[test]`; Python `test*` functions and
+    // methods, which unittest and pytest collect by name).
+    let python_test = lang == Language::Python && symbol.name.starts_with("test");
+    if function.is_test || python_test {
+        return Err(RefactorError::Unsupported(w::test_function(
+            &symbol.name_path,
+        )));
+    }
     if let Some(trait_name) = function.owner.as_ref().and_then(|o| o.trait_name.as_ref()) {
         return Err(RefactorError::Unsupported(w::trait_signature(
             &symbol.name_path,
@@ -179,6 +187,13 @@ pub fn plan(
         builder.edit(&call_path, edit);
     }
     plan.findings.extend(outcome.findings);
+    if outcome.updated == 0 {
+        plan.findings.push(Finding::warning(
+            path,
+            symbol.line,
+            w::no_call_found(&symbol.name_path, new_name),
+        ));
+    }
     plan.changes = builder.build(|p| outcome.files.get(p).or((p == path).then_some(&file)))?;
     plan.caveat_notes.extend(type_note);
     if !calls_something {

@@ -135,3 +135,21 @@ fn a_selection_that_is_not_an_expression_is_refused() {
         "{err:?}"
     );
 }
+
+#[test]
+fn a_test_function_is_refused_and_an_uncalled_function_is_warned_about() {
+    let sources = project(&[(
+        "test_a.py",
+        "import unittest\n\n\nclass T(unittest.TestCase):\n    def test_one(self):\n        self.assertEqual(1 + 1, 2)\n\n\ndef hook(x):\n    return x * 3\n",
+    )]);
+    let err = introduce(&sources, "test_a.py", 6, "1 + 1", "two").unwrap_err();
+    assert!(err.to_string().contains("is a test"), "{err}");
+    let plan = introduce(&sources, "test_a.py", 10, "3", "factor").unwrap();
+    assert!(
+        plan.findings
+            .iter()
+            .any(|f| f.line == 9 && f.message.starts_with("no call of `hook`")),
+        "{:?}",
+        plan.findings
+    );
+}

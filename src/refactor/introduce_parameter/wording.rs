@@ -204,3 +204,15 @@ fn first_line(text: &str) -> String {
         line.to_string()
     }
 }
+
+pub fn test_function(function: &str) -> String {
+    format!(
+        "`{function}` is a test: the test runner calls it with no arguments, so it cannot take a new parameter; extract the expression into a variable or a helper instead"
+    )
+}
+
+pub fn no_call_found(function: &str, name: &str) -> String {
+    format!(
+        "no call of `{function}` was found in the project: whatever calls it (a framework, a callback, a test runner, another package) does not pass `{name}` and fails"
+    )
+}
