@@ -127,7 +127,9 @@ def main() -> int:
             found = None
             for number in range(line + 1, min(line + 12, len(lines) + 1)):
                 m = re.search(r"(?<![\w.])(\d+(?:\.\d+)?|\"[^\"\\]{0,20}\")(?![\w.])", lines[number - 1])
-                if m and not lines[number - 1].lstrip().startswith(("#", "//")):
+                text = lines[number - 1]
+                docstring = '"' * 3 in text or "'" * 3 in text
+                if m and not docstring and not text.lstrip().startswith(("#", "//", "assert")):
                     found = (number, m.start() + 1, m.end() + 1)
                     break
             if not found:
