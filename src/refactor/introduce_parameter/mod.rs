@@ -291,6 +291,7 @@ fn reads_of(
 
 /// The new parameter list, in the old one's layout, the new parameter as written, and the
 /// note on where a Rust type came from.
+#[allow(clippy::too_many_arguments)]
 fn new_list(
     lang: Language,
     tree: &tree_sitter::Tree,
