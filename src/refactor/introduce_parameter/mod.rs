@@ -182,11 +182,11 @@ pub fn plan(
         reads: &reads,
         replaced: replaced_all,
     };
-    let outcome = calls::rewrite(sources, &introduced, symbol.line)?;
-    for (call_path, edit) in outcome.edits {
+    let mut outcome = calls::rewrite(sources, &introduced, symbol.line)?;
+    for (call_path, edit) in std::mem::take(&mut outcome.edits) {
         builder.edit(&call_path, edit);
     }
-    plan.findings.extend(outcome.findings);
+    plan.findings.extend(outcome.findings.iter().cloned());
     if outcome.updated == 0 {
         plan.findings.push(Finding::warning(
             path,
@@ -195,17 +195,7 @@ pub fn plan(
         ));
     }
     plan.changes = builder.build(|p| outcome.files.get(p).or((p == path).then_some(&file)))?;
-    plan.caveat_notes.extend(type_note);
-    if !calls_something {
-        plan.caveat_notes.push(CaveatNote::new(
-            Caveat::IntroduceParameterEffects,
-            w::effects_note(&expression),
-        ));
-    }
-    plan.caveat_notes.push(CaveatNote::new(
-        Caveat::IntroduceParameterOtherCallers,
-        w::callers_note(outcome.updated, &outcome.source),
-    ));
+    plan.caveat_notes = caveat_notes(type_note, calls_something, &expression, &outcome);
     plan.details = Details::IntroduceParameter(IntroduceParameterDetails {
         function_name: symbol.name_path.clone(),
         new_parameter: parameter_text,
@@ -214,6 +204,27 @@ pub fn plan(
         call_sites_updated: outcome.updated,
     });
     Ok(plan)
+}
+
+/// What the analysis did about each caveat in this result.
+fn caveat_notes(
+    type_note: Option<CaveatNote>,
+    calls_something: bool,
+    expression: &str,
+    outcome: &calls::Outcome,
+) -> Vec<CaveatNote> {
+    let mut notes: Vec<CaveatNote> = type_note.into_iter().collect();
+    if !calls_something {
+        notes.push(CaveatNote::new(
+            Caveat::IntroduceParameterEffects,
+            w::effects_note(expression),
+        ));
+    }
+    notes.push(CaveatNote::new(
+        Caveat::IntroduceParameterOtherCallers,
+        w::callers_note(outcome.updated, &outcome.source),
+    ));
+    notes
 }
 
 /// The byte range the request's lines and columns give.
