@@ -73,7 +73,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--check", help="the project's check command (default: cargo check / compileall)")
     ap.add_argument("--tools", default="extract,inline,move,change_signature",
-                    help="comma-separated subset of extract,inline,move,change_signature,rename")
+                    help="comma-separated subset of extract,inline,move,change_signature,rename,safe_delete,introduce_parameter")
     ap.add_argument("--backend", default="tree-sitter", help="auto, lsp or tree-sitter (default: tree-sitter)")
     opts = ap.parse_args()
     if not Path(CANDOR).exists():
@@ -81,7 +81,7 @@ def main() -> int:
         return 2
     root = opts.root.resolve()
     tools = [t.strip() for t in opts.tools.split(",") if t.strip()]
-    unknown = [t for t in tools if t not in ("extract", "inline", "move", "change_signature", "rename")]
+    unknown = [t for t in tools if t not in ("extract", "inline", "move", "change_signature", "rename", "safe_delete", "introduce_parameter")]
     if unknown or not tools:
         print(f"--tools: unknown {unknown}; use extract,inline,move,change_signature", file=sys.stderr)
         return 2
@@ -118,6 +118,26 @@ def main() -> int:
         elif tool == "rename":
             args = {"file_path": rel, "symbol_name": name, "line": line, "new_name": f"swept_{trial}"}
             full = "refactor_rename_symbol"
+        elif tool == "safe_delete":
+            args = {"file_path": rel, "symbol_name": name, "line": line}
+            full = "refactor_safe_delete"
+        elif tool == "introduce_parameter":
+            # A literal (a number or a short string) in the first lines of the function's body.
+            lines = path.read_text(errors="replace").splitlines()
+            found = None
+            for number in range(line + 1, min(line + 12, len(lines) + 1)):
+                m = re.search(r"(?<![\w.])(\d+(?:\.\d+)?|\"[^\"\\]{0,20}\")(?![\w.])", lines[number - 1])
+                text = lines[number - 1]
+                docstring = '"' * 3 in text or "'" * 3 in text
+                if m and not docstring and not text.lstrip().startswith(("#", "//", "assert")):
+                    found = (number, m.start() + 1, m.end() + 1)
+                    break
+            if not found:
+                continue
+            number, start, end = found
+            args = {"file_path": rel, "start_line": number, "start_column": start, "end_line": number,
+                    "end_column": end, "new_name": f"swept_{trial}"}
+            full = "refactor_introduce_parameter"
         elif tool == "move":
             target = str(Path(rel).parent / f"swept_{trial}{ext}")
             if opts.lang == "rust":

@@ -1,4 +1,4 @@
-//! The honesty contract of `../shared/seed/refactor-backend-honesty.txt`: the five tools, their
+//! The honesty contract of `../shared/seed/refactor-backend-honesty.txt`: the seven tools, their
 //! canonical tree-sitter caveats, the degraded reason and the confidence table. Agents match on
 //! these strings byte for byte; change them only together with the policy.
 
@@ -7,7 +7,7 @@ use serde::Serialize;
 /// What a heuristic (tree-sitter) response says about itself, at envelope level and in `data`.
 pub const DEGRADED_REASON: &str = "tree-sitter heuristic — no semantic analysis";
 
-/// The five refactor tools.
+/// The seven refactor tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum Tool {
     ExtractFunction,
@@ -15,15 +15,19 @@ pub enum Tool {
     MoveToFile,
     ChangeSignature,
     RenameSymbol,
+    SafeDelete,
+    IntroduceParameter,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 5] = [
+    pub const ALL: [Tool; 7] = [
         Tool::ExtractFunction,
         Tool::InlineFunction,
         Tool::MoveToFile,
         Tool::ChangeSignature,
         Tool::RenameSymbol,
+        Tool::SafeDelete,
+        Tool::IntroduceParameter,
     ];
 
     /// The tool name of the JSON and MCP interfaces.
@@ -34,6 +38,8 @@ impl Tool {
             Tool::MoveToFile => "refactor_move_to_file",
             Tool::ChangeSignature => "refactor_change_signature",
             Tool::RenameSymbol => "refactor_rename_symbol",
+            Tool::SafeDelete => "refactor_safe_delete",
+            Tool::IntroduceParameter => "refactor_introduce_parameter",
         }
     }
 
@@ -45,6 +51,8 @@ impl Tool {
             Tool::MoveToFile => "move_to_file",
             Tool::ChangeSignature => "change_signature",
             Tool::RenameSymbol => "rename_symbol",
+            Tool::SafeDelete => "safe_delete",
+            Tool::IntroduceParameter => "introduce_parameter",
         }
     }
 
@@ -56,6 +64,8 @@ impl Tool {
             Tool::MoveToFile => "move to file",
             Tool::ChangeSignature => "change signature",
             Tool::RenameSymbol => "rename symbol",
+            Tool::SafeDelete => "safe delete",
+            Tool::IntroduceParameter => "introduce parameter",
         }
     }
 
@@ -91,6 +101,16 @@ impl Tool {
                 "references resolved by name, imports and evident types only — no type inference",
                 "possible references (unknown receiver type, star import, macro, string) are listed, not renamed",
                 "occurrences in non-source files, docs and comments are not renamed",
+            ],
+            Tool::SafeDelete => &[
+                "references resolved by name, imports and evident types only — no type inference",
+                "dynamic uses (getattr, strings, reflection) are listed as warnings, never proven absent",
+                "uses in non-source files, docs and comments are not checked",
+            ],
+            Tool::IntroduceParameter => &[
+                "no type inference — a Rust parameter's type comes from a literal or a written annotation only",
+                "no side-effect analysis — the expression now runs at each call site, once per call",
+                "callers in non-source files (e.g. tests) may need manual updates",
             ],
         }
     }
@@ -148,10 +168,22 @@ pub enum Caveat {
     RenamePossible,
     /// "occurrences in non-source files, docs and comments are not renamed"
     RenameNonSource,
+    /// "references resolved by name, imports and evident types only — no type inference"
+    SafeDeleteResolution,
+    /// "dynamic uses (getattr, strings, reflection) are listed as warnings, never proven absent"
+    SafeDeleteDynamic,
+    /// "uses in non-source files, docs and comments are not checked"
+    SafeDeleteNonSource,
+    /// "no type inference — a Rust parameter's type comes from a literal or a written annotation only"
+    IntroduceParameterTypes,
+    /// "no side-effect analysis — the expression now runs at each call site, once per call"
+    IntroduceParameterEffects,
+    /// "callers in non-source files (e.g. tests) may need manual updates"
+    IntroduceParameterOtherCallers,
 }
 
 impl Caveat {
-    pub const ALL: [Caveat; 16] = [
+    pub const ALL: [Caveat; 22] = [
         Caveat::ExtractCapturedLocals,
         Caveat::ExtractIndentation,
         Caveat::ExtractScope,
@@ -168,6 +200,12 @@ impl Caveat {
         Caveat::RenameResolution,
         Caveat::RenamePossible,
         Caveat::RenameNonSource,
+        Caveat::SafeDeleteResolution,
+        Caveat::SafeDeleteDynamic,
+        Caveat::SafeDeleteNonSource,
+        Caveat::IntroduceParameterTypes,
+        Caveat::IntroduceParameterEffects,
+        Caveat::IntroduceParameterOtherCallers,
     ];
 
     /// The tool whose caveat this is, and its place in that tool's list.
@@ -189,6 +227,12 @@ impl Caveat {
             Caveat::RenameResolution => (Tool::RenameSymbol, 0),
             Caveat::RenamePossible => (Tool::RenameSymbol, 1),
             Caveat::RenameNonSource => (Tool::RenameSymbol, 2),
+            Caveat::SafeDeleteResolution => (Tool::SafeDelete, 0),
+            Caveat::SafeDeleteDynamic => (Tool::SafeDelete, 1),
+            Caveat::SafeDeleteNonSource => (Tool::SafeDelete, 2),
+            Caveat::IntroduceParameterTypes => (Tool::IntroduceParameter, 0),
+            Caveat::IntroduceParameterEffects => (Tool::IntroduceParameter, 1),
+            Caveat::IntroduceParameterOtherCallers => (Tool::IntroduceParameter, 2),
         }
     }
 
@@ -277,6 +321,8 @@ mod tests {
                 ("refactor_move_to_file", 0.85, 0.60),
                 ("refactor_change_signature", 0.85, 0.60),
                 ("refactor_rename_symbol", 0.85, 0.60),
+                ("refactor_safe_delete", 0.85, 0.60),
+                ("refactor_introduce_parameter", 0.85, 0.60),
             ]
         );
         for tool in Tool::ALL {

@@ -502,6 +502,22 @@ fn request(rng: &mut Rng, tool: Tool, file: &str, lang: Language, text: &str) ->
                 json!({"file_path": file, "symbol_name": symbol(rng, &defined), "new_name": new_name})
             }
         }
+        Tool::SafeDelete => {
+            if rng.chance(30) {
+                json!({"file_path": file, "line": line(rng), "column": 1 + rng.below(30)})
+            } else {
+                json!({"file_path": file, "symbol_name": symbol(rng, &defined)})
+            }
+        }
+        Tool::IntroduceParameter => {
+            let start = line(rng);
+            let end = match start.as_u64() {
+                Some(first) if rng.chance(85) => json!(first as usize + rng.below(2)),
+                _ => line(rng),
+            };
+            json!({"file_path": file, "start_line": start, "start_column": 1 + rng.below(30),
+                   "end_line": end, "end_column": 1 + rng.below(40), "new_name": name(rng)})
+        }
     };
     if rng.chance(10) {
         args["line"] = line(rng);
@@ -592,6 +608,7 @@ fn error_kind(e: &RefactorError) -> &'static str {
         RefactorError::Ambiguous(_) => "ambiguous",
         RefactorError::InvalidArgument { .. } => "invalid_argument",
         RefactorError::Unsupported(_) => "unsupported",
+        RefactorError::Referenced { .. } => "referenced",
         RefactorError::UnsupportedLanguage(_) => "unsupported_language",
         RefactorError::Source(_) => "source",
         RefactorError::Edit(_) => "edit (internal)",

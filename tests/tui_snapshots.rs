@@ -260,3 +260,39 @@ fn titles_and_status_give_way_by_priority_at_80_columns() {
     );
     snapshot("narrow_titles", &h, &root);
 }
+
+#[test]
+fn safe_delete_refused_lists_the_references() {
+    for size in SIZES {
+        let (_dir, root, mut h) = session(size);
+        pick(&mut h, "rust/src/lib", "rust/src/lib.rs");
+        select_symbol(&mut h, "fn parse_cents");
+        h.press(&["D"]);
+        // The demo's tests call it three times: the refusal names each line.
+        let preview = h.state.preview().expect("a preview screen");
+        let Some(Err(error)) = &preview.result else {
+            panic!("safe delete of a used function must be refused")
+        };
+        assert!(error.message.contains("src/lib.rs:85"), "{error:?}");
+        snapshot("preview_safe_delete_refused", &h, &root);
+    }
+}
+
+#[test]
+fn introduce_parameter_form_and_preview() {
+    for size in SIZES {
+        let (_dir, root, mut h) = session(size);
+        pick(&mut h, "shop/receipt", "python/shop/receipt.py");
+        // `    base = 450 + …`: the cursor on `450`.
+        goto_line(&mut h, 30);
+        h.press(&["0"]);
+        for _ in 0..11 {
+            h.press(&["l"]);
+        }
+        h.press(&["P"]).type_text("base_cents");
+        snapshot("form_introduce_parameter", &h, &root);
+        h.press(&["enter"]);
+        ready(&h);
+        snapshot("preview_introduce_parameter", &h, &root);
+    }
+}

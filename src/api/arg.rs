@@ -34,6 +34,8 @@ pub const VERIFY: &str = "verify";
 pub const ALLOW_INTRODUCED_ERRORS: &str = "allow_introduced_errors";
 pub const COMMAND: &str = "command";
 pub const ARGS: &str = "args";
+pub const START_COLUMN: &str = "start_column";
+pub const END_COLUMN: &str = "end_column";
 
 /// The keys of one item of [`NEW_PARAMETERS`].
 pub const PARAMETER_KEYS: [&str; 3] = ["name", "type", "default"];
@@ -94,7 +96,10 @@ pub struct Row {
     pub description: &'static str,
 }
 
-use Tool::{ChangeSignature, ExtractFunction, InlineFunction, MoveToFile, RenameSymbol};
+use Tool::{
+    ChangeSignature, ExtractFunction, InlineFunction, IntroduceParameter, MoveToFile, RenameSymbol,
+    SafeDelete,
+};
 
 const fn own(
     name: &'static str,
@@ -298,6 +303,57 @@ pub const TABLE: &[Row] = &[
         "Language server command to use for this call.",
     ),
     every(ARGS, Shape::TextList, "Arguments of `command`."),
+    // safe delete
+    own(
+        SYMBOL_NAME,
+        &[SafeDelete],
+        false,
+        Shape::Text,
+        "Function, method, class/struct/enum/trait or module-level variable/constant to delete; optional when line and column point at it.",
+    ),
+    own(
+        NAME_PATH,
+        &[SafeDelete],
+        false,
+        Shape::Text,
+        "Disambiguating path such as Type/method.",
+    ),
+    // introduce parameter
+    own(
+        START_LINE,
+        &[IntroduceParameter],
+        true,
+        Shape::Line,
+        "Line where the expression starts (1-based).",
+    ),
+    own(
+        START_COLUMN,
+        &[IntroduceParameter],
+        true,
+        Shape::Line,
+        "Column of the expression's first character (1-based, in characters).",
+    ),
+    own(
+        END_LINE,
+        &[IntroduceParameter],
+        true,
+        Shape::Line,
+        "Line where the expression ends (1-based, inclusive).",
+    ),
+    own(
+        END_COLUMN,
+        &[IntroduceParameter],
+        true,
+        Shape::Line,
+        "Column just after the expression's last character (1-based).",
+    ),
+    own(
+        NEW_NAME,
+        &[IntroduceParameter],
+        true,
+        Shape::Text,
+        "Name of the new parameter; a valid identifier, not a keyword, not already bound in the function.",
+    ),
 ];
 
 /// The rows of `tool`, in table order.
@@ -395,6 +451,22 @@ mod tests {
                 "name_path",
                 "new_name",
                 "include_possible"
+            ])
+        );
+        assert_eq!(
+            sorted(SafeDelete),
+            expect(&["file_path", "path", "symbol_name", "name_path"])
+        );
+        assert_eq!(
+            sorted(IntroduceParameter),
+            expect(&[
+                "file_path",
+                "path",
+                "start_line",
+                "start_column",
+                "end_line",
+                "end_column",
+                "new_name"
             ])
         );
         assert!(takes(MoveToFile, TARGET_FILE));

@@ -11,8 +11,8 @@ use crate::backend::lsp::ServerOverride;
 use crate::honesty::Tool;
 use crate::lang::symbols::SymbolQuery;
 use crate::refactor::{
-    ChangeSignatureRequest, ExtractRequest, InlineRequest, MoveRequest, NewParameter,
-    RenameRequest, Request,
+    ChangeSignatureRequest, ExtractRequest, InlineRequest, IntroduceParameterRequest, MoveRequest,
+    NewParameter, RenameRequest, Request, SafeDeleteRequest,
 };
 
 use super::arg;
@@ -126,6 +126,11 @@ pub fn parse(tool: Tool, args: &Value) -> Result<ToolCall, ApiError> {
             new_parameters: a.new_parameters()?,
         }),
         Tool::RenameSymbol => rename_request(&a, file)?,
+        Tool::SafeDelete => Request::SafeDelete(SafeDeleteRequest {
+            file,
+            symbol: a.symbol_or_cursor(arg::SYMBOL_NAME)?,
+        }),
+        Tool::IntroduceParameter => introduce_parameter_request(&a, file)?,
     };
     Ok(ToolCall {
         request,
@@ -182,17 +187,7 @@ fn move_request(a: &Args, file: String) -> Result<Request, ApiError> {
 }
 
 fn rename_request(a: &Args, file: String) -> Result<Request, ApiError> {
-    // The symbol by name (or `name_path`), or only by `line` and `column` (the name under a
-    // cursor).
-    let by_name = a.get(arg::SYMBOL_NAME).is_some() || a.get(arg::NAME_PATH).is_some();
-    let symbol = match (a.positive(arg::LINE)?, a.positive(arg::COLUMN)?) {
-        (Some(line), Some(column)) if !by_name => SymbolQuery {
-            name: String::new(),
-            line: Some(line),
-            column: Some(column),
-        },
-        _ => a.symbol(arg::SYMBOL_NAME)?,
-    };
+    let symbol = a.symbol_or_cursor(arg::SYMBOL_NAME)?;
     let new_name = a
         .string(arg::NEW_NAME)?
         .ok_or_else(|| ApiError::missing(arg::NEW_NAME, "the new name of the symbol"))?;
@@ -201,6 +196,52 @@ fn rename_request(a: &Args, file: String) -> Result<Request, ApiError> {
         symbol,
         new_name,
         include_possible: a.string_list(arg::INCLUDE_POSSIBLE)?,
+    }))
+}
+
+fn introduce_parameter_request(a: &Args, file: String) -> Result<Request, ApiError> {
+    let need = |key: &'static str, what: &str| -> Result<usize, ApiError> {
+        a.positive(key)?.ok_or_else(|| ApiError::missing(key, what))
+    };
+    let start_line = need(
+        arg::START_LINE,
+        "the line where the expression starts (1-based)",
+    )?;
+    let start_column = need(
+        arg::START_COLUMN,
+        "the column of the expression's first character (1-based)",
+    )?;
+    let end_line = need(
+        arg::END_LINE,
+        "the line where the expression ends (1-based)",
+    )?;
+    let end_column = need(
+        arg::END_COLUMN,
+        "the column just after the expression's last character (1-based)",
+    )?;
+    if (end_line, end_column) <= (start_line, start_column) {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRange,
+            format!(
+                "the end ({} {end_line}, {} {end_column}) is not after the start ({} {start_line}, {} {start_column}); the end column is the one just after the expression's last character",
+                arg::END_LINE,
+                arg::END_COLUMN,
+                arg::START_LINE,
+                arg::START_COLUMN
+            ),
+        )
+        .with_param(arg::END_COLUMN));
+    }
+    let new_name = a
+        .string(arg::NEW_NAME)?
+        .ok_or_else(|| ApiError::missing(arg::NEW_NAME, "the name of the new parameter"))?;
+    Ok(Request::IntroduceParameter(IntroduceParameterRequest {
+        file,
+        start_line,
+        start_column,
+        end_line,
+        end_column,
+        new_name,
     }))
 }
 
@@ -317,6 +358,22 @@ impl Args<'_> {
                 "the file to refactor, relative to the project root",
             )),
         }
+    }
+
+    /// The symbol by name (or `name_path`), or only by `line` and `column` (the name under a
+    /// cursor).
+    fn symbol_or_cursor(&self, name_key: &str) -> Result<SymbolQuery, ApiError> {
+        let by_name = self.get(name_key).is_some() || self.get(arg::NAME_PATH).is_some();
+        Ok(
+            match (self.positive(arg::LINE)?, self.positive(arg::COLUMN)?) {
+                (Some(line), Some(column)) if !by_name => SymbolQuery {
+                    name: String::new(),
+                    line: Some(line),
+                    column: Some(column),
+                },
+                _ => self.symbol(name_key)?,
+            },
+        )
     }
 
     /// The symbol from `name_key` and/or `name_path`, with the optional `line` / `column`.

@@ -95,6 +95,16 @@ pub struct ApiError {
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub param: Option<String>,
+    /// What the refusal is about, for programs (a refused safe delete's references).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<ErrorData>,
+}
+
+/// `error.data`: the facts behind a refusal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ErrorData {
+    /// `path:line` of every reference that kept a safe delete from happening, certain first.
+    pub references: Vec<String>,
 }
 
 impl ApiError {
@@ -103,6 +113,7 @@ impl ApiError {
             code,
             message: message.into(),
             param: None,
+            data: None,
         }
     }
 
@@ -146,6 +157,14 @@ impl From<RefactorError> for ApiError {
             RefactorError::Ambiguous(m) => ApiError::new(ErrorCode::AmbiguousSymbol, m),
             RefactorError::InvalidArgument { param, message } => ApiError::invalid(param, message),
             RefactorError::Unsupported(m) => ApiError::new(ErrorCode::UnsupportedOperation, m),
+            RefactorError::Referenced {
+                message,
+                references,
+            } => {
+                let mut api = ApiError::new(ErrorCode::UnsupportedOperation, message);
+                api.data = Some(ErrorData { references });
+                api
+            }
             RefactorError::UnsupportedLanguage(_) => {
                 ApiError::new(ErrorCode::UnsupportedLanguage, error.to_string())
                     .with_param("file_path")

@@ -486,7 +486,12 @@ impl Engine {
             Request::Move(r) => &r.symbol.name,
             // Files still naming the old name after a rename.
             Request::Rename(r) if !r.symbol.name.is_empty() => &r.symbol.name,
-            Request::Extract(_) | Request::Rename(_) => return Vec::new(),
+            // Files that imported or used the deleted item.
+            Request::SafeDelete(r) if !r.symbol.name.is_empty() => &r.symbol.name,
+            Request::Extract(_)
+            | Request::Rename(_)
+            | Request::SafeDelete(_)
+            | Request::IntroduceParameter(_) => return Vec::new(),
         };
         let name = name.rsplit('/').next().unwrap_or(name);
         let Ok(mentioning) = crate::refactor::Sources::files_mentioning(&self.sources, lang, name)

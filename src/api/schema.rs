@@ -26,6 +26,12 @@ pub fn description(tool: Tool) -> String {
         Tool::RenameSymbol => {
             "Rename symbol: renames `symbol_name` (a function, method, class/struct/enum/trait, field, local variable or parameter; or the name at `line`/`column`) to `new_name` at its definition and every reference. The heuristic rewrites the references it is certain of (resolved through imports, scopes, self and evident receiver types) and lists the possible ones as warnings (data.possible_references); pass some of those `path:line:column` in `include_possible` to rename them too. A new name that collides where the rename writes it is refused, saying where. Import aliases are kept."
         }
+        Tool::SafeDelete => {
+            "Safe delete: removes `symbol_name` (a function, method, class/struct/enum/trait or module-level variable/constant; or the name at `line`/`column`) with its decorators, attributes and doc comments, its now-unused imports, its Python `__all__` entry and Rust `pub use` re-exports — only when the references engine finds no reference outside its own definition. Otherwise it refuses and lists every reference, certain and possible, as `path:line` (in the message and in the error's data.references). Dynamic uses it cannot see (getattr, strings naming it) are warnings."
+        }
+        Tool::IntroduceParameter => {
+            "Introduce parameter: the expression from start_line:start_column to end_line:end_column (1-based; the end column is just after its last character) inside a function becomes the function's new last parameter `new_name` (Python: before *args, keyword-only parameters and **kwargs; Rust: typed from a literal or a written annotation, else refused); every identical occurrence of it in the function is replaced, and every certain call passes the expression with the callee's parameters replaced by the call's arguments (a method's `self.x` by the receiver's `.x`). An expression that reads the function's own locals is refused, naming them; possible calls are warnings."
+        }
     };
     format!(
         "{what} dry_run defaults to true: you get a diff per file with sha256_before/after and data.plan_id, and nothing is written; pass dry_run=false with plan_id (and optionally expected_sha256) from the preview to write exactly that plan atomically — if the plan computed now differs, nothing is written and stale_file says what changed. \
@@ -219,7 +225,8 @@ pub fn output_schema() -> Value {
                 "properties": {
                     "code": {"type": "string", "description": "missing_param, invalid_argument, invalid_range, not_found, ambiguous_symbol, unsupported_language, unsupported_operation, stale_file, outside_root, io or lsp"},
                     "message": {"type": "string"},
-                    "param": {"type": "string"}
+                    "param": {"type": "string"},
+                    "data": {"type": "object", "description": "facts behind a refusal: a refused safe delete lists every reference as path:line in references", "properties": {"references": strings}}
                 },
                 "required": ["code", "message"]
             }

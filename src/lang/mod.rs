@@ -4,6 +4,7 @@
 //! [`python`] answer it. Pure: no disk, no terminal.
 
 pub mod calls;
+pub mod expressions;
 pub mod finder;
 pub mod incremental;
 pub mod lex;
@@ -14,6 +15,7 @@ pub mod partial;
 pub mod python;
 pub mod refs;
 pub mod regions;
+pub mod removal;
 pub mod rust;
 pub mod symbols;
 pub mod syntax;

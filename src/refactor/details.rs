@@ -25,6 +25,8 @@ pub enum Details {
     RopeChangeSignature(RopeChangeSignatureDetails),
     /// A rename, by candor's engine or a language server.
     Rename(RenameDetails),
+    SafeDelete(SafeDeleteDetails),
+    IntroduceParameter(IntroduceParameterDetails),
 }
 
 impl Details {
@@ -144,6 +146,33 @@ pub struct RenameDetails {
     pub references_from: String,
 }
 
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SafeDeleteDetails {
+    pub symbol_name: String,
+    /// What was deleted ("function", "method", "struct", "constant"...).
+    pub symbol_kind: String,
+    /// `path:first-last` of the lines removed with the definition (its docs and attributes).
+    pub definition_lines: String,
+    /// `path:line` of each import, re-export or `__all__` entry of it that went with it.
+    pub imports_removed: Vec<String>,
+    pub files_changed: Vec<String>,
+    /// Where the references came from (candor's engine, checked against a server).
+    pub references_from: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct IntroduceParameterDetails {
+    /// The function that takes the new parameter (`Type/method`).
+    pub function_name: String,
+    /// The new parameter as written in the list (`limit: i32`).
+    pub new_parameter: String,
+    /// The expression it replaces, as written.
+    pub expression: String,
+    /// How many occurrences of the expression in the function became the parameter.
+    pub occurrences_replaced: usize,
+    pub call_sites_updated: usize,
+}
+
 impl Details {
     /// The new parameter list as written, when this is a change of signature.
     pub fn new_params(&self) -> Option<&str> {
@@ -239,6 +268,21 @@ mod tests {
                 possible_references: vec!["b.py:3:5".into()],
                 files_changed: vec!["a.py".into()],
                 references_from: "candor's references engine (tree-sitter)".into(),
+            }),
+            Details::SafeDelete(SafeDeleteDetails {
+                symbol_name: "f".into(),
+                symbol_kind: "function".into(),
+                definition_lines: "a.py:1-2".into(),
+                imports_removed: vec!["b.py:1".into()],
+                files_changed: vec!["a.py".into()],
+                references_from: "candor's references engine (tree-sitter)".into(),
+            }),
+            Details::IntroduceParameter(IntroduceParameterDetails {
+                function_name: "f".into(),
+                new_parameter: "limit".into(),
+                expression: "10".into(),
+                occurrences_replaced: 1,
+                call_sites_updated: 2,
             }),
         ]
     }

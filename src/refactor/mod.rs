@@ -1,4 +1,4 @@
-//! The four refactors on the tree-sitter path, pure: source text in (through [`Sources`]), a
+//! The refactors on the tree-sitter path, pure: source text in (through [`Sources`]), a
 //! [`Plan`] of validated file changes and findings out. Nothing here touches the disk or the
 //! terminal; the shell passes a `Sources` that reads files, tests pass [`MemorySources`].
 
@@ -7,9 +7,11 @@ mod details;
 pub mod extract;
 pub mod findings;
 pub mod inline;
+pub mod introduce_parameter;
 pub mod move_to_file;
 pub mod references;
 pub mod rename;
+pub mod safe_delete;
 mod sources;
 
 use serde::Serialize;
@@ -20,9 +22,9 @@ use crate::lang::Language;
 use crate::lang::symbols::{LookupError, SymbolQuery};
 
 pub use details::{
-    ChangeSignatureDetails, Details, ExtractDetails, InlineDetails, LspExtractDetails,
-    LspInlineDetails, MoveDetails, MovedPiece, RenameDetails, RopeChangeSignatureDetails,
-    RopeMoveDetails,
+    ChangeSignatureDetails, Details, ExtractDetails, InlineDetails, IntroduceParameterDetails,
+    LspExtractDetails, LspInlineDetails, MoveDetails, MovedPiece, RenameDetails,
+    RopeChangeSignatureDetails, RopeMoveDetails, SafeDeleteDetails,
 };
 pub use findings::{Finding, Severity};
 pub use sources::{
@@ -85,7 +87,30 @@ pub struct RenameRequest {
     pub include_possible: Vec<String>,
 }
 
-/// One refactor request of any of the five tools.
+/// `refactor_safe_delete`: remove a definition nothing else references.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SafeDeleteRequest {
+    pub file: String,
+    pub symbol: SymbolQuery,
+}
+
+/// `refactor_introduce_parameter`: an expression of a function becomes its new last
+/// parameter, and every call passes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IntroduceParameterRequest {
+    pub file: String,
+    /// 1-based, inclusive.
+    pub start_line: usize,
+    /// 1-based, in characters.
+    pub start_column: usize,
+    /// 1-based, inclusive.
+    pub end_line: usize,
+    /// 1-based, the column just after the last character.
+    pub end_column: usize,
+    pub new_name: String,
+}
+
+/// One refactor request of any of the seven tools.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Request {
     Extract(ExtractRequest),
@@ -93,6 +118,8 @@ pub enum Request {
     Move(MoveRequest),
     ChangeSignature(ChangeSignatureRequest),
     Rename(RenameRequest),
+    SafeDelete(SafeDeleteRequest),
+    IntroduceParameter(IntroduceParameterRequest),
 }
 
 impl Request {
@@ -103,6 +130,8 @@ impl Request {
             Request::Move(_) => Tool::MoveToFile,
             Request::ChangeSignature(_) => Tool::ChangeSignature,
             Request::Rename(_) => Tool::RenameSymbol,
+            Request::SafeDelete(_) => Tool::SafeDelete,
+            Request::IntroduceParameter(_) => Tool::IntroduceParameter,
         }
     }
 
@@ -114,6 +143,8 @@ impl Request {
             Request::Move(r) => &r.file,
             Request::ChangeSignature(r) => &r.file,
             Request::Rename(r) => &r.file,
+            Request::SafeDelete(r) => &r.file,
+            Request::IntroduceParameter(r) => &r.file,
         }
     }
 
@@ -145,6 +176,8 @@ pub fn plan_in(
         Request::Move(r) => move_to_file::plan(sources, r, lang),
         Request::ChangeSignature(r) => change_signature::plan(sources, r, lang),
         Request::Rename(r) => rename::plan(sources, r, lang),
+        Request::SafeDelete(r) => safe_delete::plan(sources, r, lang),
+        Request::IntroduceParameter(r) => introduce_parameter::plan(sources, r, lang),
     }?;
     // The trees the shell already has (the file of the request, usually) make the check of
     // the result whole and cheap: only the edits are parsed again.
@@ -198,6 +231,13 @@ pub enum RefactorError {
     /// The operation cannot be done on this code (the message says why and what to do).
     #[error("{0}")]
     Unsupported(String),
+    /// A safe delete refused: the symbol is still referenced (`path:line` of each reference,
+    /// certain ones first; the message lists them too).
+    #[error("{message}")]
+    Referenced {
+        message: String,
+        references: Vec<String>,
+    },
     #[error("{0} is not a Rust (.rs) or Python (.py, .pyi) file; candor refactors only those")]
     UnsupportedLanguage(String),
     #[error(transparent)]

@@ -57,12 +57,18 @@ impl Flavor {
 
     /// Whether the server has a refactor for `tool` at all.
     pub fn offers(self, tool: Tool) -> bool {
-        // None of them has move-to-file or change-signature; jedi cannot inline a function.
-        // All of them rename.
+        // None of them has move-to-file, change-signature, safe delete or introduce parameter
+        // (rust-analyzer has no such code action); jedi cannot inline a function. All of them
+        // rename.
         !matches!(
             (self, tool),
-            (_, Tool::MoveToFile | Tool::ChangeSignature)
-                | (Flavor::JediLanguageServer, Tool::InlineFunction)
+            (
+                _,
+                Tool::MoveToFile
+                    | Tool::ChangeSignature
+                    | Tool::SafeDelete
+                    | Tool::IntroduceParameter
+            ) | (Flavor::JediLanguageServer, Tool::InlineFunction)
         )
     }
 

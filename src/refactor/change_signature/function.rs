@@ -13,7 +13,7 @@ use crate::refactor::RefactorError;
 
 /// The type (or trait) a method belongs to.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct MethodOwner {
+pub(crate) struct MethodOwner {
     /// `Foo` for `impl<T> Trait for Foo<T>` and for `class Foo(Base):`; the trait's name in a trait.
     pub type_name: String,
     /// `Trait` for `impl Trait for Foo` and inside `trait Trait`.
@@ -26,7 +26,7 @@ pub(super) struct MethodOwner {
     pub class_method: bool,
 }
 
-pub(super) struct ChangedFunction<'t> {
+pub(crate) struct ChangedFunction<'t> {
     /// The simple name (`method` for `Type/method`).
     pub name: String,
     pub name_path: String,
@@ -46,7 +46,7 @@ impl ChangedFunction<'_> {
     }
 }
 
-pub(super) fn locate<'t>(
+pub(crate) fn locate<'t>(
     lang: Language,
     tree: &'t Tree,
     text: &str,

@@ -21,7 +21,7 @@ fn inline_form(comment: &str) -> Result<String, String> {
 /// that could not be kept (a Python line comment when no line of the list ends after it).
 /// Comments survive a change of place: a line comment that would swallow what follows it on
 /// its line becomes a block comment (Rust) or moves to the end of its line (Python).
-pub(super) fn render(
+pub(crate) fn render(
     layout: &Layout,
     items: &[Item],
     footer: &[Decoration],

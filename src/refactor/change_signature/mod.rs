@@ -18,6 +18,10 @@ mod wording;
 
 pub use typed::{TypedList, check_new_parameters, function_query, read_typed_list};
 
+// Introduce parameter finds its function and writes its new list the way change signature does.
+pub(crate) use function::{ChangedFunction, locate as locate_function};
+pub(crate) use layout::render as render_list;
+
 use std::collections::BTreeMap;
 use wording as w;
 

@@ -123,6 +123,8 @@ impl Context {
                 ReturnToPreview,
                 Trust,
                 Quit,
+                SafeDelete,
+                IntroduceParameter,
             ],
             Context::Outline => &[Up, Down, PageUp, PageDown, Top, Bottom, SelectSymbol, Back],
             Context::Prompt => &[Submit, Cancel],
@@ -258,10 +260,12 @@ pub enum Command {
     Trust,
     Yes,
     No,
+    SafeDelete,
+    IntroduceParameter,
 }
 
 impl Command {
-    const ALL: [Command; 65] = [
+    const ALL: [Command; 67] = [
         Command::Quit,
         Command::Help,
         Command::Up,
@@ -327,6 +331,8 @@ impl Command {
         Command::Trust,
         Command::Yes,
         Command::No,
+        Command::SafeDelete,
+        Command::IntroduceParameter,
     ];
 
     /// The name in the keymap file.
@@ -397,6 +403,8 @@ impl Command {
             Command::Trust => "trust",
             Command::Yes => "yes",
             Command::No => "no",
+            Command::SafeDelete => "safe_delete",
+            Command::IntroduceParameter => "introduce_parameter",
         }
     }
 
@@ -550,6 +558,12 @@ impl Command {
             (Context::Ask, No) => "no",
             (_, Yes) => "yes, apply",
             (_, No) => "no, go back",
+            (_, SafeDelete) => {
+                "safe delete the item named under the cursor, else the one around it (refused, with every reference, while anything uses it)"
+            }
+            (_, IntroduceParameter) => {
+                "introduce parameter: the expression at the cursor becomes a new last parameter of its function; callers pass it"
+            }
         }
     }
 }

@@ -50,6 +50,17 @@ pub enum FormKind {
         column: usize,
         language: Language,
     },
+    IntroduceParameter {
+        file: String,
+        /// The expression as written, and where (1-based lines, character columns; the end
+        /// column is just after its last character).
+        expression: String,
+        start: (usize, usize),
+        end: (usize, usize),
+        /// `fn wait`, the function that takes the parameter.
+        function: String,
+        language: Language,
+    },
 }
 
 impl FormKind {
@@ -59,6 +70,7 @@ impl FormKind {
             FormKind::Move { .. } => Tool::MoveToFile,
             FormKind::ChangeSignature { .. } => Tool::ChangeSignature,
             FormKind::Rename { .. } => Tool::RenameSymbol,
+            FormKind::IntroduceParameter { .. } => Tool::IntroduceParameter,
         }
     }
 }

@@ -213,6 +213,8 @@ pub(super) fn key(
         Command::MoveToFile => return refactor::start_move(state),
         Command::ChangeSignature => return refactor::start_change_signature(state),
         Command::Rename => return refactor::start_rename(state),
+        Command::SafeDelete => return refactor::start_safe_delete(state, fx),
+        Command::IntroduceParameter => return refactor::start_introduce_parameter(state),
         _ => {}
     }
     if let Some(notice) = notice {

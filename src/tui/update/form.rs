@@ -6,7 +6,8 @@ use crate::lang::Language;
 use crate::lang::symbols::SymbolQuery;
 use crate::refactor::change_signature::{check_new_parameters, read_typed_list};
 use crate::refactor::{
-    ChangeSignatureRequest, ExtractRequest, MemorySources, MoveRequest, RenameRequest, Request,
+    ChangeSignatureRequest, ExtractRequest, IntroduceParameterRequest, MemorySources, MoveRequest,
+    RenameRequest, Request,
 };
 use crate::tui::document::Document;
 use crate::tui::effect::Effect;
@@ -143,6 +144,32 @@ fn validate(
                 end_line: *end,
                 new_name: text.to_string(),
             })))
+        }
+        FormKind::IntroduceParameter {
+            file,
+            start,
+            end,
+            language,
+            ..
+        } => {
+            if text.is_empty() {
+                return if submitting {
+                    Err("type a name for the new parameter".to_string())
+                } else {
+                    Ok(None)
+                };
+            }
+            language.validate_identifier(text)?;
+            Ok(Some(Request::IntroduceParameter(
+                IntroduceParameterRequest {
+                    file: file.clone(),
+                    start_line: start.0,
+                    start_column: start.1,
+                    end_line: end.0,
+                    end_column: end.1,
+                    new_name: text.to_string(),
+                },
+            )))
         }
         FormKind::Move { file, target } => {
             validate_move(file, target, text, submitting, form.folder.as_ref())
@@ -334,6 +361,19 @@ fn preview_request(form: &Form, request: Request, cursor: usize) -> PreviewReque
                 format!("rename `{name}`"),
                 &format!("in {file}"),
                 &format!("to {text}"),
+            ),
+        ),
+        FormKind::IntroduceParameter {
+            file,
+            expression,
+            function,
+            ..
+        } => (
+            file,
+            Title::new(
+                format!("introduce parameter `{text}`"),
+                &format!("for `{expression}`"),
+                &format!("in {function}"),
             ),
         ),
     };

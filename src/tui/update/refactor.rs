@@ -5,7 +5,7 @@ use ratatui_textarea::TextArea;
 
 use crate::api::ToolCall;
 use crate::lang::symbols::{Symbol, SymbolKind};
-use crate::refactor::{InlineRequest, Request};
+use crate::refactor::{InlineRequest, Request, SafeDeleteRequest};
 use crate::tui::aim::{self, Aim};
 use crate::tui::document::Document;
 use crate::tui::effect::Effect;
@@ -252,6 +252,115 @@ pub(super) fn start_rename(state: &mut State) -> Screen {
             language: code.doc.language,
         },
         input: new_input("the new name", &name),
+        error: None,
+        completions: Vec::new(),
+        completion: None,
+        folder: None,
+    })
+}
+
+/// `D`: the item named under the cursor (or selected), else the one around it; previewed at
+/// once (nothing to type), as inline is.
+pub(super) fn start_safe_delete(state: &mut State, fx: &mut Vec<Effect>) -> Screen {
+    let Some(code) = state.code.as_ref() else {
+        return Screen::Code;
+    };
+    let deletable = |s: &Symbol| {
+        !matches!(
+            s.kind,
+            SymbolKind::Impl | SymbolKind::Module | SymbolKind::Macro
+        )
+    };
+    let target = match target_symbol(
+        code,
+        deletable,
+        "functions, methods, types and module-level variables or constants",
+        "safe delete",
+    ) {
+        Ok(Some(i)) => target_of(&code.doc, i),
+        Ok(None) => None,
+        Err(message) => {
+            state.warn(message);
+            return Screen::Code;
+        }
+    };
+    let Some(target) = target else {
+        return no_target(state, "a function, type or constant", "safe delete");
+    };
+    let file = code.doc.path.clone();
+    let request = PreviewRequest {
+        call: ToolCall::new(Request::SafeDelete(SafeDeleteRequest {
+            file: file.clone(),
+            symbol: crate::lang::symbols::SymbolQuery {
+                name: target.name_path.clone(),
+                line: Some(target.line),
+                column: None,
+            },
+        })),
+        title: Title::new(
+            format!("safe delete {}", target.label),
+            &format!("in {file}"),
+            "",
+        ),
+        origin: file,
+        origin_line: code.cursor,
+    };
+    preview::request_preview(state, request, None, fx)
+}
+
+/// `P`: the innermost expression at the cursor (a literal, a name, `self.size`) becomes a new
+/// parameter of the function around it; the form asks for its name.
+pub(super) fn start_introduce_parameter(state: &mut State) -> Screen {
+    let Some(code) = state.code.as_ref() else {
+        return Screen::Code;
+    };
+    let doc = &code.doc;
+    let col = code.col.min(motion::last_col(doc, code.cursor));
+    let line_start = doc.lines.get(code.cursor).map_or(0, |r| r.start);
+    let at = doc
+        .line(code.cursor)
+        .char_indices()
+        .nth(col)
+        .map_or(doc.lines.get(code.cursor).map_or(0, |r| r.end), |(i, _)| {
+            line_start + i
+        });
+    let Some(range) = crate::lang::expressions::expression_at_cursor(doc.language, &doc.tree, at)
+    else {
+        state.warn(
+            "put the cursor on an expression inside a function (a literal, a name, `self.size`) to make it a parameter"
+                .to_string(),
+        );
+        return Screen::Code;
+    };
+    let Some(function) = doc
+        .symbols
+        .iter()
+        .filter(|s| {
+            s.kind.is_function() && s.range.start <= range.start && range.end <= s.range.end
+        })
+        .min_by_key(|s| s.range.len())
+    else {
+        state.warn(
+            "the expression at the cursor is not inside a function: introduce parameter needs one to take the parameter"
+                .to_string(),
+        );
+        return Screen::Code;
+    };
+    let position = |offset: usize| {
+        let line = doc.text[..offset].matches('\n').count();
+        let start = doc.lines.get(line).map_or(0, |r| r.start);
+        (line + 1, doc.text[start..offset].chars().count() + 1)
+    };
+    Screen::Form(Form {
+        kind: FormKind::IntroduceParameter {
+            file: doc.path.clone(),
+            expression: doc.text[range.clone()].to_string(),
+            start: position(range.start),
+            end: position(range.end),
+            function: symbol_label(doc, function),
+            language: doc.language,
+        },
+        input: new_input("the new parameter's name, e.g. limit", ""),
         error: None,
         completions: Vec::new(),
         completion: None,

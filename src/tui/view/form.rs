@@ -23,47 +23,7 @@ pub fn render(state: &State, form: &Form, frame: &mut Frame) {
     let status = status_lines(state, form, text_width);
     let extra = status.len().saturating_sub(1) as u16;
     let area = layout::form(state.size, is_move, extra, focus_rows(state));
-    let (title, about, label) = match &form.kind {
-        FormKind::Extract {
-            file, start, end, ..
-        } => {
-            let lines = if start == end {
-                format!("line {start}")
-            } else {
-                format!("lines {start}\u{2013}{end}")
-            };
-            (
-                " Extract function ",
-                format!("Extract {lines} of {file} into a new function."),
-                "New function name",
-            )
-        }
-        FormKind::Move { file, target } => (
-            " Move to file ",
-            format!(
-                "Move {} (line {}) out of {file}.",
-                target.label, target.line
-            ),
-            "Target file",
-        ),
-        FormKind::ChangeSignature { file, target, .. } => (
-            " Change signature ",
-            format!(
-                "Change the parameters of {} (line {} of {file}); call sites follow.",
-                target.label, target.line
-            ),
-            "Parameters",
-        ),
-        FormKind::Rename {
-            file, name, line, ..
-        } => (
-            " Rename ",
-            format!(
-                "Rename `{name}` (line {line} of {file}) and its references; possible ones are listed, not renamed."
-            ),
-            "New name",
-        ),
-    };
+    let (title, about, label) = heading(&form.kind);
     frame.render_widget(Clear, area);
     let block = Block::default()
         .borders(Borders::ALL)
@@ -155,6 +115,65 @@ pub fn render(state: &State, form: &Form, frame: &mut Frame) {
     frame.render_widget(Paragraph::new(Span::styled(help, t.dim)), bottom);
 }
 
+/// The form's title, the sentence saying what it does, and the input's label.
+fn heading(kind: &FormKind) -> (&'static str, String, &'static str) {
+    match kind {
+        FormKind::Extract {
+            file, start, end, ..
+        } => {
+            let lines = if start == end {
+                format!("line {start}")
+            } else {
+                format!("lines {start}\u{2013}{end}")
+            };
+            (
+                " Extract function ",
+                format!("Extract {lines} of {file} into a new function."),
+                "New function name",
+            )
+        }
+        FormKind::Move { file, target } => (
+            " Move to file ",
+            format!(
+                "Move {} (line {}) out of {file}.",
+                target.label, target.line
+            ),
+            "Target file",
+        ),
+        FormKind::ChangeSignature { file, target, .. } => (
+            " Change signature ",
+            format!(
+                "Change the parameters of {} (line {} of {file}); call sites follow.",
+                target.label, target.line
+            ),
+            "Parameters",
+        ),
+        FormKind::Rename {
+            file, name, line, ..
+        } => (
+            " Rename ",
+            format!(
+                "Rename `{name}` (line {line} of {file}) and its references; possible ones are listed, not renamed."
+            ),
+            "New name",
+        ),
+        FormKind::IntroduceParameter {
+            file,
+            expression,
+            start,
+            function,
+            ..
+        } => (
+            " Introduce parameter ",
+            format!(
+                "Make `{expression}` (line {} of {file}) a new last parameter of {function}; its callers pass it.",
+                start.0
+            ),
+            "Parameter name",
+        ),
+    }
+}
+
 /// What is said under the input, wrapped to `width`: the input's error, else what the input
 /// will do.
 fn status_lines(state: &State, form: &Form, width: usize) -> Vec<Line<'static>> {
@@ -189,7 +208,12 @@ fn status_lines(state: &State, form: &Form, width: usize) -> Vec<Line<'static>> 
             };
             (text.to_string(), t.dim)
         }
-        (None, FormKind::Extract { .. } | FormKind::Rename { .. }) => (
+        (
+            None,
+            FormKind::Extract { .. }
+            | FormKind::Rename { .. }
+            | FormKind::IntroduceParameter { .. },
+        ) => (
             "a new name: letters, digits and _, not a keyword".to_string(),
             t.dim,
         ),

@@ -4,7 +4,9 @@
 //!   call still uses the arguments it passed (`scale(factor, 2)` must not become `2 * 2`);
 //! - extract: the new function is defined once and called where the selection was;
 //! - extract and change signature: every call of the function passes what its definition takes;
-//! - Python extract: no local of the new function is only ever updated in place.
+//! - Python extract: no local of the new function is only ever updated in place;
+//! - safe delete: no certain call of the deleted function is left;
+//! - introduce parameter: every certain call passes what the new definition takes.
 //!
 //! Whether the result parses is checked where every plan is made (`refactor::findings`).
 //! Pure: the project is read through [`Sources`], the result through the plan's changes.
@@ -12,6 +14,7 @@
 mod arity;
 mod extract;
 mod inline;
+mod introduced;
 mod target;
 mod unbound;
 
@@ -43,6 +46,8 @@ pub fn check(
         Request::Inline(r) => inline::check(&project, r),
         Request::Extract(r) => extract::check(&project, r),
         Request::ChangeSignature(r) => arity::check_changed(&project, &r.file, &r.function),
+        Request::SafeDelete(r) => introduced::deleted(&project, r),
+        Request::IntroduceParameter(r) => introduced::introduced(&project, r),
         Request::Move(_) | Request::Rename(_) => Vec::new(),
     };
     findings.retain(|f| {
