@@ -5,6 +5,7 @@
 
 pub mod calls;
 pub mod finder;
+pub mod handed_back;
 pub mod incremental;
 pub mod lex;
 pub mod locals;

@@ -20,7 +20,7 @@ use std::ops::Range;
 
 use crate::edit::{FileChange, SourceFile};
 use crate::lang::Language;
-use crate::refactor::{Finding, Request, Severity, Sources};
+use crate::refactor::{Finding, Request, Severity, Sources, guards};
 
 pub use unbound::python_unbound_updates;
 
@@ -41,7 +41,11 @@ pub fn check(
     };
     let mut findings = match request {
         Request::Inline(r) => inline::check(&project, r),
-        Request::Extract(r) => extract::check(&project, r),
+        Request::Extract(r) => {
+            let mut found = extract::check(&project, r);
+            found.extend(guards::dropped_result::check(lang, changes, r));
+            found
+        }
         Request::ChangeSignature(r) => arity::check_changed(&project, &r.file, &r.function),
         Request::Move(_) | Request::Rename(_) => Vec::new(),
     };
