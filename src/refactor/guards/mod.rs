@@ -9,7 +9,7 @@
 
 pub mod dropped_result;
 pub mod public_api;
-mod wording;
+pub(crate) mod wording;
 
 use std::ops::Range;
 

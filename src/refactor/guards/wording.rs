@@ -79,3 +79,34 @@ pub fn return_dropped(function: &str, caller: &str, return_lines: &[usize]) -> S
         lines_label(return_lines)
     )
 }
+
+/// A name that other code reached at `old_path` is now only at `new_path`; `who` reaches it
+/// (`other crates`, `importers`), `re_export` says how to keep the old path. One sentence for
+/// every language and backend (the Rust move's own note says it too).
+pub fn public_api_moved(
+    name: &str,
+    old_path: &str,
+    new_path: &str,
+    who: &str,
+    re_export: &str,
+) -> String {
+    format!(
+        "`{name}` was public API at `{old_path}`; {who} now reach it at `{new_path}` (re-export it with {re_export} to keep the old path)"
+    )
+}
+
+/// The Python re-export that keeps a moved name at its old module: `from .sets import
+/// powerset` in `pkg/recipes.py`, with the name kept in its `__all__` when it was listed there.
+pub fn python_move_re_export(import: &str, file: &str, name: &str, listed: bool) -> String {
+    let all = if listed {
+        format!(" (and `'{name}'` kept in its `__all__`)")
+    } else {
+        String::new()
+    };
+    format!("`{import}` in {file}{all}")
+}
+
+/// The Python alias that keeps a renamed name: `old = new` after its definition.
+pub fn python_rename_re_export(old: &str, new: &str, file: &str, listed: bool) -> String {
+    python_move_re_export(&format!("{old} = {new}"), file, old, listed)
+}

@@ -47,7 +47,9 @@ pub fn check(
             found
         }
         Request::ChangeSignature(r) => arity::check_changed(&project, &r.file, &r.function),
-        Request::Move(_) | Request::Rename(_) => Vec::new(),
+        Request::Move(_) | Request::Rename(_) => {
+            guards::public_api::check(request, lang, changes, sources)
+        }
     };
     findings.retain(|f| {
         !existing
