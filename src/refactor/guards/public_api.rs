@@ -37,15 +37,32 @@ pub fn check(
     let Some(lost) = lost_paths(&project, file, name, new_file, new_name) else {
         return Vec::new();
     };
-    let new_path = format!("{}.{new_name}", dotted(new_file));
-    let re_export = match request {
-        Request::Move(_) => w::python_move_re_export(
-            &format!("from {} import {name}", import_from(file, new_file)),
-            file,
-            name,
-            lost.listed,
+    let (old_path, old_file) = &lost.paths[0];
+    let (new_path, re_export) = match request {
+        // The moved name is at its new module; a re-export in the old one keeps every old path.
+        Request::Move(_) => (
+            format!("{}.{name}", dotted(new_file)),
+            w::python_move_re_export(
+                &format!("from {} import {name}", import_from(file, new_file)),
+                file,
+                name,
+                lost.listed,
+            ),
         ),
-        _ => w::python_rename_re_export(name, new_name, file, lost.listed),
+        // The renamed name is where the old one was (the references were renamed with it); an
+        // alias where the old path was keeps it.
+        _ => {
+            let listed = project
+                .before(old_file)
+                .is_some_and(|t| Module::read(&t, name).listed(name));
+            (
+                format!(
+                    "{}.{new_name}",
+                    old_path.rsplit_once('.').map_or("", |(m, _)| m)
+                ),
+                w::python_rename_re_export(name, new_name, old_file, listed),
+            )
+        }
     };
     let line = changes
         .iter()
@@ -57,14 +74,14 @@ pub fn check(
     vec![Finding::warning(
         file,
         line,
-        w::public_api_moved(name, &lost.paths[0], &new_path, "importers", &re_export),
+        w::public_api_moved(name, old_path, &new_path, "importers", &re_export),
     )]
 }
 
-/// The public paths of a name the result takes away, most public first, and whether the name
-/// was listed in its module's `__all__`.
+/// The public paths of a name the result takes away, most public first, each with the file
+/// that offered it, and whether the name was listed in its module's `__all__`.
 struct Lost {
-    paths: Vec<String>,
+    paths: Vec<(String, String)>,
     listed: bool,
 }
 
@@ -180,7 +197,7 @@ fn lost_paths(
             .filter(|p| p.as_str() != file && !p.ends_with("__init__.py"))
             .any(|p| imports_by_name(project.before(p).as_deref(), p, name, &module));
     if (listed || imported_elsewhere) && !kept_in_module {
-        paths.push(format!("{}.{name}", dotted(file)));
+        paths.push((format!("{}.{name}", dotted(file)), file.to_string()));
     }
     // Re-exported by a package's `__init__.py`.
     let stem = module.last().cloned().unwrap_or_default();
@@ -221,7 +238,7 @@ fn lost_paths(
                 && Module::read(&project.after(new_file).unwrap_or_default(), name)
                     .star_exports(name));
         if !binds && !through_star {
-            paths.insert(0, format!("{}.{name}", dotted(&init)));
+            paths.insert(0, (format!("{}.{name}", dotted(&init)), init.clone()));
         }
     }
     (!paths.is_empty()).then_some(Lost { paths, listed })
@@ -240,9 +257,9 @@ fn imports_by_name(text: Option<&str>, path: &str, name: &str, module: &[String]
         .any(|n| n == name)
 }
 
-/// `pkg.recipes` for `pkg/recipes.py`, `pkg` for `pkg/__init__.py`.
+/// `pkg.recipes` for `pkg/recipes.py` (and `src/pkg/recipes.py`), `pkg` for `pkg/__init__.py`.
 fn dotted(path: &str) -> String {
-    module_parts(path).join(".")
+    module_parts(path.strip_prefix("src/").unwrap_or(path)).join(".")
 }
 
 /// How `file` imports from `new_file`: `.sets` in the same package, else the dotted path.
@@ -254,7 +271,7 @@ fn import_from(file: &str, new_file: &str) -> String {
     let new_module = module_parts(new_file);
     match new_module.last() {
         Some(last) if dir == new_dir && !dir.is_empty() => format!(".{last}"),
-        _ => new_module.join("."),
+        _ => dotted(new_file),
     }
 }
 
