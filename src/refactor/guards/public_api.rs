@@ -49,18 +49,20 @@ pub fn check(
                 lost.listed,
             ),
         ),
-        // The renamed name is where the old one was (the references were renamed with it); an
-        // alias where the old path was keeps it.
+        // The renamed name is where the old one was (the references were renamed with it). An
+        // alias in its module, listed in its `__all__`, keeps every path a `*` re-exports;
+        // otherwise the alias goes where the old path was (the `__init__` that imports it).
         _ => {
+            let alias_in: &str = if lost.listed { file } else { old_file };
             let listed = project
-                .before(old_file)
+                .before(alias_in)
                 .is_some_and(|t| Module::read(&t, name).listed(name));
             (
                 format!(
                     "{}.{new_name}",
                     old_path.rsplit_once('.').map_or("", |(m, _)| m)
                 ),
-                w::python_rename_re_export(name, new_name, old_file, listed),
+                w::python_rename_re_export(name, new_name, alias_in, listed),
             )
         }
     };

@@ -128,3 +128,23 @@ fn a_private_module_name_nobody_imports_is_not_surface() {
         "`helper` was public API at `tool.helper`; importers now reach it at `tool.assist` (re-export it with `helper = assist` in tool.py to keep the old path)"
     );
 }
+
+#[test]
+fn a_rename_of_a_star_re_exported_name_suggests_the_alias_in_its_module() {
+    let project = [("pkg/__init__.py", INIT), ("pkg/recipes.py", RECIPES)];
+    let renamed = RECIPES
+        .replace("'take'", "'first_n'")
+        .replace("def take(", "def first_n(");
+    let rename = Request::Rename(RenameRequest {
+        file: "pkg/recipes.py".to_string(),
+        symbol: query("take"),
+        new_name: "first_n".to_string(),
+        include_possible: Vec::new(),
+    });
+    let findings = run(&rename, &project, &[("pkg/recipes.py", renamed.as_str())]);
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert_eq!(
+        findings[0].message,
+        "`take` was public API at `pkg.take`; importers now reach it at `pkg.first_n` (re-export it with `take = first_n` in pkg/recipes.py (and `'take'` kept in its `__all__`) to keep the old path)"
+    );
+}
