@@ -12,13 +12,20 @@ use crate::lang::handed_back::{CallValue, call_value, value_return_lines, yield_
 use crate::lang::names::{Names, Role};
 use crate::lang::symbols::{self, Symbol};
 use crate::lang::{Language, syntax_errors};
-use crate::refactor::{ExtractRequest, Finding};
+use crate::refactor::{ExtractRequest, Finding, Severity};
 
 use super::line_bytes;
 use super::wording as w;
 
-/// The findings for the result `changes` of `request` in `lang`.
-pub fn check(lang: Language, changes: &[FileChange], request: &ExtractRequest) -> Vec<Finding> {
+/// The findings for the result `changes` of `request` in `lang`. A dropped `return` that the
+/// refactor already reported (a warning or error of `existing` on the `return`'s line, as the
+/// heuristic's "`return` inside the selection" says) is not said twice.
+pub fn check(
+    lang: Language,
+    changes: &[FileChange],
+    request: &ExtractRequest,
+    existing: &[Finding],
+) -> Vec<Finding> {
     let Some(change) = changes.iter().find(|c| c.path == request.file) else {
         return Vec::new();
     };
@@ -75,7 +82,14 @@ pub fn check(lang: Language, changes: &[FileChange], request: &ExtractRequest) -
         w::yields_dropped(new_name, &caller.name, &handed.yields)
     } else if dropped && !lost.is_empty() {
         w::result_dropped(new_name, &lost)
-    } else if value == CallValue::Dropped && !handed.returns.is_empty() {
+    } else if value == CallValue::Dropped
+        && !handed.returns.is_empty()
+        && !handed.returns.iter().any(|line| {
+            existing.iter().any(|f| {
+                f.file == request.file && f.line == *line && f.severity >= Severity::Warning
+            })
+        })
+    {
         // (`helper(x)?;` is how a Rust extract hands an early return back.)
         w::return_dropped(new_name, &caller.name, &handed.returns)
     } else if !lost.is_empty() {

@@ -2,6 +2,17 @@ use super::*;
 use crate::edit::{FileChange, SourceFile};
 
 fn run(lang: Language, before: &str, after: &str, start: usize, end: usize) -> Vec<Finding> {
+    run_with(lang, before, after, start, end, &[])
+}
+
+fn run_with(
+    lang: Language,
+    before: &str,
+    after: &str,
+    start: usize,
+    end: usize,
+    existing: &[Finding],
+) -> Vec<Finding> {
     let path = match lang {
         Language::Python => "a.py",
         Language::Rust => "a.rs",
@@ -19,6 +30,7 @@ fn run(lang: Language, before: &str, after: &str, start: usize, end: usize) -> V
             end_line: end,
             new_name: "part".to_string(),
         },
+        existing,
     )
 }
 
@@ -83,6 +95,12 @@ fn python_a_dropped_return_value() {
     assert!(findings[0].message.contains("returned a value (lines 3–4)"));
     let kept = after.replace("    part(a)", "    return part(a)");
     assert_eq!(run(Language::Python, before, &kept, 2, 4), vec![]);
+    // The refactor said it itself (the heuristic's warning on the `return`'s line).
+    let said = [Finding::warning("a.py", 3, "`return` inside the selection")];
+    assert_eq!(
+        run_with(Language::Python, before, after, 2, 4, &said),
+        vec![]
+    );
 }
 
 #[test]

@@ -43,7 +43,7 @@ pub fn check(
         Request::Inline(r) => inline::check(&project, r),
         Request::Extract(r) => {
             let mut found = extract::check(&project, r);
-            found.extend(guards::dropped_result::check(lang, changes, r));
+            found.extend(guards::dropped_result::check(lang, changes, r, existing));
             found
         }
         Request::ChangeSignature(r) => arity::check_changed(&project, &r.file, &r.function),
