@@ -99,8 +99,16 @@ fn a_function_is_renamed_through_every_import_style_and_its_all_entry() {
         ),
         "{findings:#?}"
     );
-    assert!(
-        !findings.iter().any(|f| f.starts_with("warning")),
+    // The package's public `shop.net_price` is gone: the public API guard says how to keep it.
+    let warnings: Vec<&String> = findings
+        .iter()
+        .filter(|f| f.starts_with("warning"))
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "warning shop/pricing.py:6 `net_price` was public API at `shop.net_price`; importers now reach it at `shop.price_net` (re-export it with `net_price = price_net` in shop/__init__.py (and `'net_price'` kept in its `__all__`) to keep the old path)"
+        ],
         "rope and the engine agree on every other reference: {findings:#?}"
     );
 }
@@ -343,7 +351,14 @@ fn a_src_layout_is_a_source_folder_for_rope() {
     let applied = call(root, RENAME, args);
     assert_eq!(applied["backend_used"], "lsp", "{applied:#}");
     let findings = findings_of(&applied);
-    assert!(findings.is_empty(), "{findings:#?}");
+    // `f` is imported by name from `pkg.core` elsewhere: its old path is public API.
+    assert_eq!(
+        findings,
+        [
+            "warning src/pkg/core.py:1 `f` was public API at `pkg.core.f`; importers now reach it at `pkg.core.g` (re-export it with `f = g` in src/pkg/core.py to keep the old path)"
+        ],
+        "{findings:#?}"
+    );
     assert_eq!(
         read(root, "src/app/main.py"),
         "from pkg.core import g\n\n\ndef run():\n    return g()\n"

@@ -6,6 +6,7 @@
 pub mod calls;
 pub mod expressions;
 pub mod finder;
+pub mod handed_back;
 pub mod incremental;
 pub mod lex;
 pub mod locals;

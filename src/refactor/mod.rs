@@ -6,6 +6,7 @@ pub mod change_signature;
 mod details;
 pub mod extract;
 pub mod findings;
+pub mod guards;
 pub mod inline;
 pub mod introduce_parameter;
 pub mod move_to_file;

@@ -554,8 +554,12 @@ pub fn public_api_lost(name: &str, old_path: &str, new_path: &str, module: &str)
 }
 
 pub fn public_api_moved(name: &str, old_path: &str, new_path: &str) -> String {
-    format!(
-        "`{name}` was public API at `{old_path}`; other crates now reach it at `{new_path}` (re-export it with `pub use` to keep the old path)"
+    crate::refactor::guards::wording::public_api_moved(
+        name,
+        old_path,
+        new_path,
+        "other crates",
+        "`pub use`",
     )
 }
 

@@ -23,7 +23,7 @@ use std::ops::Range;
 
 use crate::edit::{FileChange, SourceFile};
 use crate::lang::Language;
-use crate::refactor::{Finding, Request, Severity, Sources};
+use crate::refactor::{Finding, Request, Severity, Sources, guards};
 
 pub use unbound::python_unbound_updates;
 
@@ -44,11 +44,17 @@ pub fn check(
     };
     let mut findings = match request {
         Request::Inline(r) => inline::check(&project, r),
-        Request::Extract(r) => extract::check(&project, r),
+        Request::Extract(r) => {
+            let mut found = extract::check(&project, r);
+            found.extend(guards::dropped_result::check(lang, changes, r, existing));
+            found
+        }
         Request::ChangeSignature(r) => arity::check_changed(&project, &r.file, &r.function),
         Request::SafeDelete(r) => introduced::deleted(&project, r),
         Request::IntroduceParameter(r) => introduced::introduced(&project, r),
-        Request::Move(_) | Request::Rename(_) => Vec::new(),
+        Request::Move(_) | Request::Rename(_) => {
+            guards::public_api::check(request, lang, changes, sources)
+        }
     };
     findings.retain(|f| {
         !existing
