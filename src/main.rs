@@ -487,9 +487,11 @@ fn trust(dir: Option<PathBuf>, revoke: bool, list: bool) -> anyhow::Result<ExitC
         }
         for (record, still) in projects {
             let state = match still {
-                Some(true) => "trusted",
-                Some(false) => "NOT trusted any more: its .candor/config.toml changed",
-                None => "missing",
+                Some(candor::trust::Trust::Trusted) => "trusted".to_string(),
+                Some(candor::trust::Trust::Untrusted { why, .. }) => {
+                    format!("NOT trusted any more: {}", why.short())
+                }
+                None => "missing".to_string(),
             };
             print_out(&format!("{}  ({state})", printable(&record.root)))?;
         }

@@ -66,7 +66,7 @@ impl Engine {
         let root = open_root(root)?;
         let loaded = Config::load(&root)
             .map_err(|e| ApiError::new(ErrorCode::InvalidArgument, e.to_string()))?;
-        let trust = crate::trust::of_config(root.path(), loaded.project_sha256.as_deref())
+        let trust = crate::trust::of_config(&root, loaded.project_sha256.as_deref())
             .map_err(|e| ApiError::new(ErrorCode::InvalidArgument, e.to_string()))?;
         Ok(Engine::with_settings(root, loaded.config, backend, trust))
     }

@@ -18,7 +18,7 @@
 pub mod cross;
 
 mod bound;
-mod cache;
+pub(crate) mod cache;
 mod cargo;
 mod diff;
 mod memo;
@@ -278,7 +278,8 @@ impl Context<'_> {
             let bare_default =
                 command.args.is_empty() && defaults.contains(&command.command.as_str());
             if !from_project || self.job.trust.allows_project_programs() {
-                return process::Program::find(Some(command), &command.command);
+                return process::Program::find(Some(command), &command.command, &self.job.root)
+                    .inspect(|p| self.note_skipped(p));
             }
             if !bare_default {
                 return Err(self.job.trust.refusal(&format!(
@@ -287,13 +288,35 @@ impl Context<'_> {
                 )));
             }
         }
-        defaults
-            .iter()
-            .find_map(|name| process::Program::find(None, name).ok())
-            .ok_or_else(|| match defaults {
-                [one] => format!("{one} not found on PATH"),
-                _ => format!("neither {} found on PATH", defaults.join(" nor ")),
-            })
+        let mut skipped = Vec::new();
+        for name in defaults {
+            match process::Program::find(None, name, &self.job.root) {
+                Ok(program) => {
+                    self.note_skipped(&program);
+                    return Ok(program);
+                }
+                Err(_) => skipped.extend(crate::programs::find(name, &self.job.root).skipped),
+            }
+        }
+        let skipped = crate::programs::Lookup {
+            found: None,
+            skipped,
+        }
+        .skipped_suffix();
+        Err(match defaults {
+            [one] => format!("{one} not found on PATH{skipped}"),
+            _ => format!("neither {} found on PATH{skipped}", defaults.join(" nor ")),
+        })
+    }
+
+    /// Notes the PATH entries skipped to find `program` (once each per check).
+    fn note_skipped(&self, program: &process::Program) {
+        let mut notes = self.notes.lock().unwrap_or_else(|e| e.into_inner());
+        for skipped in &program.skipped {
+            if !notes.contains(skipped) {
+                notes.push(skipped.clone());
+            }
+        }
     }
 
     /// The limits every checker runs under: the configured address space, and CPU time for the

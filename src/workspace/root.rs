@@ -60,6 +60,14 @@ impl Root {
         &self.path
     }
 
+    /// The device and inode of the root folder (from its handle): which folder this is, even
+    /// when another one is later created at the same path.
+    pub fn identity(&self) -> std::io::Result<(u64, u64)> {
+        let stat = rustix::fs::fstat(self.dir.as_fd())?;
+        #[allow(clippy::useless_conversion)]
+        Ok((u64::from(stat.st_dev), u64::from(stat.st_ino)))
+    }
+
     /// The handle of the root directory, opened once by [`Root::new`].
     pub fn dir(&self) -> &Dir {
         &self.dir

@@ -34,7 +34,7 @@ use super::{Outcome, ServerInfo};
 pub use convert::{minimal_edits, path_to_uri, uri_to_path};
 pub use interrupt::JobId;
 pub use oracle::{ServerOracle, WithOracle};
-pub use servers::{which, workspace_root};
+pub use servers::workspace_root;
 pub use transport::{TransportError, read_message, write_message};
 
 /// A per-call replacement of the server command line (the seed's `command` / `args`).
@@ -286,9 +286,10 @@ impl LspPool {
         let file = request.file();
         let tool = request.tool();
         if matches!(request, Request::Move(_) | Request::ChangeSignature(_)) {
-            let label = servers::resolve_command(lang, &self.settings, server_override)
-                .map(|c| c.label())
-                .unwrap_or_else(|_| servers::default_label(lang).to_string());
+            let label =
+                servers::resolve_command(lang, root.path(), &self.settings, server_override)
+                    .map(|c| c.label())
+                    .unwrap_or_else(|_| servers::default_label(lang).to_string());
             return Err(LspFailure::Unsupported(format!(
                 "{label} offers no {} refactor",
                 hyphenated(tool)
@@ -337,7 +338,8 @@ impl LspPool {
         server_override: &ServerOverride,
         f: impl FnOnce(&mut session::Session) -> R,
     ) -> Option<Result<R, String>> {
-        let command = servers::resolve_command(lang, &self.settings, server_override).ok()?;
+        let command =
+            servers::resolve_command(lang, root.path(), &self.settings, server_override).ok()?;
         let workspace = servers::workspace_root(lang, root, file).ok()?;
         let key = ServerKey {
             lang,
@@ -377,7 +379,7 @@ impl LspPool {
         file: &str,
         server_override: &ServerOverride,
     ) -> Result<Arc<Slot>, LspFailure> {
-        let command = servers::resolve_command(lang, &self.settings, server_override)?;
+        let command = servers::resolve_command(lang, root.path(), &self.settings, server_override)?;
         let workspace = servers::workspace_root(lang, root, file)?;
         let key = ServerKey {
             lang,
@@ -413,7 +415,8 @@ impl LspPool {
             *guard = None;
         }
         if guard.is_none() {
-            let command = servers::resolve_command(lang, &self.settings, server_override)?;
+            let command =
+                servers::resolve_command(lang, root.path(), &self.settings, server_override)?;
             let workspace = servers::workspace_root(lang, root, file)?;
             let launch =
                 project_guard::launch(lang, &command, root, &workspace, &self.settings.trust)
