@@ -103,7 +103,7 @@ fn launch_for_trust(
 
 /// The directories from `workspace` up to the root, nearest first (those whose settings cargo
 /// and rustup read that the project controls).
-fn ancestors(root: &Root, workspace: &Path) -> Vec<PathBuf> {
+pub(super) fn ancestors(root: &Root, workspace: &Path) -> Vec<PathBuf> {
     let mut dirs = Vec::new();
     let mut dir = workspace.to_path_buf();
     loop {
