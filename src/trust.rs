@@ -4,8 +4,8 @@
 //! the project's checks and interpreter. A cloned repository is untrusted until the user runs
 //! `candor trust DIR`; the record lives in the user's config folder
 //! (`$XDG_CONFIG_HOME/candor/trusted.toml`), keyed by the canonical root, pinned to the identity
-//! of the root folder (device and inode: another repository cloned to the same path is another
-//! folder) and to the sha256 of the project's `.candor/config.toml` (or to its absence): any
+//! of the root folder (device, inode and birth time where recorded: another repository cloned to
+//! the same path is another folder) and to the sha256 of the project's `.candor/config.toml` (or to its absence): any
 //! change of either revokes the trust. A record from an older candor, without the identity,
 //! trusts nothing (`candor trust DIR` again records it). Decides only; the code about to run something asks
 //! [`Trust::allows_project_programs`] and, when refused, says [`Trust::refusal`].
@@ -132,6 +132,10 @@ pub struct Record {
     pub device: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inode: Option<u64>,
+    /// Its birth time in nanoseconds, where the file system records one (an inode number can
+    /// be given to a new folder once the old one is gone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub born_ns: Option<i64>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -197,7 +201,8 @@ impl TrustStore {
                 Untrusted::NoIdentity
             }
             Some(record)
-                if (record.device, record.inode) != (Some(identity.0), Some(identity.1)) =>
+                if (record.device, record.inode) != (Some(identity.0), Some(identity.1))
+                    || (record.born_ns.is_some() && record.born_ns != identity.2) =>
             {
                 Untrusted::FolderReplaced
             }
@@ -215,7 +220,7 @@ impl TrustStore {
     pub fn trust(&self, root: &Path) -> Result<Record, TrustError> {
         let root = open(root)?;
         let sha = current_config_sha256(&root)?;
-        let (device, inode) = identity(&root)?;
+        let (device, inode, born_ns) = identity(&root)?;
         let record = Record {
             root: root.path().to_string_lossy().into_owned(),
             config_sha256: sha.unwrap_or_else(|| NO_FILE.to_string()),
@@ -224,6 +229,7 @@ impl TrustStore {
                 .map_or(0, |d| d.as_secs()),
             device: Some(device),
             inode: Some(inode),
+            born_ns,
         };
         let mut records = self.read()?;
         records.projects.retain(|r| r.root != record.root);
@@ -301,8 +307,8 @@ fn open(root: &Path) -> Result<Root, TrustError> {
     })
 }
 
-/// The device and inode of the root folder, from its open handle.
-fn identity(root: &Root) -> Result<(u64, u64), TrustError> {
+/// The device, inode and birth time of the root folder, from its open handle.
+fn identity(root: &Root) -> Result<(u64, u64, Option<i64>), TrustError> {
     root.identity().map_err(|e| TrustError::Project {
         path: root.path().display().to_string(),
         message: e.to_string(),
@@ -416,6 +422,21 @@ mod tests {
         );
         store.trust(&root).unwrap();
         assert_eq!(store.of_project(&root).unwrap(), Trust::Trusted);
+        // Where the file system records birth times, a new folder given the old one's inode
+        // number is still another folder.
+        let record = store.read().unwrap().projects.remove(0);
+        if record.born_ns.is_some() {
+            let mut reused = store.read().unwrap();
+            reused.projects[0].born_ns = Some(record.born_ns.unwrap() - 1);
+            store.write(&reused).unwrap();
+            assert!(matches!(
+                store.of_project(&root).unwrap(),
+                Trust::Untrusted {
+                    why: Untrusted::FolderReplaced,
+                    ..
+                }
+            ));
+        }
 
         // A record of an older candor (no identity) trusts nothing and says to trust again.
         let root_text = root.to_string_lossy();

@@ -60,12 +60,23 @@ impl Root {
         &self.path
     }
 
-    /// The device and inode of the root folder (from its handle): which folder this is, even
-    /// when another one is later created at the same path.
-    pub fn identity(&self) -> std::io::Result<(u64, u64)> {
+    /// Which folder the root is (from its handle), even when another one is later created at
+    /// the same path: its device, inode and, where the file system records it, birth time in
+    /// nanoseconds (an inode number can be reused once the old folder is gone).
+    pub fn identity(&self) -> std::io::Result<(u64, u64, Option<i64>)> {
+        use rustix::fs::{AtFlags, StatxFlags};
         let stat = rustix::fs::fstat(self.dir.as_fd())?;
+        let born = rustix::fs::statx(
+            self.dir.as_fd(),
+            "",
+            AtFlags::EMPTY_PATH,
+            StatxFlags::BASIC_STATS | StatxFlags::BTIME,
+        )
+        .ok()
+        .filter(|x| StatxFlags::from_bits_retain(x.stx_mask).contains(StatxFlags::BTIME))
+        .map(|x| x.stx_btime.tv_sec * 1_000_000_000 + i64::from(x.stx_btime.tv_nsec));
         #[allow(clippy::useless_conversion)]
-        Ok((u64::from(stat.st_dev), u64::from(stat.st_ino)))
+        Ok((u64::from(stat.st_dev), u64::from(stat.st_ino), born))
     }
 
     /// The handle of the root directory, opened once by [`Root::new`].
