@@ -394,9 +394,13 @@ fn another_repository_cloned_where_a_trusted_one_was_is_untrusted_and_its_venv_n
         "the trusted clone's .venv runs"
     );
 
+    // The old folder is held open while it is replaced, so the file system cannot give its inode
+    // number to the new one (where birth times are not recorded, that reuse is not seen).
+    let old = std::fs::File::open(&work).unwrap();
     std::fs::remove_dir_all(&work).unwrap();
     git(&base, &["clone", "-q", "evil", "work"]);
     let envelope = call();
+    drop(old);
     assert_eq!(envelope["success"], true, "{envelope:#}");
     assert!(
         !base.join("evil-ran").exists(),
