@@ -343,15 +343,23 @@ fn call(
         Some(text) => text.to_string(),
         None => "{}".to_string(),
     };
-    let args: serde_json::Value = match serde_json::from_str(&text) {
+    let args: serde_json::Value = match candor::api::strict_json::parse(&text) {
         Ok(value) => value,
         Err(e) => {
-            let error = candor::api::ApiError::new(
-                candor::api::ErrorCode::InvalidArgument,
-                format!(
+            use candor::api::strict_json::StrictJsonError;
+            let message = match &e {
+                StrictJsonError::Syntax(_) => format!(
                     "the arguments are not valid JSON ({e}); pass an object like '{{\"file_path\": \"src/lib.rs\", ...}}'"
                 ),
-            );
+                StrictJsonError::Duplicate { key, .. } => {
+                    format!("the arguments name `{key}` twice: {e}; give each argument once")
+                }
+            };
+            let mut error =
+                candor::api::ApiError::new(candor::api::ErrorCode::InvalidArgument, message);
+            if let StrictJsonError::Duplicate { key, .. } = &e {
+                error = error.with_param(key);
+            }
             print_out(&serde_json::to_string_pretty(&envelope::error(
                 &tool, &error,
             ))?)?;

@@ -241,6 +241,12 @@ impl Root {
         let absolute = self.path.join(&relative);
         let (real, exists) = match absolute.canonicalize() {
             Ok(real) => (real, true),
+            Err(e) if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
+                return Err(SourceError::Io {
+                    path: user_path.to_string(),
+                    message: "is a loop of symbolic links (following them leads back to a link already followed); fix or remove the link".to_string(),
+                });
+            }
             Err(_) => (self.resolve_missing(&absolute, user_path)?, false),
         };
         if !real.starts_with(&self.path) {
