@@ -35,6 +35,12 @@ pub enum JournalError {
         "cannot use the undo journal at {path}: {message}; candor writes nothing without its journal — make the project folder writable and try again"
     )]
     Io { path: String, message: String },
+    /// Something that is not candor's folder stands where its journal must be (a symbolic link,
+    /// a file): not a permission problem, and never followed.
+    #[error(
+        "cannot use the undo journal at {path}: {message}; candor writes nothing without its journal — move {path} out of the way (candor then makes its own folder there) and try again"
+    )]
+    NotAFolder { path: String, message: String },
     #[error(
         "the undo journal entry {path} is damaged ({message}); it cannot be used to restore files"
     )]
@@ -173,12 +179,21 @@ fn io_error(path: &Path, e: impl std::fmt::Display) -> JournalError {
 /// Why `.candor` or something in it cannot be used: a symbolic link (or anything but what it
 /// must be) is refused, never followed.
 fn refused(path: &Path, e: std::io::Error) -> JournalError {
-    let message = if e.to_string().contains("symbolic link") {
+    let text = e.to_string();
+    let message = if text.contains("symbolic link") {
         "it is a symbolic link; candor keeps its journal only in a real folder inside the project, and never follows a link there".to_string()
+    } else if text.starts_with("is ")
+        || e.raw_os_error() == Some(rustix::io::Errno::NOTDIR.raw_os_error())
+    {
+        // What `dir::unexpected` says: "is a file, not a directory".
+        format!("it {}", text.trim_start_matches("it "))
     } else {
-        e.to_string()
+        return io_error(path, text);
     };
-    io_error(path, message)
+    JournalError::NotAFolder {
+        path: path.display().to_string(),
+        message,
+    }
 }
 
 /// What candor writes in `.candor/.gitignore`.
@@ -760,11 +775,13 @@ mod tests {
         std::fs::write(dir.path().join(".candor"), b"not a folder").unwrap();
         let root = Root::new(dir.path()).unwrap();
         let err = Journal::open(&root).unwrap_err();
-        assert!(matches!(err, JournalError::Io { .. }), "{err:?}");
+        assert!(matches!(err, JournalError::NotAFolder { .. }), "{err:?}");
         assert!(
             err.to_string()
                 .contains("writes nothing without its journal")
         );
+        assert!(!err.to_string().contains("writable"), "{err}");
+        assert!(err.to_string().contains("move "), "{err}");
 
         let outside = tempfile::tempdir().unwrap();
         let dir = tempfile::tempdir().unwrap();
@@ -788,6 +805,10 @@ mod tests {
         let root = Root::new(dir.path()).unwrap();
         let err = Journal::open(&root).unwrap_err();
         assert!(err.to_string().contains("symbolic link"), "{err}");
+        assert!(
+            !err.to_string().contains("make the project folder writable"),
+            "a link is not a permission problem: {err}"
+        );
         assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
         assert!(read_history(&root).is_err());
 
