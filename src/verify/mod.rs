@@ -186,11 +186,19 @@ impl Context<'_> {
         if let Some(found) = files.as_ref() {
             return Ok(found.clone());
         }
+        let mut left_out = Vec::new();
         let found = std::sync::Arc::new(
-            shadow::project_files(&self.job.root, &self.budget)
+            shadow::project_files_noting(&self.job.root, &self.budget, &mut left_out)
                 .map_err(|e| sync_error(e, "reading the project's files"))?,
         );
         *files = Some(found.clone());
+        let mut notes = self.notes.lock().unwrap_or_else(|e| e.into_inner());
+        for what in left_out {
+            let note = format!("left out of the check's copy of the project: {what}");
+            if !notes.contains(&note) {
+                notes.push(note);
+            }
+        }
         Ok(found)
     }
 
