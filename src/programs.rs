@@ -90,14 +90,15 @@ fn find_in(program: &str, path_var: Option<OsString>, project: &Path) -> Lookup 
     for entry in std::env::split_paths(&paths) {
         let candidate = entry.join(program);
         match skip_reason(&entry, &excluded) {
-            // Said only where the program was: an entry without it changed nothing.
-            Some(reason) => {
-                if executable(&candidate) && !lookup.skipped.contains(&reason) {
-                    lookup.skipped.push(reason);
-                }
+            // Said only where the program was, before the one found: an entry without it, or
+            // after it, changed nothing.
+            Some(reason) if executable(&candidate) && !lookup.skipped.contains(&reason) => {
+                lookup.skipped.push(reason);
             }
-            None if lookup.found.is_none() && executable(&candidate) => {
+            Some(_) => {}
+            None if executable(&candidate) => {
                 lookup.found = Some(candidate);
+                break;
             }
             None => {}
         }

@@ -425,9 +425,9 @@ mod tests {
         // Where the file system records birth times, a new folder given the old one's inode
         // number is still another folder.
         let record = store.read().unwrap().projects.remove(0);
-        if record.born_ns.is_some() {
+        if let Some(born) = record.born_ns {
             let mut reused = store.read().unwrap();
-            reused.projects[0].born_ns = Some(record.born_ns.unwrap() - 1);
+            reused.projects[0].born_ns = Some(born - 1);
             store.write(&reused).unwrap();
             assert!(matches!(
                 store.of_project(&root).unwrap(),
