@@ -436,9 +436,9 @@ impl LspPool {
         if guard.as_ref().is_some_and(|(s, _)| !s.is_usable()) {
             *guard = None;
         }
-        // A server is reused only while the files that decided what it may run are as they were
-        // when it started; else it is stopped, and the rules applied again below decide whether
-        // it starts again.
+        // In an untrusted project, a server is reused only while the files that decided what it
+        // may run are as they were when it started; else it is stopped, and the rules applied
+        // again below decide whether it starts again.
         let mut stopped = None;
         if let Some((session, Some(stamp))) = guard.as_ref()
             && let Some(change) = stamp.changed(root)

@@ -67,17 +67,14 @@ impl Flavor {
     }
 
     /// rust-analyzer settings: no `cargo check`, no build scripts or proc-macro server, no
-    /// cache priming — candor asks a few questions of one crate and must answer in seconds. No
-    /// reload of its own when `Cargo.toml` or `.cargo/config.toml` changes (`cargo.autoreload`):
-    /// a reload runs cargo with whatever cargo configuration the project has by then; candor
-    /// restarts the server instead, after checking the project again (see `trust_stamp`).
+    /// cache priming — candor asks a few questions of one crate and must answer in seconds.
     pub fn settings(self) -> Value {
         match self {
             Flavor::RustAnalyzer => json!({
                 "checkOnSave": false,
                 "cachePriming": {"enable": false},
                 "procMacro": {"enable": false},
-                "cargo": {"autoreload": false, "buildScripts": {"enable": false}},
+                "cargo": {"buildScripts": {"enable": false}},
                 "diagnostics": {"enable": false},
                 "files": {"watcher": "server"},
                 "lens": {"enable": false},

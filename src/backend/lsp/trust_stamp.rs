@@ -1,13 +1,11 @@
-//! The trust-sensitive files of a project, stamped when its server starts and checked again
-//! before every request the server serves (a long `candor mcp` session reuses it): when one
+//! The trust-sensitive files of an untrusted project, stamped when its server starts and checked
+//! again before every request the server serves (a long `candor mcp` session reuses it): when one
 //! appeared, went or changed, the server is stopped and `project_guard`'s rules are applied again
-//! before anything restarts it. A check per request, not a file watcher: it costs a few `stat`s.
-//! rust-analyzer is told not to reload the workspace by itself (`cargo.autoreload` off, see
-//! `servers`), so nothing runs cargo between two requests; its stamp, kept in trusted projects
-//! too, includes `Cargo.toml`, so a changed manifest restarts it instead.
+//! before anything restarts it. A check per request, not a file watcher: it costs a few `stat`s,
+//! and it does not see what happens between two requests (rust-analyzer reloads the workspace by
+//! itself when `Cargo.toml` changes; turning that off loses its `cfg(test)` code).
 //!
-//! Stamped, in each folder from the server's workspace up to the project root: `Cargo.toml`,
-//! `.cargo/config`,
+//! Stamped, in each folder from the server's workspace up to the project root: `.cargo/config`,
 //! `.cargo/config.toml`, `rust-toolchain`, `rust-toolchain.toml`, `rust-analyzer.toml`,
 //! `.rust-analyzer.toml` and `rust-project.json` (path, size, mtime, inode); in the root, each
 //! file in `.ropeproject/` (the empty folder rope makes is harmless) and the `[tool]` tables of
@@ -41,8 +39,7 @@ pub struct Stamp {
     seen: BTreeMap<PathBuf, Seen>,
 }
 
-const RUST_FILES: [&str; 8] = [
-    "Cargo.toml",
+const RUST_FILES: [&str; 7] = [
     ".cargo/config",
     ".cargo/config.toml",
     "rust-toolchain",
