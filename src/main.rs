@@ -343,15 +343,23 @@ fn call(
         Some(text) => text.to_string(),
         None => "{}".to_string(),
     };
-    let args: serde_json::Value = match serde_json::from_str(&text) {
+    let args: serde_json::Value = match candor::api::strict_json::parse(&text) {
         Ok(value) => value,
         Err(e) => {
-            let error = candor::api::ApiError::new(
-                candor::api::ErrorCode::InvalidArgument,
-                format!(
+            use candor::api::strict_json::StrictJsonError;
+            let message = match &e {
+                StrictJsonError::Syntax(_) => format!(
                     "the arguments are not valid JSON ({e}); pass an object like '{{\"file_path\": \"src/lib.rs\", ...}}'"
                 ),
-            );
+                StrictJsonError::Duplicate { key, .. } => {
+                    format!("the arguments name `{key}` twice: {e}; give each argument once")
+                }
+            };
+            let mut error =
+                candor::api::ApiError::new(candor::api::ErrorCode::InvalidArgument, message);
+            if let StrictJsonError::Duplicate { key, .. } = &e {
+                error = error.with_param(key);
+            }
             print_out(&serde_json::to_string_pretty(&envelope::error(
                 &tool, &error,
             ))?)?;
@@ -487,9 +495,11 @@ fn trust(dir: Option<PathBuf>, revoke: bool, list: bool) -> anyhow::Result<ExitC
         }
         for (record, still) in projects {
             let state = match still {
-                Some(true) => "trusted",
-                Some(false) => "NOT trusted any more: its .candor/config.toml changed",
-                None => "missing",
+                Some(candor::trust::Trust::Trusted) => "trusted".to_string(),
+                Some(candor::trust::Trust::Untrusted { why, .. }) => {
+                    format!("NOT trusted any more: {}", why.short())
+                }
+                None => "missing".to_string(),
             };
             print_out(&format!("{}  ({state})", printable(&record.root)))?;
         }

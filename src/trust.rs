@@ -3,9 +3,11 @@
 //! toolchain file and cargo configuration, pylsp-rope with the project's `.ropeproject`, and later
 //! the project's checks and interpreter. A cloned repository is untrusted until the user runs
 //! `candor trust DIR`; the record lives in the user's config folder
-//! (`$XDG_CONFIG_HOME/candor/trusted.toml`), keyed by the canonical root and pinned to the sha256
-//! of the project's `.candor/config.toml` (or to its absence): any change of that file revokes
-//! the trust. Decides only; the code about to run something asks
+//! (`$XDG_CONFIG_HOME/candor/trusted.toml`), keyed by the canonical root, pinned to the identity
+//! of the root folder (device, inode and birth time where recorded: another repository cloned to
+//! the same path is another folder) and to the sha256 of the project's `.candor/config.toml` (or to its absence): any
+//! change of either revokes the trust. A record from an older candor, without the identity,
+//! trusts nothing (`candor trust DIR` again records it). Decides only; the code about to run something asks
 //! [`Trust::allows_project_programs`] and, when refused, says [`Trust::refusal`].
 
 use std::path::{Path, PathBuf};
@@ -34,6 +36,27 @@ pub enum Untrusted {
     Never,
     /// It was trusted, and its `.candor/config.toml` changed (or appeared, or went) since.
     ConfigChanged,
+    /// A folder at this path was trusted, but this is another one (removed and re-created, or
+    /// another repository cloned there).
+    FolderReplaced,
+    /// Trusted by an older candor, which did not record the folder's identity.
+    NoIdentity,
+}
+
+impl Untrusted {
+    /// Why, in a few words (for `candor trust --list`).
+    pub fn short(self) -> &'static str {
+        match self {
+            Untrusted::Never => "never trusted",
+            Untrusted::ConfigChanged => "its .candor/config.toml changed",
+            Untrusted::FolderReplaced => {
+                "the folder was replaced (another clone at this path); run `candor trust DIR` again if it is yours"
+            }
+            Untrusted::NoIdentity => {
+                "trusted by an older candor that did not record the folder; run `candor trust DIR` again"
+            }
+        }
+    }
 }
 
 impl Trust {
@@ -52,6 +75,12 @@ impl Trust {
                     Untrusted::Never => "this project is not trusted",
                     Untrusted::ConfigChanged => {
                         "this project is no longer trusted: its .candor/config.toml changed since it was trusted"
+                    }
+                    Untrusted::FolderReplaced => {
+                        "this project is not trusted: the folder trusted at this path was replaced since (another repository cloned there is another project)"
+                    }
+                    Untrusted::NoIdentity => {
+                        "this project is no longer trusted: it was trusted by an older candor, which did not record which folder it was; run `candor trust DIR` again"
                     }
                 };
                 format!(
@@ -98,6 +127,15 @@ pub struct Record {
     /// sha256 of `.candor/config.toml` when trusted, or `"none"` when it had none.
     pub config_sha256: String,
     pub trusted_unix: u64,
+    /// The device and inode of the root folder when trusted (`None` in an older record).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inode: Option<u64>,
+    /// Its birth time in nanoseconds, where the file system records one (an inode number can
+    /// be given to a new folder once the old one is gone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub born_ns: Option<i64>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -120,9 +158,9 @@ pub fn of_project(root: &Path) -> Result<Trust, TrustError> {
     TrustStore::user()?.of_project(root)
 }
 
-/// The trust of the project at the canonical `root` whose `.candor/config.toml` hashes to
-/// `config_sha256` (`None`: there is none), by the user's record. See [`TrustStore::of_config`].
-pub fn of_config(root: &Path, config_sha256: Option<&str>) -> Result<Trust, TrustError> {
+/// The trust of the project at `root` whose `.candor/config.toml` hashes to `config_sha256`
+/// (`None`: there is none), by the user's record. See [`TrustStore::of_config`].
+pub fn of_config(root: &Root, config_sha256: Option<&str>) -> Result<Trust, TrustError> {
     TrustStore::user()?.of_config(root, config_sha256)
 }
 
@@ -147,23 +185,33 @@ impl TrustStore {
     pub fn of_project(&self, root: &Path) -> Result<Trust, TrustError> {
         let root = open(root)?;
         let sha = current_config_sha256(&root)?;
-        self.of_config(root.path(), sha.as_deref())
+        self.of_config(&root, sha.as_deref())
     }
 
-    /// The trust of the project at the canonical `root` whose `.candor/config.toml` hashes to
-    /// `config_sha256` — the hash of the very bytes the caller loaded, so the file cannot change
-    /// between the check and its use.
-    pub fn of_config(&self, root: &Path, config_sha256: Option<&str>) -> Result<Trust, TrustError> {
+    /// The trust of the project at `root` whose `.candor/config.toml` hashes to `config_sha256`
+    /// — the hash of the very bytes the caller loaded, so the file cannot change between the
+    /// check and its use. The folder's identity is taken from the root's open handle.
+    pub fn of_config(&self, root: &Root, config_sha256: Option<&str>) -> Result<Trust, TrustError> {
         let records = self.read()?;
-        let key = root.to_string_lossy();
+        let key = root.path().to_string_lossy();
         let pinned = config_sha256.unwrap_or(NO_FILE);
+        let identity = identity(root)?;
         let why = match records.projects.iter().find(|r| r.root == key.as_ref()) {
+            Some(record) if record.device.is_none() || record.inode.is_none() => {
+                Untrusted::NoIdentity
+            }
+            Some(record)
+                if (record.device, record.inode) != (Some(identity.0), Some(identity.1))
+                    || (record.born_ns.is_some() && record.born_ns != identity.2) =>
+            {
+                Untrusted::FolderReplaced
+            }
             Some(record) if record.config_sha256 == pinned => return Ok(Trust::Trusted),
             Some(_) => Untrusted::ConfigChanged,
             None => Untrusted::Never,
         };
         Ok(Trust::Untrusted {
-            root: root.to_path_buf(),
+            root: root.path().to_path_buf(),
             why,
         })
     }
@@ -172,12 +220,16 @@ impl TrustStore {
     pub fn trust(&self, root: &Path) -> Result<Record, TrustError> {
         let root = open(root)?;
         let sha = current_config_sha256(&root)?;
+        let (device, inode, born_ns) = identity(&root)?;
         let record = Record {
             root: root.path().to_string_lossy().into_owned(),
             config_sha256: sha.unwrap_or_else(|| NO_FILE.to_string()),
             trusted_unix: SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),
+            device: Some(device),
+            inode: Some(inode),
+            born_ns,
         };
         let mut records = self.read()?;
         records.projects.retain(|r| r.root != record.root);
@@ -203,19 +255,19 @@ impl TrustStore {
         Ok(true)
     }
 
-    /// Every trusted project, with whether its config file still matches the record (`None`
-    /// when the project cannot be read any more).
-    pub fn list(&self) -> Result<Vec<(Record, Option<bool>)>, TrustError> {
+    /// Every trusted project, with its trust now (`None` when the project cannot be read any
+    /// more).
+    pub fn list(&self) -> Result<Vec<(Record, Option<Trust>)>, TrustError> {
         Ok(self
             .read()?
             .projects
             .into_iter()
             .map(|record| {
-                let still = Root::new(&record.root)
-                    .ok()
-                    .and_then(|root| current_config_sha256(&root).ok())
-                    .map(|sha| sha.as_deref().unwrap_or(NO_FILE) == record.config_sha256);
-                (record, still)
+                let now = Root::new(&record.root).ok().and_then(|root| {
+                    let sha = current_config_sha256(&root).ok()?;
+                    self.of_config(&root, sha.as_deref()).ok()
+                });
+                (record, now)
             })
             .collect())
     }
@@ -252,6 +304,14 @@ fn open(root: &Path) -> Result<Root, TrustError> {
     Root::new(root).map_err(|e| TrustError::Project {
         path: root.display().to_string(),
         message: format!("{e}; give an existing project directory"),
+    })
+}
+
+/// The device, inode and birth time of the root folder, from its open handle.
+fn identity(root: &Root) -> Result<(u64, u64, Option<i64>), TrustError> {
+    root.identity().map_err(|e| TrustError::Project {
+        path: root.path().display().to_string(),
+        message: e.to_string(),
     })
 }
 
@@ -318,10 +378,91 @@ mod tests {
         store.trust(&root).unwrap();
         let listed = store.list().unwrap();
         assert_eq!(listed.len(), 1, "one record per project");
-        assert_eq!(listed[0].1, Some(true));
+        assert_eq!(listed[0].1, Some(Trust::Trusted));
         assert!(store.revoke(&root).unwrap());
         assert!(!store.revoke(&root).unwrap());
         assert!(!trust_now().allows_project_programs());
+    }
+
+    #[test]
+    fn trust_is_pinned_to_the_folder_not_the_path() {
+        let home = tempfile::tempdir().unwrap();
+        let store = TrustStore::at(home.path().join("candor/trusted.toml"));
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap().join("project");
+        std::fs::create_dir(&root).unwrap();
+        store.trust(&root).unwrap();
+        assert_eq!(store.of_project(&root).unwrap(), Trust::Trusted);
+        // Removed and made again at the same path: another folder (a new inode, while the old
+        // one is still held open so the number cannot be reused).
+        let old = std::fs::File::open(&root).unwrap();
+        std::fs::remove_dir(&root).unwrap();
+        std::fs::create_dir(&root).unwrap();
+        let now = store.of_project(&root).unwrap();
+        drop(old);
+        assert!(
+            matches!(
+                now,
+                Trust::Untrusted {
+                    why: Untrusted::FolderReplaced,
+                    ..
+                }
+            ),
+            "{now:?}"
+        );
+        assert!(
+            now.refusal("x").contains("was replaced"),
+            "{}",
+            now.refusal("x")
+        );
+        assert_eq!(
+            store.list().unwrap()[0].1,
+            Some(now.clone()),
+            "the list says it too"
+        );
+        store.trust(&root).unwrap();
+        assert_eq!(store.of_project(&root).unwrap(), Trust::Trusted);
+        // Where the file system records birth times, a new folder given the old one's inode
+        // number is still another folder.
+        let record = store.read().unwrap().projects.remove(0);
+        if let Some(born) = record.born_ns {
+            let mut reused = store.read().unwrap();
+            reused.projects[0].born_ns = Some(born - 1);
+            store.write(&reused).unwrap();
+            assert!(matches!(
+                store.of_project(&root).unwrap(),
+                Trust::Untrusted {
+                    why: Untrusted::FolderReplaced,
+                    ..
+                }
+            ));
+        }
+
+        // A record of an older candor (no identity) trusts nothing and says to trust again.
+        let root_text = root.to_string_lossy();
+        std::fs::write(
+            store.path(),
+            format!(
+                "[[project]]\nroot = {root_text:?}\nconfig_sha256 = \"none\"\ntrusted_unix = 1\n"
+            ),
+        )
+        .unwrap();
+        let old = store.of_project(&root).unwrap();
+        assert!(
+            matches!(
+                old,
+                Trust::Untrusted {
+                    why: Untrusted::NoIdentity,
+                    ..
+                }
+            ),
+            "{old:?}"
+        );
+        assert!(
+            old.refusal("x").contains("run `candor trust DIR` again"),
+            "{}",
+            old.refusal("x")
+        );
     }
 
     #[test]

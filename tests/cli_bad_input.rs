@@ -312,3 +312,73 @@ fn a_reader_that_goes_away_is_not_a_crash() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(output.status.success(), "{:?} {stderr}", output.status);
 }
+
+#[test]
+fn a_repeated_argument_is_named_not_silently_overridden() {
+    let p = Project::new();
+    let before = p.snapshot();
+    let (envelope, status) = p.call(
+        "refactor_inline_function",
+        r#"{"file_path": "ok.py", "function_name": "f", "file_path": "ok.rs", "dry_run": false}"#,
+    );
+    assert_eq!(
+        envelope["error"]["code"], "invalid_argument",
+        "{envelope:#}"
+    );
+    assert_eq!(status, 2);
+    assert_eq!(envelope["error"]["param"], "file_path", "{envelope:#}");
+    let message = envelope["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("name `file_path` twice") && message.contains("give each argument once"),
+        "{message}"
+    );
+    // A repeated key deeper in the arguments too.
+    let (envelope, _) = p.call(
+        "refactor_change_signature",
+        r#"{"file_path": "ok.py", "function_name": "f", "new_parameters": [{"name": "a", "name": "b"}]}"#,
+    );
+    assert!(
+        envelope["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`name`"),
+        "{envelope:#}"
+    );
+    assert_eq!(p.snapshot(), before);
+}
+
+#[test]
+fn a_symbol_not_found_names_the_file_it_was_looked_for_in() {
+    let p = Project::new();
+    refused(
+        &p,
+        "refactor_inline_function",
+        json!({"file_path": "ok.py", "function_name": "nope"}),
+        "not_found",
+        3,
+        &["no function named `nope` in ok.py"],
+    );
+    refused(
+        &p,
+        "refactor_inline_function",
+        json!({"file_path": "ok.rs", "function_name": "nope"}),
+        "not_found",
+        3,
+        &["ok.rs"],
+    );
+}
+
+#[test]
+fn a_symbolic_link_loop_is_called_a_loop() {
+    let p = Project::new();
+    std::os::unix::fs::symlink("loop_b.py", p.root().join("loop_a.py")).unwrap();
+    std::os::unix::fs::symlink("loop_a.py", p.root().join("loop_b.py")).unwrap();
+    let (envelope, _) = p.call(
+        "refactor_inline_function",
+        &json!({"file_path": "loop_a.py", "function_name": "f"}).to_string(),
+    );
+    let message = envelope["error"]["message"].as_str().unwrap();
+    assert!(message.contains("loop_a.py"), "{message}");
+    assert!(message.contains("loop of symbolic links"), "{message}");
+    assert!(!message.contains("does not exist"), "{message}");
+}

@@ -323,3 +323,90 @@ fn a_trusted_project_s_venv_runs_rope_and_an_untrusted_one_s_does_not() {
         );
     }
 }
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.com")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.com")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn another_repository_cloned_where_a_trusted_one_was_is_untrusted_and_its_venv_never_runs() {
+    let scratch = tempfile::tempdir().unwrap();
+    let base = scratch.path().canonicalize().unwrap();
+    let config_home = base.join("config");
+    std::fs::create_dir_all(&config_home).unwrap();
+    // Two repositories with the same files, no .candor/config.toml in either; each .venv's python
+    // records that it ran.
+    for (name, marker) in [("good", "good-ran"), ("evil", "evil-ran")] {
+        let repo = base.join(name);
+        let source = project();
+        std::fs::create_dir_all(repo.join("pkg")).unwrap();
+        for file in ["pkg/__init__.py", "pkg/a.py"] {
+            std::fs::copy(source.path().join(file), repo.join(file)).unwrap();
+        }
+        std::fs::create_dir_all(repo.join(".venv/bin")).unwrap();
+        script(
+            &repo.join(".venv/bin"),
+            "python",
+            &format!(
+                "#!/bin/sh\necho started >> {}\nprintf '%s\\n' '{{\"event\": \"unavailable\", \"message\": \"the venv has no rope\"}}'\n",
+                base.join(marker).display()
+            ),
+        );
+        git(&repo, &["init", "-q", "-b", "main"]);
+        git(&repo, &["add", "-f", "."]);
+        git(&repo, &["commit", "-q", "-m", name]);
+    }
+    let work = base.join("work");
+    git(&base, &["clone", "-q", "good", "work"]);
+    let call = || -> Value {
+        let out = candor_in(
+            &config_home,
+            &[
+                "call",
+                "refactor_move_to_file",
+                &move_args("auto").to_string(),
+                "--root",
+                work.to_str().unwrap(),
+            ],
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let trusted = candor_in(&config_home, &["trust", work.to_str().unwrap()]);
+    assert!(trusted.status.success(), "{trusted:?}");
+    assert_eq!(call()["success"], true);
+    assert!(
+        base.join("good-ran").exists(),
+        "the trusted clone's .venv runs"
+    );
+
+    // The old folder is held open while it is replaced, so the file system cannot give its inode
+    // number to the new one (where birth times are not recorded, that reuse is not seen).
+    let old = std::fs::File::open(&work).unwrap();
+    std::fs::remove_dir_all(&work).unwrap();
+    git(&base, &["clone", "-q", "evil", "work"]);
+    let envelope = call();
+    drop(old);
+    assert_eq!(envelope["success"], true, "{envelope:#}");
+    assert!(
+        !base.join("evil-ran").exists(),
+        "the .venv of another repository cloned to the trusted path ran"
+    );
+    let listed = candor_in(&config_home, &["trust", "--list"]);
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    assert!(listed.contains(work.to_str().unwrap()), "{listed}");
+}

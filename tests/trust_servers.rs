@@ -313,3 +313,115 @@ fn rust_analyzer_settings_of_the_project_refuse_the_start() {
         );
     }
 }
+
+/// A `candor mcp` session on `root`, spoken to in JSON lines.
+struct Mcp {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    lines: std::io::Lines<std::io::BufReader<std::process::ChildStdout>>,
+}
+
+impl Mcp {
+    fn start(home: &Path, root: &Path) -> Mcp {
+        use std::io::BufRead;
+        let mut child = Command::new(common::candor_bin())
+            .args(["mcp", "--root"])
+            .arg(root)
+            .current_dir(root)
+            .env("PATH", path_env())
+            .env("XDG_CONFIG_HOME", home)
+            .env_remove("CANDOR_BACKEND")
+            .env_remove("RUSTUP_TOOLCHAIN")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        let mut mcp = Mcp {
+            child,
+            stdin,
+            lines,
+        };
+        mcp.request(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}));
+        mcp.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        mcp
+    }
+
+    fn send(&mut self, message: &Value) {
+        use std::io::Write;
+        writeln!(self.stdin, "{message}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn request(&mut self, message: Value) -> Value {
+        self.send(&message);
+        let line = self.lines.next().expect("an answer").unwrap();
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// The envelope of one tool call.
+    fn call(&mut self, id: u64, tool: &str, arguments: Value) -> Value {
+        let reply = self.request(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": tool, "arguments": arguments}}));
+        reply["result"]["structuredContent"].clone()
+    }
+}
+
+impl Drop for Mcp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn a_cargo_config_that_appears_during_a_session_stops_the_server_at_the_next_request() {
+    if !require(&["rust-analyzer"]) {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let marker = root.join("MARKER");
+    cargo_project(&root);
+    let mut args = extract_rust();
+    args["semantic_edit_backend"] = json!("auto");
+    let mut mcp = Mcp::start(home.path(), &root);
+    let first = mcp.call(1, "refactor_extract_function", args.clone());
+    assert_eq!(first["backend_used"], "lsp", "{first:#}");
+
+    // The repository now gains a cargo configuration whose wrapper would run on the next load.
+    executable(
+        &root,
+        "tools/wrap",
+        &format!(
+            "#!/bin/sh\necho ran >> '{}'\nexec \"$@\"\n",
+            marker.display()
+        ),
+    );
+    write(
+        &root,
+        ".cargo/config.toml",
+        &format!(
+            "[build]\nrustc-wrapper = \"{}\"\n",
+            root.join("tools/wrap").display()
+        ),
+    );
+    let second = mcp.call(2, "refactor_extract_function", args.clone());
+    let third = mcp.call(3, "refactor_extract_function", args);
+    drop(mcp);
+    assert!(!marker.exists(), "the repository's rustc wrapper ran");
+    assert_eq!(second["success"], true, "{second:#}");
+    assert_eq!(second["backend_used"], "hybrid", "{second:#}");
+    let reason = second["data"]["fallback_reason"].as_str().unwrap();
+    assert!(
+        reason.contains("rust-analyzer was stopped")
+            && reason.contains(".cargo/config.toml appeared"),
+        "{reason}"
+    );
+    assert!(reason.contains("build.rustc-wrapper"), "{reason}");
+    assert_eq!(third["backend_used"], "hybrid", "{third:#}");
+}

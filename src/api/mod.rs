@@ -11,6 +11,7 @@ mod paths;
 pub mod plan_id;
 mod preview;
 pub mod schema;
+pub mod strict_json;
 mod undo;
 
 use std::path::Path;
@@ -66,7 +67,7 @@ impl Engine {
         let root = open_root(root)?;
         let loaded = Config::load(&root)
             .map_err(|e| ApiError::new(ErrorCode::InvalidArgument, e.to_string()))?;
-        let trust = crate::trust::of_config(root.path(), loaded.project_sha256.as_deref())
+        let trust = crate::trust::of_config(&root, loaded.project_sha256.as_deref())
             .map_err(|e| ApiError::new(ErrorCode::InvalidArgument, e.to_string()))?;
         Ok(Engine::with_settings(root, loaded.config, backend, trust))
     }
@@ -381,7 +382,7 @@ impl Engine {
             &call.options.server_override,
         );
         cancel.check().map_err(cancelled)?;
-        let mut outcome = planned?;
+        let mut outcome = planned.map_err(|e| names_the_file(ApiError::from(e), file))?;
         // A skipped file the refactor already reported (change signature says which calls it
         // could not search) is warned once, not twice.
         let skipped: Vec<Finding> = recorder
@@ -674,6 +675,22 @@ fn refuse_introduced_errors(preview: &Preview, options: &CallOptions) -> Result<
 }
 
 /// One warning per rolled-back interrupted write, on the first file it restored.
+/// A `not_found` error says in which file the symbol was looked for ("no function named `x` in
+/// src/app.py"), not "in this file": the caller may have passed another path than it meant.
+fn names_the_file(mut error: ApiError, file: &str) -> ApiError {
+    if error.code != ErrorCode::NotFound {
+        return error;
+    }
+    if error.message.contains(" in this file") {
+        error.message = error
+            .message
+            .replacen(" in this file", &format!(" in {file}"), 1);
+    } else if !error.message.contains(file) {
+        error.message = format!("{file}: {}", error.message);
+    }
+    error
+}
+
 fn add_recovery_findings(preview: &mut Preview) {
     if preview.recovered.is_empty() {
         return;

@@ -18,7 +18,7 @@
 pub mod cross;
 
 mod bound;
-mod cache;
+pub(crate) mod cache;
 mod cargo;
 mod diff;
 mod memo;
@@ -186,11 +186,19 @@ impl Context<'_> {
         if let Some(found) = files.as_ref() {
             return Ok(found.clone());
         }
+        let mut left_out = Vec::new();
         let found = std::sync::Arc::new(
-            shadow::project_files(&self.job.root, &self.budget)
+            shadow::project_files_noting(&self.job.root, &self.budget, &mut left_out)
                 .map_err(|e| sync_error(e, "reading the project's files"))?,
         );
         *files = Some(found.clone());
+        let mut notes = self.notes.lock().unwrap_or_else(|e| e.into_inner());
+        for what in left_out {
+            let note = format!("left out of the check's copy of the project: {what}");
+            if !notes.contains(&note) {
+                notes.push(note);
+            }
+        }
         Ok(found)
     }
 
@@ -278,7 +286,8 @@ impl Context<'_> {
             let bare_default =
                 command.args.is_empty() && defaults.contains(&command.command.as_str());
             if !from_project || self.job.trust.allows_project_programs() {
-                return process::Program::find(Some(command), &command.command);
+                return process::Program::find(Some(command), &command.command, &self.job.root)
+                    .inspect(|p| self.note_skipped(p));
             }
             if !bare_default {
                 return Err(self.job.trust.refusal(&format!(
@@ -287,13 +296,35 @@ impl Context<'_> {
                 )));
             }
         }
-        defaults
-            .iter()
-            .find_map(|name| process::Program::find(None, name).ok())
-            .ok_or_else(|| match defaults {
-                [one] => format!("{one} not found on PATH"),
-                _ => format!("neither {} found on PATH", defaults.join(" nor ")),
-            })
+        let mut skipped = Vec::new();
+        for name in defaults {
+            match process::Program::find(None, name, &self.job.root) {
+                Ok(program) => {
+                    self.note_skipped(&program);
+                    return Ok(program);
+                }
+                Err(_) => skipped.extend(crate::programs::find(name, &self.job.root).skipped),
+            }
+        }
+        let skipped = crate::programs::Lookup {
+            found: None,
+            skipped,
+        }
+        .skipped_suffix();
+        Err(match defaults {
+            [one] => format!("{one} not found on PATH{skipped}"),
+            _ => format!("neither {} found on PATH{skipped}", defaults.join(" nor ")),
+        })
+    }
+
+    /// Notes the PATH entries skipped to find `program` (once each per check).
+    fn note_skipped(&self, program: &process::Program) {
+        let mut notes = self.notes.lock().unwrap_or_else(|e| e.into_inner());
+        for skipped in &program.skipped {
+            if !notes.contains(skipped) {
+                notes.push(skipped.clone());
+            }
+        }
     }
 
     /// The limits every checker runs under: the configured address space, and CPU time for the

@@ -3,10 +3,12 @@
 //! limit (`setrlimit` in the child), killed with candor if candor dies — the direct child by
 //! `PR_SET_PDEATHSIG`, its whole group by a small watchdog process that outlives a `kill -9` of
 //! candor — its output collected by threads so a chatty checker never blocks on a full pipe.
-//! Programs are found on PATH by one function, [`find_program`].
+//! Programs are found on PATH by one function, [`find_program`] (only absolute entries outside
+//! the project and candor's cache, see `programs`), and run with that same PATH.
 
+use std::ffi::OsString;
 use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -16,17 +18,23 @@ use crate::cancel::Cancel;
 /// At most this much of each stream is kept (a huge build's JSON is still far below).
 const MAX_OUTPUT: u64 = 256 << 20;
 
-/// Where a checker program named without a `/` is looked up: the one place every checker,
-/// interpreter and test runner of `verify` is found, so that a stricter PATH rule applies to all.
-pub(crate) fn find_program(name: &str) -> Option<PathBuf> {
-    crate::backend::lsp::which(name)
+/// Where a checker program named without a `/` is looked up for the project at `project`: the
+/// one place every checker, interpreter and test runner of `verify` is found, so that the PATH
+/// rule of `programs` applies to all.
+pub(crate) fn find_program(name: &str, project: &Path) -> crate::programs::Lookup {
+    crate::programs::find(name, project)
 }
 
 /// A checker program: the config file's command, else the default found on PATH.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Program {
     pub path: PathBuf,
     pub args: Vec<String>,
+    /// The PATH it runs with (the user's without the entries `programs` skips); `None`: the
+    /// user's as it is.
+    pub path_env: Option<OsString>,
+    /// The PATH entries skipped while looking for it, each said.
+    pub skipped: Vec<String>,
 }
 
 impl Program {
@@ -35,24 +43,35 @@ impl Program {
     pub fn find(
         configured: Option<&crate::config::ServerCommand>,
         default: &str,
+        project: &Path,
     ) -> Result<Program, String> {
         let (name, args) = match configured {
             Some(c) => (c.command.as_str(), c.args.clone()),
             None => (default, Vec::new()),
         };
-        let path = find_program(name).ok_or_else(|| {
+        let lookup = find_program(name, project);
+        let skipped = lookup.skipped_suffix();
+        let path = lookup.found.ok_or_else(|| {
             format!(
-                "{name} not found{}",
+                "{name} not found{}{skipped}",
                 if name.contains('/') { "" } else { " on PATH" }
             )
         })?;
-        Ok(Program { path, args })
+        Ok(Program {
+            path,
+            args,
+            path_env: crate::programs::child_path(project),
+            skipped: lookup.skipped,
+        })
     }
 
-    /// A command that runs the program with its configured arguments.
+    /// A command that runs the program with its configured arguments (and its PATH).
     pub fn command(&self) -> Command {
         let mut command = Command::new(&self.path);
         command.args(&self.args);
+        if let Some(path) = &self.path_env {
+            command.env("PATH", path);
+        }
         command
     }
 

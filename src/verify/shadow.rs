@@ -519,7 +519,19 @@ fn write_manifest(target: &Target<'_>, manifest: &Manifest) -> io::Result<()> {
 
 /// Every file of the project a check may need. A symlink counts as the file it points to when
 /// that file is inside the project; other symlinks are left out.
+#[cfg(test)]
 pub(crate) fn project_files(root: &Path, budget: &Budget<'_>) -> Result<Vec<UserFile>, SyncError> {
+    project_files_noting(root, budget, &mut Vec::new())
+}
+
+/// [`project_files`], adding to `left_out` each part of the project the walk could not enter or
+/// read (a path longer than the system allows, a folder without permission): the check goes on
+/// without it, and says so.
+pub(crate) fn project_files_noting(
+    root: &Path,
+    budget: &Budget<'_>,
+    left_out: &mut Vec<String>,
+) -> Result<Vec<UserFile>, SyncError> {
     let mut files = Vec::new();
     let mut bytes: u64 = 0;
     let walker = ignore::WalkBuilder::new(root)
@@ -535,7 +547,13 @@ pub(crate) fn project_files(root: &Path, budget: &Budget<'_>) -> Result<Vec<User
         })
         .build();
     for entry in walker {
-        let Ok(entry) = entry else { continue };
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                left_out.push(walk_error(root, &e));
+                continue;
+            }
+        };
         let Some(kind) = entry.file_type() else {
             continue;
         };
@@ -579,6 +597,54 @@ pub(crate) fn project_files(root: &Path, budget: &Budget<'_>) -> Result<Vec<User
         });
     }
     Ok(files)
+}
+
+/// "d/…/deep: File name too long (os error 36)": what could not be walked, its path relative to
+/// the root and shortened in the middle when long.
+fn walk_error(root: &Path, error: &ignore::Error) -> String {
+    fn parts(error: &ignore::Error) -> (Option<&Path>, String) {
+        match error {
+            ignore::Error::WithPath { path, err } => (Some(path.as_path()), parts(err).1),
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+                parts(err)
+            }
+            other => (
+                None,
+                // The OS's own words: the wrapped message ("IO error for operation on PATH: …")
+                // repeats the whole, possibly very long, path.
+                match other.io_error().and_then(std::io::Error::raw_os_error) {
+                    Some(code) => std::io::Error::from_raw_os_error(code).to_string(),
+                    None => {
+                        let text = other.to_string();
+                        match text.strip_prefix("IO error for operation on ") {
+                            Some(rest) => rest
+                                .rsplit_once(": ")
+                                .map_or(text.clone(), |(_, why)| why.to_string()),
+                            None => text,
+                        }
+                    }
+                },
+            ),
+        }
+    }
+    let (path, message) = parts(error);
+    let Some(path) = path else {
+        return message;
+    };
+    let relative = path
+        .strip_prefix(root)
+        .unwrap_or(path)
+        .display()
+        .to_string();
+    let chars: Vec<char> = relative.chars().collect();
+    let shown = if chars.len() > 100 {
+        let head: String = chars[..40].iter().collect();
+        let tail: String = chars[chars.len() - 40..].iter().collect();
+        format!("{head}…{tail}")
+    } else {
+        relative
+    };
+    format!("{shown}: {message}")
 }
 
 /// Directories never mirrored: [`SKIPPED_DIRS`], a Cargo `target/` (beside a `Cargo.toml`) and

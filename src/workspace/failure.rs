@@ -16,10 +16,20 @@ pub struct Recovery {
     pub restored: Vec<String>,
     /// Files that could not be restored, each with the reason.
     pub left: Vec<String>,
+    /// Set when the entry was not signed with this user's journal key: nothing was restored
+    /// from it; says why and where it was set aside.
+    pub ignored: Option<String>,
 }
 
 impl std::fmt::Display for Recovery {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(ignored) = &self.ignored {
+            return write!(
+                f,
+                "the undo journal entry {} ({}) was ignored and nothing was restored from it: {ignored}",
+                self.transaction, self.what
+            );
+        }
         write!(
             f,
             "an interrupted write (transaction {}, {}) was rolled back",

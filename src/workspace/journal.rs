@@ -4,6 +4,9 @@
 //! directory, fsynced and published by one rename *before* the first project file is touched;
 //! `status.json` then says `committed` (or `rolled_back`); an entry without it is pending — an
 //! interrupted write that recovery rolls back. Also the project lock every writer holds.
+//! Every entry is signed: `manifest.mac` is the HMAC of `manifest.json` under the user's key (see
+//! `journal_key`); an entry whose MAC does not verify was not written by this user's candor (a
+//! repository can commit one) and is never listed as an entry — only as [`Unsigned`].
 //! Knows the format only: what to restore, and when, is decided by `transaction` and `undo`.
 
 use std::ffi::{OsStr, OsString};
@@ -17,6 +20,7 @@ use crate::edit::sha256_hex;
 
 use super::Root;
 use super::dir::{Dir, Kind as NodeKind};
+use super::journal_key::Key;
 
 /// candor's own folder under the project root; never a project file.
 pub const CANDOR_DIR: &str = ".candor";
@@ -31,6 +35,12 @@ pub enum JournalError {
         "cannot use the undo journal at {path}: {message}; candor writes nothing without its journal — make the project folder writable and try again"
     )]
     Io { path: String, message: String },
+    /// Something that is not candor's folder stands where its journal must be (a symbolic link,
+    /// a file): not a permission problem, and never followed.
+    #[error(
+        "cannot use the undo journal at {path}: {message}; candor writes nothing without its journal — move {path} out of the way (candor then makes its own folder there) and try again"
+    )]
+    NotAFolder { path: String, message: String },
     #[error(
         "the undo journal entry {path} is damaged ({message}); it cannot be used to restore files"
     )]
@@ -39,6 +49,36 @@ pub enum JournalError {
         "another candor process is writing in this project (it holds {path}); try again when it has finished"
     )]
     Busy { path: String },
+    #[error(
+        "cannot use the journal key {path}: {message}; candor signs its undo journal with this per-user key and writes nothing without it"
+    )]
+    Key { path: String, message: String },
+}
+
+impl From<super::journal_key::KeyError> for JournalError {
+    fn from(e: super::journal_key::KeyError) -> JournalError {
+        JournalError::Key {
+            path: e.path,
+            message: e.message,
+        }
+    }
+}
+
+/// The file beside `manifest.json` that holds its MAC.
+const MAC_FILE: &str = "manifest.mac";
+/// The prefix an unsigned entry is renamed to once reported, so it is reported once, kept for
+/// the user to look at, and never read as an entry again.
+pub const UNSIGNED_PREFIX: &str = ".unsigned-";
+
+/// A journal entry that looks pending but is not signed with this user's key: never acted on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unsigned {
+    /// The entry's folder name under `.candor/journal/`.
+    pub id: String,
+    /// The tool its manifest names, or "unknown".
+    pub what: String,
+    /// Why it is not authentic ("it has no manifest.mac", "its MAC does not verify").
+    pub why: String,
 }
 
 /// Whether a transaction applied a refactor or undid one.
@@ -125,6 +165,7 @@ pub struct Journal {
     /// `<root>/.candor/journal`, for messages and tests.
     path: PathBuf,
     dir: Dir,
+    key: Key,
     _lock: File,
 }
 
@@ -138,12 +179,21 @@ fn io_error(path: &Path, e: impl std::fmt::Display) -> JournalError {
 /// Why `.candor` or something in it cannot be used: a symbolic link (or anything but what it
 /// must be) is refused, never followed.
 fn refused(path: &Path, e: std::io::Error) -> JournalError {
-    let message = if e.to_string().contains("symbolic link") {
+    let text = e.to_string();
+    let message = if text.contains("symbolic link") {
         "it is a symbolic link; candor keeps its journal only in a real folder inside the project, and never follows a link there".to_string()
+    } else if text.starts_with("is ")
+        || e.raw_os_error() == Some(rustix::io::Errno::NOTDIR.raw_os_error())
+    {
+        // What `dir::unexpected` says: "is a file, not a directory".
+        format!("it {}", text.trim_start_matches("it "))
     } else {
-        e.to_string()
+        return io_error(path, text);
     };
-    io_error(path, message)
+    JournalError::NotAFolder {
+        path: path.display().to_string(),
+        message,
+    }
 }
 
 /// What candor writes in `.candor/.gitignore`.
@@ -210,6 +260,7 @@ impl Journal {
     }
 
     fn open_waiting(root: &Root, wait: Duration) -> Result<Option<Journal>, JournalError> {
+        let key = Key::user()?;
         let candor_path = root.path().join(CANDOR_DIR);
         let candor = candor_dir(root, true)?.ok_or_else(|| io_error(&candor_path, "missing"))?;
         let path = candor_path.join("journal");
@@ -234,6 +285,7 @@ impl Journal {
         Ok(Some(Journal {
             path,
             dir,
+            key,
             _lock: lock,
         }))
     }
@@ -243,9 +295,24 @@ impl Journal {
         &self.path
     }
 
-    /// Every readable transaction, oldest first.
+    /// Every readable transaction signed with this user's key, oldest first.
     pub fn entries(&self) -> Result<Vec<Entry>, JournalError> {
-        read_entries(&self.dir, &self.path)
+        Ok(read_entries(&self.dir, &self.path, Some(&self.key))?.0)
+    }
+
+    /// The entries that look pending (no `status.json`) but are not signed with this user's key.
+    pub fn unsigned_pending(&self) -> Result<Vec<Unsigned>, JournalError> {
+        Ok(read_entries(&self.dir, &self.path, Some(&self.key))?.1)
+    }
+
+    /// Renames an unsigned entry aside (`.unsigned-<id>`): nothing in it is read or written.
+    pub fn set_aside(&self, id: &str) -> Result<String, JournalError> {
+        let aside = format!("{UNSIGNED_PREFIX}{id}");
+        let _ = self.dir.remove_tree(OsStr::new(&aside));
+        self.dir
+            .rename(OsStr::new(id), OsStr::new(&aside))
+            .map_err(|e| io_error(&self.path.join(id), e))?;
+        Ok(format!("{CANDOR_DIR}/journal/{aside}"))
     }
 
     /// Stages the entry (images, then the manifest, each fsynced), then publishes it with one
@@ -294,6 +361,8 @@ impl Journal {
             }
             let json = serde_json::to_vec_pretty(&manifest).map_err(std::io::Error::other)?;
             stage.create_file(OsStr::new("manifest.json"), 0o600, &json)?;
+            let mac = self.key.mac(&json);
+            stage.create_file(OsStr::new(MAC_FILE), 0o600, mac.as_bytes())?;
             stage.sync()?;
             step();
             self.dir.rename(&staging, OsStr::new(&id))?;
@@ -476,17 +545,45 @@ pub fn may_have_pending(root: &Root) -> Result<bool, JournalError> {
     Ok(false)
 }
 
-/// The journal of `root` as it is, without taking the lock or creating anything (for listing).
+/// The journal of `root` as it is, without taking the lock or creating anything (for listing):
+/// the entries signed with the user's key (none when the user has no key yet).
 pub fn read_history(root: &Root) -> Result<Vec<Entry>, JournalError> {
+    let key = Key::user_existing();
     match existing_journal_dir(root)? {
-        Some(dir) => read_entries(&dir, &root.path().join(CANDOR_DIR).join("journal")),
+        Some(dir) => Ok(read_entries(
+            &dir,
+            &root.path().join(CANDOR_DIR).join("journal"),
+            key.as_ref(),
+        )?
+        .0),
         None => Ok(Vec::new()),
     }
 }
 
-fn read_entries(dir: &Dir, path: &Path) -> Result<Vec<Entry>, JournalError> {
+/// Why the entry in `entry_dir` whose manifest is `bytes` is not signed by `key`, if it is not.
+fn unsigned_because(entry_dir: &Dir, bytes: &[u8], key: Option<&Key>) -> Option<String> {
+    let Some(key) = key else {
+        return Some("this user has no journal key yet".to_string());
+    };
+    match entry_dir.read_file(OsStr::new(MAC_FILE)) {
+        Ok(Some(mac)) if key.verifies(bytes, &String::from_utf8_lossy(&mac)) => None,
+        Ok(Some(_)) => Some(format!(
+            "its {MAC_FILE} does not verify with this user's key"
+        )),
+        Ok(None) => Some(format!("it has no {MAC_FILE}")),
+        Err(e) => Some(format!("its {MAC_FILE} cannot be read ({e})")),
+    }
+}
+
+/// The signed entries (oldest first) and the unsigned ones that look pending.
+fn read_entries(
+    dir: &Dir,
+    path: &Path,
+    key: Option<&Key>,
+) -> Result<(Vec<Entry>, Vec<Unsigned>), JournalError> {
     let names = dir.entries().map_err(|e| io_error(path, e))?;
     let mut entries = Vec::new();
+    let mut unsigned = Vec::new();
     for (name, kind) in names {
         let name = name.to_string_lossy().into_owned();
         // A link among the entries is never followed: it is not an entry.
@@ -501,6 +598,20 @@ fn read_entries(dir: &Dir, path: &Path) -> Result<Vec<Entry>, JournalError> {
         let Ok(Some(bytes)) = entry_dir.read_file(OsStr::new("manifest.json")) else {
             continue;
         };
+        if let Some(why) = unsigned_because(&entry_dir, &bytes, key) {
+            if let Ok(None) = entry_dir.meta(OsStr::new("status.json")) {
+                let what = serde_json::from_slice::<serde_json::Value>(&bytes)
+                    .ok()
+                    .and_then(|v| v.get("tool")?.as_str().map(str::to_string))
+                    .unwrap_or_else(|| "unknown".to_string());
+                unsigned.push(Unsigned {
+                    id: name.clone(),
+                    what,
+                    why,
+                });
+            }
+            continue;
+        }
         let Ok(manifest) = serde_json::from_slice::<Manifest>(&bytes) else {
             continue;
         };
@@ -521,7 +632,8 @@ fn read_entries(dir: &Dir, path: &Path) -> Result<Vec<Entry>, JournalError> {
         entries.push(Entry { manifest, state });
     }
     entries.sort_by_key(|e| e.manifest.seq);
-    Ok(entries)
+    unsigned.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok((entries, unsigned))
 }
 fn now_unix() -> u64 {
     SystemTime::now()
@@ -663,11 +775,13 @@ mod tests {
         std::fs::write(dir.path().join(".candor"), b"not a folder").unwrap();
         let root = Root::new(dir.path()).unwrap();
         let err = Journal::open(&root).unwrap_err();
-        assert!(matches!(err, JournalError::Io { .. }), "{err:?}");
+        assert!(matches!(err, JournalError::NotAFolder { .. }), "{err:?}");
         assert!(
             err.to_string()
                 .contains("writes nothing without its journal")
         );
+        assert!(!err.to_string().contains("writable"), "{err}");
+        assert!(err.to_string().contains("move "), "{err}");
 
         let outside = tempfile::tempdir().unwrap();
         let dir = tempfile::tempdir().unwrap();
@@ -691,6 +805,10 @@ mod tests {
         let root = Root::new(dir.path()).unwrap();
         let err = Journal::open(&root).unwrap_err();
         assert!(err.to_string().contains("symbolic link"), "{err}");
+        assert!(
+            !err.to_string().contains("make the project folder writable"),
+            "a link is not a permission problem: {err}"
+        );
         assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
         assert!(read_history(&root).is_err());
 

@@ -5,6 +5,7 @@
 pub mod dir;
 mod failure;
 pub mod journal;
+pub mod journal_key;
 mod replace;
 mod root;
 pub mod search;

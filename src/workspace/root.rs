@@ -60,6 +60,25 @@ impl Root {
         &self.path
     }
 
+    /// Which folder the root is (from its handle), even when another one is later created at
+    /// the same path: its device, inode and, where the file system records it, birth time in
+    /// nanoseconds (an inode number can be reused once the old folder is gone).
+    pub fn identity(&self) -> std::io::Result<(u64, u64, Option<i64>)> {
+        use rustix::fs::{AtFlags, StatxFlags};
+        let stat = rustix::fs::fstat(self.dir.as_fd())?;
+        let born = rustix::fs::statx(
+            self.dir.as_fd(),
+            "",
+            AtFlags::EMPTY_PATH,
+            StatxFlags::BASIC_STATS | StatxFlags::BTIME,
+        )
+        .ok()
+        .filter(|x| StatxFlags::from_bits_retain(x.stx_mask).contains(StatxFlags::BTIME))
+        .map(|x| x.stx_btime.tv_sec * 1_000_000_000 + i64::from(x.stx_btime.tv_nsec));
+        #[allow(clippy::useless_conversion)]
+        Ok((u64::from(stat.st_dev), u64::from(stat.st_ino), born))
+    }
+
     /// The handle of the root directory, opened once by [`Root::new`].
     pub fn dir(&self) -> &Dir {
         &self.dir
@@ -222,6 +241,12 @@ impl Root {
         let absolute = self.path.join(&relative);
         let (real, exists) = match absolute.canonicalize() {
             Ok(real) => (real, true),
+            Err(e) if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
+                return Err(SourceError::Io {
+                    path: user_path.to_string(),
+                    message: "is a loop of symbolic links (following them leads back to a link already followed); fix or remove the link".to_string(),
+                });
+            }
             Err(_) => (self.resolve_missing(&absolute, user_path)?, false),
         };
         if !real.starts_with(&self.path) {

@@ -115,6 +115,21 @@ struct Target {
 pub(crate) fn recover(journal: &Journal, root: &Root) -> Result<Vec<Recovery>, JournalError> {
     journal.clean_leftovers();
     let mut recovered = Vec::new();
+    // An entry this user's candor did not sign (a repository can commit one) is never rolled
+    // back: it is reported once and set aside.
+    for unsigned in journal.unsigned_pending()? {
+        let aside = journal.set_aside(&unsigned.id)?;
+        recovered.push(Recovery {
+            transaction: unsigned.id,
+            what: unsigned.what,
+            restored: Vec::new(),
+            left: Vec::new(),
+            ignored: Some(format!(
+                "{}, so it was not written by candor for this user on this machine (a cloned repository can ship one); it was set aside as {aside}",
+                unsigned.why
+            )),
+        });
+    }
     for entry in journal.entries()? {
         if entry.state != State::Pending {
             continue;
@@ -133,6 +148,7 @@ pub(crate) fn recover(journal: &Journal, root: &Root) -> Result<Vec<Recovery>, J
                 .iter()
                 .filter_map(|(i, o)| not_restored(journal, manifest, *i, o))
                 .collect(),
+            ignored: None,
         };
         // Final even when a file could not be restored (it became a directory, its before-image
         // is gone): the reason is recorded once and reported, and the next write or undo moves
@@ -375,7 +391,16 @@ fn roll_back(
     for index in (0..upto.min(manifest.files.len())).rev() {
         let record = &manifest.files[index];
         let resolved = match root.resolve(&record.path) {
-            Ok(resolved) => resolved,
+            Ok(resolved) => {
+                match vcs_folder(&resolved.real_relative).or(vcs_folder(&record.path)) {
+                    Some(vcs) => {
+                        let message = format!("it {}", vcs_refusal(vcs));
+                        outcomes.push((index, Outcome::Failed { message }));
+                        continue;
+                    }
+                    None => resolved,
+                }
+            }
             Err(e) => {
                 outcomes.push((
                     index,
@@ -475,12 +500,31 @@ fn replace_message(error: ReplaceError) -> String {
 /// Removes the folders a transaction created (innermost first) when they are empty.
 pub(crate) fn remove_empty_dirs(root: &Root, created: &[String]) {
     for relative in created.iter().rev() {
+        if vcs_folder(relative).is_some() {
+            continue;
+        }
         if let Ok(Some((parent, name))) = root.parent_of(relative)
             && parent.remove_dir(&name).is_ok()
         {
             let _ = parent.sync();
         }
     }
+}
+
+/// The version-control folder (`.git`, `.hg`, `.svn`, in any case) a project-relative path goes
+/// through, if any: candor never writes there, whatever a plan or a journal entry says.
+pub(crate) fn vcs_folder(path: &str) -> Option<&str> {
+    path.split('/').find(|part| {
+        [".git", ".hg", ".svn"]
+            .iter()
+            .any(|vcs| part.eq_ignore_ascii_case(vcs))
+    })
+}
+
+fn vcs_refusal(vcs: &str) -> String {
+    format!(
+        "is inside {vcs}/, the version control's own folder; candor never writes there (a file there can make git or hg run a program)"
+    )
 }
 
 /// Resolves, reads and checks every planned file; nothing is written if one fails.
@@ -497,6 +541,13 @@ fn prepare(root: &Root, planned: Vec<Planned>) -> Result<Vec<Target>, WriteError
             return Err(WriteError::Refused {
                 path: relative,
                 reason: "is inside .candor/, candor's own folder (its journal and settings), not a project file".to_string(),
+            });
+        }
+        if let Some(vcs) = vcs_folder(&resolved.real_relative).or(vcs_folder(&relative)) {
+            let reason = vcs_refusal(vcs);
+            return Err(WriteError::Refused {
+                path: relative,
+                reason,
             });
         }
         if !seen.insert(resolved.real_relative.clone()) {

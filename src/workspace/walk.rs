@@ -104,6 +104,14 @@ pub fn files_containing(
             let Ok(entry) = entry else {
                 return WalkState::Continue;
             };
+            if entry.path_is_symlink() {
+                let outside = linked_outside(root, entry.path(), lang, &finder, max_bytes);
+                found
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .extend(outside);
+                return WalkState::Continue;
+            }
             if !entry.file_type().is_some_and(|t| t.is_file())
                 || !matches_languages(entry.path(), &[lang])
             {
@@ -122,6 +130,69 @@ pub fn files_containing(
     let mut files = found.into_inner().unwrap_or_else(|e| e.into_inner());
     files.sort_by(|a, b| a.0.cmp(&b.0));
     files
+}
+
+/// How many entries of a folder outside the project, reached through a link, are looked through
+/// for files that mention the name (they are reported, never searched or changed).
+const OUTSIDE_ENTRIES: usize = 5_000;
+
+/// The files reached through the link `link` that lead out of `root` and mention the needle,
+/// each with why it was not searched: candor reads and writes only inside the project, so
+/// their references are reported, not silently left (a link inside the root is walked there).
+fn linked_outside(
+    root: &Path,
+    link: &Path,
+    lang: Language,
+    finder: &memchr::memmem::Finder<'_>,
+    max_bytes: u64,
+) -> Vec<(std::path::PathBuf, Result<Vec<u8>, String>)> {
+    let Ok(target) = link.canonicalize() else {
+        return Vec::new();
+    };
+    let real_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    if target.starts_with(&real_root) {
+        return Vec::new();
+    }
+    let reason = |what: &str| {
+        format!(
+            "is reached through a symbolic link to {what} {}, outside the project (candor reads and changes files only inside it)",
+            target.display()
+        )
+    };
+    let mentions = |path: &Path| {
+        read_limited(path, max_bytes).map_or(true, |bytes| finder.find(&bytes).is_some())
+    };
+    if target.is_file() {
+        return if matches_languages(link, &[lang]) && mentions(&target) {
+            vec![(link.to_path_buf(), Err(reason("the file")))]
+        } else {
+            Vec::new()
+        };
+    }
+    if !target.is_dir() {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    for (seen, entry) in walker(&target).build().enumerate() {
+        if seen >= OUTSIDE_ENTRIES {
+            return vec![(
+                link.to_path_buf(),
+                Err(format!(
+                    "{}, with more than {OUTSIDE_ENTRIES} entries to look through",
+                    reason("the folder")
+                )),
+            )];
+        }
+        let Ok(entry) = entry else { continue };
+        if entry.file_type().is_some_and(|t| t.is_file())
+            && matches_languages(entry.path(), &[lang])
+            && mentions(entry.path())
+            && let Ok(rest) = entry.path().strip_prefix(&target)
+        {
+            found.push((link.join(rest), Err(reason("the folder"))));
+        }
+    }
+    found
 }
 
 /// Reads a regular file of at most `max_bytes`; the error says why not, as a clause ("is …").
@@ -175,6 +246,46 @@ mod tests {
         let hits = files_containing(root, Language::Python, "helper", 1 << 20, &Cancel::never());
         assert_eq!(hits.len(), 1);
         assert!(hits[0].0.ends_with("pkg/a.py"));
+    }
+
+    #[test]
+    fn files_reached_through_a_link_out_of_the_root_are_reported_not_skipped() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("far.py"), "helper()\n").unwrap();
+        std::fs::write(outside.path().join("quiet.py"), "x = 1\n").unwrap();
+        std::fs::create_dir(outside.path().join("pkg")).unwrap();
+        std::fs::write(outside.path().join("pkg/deep.py"), "helper(2)\n").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::write(root.join("a.py"), "helper()\n").unwrap();
+        std::os::unix::fs::symlink(outside.path().join("far.py"), root.join("far.py")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("quiet.py"), root.join("quiet.py")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("pkg"), root.join("vendored")).unwrap();
+        // A link inside the root is not reported: its target is walked as itself.
+        std::os::unix::fs::symlink(root.join("a.py"), root.join("alias.py")).unwrap();
+        let hits = files_containing(&root, Language::Python, "helper", 1 << 20, &Cancel::never());
+        let names: Vec<(String, bool)> = hits
+            .iter()
+            .map(|(p, r)| {
+                (
+                    p.strip_prefix(&root).unwrap().display().to_string(),
+                    r.is_ok(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("a.py".to_string(), true),
+                ("far.py".to_string(), false),
+                ("vendored/deep.py".to_string(), false)
+            ]
+        );
+        let reason = hits[1].1.as_ref().unwrap_err();
+        assert!(
+            reason.contains("symbolic link to the file") && reason.contains("outside the project"),
+            "{reason}"
+        );
     }
 
     #[test]

@@ -15,6 +15,7 @@ mod rename;
 mod servers;
 mod session;
 mod transport;
+mod trust_stamp;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -34,7 +35,7 @@ use super::{Outcome, ServerInfo};
 pub use convert::{minimal_edits, path_to_uri, uri_to_path};
 pub use interrupt::JobId;
 pub use oracle::{ServerOracle, WithOracle};
-pub use servers::{which, workspace_root};
+pub use servers::workspace_root;
 pub use transport::{TransportError, read_message, write_message};
 
 /// A per-call replacement of the server command line (the seed's `command` / `args`).
@@ -72,6 +73,19 @@ impl LspFailure {
     /// The sentence for `data.fallback_reason`.
     pub fn reason(&self) -> String {
         self.to_string()
+    }
+
+    /// The same failure, its sentence preceded by `first` ("rust-analyzer was stopped: …; ").
+    pub fn prefixed(self, first: &str) -> LspFailure {
+        let join = |text: String| format!("{first}; {text}");
+        match self {
+            LspFailure::Unavailable(t) => LspFailure::Unavailable(join(t)),
+            LspFailure::Unsupported(t) => LspFailure::Unsupported(join(t)),
+            LspFailure::Failed(t) => LspFailure::Failed(join(t)),
+            LspFailure::Untrusted(t) => LspFailure::Untrusted(join(t)),
+            LspFailure::Cancelled(t) => LspFailure::Cancelled(join(t)),
+            LspFailure::Refactor(e) => LspFailure::Refactor(e),
+        }
     }
 }
 
@@ -181,7 +195,9 @@ struct ServerKey {
 #[derive(Debug)]
 struct Slot {
     status: Arc<session::StatusCell>,
-    session: Mutex<Option<session::Session>>,
+    /// The running server, and in an untrusted project the stamp of the files that decided
+    /// what it may run, taken before it started (see `trust_stamp`).
+    session: Mutex<Option<(session::Session, Option<trust_stamp::Stamp>)>>,
 }
 
 /// The language servers of a session. Shared by reference across threads: a request holds only
@@ -292,9 +308,10 @@ impl LspPool {
                 | Request::SafeDelete(_)
                 | Request::IntroduceParameter(_)
         ) {
-            let label = servers::resolve_command(lang, &self.settings, server_override)
-                .map(|c| c.label())
-                .unwrap_or_else(|_| servers::default_label(lang).to_string());
+            let label =
+                servers::resolve_command(lang, root.path(), &self.settings, server_override)
+                    .map(|c| c.label())
+                    .unwrap_or_else(|_| servers::default_label(lang).to_string());
             return Err(LspFailure::Unsupported(format!(
                 "{label} offers no {} refactor",
                 hyphenated(tool)
@@ -346,7 +363,8 @@ impl LspPool {
         server_override: &ServerOverride,
         f: impl FnOnce(&mut session::Session) -> R,
     ) -> Option<Result<R, String>> {
-        let command = servers::resolve_command(lang, &self.settings, server_override).ok()?;
+        let command =
+            servers::resolve_command(lang, root.path(), &self.settings, server_override).ok()?;
         let workspace = servers::workspace_root(lang, root, file).ok()?;
         let key = ServerKey {
             lang,
@@ -359,7 +377,13 @@ impl LspPool {
                 "the language server is busy with another request".to_string()
             ));
         };
-        let session = guard.as_mut().filter(|s| s.is_usable())?;
+        let (session, stamp) = guard.as_mut().filter(|(s, _)| s.is_usable())?;
+        if let Some(change) = stamp.as_ref().and_then(|stamp| stamp.changed(root)) {
+            let why = wording_stopped(&session.label(), &change);
+            *guard = None;
+            slot.status.set_failed(&why);
+            return Some(Err(why));
+        }
         match slot.status.snapshot() {
             ServerStatus::Ready => {}
             ServerStatus::Indexing { .. } | ServerStatus::Starting => {
@@ -386,7 +410,7 @@ impl LspPool {
         file: &str,
         server_override: &ServerOverride,
     ) -> Result<Arc<Slot>, LspFailure> {
-        let command = servers::resolve_command(lang, &self.settings, server_override)?;
+        let command = servers::resolve_command(lang, root.path(), &self.settings, server_override)?;
         let workspace = servers::workspace_root(lang, root, file)?;
         let key = ServerKey {
             lang,
@@ -411,32 +435,52 @@ impl LspPool {
     /// The running session of a slot, started (or restarted after a crash) on demand.
     fn session<'g>(
         &self,
-        guard: &'g mut Option<session::Session>,
+        guard: &'g mut Option<(session::Session, Option<trust_stamp::Stamp>)>,
         slot: &Slot,
         root: &Root,
         lang: Language,
         file: &str,
         server_override: &ServerOverride,
     ) -> Result<&'g mut session::Session, LspFailure> {
-        if guard.as_ref().is_some_and(|s| !s.is_usable()) {
+        if guard.as_ref().is_some_and(|(s, _)| !s.is_usable()) {
+            *guard = None;
+        }
+        // In an untrusted project, a server is reused only while the files that decided what it
+        // may run are as they were when it started; else it is stopped, and the rules applied
+        // again below decide whether it starts again.
+        let mut stopped = None;
+        if let Some((session, Some(stamp))) = guard.as_ref()
+            && let Some(change) = stamp.changed(root)
+        {
+            stopped = Some(wording_stopped(&session.label(), &change));
             *guard = None;
         }
         if guard.is_none() {
-            let command = servers::resolve_command(lang, &self.settings, server_override)?;
+            let command =
+                servers::resolve_command(lang, root.path(), &self.settings, server_override)?;
             let workspace = servers::workspace_root(lang, root, file)?;
+            // Taken before the checks, so a change during them is seen by the next request. A
+            // trusted project's rust-analyzer is stamped too: it does not reload by itself.
+            let stamp = (!self.settings.trust.allows_project_programs() || lang == Language::Rust)
+                .then(|| trust_stamp::Stamp::take(lang, root, &workspace));
             let launch =
                 project_guard::launch(lang, &command, root, &workspace, &self.settings.trust)
+                    .map_err(|refused| match &stopped {
+                        Some(stopped) => refused.prefixed(stopped),
+                        None => refused,
+                    })
                     .inspect_err(|refused| slot.status.set_failed(&refused.reason()))?;
-            *guard = Some(session::Session::start(
+            let session = session::Session::start(
                 &command,
                 &workspace,
                 &launch.env,
                 self.settings.request_timeout,
                 Arc::clone(&slot.status),
                 Arc::clone(&self.interrupts),
-            )?);
+            )?;
+            *guard = Some((session, stamp));
         }
-        guard.as_mut().ok_or_else(|| {
+        guard.as_mut().map(|(s, _)| s).ok_or_else(|| {
             LspFailure::Failed("the language server could not be started".to_string())
         })
     }
@@ -466,6 +510,14 @@ impl Drop for LspPool {
     fn drop(&mut self) {
         self.shutdown();
     }
+}
+
+/// Why a running server was stopped: "rust-analyzer was stopped: the project's
+/// .cargo/config.toml appeared since it started".
+fn wording_stopped(label: &str, change: &str) -> String {
+    format!(
+        "{label} was stopped: {change} since it started, and the rules for an untrusted project were applied again"
+    )
 }
 
 /// "move-to-file", as in "rust-analyzer offers no move-to-file refactor".

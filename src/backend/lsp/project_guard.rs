@@ -28,7 +28,7 @@ use crate::trust::Trust;
 use crate::workspace::Root;
 
 use super::LspFailure;
-use super::servers::{CommandLine, Flavor, which};
+use super::servers::{CommandLine, Flavor};
 
 /// How a server may be started: extra environment variables.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -38,8 +38,26 @@ pub struct Launch {
 
 /// Checks the project before a server for `lang` starts in `workspace`. A trusted project is
 /// started as the user would start it; an untrusted one gets the pinned toolchain, or a refusal
-/// saying what in the project would run and how to trust it.
+/// saying what in the project would run and how to trust it. Either way the server's PATH has
+/// no relative entry and none inside the project (see `programs`): what it runs by name (cargo,
+/// rustc, python) is never the project's own.
 pub fn launch(
+    lang: Language,
+    command: &CommandLine,
+    root: &Root,
+    workspace: &Path,
+    trust: &Trust,
+) -> Result<Launch, LspFailure> {
+    let mut launch = launch_for_trust(lang, command, root, workspace, trust)?;
+    if let Some(path) = crate::programs::child_path(root.path()) {
+        launch
+            .env
+            .push(("PATH".to_string(), path.to_string_lossy().into_owned()));
+    }
+    Ok(launch)
+}
+
+fn launch_for_trust(
     lang: Language,
     command: &CommandLine,
     root: &Root,
@@ -69,7 +87,7 @@ pub fn launch(
     if lang != Language::Rust {
         return Ok(Launch::default());
     }
-    match pinned_toolchain() {
+    match pinned_toolchain(root.path()) {
         Ok(Some(toolchain)) => Ok(Launch {
             env: vec![("RUSTUP_TOOLCHAIN".to_string(), toolchain)],
         }),
@@ -85,7 +103,7 @@ pub fn launch(
 
 /// The directories from `workspace` up to the root, nearest first (those whose settings cargo
 /// and rustup read that the project controls).
-fn ancestors(root: &Root, workspace: &Path) -> Vec<PathBuf> {
+pub(super) fn ancestors(root: &Root, workspace: &Path) -> Vec<PathBuf> {
     let mut dirs = Vec::new();
     let mut dir = workspace.to_path_buf();
     loop {
@@ -271,14 +289,14 @@ fn toolchain_file(root: &Root, workspace: &Path) -> Option<String> {
 /// pinning (the user pinned one already with `RUSTUP_TOOLCHAIN`, or there is no rustup whose
 /// proxies would read the project's toolchain file); the user's default otherwise, asked of
 /// `rustup default` once per process, from `/`.
-fn pinned_toolchain() -> Result<Option<String>, String> {
+fn pinned_toolchain(root: &Path) -> Result<Option<String>, String> {
     static DEFAULT: OnceLock<Result<Option<String>, String>> = OnceLock::new();
     if std::env::var_os("RUSTUP_TOOLCHAIN").is_some() {
         return Ok(None);
     }
     DEFAULT
         .get_or_init(|| {
-            let Some(rustup) = which("rustup") else {
+            let Some(rustup) = crate::programs::find("rustup", root).found else {
                 return Ok(None);
             };
             let output = std::process::Command::new(rustup)

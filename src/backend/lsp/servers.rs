@@ -205,6 +205,7 @@ impl CommandLine {
 /// default found on PATH.
 pub fn resolve_command(
     lang: Language,
+    root: &Path,
     settings: &LspSettings,
     over: &ServerOverride,
 ) -> Result<CommandLine, LspFailure> {
@@ -222,7 +223,7 @@ pub fn resolve_command(
     if let Some(configured) = configured {
         let from_project = configured.source == ConfigSource::Project;
         if from_project && !settings.trust.allows_project_programs() {
-            return untrusted_choice(lang, configured, key, settings);
+            return untrusted_choice(lang, root, configured, key, settings);
         }
         return Ok(CommandLine {
             program: configured.command.clone(),
@@ -234,18 +235,26 @@ pub fn resolve_command(
         Language::Rust => &["rust-analyzer"],
         Language::Python => &["pylsp", "jedi-language-server"],
     };
+    let mut skipped = Vec::new();
     for program in defaults {
-        if let Some(found) = which(program) {
+        let lookup = crate::programs::find(program, root);
+        if let Some(found) = lookup.found {
             return Ok(CommandLine {
                 program: found.to_string_lossy().into_owned(),
                 args: Vec::new(),
                 origin: Origin::Path,
             });
         }
+        skipped.extend(lookup.skipped);
     }
+    let skipped = crate::programs::Lookup {
+        found: None,
+        skipped,
+    }
+    .skipped_suffix();
     Err(LspFailure::Unavailable(match defaults {
-        [one] => format!("{one} not found on PATH"),
-        _ => format!("neither {} found on PATH", defaults.join(" nor ")),
+        [one] => format!("{one} not found on PATH{skipped}"),
+        _ => format!("neither {} found on PATH{skipped}", defaults.join(" nor ")),
     }))
 }
 
@@ -253,6 +262,7 @@ pub fn resolve_command(
 /// without arguments, found on the user's PATH — or the refusal that says how to trust.
 fn untrusted_choice(
     lang: Language,
+    root: &Path,
     configured: &crate::config::ServerCommand,
     key: &'static str,
     settings: &LspSettings,
@@ -261,14 +271,16 @@ fn untrusted_choice(
         .iter()
         .find(|name| **name == configured.command && configured.args.is_empty());
     if let Some(name) = known {
-        return match which(name) {
+        let lookup = crate::programs::find(name, root);
+        return match lookup.found {
             Some(found) => Ok(CommandLine {
                 program: found.to_string_lossy().into_owned(),
                 args: Vec::new(),
                 origin: Origin::Config(key),
             }),
             None => Err(LspFailure::Unavailable(format!(
-                "{name} ({key} in the project's .candor/config.toml) not found on PATH"
+                "{name} ({key} in the project's .candor/config.toml) not found on PATH{}",
+                lookup.skipped_suffix()
             ))),
         };
     }
@@ -289,23 +301,6 @@ pub fn default_label(lang: Language) -> &'static str {
         Language::Rust => "rust-analyzer",
         Language::Python => "pylsp-rope",
     }
-}
-
-/// An executable file named `program` on PATH (or at `program` when it has a `/`).
-pub fn which(program: &str) -> Option<PathBuf> {
-    let executable = |p: &Path| {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    };
-    if program.contains('/') {
-        let path = PathBuf::from(program);
-        return executable(&path).then_some(path);
-    }
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join(program))
-            .find(|p| executable(p))
-    })
 }
 
 /// The directory a server for `file` opens as its workspace. rust-analyzer needs a Cargo
@@ -412,8 +407,13 @@ mod tests {
             }),
             ..LspSettings::default()
         };
-        let from_config =
-            resolve_command(Language::Rust, &settings, &ServerOverride::default()).unwrap();
+        let from_config = resolve_command(
+            Language::Rust,
+            Path::new("/nonexistent-root"),
+            &settings,
+            &ServerOverride::default(),
+        )
+        .unwrap();
         assert_eq!(
             (from_config.program.as_str(), from_config.args.len()),
             ("/opt/ra", 1)
@@ -423,7 +423,13 @@ mod tests {
             command: Some("my-ra".to_string()),
             args: vec![],
         };
-        let from_call = resolve_command(Language::Rust, &settings, &over).unwrap();
+        let from_call = resolve_command(
+            Language::Rust,
+            Path::new("/nonexistent-root"),
+            &settings,
+            &over,
+        )
+        .unwrap();
         assert_eq!(from_call.program, "my-ra");
         assert_eq!(from_call.origin, Origin::Call);
     }
@@ -439,9 +445,14 @@ mod tests {
             python: Some(hostile.clone()),
             ..LspSettings::default()
         };
-        let refusal = resolve_command(Language::Python, &untrusted, &ServerOverride::default())
-            .unwrap_err()
-            .reason();
+        let refusal = resolve_command(
+            Language::Python,
+            Path::new("/nonexistent-root"),
+            &untrusted,
+            &ServerOverride::default(),
+        )
+        .unwrap_err()
+        .reason();
         assert!(refusal.contains("`/bin/sh -c id > pwned.txt`"), "{refusal}");
         assert!(refusal.contains("candor trust"), "{refusal}");
         // The same line from the user's own file runs.
@@ -452,7 +463,13 @@ mod tests {
             }),
             ..LspSettings::default()
         };
-        let line = resolve_command(Language::Python, &mine, &ServerOverride::default()).unwrap();
+        let line = resolve_command(
+            Language::Python,
+            Path::new("/nonexistent-root"),
+            &mine,
+            &ServerOverride::default(),
+        )
+        .unwrap();
         assert_eq!(line.program, "/bin/sh");
         // And from a trusted project's file.
         let trusted = LspSettings {
@@ -460,7 +477,15 @@ mod tests {
             trust: crate::trust::Trust::Trusted,
             ..LspSettings::default()
         };
-        assert!(resolve_command(Language::Python, &trusted, &ServerOverride::default()).is_ok());
+        assert!(
+            resolve_command(
+                Language::Python,
+                Path::new("/nonexistent-root"),
+                &trusted,
+                &ServerOverride::default()
+            )
+            .is_ok()
+        );
         // A server candor knows, by bare name, is a choice, not a program: allowed (found on
         // PATH, or "not found" — never refused for trust).
         let by_name = LspSettings {
@@ -471,7 +496,12 @@ mod tests {
             }),
             ..LspSettings::default()
         };
-        match resolve_command(Language::Python, &by_name, &ServerOverride::default()) {
+        match resolve_command(
+            Language::Python,
+            Path::new("/nonexistent-root"),
+            &by_name,
+            &ServerOverride::default(),
+        ) {
             Ok(line) => assert!(line.program.ends_with("jedi-language-server")),
             Err(e) => assert!(e.reason().contains("not found on PATH"), "{e}"),
         }

@@ -5,7 +5,6 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::backend::lsp::which;
 use crate::trust::Trust;
 
 /// Where a candidate interpreter came from (for messages).
@@ -85,8 +84,9 @@ pub fn search(
                 KNOWN_INTERPRETERS.join(" or ")
             )));
         }
-        let program =
-            which(&configured.program).unwrap_or_else(|| PathBuf::from(&configured.program));
+        let program = crate::programs::find(&configured.program, root)
+            .found
+            .unwrap_or_else(|| PathBuf::from(&configured.program));
         found.candidates.push(Candidate {
             program,
             origin: if configured.from_project {
@@ -113,7 +113,9 @@ pub fn search(
         }
     }
     for name in KNOWN_INTERPRETERS {
-        if let Some(program) = which(name) {
+        let lookup = crate::programs::find(name, root);
+        found.passed_over.extend(lookup.skipped);
+        if let Some(program) = lookup.found {
             let same = |c: &Candidate| same_file(&c.program, &program);
             if !found.candidates.iter().any(same) {
                 found.candidates.push(Candidate {

@@ -35,7 +35,7 @@ impl Checker {
                 "compile|{}|{}",
                 Program {
                     path: python.clone(),
-                    args: Vec::new()
+                    ..Program::default()
                 }
                 .identity(),
                 compile::SCRIPT

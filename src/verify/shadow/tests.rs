@@ -355,3 +355,25 @@ fn a_path_longer_than_the_system_limit_in_the_cache_is_mirrored() {
     assert!(synced.content.contains_key(&relative));
     assert!(synced.content.contains_key("a.py"));
 }
+
+#[test]
+fn a_folder_the_walk_cannot_enter_is_left_out_and_said() {
+    // Longer than PATH_MAX in the project itself: the walk cannot open it by its path. The rest
+    // of the project is still mirrored.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::write(root.join("a.py"), "y = 2\n").unwrap();
+    let component = "d".repeat(200);
+    let mut deep = Dir::open_path(&root).unwrap();
+    for _ in 0..22 {
+        deep = deep.create_dir(OsStr::new(&component), 0o755).unwrap().0;
+    }
+    deep.create_file(OsStr::new("m.py"), 0o644, b"x = 1\n")
+        .unwrap();
+    let mut left_out = Vec::new();
+    let files = project_files_noting(&root, &budget(&Cancel::new()), &mut left_out).unwrap();
+    assert!(files.iter().any(|f| f.relative == "a.py"));
+    assert_eq!(left_out.len(), 1, "{left_out:?}");
+    assert!(left_out[0].contains("too long"), "{left_out:?}");
+    assert!(left_out[0].len() < 200, "shortened: {left_out:?}");
+}

@@ -284,7 +284,7 @@ mod tests {
             label: String::new(),
             program: Program {
                 path: "python3".into(),
-                args: Vec::new(),
+                ..Program::default()
             },
             args: vec!["-m".into(), "x".into()],
             env: Vec::new(),

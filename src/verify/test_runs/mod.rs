@@ -410,7 +410,8 @@ fn python_runner(cx: &Context<'_>) -> Result<Runner, StepError> {
         (Some(configured), _) => cx.program("python", Some(configured), &["python3", "python"]),
         (None, Some(venv)) => Ok(Program {
             path: venv,
-            args: Vec::new(),
+            path_env: crate::programs::child_path(&cx.job.root),
+            ..Program::default()
         }),
         (None, None) => cx.program("python", None, &["python3", "python"]),
     }
