@@ -1,4 +1,4 @@
-//! The honesty contract of `../shared/seed/refactor-backend-honesty.txt`: the five tools, their
+//! The honesty contract of `../shared/seed/refactor-backend-honesty.txt`: the seven tools, their
 //! canonical tree-sitter caveats, the degraded reason and the confidence table. Agents match on
 //! these strings byte for byte; change them only together with the policy.
 
@@ -7,7 +7,7 @@ use serde::Serialize;
 /// What a heuristic (tree-sitter) response says about itself, at envelope level and in `data`.
 pub const DEGRADED_REASON: &str = "tree-sitter heuristic — no semantic analysis";
 
-/// The five refactor tools.
+/// The seven refactor tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum Tool {
     ExtractFunction,
@@ -15,15 +15,19 @@ pub enum Tool {
     MoveToFile,
     ChangeSignature,
     RenameSymbol,
+    ExtractVariable,
+    InlineVariable,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 5] = [
+    pub const ALL: [Tool; 7] = [
         Tool::ExtractFunction,
         Tool::InlineFunction,
         Tool::MoveToFile,
         Tool::ChangeSignature,
         Tool::RenameSymbol,
+        Tool::ExtractVariable,
+        Tool::InlineVariable,
     ];
 
     /// The tool name of the JSON and MCP interfaces.
@@ -34,6 +38,8 @@ impl Tool {
             Tool::MoveToFile => "refactor_move_to_file",
             Tool::ChangeSignature => "refactor_change_signature",
             Tool::RenameSymbol => "refactor_rename_symbol",
+            Tool::ExtractVariable => "refactor_extract_variable",
+            Tool::InlineVariable => "refactor_inline_variable",
         }
     }
 
@@ -45,6 +51,8 @@ impl Tool {
             Tool::MoveToFile => "move_to_file",
             Tool::ChangeSignature => "change_signature",
             Tool::RenameSymbol => "rename_symbol",
+            Tool::ExtractVariable => "extract_variable",
+            Tool::InlineVariable => "inline_variable",
         }
     }
 
@@ -56,6 +64,8 @@ impl Tool {
             Tool::MoveToFile => "move to file",
             Tool::ChangeSignature => "change signature",
             Tool::RenameSymbol => "rename symbol",
+            Tool::ExtractVariable => "extract variable",
+            Tool::InlineVariable => "inline variable",
         }
     }
 
@@ -92,6 +102,16 @@ impl Tool {
                 "possible references (unknown receiver type, star import, macro, string) are listed, not renamed",
                 "occurrences in non-source files, docs and comments are not renamed",
             ],
+            Tool::ExtractVariable => &[
+                "occurrences matched as text — no check that they denote the same value",
+                "effects judged by syntax only — every call assumed to have effects",
+                "no type inference — the new local's borrow, move or mutability not checked",
+            ],
+            Tool::InlineVariable => &[
+                "no alias analysis — mutation through another reference not detected",
+                "effects judged by syntax only — every call assumed to have effects",
+                "no type inference — a type written on the binding is dropped at the reads",
+            ],
         }
     }
 
@@ -99,6 +119,7 @@ impl Tool {
     pub fn heuristic_confidence(self) -> f64 {
         match self {
             Tool::ExtractFunction => 0.65,
+            Tool::ExtractVariable | Tool::InlineVariable => 0.70,
             _ => 0.60,
         }
     }
@@ -148,10 +169,22 @@ pub enum Caveat {
     RenamePossible,
     /// "occurrences in non-source files, docs and comments are not renamed"
     RenameNonSource,
+    /// "occurrences matched as text — no check that they denote the same value"
+    ExtractVariableOccurrences,
+    /// "effects judged by syntax only — every call assumed to have effects"
+    ExtractVariableEffects,
+    /// "no type inference — the new local's borrow, move or mutability not checked"
+    ExtractVariableTypes,
+    /// "no alias analysis — mutation through another reference not detected"
+    InlineVariableAliasing,
+    /// "effects judged by syntax only — every call assumed to have effects"
+    InlineVariableEffects,
+    /// "no type inference — a type written on the binding is dropped at the reads"
+    InlineVariableTypes,
 }
 
 impl Caveat {
-    pub const ALL: [Caveat; 16] = [
+    pub const ALL: [Caveat; 22] = [
         Caveat::ExtractCapturedLocals,
         Caveat::ExtractIndentation,
         Caveat::ExtractScope,
@@ -168,6 +201,12 @@ impl Caveat {
         Caveat::RenameResolution,
         Caveat::RenamePossible,
         Caveat::RenameNonSource,
+        Caveat::ExtractVariableOccurrences,
+        Caveat::ExtractVariableEffects,
+        Caveat::ExtractVariableTypes,
+        Caveat::InlineVariableAliasing,
+        Caveat::InlineVariableEffects,
+        Caveat::InlineVariableTypes,
     ];
 
     /// The tool whose caveat this is, and its place in that tool's list.
@@ -189,6 +228,12 @@ impl Caveat {
             Caveat::RenameResolution => (Tool::RenameSymbol, 0),
             Caveat::RenamePossible => (Tool::RenameSymbol, 1),
             Caveat::RenameNonSource => (Tool::RenameSymbol, 2),
+            Caveat::ExtractVariableOccurrences => (Tool::ExtractVariable, 0),
+            Caveat::ExtractVariableEffects => (Tool::ExtractVariable, 1),
+            Caveat::ExtractVariableTypes => (Tool::ExtractVariable, 2),
+            Caveat::InlineVariableAliasing => (Tool::InlineVariable, 0),
+            Caveat::InlineVariableEffects => (Tool::InlineVariable, 1),
+            Caveat::InlineVariableTypes => (Tool::InlineVariable, 2),
         }
     }
 
@@ -277,6 +322,8 @@ mod tests {
                 ("refactor_move_to_file", 0.85, 0.60),
                 ("refactor_change_signature", 0.85, 0.60),
                 ("refactor_rename_symbol", 0.85, 0.60),
+                ("refactor_extract_variable", 0.85, 0.70),
+                ("refactor_inline_variable", 0.85, 0.70),
             ]
         );
         for tool in Tool::ALL {

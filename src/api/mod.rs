@@ -483,7 +483,10 @@ impl Engine {
             Request::Move(r) => &r.symbol.name,
             // Files still naming the old name after a rename.
             Request::Rename(r) if !r.symbol.name.is_empty() => &r.symbol.name,
-            Request::Extract(_) | Request::Rename(_) => return Vec::new(),
+            Request::Extract(_)
+            | Request::Rename(_)
+            | Request::ExtractVariable(_)
+            | Request::InlineVariable(_) => return Vec::new(),
         };
         let name = name.rsplit('/').next().unwrap_or(name);
         let Ok(mentioning) = crate::refactor::Sources::files_mentioning(&self.sources, lang, name)

@@ -25,6 +25,8 @@ pub fn resolve(root: &Root, call: &mut ToolCall) -> Result<(), ApiError> {
         Request::Inline(r) => r.file = resolved(&r.file, arg::FILE_PATH)?,
         Request::ChangeSignature(r) => r.file = resolved(&r.file, arg::FILE_PATH)?,
         Request::Rename(r) => r.file = resolved(&r.file, arg::FILE_PATH)?,
+        Request::ExtractVariable(r) => r.file = resolved(&r.file, arg::FILE_PATH)?,
+        Request::InlineVariable(r) => r.file = resolved(&r.file, arg::FILE_PATH)?,
         Request::Move(r) => {
             r.file = resolved(&r.file, arg::FILE_PATH)?;
             r.target_file = resolved(&r.target_file, arg::TARGET_FILE)?;

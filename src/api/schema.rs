@@ -26,6 +26,12 @@ pub fn description(tool: Tool) -> String {
         Tool::RenameSymbol => {
             "Rename symbol: renames `symbol_name` (a function, method, class/struct/enum/trait, field, local variable or parameter; or the name at `line`/`column`) to `new_name` at its definition and every reference. The heuristic rewrites the references it is certain of (resolved through imports, scopes, self and evident receiver types) and lists the possible ones as warnings (data.possible_references); pass some of those `path:line:column` in `include_possible` to rename them too. A new name that collides where the rename writes it is refused, saying where. Import aliases are kept."
         }
+        Tool::ExtractVariable => {
+            "Extract variable: binds the expression selected by start_line/start_column..end_line/end_column (1-based; end column just after the last character) to a new local `new_name`, declared just before the statement that holds it (Rust `let`), and puts the name in its place; with replace_all, identical expressions later in the same block whose value cannot have changed are replaced too (the findings list those left and why). Refuses a selection that is not exactly one expression and an expression whose evaluation would move across a short-circuit, a branch, a while condition, a comprehension, a closure or a default argument."
+        }
+        Tool::InlineVariable => {
+            "Inline variable: the local at line/column (its binding or any read), bound once, is replaced at every read by its initializer (parenthesised where needed) and its binding is removed. Refuses a parameter, global or pattern binding, a reassigned or mutated local, an unused one (delete it), an initializer with effects that is not read exactly once right after it, and a name the initializer reads that may change before a read."
+        }
     };
     format!(
         "{what} dry_run defaults to true: you get a diff per file with sha256_before/after and data.plan_id, and nothing is written; pass dry_run=false with plan_id (and optionally expected_sha256) from the preview to write exactly that plan atomically — if the plan computed now differs, nothing is written and stale_file says what changed. \

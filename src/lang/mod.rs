@@ -17,6 +17,7 @@ pub mod regions;
 pub mod rust;
 pub mod symbols;
 pub mod syntax;
+pub mod vars;
 
 use tree_sitter::{Node, Parser, Tree};
 

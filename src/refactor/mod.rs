@@ -5,8 +5,10 @@
 pub mod change_signature;
 mod details;
 pub mod extract;
+pub mod extract_variable;
 pub mod findings;
 pub mod inline;
+pub mod inline_variable;
 pub mod move_to_file;
 pub mod references;
 pub mod rename;
@@ -20,9 +22,9 @@ use crate::lang::Language;
 use crate::lang::symbols::{LookupError, SymbolQuery};
 
 pub use details::{
-    ChangeSignatureDetails, Details, ExtractDetails, InlineDetails, LspExtractDetails,
-    LspInlineDetails, MoveDetails, MovedPiece, RenameDetails, RopeChangeSignatureDetails,
-    RopeMoveDetails,
+    ChangeSignatureDetails, Details, ExtractDetails, ExtractVariableDetails, InlineDetails,
+    InlineVariableDetails, LspExtractDetails, LspInlineDetails, MoveDetails, MovedPiece,
+    RenameDetails, RopeChangeSignatureDetails, RopeMoveDetails,
 };
 pub use findings::{Finding, Severity};
 pub use sources::{
@@ -85,7 +87,33 @@ pub struct RenameRequest {
     pub include_possible: Vec<String>,
 }
 
-/// One refactor request of any of the five tools.
+/// `refactor_extract_variable`: bind the selected expression to a new local before its
+/// statement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExtractVariableRequest {
+    pub file: String,
+    /// 1-based.
+    pub start_line: usize,
+    /// 1-based character column of the first character.
+    pub start_column: usize,
+    pub end_line: usize,
+    /// 1-based character column just after the last character.
+    pub end_column: usize,
+    pub new_name: String,
+    /// Also replace the identical occurrences whose value cannot have changed.
+    pub replace_all: bool,
+}
+
+/// `refactor_inline_variable`: replace a local's reads by its initializer and remove it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InlineVariableRequest {
+    pub file: String,
+    /// 1-based line and character column of any occurrence of the local.
+    pub line: usize,
+    pub column: usize,
+}
+
+/// One refactor request of any of the tools.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Request {
     Extract(ExtractRequest),
@@ -93,6 +121,8 @@ pub enum Request {
     Move(MoveRequest),
     ChangeSignature(ChangeSignatureRequest),
     Rename(RenameRequest),
+    ExtractVariable(ExtractVariableRequest),
+    InlineVariable(InlineVariableRequest),
 }
 
 impl Request {
@@ -103,6 +133,8 @@ impl Request {
             Request::Move(_) => Tool::MoveToFile,
             Request::ChangeSignature(_) => Tool::ChangeSignature,
             Request::Rename(_) => Tool::RenameSymbol,
+            Request::ExtractVariable(_) => Tool::ExtractVariable,
+            Request::InlineVariable(_) => Tool::InlineVariable,
         }
     }
 
@@ -114,6 +146,8 @@ impl Request {
             Request::Move(r) => &r.file,
             Request::ChangeSignature(r) => &r.file,
             Request::Rename(r) => &r.file,
+            Request::ExtractVariable(r) => &r.file,
+            Request::InlineVariable(r) => &r.file,
         }
     }
 
@@ -145,6 +179,8 @@ pub fn plan_in(
         Request::Move(r) => move_to_file::plan(sources, r, lang),
         Request::ChangeSignature(r) => change_signature::plan(sources, r, lang),
         Request::Rename(r) => rename::plan(sources, r, lang),
+        Request::ExtractVariable(r) => extract_variable::plan(sources, r, lang),
+        Request::InlineVariable(r) => inline_variable::plan(sources, r, lang),
     }?;
     // The trees the shell already has (the file of the request, usually) make the check of
     // the result whole and cheap: only the edits are parsed again.

@@ -117,6 +117,8 @@ impl Context {
                 MoveToFile,
                 ChangeSignature,
                 Rename,
+                ExtractVariable,
+                InlineVariable,
                 Undo,
                 Outline,
                 OpenPicker,
@@ -222,6 +224,8 @@ pub enum Command {
     MoveToFile,
     ChangeSignature,
     Rename,
+    ExtractVariable,
+    InlineVariable,
     Undo,
     Outline,
     OpenPicker,
@@ -261,7 +265,7 @@ pub enum Command {
 }
 
 impl Command {
-    const ALL: [Command; 65] = [
+    const ALL: [Command; 67] = [
         Command::Quit,
         Command::Help,
         Command::Up,
@@ -291,6 +295,8 @@ impl Command {
         Command::MoveToFile,
         Command::ChangeSignature,
         Command::Rename,
+        Command::ExtractVariable,
+        Command::InlineVariable,
         Command::Undo,
         Command::Outline,
         Command::OpenPicker,
@@ -361,6 +367,8 @@ impl Command {
             Command::MoveToFile => "move_to_file",
             Command::ChangeSignature => "change_signature",
             Command::Rename => "rename",
+            Command::ExtractVariable => "extract_variable",
+            Command::InlineVariable => "inline_variable",
             Command::Undo => "undo",
             Command::Outline => "outline",
             Command::OpenPicker => "open_picker",
@@ -497,6 +505,12 @@ impl Command {
             }
             (_, Rename) => {
                 "rename the symbol named under the cursor (a definition or a use: function, type, method, field, variable)"
+            }
+            (_, ExtractVariable) => {
+                "extract variable: the expression under the cursor (or the one that spans the selected lines) becomes a local"
+            }
+            (_, InlineVariable) => {
+                "inline variable: the local named under the cursor is replaced by its value at every read"
             }
             (_, Undo) => "undo the last refactor candor wrote",
             (_, Outline) => "outline: type to find a symbol, Enter jumps to it and selects it",

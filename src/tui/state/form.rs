@@ -50,6 +50,16 @@ pub enum FormKind {
         column: usize,
         language: Language,
     },
+    ExtractVariable {
+        file: String,
+        /// 1-based line and character column of the expression's start, and of its end (just
+        /// after its last character).
+        start: (usize, usize),
+        end: (usize, usize),
+        /// The expression, its blanks collapsed, to show.
+        expression: String,
+        language: Language,
+    },
 }
 
 impl FormKind {
@@ -59,6 +69,7 @@ impl FormKind {
             FormKind::Move { .. } => Tool::MoveToFile,
             FormKind::ChangeSignature { .. } => Tool::ChangeSignature,
             FormKind::Rename { .. } => Tool::RenameSymbol,
+            FormKind::ExtractVariable { .. } => Tool::ExtractVariable,
         }
     }
 }

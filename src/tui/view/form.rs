@@ -63,6 +63,20 @@ pub fn render(state: &State, form: &Form, frame: &mut Frame) {
             ),
             "New name",
         ),
+        FormKind::ExtractVariable {
+            file,
+            start,
+            expression,
+            ..
+        } => (
+            " Extract variable ",
+            format!(
+                "Bind `{}` (line {} of {file}) to a new local before its statement.",
+                super::fit::shorten(expression, 60),
+                start.0
+            ),
+            "New variable name",
+        ),
     };
     frame.render_widget(Clear, area);
     let block = Block::default()
@@ -189,7 +203,10 @@ fn status_lines(state: &State, form: &Form, width: usize) -> Vec<Line<'static>> 
             };
             (text.to_string(), t.dim)
         }
-        (None, FormKind::Extract { .. } | FormKind::Rename { .. }) => (
+        (
+            None,
+            FormKind::Extract { .. } | FormKind::Rename { .. } | FormKind::ExtractVariable { .. },
+        ) => (
             "a new name: letters, digits and _, not a keyword".to_string(),
             t.dim,
         ),

@@ -43,7 +43,10 @@ pub fn check(
         Request::Inline(r) => inline::check(&project, r),
         Request::Extract(r) => extract::check(&project, r),
         Request::ChangeSignature(r) => arity::check_changed(&project, &r.file, &r.function),
-        Request::Move(_) | Request::Rename(_) => Vec::new(),
+        Request::Move(_)
+        | Request::Rename(_)
+        | Request::ExtractVariable(_)
+        | Request::InlineVariable(_) => Vec::new(),
     };
     findings.retain(|f| {
         !existing
