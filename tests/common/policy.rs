@@ -61,8 +61,13 @@ pub fn policy() -> Policy {
             caveats.last_mut().unwrap().1.push(item.to_string());
         }
     }
-    assert_eq!(caveats.len(), 5, "five tools in the catalogue");
-    assert_eq!(confidence.len(), 5, "five rows in the confidence table");
+    let tools = candor::honesty::Tool::ALL.len();
+    assert_eq!(caveats.len(), tools, "every tool in the catalogue");
+    assert_eq!(
+        confidence.len(),
+        tools,
+        "a row per tool in the confidence table"
+    );
     Policy {
         caveats,
         degraded_reason,
