@@ -125,7 +125,10 @@ pub fn expression_at<'t>(
             _ => break,
         }
     }
-    if lang == Language::Rust && ancestors(node).any(|a| a.kind() == "token_tree") {
+    let in_tokens = std::iter::once(node)
+        .chain(ancestors(node))
+        .any(|a| a.kind() == "token_tree");
+    if lang == Language::Rust && in_tokens {
         return Err(NotExpression::MacroArguments);
     }
     match found {
@@ -509,7 +512,7 @@ fn is_expression(lang: Language, node: Node<'_>) -> bool {
 /// A member's name (`x.name`, `f(name=1)`): not a use of a local.
 fn is_member_name(lang: Language, node: Node<'_>) -> bool {
     match lang {
-        Language::Rust => false,
+        Language::Rust => rust::is_member_name(node),
         Language::Python => python::is_member_name(node),
     }
 }

@@ -16,6 +16,26 @@ pub(super) fn is_expression(node: Node<'_>) -> bool {
         )
 }
 
+/// A segment of a path (`Instant::now`), a macro's name, a label or an attribute's word: not a
+/// use of a local.
+pub(super) fn is_member_name(node: Node<'_>) -> bool {
+    node.parent().is_some_and(|p| {
+        matches!(
+            p.kind(),
+            "scoped_identifier"
+                | "scoped_type_identifier"
+                | "scoped_use_list"
+                | "use_declaration"
+                | "use_as_clause"
+                | "macro_invocation"
+                | "attribute"
+                | "meta_item"
+                | "lifetime"
+                | "label"
+        )
+    })
+}
+
 /// The selection itself cannot be bound: a place borrowed (`&self.items`: select the borrow).
 pub(super) fn own_hazard(expr: Node<'_>) -> Option<Hazard> {
     let parent = expr.parent()?;

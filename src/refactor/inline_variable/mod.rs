@@ -51,6 +51,12 @@ pub fn plan(
         return Err(RefactorError::Unsupported(w::not_local(name)));
     };
     let line_of = |n: Node<'_>| lines.line_of(n.start_byte()) + 1;
+    if let Some(at) = vars::format_argument(lang, scope, text, name) {
+        return Err(RefactorError::Unsupported(w::format_argument(
+            name,
+            lines.line_of(at) + 1,
+        )));
+    }
     let found = Found::classify(lang, scope, text, name, &line_of)?;
     let binding = found.binding;
     let value = binding.value;
@@ -69,12 +75,6 @@ pub fn plan(
                 line_of(*read),
             )));
         }
-    }
-    if let Some(at) = vars::format_argument(lang, scope, text, name) {
-        return Err(RefactorError::Unsupported(w::format_argument(
-            name,
-            lines.line_of(at) + 1,
-        )));
     }
     let effects = vars::has_effects(lang, value, text) || vars::builds_object(lang, value);
     if effects {
