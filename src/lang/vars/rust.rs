@@ -410,8 +410,9 @@ pub(super) fn needs_parens(value: Node<'_>, read: Node<'_>, text: &str) -> bool 
         "field_expression" => is("value") && own < 14,
         "call_expression" => is("function") && own < 14,
         "range_expression" => own <= 2,
-        // Macro arguments are tokens: whatever is around the name, keep the value whole.
-        "token_tree" => true,
+        // Macro arguments are tokens: whatever is around the name, keep the value whole
+        // unless it binds as tightly as a call.
+        "token_tree" => own < 14,
         _ => false,
     }
 }

@@ -507,10 +507,10 @@ impl Command {
                 "rename the symbol named under the cursor (a definition or a use: function, type, method, field, variable)"
             }
             (_, ExtractVariable) => {
-                "extract variable: the expression under the cursor (or the one that spans the selected lines) becomes a local"
+                "extract variable: the expression under the cursor (or the selected lines) becomes a local"
             }
             (_, InlineVariable) => {
-                "inline variable: the local named under the cursor is replaced by its value at every read"
+                "inline variable: replace the local under the cursor by its value at every read"
             }
             (_, Undo) => "undo the last refactor candor wrote",
             (_, Outline) => "outline: type to find a symbol, Enter jumps to it and selects it",
