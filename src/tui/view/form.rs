@@ -23,61 +23,7 @@ pub fn render(state: &State, form: &Form, frame: &mut Frame) {
     let status = status_lines(state, form, text_width);
     let extra = status.len().saturating_sub(1) as u16;
     let area = layout::form(state.size, is_move, extra, focus_rows(state));
-    let (title, about, label) = match &form.kind {
-        FormKind::Extract {
-            file, start, end, ..
-        } => {
-            let lines = if start == end {
-                format!("line {start}")
-            } else {
-                format!("lines {start}\u{2013}{end}")
-            };
-            (
-                " Extract function ",
-                format!("Extract {lines} of {file} into a new function."),
-                "New function name",
-            )
-        }
-        FormKind::Move { file, target } => (
-            " Move to file ",
-            format!(
-                "Move {} (line {}) out of {file}.",
-                target.label, target.line
-            ),
-            "Target file",
-        ),
-        FormKind::ChangeSignature { file, target, .. } => (
-            " Change signature ",
-            format!(
-                "Change the parameters of {} (line {} of {file}); call sites follow.",
-                target.label, target.line
-            ),
-            "Parameters",
-        ),
-        FormKind::Rename {
-            file, name, line, ..
-        } => (
-            " Rename ",
-            format!(
-                "Rename `{name}` (line {line} of {file}) and its references; possible ones are listed, not renamed."
-            ),
-            "New name",
-        ),
-        FormKind::ExtractVariable {
-            file,
-            start,
-            expression,
-            ..
-        } => (
-            " Extract variable ",
-            format!(
-                "Bind `{}` (line {} of {file}) to a new local before its statement.",
-                super::fit::shorten(expression, 60),
-                start.0
-            ),
-            "New variable name",
-        ),
-    };
+    let (title, about, label) = heading(&form.kind);
     frame.render_widget(Clear, area);
     let block = Block::default()
         .borders(Borders::ALL)
@@ -215,6 +161,65 @@ fn status_lines(state: &State, form: &Form, width: usize) -> Vec<Line<'static>> 
         .into_iter()
         .map(|l| Line::from(Span::styled(l, style)))
         .collect()
+}
+
+/// The form's title, the sentence about what it acts on, and the input's label.
+fn heading(kind: &FormKind) -> (&'static str, String, &'static str) {
+    match kind {
+        FormKind::Extract {
+            file, start, end, ..
+        } => {
+            let lines = if start == end {
+                format!("line {start}")
+            } else {
+                format!("lines {start}\u{2013}{end}")
+            };
+            (
+                " Extract function ",
+                format!("Extract {lines} of {file} into a new function."),
+                "New function name",
+            )
+        }
+        FormKind::Move { file, target } => (
+            " Move to file ",
+            format!(
+                "Move {} (line {}) out of {file}.",
+                target.label, target.line
+            ),
+            "Target file",
+        ),
+        FormKind::ChangeSignature { file, target, .. } => (
+            " Change signature ",
+            format!(
+                "Change the parameters of {} (line {} of {file}); call sites follow.",
+                target.label, target.line
+            ),
+            "Parameters",
+        ),
+        FormKind::Rename {
+            file, name, line, ..
+        } => (
+            " Rename ",
+            format!(
+                "Rename `{name}` (line {line} of {file}) and its references; possible ones are listed, not renamed."
+            ),
+            "New name",
+        ),
+        FormKind::ExtractVariable {
+            file,
+            start,
+            expression,
+            ..
+        } => (
+            " Extract variable ",
+            format!(
+                "Bind `{}` (line {} of {file}) to a new local before its statement.",
+                super::fit::shorten(expression, 60),
+                start.0
+            ),
+            "New variable name",
+        ),
+    }
 }
 
 /// What the parameter list will become, or what the receiver is (read as the engine reads it);
