@@ -15,6 +15,7 @@ mod rename;
 mod servers;
 mod session;
 mod transport;
+mod variables;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -285,13 +286,13 @@ impl LspPool {
     ) -> Result<SemanticResult, LspFailure> {
         let file = request.file();
         let tool = request.tool();
-        if matches!(
+        let variable = matches!(
             request,
-            Request::Move(_)
-                | Request::ChangeSignature(_)
-                | Request::ExtractVariable(_)
-                | Request::InlineVariable(_)
-        ) {
+            Request::ExtractVariable(_) | Request::InlineVariable(_)
+        );
+        if matches!(request, Request::Move(_) | Request::ChangeSignature(_))
+            || (variable && lang == Language::Python)
+        {
             let label = servers::resolve_command(lang, &self.settings, server_override)
                 .map(|c| c.label())
                 .unwrap_or_else(|_| servers::default_label(lang).to_string());
@@ -307,10 +308,10 @@ impl LspPool {
             Request::Extract(r) => operations::prepare_extract(sources, r)?,
             Request::Inline(r) => operations::prepare_inline(sources, r)?,
             Request::Rename(r) => operations::Prepared::Rename(rename::prepare_rename(sources, r)?),
-            Request::Move(_)
-            | Request::ChangeSignature(_)
-            | Request::ExtractVariable(_)
-            | Request::InlineVariable(_) => {
+            Request::ExtractVariable(_) | Request::InlineVariable(_) => {
+                variables::prepare(sources, request, lang)?
+            }
+            Request::Move(_) | Request::ChangeSignature(_) => {
                 return Err(LspFailure::Unsupported(format!(
                     "no language server offers a {} refactor",
                     hyphenated(tool)

@@ -57,12 +57,17 @@ impl Flavor {
 
     /// Whether the server has a refactor for `tool` at all.
     pub fn offers(self, tool: Tool) -> bool {
-        // None of them has move-to-file or change-signature; jedi cannot inline a function.
+        // None of them has move-to-file or change-signature; jedi cannot inline a function; only
+        // rust-analyzer is asked for extract and inline variable.
         // All of them rename.
         !matches!(
             (self, tool),
             (_, Tool::MoveToFile | Tool::ChangeSignature)
                 | (Flavor::JediLanguageServer, Tool::InlineFunction)
+                | (
+                    Flavor::Pylsp | Flavor::JediLanguageServer,
+                    Tool::ExtractVariable | Tool::InlineVariable
+                )
         )
     }
 

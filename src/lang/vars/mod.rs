@@ -382,6 +382,18 @@ pub fn binding_text(lang: Language, name: &str, value: &str, mutable: bool) -> S
     }
 }
 
+/// Every name (identifier) in the tree, as text.
+pub fn identifier_names(lang: Language, root: Node<'_>, text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    walk_node(root, |n| {
+        if is_identifier(lang, n) {
+            out.insert(node_text(n, text).to_string());
+        }
+        true
+    });
+    out
+}
+
 /// The name (an identifier) at byte `offset`, if the cursor is on one.
 pub fn name_at<'t>(lang: Language, root: Node<'t>, offset: usize) -> Option<Node<'t>> {
     let at = |o: usize| {
