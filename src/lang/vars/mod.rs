@@ -208,6 +208,15 @@ pub fn statement_of<'t>(lang: Language, node: Node<'t>) -> Option<(Node<'t>, Nod
     None
 }
 
+/// Rust: the statement carries attributes (`#[cfg(...)] let x = ...;`), which a statement
+/// inserted before it would take instead.
+pub fn has_attributes(lang: Language, statement: Node<'_>) -> bool {
+    lang == Language::Rust
+        && statement
+            .prev_named_sibling()
+            .is_some_and(|p| p.kind() == "attribute_item")
+}
+
 /// The function, class body or module whose code `node` is.
 pub fn scope_of<'t>(lang: Language, node: Node<'t>) -> Scope<'t> {
     let mut current = node.parent();

@@ -57,6 +57,9 @@ pub fn plan(
     {
         return Err(RefactorError::Unsupported(w::not_in_function()));
     }
+    if vars::has_attributes(lang, statement) {
+        return Err(RefactorError::Unsupported(w::attributed_statement()));
+    }
     if let Some(hazard) = vars::hazard(lang, expr, statement) {
         return Err(RefactorError::Unsupported(w::hazard(hazard)));
     }

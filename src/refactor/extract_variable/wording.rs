@@ -73,6 +73,10 @@ pub fn not_in_function() -> String {
     "the expression is not inside a function body (a class body, an impl, a constant): extract variable binds a local before a statement of a function or module".to_string()
 }
 
+pub fn attributed_statement() -> String {
+    "the statement holding the expression has attributes (`#[cfg(...)]`, `#[allow(...)]`): a `let` inserted before it would take them instead; extract from a statement without attributes".to_string()
+}
+
 pub fn shares_line() -> String {
     "the statement holding the expression shares its line with a compound statement's header (`if x: ...`); put that statement on a line of its own first".to_string()
 }
