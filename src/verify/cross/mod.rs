@@ -4,7 +4,9 @@
 //!   call still uses the arguments it passed (`scale(factor, 2)` must not become `2 * 2`);
 //! - extract: the new function is defined once and called where the selection was;
 //! - extract and change signature: every call of the function passes what its definition takes;
-//! - Python extract: no local of the new function is only ever updated in place.
+//! - Python extract: no local of the new function is only ever updated in place;
+//! - extract variable: the new local is bound once and read; inline variable: no read of the
+//!   local is left without a binding.
 //!
 //! Whether the result parses is checked where every plan is made (`refactor::findings`).
 //! Pure: the project is read through [`Sources`], the result through the plan's changes.
@@ -14,6 +16,7 @@ mod extract;
 mod inline;
 mod target;
 mod unbound;
+mod variables;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -43,10 +46,9 @@ pub fn check(
         Request::Inline(r) => inline::check(&project, r),
         Request::Extract(r) => extract::check(&project, r),
         Request::ChangeSignature(r) => arity::check_changed(&project, &r.file, &r.function),
-        Request::Move(_)
-        | Request::Rename(_)
-        | Request::ExtractVariable(_)
-        | Request::InlineVariable(_) => Vec::new(),
+        Request::ExtractVariable(r) => variables::check_extract(&project, r),
+        Request::InlineVariable(r) => variables::check_inline(&project, r),
+        Request::Move(_) | Request::Rename(_) => Vec::new(),
     };
     findings.retain(|f| {
         !existing
