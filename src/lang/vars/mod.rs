@@ -211,10 +211,14 @@ pub fn statement_of<'t>(lang: Language, node: Node<'t>) -> Option<(Node<'t>, Nod
 /// Rust: the statement carries attributes (`#[cfg(...)] let x = ...;`), which a statement
 /// inserted before it would take instead.
 pub fn has_attributes(lang: Language, statement: Node<'_>) -> bool {
-    lang == Language::Rust
-        && statement
-            .prev_named_sibling()
-            .is_some_and(|p| p.kind() == "attribute_item")
+    if lang != Language::Rust {
+        return false;
+    }
+    let mut previous = statement.prev_named_sibling();
+    while let Some(p) = previous.filter(|p| p.kind().ends_with("_comment")) {
+        previous = p.prev_named_sibling();
+    }
+    previous.is_some_and(|p| p.kind() == "attribute_item")
 }
 
 /// The function, class body or module whose code `node` is.
