@@ -368,9 +368,9 @@ pub fn same_expressions<'t>(
 
 /// Whether the local bound from `expr` must be `mut` (Rust: `&mut expr`), or may have to be
 /// (the receiver of a method call, which may take `&mut self`): `(must, may)`.
-pub fn needs_mut(lang: Language, expr: Node<'_>) -> (bool, bool) {
+pub fn needs_mut(lang: Language, expr: Node<'_>, text: &str) -> (bool, bool) {
     match lang {
-        Language::Rust => rust::needs_mut(expr),
+        Language::Rust => rust::needs_mut(expr, text),
         Language::Python => (false, false),
     }
 }

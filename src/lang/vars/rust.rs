@@ -128,7 +128,7 @@ pub(super) fn repeats(node: Node<'_>) -> bool {
 }
 
 /// `(must be mut, may have to be mut)` for a local bound from `expr`.
-pub(super) fn needs_mut(expr: Node<'_>) -> (bool, bool) {
+pub(super) fn needs_mut(expr: Node<'_>, text: &str) -> (bool, bool) {
     let Some(parent) = expr.parent() else {
         return (false, false);
     };
@@ -142,9 +142,76 @@ pub(super) fn needs_mut(expr: Node<'_>) -> (bool, bool) {
             .is_some_and(|v| v.id() == expr.id())
         && parent
             .parent()
-            .is_some_and(|g| g.kind() == "call_expression");
+            .is_some_and(|g| g.kind() == "call_expression")
+        && !parent
+            .child_by_field_name("field")
+            .is_some_and(|f| SHARED_RECEIVER.contains(&node_text(f, text)));
     (must, receiver && !must)
 }
+
+/// Methods of the standard library that take `&self` or `self`, never `&mut self`: a receiver
+/// of one of them needs no `let mut`.
+const SHARED_RECEIVER: &[&str] = &[
+    "len",
+    "is_empty",
+    "iter",
+    "chars",
+    "bytes",
+    "char_indices",
+    "as_str",
+    "as_ref",
+    "as_bytes",
+    "as_slice",
+    "to_string",
+    "to_owned",
+    "clone",
+    "get",
+    "first",
+    "last",
+    "contains",
+    "starts_with",
+    "ends_with",
+    "trim",
+    "trim_start",
+    "trim_end",
+    "split",
+    "lines",
+    "to_lowercase",
+    "to_uppercase",
+    "to_ascii_lowercase",
+    "to_ascii_uppercase",
+    "parse",
+    "map",
+    "and_then",
+    "unwrap",
+    "unwrap_or",
+    "unwrap_or_default",
+    "expect",
+    "ok",
+    "is_some",
+    "is_none",
+    "is_ok",
+    "is_err",
+    "cmp",
+    "eq",
+    "keys",
+    "values",
+    "find",
+    "into_iter",
+    "collect",
+    "count",
+    "sum",
+    "max",
+    "min",
+    "rev",
+    "enumerate",
+    "zip",
+    "filter",
+    "copied",
+    "cloned",
+    "fmt",
+    "hash",
+];
 
 /// Methods that return a borrow of their receiver.
 const BORROWING: &[&str] = &[

@@ -96,7 +96,7 @@ pub fn plan(
 
     let (must_mut, may_mut) = replaced
         .iter()
-        .map(|n| vars::needs_mut(lang, *n))
+        .map(|n| vars::needs_mut(lang, *n, text))
         .fold((false, false), |(a, b), (c, d)| (a || c, b || d));
     let line = lines.line_of(statement.start_byte()) + 1;
     let expr_text = node_text(expr, text);

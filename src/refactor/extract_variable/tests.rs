@@ -86,3 +86,23 @@ fn a_name_in_use_and_a_partial_selection_are_refused() {
     let e = extract("f.rs", text, "* b + 1", "c", false).unwrap_err();
     assert!(e.to_string().contains("part of an expression"), "{e}");
 }
+
+#[test]
+fn rust_receiver_of_an_unknown_method_may_need_mut() {
+    let text = "pub fn f() -> usize {\n    String::new().push_str(\"b\");\n    0\n}\n";
+    let plan = extract("f.rs", text, "String::new()", "t", false).unwrap();
+    assert!(
+        plan.findings
+            .iter()
+            .any(|f| f.message.contains("write `let mut t`")),
+        "{:?}",
+        plan.findings
+    );
+    let text = "pub fn f(a: &str) -> usize {\n    a.trim().len()\n}\n";
+    let plan = extract("f.rs", text, "a.trim()", "t", false).unwrap();
+    assert!(
+        plan.findings.is_empty(),
+        "`len` takes &self: {:?}",
+        plan.findings
+    );
+}
