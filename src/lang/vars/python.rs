@@ -157,9 +157,9 @@ pub(super) fn occurrence(name: Node<'_>) -> Occurrence {
             let simple = parent
                 .parent()
                 .is_some_and(|s| s.kind() == "expression_statement")
-                && !parent
+                && parent
                     .child_by_field_name("right")
-                    .is_some_and(|r| r.kind() == "assignment");
+                    .is_none_or(|r| r.kind() != "assignment");
             if simple {
                 Occurrence::Binding
             } else {
