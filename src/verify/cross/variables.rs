@@ -74,10 +74,18 @@ pub(super) fn check_inline(project: &Project<'_>, request: &InlineVariableReques
         .iter()
         .filter(|(_, o)| matches!(o, Occurrence::Read | Occurrence::Mutation))
     {
-        let scope = vars::scope_of(lang, *read).node();
-        let bound = vars::occurrences(lang, scope, &change.after, name)
-            .iter()
-            .any(|(_, o)| !matches!(o, Occurrence::Read | Occurrence::Mutation));
+        // Bound in its scope or in one around it (a closure reads its function's locals).
+        let mut scope = vars::scope_of(lang, *read);
+        let bound = loop {
+            let binds = vars::occurrences(lang, scope.node(), &change.after, name)
+                .iter()
+                .any(|(_, o)| !matches!(o, Occurrence::Read | Occurrence::Mutation));
+            match scope {
+                _ if binds => break true,
+                vars::Scope::Module(_) => break false,
+                _ => scope = vars::scope_of(lang, scope.node()),
+            }
+        };
         if !bound {
             let line = after_index.line_of(read.start_byte()) + 1;
             findings.push(Finding::error(
@@ -123,6 +131,17 @@ mod tests {
         let found = check_inline(&project, &request);
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(found[0].message.contains("`x` is still read at line 2"));
+
+        // A read of another `x` inside a closure of another function, bound there: no alarm.
+        let before = "def f(a):\n    x = a + 1\n    return x\n\n\ndef g():\n    x = 2\n    return lambda: x\n";
+        let after = "def f(a):\n    return a + 1\n\n\ndef g():\n    x = 2\n    return lambda: x\n";
+        let changes = [change("f.py", before, after)];
+        let project = Project {
+            lang: Language::Python,
+            changes: &changes,
+            sources: &sources,
+        };
+        assert_eq!(check_inline(&project, &request), Vec::new());
 
         let changes = [change(
             "f.py",
