@@ -49,7 +49,7 @@ try:
     import rope
     from rope.base import exceptions, libutils, resources
     from rope.base.project import Project
-    from rope.refactor import change_signature, importutils, move, occurrences, rename
+    from rope.refactor import change_signature, extract, importutils, inline, move, occurrences, rename
     from rope.refactor.importutils import importinfo
 except Exception as error:  # noqa: BLE001 - any failure means "no usable rope"
     send(
@@ -918,6 +918,46 @@ def op_rename(request):
         project.close()
 
 
+# -- extract and inline variable ---------------------------------------------------------------
+
+
+def op_extract_variable(request):
+    """Binds the expression at character offsets `start`..`end` of `path` to `new_name`, before
+    its statement (the selected occurrence only)."""
+    project = open_project(request)
+    try:
+        resource = resource_of(project, request.get("path"), "path")
+        start, end = request.get("start"), request.get("end")
+        new_name = request.get("new_name")
+        if not isinstance(start, int) or not isinstance(end, int) or not 0 <= start < end:
+            raise RequestError("bad_request", "`start`..`end` %r..%r is not a range" % (start, end))
+        if not isinstance(new_name, str) or not new_name.isidentifier():
+            raise RequestError("bad_request", "`new_name` %r is not a name" % (new_name,))
+        extractor = extract.ExtractVariable(project, resource, start, end)
+        changes = extractor.get_changes(new_name, similar=False)
+        return {"changes": describe_changes(project, changes, {})}
+    finally:
+        project.close()
+
+
+def op_inline_variable(request):
+    """Replaces the reads of the local whose name is at `offset` of `path` by its value and
+    removes its assignment."""
+    project = open_project(request)
+    try:
+        resource = resource_of(project, request.get("path"), "path")
+        offset = checked_offset(resource, request)
+        inliner = inline.create_inline(project, resource, offset)
+        if not isinstance(inliner, inline.InlineVariable):
+            raise RequestError(
+                "refactoring", "`%s` is not a variable rope inlines" % request.get("name")
+            )
+        changes = inliner.get_changes(remove=True, only_current=False)
+        return {"changes": describe_changes(project, changes, {})}
+    finally:
+        project.close()
+
+
 # -- the loop --------------------------------------------------------------------------------
 
 OPERATIONS = {
@@ -925,6 +965,8 @@ OPERATIONS = {
     "signature": op_signature,
     "change_signature": op_change_signature,
     "rename": op_rename,
+    "extract_variable": op_extract_variable,
+    "inline_variable": op_inline_variable,
 }
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Tries candor's heuristic refactors on a real project and checks what the warnings promised.
 
-For random requests of the tools (extract, inline, move, change signature, rename) (random functions, random line ranges) on a copy of a
+For random requests of the tools (extract, inline, move, change signature, rename, extract
+variable, inline variable) (random functions, random line ranges) on a copy of a
 project, it applies each result that candor accepts (`dry_run: false`), runs the project's own
 check (`cargo check`, `python -m compileall`, or a command you give), then `candor undo`, and
 verifies that every file is back byte for byte. It prints, per tool: requests, typed refusals,
@@ -65,6 +66,39 @@ def functions(path: Path, lang: str):
     return names
 
 
+EXPRESSION = re.compile(r"\w+(?:\.\w+)*\([^()\n]*\)|\w+(?:\.\w+)+|\w+ [-+*/%] \w+")
+
+
+def expression_request(path: Path, rel: str, line: int, rng: random.Random, name: str):
+    """An expression on one of the ten lines after a function's header (a call, an attribute
+    chain or a binary operation, by a regular expression: the engine refuses what is not one)."""
+    lines = path.read_text(errors="replace").splitlines()
+    spots = []
+    for number in range(line + 1, min(line + 11, len(lines) + 1)):
+        for m in EXPRESSION.finditer(lines[number - 1]):
+            spots.append((number, m.start() + 1, m.end() + 1))
+    if not spots:
+        return None
+    number, start, end = rng.choice(spots)
+    return {"file_path": rel, "start_line": number, "start_column": start, "end_line": number,
+            "end_column": end, "new_name": name, "replace_all": rng.random() < 0.5}
+
+
+def local_request(path: Path, rel: str, line: int, rng: random.Random, lang: str):
+    """A local bound in the twenty lines after a function's header, at its binding."""
+    pattern = re.compile(r"^\s*let\s+(?:mut\s+)?(\w+)\b" if lang == "rust" else r"^\s*(\w+)\s*=[^=]")
+    lines = path.read_text(errors="replace").splitlines()
+    spots = []
+    for number in range(line + 1, min(line + 21, len(lines) + 1)):
+        m = pattern.match(lines[number - 1])
+        if m:
+            spots.append((number, m.start(1) + 1))
+    if not spots:
+        return None
+    number, column = rng.choice(spots)
+    return {"file_path": rel, "line": number, "column": column}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--root", required=True, type=Path)
@@ -73,7 +107,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--check", help="the project's check command (default: cargo check / compileall)")
     ap.add_argument("--tools", default="extract,inline,move,change_signature",
-                    help="comma-separated subset of extract,inline,move,change_signature,rename,safe_delete,introduce_parameter")
+                    help="comma-separated subset of extract,inline,move,change_signature,rename,extract_variable,inline_variable,safe_delete,introduce_parameter")
     ap.add_argument("--backend", default="tree-sitter", help="auto, lsp or tree-sitter (default: tree-sitter)")
     opts = ap.parse_args()
     if not Path(CANDOR).exists():
@@ -81,7 +115,7 @@ def main() -> int:
         return 2
     root = opts.root.resolve()
     tools = [t.strip() for t in opts.tools.split(",") if t.strip()]
-    unknown = [t for t in tools if t not in ("extract", "inline", "move", "change_signature", "rename", "safe_delete", "introduce_parameter")]
+    unknown = [t for t in tools if t not in ("extract", "inline", "move", "change_signature", "rename", "extract_variable", "inline_variable", "safe_delete", "introduce_parameter")]
     if unknown or not tools:
         print(f"--tools: unknown {unknown}; use extract,inline,move,change_signature", file=sys.stderr)
         return 2
@@ -115,6 +149,16 @@ def main() -> int:
         elif tool == "inline":
             args = {"file_path": rel, "function_name": name, "line": line}
             full = "refactor_inline_function"
+        elif tool == "extract_variable":
+            args = expression_request(path, rel, line, rng, f"swept_{trial}")
+            if args is None:
+                continue
+            full = "refactor_extract_variable"
+        elif tool == "inline_variable":
+            args = local_request(path, rel, line, rng, opts.lang)
+            if args is None:
+                continue
+            full = "refactor_inline_variable"
         elif tool == "rename":
             args = {"file_path": rel, "symbol_name": name, "line": line, "new_name": f"swept_{trial}"}
             full = "refactor_rename_symbol"

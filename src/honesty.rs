@@ -15,17 +15,21 @@ pub enum Tool {
     MoveToFile,
     ChangeSignature,
     RenameSymbol,
+    ExtractVariable,
+    InlineVariable,
     SafeDelete,
     IntroduceParameter,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 7] = [
+    pub const ALL: [Tool; 9] = [
         Tool::ExtractFunction,
         Tool::InlineFunction,
         Tool::MoveToFile,
         Tool::ChangeSignature,
         Tool::RenameSymbol,
+        Tool::ExtractVariable,
+        Tool::InlineVariable,
         Tool::SafeDelete,
         Tool::IntroduceParameter,
     ];
@@ -38,6 +42,8 @@ impl Tool {
             Tool::MoveToFile => "refactor_move_to_file",
             Tool::ChangeSignature => "refactor_change_signature",
             Tool::RenameSymbol => "refactor_rename_symbol",
+            Tool::ExtractVariable => "refactor_extract_variable",
+            Tool::InlineVariable => "refactor_inline_variable",
             Tool::SafeDelete => "refactor_safe_delete",
             Tool::IntroduceParameter => "refactor_introduce_parameter",
         }
@@ -51,6 +57,8 @@ impl Tool {
             Tool::MoveToFile => "move_to_file",
             Tool::ChangeSignature => "change_signature",
             Tool::RenameSymbol => "rename_symbol",
+            Tool::ExtractVariable => "extract_variable",
+            Tool::InlineVariable => "inline_variable",
             Tool::SafeDelete => "safe_delete",
             Tool::IntroduceParameter => "introduce_parameter",
         }
@@ -64,6 +72,8 @@ impl Tool {
             Tool::MoveToFile => "move to file",
             Tool::ChangeSignature => "change signature",
             Tool::RenameSymbol => "rename symbol",
+            Tool::ExtractVariable => "extract variable",
+            Tool::InlineVariable => "inline variable",
             Tool::SafeDelete => "safe delete",
             Tool::IntroduceParameter => "introduce parameter",
         }
@@ -102,6 +112,16 @@ impl Tool {
                 "possible references (unknown receiver type, star import, macro, string) are listed, not renamed",
                 "occurrences in non-source files, docs and comments are not renamed",
             ],
+            Tool::ExtractVariable => &[
+                "occurrences matched as text — no check that they denote the same value",
+                "effects judged by syntax only — every call assumed to have effects",
+                "no type inference — the new local's borrow, move or mutability not checked",
+            ],
+            Tool::InlineVariable => &[
+                "no alias analysis — mutation through another reference not detected",
+                "effects judged by syntax only — every call assumed to have effects",
+                "no type inference — a type written on the binding is dropped at the reads",
+            ],
             Tool::SafeDelete => &[
                 "references resolved by name, imports and evident types only — no type inference",
                 "dynamic uses (getattr, strings, reflection) are listed as warnings, never proven absent",
@@ -119,6 +139,7 @@ impl Tool {
     pub fn heuristic_confidence(self) -> f64 {
         match self {
             Tool::ExtractFunction => 0.65,
+            Tool::ExtractVariable | Tool::InlineVariable => 0.70,
             _ => 0.60,
         }
     }
@@ -168,6 +189,18 @@ pub enum Caveat {
     RenamePossible,
     /// "occurrences in non-source files, docs and comments are not renamed"
     RenameNonSource,
+    /// "occurrences matched as text — no check that they denote the same value"
+    ExtractVariableOccurrences,
+    /// "effects judged by syntax only — every call assumed to have effects"
+    ExtractVariableEffects,
+    /// "no type inference — the new local's borrow, move or mutability not checked"
+    ExtractVariableTypes,
+    /// "no alias analysis — mutation through another reference not detected"
+    InlineVariableAliasing,
+    /// "effects judged by syntax only — every call assumed to have effects"
+    InlineVariableEffects,
+    /// "no type inference — a type written on the binding is dropped at the reads"
+    InlineVariableTypes,
     /// "references resolved by name, imports and evident types only — no type inference"
     SafeDeleteResolution,
     /// "dynamic uses (getattr, strings, reflection) are listed as warnings, never proven absent"
@@ -183,7 +216,7 @@ pub enum Caveat {
 }
 
 impl Caveat {
-    pub const ALL: [Caveat; 22] = [
+    pub const ALL: [Caveat; 28] = [
         Caveat::ExtractCapturedLocals,
         Caveat::ExtractIndentation,
         Caveat::ExtractScope,
@@ -200,6 +233,12 @@ impl Caveat {
         Caveat::RenameResolution,
         Caveat::RenamePossible,
         Caveat::RenameNonSource,
+        Caveat::ExtractVariableOccurrences,
+        Caveat::ExtractVariableEffects,
+        Caveat::ExtractVariableTypes,
+        Caveat::InlineVariableAliasing,
+        Caveat::InlineVariableEffects,
+        Caveat::InlineVariableTypes,
         Caveat::SafeDeleteResolution,
         Caveat::SafeDeleteDynamic,
         Caveat::SafeDeleteNonSource,
@@ -227,6 +266,12 @@ impl Caveat {
             Caveat::RenameResolution => (Tool::RenameSymbol, 0),
             Caveat::RenamePossible => (Tool::RenameSymbol, 1),
             Caveat::RenameNonSource => (Tool::RenameSymbol, 2),
+            Caveat::ExtractVariableOccurrences => (Tool::ExtractVariable, 0),
+            Caveat::ExtractVariableEffects => (Tool::ExtractVariable, 1),
+            Caveat::ExtractVariableTypes => (Tool::ExtractVariable, 2),
+            Caveat::InlineVariableAliasing => (Tool::InlineVariable, 0),
+            Caveat::InlineVariableEffects => (Tool::InlineVariable, 1),
+            Caveat::InlineVariableTypes => (Tool::InlineVariable, 2),
             Caveat::SafeDeleteResolution => (Tool::SafeDelete, 0),
             Caveat::SafeDeleteDynamic => (Tool::SafeDelete, 1),
             Caveat::SafeDeleteNonSource => (Tool::SafeDelete, 2),
@@ -321,6 +366,8 @@ mod tests {
                 ("refactor_move_to_file", 0.85, 0.60),
                 ("refactor_change_signature", 0.85, 0.60),
                 ("refactor_rename_symbol", 0.85, 0.60),
+                ("refactor_extract_variable", 0.85, 0.70),
+                ("refactor_inline_variable", 0.85, 0.70),
                 ("refactor_safe_delete", 0.85, 0.60),
                 ("refactor_introduce_parameter", 0.85, 0.60),
             ]

@@ -502,6 +502,20 @@ fn request(rng: &mut Rng, tool: Tool, file: &str, lang: Language, text: &str) ->
                 json!({"file_path": file, "symbol_name": symbol(rng, &defined), "new_name": new_name})
             }
         }
+        Tool::ExtractVariable => {
+            let start = line(rng);
+            // Mostly one line, columns anywhere on it; sometimes anything.
+            let end = match start.as_u64() {
+                Some(first) if rng.chance(80) => json!(first as usize + rng.below(2)),
+                _ => line(rng),
+            };
+            json!({"file_path": file, "start_line": start, "start_column": 1 + rng.below(30),
+                   "end_line": end, "end_column": 1 + rng.below(40), "new_name": name(rng),
+                   "replace_all": rng.chance(50)})
+        }
+        Tool::InlineVariable => {
+            json!({"file_path": file, "line": line(rng), "column": 1 + rng.below(30)})
+        }
         Tool::SafeDelete => {
             if rng.chance(30) {
                 json!({"file_path": file, "line": line(rng), "column": 1 + rng.below(30)})

@@ -164,3 +164,100 @@ fn p1_a_rename_symbol_emits_tree_sitter_caveats_and_unknown_args() {
         RUST.as_bytes()
     );
 }
+
+/// Extract variable and inline variable, beside the others: the three honesty surfaces on the
+/// heuristic path, the stray `banana`, their details, a caveat note and a plan id; then a real
+/// write of each and `candor undo`, which puts the file back byte for byte.
+#[test]
+fn p1_a_variable_tools_emit_tree_sitter_caveats_and_unknown_args() {
+    let policy = policy();
+    let dir = tempfile::tempdir().unwrap();
+    write_fixtures(dir.path());
+    // `a + b` in `helper` (line 2 of both files), and a local of `main`.
+    let calls = [
+        (
+            "app.py",
+            "refactor_extract_variable",
+            json!({"start_line": 2, "start_column": 13, "end_line": 2, "end_column": 18, "new_name": "sum_ab"}),
+        ),
+        (
+            "app.rs",
+            "refactor_extract_variable",
+            json!({"start_line": 2, "start_column": 5, "end_line": 2, "end_column": 10, "new_name": "sum_ab"}),
+        ),
+        (
+            "app.py",
+            "refactor_inline_variable",
+            json!({"line": 3, "column": 12}),
+        ),
+        (
+            "app.rs",
+            "refactor_inline_variable",
+            json!({"line": 6, "column": 9}),
+        ),
+    ];
+    for (file, tool, mut args) in calls.clone() {
+        args["path"] = json!(file);
+        args["semantic_edit_backend"] = json!("tree-sitter");
+        args["banana"] = json!(1);
+        let (envelope, code) = call(dir.path(), tool, &args);
+        assert_eq!(code, 0, "{tool} {file}: {envelope:#}");
+        assert_eq!(envelope["success"], true, "{tool} {file}: {envelope:#}");
+        let data = &envelope["data"];
+        assert_eq!(data["tree_sitter_caveats"], json!(policy.caveats_of(tool)));
+        assert_eq!(data["unknown_args"], json!(["banana"]));
+        assert_eq!(data["degraded_reason"], policy.degraded_reason.as_str());
+        assert_eq!(envelope["degraded_reason"], policy.degraded_reason.as_str());
+        assert_eq!(envelope["backend_used"], "hybrid");
+        assert_eq!(
+            envelope["confidence"].as_f64(),
+            Some(policy.confidence_of(tool))
+        );
+        assert!(
+            data["plan_id"].as_str().is_some_and(|id| id.len() == 64),
+            "{data:#}"
+        );
+        assert!(
+            !data["caveat_notes"].as_array().unwrap().is_empty(),
+            "{data:#}"
+        );
+        if tool == "refactor_extract_variable" {
+            assert_eq!(data["operation"], "extract_variable");
+            assert_eq!(data["variable_name"], "sum_ab");
+            assert_eq!(data["expression"], "a + b");
+        } else {
+            assert_eq!(data["operation"], "inline_variable");
+            assert_eq!(
+                data["reads_replaced"],
+                if file == "app.py" { 1 } else { 2 },
+                "{data:#}"
+            );
+        }
+    }
+    // Each written for real, then undone: the file back byte for byte.
+    for (file, tool, mut args) in calls {
+        args["path"] = json!(file);
+        args["semantic_edit_backend"] = json!("tree-sitter");
+        args["dry_run"] = json!(false);
+        args["verify"] = json!(false);
+        let before = std::fs::read(dir.path().join(file)).unwrap();
+        let (envelope, code) = call(dir.path(), tool, &args);
+        assert_eq!(code, 0, "{envelope:#}");
+        assert_eq!(envelope["data"]["applied"], true, "{envelope:#}");
+        assert_ne!(std::fs::read(dir.path().join(file)).unwrap(), before);
+        let out = common::candor(
+            dir.path(),
+            &["undo", "--root", dir.path().to_str().unwrap()],
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            std::fs::read(dir.path().join(file)).unwrap(),
+            before,
+            "{tool} {file}"
+        );
+    }
+}

@@ -615,6 +615,63 @@ fn the_server_default_name_can_be_requested() {
     }
 }
 
+/// rust-analyzer's "Extract into variable" and "Inline variable": the variable gets the requested
+/// name (not the one rust-analyzer derives from the method, `saturating_sub`, whose method call
+/// stays as it is), the shorthand field gets the value, and the crate's tests pass after each.
+#[test]
+fn rust_analyzer_extracts_a_variable_and_inlines_one() {
+    if !require(&["rust-analyzer"]) {
+        return;
+    }
+    let project = fixture("rust_crate");
+    let root = project.path();
+    let before = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
+    let line = line_of(&before, "total += cost.saturating_sub(discount);");
+    let start = before.lines().nth(line - 1).unwrap().find("cost.").unwrap() + 1;
+    let args = json!({
+        "file_path": "src/lib.rs",
+        "start_line": line,
+        "start_column": start,
+        "end_line": line,
+        "end_column": start + "cost.saturating_sub(discount)".len(),
+        "new_name": "discounted",
+        "semantic_edit_backend": "lsp",
+        "dry_run": false,
+        "verify": false,
+    });
+    let (envelope, extract_time) = call(root, "refactor_extract_variable", args);
+    assert_semantic(&envelope, 0.85, "rust-analyzer");
+    assert_eq!(envelope["data"]["variable_name"], "discounted");
+    let extracted = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
+    assert!(
+        extracted.contains(
+            "        let discounted = cost.saturating_sub(discount);\n        total += discounted;\n"
+        ),
+        "{extracted}"
+    );
+    run_cargo_tests(root);
+
+    let line = line_of(&extracted, "let average =");
+    let (envelope, inline_time) = call(
+        root,
+        "refactor_inline_variable",
+        json!({"file_path": "src/lib.rs", "line": line, "column": 9, "semantic_edit_backend": "lsp", "dry_run": false, "verify": false}),
+    );
+    assert_semantic(&envelope, 0.85, "rust-analyzer");
+    let inlined = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
+    assert!(
+        inlined.contains(
+            "Summary { total, count, average: if count == 0 { 0 } else { total / count }, largest }"
+        ),
+        "{inlined}"
+    );
+    assert!(!inlined.contains("let average"), "{inlined}");
+    run_cargo_tests(root);
+    eprintln!(
+        "rust-analyzer: extract variable {extract_time:?}, inline variable {inline_time:?} (each call starts the server)"
+    );
+}
+
 /// A rename to a name already taken where it writes is refused on every backend with the
 /// heuristic's own error: the server is not asked, nothing is written. Before, rust-analyzer
 /// renamed `a` to `b` beside `let b` (changing what `a + b` means) and `helper` to `other`

@@ -252,6 +252,21 @@ fn tools_list_has_the_four_tools_and_their_schemas() {
             vec!["file_path", "function_name", "new_parameters"],
         ),
         ("refactor_rename_symbol", vec!["file_path", "new_name"]),
+        (
+            "refactor_extract_variable",
+            vec![
+                "file_path",
+                "start_line",
+                "start_column",
+                "end_line",
+                "end_column",
+                "new_name",
+            ],
+        ),
+        (
+            "refactor_inline_variable",
+            vec!["file_path", "line", "column"],
+        ),
         ("refactor_safe_delete", vec!["file_path"]),
         (
             "refactor_introduce_parameter",
@@ -265,7 +280,7 @@ fn tools_list_has_the_four_tools_and_their_schemas() {
             ],
         ),
     ];
-    assert_eq!(tools.len(), 7);
+    assert_eq!(tools.len(), expected_required.len());
     for (tool, (name, required)) in tools.iter().zip(expected_required) {
         assert_eq!(tool["name"], name);
         let description = tool["description"].as_str().unwrap();

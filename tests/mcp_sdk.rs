@@ -210,7 +210,7 @@ fn the_official_python_sdk_drives_the_four_tools_end_to_end() {
             .contains("expected_sha256")
     );
 
-    // The listing: seven tools, each explaining the honesty surfaces, with their schemas.
+    // The listing: every tool, each explaining the honesty surfaces, with their schemas.
     let tools = summary["tools"].as_array().unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(
@@ -221,6 +221,8 @@ fn the_official_python_sdk_drives_the_four_tools_end_to_end() {
             "refactor_move_to_file",
             "refactor_change_signature",
             "refactor_rename_symbol",
+            "refactor_extract_variable",
+            "refactor_inline_variable",
             "refactor_safe_delete",
             "refactor_introduce_parameter"
         ]

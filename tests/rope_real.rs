@@ -593,6 +593,43 @@ fn the_tui_shows_rope_in_the_warning_panel() {
     tui_common::demo_tests_pass(&root, "python");
 }
 
+/// rope's extract variable and inline variable: each applied, the package's tests pass, and
+/// `candor undo` gives back every byte.
+#[test]
+fn extract_variable_and_inline_variable_through_rope() {
+    if !require_rope() {
+        return;
+    }
+    let project = ledger();
+    let root = project.path();
+    let core = read(root, "ledger/core.py");
+    let line = core
+        .lines()
+        .position(|l| l.contains("extra = max("))
+        .unwrap()
+        + 1;
+    let text = core.lines().nth(line - 1).unwrap();
+    let start = text.find("amount_cents * rate_percent // 100").unwrap() + 1;
+    let args = json!({"file_path": "ledger/core.py", "start_line": line, "start_column": start,
+        "end_line": line, "end_column": start + "amount_cents * rate_percent // 100".len(),
+        "new_name": "rate_cents", "semantic_edit_backend": "lsp"});
+    let applied = apply_test_and_undo(root, "refactor_extract_variable", args);
+    let diff = applied["data"]["changes"][0]["diff"].as_str().unwrap();
+    assert!(
+        diff.contains("+    rate_cents = amount_cents * rate_percent // 100\n+    extra = max(rate_cents, minimum)\n"),
+        "{diff}"
+    );
+    let args = json!({"file_path": "ledger/core.py", "line": line, "column": 5, "semantic_edit_backend": "lsp"});
+    let applied = apply_test_and_undo(root, "refactor_inline_variable", args);
+    let diff = applied["data"]["changes"][0]["diff"].as_str().unwrap();
+    assert!(
+        diff.contains(
+            "+    return amount_cents + max(amount_cents * rate_percent // 100, minimum)\n"
+        ),
+        "{diff}"
+    );
+}
+
 /// Change signature of `apply_rate`: `rate_percent` first, the rest as they were.
 fn reorder_apply_rate(backend: &str) -> Value {
     json!({

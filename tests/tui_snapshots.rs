@@ -261,6 +261,39 @@ fn titles_and_status_give_way_by_priority_at_80_columns() {
     snapshot("narrow_titles", &h, &root);
 }
 
+/// Extract variable (`E`): the form names the expression under the cursor, the preview binds it;
+/// inline variable (`I`): the preview at once, the read replaced and the binding gone.
+#[test]
+fn variable_forms_and_previews() {
+    for size in SIZES {
+        let (_dir, root, mut h) = session(size);
+        pick(&mut h, "rust/src/lib", "rust/src/lib.rs");
+        // `    let total = order_total(items) + shipping;`: the cursor on `order_total`.
+        h.press(&["/"])
+            .type_text("order_total(items) +")
+            .press(&["enter"]);
+        let code = h.state.code.as_ref().unwrap();
+        assert_eq!((code.cursor, code.col), (59, 16), "{:?}", h.state.notice);
+        h.press(&["E"]).type_text("subtotal");
+        snapshot("form_extract_variable", &h, &root);
+        h.press(&["enter"]);
+        let extracted = ready(&h);
+        assert_eq!(
+            extracted.outcome.tool,
+            candor::honesty::Tool::ExtractVariable
+        );
+        snapshot("preview_extract_variable", &h, &root);
+        h.press(&["esc"]);
+        // `        let price = line_total(item);`: the cursor on `price`.
+        h.press(&["/"]).type_text("price = ").press(&["enter"]);
+        assert_eq!(h.state.code.as_ref().unwrap().cursor, 55);
+        h.press(&["I"]);
+        let inlined = ready(&h);
+        assert_eq!(inlined.outcome.tool, candor::honesty::Tool::InlineVariable);
+        snapshot("preview_inline_variable", &h, &root);
+    }
+}
+
 #[test]
 fn safe_delete_refused_lists_the_references() {
     for size in SIZES {

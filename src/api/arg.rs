@@ -16,6 +16,9 @@ pub const FILE_PATH: &str = "file_path";
 pub const PATH: &str = "path";
 pub const START_LINE: &str = "start_line";
 pub const END_LINE: &str = "end_line";
+pub const START_COLUMN: &str = "start_column";
+pub const END_COLUMN: &str = "end_column";
+pub const REPLACE_ALL: &str = "replace_all";
 pub const NEW_NAME: &str = "new_name";
 pub const FUNCTION_NAME: &str = "function_name";
 pub const SYMBOL_NAME: &str = "symbol_name";
@@ -34,8 +37,6 @@ pub const VERIFY: &str = "verify";
 pub const ALLOW_INTRODUCED_ERRORS: &str = "allow_introduced_errors";
 pub const COMMAND: &str = "command";
 pub const ARGS: &str = "args";
-pub const START_COLUMN: &str = "start_column";
-pub const END_COLUMN: &str = "end_column";
 
 /// The keys of one item of [`NEW_PARAMETERS`].
 pub const PARAMETER_KEYS: [&str; 3] = ["name", "type", "default"];
@@ -46,6 +47,8 @@ pub enum Takers {
     /// Every tool, present and future.
     Every,
     Only(&'static [Tool]),
+    /// Every tool but these (which have a row of their own for it).
+    AllBut(&'static [Tool]),
 }
 
 impl Takers {
@@ -53,6 +56,7 @@ impl Takers {
         match self {
             Takers::Every => true,
             Takers::Only(tools) => tools.contains(&tool),
+            Takers::AllBut(tools) => !tools.contains(&tool),
         }
     }
 }
@@ -97,8 +101,8 @@ pub struct Row {
 }
 
 use Tool::{
-    ChangeSignature, ExtractFunction, InlineFunction, IntroduceParameter, MoveToFile, RenameSymbol,
-    SafeDelete,
+    ChangeSignature, ExtractFunction, ExtractVariable, InlineFunction, InlineVariable,
+    IntroduceParameter, MoveToFile, RenameSymbol, SafeDelete,
 };
 
 const fn own(
@@ -248,6 +252,64 @@ pub const TABLE: &[Row] = &[
         Shape::TextList,
         "Possible references (path:line:column, as data.possible_references lists them) to rename too.",
     ),
+    // extract variable
+    own(
+        START_LINE,
+        &[ExtractVariable],
+        true,
+        Shape::Line,
+        "Line of the expression's first character (1-based).",
+    ),
+    own(
+        START_COLUMN,
+        &[ExtractVariable],
+        true,
+        Shape::Line,
+        "Column of the expression's first character (1-based, in characters).",
+    ),
+    own(
+        END_LINE,
+        &[ExtractVariable],
+        true,
+        Shape::Line,
+        "Line of the expression's last character (1-based).",
+    ),
+    own(
+        END_COLUMN,
+        &[ExtractVariable],
+        true,
+        Shape::Line,
+        "Column just after the expression's last character (1-based, in characters).",
+    ),
+    own(
+        NEW_NAME,
+        &[ExtractVariable],
+        true,
+        Shape::Text,
+        "Name of the new local; a valid identifier, not a keyword, not a name used in the scope.",
+    ),
+    own(
+        REPLACE_ALL,
+        &[ExtractVariable],
+        false,
+        Shape::Flag { default: false },
+        "Also replace the identical expressions after it in the same block whose value cannot have changed (findings list those left and why).",
+    ),
+    // inline variable
+    own(
+        LINE,
+        &[InlineVariable],
+        true,
+        Shape::Line,
+        "1-based line of any occurrence of the local (its binding or a read).",
+    ),
+    own(
+        COLUMN,
+        &[InlineVariable],
+        true,
+        Shape::Line,
+        "1-based column (in characters) of that occurrence's name.",
+    ),
     // every call
     every(
         DRY_RUN,
@@ -262,16 +324,20 @@ pub const TABLE: &[Row] = &[
         },
         "auto: language server where it can, heuristic otherwise (data.fallback_reason says why); lsp: language server or an error; tree-sitter: heuristic only.",
     ),
-    every(
-        LINE,
-        Shape::Line,
-        "1-based line of the symbol, to disambiguate.",
-    ),
-    every(
-        COLUMN,
-        Shape::Line,
-        "1-based column of the symbol, to disambiguate.",
-    ),
+    Row {
+        name: LINE,
+        takers: Takers::AllBut(&[InlineVariable]),
+        required: false,
+        shape: Shape::Line,
+        description: "1-based line of the symbol, to disambiguate.",
+    },
+    Row {
+        name: COLUMN,
+        takers: Takers::AllBut(&[InlineVariable]),
+        required: false,
+        shape: Shape::Line,
+        description: "1-based column of the symbol, to disambiguate.",
+    },
     every(
         EXPECTED_SHA256,
         Shape::HashPerPath,
@@ -453,6 +519,25 @@ mod tests {
                 "include_possible"
             ])
         );
+        assert_eq!(
+            sorted(ExtractVariable),
+            expect(&[
+                "file_path",
+                "path",
+                "start_line",
+                "start_column",
+                "end_line",
+                "end_column",
+                "new_name",
+                "replace_all"
+            ])
+        );
+        assert_eq!(sorted(InlineVariable), expect(&["file_path", "path"]));
+        let required: Vec<&str> = rows(InlineVariable)
+            .filter(|r| r.required)
+            .map(|r| r.name)
+            .collect();
+        assert_eq!(required, [FILE_PATH, LINE, COLUMN]);
         assert_eq!(
             sorted(SafeDelete),
             expect(&["file_path", "path", "symbol_name", "name_path"])

@@ -11,8 +11,9 @@ use crate::backend::lsp::ServerOverride;
 use crate::honesty::Tool;
 use crate::lang::symbols::SymbolQuery;
 use crate::refactor::{
-    ChangeSignatureRequest, ExtractRequest, InlineRequest, IntroduceParameterRequest, MoveRequest,
-    NewParameter, RenameRequest, Request, SafeDeleteRequest,
+    ChangeSignatureRequest, ExtractRequest, ExtractVariableRequest, InlineRequest,
+    InlineVariableRequest, IntroduceParameterRequest, MoveRequest, NewParameter, RenameRequest,
+    Request, SafeDeleteRequest,
 };
 
 use super::arg;
@@ -126,6 +127,22 @@ pub fn parse(tool: Tool, args: &Value) -> Result<ToolCall, ApiError> {
             new_parameters: a.new_parameters()?,
         }),
         Tool::RenameSymbol => rename_request(&a, file)?,
+        Tool::ExtractVariable => extract_variable_request(&a, file)?,
+        Tool::InlineVariable => Request::InlineVariable(InlineVariableRequest {
+            file,
+            line: a.positive(arg::LINE)?.ok_or_else(|| {
+                ApiError::missing(
+                    arg::LINE,
+                    "the line of any occurrence of the local (1-based)",
+                )
+            })?,
+            column: a.positive(arg::COLUMN)?.ok_or_else(|| {
+                ApiError::missing(
+                    arg::COLUMN,
+                    "the column of that occurrence's name (1-based)",
+                )
+            })?,
+        }),
         Tool::SafeDelete => Request::SafeDelete(SafeDeleteRequest {
             file,
             symbol: a.symbol_or_cursor(arg::SYMBOL_NAME)?,
@@ -168,6 +185,52 @@ fn extract_request(a: &Args, file: String) -> Result<Request, ApiError> {
         start_line,
         end_line,
         new_name,
+    }))
+}
+
+fn extract_variable_request(a: &Args, file: String) -> Result<Request, ApiError> {
+    let position = |name: &'static str, what: &str| {
+        a.positive(name)?
+            .ok_or_else(|| ApiError::missing(name, what))
+    };
+    let start_line = position(
+        arg::START_LINE,
+        "the line of the expression's first character (1-based)",
+    )?;
+    let start_column = position(
+        arg::START_COLUMN,
+        "the column of the expression's first character (1-based)",
+    )?;
+    let end_line = position(
+        arg::END_LINE,
+        "the line of the expression's last character (1-based)",
+    )?;
+    let end_column = position(
+        arg::END_COLUMN,
+        "the column just after the expression's last character (1-based)",
+    )?;
+    if (end_line, end_column) <= (start_line, start_column) {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRange,
+            format!(
+                "{} {end_line}:{end_column} is not after {} {start_line}:{start_column}; give the expression's start, then the column just after its end",
+                arg::END_LINE,
+                arg::START_LINE
+            ),
+        )
+        .with_param(arg::END_COLUMN));
+    }
+    let new_name = a
+        .string(arg::NEW_NAME)?
+        .ok_or_else(|| ApiError::missing(arg::NEW_NAME, "the name of the new local"))?;
+    Ok(Request::ExtractVariable(ExtractVariableRequest {
+        file,
+        start_line,
+        start_column,
+        end_line,
+        end_column,
+        new_name,
+        replace_all: a.boolean(arg::REPLACE_ALL)?.unwrap_or(false),
     }))
 }
 

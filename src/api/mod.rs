@@ -491,6 +491,8 @@ impl Engine {
             Request::SafeDelete(r) if !r.symbol.name.is_empty() => &r.symbol.name,
             Request::Extract(_)
             | Request::Rename(_)
+            | Request::ExtractVariable(_)
+            | Request::InlineVariable(_)
             | Request::SafeDelete(_)
             | Request::IntroduceParameter(_) => return Vec::new(),
         };

@@ -25,6 +25,8 @@ pub fn resolve(root: &Root, call: &mut ToolCall) -> Result<(), ApiError> {
         Request::Inline(r) => r.file = resolved(&r.file, arg::FILE_PATH)?,
         Request::ChangeSignature(r) => r.file = resolved(&r.file, arg::FILE_PATH)?,
         Request::Rename(r) => r.file = resolved(&r.file, arg::FILE_PATH)?,
+        Request::ExtractVariable(r) => r.file = resolved(&r.file, arg::FILE_PATH)?,
+        Request::InlineVariable(r) => r.file = resolved(&r.file, arg::FILE_PATH)?,
         Request::SafeDelete(r) => r.file = resolved(&r.file, arg::FILE_PATH)?,
         Request::IntroduceParameter(r) => r.file = resolved(&r.file, arg::FILE_PATH)?,
         Request::Move(r) => {

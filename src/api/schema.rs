@@ -26,6 +26,12 @@ pub fn description(tool: Tool) -> String {
         Tool::RenameSymbol => {
             "Rename symbol: renames `symbol_name` (a function, method, class/struct/enum/trait, field, local variable or parameter; or the name at `line`/`column`) to `new_name` at its definition and every reference. The heuristic rewrites the references it is certain of (resolved through imports, scopes, self and evident receiver types) and lists the possible ones as warnings (data.possible_references); pass some of those `path:line:column` in `include_possible` to rename them too. A new name that collides where the rename writes it is refused, saying where. Import aliases are kept."
         }
+        Tool::ExtractVariable => {
+            "Extract variable: binds the expression selected by start_line/start_column..end_line/end_column (1-based; end column just after the last character) to a new local `new_name`, declared just before the statement that holds it (Rust `let`), and puts the name in its place; with replace_all, identical expressions later in the same block whose value cannot have changed are replaced too (the findings list those left and why). Refuses a selection that is not exactly one expression and an expression whose evaluation would move across a short-circuit, a branch, a while condition, a comprehension, a closure or a default argument."
+        }
+        Tool::InlineVariable => {
+            "Inline variable: the local at line/column (its binding or any read), bound once, is replaced at every read by its initializer (parenthesised where needed) and its binding is removed. Refuses a parameter, global or pattern binding, a reassigned or mutated local, an unused one (delete it), an initializer with effects that is not read exactly once right after it, and a name the initializer reads that may change before a read."
+        }
         Tool::SafeDelete => {
             "Safe delete: removes `symbol_name` (a function, method, class/struct/enum/trait or module-level variable/constant; or the name at `line`/`column`) with its decorators, attributes and doc comments, its now-unused imports, its Python `__all__` entry and Rust `pub use` re-exports — only when the references engine finds no reference outside its own definition. Otherwise it refuses and lists every reference, certain and possible, as `path:line` (in the message and in the error's data.references). Dynamic uses it cannot see (getattr, strings naming it) are warnings."
         }

@@ -20,6 +20,7 @@ pub mod removal;
 pub mod rust;
 pub mod symbols;
 pub mod syntax;
+pub mod vars;
 
 use tree_sitter::{Node, Parser, Tree};
 

@@ -309,7 +309,10 @@ mod tests {
             json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}),
         )
         .unwrap();
-        assert_eq!(list["result"]["tools"].as_array().unwrap().len(), 5);
+        assert_eq!(
+            list["result"]["tools"].as_array().unwrap().len(),
+            crate::honesty::Tool::ALL.len()
+        );
         let again = send(&mut s, initialize("2025-03-26")).unwrap();
         assert_eq!(again["error"]["code"], INVALID_REQUEST);
     }

@@ -25,6 +25,8 @@ pub enum Details {
     RopeChangeSignature(RopeChangeSignatureDetails),
     /// A rename, by candor's engine or a language server.
     Rename(RenameDetails),
+    ExtractVariable(ExtractVariableDetails),
+    InlineVariable(InlineVariableDetails),
     SafeDelete(SafeDeleteDetails),
     IntroduceParameter(IntroduceParameterDetails),
 }
@@ -55,6 +57,29 @@ pub struct ExtractDetails {
     pub parameters: Vec<String>,
     /// The names the call assigns from the new function's result.
     pub returns: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExtractVariableDetails {
+    pub variable_name: String,
+    /// The expression bound, its blanks collapsed.
+    pub expression: String,
+    /// 1-based line of the new binding.
+    pub binding_line: usize,
+    /// The selection and the identical occurrences replaced with it.
+    pub occurrences_replaced: usize,
+    /// Identical occurrences left as they were (a finding says why for each).
+    pub occurrences_left: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct InlineVariableDetails {
+    pub variable_name: String,
+    /// The initializer pasted at the reads, its blanks collapsed.
+    pub initializer: String,
+    /// 1-based line of the binding removed.
+    pub binding_line: usize,
+    pub reads_replaced: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -268,6 +293,19 @@ mod tests {
                 possible_references: vec!["b.py:3:5".into()],
                 files_changed: vec!["a.py".into()],
                 references_from: "candor's references engine (tree-sitter)".into(),
+            }),
+            Details::ExtractVariable(ExtractVariableDetails {
+                variable_name: "v".into(),
+                expression: "a * b".into(),
+                binding_line: 3,
+                occurrences_replaced: 2,
+                occurrences_left: 1,
+            }),
+            Details::InlineVariable(InlineVariableDetails {
+                variable_name: "v".into(),
+                initializer: "a * b".into(),
+                binding_line: 3,
+                reads_replaced: 2,
             }),
             Details::SafeDelete(SafeDeleteDetails {
                 symbol_name: "f".into(),

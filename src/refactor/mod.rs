@@ -5,9 +5,11 @@
 pub mod change_signature;
 mod details;
 pub mod extract;
+pub mod extract_variable;
 pub mod findings;
 pub mod guards;
 pub mod inline;
+pub mod inline_variable;
 pub mod introduce_parameter;
 pub mod move_to_file;
 pub mod references;
@@ -23,9 +25,10 @@ use crate::lang::Language;
 use crate::lang::symbols::{LookupError, SymbolQuery};
 
 pub use details::{
-    ChangeSignatureDetails, Details, ExtractDetails, InlineDetails, IntroduceParameterDetails,
-    LspExtractDetails, LspInlineDetails, MoveDetails, MovedPiece, RenameDetails,
-    RopeChangeSignatureDetails, RopeMoveDetails, SafeDeleteDetails,
+    ChangeSignatureDetails, Details, ExtractDetails, ExtractVariableDetails, InlineDetails,
+    InlineVariableDetails, IntroduceParameterDetails, LspExtractDetails, LspInlineDetails,
+    MoveDetails, MovedPiece, RenameDetails, RopeChangeSignatureDetails, RopeMoveDetails,
+    SafeDeleteDetails,
 };
 pub use findings::{Finding, Severity};
 pub use sources::{
@@ -88,6 +91,32 @@ pub struct RenameRequest {
     pub include_possible: Vec<String>,
 }
 
+/// `refactor_extract_variable`: bind the selected expression to a new local before its
+/// statement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExtractVariableRequest {
+    pub file: String,
+    /// 1-based.
+    pub start_line: usize,
+    /// 1-based character column of the first character.
+    pub start_column: usize,
+    pub end_line: usize,
+    /// 1-based character column just after the last character.
+    pub end_column: usize,
+    pub new_name: String,
+    /// Also replace the identical occurrences whose value cannot have changed.
+    pub replace_all: bool,
+}
+
+/// `refactor_inline_variable`: replace a local's reads by its initializer and remove it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InlineVariableRequest {
+    pub file: String,
+    /// 1-based line and character column of any occurrence of the local.
+    pub line: usize,
+    pub column: usize,
+}
+
 /// `refactor_safe_delete`: remove a definition nothing else references.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SafeDeleteRequest {
@@ -111,7 +140,7 @@ pub struct IntroduceParameterRequest {
     pub new_name: String,
 }
 
-/// One refactor request of any of the seven tools.
+/// One refactor request of any of the tools.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Request {
     Extract(ExtractRequest),
@@ -119,6 +148,8 @@ pub enum Request {
     Move(MoveRequest),
     ChangeSignature(ChangeSignatureRequest),
     Rename(RenameRequest),
+    ExtractVariable(ExtractVariableRequest),
+    InlineVariable(InlineVariableRequest),
     SafeDelete(SafeDeleteRequest),
     IntroduceParameter(IntroduceParameterRequest),
 }
@@ -131,6 +162,8 @@ impl Request {
             Request::Move(_) => Tool::MoveToFile,
             Request::ChangeSignature(_) => Tool::ChangeSignature,
             Request::Rename(_) => Tool::RenameSymbol,
+            Request::ExtractVariable(_) => Tool::ExtractVariable,
+            Request::InlineVariable(_) => Tool::InlineVariable,
             Request::SafeDelete(_) => Tool::SafeDelete,
             Request::IntroduceParameter(_) => Tool::IntroduceParameter,
         }
@@ -144,6 +177,8 @@ impl Request {
             Request::Move(r) => &r.file,
             Request::ChangeSignature(r) => &r.file,
             Request::Rename(r) => &r.file,
+            Request::ExtractVariable(r) => &r.file,
+            Request::InlineVariable(r) => &r.file,
             Request::SafeDelete(r) => &r.file,
             Request::IntroduceParameter(r) => &r.file,
         }
@@ -177,6 +212,8 @@ pub fn plan_in(
         Request::Move(r) => move_to_file::plan(sources, r, lang),
         Request::ChangeSignature(r) => change_signature::plan(sources, r, lang),
         Request::Rename(r) => rename::plan(sources, r, lang),
+        Request::ExtractVariable(r) => extract_variable::plan(sources, r, lang),
+        Request::InlineVariable(r) => inline_variable::plan(sources, r, lang),
         Request::SafeDelete(r) => safe_delete::plan(sources, r, lang),
         Request::IntroduceParameter(r) => introduce_parameter::plan(sources, r, lang),
     }?;

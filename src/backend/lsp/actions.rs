@@ -11,19 +11,21 @@ use crate::lang::{Language, walk_tree};
 use crate::refactor::RefactorError;
 use crate::text::LineIndex;
 
-/// The two refactors language servers offer.
+/// The refactors language servers offer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Operation {
     Extract,
     Inline,
+    ExtractVariable,
+    InlineVariable,
 }
 
 impl Operation {
     /// The code action kind asked for (`only`).
     pub fn kind(self) -> &'static str {
         match self {
-            Operation::Extract => "refactor.extract",
-            Operation::Inline => "refactor.inline",
+            Operation::Extract | Operation::ExtractVariable => "refactor.extract",
+            Operation::Inline | Operation::InlineVariable => "refactor.inline",
         }
     }
 
@@ -41,6 +43,9 @@ impl Operation {
                 TitleMatch::Exact("Inline into all callers"),
                 TitleMatch::Exact("Inline method/variable/parameter"),
             ],
+            // rust-analyzer's titles.
+            Operation::ExtractVariable => &[TitleMatch::Exact("Extract into variable")],
+            Operation::InlineVariable => &[TitleMatch::Exact("Inline variable")],
         }
     }
 }
@@ -103,6 +108,8 @@ pub fn choose(operation: Operation, actions: &[Value]) -> Option<&Value> {
                 Operation::Inline => {
                     t.starts_with("inline") && (t.contains("all callers") || t.contains("function"))
                 }
+                // Only the known titles: an unknown server's variable action is not guessed.
+                Operation::ExtractVariable | Operation::InlineVariable => false,
             }
         })
         .collect();

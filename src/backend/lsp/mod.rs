@@ -15,6 +15,7 @@ mod rename;
 mod servers;
 mod session;
 mod transport;
+mod variables;
 mod trust_stamp;
 
 use std::collections::HashMap;
@@ -301,13 +302,18 @@ impl LspPool {
     ) -> Result<SemanticResult, LspFailure> {
         let file = request.file();
         let tool = request.tool();
+        let variable = matches!(
+            request,
+            Request::ExtractVariable(_) | Request::InlineVariable(_)
+        );
         if matches!(
             request,
             Request::Move(_)
                 | Request::ChangeSignature(_)
                 | Request::SafeDelete(_)
                 | Request::IntroduceParameter(_)
-        ) {
+        ) || (variable && lang == Language::Python)
+        {
             let label =
                 servers::resolve_command(lang, root.path(), &self.settings, server_override)
                     .map(|c| c.label())
@@ -324,6 +330,9 @@ impl LspPool {
             Request::Extract(r) => operations::prepare_extract(sources, r)?,
             Request::Inline(r) => operations::prepare_inline(sources, r)?,
             Request::Rename(r) => operations::Prepared::Rename(rename::prepare_rename(sources, r)?),
+            Request::ExtractVariable(_) | Request::InlineVariable(_) => {
+                variables::prepare(sources, request, lang)?
+            }
             Request::Move(_)
             | Request::ChangeSignature(_)
             | Request::SafeDelete(_)

@@ -48,9 +48,10 @@ pub enum Prepared {
     Extract(PreparedExtract),
     Inline(PreparedInline),
     Rename(super::rename::PreparedRename),
+    Variable(super::variables::PreparedVariable),
 }
 
-fn read(sources: &dyn Sources, path: &str) -> Result<SourceFile, LspFailure> {
+pub(super) fn read(sources: &dyn Sources, path: &str) -> Result<SourceFile, LspFailure> {
     sources
         .file(path)
         .map_err(|e| LspFailure::Refactor(e.into()))?
@@ -131,6 +132,7 @@ pub fn run(
         Prepared::Extract(p) => extract(session, root, sources, p),
         Prepared::Inline(p) => inline(session, root, sources, p),
         Prepared::Rename(p) => super::rename::rename(session, root, sources, p),
+        Prepared::Variable(p) => super::variables::run(session, root, sources, p),
     };
     session.close_all();
     result
@@ -141,12 +143,12 @@ fn lsp_position(index: &LineIndex, text: &str, offset: usize) -> Value {
     json!({"line": line, "character": character})
 }
 
-fn lsp_range(text: &str, range: &Range<usize>) -> Value {
+pub(super) fn lsp_range(text: &str, range: &Range<usize>) -> Value {
     let index = LineIndex::new(text);
     json!({"start": lsp_position(&index, text, range.start), "end": lsp_position(&index, text, range.end)})
 }
 
-fn offered(actions: &[Value]) -> String {
+pub(super) fn offered(actions: &[Value]) -> String {
     let titles: Vec<String> = actions
         .iter()
         .map(|a| format!("\"{}\"", actions::title(a)))
@@ -158,7 +160,7 @@ fn offered(actions: &[Value]) -> String {
     }
 }
 
-fn invalid_edit(session: &Session, error: impl std::fmt::Display) -> LspFailure {
+pub(super) fn invalid_edit(session: &Session, error: impl std::fmt::Display) -> LspFailure {
     LspFailure::Failed(format!(
         "{} sent an edit candor cannot use: {error}",
         session.label()

@@ -58,8 +58,8 @@ impl Flavor {
     /// Whether the server has a refactor for `tool` at all.
     pub fn offers(self, tool: Tool) -> bool {
         // None of them has move-to-file, change-signature, safe delete or introduce parameter
-        // (rust-analyzer has no such code action); jedi cannot inline a function. All of them
-        // rename.
+        // (rust-analyzer has no such code action); jedi cannot inline a function; only
+        // rust-analyzer is asked for extract and inline variable. All of them rename.
         !matches!(
             (self, tool),
             (
@@ -69,6 +69,10 @@ impl Flavor {
                     | Tool::SafeDelete
                     | Tool::IntroduceParameter
             ) | (Flavor::JediLanguageServer, Tool::InlineFunction)
+                | (
+                    Flavor::Pylsp | Flavor::JediLanguageServer,
+                    Tool::ExtractVariable | Tool::InlineVariable
+                )
         )
     }
 

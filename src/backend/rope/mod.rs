@@ -1,4 +1,5 @@
-//! The rope backend: Python move to file, change signature and rename done by rope, the
+//! The rope backend: Python move to file, change signature, rename, extract variable and inline
+//! variable done by rope, the
 //! refactoring library under pylsp-rope, used directly (its move and change signature are not
 //! offered over LSP; its rename is, but only through pylsp's settings, without the references
 //! engine's cross-checks). A bundled helper script (`assets/rope_helper.py`, inside the binary) runs under a
@@ -9,7 +10,7 @@
 //! changes whose base hashes are those of the bytes rope read.
 //!
 //! A refactor is one `op_*` function in the helper and one module here ([`move_to_file`],
-//! [`change_signature`], [`rename`]).
+//! [`change_signature`], [`rename`], [`variables`]).
 
 mod change_signature;
 mod changers;
@@ -21,6 +22,7 @@ mod move_to_file;
 mod process;
 mod rename;
 mod request;
+mod variables;
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -185,7 +187,11 @@ impl RopeBackend {
     pub fn handles(request: &Request, lang: crate::lang::Language) -> bool {
         matches!(
             request,
-            Request::Move(_) | Request::ChangeSignature(_) | Request::Rename(_)
+            Request::Move(_)
+                | Request::ChangeSignature(_)
+                | Request::Rename(_)
+                | Request::ExtractVariable(_)
+                | Request::InlineVariable(_)
         ) && lang == crate::lang::Language::Python
     }
 
@@ -239,6 +245,12 @@ impl RopeBackend {
             }
             (Request::Rename(r), Checked::References(found)) => {
                 rename::rename(session, sources, r, found, self.timeout())
+            }
+            (Request::ExtractVariable(r), Checked::Plan(plan)) => {
+                variables::extract_variable(session, sources, r, plan, self.timeout())
+            }
+            (Request::InlineVariable(r), Checked::Plan(plan)) => {
+                variables::inline_variable(session, sources, r, plan, self.timeout())
             }
             _ => unreachable_request(request),
         };

@@ -117,6 +117,8 @@ impl Context {
                 MoveToFile,
                 ChangeSignature,
                 Rename,
+                ExtractVariable,
+                InlineVariable,
                 Undo,
                 Outline,
                 OpenPicker,
@@ -224,6 +226,8 @@ pub enum Command {
     MoveToFile,
     ChangeSignature,
     Rename,
+    ExtractVariable,
+    InlineVariable,
     Undo,
     Outline,
     OpenPicker,
@@ -265,7 +269,7 @@ pub enum Command {
 }
 
 impl Command {
-    const ALL: [Command; 67] = [
+    const ALL: [Command; 69] = [
         Command::Quit,
         Command::Help,
         Command::Up,
@@ -295,6 +299,8 @@ impl Command {
         Command::MoveToFile,
         Command::ChangeSignature,
         Command::Rename,
+        Command::ExtractVariable,
+        Command::InlineVariable,
         Command::Undo,
         Command::Outline,
         Command::OpenPicker,
@@ -367,6 +373,8 @@ impl Command {
             Command::MoveToFile => "move_to_file",
             Command::ChangeSignature => "change_signature",
             Command::Rename => "rename",
+            Command::ExtractVariable => "extract_variable",
+            Command::InlineVariable => "inline_variable",
             Command::Undo => "undo",
             Command::Outline => "outline",
             Command::OpenPicker => "open_picker",
@@ -505,6 +513,12 @@ impl Command {
             }
             (_, Rename) => {
                 "rename the symbol named under the cursor (a definition or a use: function, type, method, field, variable)"
+            }
+            (_, ExtractVariable) => {
+                "extract variable: the expression under the cursor (or the selected lines) becomes a local"
+            }
+            (_, InlineVariable) => {
+                "inline variable: replace the local under the cursor by its value at every read"
             }
             (_, Undo) => "undo the last refactor candor wrote",
             (_, Outline) => "outline: type to find a symbol, Enter jumps to it and selects it",

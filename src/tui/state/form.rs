@@ -50,6 +50,16 @@ pub enum FormKind {
         column: usize,
         language: Language,
     },
+    ExtractVariable {
+        file: String,
+        /// 1-based line and character column of the expression's start, and of its end (just
+        /// after its last character).
+        start: (usize, usize),
+        end: (usize, usize),
+        /// The expression, its blanks collapsed, to show.
+        expression: String,
+        language: Language,
+    },
     IntroduceParameter {
         file: String,
         /// The expression as written, and where (1-based lines, character columns; the end
@@ -70,6 +80,7 @@ impl FormKind {
             FormKind::Move { .. } => Tool::MoveToFile,
             FormKind::ChangeSignature { .. } => Tool::ChangeSignature,
             FormKind::Rename { .. } => Tool::RenameSymbol,
+            FormKind::ExtractVariable { .. } => Tool::ExtractVariable,
             FormKind::IntroduceParameter { .. } => Tool::IntroduceParameter,
         }
     }

@@ -213,6 +213,8 @@ pub(super) fn key(
         Command::MoveToFile => return refactor::start_move(state),
         Command::ChangeSignature => return refactor::start_change_signature(state),
         Command::Rename => return refactor::start_rename(state),
+        Command::ExtractVariable => return refactor::start_extract_variable(state),
+        Command::InlineVariable => return refactor::start_inline_variable(state, fx),
         Command::SafeDelete => return refactor::start_safe_delete(state, fx),
         Command::IntroduceParameter => return refactor::start_introduce_parameter(state),
         _ => {}

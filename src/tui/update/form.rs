@@ -6,8 +6,8 @@ use crate::lang::Language;
 use crate::lang::symbols::SymbolQuery;
 use crate::refactor::change_signature::{check_new_parameters, read_typed_list};
 use crate::refactor::{
-    ChangeSignatureRequest, ExtractRequest, IntroduceParameterRequest, MemorySources, MoveRequest,
-    RenameRequest, Request,
+    ChangeSignatureRequest, ExtractRequest, ExtractVariableRequest, IntroduceParameterRequest,
+    MemorySources, MoveRequest, RenameRequest, Request,
 };
 use crate::tui::document::Document;
 use crate::tui::effect::Effect;
@@ -143,6 +143,31 @@ fn validate(
                 start_line: *start,
                 end_line: *end,
                 new_name: text.to_string(),
+            })))
+        }
+        FormKind::ExtractVariable {
+            file,
+            start,
+            end,
+            language,
+            ..
+        } => {
+            if text.is_empty() {
+                return if submitting {
+                    Err("type a name for the new variable".to_string())
+                } else {
+                    Ok(None)
+                };
+            }
+            language.validate_identifier(text)?;
+            Ok(Some(Request::ExtractVariable(ExtractVariableRequest {
+                file: file.clone(),
+                start_line: start.0,
+                start_column: start.1,
+                end_line: end.0,
+                end_column: end.1,
+                new_name: text.to_string(),
+                replace_all: false,
             })))
         }
         FormKind::IntroduceParameter {
@@ -361,6 +386,16 @@ fn preview_request(form: &Form, request: Request, cursor: usize) -> PreviewReque
                 format!("rename `{name}`"),
                 &format!("in {file}"),
                 &format!("to {text}"),
+            ),
+        ),
+        FormKind::ExtractVariable {
+            file, expression, ..
+        } => (
+            file,
+            Title::new(
+                format!("extract variable `{expression}`"),
+                &format!("in {file}"),
+                &format!("as {text}"),
             ),
         ),
         FormKind::IntroduceParameter {

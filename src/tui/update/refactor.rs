@@ -5,7 +5,7 @@ use ratatui_textarea::TextArea;
 
 use crate::api::ToolCall;
 use crate::lang::symbols::{Symbol, SymbolKind};
-use crate::refactor::{InlineRequest, Request, SafeDeleteRequest};
+use crate::refactor::{InlineRequest, InlineVariableRequest, Request, SafeDeleteRequest};
 use crate::tui::aim::{self, Aim};
 use crate::tui::document::Document;
 use crate::tui::effect::Effect;
@@ -257,6 +257,92 @@ pub(super) fn start_rename(state: &mut State) -> Screen {
         completion: None,
         folder: None,
     })
+}
+
+/// `E`: the expression that spans the selected lines, else the innermost one under the cursor.
+pub(super) fn start_extract_variable(state: &mut State) -> Screen {
+    let Some(code) = state.code.as_ref() else {
+        return Screen::Code;
+    };
+    let doc = &code.doc;
+    let line_range = |line: usize| doc.lines.get(line).cloned().unwrap_or(0..0);
+    let wanted = match code.selection {
+        Some(Selection::Lines { anchor, head }) => {
+            let first = line_range(anchor.min(head));
+            let last = line_range(anchor.max(head));
+            let span = &doc.text[first.start..last.end];
+            let lead = span.len() - span.trim_start().len();
+            let kept = span.trim_end().trim_end_matches([';', ',', ':']).trim_end();
+            first.start + lead..(first.start + kept.len()).max(first.start + lead)
+        }
+        _ => {
+            let col = code.col.min(motion::last_col(doc, code.cursor));
+            let start = line_range(code.cursor).start;
+            let offset = doc.text[start..]
+                .char_indices()
+                .nth(col)
+                .map_or(doc.text.len(), |(i, _)| start + i);
+            offset..offset
+        }
+    };
+    let tree = doc.language.parse(&doc.text);
+    let Some(found) = crate::lang::vars::expression_around(doc.language, tree.root_node(), wanted)
+    else {
+        state.warn(
+            "put the cursor on an expression (or select the lines it spans) to extract it into a variable"
+                .to_string(),
+        );
+        return Screen::Code;
+    };
+    let index = crate::text::LineIndex::new(&doc.text);
+    let start = index.line_column(&doc.text, found.start);
+    let end = index.line_column(&doc.text, found.end);
+    let expression = crate::text::collapse_whitespace(&doc.text[found]);
+    Screen::Form(Form {
+        kind: FormKind::ExtractVariable {
+            file: doc.path.clone(),
+            start,
+            end,
+            expression,
+            language: doc.language,
+        },
+        input: new_input("the new variable's name, e.g. total", ""),
+        error: None,
+        completions: Vec::new(),
+        completion: None,
+        folder: None,
+    })
+}
+
+/// `I`: the local named under the cursor, at once (no form: the preview shows the reads).
+pub(super) fn start_inline_variable(state: &mut State, fx: &mut Vec<Effect>) -> Screen {
+    let Some(code) = state.code.as_ref() else {
+        return Screen::Code;
+    };
+    let col = code.col.min(motion::last_col(&code.doc, code.cursor));
+    let Some(word) = aim::word_at(&code.doc, code.cursor, col) else {
+        state.warn("put the cursor on a local variable's name to inline it".to_string());
+        return Screen::Code;
+    };
+    let name = code.doc.text[word.clone()].to_string();
+    let line_start = code.doc.lines.get(code.cursor).map_or(0, |r| r.start);
+    let column = code.doc.text[line_start..word.start].chars().count() + 1;
+    let file = code.doc.path.clone();
+    let request = PreviewRequest {
+        call: ToolCall::new(Request::InlineVariable(InlineVariableRequest {
+            file: file.clone(),
+            line: code.cursor + 1,
+            column,
+        })),
+        title: Title::new(
+            format!("inline variable `{name}`"),
+            &format!("in {file}"),
+            "",
+        ),
+        origin: file,
+        origin_line: code.cursor,
+    };
+    preview::request_preview(state, request, None, fx)
 }
 
 /// `D`: the item named under the cursor (or selected), else the one around it; previewed at

@@ -115,7 +115,59 @@ pub fn render(state: &State, form: &Form, frame: &mut Frame) {
     frame.render_widget(Paragraph::new(Span::styled(help, t.dim)), bottom);
 }
 
-/// The form's title, the sentence saying what it does, and the input's label.
+
+/// What is said under the input, wrapped to `width`: the input's error, else what the input
+/// will do.
+fn status_lines(state: &State, form: &Form, width: usize) -> Vec<Line<'static>> {
+    let t = &state.theme;
+    let (text, style) = match (&form.error, &form.kind) {
+        (Some(error), _) => (format!("✗ {error}"), t.error),
+        (
+            None,
+            FormKind::ChangeSignature {
+                language,
+                is_method,
+                ..
+            },
+        ) => (
+            signature_hint(*language, *is_method, &form.input_text()),
+            t.dim,
+        ),
+        (None, FormKind::Move { .. }) => {
+            let typed = form.input_text();
+            let typed = typed.trim();
+            let name = typed.rsplit('/').next().unwrap_or(typed);
+            let text = if typed.is_empty() || !name.contains('.') {
+                "Tab completes an existing file; a new path creates the file"
+            } else if state.picker.files.iter().any(|f| f == typed) {
+                "existing file: the item is added to it"
+            } else {
+                match &form.folder {
+                    Some((_, Some(true))) => "new file: it will be created",
+                    Some((_, Some(false))) => "",
+                    _ => "new file: checking its folder…",
+                }
+            };
+            (text.to_string(), t.dim)
+        }
+        (
+            None,
+            FormKind::Extract { .. }
+            | FormKind::Rename { .. }
+            | FormKind::ExtractVariable { .. }
+            | FormKind::IntroduceParameter { .. },
+        ) => (
+            "a new name: letters, digits and _, not a keyword".to_string(),
+            t.dim,
+        ),
+    };
+    super::wrap(&text, width.max(10))
+        .into_iter()
+        .map(|l| Line::from(Span::styled(l, style)))
+        .collect()
+}
+
+/// The form's title, the sentence about what it acts on, and the input's label.
 fn heading(kind: &FormKind) -> (&'static str, String, &'static str) {
     match kind {
         FormKind::Extract {
@@ -157,6 +209,20 @@ fn heading(kind: &FormKind) -> (&'static str, String, &'static str) {
             ),
             "New name",
         ),
+        FormKind::ExtractVariable {
+            file,
+            start,
+            expression,
+            ..
+        } => (
+            " Extract variable ",
+            format!(
+                "Bind `{}` (line {} of {file}) to a new local before its statement.",
+                super::fit::shorten(expression, 60),
+                start.0
+            ),
+            "New variable name",
+        ),
         FormKind::IntroduceParameter {
             file,
             expression,
@@ -172,56 +238,6 @@ fn heading(kind: &FormKind) -> (&'static str, String, &'static str) {
             "Parameter name",
         ),
     }
-}
-
-/// What is said under the input, wrapped to `width`: the input's error, else what the input
-/// will do.
-fn status_lines(state: &State, form: &Form, width: usize) -> Vec<Line<'static>> {
-    let t = &state.theme;
-    let (text, style) = match (&form.error, &form.kind) {
-        (Some(error), _) => (format!("✗ {error}"), t.error),
-        (
-            None,
-            FormKind::ChangeSignature {
-                language,
-                is_method,
-                ..
-            },
-        ) => (
-            signature_hint(*language, *is_method, &form.input_text()),
-            t.dim,
-        ),
-        (None, FormKind::Move { .. }) => {
-            let typed = form.input_text();
-            let typed = typed.trim();
-            let name = typed.rsplit('/').next().unwrap_or(typed);
-            let text = if typed.is_empty() || !name.contains('.') {
-                "Tab completes an existing file; a new path creates the file"
-            } else if state.picker.files.iter().any(|f| f == typed) {
-                "existing file: the item is added to it"
-            } else {
-                match &form.folder {
-                    Some((_, Some(true))) => "new file: it will be created",
-                    Some((_, Some(false))) => "",
-                    _ => "new file: checking its folder…",
-                }
-            };
-            (text.to_string(), t.dim)
-        }
-        (
-            None,
-            FormKind::Extract { .. }
-            | FormKind::Rename { .. }
-            | FormKind::IntroduceParameter { .. },
-        ) => (
-            "a new name: letters, digits and _, not a keyword".to_string(),
-            t.dim,
-        ),
-    };
-    super::wrap(&text, width.max(10))
-        .into_iter()
-        .map(|l| Line::from(Span::styled(l, style)))
-        .collect()
 }
 
 /// What the parameter list will become, or what the receiver is (read as the engine reads it);

@@ -5,6 +5,8 @@
 //! - extract: the new function is defined once and called where the selection was;
 //! - extract and change signature: every call of the function passes what its definition takes;
 //! - Python extract: no local of the new function is only ever updated in place;
+//! - extract variable: the new local is bound once and read; inline variable: no read of the
+//!   local is left without a binding;
 //! - safe delete: no certain call of the deleted function is left;
 //! - introduce parameter: every certain call passes what the new definition takes.
 //!
@@ -17,6 +19,7 @@ mod inline;
 mod introduced;
 mod target;
 mod unbound;
+mod variables;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -50,6 +53,8 @@ pub fn check(
             found
         }
         Request::ChangeSignature(r) => arity::check_changed(&project, &r.file, &r.function),
+        Request::ExtractVariable(r) => variables::check_extract(&project, r),
+        Request::InlineVariable(r) => variables::check_inline(&project, r),
         Request::SafeDelete(r) => introduced::deleted(&project, r),
         Request::IntroduceParameter(r) => introduced::introduced(&project, r),
         Request::Move(_) | Request::Rename(_) => {

@@ -1,0 +1,76 @@
+use super::*;
+use crate::lang::Language;
+
+fn parse(lang: Language, text: &str) -> tree_sitter::Tree {
+    lang.parse(text)
+}
+
+fn select<'t>(
+    lang: Language,
+    tree: &'t tree_sitter::Tree,
+    text: &str,
+    what: &str,
+) -> Result<Node<'t>, NotExpression> {
+    let start = text.find(what).unwrap();
+    expression_at(lang, tree.root_node(), text, start..start + what.len())
+}
+
+#[test]
+fn a_range_is_one_expression_or_says_what_it_is() {
+    let text = "def f(a, b):\n    return a * b + 1\n";
+    let tree = parse(Language::Python, text);
+    assert_eq!(
+        select(Language::Python, &tree, text, "a * b")
+            .unwrap()
+            .kind(),
+        "binary_operator"
+    );
+    assert_eq!(
+        select(Language::Python, &tree, text, "* b + 1").unwrap_err(),
+        NotExpression::Partial
+    );
+    assert_eq!(
+        select(Language::Python, &tree, text, "return a * b + 1").unwrap_err(),
+        NotExpression::Statement
+    );
+    assert_eq!(
+        select(Language::Python, &tree, text, "a").unwrap_err(),
+        NotExpression::Name
+    );
+}
+
+#[test]
+fn evaluation_order_hazards_are_named() {
+    let text = "def f(a, xs):\n    y = a and g(a)\n    z = [h(x) for x in xs if x]\n";
+    let tree = parse(Language::Python, text);
+    let root = tree.root_node();
+    let hazard_of = |what: &str| {
+        let expr = select(Language::Python, &tree, text, what).unwrap();
+        let (statement, _) = statement_of(Language::Python, expr).unwrap();
+        hazard(Language::Python, expr, statement)
+    };
+    let _ = root;
+    assert_eq!(hazard_of("g(a)"), Some(Hazard::ShortCircuit));
+    assert_eq!(hazard_of("h(x)"), Some(Hazard::Comprehension));
+    assert_eq!(hazard_of("a and g(a)"), None);
+}
+
+#[test]
+fn rust_precedence_decides_parentheses() {
+    let text = "fn g(x: i32) -> i32 { x }\nfn f(a: i32, b: i32) -> i32 {\n    let s = a + b;\n    s * 2 + g(s)\n}\n";
+    let tree = parse(Language::Rust, text);
+    let root = tree.root_node();
+    let reads: Vec<_> = occurrences(Language::Rust, root, text, "s")
+        .into_iter()
+        .filter(|(_, o)| *o == Occurrence::Read)
+        .map(|(n, _)| n)
+        .collect();
+    let binding = occurrences(Language::Rust, root, text, "s")
+        .into_iter()
+        .find(|(_, o)| *o == Occurrence::Binding)
+        .unwrap()
+        .0;
+    let value = binding_of(Language::Rust, binding).unwrap().value;
+    assert!(needs_parens(Language::Rust, value, reads[0], text));
+    assert!(!needs_parens(Language::Rust, value, reads[1], text));
+}

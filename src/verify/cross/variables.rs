@@ -1,0 +1,169 @@
+//! Cross-checks of extract variable and inline variable, on the result of any backend: the new
+//! local is bound once and read; no read of an inlined local is left without a binding in its
+//! scope.
+
+use crate::lang::vars::{self, Occurrence};
+use crate::lang::{Language, syntax_errors};
+use crate::refactor::{ExtractVariableRequest, Finding, InlineVariableRequest};
+use crate::text::LineIndex;
+
+use super::Project;
+
+pub(super) fn check_extract(
+    project: &Project<'_>,
+    request: &ExtractVariableRequest,
+) -> Vec<Finding> {
+    let Some(change) = project.change(&request.file) else {
+        return Vec::new();
+    };
+    let lang = project.lang;
+    let tree = lang.parse(&change.after);
+    if !syntax_errors(&tree, &change.after).is_empty() {
+        return Vec::new();
+    }
+    let name = &request.new_name;
+    let found = vars::occurrences(lang, tree.root_node(), &change.after, name);
+    let before_tree = lang.parse(&change.before);
+    let before = vars::occurrences(lang, before_tree.root_node(), &change.before, name);
+    let bindings = |list: &[(tree_sitter::Node<'_>, Occurrence)]| {
+        list.iter()
+            .filter(|(_, o)| *o == Occurrence::Binding)
+            .count()
+    };
+    let bound = bindings(&found).saturating_sub(bindings(&before));
+    let read = found
+        .iter()
+        .any(|(_, o)| matches!(o, Occurrence::Read | Occurrence::Mutation));
+    let message = match (bound, read) {
+        (1, true) => return Vec::new(),
+        (0, _) => format!(
+            "the result binds no new local `{name}`: the extract did not create the variable it was asked for"
+        ),
+        (1, false) => {
+            format!("the new local `{name}` is never read: the selection was not replaced by it")
+        }
+        (n, _) => format!("the result binds `{name}` {n} times where the extract binds it once"),
+    };
+    vec![Finding::error(&request.file, request.start_line, message)]
+}
+
+pub(super) fn check_inline(project: &Project<'_>, request: &InlineVariableRequest) -> Vec<Finding> {
+    let Some(change) = project.change(&request.file) else {
+        return Vec::new();
+    };
+    let lang: Language = project.lang;
+    let before_tree = lang.parse(&change.before);
+    let before_index = LineIndex::new(&change.before);
+    let Some(offset) =
+        before_index.offset_of_line_column(&change.before, request.line, request.column)
+    else {
+        return Vec::new();
+    };
+    let Some(name_node) = vars::name_at(lang, before_tree.root_node(), offset) else {
+        return Vec::new();
+    };
+    let name = &change.before[name_node.byte_range()];
+    let tree = lang.parse(&change.after);
+    if !syntax_errors(&tree, &change.after).is_empty() {
+        return Vec::new();
+    }
+    let after_index = LineIndex::new(&change.after);
+    let found = vars::occurrences(lang, tree.root_node(), &change.after, name);
+    let mut findings = Vec::new();
+    for (read, _) in found
+        .iter()
+        .filter(|(_, o)| matches!(o, Occurrence::Read | Occurrence::Mutation))
+    {
+        // Bound in its scope or in one around it (a closure reads its function's locals).
+        let mut scope = vars::scope_of(lang, *read);
+        let bound = loop {
+            let binds = vars::occurrences(lang, scope.node(), &change.after, name)
+                .iter()
+                .any(|(_, o)| !matches!(o, Occurrence::Read | Occurrence::Mutation));
+            match scope {
+                _ if binds => break true,
+                vars::Scope::Module(_) => break false,
+                _ => scope = vars::scope_of(lang, scope.node()),
+            }
+        };
+        if !bound {
+            let line = after_index.line_of(read.start_byte()) + 1;
+            findings.push(Finding::error(
+                &request.file,
+                line,
+                format!("`{name}` is still read at line {line} of the result, but nothing binds it there any more: a read the inline did not replace"),
+            ));
+        }
+    }
+    findings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edit::{FileChange, SourceFile, TextEdit};
+    use crate::refactor::MemorySources;
+
+    fn change(path: &str, before: &str, after: &str) -> FileChange {
+        let file = SourceFile::from_bytes(path, before.as_bytes()).unwrap();
+        FileChange::modify(&file, vec![TextEdit::new(0..before.len(), after)]).unwrap()
+    }
+
+    #[test]
+    fn an_inline_that_left_a_read_and_an_extract_never_read_are_errors() {
+        let sources = MemorySources::new();
+        let before = "def f(a):\n    x = a + 1\n    return x * x\n";
+        let changes = [change(
+            "f.py",
+            before,
+            "def f(a):\n    return (a + 1) * x\n",
+        )];
+        let project = Project {
+            lang: Language::Python,
+            changes: &changes,
+            sources: &sources,
+        };
+        let request = InlineVariableRequest {
+            file: "f.py".into(),
+            line: 2,
+            column: 5,
+        };
+        let found = check_inline(&project, &request);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].message.contains("`x` is still read at line 2"));
+
+        // A read of another `x` inside a closure of another function, bound there: no alarm.
+        let before = "def f(a):\n    x = a + 1\n    return x\n\n\ndef g():\n    x = 2\n    return lambda: x\n";
+        let after = "def f(a):\n    return a + 1\n\n\ndef g():\n    x = 2\n    return lambda: x\n";
+        let changes = [change("f.py", before, after)];
+        let project = Project {
+            lang: Language::Python,
+            changes: &changes,
+            sources: &sources,
+        };
+        assert_eq!(check_inline(&project, &request), Vec::new());
+
+        let changes = [change(
+            "f.py",
+            before,
+            "def f(a):\n    y = a\n    x = a + 1\n    return x * x\n",
+        )];
+        let project = Project {
+            lang: Language::Python,
+            changes: &changes,
+            sources: &sources,
+        };
+        let request = ExtractVariableRequest {
+            file: "f.py".into(),
+            start_line: 2,
+            start_column: 9,
+            end_line: 2,
+            end_column: 10,
+            new_name: "y".into(),
+            replace_all: false,
+        };
+        let found = check_extract(&project, &request);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].message.contains("never read"));
+    }
+}
