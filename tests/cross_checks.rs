@@ -1,4 +1,4 @@
-//! candor's cross-checks (`verify::cross`) against the golden fixtures: every expected result
+//! candor's cross-checks (`refactor::cross`) against the golden fixtures: every expected result
 //! there was reviewed by hand and is correct, so a cross-check that finds an error in one of them
 //! is a false alarm. Also the examples the checks exist for, on the heuristic's own output.
 
@@ -9,8 +9,8 @@ use candor::api::args;
 use candor::edit::SourceFile;
 use candor::honesty::Tool;
 use candor::lang::Language;
+use candor::refactor::cross;
 use candor::refactor::{self, MemorySources, Severity};
-use candor::verify::cross;
 use serde_json::Value;
 
 fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {

@@ -3,6 +3,7 @@
 //! are spelled here and nowhere else: [`syntax::Syntax`] is what a refactor asks, [`rust`] and
 //! [`python`] answer it. Pure: no disk, no terminal.
 
+pub mod callee;
 pub mod calls;
 pub mod finder;
 pub mod incremental;

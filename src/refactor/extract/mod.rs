@@ -135,11 +135,14 @@ pub fn plan(
             new_function_line,
             &target,
         );
-        findings.push(Finding::error(
-            &request.file,
-            after_line,
-            super::findings::result_has_a_syntax_error(after_line, what),
-        ));
+        findings.push(
+            Finding::error(
+                &request.file,
+                after_line,
+                super::findings::result_has_a_syntax_error(after_line, what),
+            )
+            .with_kind(super::findings::SYNTAX_ERROR_KIND),
+        );
     }
 
     let details = Details::Extract(ExtractDetails {

@@ -13,7 +13,7 @@ use crate::lang::{Language, node_text};
 
 /// How a parameter is filled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum ParamKind {
+pub enum ParamKind {
     /// By position (or by keyword, unless `positional_only`).
     Positional {
         default: bool,
@@ -28,7 +28,7 @@ pub(super) enum ParamKind {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Param {
+pub struct Param {
     /// The bound name; the pattern's text for a Rust pattern parameter.
     pub name: String,
     pub kind: ParamKind,
@@ -36,7 +36,7 @@ pub(super) struct Param {
 
 /// A function as one version of its file defines it.
 #[derive(Debug, Clone)]
-pub(super) struct Function {
+pub struct Function {
     pub lang: Language,
     pub name: String,
     pub name_path: String,
@@ -210,6 +210,26 @@ impl Function {
     pub fn uses(&self, name: &str) -> bool {
         is_identifier(name) && !crate::lang::calls::word_matches(&self.body, name).is_empty()
     }
+}
+
+/// The byte range of the statement that holds `range` (the range itself at the top).
+pub fn statement_around(
+    tree: &tree_sitter::Tree,
+    range: std::ops::Range<usize>,
+) -> std::ops::Range<usize> {
+    let Some(mut node) = tree
+        .root_node()
+        .descendant_for_byte_range(range.start, range.end)
+    else {
+        return range;
+    };
+    while let Some(parent) = node.parent() {
+        if matches!(parent.kind(), "block" | "module" | "source_file") {
+            return node.byte_range();
+        }
+        node = parent;
+    }
+    range
 }
 
 fn is_identifier(name: &str) -> bool {

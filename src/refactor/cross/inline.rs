@@ -8,8 +8,9 @@ use crate::lang::calls::{CallForm, CallSite, word_matches};
 use crate::lang::symbols;
 use crate::refactor::{Finding, InlineRequest};
 
-use super::target::{Function, ParamKind};
-use super::{Project, after_range, line_at};
+use super::{AfterMap, Project};
+use crate::lang::callee::{Function, ParamKind, statement_around};
+use crate::text::LineIndex;
 
 pub(super) fn check(project: &Project<'_>, request: &InlineRequest) -> Vec<Finding> {
     let Some(change) = project.change(&request.file) else {
@@ -58,7 +59,8 @@ fn leftover_calls(project: &Project<'_>, function: &Function) -> Vec<Finding> {
                     function.name,
                     first_line(&text[call.range.clone()])
                 ),
-            ));
+            )
+            .with_kind("cross.call_left"));
         }
     }
     findings
@@ -74,13 +76,11 @@ fn arguments_kept(project: &Project<'_>, function: &Function) -> Vec<Finding> {
             continue;
         }
         let tree = project.lang.parse(&change.before);
+        let map = AfterMap::new(change);
+        let mut lines: Option<LineIndex> = None;
         for (call, explicit_receiver) in function.certain_calls(&change.path, &change.before, &tree)
         {
-            let replaced = change
-                .edits
-                .iter()
-                .any(|e| e.range.start < call.range.end && e.range.end > call.range.start);
-            if !replaced {
+            if !map.touches(&call.range) {
                 continue;
             }
             // The whole statement, from the start of its line: an inline may bind the arguments
@@ -89,7 +89,7 @@ fn arguments_kept(project: &Project<'_>, function: &Function) -> Vec<Finding> {
             let line_start = change.before[..statement.start]
                 .rfind('\n')
                 .map_or(0, |i| i + 1);
-            let region = after_range(change, line_start..statement.end);
+            let region = map.range(line_start..statement.end);
             let replacement = &change.after[region.clone()];
             for (param, argument) in
                 bound_arguments(function, &call, explicit_receiver, &change.before)
@@ -99,38 +99,22 @@ fn arguments_kept(project: &Project<'_>, function: &Function) -> Vec<Finding> {
                 }
                 findings.push(Finding::error(
                     &change.path,
-                    line_at(&change.after, region.start),
+                    lines
+                        .get_or_insert_with(|| LineIndex::new(&change.after))
+                        .line_of(region.start)
+                        + 1,
                     format!(
                         "the call `{}` passed `{argument}` as `{param}`, which `{}` uses, but the code that replaced it (`{}`) no longer mentions `{argument}`: the inline substituted the arguments wrongly, so it computes something else",
                         first_line(&change.before[call.range.clone()]),
                         function.name,
                         first_line(replacement.trim())
                     ),
-                ));
+                )
+                .with_kind("cross.argument_lost"));
             }
         }
     }
     findings
-}
-
-/// The byte range of the statement that holds `range` (the range itself at the top).
-fn statement_around(
-    tree: &tree_sitter::Tree,
-    range: std::ops::Range<usize>,
-) -> std::ops::Range<usize> {
-    let Some(mut node) = tree
-        .root_node()
-        .descendant_for_byte_range(range.start, range.end)
-    else {
-        return range;
-    };
-    while let Some(parent) = node.parent() {
-        if matches!(parent.kind(), "block" | "module" | "source_file") {
-            return node.byte_range();
-        }
-        node = parent;
-    }
-    range
 }
 
 /// (parameter, argument text) for each argument of `call` bound to a named parameter, the

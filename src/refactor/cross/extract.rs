@@ -7,8 +7,8 @@ use crate::lang::symbols::{self, Symbol};
 use crate::lang::{Language, syntax_errors};
 use crate::refactor::{ExtractRequest, Finding};
 
-use super::target::Function;
 use super::{Project, after_range, arity, line_at, unbound};
+use crate::lang::callee::Function;
 
 pub(super) fn check(project: &Project<'_>, request: &ExtractRequest) -> Vec<Finding> {
     let Some(change) = project.change(&request.file) else {
@@ -48,7 +48,8 @@ pub(super) fn check(project: &Project<'_>, request: &ExtractRequest) -> Vec<Find
                     .join(", ")
             )
         };
-        findings.push(Finding::error(&request.file, line, message));
+        findings
+            .push(Finding::error(&request.file, line, message).with_kind("cross.extract_defined"));
         return findings;
     }
     // The code that replaced the selection calls the new function.
@@ -66,7 +67,8 @@ pub(super) fn check(project: &Project<'_>, request: &ExtractRequest) -> Vec<Find
                 "the selected lines {}-{} were not replaced by a call of `{new_name}`: the extracted code would no longer run there",
                 request.start_line, request.end_line
             ),
-        ));
+        )
+        .with_kind("cross.selection_not_called"));
     }
     let outline = symbols::outline(lang, &after_tree, &change.after);
     let created = after

@@ -12,7 +12,6 @@
 mod arity;
 mod extract;
 mod inline;
-mod target;
 mod unbound;
 
 use std::collections::BTreeMap;
@@ -91,44 +90,92 @@ impl Project<'_> {
 }
 
 /// Where a byte range of a file before the refactor is after it: edits overlapping the range
-/// widen it to everything they wrote.
+/// widen it to everything they wrote. Builds an [`AfterMap`]; a check that maps many ranges of
+/// one change builds the map once.
 pub(crate) fn after_range(change: &FileChange, range: Range<usize>) -> Range<usize> {
-    // (before range, after range) of every edit.
-    let mut shift: isize = 0;
-    let spans: Vec<(Range<usize>, Range<usize>)> = change
-        .edits
-        .iter()
-        .map(|e| {
-            let start = (e.range.start as isize + shift) as usize;
-            shift += e.new_text.len() as isize - e.range.len() as isize;
-            (e.range.clone(), start..start + e.new_text.len())
-        })
-        .collect();
-    // An offset outside every edit moves with the edits before it; one inside an edit lands
-    // where that edit's text starts.
-    let map = |offset: usize| -> usize {
+    AfterMap::new(change).range(range)
+}
+
+/// The edits of one change as (before range, after range) pairs, in order: maps a range of the
+/// text before to the text after in `O(log edits)`.
+pub(crate) struct AfterMap {
+    spans: Vec<(Range<usize>, Range<usize>)>,
+    after_len: usize,
+}
+
+impl AfterMap {
+    pub fn new(change: &FileChange) -> AfterMap {
         let mut shift: isize = 0;
-        for (before, after) in &spans {
-            if before.start < offset && offset < before.end {
-                return after.start;
-            }
-            if before.end <= offset {
-                shift = after.end as isize - before.end as isize;
-            }
-        }
-        (offset as isize + shift) as usize
-    };
-    let mut start = map(range.start);
-    let mut end = map(range.end).max(start);
-    for (before, after) in &spans {
-        let overlaps = (before.start < range.end && before.end > range.start)
-            || (before.is_empty() && range.start <= before.start && before.start <= range.end);
-        if overlaps {
-            start = start.min(after.start);
-            end = end.max(after.end);
+        let spans = change
+            .edits
+            .iter()
+            .map(|e| {
+                let start = (e.range.start as isize + shift) as usize;
+                shift += e.new_text.len() as isize - e.range.len() as isize;
+                (e.range.clone(), start..start + e.new_text.len())
+            })
+            .collect();
+        AfterMap {
+            spans,
+            after_len: change.after.len(),
         }
     }
-    start..end.min(change.after.len())
+
+    /// The (before, after) range of every edit, in order.
+    pub fn spans(&self) -> &[(Range<usize>, Range<usize>)] {
+        &self.spans
+    }
+
+    /// An offset outside every edit moves with the edits before it; one inside an edit lands
+    /// where that edit's text starts.
+    fn offset(&self, offset: usize) -> usize {
+        // The edits are sorted and do not overlap: those before `index` end at or before it.
+        let index = self
+            .spans
+            .partition_point(|(before, _)| before.end <= offset);
+        if let Some((before, after)) = self.spans.get(index)
+            && before.start < offset
+            && offset < before.end
+        {
+            return after.start;
+        }
+        let shift = match index.checked_sub(1).map(|i| &self.spans[i]) {
+            Some((before, after)) => after.end as isize - before.end as isize,
+            None => 0,
+        };
+        (offset as isize + shift) as usize
+    }
+
+    /// Whether an edit overlaps `range` of the text before.
+    pub fn touches(&self, range: &Range<usize>) -> bool {
+        let first = self
+            .spans
+            .partition_point(|(before, _)| before.end <= range.start);
+        self.spans
+            .get(first)
+            .is_some_and(|(before, _)| before.start < range.end)
+    }
+
+    /// Where `range` of the text before is in the text after.
+    pub fn range(&self, range: Range<usize>) -> Range<usize> {
+        let mut start = self.offset(range.start);
+        let mut end = self.offset(range.end).max(start);
+        let first = self
+            .spans
+            .partition_point(|(before, _)| before.end < range.start);
+        for (before, after) in &self.spans[first..] {
+            if before.start > range.end {
+                break;
+            }
+            let overlaps = (before.start < range.end && before.end > range.start)
+                || (before.is_empty() && range.start <= before.start);
+            if overlaps {
+                start = start.min(after.start);
+                end = end.max(after.end);
+            }
+        }
+        start..end.min(self.after_len)
+    }
 }
 
 /// 1-based line of a byte offset.
