@@ -114,11 +114,26 @@ impl Function {
         text: &str,
         query: &symbols::SymbolQuery,
     ) -> Option<Function> {
-        let tree = lang.parse(text);
-        let outline = symbols::outline(lang, &tree, text);
+        Function::find_in(lang, file, text, &lang.parse(text), query)
+    }
+
+    /// [`Function::find`] in a text already parsed as `tree`.
+    pub fn find_in(
+        lang: Language,
+        file: &str,
+        text: &str,
+        tree: &Tree,
+        query: &symbols::SymbolQuery,
+    ) -> Option<Function> {
+        let outline = symbols::outline(lang, tree, text);
         let symbol =
             symbols::resolve(&outline, query, "function", |s| s.kind.is_function()).ok()?;
-        Function::read(lang, file, text, &tree, &outline, symbol)
+        Function::read(lang, file, text, tree, &outline, symbol)
+    }
+
+    /// The names a qualified call or an import may use for the function's module.
+    pub fn module(&self) -> Option<&str> {
+        self.module_name()
     }
 
     /// Whether another function of the same name is defined in `outline` (of `file`): then a call

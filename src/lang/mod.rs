@@ -7,6 +7,7 @@ pub mod callee;
 pub mod calls;
 pub mod finder;
 pub mod incremental;
+pub mod jumps;
 pub mod lex;
 pub mod locals;
 pub mod names;

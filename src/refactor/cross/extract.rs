@@ -7,7 +7,7 @@ use crate::lang::symbols::{self, Symbol};
 use crate::lang::{Language, syntax_errors};
 use crate::refactor::{ExtractRequest, Finding};
 
-use super::{Project, after_range, arity, line_at, unbound};
+use super::{Project, after_range, arity, jumps, line_at, unbound};
 use crate::lang::callee::Function;
 
 pub(super) fn check(project: &Project<'_>, request: &ExtractRequest) -> Vec<Finding> {
@@ -21,8 +21,8 @@ pub(super) fn check(project: &Project<'_>, request: &ExtractRequest) -> Vec<Find
             .filter(|s| s.kind.is_function() && s.name == request.new_name)
             .collect()
     };
-    let before_tree = lang.parse(&change.before);
-    let after_tree = lang.parse(&change.after);
+    let before_tree = project.tree(change, false);
+    let after_tree = project.tree(change, true);
     // A result that does not parse has its own finding; its outline says little.
     if !syntax_errors(&after_tree, &change.after).is_empty() {
         return Vec::new();
@@ -87,6 +87,15 @@ pub(super) fn check(project: &Project<'_>, request: &ExtractRequest) -> Vec<Find
     }) {
         findings.extend(arity::check_function(project, &function));
     }
+    if let Some(symbol) = created {
+        findings.extend(jumps::check(
+            lang,
+            &request.file,
+            &change.after,
+            &after_tree,
+            symbol,
+        ));
+    }
     if lang == Language::Python {
         findings.extend(unbound::python_unbound_updates(
             &request.file,
@@ -118,11 +127,7 @@ mod tests {
             FileChange::modify(&source, crate::backend::lsp::minimal_edits(before, after)).unwrap(),
         ];
         let sources = MemorySources::new().with("a.py", before);
-        let project = Project {
-            lang: Language::Python,
-            changes: &changes,
-            sources: &sources,
-        };
+        let project = Project::new(Language::Python, &changes, &sources);
         check(
             &project,
             &ExtractRequest {

@@ -16,15 +16,16 @@ pub(super) fn check(project: &Project<'_>, request: &InlineRequest) -> Vec<Findi
     let Some(change) = project.change(&request.file) else {
         return Vec::new();
     };
-    let Some(function) = Function::find(
+    let Some(function) = Function::find_in(
         project.lang,
         &request.file,
         &change.before,
+        &project.tree(change, false),
         &request.function,
     ) else {
         return Vec::new();
     };
-    let after_tree = project.lang.parse(&change.after);
+    let after_tree = project.tree(change, true);
     let after_outline = symbols::outline(project.lang, &after_tree, &change.after);
     let removed = !after_outline
         .iter()
@@ -43,7 +44,10 @@ pub(super) fn check(project: &Project<'_>, request: &InlineRequest) -> Vec<Findi
 fn leftover_calls(project: &Project<'_>, function: &Function) -> Vec<Finding> {
     let mut findings = Vec::new();
     for (path, text) in project.files_mentioning_after(&function.name) {
-        let tree = project.lang.parse(&text);
+        let tree = match project.change(&path) {
+            Some(change) => project.tree(change, true),
+            None => project.lang.parse(&text),
+        };
         for (call, _) in function.certain_calls(&path, &text, &tree) {
             let consequence = match (project.lang, function.owner.is_some()) {
                 (Language::Python, false) => "raises NameError when it runs",
@@ -75,7 +79,7 @@ fn arguments_kept(project: &Project<'_>, function: &Function) -> Vec<Finding> {
         {
             continue;
         }
-        let tree = project.lang.parse(&change.before);
+        let tree = project.tree(change, false);
         let map = AfterMap::new(change);
         let mut lines: Option<LineIndex> = None;
         for (call, explicit_receiver) in function.certain_calls(&change.path, &change.before, &tree)
@@ -258,11 +262,7 @@ mod tests {
         for (path, text) in files {
             sources = sources.with(path, text);
         }
-        let project = Project {
-            lang: Language::from_path(&req.file).unwrap(),
-            changes: &changes,
-            sources: &sources,
-        };
+        let project = Project::new(Language::from_path(&req.file).unwrap(), &changes, &sources);
         check(&project, &req)
     }
 

@@ -11,11 +11,23 @@
 
 mod arity;
 mod extract;
+mod imports;
 mod inline;
+mod jumps;
+mod keywords;
+mod members;
+mod patterns;
+mod public;
+mod returns;
+mod traits;
 mod unbound;
+mod wording;
 
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
+
+use tree_sitter::Tree;
 
 use crate::edit::{FileChange, SourceFile};
 use crate::lang::Language;
@@ -33,17 +45,26 @@ pub fn check(
     sources: &dyn Sources,
     existing: &[Finding],
 ) -> Vec<Finding> {
-    let project = Project {
-        lang,
-        changes,
-        sources,
-    };
+    let project = Project::new(lang, changes, sources);
     let mut findings = match request {
-        Request::Inline(r) => inline::check(&project, r),
+        Request::Inline(r) => {
+            let mut found = inline::check(&project, r);
+            found.extend(returns::check(&project, r));
+            found.extend(public::check(&project, r));
+            found
+        }
         Request::Extract(r) => extract::check(&project, r),
         Request::ChangeSignature(r) => arity::check_changed(&project, &r.file, &r.function),
-        Request::Move(_) | Request::Rename(_) => Vec::new(),
+        Request::Move(r) => traits::check(&project, r),
+        Request::Rename(r) => {
+            let mut found = members::check(&project, r);
+            found.extend(keywords::check(&project, r));
+            found
+        }
     };
+    // What no refactor may write, whichever was asked.
+    findings.extend(patterns::check(&project));
+    findings.extend(imports::check(&project));
     findings.retain(|f| {
         !existing
             .iter()
@@ -52,14 +73,46 @@ pub fn check(
     findings
 }
 
-/// The project as the result would leave it.
+/// The project as the result would leave it, with the trees of the changed files: each text is
+/// parsed once, whatever the number of checks that ask.
 pub(crate) struct Project<'a> {
     pub lang: Language,
     pub changes: &'a [FileChange],
     pub sources: &'a dyn Sources,
+    /// (path, after?) → tree.
+    trees: RefCell<HashMap<(String, bool), Tree>>,
 }
 
-impl Project<'_> {
+impl<'a> Project<'a> {
+    pub fn new(lang: Language, changes: &'a [FileChange], sources: &'a dyn Sources) -> Project<'a> {
+        Project {
+            lang,
+            changes,
+            sources,
+            trees: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// The tree of a change's text before (`after` false) or after the refactor, parsed in the
+    /// language of its path (the request's when the path says none).
+    pub fn tree(&self, change: &FileChange, after: bool) -> Tree {
+        let key = (change.path.clone(), after);
+        if let Some(tree) = self.trees.borrow().get(&key) {
+            return tree.clone();
+        }
+        let lang = Language::from_path(&change.path).unwrap_or(self.lang);
+        let tree = lang.parse(if after { &change.after } else { &change.before });
+        self.trees.borrow_mut().insert(key, tree.clone());
+        tree
+    }
+
+    /// The changes of files in the request's language.
+    pub fn own_changes(&self) -> impl Iterator<Item = &'a FileChange> + '_ {
+        self.changes
+            .iter()
+            .filter(|c| Language::from_path(&c.path) == Some(self.lang))
+    }
+
     pub fn change(&self, path: &str) -> Option<&FileChange> {
         self.changes.iter().find(|c| c.path == path)
     }
