@@ -89,7 +89,10 @@ pub(super) fn check(project: &Project<'_>) -> Vec<Finding> {
         let declarations: Vec<std::ops::Range<usize>> =
             leaves.iter().map(|(_, _, d)| d.byte_range()).collect();
         for (path, alias, declaration) in &leaves {
-            if before.contains(&(path.clone(), alias.clone())) {
+            // A `pub use` is used by whoever imports it from here.
+            if before.contains(&(path.clone(), alias.clone()))
+                || change.after[declaration.byte_range()].starts_with("pub")
+            {
                 continue;
             }
             let Some(name) = imported_name(path, alias.as_deref()) else {

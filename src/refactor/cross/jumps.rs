@@ -5,7 +5,7 @@
 use tree_sitter::Tree;
 
 use crate::lang::Language;
-use crate::lang::jumps::jumps_leaving;
+use crate::lang::jumps::{JumpKind, jumps_leaving};
 use crate::lang::symbols::Symbol;
 use crate::refactor::Finding;
 
@@ -23,8 +23,11 @@ pub(super) fn check(
     let Some(node) = lang.syntax().function_named(tree, &symbol.name_range) else {
         return Vec::new();
     };
+    // `yield from new(…)` at the call hands the generator's values on.
+    let delegated = text.contains(&format!("yield from {}(", symbol.name));
     jumps_leaving(lang, node, text)
         .into_iter()
+        .filter(|jump| !(jump.kind == JumpKind::Yield && delegated))
         .map(|jump| {
             Finding::error(
                 path,

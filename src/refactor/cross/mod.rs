@@ -53,7 +53,17 @@ pub fn check(
             found.extend(public::check(&project, r));
             found
         }
-        Request::Extract(r) => extract::check(&project, r),
+        Request::Extract(r) => {
+            let mut found = extract::check(&project, r);
+            // The heuristic diagnoses the jumps of its selection itself (or refuses them as the
+            // syntax errors they make in Python): one finding per jump is enough.
+            if existing.iter().any(|f| {
+                f.kind == Some(crate::refactor::extract::JUMP_OUTSIDE) || f.is_syntax_error()
+            }) {
+                found.retain(|f| f.kind != Some(wording::JUMP_LEAVES));
+            }
+            found
+        }
         Request::ChangeSignature(r) => arity::check_changed(&project, &r.file, &r.function),
         Request::Move(r) => traits::check(&project, r),
         Request::Rename(r) => {

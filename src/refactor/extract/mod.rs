@@ -19,6 +19,7 @@ use crate::edit::FileChange;
 use crate::lang::Language;
 use crate::text::{LineIndex, TextStyle};
 use wording as w;
+pub use wording::JUMP_OUTSIDE;
 
 use super::{
     Details, ExtractDetails, ExtractRequest, Finding, Plan, RefactorError, SourceError, Sources,
