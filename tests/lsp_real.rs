@@ -649,19 +649,29 @@ fn rust_analyzer_extract_of_a_break_whose_loop_stays_outside_is_flagged() {
     if !require(&["rust-analyzer"]) {
         return;
     }
-    let lib = "pub fn count(v: &[u8]) -> u32 {\n    let mut n = 0;\n    for x in v {\n        n += 1;\n        if *x == 0 {\n            break;\n        }\n    }\n    n\n}\n";
+    // A labelled `break` of the outer loop, from a selection that holds only the inner one:
+    // rust-analyzer moves it into the new function as it is (E0268).
+    let lib = "pub fn count(v: &[u8]) -> u32 {\n    let mut n = 0;\n    'outer: for x in v {\n        for y in v {\n            if x == y {\n                break 'outer;\n            }\n            n += 1;\n        }\n    }\n    n\n}\n";
     let project = crate_with(lib);
     let (envelope, _) = call(
         project.path(),
         "refactor_extract_function",
-        json!({"file_path": "src/lib.rs", "start_line": 6, "end_line": 6, "new_name": "stop",
+        json!({"file_path": "src/lib.rs", "start_line": 4, "end_line": 9, "new_name": "stop",
                "semantic_edit_backend": "lsp", "verify": false}),
     );
     assert_eq!(envelope["backend_used"], "lsp", "{envelope:#}");
     let diff = envelope["data"]["changes"][0]["diff"]
         .as_str()
         .unwrap_or("");
+    assert!(
+        diff.contains("+            break 'outer;"),
+        "rust-analyzer's extract as the issue saw it: {diff}"
+    );
     let found = findings_of_kind(&envelope, "cross.jump_leaves_function");
     assert_eq!(found.len(), 1, "{diff}\n{envelope:#}");
     assert_eq!(found[0]["severity"], "error", "{envelope:#}");
+    assert!(
+        found[0]["message"].as_str().unwrap().contains("E0268"),
+        "{envelope:#}"
+    );
 }
