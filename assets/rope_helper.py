@@ -47,7 +47,7 @@ def send(message):
 
 try:
     import rope
-    from rope.base import exceptions, libutils
+    from rope.base import exceptions, libutils, resources
     from rope.base.project import Project
     from rope.refactor import change_signature, importutils, move, occurrences, rename
     from rope.refactor.importutils import importinfo
@@ -961,10 +961,29 @@ def error_of(error):
     if frames:
         last = frames[-1]
         where = " (at %s:%s in %s)" % (os.path.basename(last.filename), last.lineno, last.name)
-    return {
+    out = {
         "kind": "internal",
         "message": "%s: %s%s" % (type(error).__name__, error, where),
     }
+    failed_on = project_file_of(error)
+    if failed_on:
+        out["file"] = failed_on
+    return out
+
+
+def project_file_of(error):
+    """The project file rope was working on when it failed: the innermost frame of the
+    traceback that holds one of rope's File resources (rope's own errors do not say it)."""
+    frames = []
+    tb = error.__traceback__
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames):
+        for value in list(frame.f_locals.values()):
+            if isinstance(value, resources.File):
+                return value.path
+    return None
 
 
 def main():

@@ -9,7 +9,8 @@
 #     without site-packages and __pycache__), the cargo registry's sources after `cargo fetch`
 #     (`registry`), and a generated repository of 20,000 files (`repo20k`);
 #   - builds candor --release, runs the side-by-side comparisons with hyperfine, peak memory
-#     with /usr/bin/time, and `cargo bench` for the in-process figures.
+#     with /usr/bin/time, `cargo bench` for the in-process figures, and examples/big_file.rs
+#     (one big file: growth 4,000 → 16,000 → 64,000 calls, 5 MiB, 4 MB on one line, 100,000 calls).
 #
 # Usage: scripts/bench.sh [--quick]   (--quick: fewer runs, no cargo bench)
 set -euo pipefail
@@ -136,6 +137,14 @@ for spec in "Lib python len" "registry rust new" "registry rust unwrap"; do
   ours=$(rss "$CANDOR" calls "$3" --root "$BENCH/$1" --lang "$2")
   theirs=$(rss rg -w "$3" "$BENCH/$1")
   row 5 "peak memory, calls of \`$3\` in $1 (MB)" "$(python3 -c "print($ours/1024)")" "$(python3 -c "print($theirs/1024)")" "rg -w" 100 mb
+done
+
+say "target 6: one big file (examples/big_file.rs; figures with the load beside them in target/bench/big_file.txt)"
+cargo build --release --locked --quiet --example big_file
+: > "$BENCH/big_file.txt"
+for mode in growth big oneline many; do
+  [ $QUICK = 1 ] && [ $mode = growth ] && continue
+  CANDOR_BIN=$CANDOR "$ROOT/target/release/examples/big_file" $mode | tee -a "$BENCH/big_file.txt" >&2
 done
 
 if [ $QUICK = 0 ]; then

@@ -169,6 +169,34 @@ pub struct RopeConfig {
     pub source: ConfigSource,
 }
 
+/// `[auto]`: how long a semantic backend (rope, a language server) may work on one request
+/// under `semantic_edit_backend = "auto"` before the heuristic answers instead.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AutoConfig {
+    /// Milliseconds for a dry run (default 5000).
+    pub budget_ms: Option<u64>,
+    /// Milliseconds for an apply (default 30000).
+    pub apply_budget_ms: Option<u64>,
+}
+
+impl AutoConfig {
+    /// The budget of a dry run (`dry_run`) or of an apply.
+    pub fn budget(&self, dry_run: bool) -> std::time::Duration {
+        let ms = if dry_run {
+            self.budget_ms.unwrap_or(DEFAULT_AUTO_BUDGET_MS)
+        } else {
+            self.apply_budget_ms.unwrap_or(DEFAULT_AUTO_APPLY_BUDGET_MS)
+        };
+        std::time::Duration::from_millis(ms)
+    }
+}
+
+/// `[auto] budget_ms` when the config does not say.
+pub const DEFAULT_AUTO_BUDGET_MS: u64 = 5_000;
+/// `[auto] apply_budget_ms` when the config does not say.
+pub const DEFAULT_AUTO_APPLY_BUDGET_MS: u64 = 30_000;
+
 /// `[verify]`: the check of a result with the project's own tools before it is written.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -229,6 +257,8 @@ pub struct Config {
     pub rope: RopeConfig,
     #[serde(default)]
     pub verify: VerifyConfig,
+    #[serde(default)]
+    pub auto: AutoConfig,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -332,6 +362,10 @@ impl Config {
                 other.rope
             } else {
                 self.rope
+            },
+            auto: AutoConfig {
+                budget_ms: other.auto.budget_ms.or(self.auto.budget_ms),
+                apply_budget_ms: other.auto.apply_budget_ms.or(self.auto.apply_budget_ms),
             },
             verify: VerifyConfig {
                 default: other.verify.default.or(self.verify.default),

@@ -252,6 +252,7 @@ fn a_server_that_crashes_mid_request_is_reported_with_its_stderr() {
         backend::Semantic {
             lsp: &pool,
             rope: &rope,
+            budget: None,
         },
         &p.root,
         &p.sources,
@@ -472,6 +473,7 @@ fn a_cancelled_job_sends_cancel_request_and_keeps_a_server_that_acknowledges() {
         backend::Semantic {
             lsp: &pool,
             rope: &rope,
+            budget: None,
         },
         &p.root,
         &p.sources,

@@ -674,4 +674,94 @@ fn rust_analyzer_extract_of_a_break_whose_loop_stays_outside_is_flagged() {
         found[0]["message"].as_str().unwrap().contains("E0268"),
         "{envelope:#}"
     );
+
+/// A rename to a name already taken where it writes is refused on every backend with the
+/// heuristic's own error: the server is not asked, nothing is written. Before, rust-analyzer
+/// renamed `a` to `b` beside `let b` (changing what `a + b` means) and `helper` to `other`
+/// beside `fn other`, silently; pylsp read `ｏｔｈｅｒ` as a new name although Python reads it as
+/// `other` (NFKC).
+#[test]
+fn a_server_rename_to_a_taken_name_gets_the_heuristics_error() {
+    let rust = [
+        (
+            "Cargo.toml",
+            "[package]\nname = \"taken\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\npath = \"src/lib.rs\"\n",
+        ),
+        (
+            "src/lib.rs",
+            "pub fn helper() -> i32 {\n    1\n}\n\npub fn other() -> i32 {\n    2\n}\n\npub fn sum() -> i32 {\n    let a = helper();\n    let b = other();\n    a + b\n}\n",
+        ),
+    ];
+    let python = [
+        (
+            "a.py",
+            "def helper():\n    return 1\n\n\ndef other():\n    return 2\n",
+        ),
+        ("b.py", "from a import helper\n\nprint(helper())\n"),
+    ];
+    let cases: [(&str, &[(&str, &str)], Value, &str); 4] = [
+        (
+            "rust-analyzer",
+            &rust,
+            json!({"file_path": "src/lib.rs", "name_path": "sum/a", "new_name": "b"}),
+            "src/lib.rs:11",
+        ),
+        (
+            "rust-analyzer",
+            &rust,
+            json!({"file_path": "src/lib.rs", "symbol_name": "helper", "new_name": "other"}),
+            "src/lib.rs:5",
+        ),
+        (
+            "pylsp",
+            &python,
+            json!({"file_path": "a.py", "symbol_name": "helper", "new_name": "other"}),
+            "a.py:5",
+        ),
+        (
+            "pylsp",
+            &python,
+            json!({"file_path": "a.py", "symbol_name": "helper", "new_name": "ｏｔｈｅｒ"}),
+            "a.py:5",
+        ),
+    ];
+    for (server, files, args, place) in cases {
+        if !require(&[server]) {
+            continue;
+        }
+        let refused = |backend: &str| {
+            let dir = tempfile::tempdir().unwrap();
+            for (path, text) in files {
+                let full = dir.path().join(path);
+                std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+                std::fs::write(full, text).unwrap();
+            }
+            let mut call_args = args.clone();
+            call_args["semantic_edit_backend"] = json!(backend);
+            call_args["dry_run"] = json!(false);
+            call_args["verify"] = json!(false);
+            if backend == "lsp" && server == "pylsp" {
+                call_args["command"] = json!("pylsp");
+            }
+            let (envelope, _) = call(dir.path(), "refactor_rename_symbol", call_args);
+            assert_eq!(
+                envelope["success"], false,
+                "{server} ({backend}): {envelope:#}"
+            );
+            for (path, text) in files {
+                assert_eq!(
+                    std::fs::read_to_string(dir.path().join(path)).unwrap(),
+                    *text,
+                    "{server} ({backend}) wrote {path}"
+                );
+            }
+            envelope["error"].clone()
+        };
+        let through_server = refused("lsp");
+        let heuristic = refused("tree-sitter");
+        assert_eq!(through_server, heuristic, "{server}: {args}");
+        let message = through_server["message"].as_str().unwrap();
+        assert!(message.contains("would collide"), "{message}");
+        assert!(message.contains(place), "{message}");
+    }
 }

@@ -670,3 +670,70 @@ fn an_apply_with_plan_id_writes_that_plan_or_names_what_differs() {
     );
     server.finish();
 }
+
+/// A project of one big file: `helper` and `calls` calls of it in one function.
+fn one_big_file(calls: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("def helper(x, y):\n    return x\n\n\ndef main():\n    v = 0\n");
+    for i in 0..calls {
+        text.push_str(&format!("    v += helper({i}, v)\n"));
+    }
+    text.push_str("    return v\n");
+    std::fs::write(dir.path().join("big.py"), text).unwrap();
+    std::fs::write(
+        dir.path().join("small.py"),
+        "def lonely(v):\n    return v + 1\n\n\nprint(lonely(2))\n",
+    )
+    .unwrap();
+    dir
+}
+
+/// Issue 21 (minor): a cancel must not wait for the end of one big file. The token is checked
+/// inside a file's loop over its call sites and after the plan's checks, so the session is free
+/// again (the cancelled request gets no reply, as MCP asks) long before the call would end.
+#[test]
+fn cancel_stops_a_change_signature_inside_one_big_file() {
+    let dir = one_big_file(6_000);
+    let mut server = Server::initialized(dir.path());
+    let slow = |id: u64| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "refactor_change_signature", "arguments": {
+            "file_path": "big.py", "function_name": "helper", "new_parameters": [{"name": "y"}, {"name": "x"}],
+            "semantic_edit_backend": "tree-sitter"}}})
+    };
+    let small = json!({"file_path": "small.py", "function_name": "lonely", "semantic_edit_backend": "tree-sitter"});
+    // How long the call takes when nothing interrupts it, and a small call alone.
+    let started = Instant::now();
+    let full = server.request(slow(1));
+    let full_time = started.elapsed();
+    assert_eq!(
+        full["result"]["isError"], false,
+        "{}",
+        full["result"]["content"]
+    );
+    let started = Instant::now();
+    let alone = server.call(2, "refactor_inline_function", small.clone());
+    let small_time = started.elapsed();
+    assert_eq!(alone["result"]["isError"], false, "{alone}");
+
+    // Cancelled late in the call (its per-site loops, or the checks of the plan after them).
+    server.send_raw(format!("{}\n", slow(3)).as_bytes());
+    std::thread::sleep(full_time * 7 / 10);
+    let cancelled = Instant::now();
+    server.send_raw(
+        b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":3,\"reason\":\"test\"}}\n",
+    );
+    let next = server.call(4, "refactor_inline_function", small);
+    let freed = cancelled.elapsed();
+    assert_eq!(next["result"]["isError"], false, "{next}");
+    // What the cancelled call went on doing after the cancel, beyond the small call itself.
+    let lingered = freed.saturating_sub(small_time);
+    assert!(
+        lingered < full_time / 5,
+        "the cancelled call went on for {lingered:?} after the cancel (a whole call takes {full_time:?})"
+    );
+    server.assert_no_reply_pending("after cancel");
+    eprintln!(
+        "one file of 6,000 calls: a whole call {full_time:?}; after the cancel the session was free in {freed:?} (the small call alone {small_time:?})"
+    );
+    server.finish();
+}

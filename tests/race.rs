@@ -9,6 +9,11 @@
 //!   write). An apply that succeeds must have replaced exactly the content it was previewed on.
 //! - `a_stale_preview_is_refused_through_candor_call`: the same through the real binary, with the
 //!   `expected_sha256` a caller passes after a dry run.
+//! - `two_processes_renaming_the_same_files_serialize`: two real `candor call` processes rename
+//!   two symbols of the same eight files at once (200 trials, `CANDOR_RACE_TRIALS` for more;
+//!   `CANDOR_TEST_BIN` runs a release binary): each lands whole or is refused `stale_file`.
+//! - `a_server_rename_overtaken_by_another_write_is_refused`: the window issue 21 found — pylsp's
+//!   rename computed on files another process rewrites before candor uses the answer.
 
 mod common;
 
@@ -405,5 +410,224 @@ fn a_stale_preview_is_refused_through_candor_call() {
     eprintln!(
         "race/cli: {trials} trials in {:.1?}, 0 clobbered",
         started.elapsed()
+    );
+}
+
+// ---- two candor processes ----
+
+/// The project of the two-process trials: `defs.py` defines `target` and `helper`, seven
+/// modules import and call both, so two renames touch the same eight files.
+fn two_renames_project() -> tempfile::TempDir {
+    let mut files: Vec<(String, String)> = vec![(
+        "defs.py".to_string(),
+        "def target():\n    return 1\n\n\ndef helper():\n    return 2\n".to_string(),
+    )];
+    for m in 1..=7 {
+        files.push((
+            format!("m{m}.py"),
+            format!(
+                "from defs import helper, target\n\n\ndef use_{m}():\n    return target() + helper() + {m}\n"
+            ),
+        ));
+    }
+    let borrowed: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_bytes()))
+        .collect();
+    common::project(&borrowed)
+}
+
+/// A `candor call refactor_rename_symbol` writing `symbol` → `new_name` in `defs.py`, started
+/// (not waited for) with the heuristic backend.
+fn spawn_rename(root: &Path, symbol: &str, new_name: &str, pause_ms: u64) -> std::process::Child {
+    let args = json!({"file_path": "defs.py", "symbol_name": symbol, "new_name": new_name,
+        "dry_run": false, "verify": false});
+    let mut command = Command::new(common::candor_bin());
+    command
+        .args([
+            "call",
+            "refactor_rename_symbol",
+            &args.to_string(),
+            "--root",
+        ])
+        .arg(root)
+        .current_dir(root)
+        .env("CANDOR_BACKEND", "tree-sitter")
+        .env(
+            "XDG_CONFIG_HOME",
+            root.join(".candor").join("no-user-config"),
+        )
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    if pause_ms > 0 {
+        command.env("CANDOR_TEST_PAUSE_BETWEEN_FILES_MS", pause_ms.to_string());
+    } else {
+        command.env_remove("CANDOR_TEST_PAUSE_BETWEEN_FILES_MS");
+    }
+    command.spawn().unwrap()
+}
+
+/// How one rename of a trial ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Ending {
+    Landed,
+    RefusedStale,
+}
+
+fn ending(child: std::process::Child, context: &str) -> Ending {
+    let output = child.wait_with_output().unwrap();
+    let envelope: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{context}: stdout is not JSON ({e}): {}\nstderr: {}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    match output.status.code() {
+        Some(0) => {
+            assert_eq!(envelope["data"]["applied"], true, "{context}: {envelope:#}");
+            Ending::Landed
+        }
+        Some(4) if envelope["error"]["code"] == "stale_file" => Ending::RefusedStale,
+        code => panic!("{context}: exit {code:?}, neither landed nor refused stale: {envelope:#}"),
+    }
+}
+
+/// Whether every one of the eight files says `new` and none says `old` (landed whole), or the
+/// reverse (not landed at all); panics on anything in between.
+fn landed_whole(root: &Path, old: &str, new: &str, context: &str) -> bool {
+    let mut landed = Vec::new();
+    let mut not_landed = Vec::new();
+    for name in std::iter::once("defs".to_string()).chain((1..=7).map(|m| format!("m{m}"))) {
+        let text = std::fs::read_to_string(root.join(format!("{name}.py"))).unwrap();
+        let words: Vec<&str> = text
+            .split(|c: char| !c.is_alphanumeric() && c != '_')
+            .collect();
+        match (words.contains(&old), words.contains(&new)) {
+            (false, true) => landed.push(name),
+            (true, false) => not_landed.push(name),
+            both => panic!("{context}: {name}.py has old/new {both:?}:\n{text}"),
+        }
+    }
+    assert!(
+        landed.is_empty() || not_landed.is_empty(),
+        "PART: `{old}` → `{new}` reached {landed:?} but not {not_landed:?}: {context}"
+    );
+    not_landed.is_empty()
+}
+
+/// Two real `candor call` processes rename two symbols of the same eight files at once (now and
+/// then slowed down between files so one writes while the other computes). Each must land whole
+/// or be refused `stale_file` with nothing of it written; never part of one.
+#[test]
+fn two_processes_renaming_the_same_files_serialize() {
+    let trials = common::count("CANDOR_RACE_TRIALS", 200);
+    let seed = common::seed(0x5EED_0002);
+    let mut rng = Rng(seed);
+    let started = Instant::now();
+    let mut counts: BTreeMap<(Ending, Ending), usize> = BTreeMap::new();
+    for trial in 0..trials {
+        let dir = two_renames_project();
+        let root = dir.path();
+        let pause_a = if rng.chance(30) {
+            1 + rng.below(3) as u64
+        } else {
+            0
+        };
+        let pause_b = if rng.chance(30) {
+            1 + rng.below(3) as u64
+        } else {
+            0
+        };
+        let stagger = Duration::from_micros(rng.below(20_000) as u64);
+        let a = spawn_rename(root, "target", "target_a", pause_a);
+        spin_for(stagger);
+        let b = spawn_rename(root, "helper", "helper_b", pause_b);
+        let context = format!(
+            "trial {trial} (seed {seed}, pauses {pause_a}/{pause_b} ms, B {stagger:?} later, {})",
+            root.display()
+        );
+        let end_a = ending(a, &format!("{context}, A"));
+        let end_b = ending(b, &format!("{context}, B"));
+        let a_landed = landed_whole(root, "target", "target_a", &context);
+        let b_landed = landed_whole(root, "helper", "helper_b", &context);
+        assert_eq!(
+            (a_landed, b_landed),
+            (end_a == Ending::Landed, end_b == Ending::Landed),
+            "a process said one thing and the files say another: {context} ({end_a:?}, {end_b:?})"
+        );
+        assert!(
+            a_landed || b_landed,
+            "both refused: one of them had no one to race with: {context}"
+        );
+        *counts.entry((end_a, end_b)).or_default() += 1;
+    }
+    eprintln!(
+        "race/two-processes: {trials} trials in {:.1?} (seed {seed}): (A, B) → count {counts:?}, 0 partial",
+        started.elapsed()
+    );
+}
+
+/// The window the sweep found: a language server answers a rename computed on the files as it
+/// was shown them; another candor process writes one of them before the answer is used. The
+/// rename must be refused `stale_file` (its plan names the content the server saw), never write
+/// the server's edit over the other write (pylsp sends whole-document edits: the other write
+/// would be silently undone). With the real pylsp and two real `candor call` processes.
+#[test]
+fn a_server_rename_overtaken_by_another_write_is_refused() {
+    if !common::servers::require(&["pylsp"]) {
+        return;
+    }
+    let dir = two_renames_project();
+    let root = dir.path();
+    let ready = root.join(".candor-test-ready");
+    let args = json!({"file_path": "defs.py", "symbol_name": "target", "new_name": "target_a",
+        "semantic_edit_backend": "lsp", "command": "pylsp", "dry_run": false, "verify": false});
+    let server_rename = Command::new(common::candor_bin())
+        .args([
+            "call",
+            "refactor_rename_symbol",
+            &args.to_string(),
+            "--root",
+        ])
+        .arg(root)
+        .env("PATH", common::servers::path_env())
+        .env(
+            "XDG_CONFIG_HOME",
+            root.join(".candor").join("no-user-config"),
+        )
+        .env_remove("CANDOR_BACKEND")
+        .env("CANDOR_TEST_PAUSE_AFTER_SERVER_EDIT_MS", "1500")
+        .env("CANDOR_TEST_SERVER_EDIT_READY", &ready)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !ready.exists() {
+        assert!(Instant::now() < deadline, "pylsp never answered the rename");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The other process writes while the first one holds pylsp's answer.
+    let other = spawn_rename(root, "helper", "helper_b", 0);
+    assert_eq!(ending(other, "the heuristic rename"), Ending::Landed);
+    let after_other = common::snapshot(root);
+    let end = ending(server_rename, "the pylsp rename");
+    assert!(landed_whole(root, "helper", "helper_b", "after both"));
+    assert_eq!(
+        end,
+        Ending::RefusedStale,
+        "the pylsp rename was written over the other process's write"
+    );
+    assert!(!landed_whole(root, "target", "target_a", "after both"));
+    let project_files = |s: &BTreeMap<String, Vec<u8>>| {
+        s.iter()
+            .filter(|(p, _)| p.ends_with(".py"))
+            .map(|(p, b)| (p.clone(), b.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        project_files(&common::snapshot(root)),
+        project_files(&after_other)
     );
 }

@@ -586,9 +586,10 @@ fn the_check_thread_reports_its_steps_and_a_newer_check_cancels_the_old_one() {
     let says_cancelled = |reason: Option<&str>| reason.is_some_and(|r| r.starts_with("cancelled"));
     let whole_check_cancelled =
         cancelled.state == State::Skipped && says_cancelled(cancelled.reason.as_deref());
-    let tests_cancelled = cancelled.tests.as_ref().is_some_and(|t| {
-        t.state == State::Skipped && says_cancelled(t.reason.as_deref())
-    });
+    let tests_cancelled = cancelled
+        .tests
+        .as_ref()
+        .is_some_and(|t| t.state == State::Skipped && says_cancelled(t.reason.as_deref()));
     assert!(
         whole_check_cancelled || tests_cancelled,
         "the older check's answer says it was cancelled: {cancelled:?}"

@@ -372,6 +372,7 @@ impl Engine {
             Semantic {
                 lsp: &self.lsp,
                 rope: &self.rope,
+                budget: Some(backend::Budget::of(&self.config.auto, call.options.dry_run)),
             },
             &self.root,
             &recorder,
@@ -402,6 +403,8 @@ impl Engine {
             &recorder,
             &outcome.plan.findings,
         );
+        // The cross-checks of a big file take a while: a cancel during them is answered here.
+        cancel.check().map_err(cancelled)?;
         extra.extend(skipped);
         extra.extend(self.hard_link_findings(&outcome));
         if !extra.is_empty() {

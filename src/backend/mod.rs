@@ -70,6 +70,32 @@ pub enum BackendError {
 pub struct Semantic<'a> {
     pub lsp: &'a lsp::LspPool,
     pub rope: &'a rope::RopeBackend,
+    /// Under `auto`, how long rope may work on the request before the heuristic answers
+    /// instead (`None`: only the backend's own request timeout).
+    pub budget: Option<Budget>,
+}
+
+/// How long `auto` lets a semantic backend work on one request (`[auto] budget_ms` for a dry
+/// run, `[auto] apply_budget_ms` for an apply).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    pub limit: std::time::Duration,
+    /// The config key that sets it, for the fallback reason.
+    pub key: &'static str,
+}
+
+impl Budget {
+    /// The budget of a request under `auto`: a dry run's or an apply's.
+    pub fn of(config: &crate::config::AutoConfig, dry_run: bool) -> Budget {
+        Budget {
+            limit: config.budget(dry_run),
+            key: if dry_run {
+                "[auto] budget_ms"
+            } else {
+                "[auto] apply_budget_ms"
+            },
+        }
+    }
 }
 
 /// Computes `request` in `lang` (the caller decided it from the request's file) with the chosen
@@ -112,7 +138,8 @@ pub fn plan(
         && server_override.command.is_none()
         && rope::RopeBackend::handles(request, lang)
     {
-        return match semantic.rope.plan(root, sources, request, lang) {
+        let budget = semantic.budget.filter(|_| choice == BackendChoice::Auto);
+        return match semantic.rope.plan(root, sources, request, lang, budget) {
             Ok(result) => Ok(rope_outcome(request, lang, result)),
             Err(rope::RopeFailure::Refactor(e)) => Err(e.into()),
             Err(failure) if choice == BackendChoice::Auto => heuristic(Some(failure.reason())),

@@ -139,6 +139,36 @@ impl Language {
         }
         Ok(())
     }
+
+    /// `name` as the language compares names: Python after NFKC (PEP 3131: `ｏｔｈｅｒ` is
+    /// `other`), Rust after NFC (rustc normalises identifiers so).
+    pub fn normalized_name(self, name: &str) -> String {
+        match self {
+            Language::Python => crate::text::normalize::nfkc(name),
+            Language::Rust => crate::text::normalize::nfc(name),
+        }
+    }
+
+    /// Refuses a new name that is not already in that form: it would not be the name written.
+    pub fn check_normal_form(self, name: &str) -> Result<(), String> {
+        let normal = self.normalized_name(name);
+        if normal == name {
+            return Ok(());
+        }
+        Err(format!(
+            "`{name}` is not in the form {} reads names in ({}): it reads it as `{normal}`; write `{normal}` instead",
+            self.name(),
+            self.normal_form()
+        ))
+    }
+
+    /// The Unicode normalisation form the language compares names in.
+    pub fn normal_form(self) -> &'static str {
+        match self {
+            Language::Python => "NFKC",
+            Language::Rust => "NFC",
+        }
+    }
 }
 
 /// A place in the text where the parser found an error or had to invent a missing token.

@@ -362,6 +362,15 @@ pub trait Resolver: Sync {
     /// import of the module, a member of the class the occurrence is in).
     fn bound_at(&self, tree: &Tree, text: &str, at: usize, name: &str) -> Option<Bound>;
 
+    /// [`Resolver::bound_at`] for many occurrences of one file, in their order: the binding the
+    /// first of them that has one finds. Languages work out once what the occurrences share
+    /// (the scopes of the file, a function's names), so thousands of them stay linear.
+    fn first_bound(&self, tree: &Tree, text: &str, offsets: &[usize], name: &str) -> Option<Bound> {
+        offsets
+            .iter()
+            .find_map(|&at| self.bound_at(tree, text, at, name))
+    }
+
     /// What already binds `name` at the top of the module of the file (a definition, an
     /// import).
     fn module_binding(&self, tree: &Tree, text: &str, name: &str) -> Option<Bound>;

@@ -3,6 +3,8 @@
 //! newline) that generated code must follow. Pure. The cutting and pasting of lines is
 //! [`surgery`].
 
+pub mod columns;
+pub mod normalize;
 pub mod surgery;
 
 use std::ops::Range;

@@ -48,6 +48,11 @@ pub enum ConvertError {
 #[derive(Debug, Default, Clone)]
 pub struct EditedFiles {
     files: BTreeMap<String, EditedFile>,
+    /// The files as the server was shown them (`Session::shown_files`): an edit of one of them
+    /// applies to that read, and the change carries its sha256, so a file another process
+    /// rewrote since is refused as stale by the write instead of getting edits computed on
+    /// its old content (a whole-document edit would silently undo the other write).
+    shown: BTreeMap<String, SourceFile>,
 }
 
 #[derive(Debug, Clone)]
@@ -61,8 +66,14 @@ struct EditedFile {
 pub type OpenVersions = HashMap<String, i64>;
 
 impl EditedFiles {
-    pub fn new() -> EditedFiles {
-        EditedFiles::default()
+    /// Edits of documents the server was shown as `shown` (project path → the file as candor
+    /// read it and sent it); a document not among them is read through `Sources` when first
+    /// edited (the server read it from the disk itself).
+    pub fn shown(shown: &BTreeMap<String, SourceFile>) -> EditedFiles {
+        EditedFiles {
+            files: BTreeMap::new(),
+            shown: shown.clone(),
+        }
     }
 
     /// The current text of a touched file.
@@ -151,9 +162,12 @@ impl EditedFiles {
 
     fn load(&mut self, sources: &dyn Sources, path: &str) -> Result<&mut EditedFile, ConvertError> {
         if !self.files.contains_key(path) {
-            let file = sources
-                .file(path)?
-                .ok_or_else(|| ConvertError::Missing(path.to_string()))?;
+            let file = match self.shown.get(path) {
+                Some(shown) => shown.clone(),
+                None => sources
+                    .file(path)?
+                    .ok_or_else(|| ConvertError::Missing(path.to_string()))?,
+            };
             self.files.insert(
                 path.to_string(),
                 EditedFile {
@@ -472,7 +486,7 @@ mod tests {
         let edit = json!({"changes": {uri(&root, "src/main.rs"): [
             {"range": range(line, character, line, character + 1), "newText": "y"},
         ]}});
-        let mut files = EditedFiles::new();
+        let mut files = EditedFiles::default();
         files
             .apply(&root, &sources, &OpenVersions::new(), &edit)
             .unwrap();
@@ -494,7 +508,7 @@ mod tests {
                 {"range": range(0, 0, 0, 0), "newText": "pub fn n() {}\n"},
             ]},
         ]});
-        let mut files = EditedFiles::new();
+        let mut files = EditedFiles::default();
         let open: OpenVersions = [("src/main.rs".to_string(), 3)].into_iter().collect();
         files.apply(&root, &sources, &open, &edit).unwrap();
         let changes = files.into_changes().unwrap();
@@ -505,6 +519,47 @@ mod tests {
     }
 
     #[test]
+    fn an_edit_applies_to_the_file_as_the_server_was_shown_it() {
+        // The server was shown `a.py` before another process rewrote it: its whole-document
+        // edit (pylsp's way) is computed on the old text. Applied to a fresh read, the change
+        // would carry the new file's sha256 and undo the other write unnoticed; applied to
+        // the read the server saw, it carries the old sha256 and the write refuses it.
+        let (_dir, root) = root();
+        let old = "def target():\n    pass\n";
+        let theirs = "def target_b():\n    pass\n";
+        let sources = MemorySources::new().with("a.py", theirs);
+        let shown_file = SourceFile::from_text("a.py", old);
+        let shown: BTreeMap<String, SourceFile> = [("a.py".to_string(), shown_file.clone())]
+            .into_iter()
+            .collect();
+        let edit = json!({"documentChanges": [{"textDocument": {"uri": uri(&root, "a.py"), "version": null},
+            "edits": [{"range": range(0, 0, 2, 0), "newText": "def other():\n    pass\n"}]}]});
+        let mut files = EditedFiles::shown(&shown);
+        files
+            .apply(&root, &sources, &OpenVersions::new(), &edit)
+            .unwrap();
+        let changes = files.into_changes().unwrap();
+        assert_eq!(
+            changes[0].sha256_before.as_deref(),
+            Some(shown_file.sha256.as_str())
+        );
+        assert_ne!(
+            changes[0].sha256_before,
+            Some(crate::edit::sha256_hex(theirs.as_bytes()))
+        );
+        // A document the server read from the disk itself is read when first edited.
+        let mut files = EditedFiles::shown(&BTreeMap::new());
+        files
+            .apply(&root, &sources, &OpenVersions::new(), &edit)
+            .unwrap();
+        let changes = files.into_changes().unwrap();
+        assert_eq!(
+            changes[0].sha256_before,
+            Some(crate::edit::sha256_hex(theirs.as_bytes()))
+        );
+    }
+
+    #[test]
     fn whole_file_replacements_become_minimal_diffs() {
         let (_dir, root) = root();
         let text: String = (1..=40).map(|i| format!("x{i} = {i}\n")).collect();
@@ -512,7 +567,7 @@ mod tests {
         let new_text = text.replace("x20 = 20", "x20 = 21");
         let edit = json!({"documentChanges": [{"textDocument": {"uri": uri(&root, "m.py"), "version": null},
             "edits": [{"range": range(0, 0, 40, 0), "newText": new_text}]}]});
-        let mut files = EditedFiles::new();
+        let mut files = EditedFiles::default();
         files
             .apply(&root, &sources, &OpenVersions::new(), &edit)
             .unwrap();
@@ -542,7 +597,7 @@ mod tests {
             .with("a.py", "x = 1\n")
             .with("b.py", "y = 2\n");
         let apply = |edit: Value, open: &OpenVersions| {
-            EditedFiles::new().apply(&root, &sources, open, &edit)
+            EditedFiles::default().apply(&root, &sources, open, &edit)
         };
         let err = apply(
             json!({"changes": {path_to_uri(&outside.path().join("x.py")): []}}),
@@ -587,7 +642,7 @@ mod tests {
         let edit = json!({"changes": {uri(&root, "a.rs"): [
             {"range": range(1, 0, 1, 0), "newText": "\nfn ${0:b}() {}\n", "insertTextFormat": 2},
         ]}});
-        let mut files = EditedFiles::new();
+        let mut files = EditedFiles::default();
         files
             .apply(&root, &sources, &OpenVersions::new(), &edit)
             .unwrap();

@@ -193,7 +193,7 @@ fn extract(
     })?;
     let title = actions::title(action).to_string();
     let edits = session.perform(action)?;
-    let mut files = EditedFiles::new();
+    let mut files = EditedFiles::shown(session.shown_files());
     for edit in &edits {
         files
             .apply(root, sources, &session.open_versions(), edit)
@@ -363,7 +363,7 @@ fn inline(
     })?;
     let title = actions::title(action).to_string();
     let edits = session.perform(action)?;
-    let mut files = EditedFiles::new();
+    let mut files = EditedFiles::shown(session.shown_files());
     for edit in &edits {
         files
             .apply(root, sources, &session.open_versions(), edit)

@@ -2,13 +2,15 @@
 //! answer the heuristic starts from), the server is shown the files that mention the name,
 //! asked `textDocument/prepareRename` (when it offers it) and `textDocument/rename`; its
 //! `WorkspaceEdit` becomes our changes (an edit outside the project is refused by the
-//! conversion), and change annotations that need confirmation become warning findings.
+//! conversion), and change annotations that need confirmation become warning findings. Before the
+//! server is asked, the new name is checked as on every backend (`rename::check_new_name`): a
+//! name already taken where the rename writes it is refused with the heuristic's error.
 
 use serde_json::{Value, json};
 
 use crate::edit::SourceFile;
 use crate::lang::Language;
-use crate::refactor::references::locate;
+use crate::refactor::references::{self, locate};
 use crate::refactor::{Details, Finding, RefactorError, RenameDetails, RenameRequest, Sources};
 use crate::text::LineIndex;
 use crate::workspace::Root;
@@ -62,12 +64,24 @@ pub fn prepare_rename(
             ),
         }));
     }
+    let (at, old_name, label, file) = (
+        located.target.name_range.start,
+        located.target.name.clone(),
+        located.target.label,
+        located.file.clone(),
+    );
+    // The server is never asked for a rename candor refuses on every backend: the engine's
+    // references, checked with the heuristic's own rules (a name already bound where the rename
+    // writes it, a name not in the language's normal form), give the heuristic's error.
+    let found = references::find_located(sources, located, None).map_err(LspFailure::Refactor)?;
+    crate::refactor::rename::check_new_name(sources, request, &found)
+        .map_err(LspFailure::Refactor)?;
     Ok(PreparedRename {
         lang,
-        at: located.target.name_range.start,
-        old_name: located.target.name.clone(),
-        label: located.target.label,
-        file: located.file,
+        at,
+        old_name,
+        label,
+        file,
         new_name: request.new_name.clone(),
     })
 }
@@ -133,8 +147,9 @@ pub fn rename(
             line_of(&p.file.text, p.at)
         )));
     }
+    pause_for_test();
     let findings = confirmations(session, root, &edit);
-    let mut files = EditedFiles::new();
+    let mut files = EditedFiles::shown(session.shown_files());
     files
         .apply(root, sources, &session.open_versions(), &edit)
         .map_err(|e| invalid_edit(session, e))?;
@@ -163,6 +178,25 @@ pub fn rename(
         details,
         server: session.info().clone(),
     })
+}
+
+/// A test hook, inert unless a `test-hooks` build (the tests' own) finds
+/// `CANDOR_TEST_PAUSE_AFTER_SERVER_EDIT_MS=N`: once the server's rename has arrived, the file
+/// `CANDOR_TEST_SERVER_EDIT_READY` names is created and the rename waits N ms, so a test can have
+/// another process write the project between the server's answer and candor's use of it.
+fn pause_for_test() {
+    #[cfg(feature = "test-hooks")]
+    {
+        let pause = std::env::var("CANDOR_TEST_PAUSE_AFTER_SERVER_EDIT_MS")
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok());
+        if let Some(ms) = pause {
+            if let Some(ready) = std::env::var_os("CANDOR_TEST_SERVER_EDIT_READY") {
+                let _ = std::fs::write(ready, b"");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(ms));
+        }
+    }
 }
 
 fn line_of(text: &str, at: usize) -> usize {

@@ -332,6 +332,10 @@ pub struct Session {
     timeout: Duration,
     /// Open documents: project path → (uri, version).
     open: BTreeMap<String, (String, i64)>,
+    /// The open documents whose text is a file as candor read it (its bytes and sha256): the
+    /// base the server's edits of that document were computed on. A document shown with text of
+    /// candor's own making (see [`Session::sync_text`]) is not here.
+    shown: BTreeMap<String, SourceFile>,
     next_version: i64,
     /// Set when a request timed out or the server died: the pool replaces the session.
     poisoned: bool,
@@ -467,6 +471,7 @@ impl Session {
             capabilities,
             timeout,
             open: BTreeMap::new(),
+            shown: BTreeMap::new(),
             next_version: 1,
             poisoned: false,
             rope_folder: (flavor == Flavor::Pylsp && !rope_folder_existed).then_some(rope_folder),
@@ -606,13 +611,27 @@ impl Session {
         }
     }
 
-    /// Makes the server see `file` as read by candor (opens it, or sends the new text).
+    /// Makes the server see `file` as read by candor (opens it, or sends the new text). Its
+    /// edits of that document are then applied to exactly this read, never to a later one.
     pub fn sync(&mut self, root: &Root, file: &SourceFile) -> String {
-        self.sync_text(root, &file.path, &file.text)
+        let uri = self.send_text(root, &file.path, &file.text);
+        self.shown.insert(file.path.clone(), file.clone());
+        uri
     }
 
     /// Makes the server see `text` as the content of `path`; returns the document's URI.
     pub fn sync_text(&mut self, root: &Root, path: &str, text: &str) -> String {
+        self.shown.remove(path);
+        self.send_text(root, path, text)
+    }
+
+    /// The files the server was shown as candor read them, by project path: the bases its
+    /// edits must be applied to (see [`EditedFiles::shown`](super::convert::EditedFiles::shown)).
+    pub fn shown_files(&self) -> &BTreeMap<String, SourceFile> {
+        &self.shown
+    }
+
+    fn send_text(&mut self, root: &Root, path: &str, text: &str) -> String {
         let version = self.next_version;
         self.next_version += 1;
         match self.open.get_mut(path) {
@@ -644,6 +663,7 @@ impl Session {
 
     /// Closes every open document: the server goes back to the files on disk.
     pub fn close_all(&mut self) {
+        self.shown.clear();
         for (_, (uri, _)) in std::mem::take(&mut self.open) {
             self.client.notify(
                 "textDocument/didClose",

@@ -53,6 +53,13 @@ pub enum RopeFailure {
     /// cannot use.
     #[error("{0}")]
     Failed(String),
+    /// `auto`'s budget ran out before rope answered (rope was stopped).
+    #[error(
+        "rope did not answer within the {} ms that `auto` gives it ({}; it was stopped during {op}), so the heuristic answered",
+        budget.limit.as_millis(),
+        budget.key
+    )]
+    OverBudget { budget: super::Budget, op: String },
     /// The request itself is wrong: the heuristic would refuse it too.
     #[error(transparent)]
     Refactor(RefactorError),
@@ -117,6 +124,34 @@ struct Session {
     project_files: Vec<String>,
     /// The private directory: the helper script, its working directory, the mirror.
     _dir: tempfile::TempDir,
+    /// When the current request's budget ends (under `auto`), and that budget.
+    deadline: Option<(Instant, super::Budget)>,
+}
+
+impl Session {
+    /// The time a helper request may take: `timeout`, or less when the budget ends first
+    /// (`Some(budget)` then).
+    fn limit(&self, timeout: Duration) -> (Duration, Option<super::Budget>) {
+        limit(timeout, self.deadline)
+    }
+}
+
+/// `timeout`, or what is left of the budget when that is less (with the budget).
+fn limit(
+    timeout: Duration,
+    deadline: Option<(Instant, super::Budget)>,
+) -> (Duration, Option<super::Budget>) {
+    match deadline {
+        Some((end, budget)) => {
+            let left = end.saturating_duration_since(Instant::now());
+            if left < timeout {
+                (left, Some(budget))
+            } else {
+                (timeout, None)
+            }
+        }
+        None => (timeout, None),
+    }
 }
 
 #[derive(Debug, Default)]
@@ -154,13 +189,15 @@ impl RopeBackend {
         ) && lang == crate::lang::Language::Python
     }
 
-    /// Computes `request` with rope.
+    /// Computes `request` with rope; under `auto`, rope gets `budget` from the moment candor's
+    /// own checks of the request are done ([`RopeFailure::OverBudget`] when it runs out).
     pub fn plan(
         &self,
         root: &Root,
         sources: &dyn Sources,
         request: &Request,
         lang: crate::lang::Language,
+        budget: Option<super::Budget>,
     ) -> Result<RopeResult, RopeFailure> {
         if !Self::handles(request, lang) {
             return Err(RopeFailure::Unsupported(format!(
@@ -189,7 +226,9 @@ impl RopeBackend {
         let mut state = self.state.lock().map_err(|_| {
             RopeFailure::Failed("an earlier rope request panicked; restart candor".to_string())
         })?;
-        let session = self.session(&mut state, root)?;
+        let deadline = budget.map(|b| (Instant::now() + b.limit, b));
+        let session = self.session(&mut state, root, deadline)?;
+        session.deadline = deadline;
         session.project_files = python_files(root);
         let result = match (request, &checked) {
             (Request::Move(r), _) => {
@@ -230,6 +269,7 @@ impl RopeBackend {
         &self,
         state: &'s mut State,
         root: &Root,
+        deadline: Option<(Instant, super::Budget)>,
     ) -> Result<&'s mut Session, RopeFailure> {
         if let Some(session) = state.session.as_mut()
             && !session.helper.is_usable()
@@ -242,7 +282,7 @@ impl RopeBackend {
             {
                 return Err(RopeFailure::Unavailable(reason.clone()));
             }
-            match self.start(root.path()) {
+            match self.start(root.path(), deadline) {
                 Ok(session) => {
                     state.unavailable = None;
                     state.session = Some(session);
@@ -261,7 +301,11 @@ impl RopeBackend {
     }
 
     /// Finds an interpreter that can import rope and starts the helper under it.
-    fn start(&self, root: &Path) -> Result<Session, RopeFailure> {
+    fn start(
+        &self,
+        root: &Path,
+        deadline: Option<(Instant, super::Budget)>,
+    ) -> Result<Session, RopeFailure> {
         let search = interpreter::search(root, self.settings.python.as_ref(), &self.settings.trust)
             .map_err(RopeFailure::Unavailable)?;
         let dir = tempfile::Builder::new()
@@ -273,7 +317,19 @@ impl RopeBackend {
             .map_err(|e| RopeFailure::Failed(format!("cannot write the rope helper: {e}")))?;
         let mut refusals = Vec::new();
         for candidate in &search.candidates {
-            match process::Helper::spawn(&candidate.program, &script, dir.path(), self.timeout()) {
+            let (timeout, capped) = limit(self.timeout(), deadline);
+            let spawned = process::Helper::spawn(&candidate.program, &script, dir.path(), timeout);
+            // The budget ran out while the helper started: that says nothing about whether rope
+            // is installed (nothing is remembered), only that `auto` answers without it.
+            if let (Some(budget), Err(process::ProcessError::Timeout { op, .. })) =
+                (capped, &spawned)
+            {
+                return Err(RopeFailure::OverBudget {
+                    budget,
+                    op: op.clone(),
+                });
+            }
+            match spawned {
                 Ok((helper, process::Greeting::Ready { rope, python, .. })) => {
                     let mirror = mirror::Mirror::new(dir.path().join("project"))
                         .map_err(|e| RopeFailure::Failed(e.to_string()))?;
@@ -288,6 +344,7 @@ impl RopeBackend {
                         passed_over: search.passed_over,
                         project_files: Vec::new(),
                         _dir: dir,
+                        deadline: None,
                     });
                 }
                 Ok((_, process::Greeting::Unavailable { message })) => refusals.push(format!(

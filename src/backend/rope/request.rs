@@ -59,7 +59,10 @@ fn refused(error: HelperError) -> RopeFailure {
             "the rope helper could not use candor's request ({}); please report it",
             error.message
         )),
-        _ => RopeFailure::Failed(format!("rope failed: {}", error.message)),
+        _ => RopeFailure::Failed(match &error.file {
+            Some(file) => format!("rope failed on {file}: {}", error.message),
+            None => format!("rope failed: {}", error.message),
+        }),
     }
 }
 
@@ -75,11 +78,23 @@ pub(super) fn ask<T: serde::de::DeserializeOwned>(
         "root".into(),
         json!(session.mirror.root().display().to_string()),
     );
-    match session
-        .helper
-        .request(op, request, timeout)
-        .map_err(|e| RopeFailure::Failed(e.to_string()))?
+    let (timeout, capped) = session.limit(timeout);
+    let over_budget = |budget| RopeFailure::OverBudget {
+        budget,
+        op: op.to_string(),
+    };
+    if let Some(budget) = capped
+        && timeout.is_zero()
     {
+        return Err(over_budget(budget));
+    }
+    let answer = match (session.helper.request(op, request, timeout), capped) {
+        (Err(super::process::ProcessError::Timeout { .. }), Some(budget)) => {
+            return Err(over_budget(budget));
+        }
+        (other, _) => other.map_err(|e| RopeFailure::Failed(e.to_string()))?,
+    };
+    match answer {
         Answer::Ok(value) => serde_json::from_value(value).map_err(|e| {
             RopeFailure::Failed(format!(
                 "the rope helper answered {op} with something candor cannot read: {e}"

@@ -29,6 +29,7 @@ use crate::lang::Language;
 use crate::lang::calls::find_mentions;
 use crate::lang::refs::{Doubt, Found, Reach, Rewrite, Role, Target, TargetKind, Verdict};
 use crate::lang::symbols::SymbolQuery;
+use crate::text::columns::Columns;
 use wording as w;
 
 /// How many rounds of learning (a re-export leads to another) the engine runs at most.
@@ -215,11 +216,20 @@ impl Gathered {
             server_only,
             confirmed,
         } = self;
+        // `found` is sorted by file and position: one column counter per file keeps a file of
+        // one long line linear.
+        let mut columns: Option<(String, Columns<'_>)> = None;
         let mut references: Vec<Reference> = found
             .into_iter()
             .map(|(path, word, found)| {
-                let text = files.get(&path).map_or("", |f| f.text.as_str());
-                let column = column_of(text, found.range.start);
+                let counter = match &mut columns {
+                    Some((at, counter)) if *at == path => counter,
+                    slot => {
+                        let text = files.get(&path).map_or("", |f| f.text.as_str());
+                        &mut slot.insert((path.clone(), Columns::new(text))).1
+                    }
+                };
+                let column = counter.column_of(found.range.start);
                 let certainty = match &found.verdict {
                     Verdict::Possible(doubt) => Certainty::Possible(w::doubt(doubt, &target.name)),
                     _ => Certainty::Certain,

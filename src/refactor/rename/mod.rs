@@ -52,13 +52,8 @@ pub fn plan_from(
         });
     }
     let included = included(found, &request.include_possible)?;
-    let renamed: Vec<&Reference> = found
-        .references
-        .iter()
-        .filter(|r| r.rewrite != Rewrite::Keep && !r.alias)
-        .filter(|r| r.is_certain() || included.contains(&r.location()))
-        .collect();
-    check_collisions(sources, found, &renamed, new_name)?;
+    let renamed = renamed(found, &included);
+    check_renamed(sources, found, &renamed, new_name)?;
     let mut builder = ChangeSetBuilder::new();
     for reference in &renamed {
         let old = &target.name;
@@ -114,6 +109,63 @@ pub fn plan_from(
         details: Details::Rename(details),
         caveat_notes: Vec::new(),
     })
+}
+
+/// The refusals of a new name every backend gives, whoever computes the rename (candor's engine,
+/// rope, a language server — the backends ask it before they return their result): the name
+/// already bound where the rename writes it (compared as the language reads names: after NFKC in
+/// Python, so `ｏｔｈｅｒ` is `other`), or a name not in the normal form the language reads it in.
+/// `found` is the engine's references of the symbol.
+pub fn check_new_name(
+    sources: &dyn Sources,
+    request: &RenameRequest,
+    found: &References,
+) -> Result<(), RefactorError> {
+    let included = included(found, &request.include_possible)?;
+    check_renamed(
+        sources,
+        found,
+        &renamed(found, &included),
+        request.new_name.as_str(),
+    )
+}
+
+/// The references the rename rewrites: the certain ones and the possible ones included.
+fn renamed<'a>(found: &'a References, included: &BTreeSet<String>) -> Vec<&'a Reference> {
+    found
+        .references
+        .iter()
+        .filter(|r| r.rewrite != Rewrite::Keep && !r.alias)
+        .filter(|r| r.is_certain() || included.contains(&r.location()))
+        .collect()
+}
+
+/// Collisions of the name as the language reads it, then its normal form.
+fn check_renamed(
+    sources: &dyn Sources,
+    found: &References,
+    renamed: &[&Reference],
+    new_name: &str,
+) -> Result<(), RefactorError> {
+    let lang = found.target.lang;
+    let read_as = lang.normalized_name(new_name);
+    check_collisions(sources, found, renamed, &read_as).map_err(|e| match e {
+        RefactorError::Unsupported(message) if read_as != new_name => {
+            RefactorError::Unsupported(w::read_as(
+                new_name,
+                &read_as,
+                lang.name(),
+                lang.normal_form(),
+                &message,
+            ))
+        }
+        other => other,
+    })?;
+    lang.check_normal_form(new_name)
+        .map_err(|message| RefactorError::InvalidArgument {
+            param: "new_name",
+            message,
+        })
 }
 
 /// What the name means to something outside the references: a Rust `main` is the program's entry
@@ -232,12 +284,9 @@ fn check_collisions(
             continue;
         };
         let tree = store.tree_in_passing(lang, file);
-        for reference in references {
-            if let Some(bound) =
-                resolver.bound_at(&tree, &file.text, reference.range.start, new_name)
-            {
-                return Err(refuse(path, bound.line, bound.what, w::where_used()));
-            }
+        let offsets: Vec<usize> = references.iter().map(|r| r.range.start).collect();
+        if let Some(bound) = resolver.first_bound(&tree, &file.text, &offsets, new_name) {
+            return Err(refuse(path, bound.line, bound.what, w::where_used()));
         }
     }
     Ok(())

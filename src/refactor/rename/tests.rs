@@ -100,6 +100,61 @@ fn a_collision_is_refused_saying_where() {
 }
 
 #[test]
+fn python_compares_the_new_name_after_nfkc() {
+    let sources = project(&[
+        (
+            "a.py",
+            "def helper():\n    return 1\n\n\ndef other():\n    return 2\n",
+        ),
+        ("b.py", "from a import helper\n\nprint(helper())\n"),
+    ]);
+    // Fullwidth `ｏｔｈｅｒ` is `other` to Python: the same collision as `other` itself.
+    let error = rename(&sources, "a.py", "helper", "ｏｔｈｅｒ").unwrap_err();
+    let message = error.to_string();
+    assert!(matches!(error, RefactorError::Unsupported(_)), "{error}");
+    assert!(message.contains("a.py:5"), "{message}");
+    assert!(
+        message.contains("Python reads `ｏｔｈｅｒ` as `other` (NFKC)"),
+        "{message}"
+    );
+    // Free, but not the name Python would read: refused, naming the form it reads.
+    let error = rename(&sources, "a.py", "helper", "ｈｅｌｐｅｒ２").unwrap_err();
+    assert!(
+        matches!(
+            error,
+            RefactorError::InvalidArgument {
+                param: "new_name",
+                ..
+            }
+        ),
+        "{error}"
+    );
+    assert!(error.to_string().contains("`helper2`"), "{error}");
+    assert!(rename(&sources, "a.py", "helper", "helper2").is_ok());
+    assert!(rename(&sources, "a.py", "helper", "caf\u{e9}").is_ok());
+}
+
+#[test]
+fn rust_refuses_a_new_name_that_is_not_nfc() {
+    let sources = project(&[("src/lib.rs", "pub fn cafe() -> i32 {\n    1\n}\n")]);
+    let error = rename(&sources, "src/lib.rs", "cafe", "cafe\u{301}x").unwrap_err();
+    assert!(
+        matches!(
+            error,
+            RefactorError::InvalidArgument {
+                param: "new_name",
+                ..
+            }
+        ),
+        "{error}"
+    );
+    assert!(error.to_string().contains("`caf\u{e9}x`"), "{error}");
+    assert!(error.to_string().contains("NFC"), "{error}");
+    // NFC keeps compatibility characters: rustc reads a fullwidth name as it is.
+    assert!(rename(&sources, "src/lib.rs", "cafe", "caf\u{e9}x").is_ok());
+}
+
+#[test]
 fn rust_collisions_in_modules_types_and_scopes() {
     let text = "pub struct P {\n    pub x: i32,\n    pub y: i32,\n}\n\npub fn area(p: &P) -> i32 {\n    let w = p.x;\n    let h = p.y;\n    w * h\n}\n\npub fn volume() -> i32 {\n    0\n}\n";
     let sources = project(&[("src/lib.rs", text)]);

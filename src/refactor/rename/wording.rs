@@ -11,6 +11,11 @@ pub fn collision(new_name: &str, path: &str, line: usize, what: &str, scope: &st
     )
 }
 
+/// A collision of the name as the language reads it (`message`, worded with that name).
+pub fn read_as(new_name: &str, read_as: &str, language: &str, form: &str, message: &str) -> String {
+    format!("{language} reads `{new_name}` as `{read_as}` ({form}): {message}")
+}
+
 pub fn captured(new_name: &str, path: &str, line: usize, label: &str) -> String {
     format!(
         "renaming the {label} to `{new_name}` would change what {path}:{line} means: `{new_name}` is already used there for something else; choose another name"

@@ -99,6 +99,29 @@ impl Resolver for PythonRefs {
         self.module_binding(tree, text, name)
     }
 
+    fn first_bound(&self, tree: &Tree, text: &str, offsets: &[usize], name: &str) -> Option<Bound> {
+        // The scopes of the file are found once, and the module's bindings asked at most once.
+        let locals = Locals::new(Language::Python, tree, text, name);
+        let mut module_asked = false;
+        for &at in offsets {
+            if let Some(scope) = locals.python_scope_at(at) {
+                let line = first_in_scope(tree, text, name, &scope, &locals)
+                    .map_or_else(|| line_of(text, scope.start), |(line, _)| line);
+                return Some(Bound {
+                    line,
+                    what: "local variable",
+                });
+            }
+            if !module_asked {
+                module_asked = true;
+                if let Some(bound) = self.module_binding(tree, text, name) {
+                    return Some(bound);
+                }
+            }
+        }
+        None
+    }
+
     fn module_binding(&self, tree: &Tree, text: &str, name: &str) -> Option<Bound> {
         View::build(tree, text, "")
             .get(name)

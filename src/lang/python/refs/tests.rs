@@ -35,3 +35,43 @@ fn subclasses_are_owners() {
     let words = learn_subclasses("app.py", &tree, text, &mut reach);
     assert_eq!(words, ["A", "B"]);
 }
+
+/// `first_bound` (the file's scopes found once) answers what asking `bound_at` of each
+/// occurrence in turn answers, whichever occurrence comes first.
+#[test]
+fn first_bound_is_bound_at_of_the_first_occurrence_that_has_one() {
+    let text = "import taken_import\n\ndef f():\n    pass\n\ndef taken_def():\n    pass\n\nf()\n\ndef main():\n    local = 1\n    f()\n\n    def inner():\n        nested = 2\n        return f()\n    return f()\n\nclass C:\n    attr = f()\n";
+    let tree = Language::Python.parse(text);
+    let offsets: Vec<usize> = crate::lang::calls::word_matches(text, "f");
+    assert!(offsets.len() >= 5, "{offsets:?}");
+    for name in [
+        "local",
+        "nested",
+        "taken_def",
+        "taken_import",
+        "attr",
+        "nothing",
+    ] {
+        for start in 0..offsets.len() {
+            let some = &offsets[start..];
+            let one_by_one = some
+                .iter()
+                .find_map(|&at| PythonRefs.bound_at(&tree, text, at, name));
+            assert_eq!(
+                PythonRefs.first_bound(&tree, text, some, name),
+                one_by_one,
+                "{name} from occurrence {start}"
+            );
+        }
+    }
+    assert!(
+        PythonRefs
+            .first_bound(&tree, text, &offsets, "local")
+            .is_some()
+    );
+    assert!(
+        PythonRefs
+            .first_bound(&tree, text, &offsets, "nothing")
+            .is_none()
+    );
+}

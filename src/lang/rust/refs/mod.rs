@@ -7,6 +7,8 @@ mod judge;
 mod scope;
 mod target;
 
+use std::collections::HashMap;
+
 use tree_sitter::Tree;
 
 use self::scope::{modules_of, outermost_function, use_path_modules, uses};
@@ -100,6 +102,39 @@ impl Resolver for RustRefs {
             .map(|n| module_at("", n, text))
             .unwrap_or_default();
         item_binding(tree, text, name, Some(&here), Some(at))
+    }
+
+    fn first_bound(&self, tree: &Tree, text: &str, offsets: &[usize], name: &str) -> Option<Bound> {
+        // Worked out once: each outermost function's names, each module's items, the uses.
+        let mut functions: HashMap<usize, Names> = HashMap::new();
+        let mut items: HashMap<Vec<String>, Option<Bound>> = HashMap::new();
+        let mut leaves = None;
+        for &at in offsets {
+            let node = tree.root_node().descendant_for_byte_range(at, at);
+            if let Some(function) = node.and_then(outermost_function) {
+                let names = functions
+                    .entry(function.id())
+                    .or_insert_with(|| Names::collect(Language::Rust, function, text));
+                if let Some(binding) = names.resolve(name, at) {
+                    return Some(Bound {
+                        line: binding.line,
+                        what: "local variable",
+                    });
+                }
+            }
+            let here = node.map(|n| module_at("", n, text)).unwrap_or_default();
+            let item = items
+                .entry(here)
+                .or_insert_with_key(|here| item_definition(tree, text, name, Some(here)));
+            if item.is_some() {
+                return item.clone();
+            }
+            let leaves = leaves.get_or_insert_with(|| uses(tree, text, ""));
+            if let Some(bound) = use_binding(leaves, name, Some(at)) {
+                return Some(bound);
+            }
+        }
+        None
     }
 
     fn module_binding(&self, tree: &Tree, text: &str, name: &str) -> Option<Bound> {
@@ -215,6 +250,11 @@ fn item_binding(
     here: Option<&[String]>,
     at: Option<usize>,
 ) -> Option<Bound> {
+    item_definition(tree, text, name, here).or_else(|| use_binding(&uses(tree, text, ""), name, at))
+}
+
+/// An item called `name` defined at the top of the module `here` (any module when `None`).
+fn item_definition(tree: &Tree, text: &str, name: &str, here: Option<&[String]>) -> Option<Bound> {
     let mut found = None;
     walk_tree(tree, |node| {
         if found.is_some() {
@@ -241,10 +281,11 @@ fn item_binding(
         }
         !matches!(node.kind(), "function_item" | "impl_item" | "trait_item")
     });
-    if found.is_some() {
-        return found;
-    }
-    let leaves = uses(tree, text, "");
+    found
+}
+
+/// A `use` among `leaves` that binds `name` where `at` sits (anywhere when `None`).
+fn use_binding(leaves: &[scope::UseLeaf], name: &str, at: Option<usize>) -> Option<Bound> {
     leaves
         .iter()
         .find(|u| u.binds() == Some(name) && at.is_none_or(|a| u.visible.contains(&a)))

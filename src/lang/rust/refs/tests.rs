@@ -47,3 +47,44 @@ fn reexports_and_globs_extend_the_reach() {
         ["assist", "tool"]
     );
 }
+
+/// `first_bound` (the functions' names and the modules' items worked out once) answers what
+/// asking `bound_at` of each occurrence in turn answers, whichever occurrence comes first.
+#[test]
+fn first_bound_is_bound_at_of_the_first_occurrence_that_has_one() {
+    let text = "use crate::x::taken_import;\nfn f() {}\nfn taken_item() {}\nmod m {\n    fn g() {\n        super::f();\n    }\n    fn free() {}\n}\nfn main() {\n    f();\n    let local = 1;\n    f();\n    {\n        let inner = 2;\n        f();\n    }\n    f();\n}\n";
+    let tree = Language::Rust.parse(text);
+    let offsets: Vec<usize> = crate::lang::calls::word_matches(text, "f");
+    assert!(offsets.len() >= 5, "{offsets:?}");
+    for name in [
+        "local",
+        "inner",
+        "taken_item",
+        "taken_import",
+        "free",
+        "g",
+        "nothing",
+    ] {
+        for start in 0..offsets.len() {
+            let some = &offsets[start..];
+            let one_by_one = some
+                .iter()
+                .find_map(|&at| RustRefs.bound_at(&tree, text, at, name));
+            assert_eq!(
+                RustRefs.first_bound(&tree, text, some, name),
+                one_by_one,
+                "{name} from occurrence {start}"
+            );
+        }
+    }
+    assert!(
+        RustRefs
+            .first_bound(&tree, text, &offsets, "local")
+            .is_some()
+    );
+    assert!(
+        RustRefs
+            .first_bound(&tree, text, &offsets, "nothing")
+            .is_none()
+    );
+}
