@@ -674,6 +674,7 @@ fn rust_analyzer_extract_of_a_break_whose_loop_stays_outside_is_flagged() {
         found[0]["message"].as_str().unwrap().contains("E0268"),
         "{envelope:#}"
     );
+}
 
 /// A rename to a name already taken where it writes is refused on every backend with the
 /// heuristic's own error: the server is not asked, nothing is written. Before, rust-analyzer
