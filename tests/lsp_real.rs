@@ -672,6 +672,88 @@ fn rust_analyzer_extracts_a_variable_and_inlines_one() {
     );
 }
 
+/// A one-file crate in a temporary directory.
+fn crate_with(lib: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("Cargo.toml"),
+        "[package]\nname = \"jumps\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
+    )
+    .unwrap();
+    std::fs::create_dir(dir.path().join("src")).unwrap();
+    std::fs::write(dir.path().join("src/lib.rs"), lib).unwrap();
+    dir
+}
+
+/// The findings of an envelope of kind `kind`.
+fn findings_of_kind<'a>(envelope: &'a Value, kind: &str) -> Vec<&'a Value> {
+    envelope["data"]["findings"]
+        .as_array()
+        .map(|all| all.iter().filter(|f| f["kind"] == kind).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn rust_analyzer_inline_of_an_early_return_is_flagged_before_any_check() {
+    if !require(&["rust-analyzer"]) {
+        return;
+    }
+    let lib = "fn foo() -> i32 {\n    if std::env::args().count() > 100 {\n        return 10i32;\n    }\n    5\n}\n\npub fn bar() -> u8 {\n    let baz = foo();\n    if baz > 1 {\n        1\n    } else {\n        0\n    }\n}\n";
+    let project = crate_with(lib);
+    let (envelope, _) = call(
+        project.path(),
+        "refactor_inline_function",
+        json!({"file_path": "src/lib.rs", "function_name": "foo", "semantic_edit_backend": "lsp", "verify": false}),
+    );
+    assert_eq!(envelope["backend_used"], "lsp", "{envelope:#}");
+    let diff = envelope["data"]["changes"][0]["diff"]
+        .as_str()
+        .unwrap_or("");
+    assert!(
+        diff.contains("+            return 10i32;"),
+        "rust-analyzer's inline as the issue saw it: {diff}"
+    );
+    let found = findings_of_kind(&envelope, "cross.return_in_block");
+    assert_eq!(found.len(), 1, "{envelope:#}");
+    assert_eq!(found[0]["severity"], "error", "{envelope:#}");
+    assert!(
+        found[0]["message"].as_str().unwrap().contains("into `bar`"),
+        "{envelope:#}"
+    );
+}
+
+#[test]
+fn rust_analyzer_extract_of_a_break_whose_loop_stays_outside_is_flagged() {
+    if !require(&["rust-analyzer"]) {
+        return;
+    }
+    // A labelled `break` of the outer loop, from a selection that holds only the inner one:
+    // rust-analyzer moves it into the new function as it is (E0268).
+    let lib = "pub fn count(v: &[u8]) -> u32 {\n    let mut n = 0;\n    'outer: for x in v {\n        for y in v {\n            if x == y {\n                break 'outer;\n            }\n            n += 1;\n        }\n    }\n    n\n}\n";
+    let project = crate_with(lib);
+    let (envelope, _) = call(
+        project.path(),
+        "refactor_extract_function",
+        json!({"file_path": "src/lib.rs", "start_line": 4, "end_line": 9, "new_name": "stop",
+               "semantic_edit_backend": "lsp", "verify": false}),
+    );
+    assert_eq!(envelope["backend_used"], "lsp", "{envelope:#}");
+    let diff = envelope["data"]["changes"][0]["diff"]
+        .as_str()
+        .unwrap_or("");
+    assert!(
+        diff.contains("+            break 'outer;"),
+        "rust-analyzer's extract as the issue saw it: {diff}"
+    );
+    let found = findings_of_kind(&envelope, "cross.jump_leaves_function");
+    assert_eq!(found.len(), 1, "{diff}\n{envelope:#}");
+    assert_eq!(found[0]["severity"], "error", "{envelope:#}");
+    assert!(
+        found[0]["message"].as_str().unwrap().contains("E0268"),
+        "{envelope:#}"
+    );
+}
+
 /// A rename to a name already taken where it writes is refused on every backend with the
 /// heuristic's own error: the server is not asked, nothing is written. Before, rust-analyzer
 /// renamed `a` to `b` beside `let b` (changing what `a + b` means) and `helper` to `other`

@@ -1,7 +1,12 @@
-//! Findings counted: per severity, and per kind, where a finding's kind is its message without
+//! Findings counted: per severity, and per kind, where a finding's kind is the stable key it
+//! carries (`inline.call_inlined`, whatever line its message names), else its message without
 //! the place it names (`` `has` appears in a string at a.py:12; not updated`` is of the kind
 //! `` `has` appears in a string; not updated``). The JSON's `data.finding_counts`, and the
-//! warning panel's folded notes. Pure; every finding stays in `data.findings`.
+//! warning panel's folded notes. Pure, linear in the findings; every finding stays in
+//! `data.findings`.
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use serde::Serialize;
 
@@ -22,6 +27,9 @@ pub struct FindingCounts {
 pub struct KindCount {
     pub severity: Severity,
     pub kind: String,
+    /// The first finding's message without the places it names: what the warning panel shows
+    /// for the kind.
+    pub message: String,
     pub count: usize,
     /// Index in the findings of the first finding of this kind.
     #[serde(skip)]
@@ -31,25 +39,34 @@ pub struct KindCount {
 /// Counts `findings` per severity and kind.
 pub fn count(findings: &[Finding]) -> FindingCounts {
     let mut counts = FindingCounts::default();
+    // (severity, kind) → index in `by_kind`.
+    let mut seen: HashMap<(Severity, String), usize> = HashMap::new();
     for (index, finding) in findings.iter().enumerate() {
         match finding.severity {
             Severity::Error => counts.error += 1,
             Severity::Warning => counts.warning += 1,
             Severity::Info => counts.info += 1,
         }
-        let kind = finding_kind(&finding.message);
-        match counts
-            .by_kind
-            .iter_mut()
-            .find(|k| k.severity == finding.severity && k.kind == kind)
-        {
-            Some(known) => known.count += 1,
-            None => counts.by_kind.push(KindCount {
-                severity: finding.severity,
-                kind,
-                count: 1,
-                first: index,
-            }),
+        let kind = match finding.kind {
+            Some(kind) => kind.to_string(),
+            None => finding_kind(&finding.message),
+        };
+        match seen.entry((finding.severity, kind)) {
+            Entry::Occupied(known) => counts.by_kind[*known.get()].count += 1,
+            Entry::Vacant(new) => {
+                let kind = new.key().1.clone();
+                new.insert(counts.by_kind.len());
+                counts.by_kind.push(KindCount {
+                    severity: finding.severity,
+                    message: match finding.kind {
+                        Some(_) => without_lines(&finding_kind(&finding.message)),
+                        None => kind.clone(),
+                    },
+                    kind,
+                    count: 1,
+                    first: index,
+                });
+            }
         }
     }
     counts.by_kind.sort_by(|a, b| {
@@ -92,6 +109,31 @@ pub fn finding_kind(message: &str) -> String {
         .replace(" ,", ",")
         .trim()
         .to_string()
+}
+
+/// The message of a finding that has a kind without the lines it names (`at line 6`, `line 6`,
+/// `lines 1-3`): the words are the kind's, the numbers the finding's.
+fn without_lines(message: &str) -> String {
+    let words: Vec<&str> = message.split(' ').collect();
+    let mut kept: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let is_lines = matches!(words[i], "line" | "lines" | "(line" | "(lines")
+            && words.get(i + 1).is_some_and(|n| {
+                let n = n.trim_end_matches([';', ',', ':', ')', '.']);
+                !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit() || b == b'-')
+            });
+        if is_lines {
+            if kept.last() == Some(&"at") {
+                kept.pop();
+            }
+            i += 2;
+            continue;
+        }
+        kept.push(words[i]);
+        i += 1;
+    }
+    kept.join(" ")
 }
 
 /// `src/a.py:12`, `a.rs:3`.
@@ -175,5 +217,29 @@ mod tests {
             ]
         );
         assert_eq!(counts.by_kind[2].first, 1);
+    }
+
+    #[test]
+    fn findings_with_a_kind_fold_by_it_whatever_their_lines() {
+        let findings: Vec<Finding> = (1..=3)
+            .map(|line| {
+                Finding::info(
+                    "a.rs",
+                    line,
+                    format!("inlined the call of `f` at line {line}"),
+                )
+                .with_kind("inline.call_inlined")
+            })
+            .collect();
+        let counts = count(&findings);
+        let kinds: Vec<(&str, &str, usize)> = counts
+            .by_kind
+            .iter()
+            .map(|k| (k.kind.as_str(), k.message.as_str(), k.count))
+            .collect();
+        assert_eq!(
+            kinds,
+            vec![("inline.call_inlined", "inlined the call of `f`", 3)]
+        );
     }
 }

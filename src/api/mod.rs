@@ -397,7 +397,7 @@ impl Engine {
             })
             .collect();
         // candor's own checks of the result, whichever backend made it.
-        let mut extra = verify::cross::check(
+        let mut extra = crate::refactor::cross::check(
             &call.request,
             lang,
             &outcome.plan.changes,

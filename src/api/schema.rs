@@ -119,7 +119,8 @@ pub fn output_schema() -> Value {
             "file": {"type": "string"},
             "line": {"type": "integer", "minimum": 1},
             "severity": {"type": "string", "enum": ["info", "warning", "error"]},
-            "message": {"type": "string"}
+            "message": {"type": "string"},
+            "kind": {"type": "string", "description": "a stable key for what the finding is about (inline.call_inlined, cross.return_in_block), the same whatever places its message names"}
         },
         "required": ["file", "line", "severity", "message"]
     });
@@ -200,7 +201,7 @@ pub fn output_schema() -> Value {
                     "findings": {"type": "array", "items": finding},
                     "finding_counts": {
                         "type": "object",
-                        "description": "the findings counted per severity, and per kind (the message without the place it names), errors first, the most frequent first",
+                        "description": "the findings counted per severity, and per kind (the finding's kind, else its message without the place it names), errors first, the most frequent first",
                         "properties": {
                             "error": {"type": "integer"},
                             "warning": {"type": "integer"},
@@ -210,9 +211,10 @@ pub fn output_schema() -> Value {
                                 "properties": {
                                     "severity": {"type": "string", "enum": ["info", "warning", "error"]},
                                     "kind": {"type": "string"},
+                                    "message": {"type": "string", "description": "the first finding's message without the places it names"},
                                     "count": {"type": "integer"}
                                 },
-                                "required": ["severity", "kind", "count"]
+                                "required": ["severity", "kind", "message", "count"]
                             }}
                         },
                         "required": ["error", "warning", "info", "by_kind"]

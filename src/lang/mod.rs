@@ -3,11 +3,13 @@
 //! are spelled here and nowhere else: [`syntax::Syntax`] is what a refactor asks, [`rust`] and
 //! [`python`] answer it. Pure: no disk, no terminal.
 
+pub mod callee;
 pub mod calls;
 pub mod expressions;
 pub mod finder;
 pub mod handed_back;
 pub mod incremental;
+pub mod jumps;
 pub mod lex;
 pub mod locals;
 pub mod names;

@@ -26,7 +26,7 @@ impl Severity {
     }
 }
 
-/// `{file, line, severity, message}` of the JSON contract.
+/// `{file, line, severity, message}` of the JSON contract, and `kind` where the finding has one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
     pub file: String,
@@ -34,10 +34,18 @@ pub struct Finding {
     pub line: usize,
     pub severity: Severity,
     pub message: String,
+    /// A stable key for what the finding is about (`inline.call_inlined`,
+    /// `cross.return_in_block`), the same for every finding of the kind whatever the places and
+    /// names its message holds: `data.finding_counts.by_kind` folds by it. A finding without one
+    /// is folded by its message without the places it names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<&'static str>,
 }
 
 /// The prefix of the message of a syntax-error finding; `Finding::is_syntax_error` keys on it.
 pub const SYNTAX_ERROR_PREFIX: &str = "the result has a syntax error at line";
+/// The kind of a syntax-error finding.
+pub const SYNTAX_ERROR_KIND: &str = "syntax.error";
 
 impl Finding {
     pub fn new(
@@ -51,7 +59,14 @@ impl Finding {
             line,
             severity,
             message: message.into(),
+            kind: None,
         }
+    }
+
+    /// The finding with the stable `kind` (see [`Finding::kind`]).
+    pub fn with_kind(mut self, kind: &'static str) -> Finding {
+        self.kind = Some(kind);
+        self
     }
 
     pub fn info(file: &str, line: usize, message: impl Into<String>) -> Finding {
@@ -194,17 +209,23 @@ fn check_change_whole(
         (false, None) => syntax_errors(&lang.parse(&change.before), &change.before),
     };
     if before_errors.is_empty() || after_errors.len() > before_errors.len() {
-        Some(Finding::error(
-            &change.path,
-            first.line,
-            result_has_a_syntax_error(first.line, &first.description),
-        ))
+        Some(
+            Finding::error(
+                &change.path,
+                first.line,
+                result_has_a_syntax_error(first.line, &first.description),
+            )
+            .with_kind(SYNTAX_ERROR_KIND),
+        )
     } else {
-        Some(Finding::warning(
-            &change.path,
-            before_errors[0].line,
-            had_a_syntax_error(before_errors[0].line),
-        ))
+        Some(
+            Finding::warning(
+                &change.path,
+                before_errors[0].line,
+                had_a_syntax_error(before_errors[0].line),
+            )
+            .with_kind("syntax.already_broken"),
+        )
     }
 }
 

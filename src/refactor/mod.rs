@@ -3,6 +3,7 @@
 //! terminal; the shell passes a `Sources` that reads files, tests pass [`MemorySources`].
 
 pub mod change_signature;
+pub mod cross;
 mod details;
 pub mod extract;
 pub mod extract_variable;

@@ -1,7 +1,5 @@
-//! Facts about a computed refactor before it is written, from two sources:
-//! - [`cross`]: candor's own checks of every result (heuristic or language server), pure and
-//!   fast: no call left behind by an inline, arguments kept, the extracted function defined once
-//!   and called where the selection was, calls that match their definition's arity;
+//! Facts about a computed refactor before it is written, from the project's own tools (candor's
+//! own cross-checks of every result are a layer of the core, `refactor::cross`):
 //! - [`run`]: the project's own checker (`cargo check`; `ruff`, `compile()` and a type checker —
 //!   pyrefly unless the project configures basedpyright or mypy) and its tests (on request, or in
 //!   the terminal UI when they are cheap), run on a shadow of the project in candor's cache
@@ -14,8 +12,6 @@
 //! user's tree, and never runs a project's programs (build scripts, proc macros, tests, checkers
 //! its config file names) unless the user trusts the project ([`Trust`]). Every checker runs
 //! under memory and CPU-time limits and dies with candor.
-
-pub mod cross;
 
 mod bound;
 pub(crate) mod cache;

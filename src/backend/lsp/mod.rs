@@ -15,8 +15,8 @@ mod rename;
 mod servers;
 mod session;
 mod transport;
-mod variables;
 mod trust_stamp;
+mod variables;
 
 use std::collections::HashMap;
 use std::path::PathBuf;

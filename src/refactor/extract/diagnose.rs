@@ -379,11 +379,10 @@ fn control_flow(cx: &Context<'_, '_>, diagnosis: &mut Diagnosis) {
                             let what = flow
                                 .label
                                 .map_or_else(|| "a loop".to_string(), |l| format!("`{l}`"));
-                            diagnosis.findings.push(Finding::error(
-                                cx.file,
-                                at,
-                                w::jump_outside(keyword, at, &what),
-                            ));
+                            diagnosis.findings.push(
+                                Finding::error(cx.file, at, w::jump_outside(keyword, at, &what))
+                                    .with_kind(w::JUMP_OUTSIDE),
+                            );
                         }
                         Language::Python => {
                             let where_ = flow
@@ -397,18 +396,18 @@ fn control_flow(cx: &Context<'_, '_>, diagnosis: &mut Diagnosis) {
                     }
                 }
                 FlowKind::Try if cx.handled.question_marks => {}
-                FlowKind::Try => diagnosis.findings.push(Finding::error(
-                    cx.file,
-                    at,
-                    w::question_mark_inside(at, cx.new_name),
-                )),
+                FlowKind::Try => diagnosis.findings.push(
+                    Finding::error(cx.file, at, w::question_mark_inside(at, cx.new_name))
+                        .with_kind(w::JUMP_OUTSIDE),
+                ),
                 FlowKind::Await => {
                     diagnosis.awaits_at.get_or_insert(at);
                 }
                 FlowKind::Yield if cx.handled.yields => {}
-                FlowKind::Yield => diagnosis
-                    .findings
-                    .push(cx.warning(at, w::yield_inside(at, cx.new_name))),
+                FlowKind::Yield => diagnosis.findings.push(
+                    cx.warning(at, w::yield_inside(at, cx.new_name))
+                        .with_kind(w::JUMP_OUTSIDE),
+                ),
                 FlowKind::Nonlocal if cx.target.owner != Owner::Function => {
                     diagnosis.python_syntax.push((
                         flow.node.start_byte(),

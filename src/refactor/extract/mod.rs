@@ -19,6 +19,7 @@ use crate::edit::FileChange;
 use crate::lang::Language;
 use crate::text::{LineIndex, TextStyle};
 use wording as w;
+pub use wording::JUMP_OUTSIDE;
 
 use super::{
     Details, ExtractDetails, ExtractRequest, Finding, Plan, RefactorError, SourceError, Sources,
@@ -135,11 +136,14 @@ pub fn plan(
             new_function_line,
             &target,
         );
-        findings.push(Finding::error(
-            &request.file,
-            after_line,
-            super::findings::result_has_a_syntax_error(after_line, what),
-        ));
+        findings.push(
+            Finding::error(
+                &request.file,
+                after_line,
+                super::findings::result_has_a_syntax_error(after_line, what),
+            )
+            .with_kind(super::findings::SYNTAX_ERROR_KIND),
+        );
     }
 
     let details = Details::Extract(ExtractDetails {

@@ -231,6 +231,10 @@ pub fn return_inside(at: usize) -> String {
     )
 }
 
+/// The kind of the findings on a jump of the selection whose target stays outside the new
+/// function (the cross-checks leave such a jump to them).
+pub const JUMP_OUTSIDE: &str = "extract.jump_outside";
+
 pub fn jump_outside(keyword: &str, at: usize, what: &str) -> String {
     format!(
         "`{keyword}` inside the selection (line {at}) targets {what} outside it; it will not compile in the new function"

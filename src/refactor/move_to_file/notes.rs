@@ -323,6 +323,7 @@ impl Resolver<'_> {
             line,
             severity: note.severity,
             message: note.message,
+            kind: None,
         }
     }
 

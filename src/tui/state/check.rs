@@ -135,6 +135,7 @@ impl Check {
                     line: d.line,
                     severity,
                     message: format!("{code}{} ({})", d.message, d.source),
+                    kind: None,
                 });
                 let same = |g: &&mut ProblemGroup| {
                     g.severity == severity

@@ -194,7 +194,7 @@ impl Ready {
                             FindingRow::One(k.first)
                         } else {
                             FindingRow::Group {
-                                kind: k.kind,
+                                kind: k.message,
                                 count: k.count,
                                 first: k.first,
                             }

@@ -115,7 +115,6 @@ pub fn render(state: &State, form: &Form, frame: &mut Frame) {
     frame.render_widget(Paragraph::new(Span::styled(help, t.dim)), bottom);
 }
 
-
 /// What is said under the input, wrapped to `width`: the input's error, else what the input
 /// will do.
 fn status_lines(state: &State, form: &Form, width: usize) -> Vec<Line<'static>> {

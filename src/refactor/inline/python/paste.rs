@@ -119,11 +119,10 @@ impl PythonCallee<'_> {
 
         let indent = crate::text::indentation_at(text, statement.start_byte()).to_string();
         let eol = file.style.line_ending;
-        let mut findings = vec![Finding::info(
-            file.path(),
-            line,
-            w::inlined(&self.name, line),
-        )];
+        let mut findings = vec![
+            Finding::info(file.path(), line, w::inlined(&self.name, line))
+                .with_kind("inline.call_inlined"),
+        ];
         for b in bindings
             .iter()
             .filter(|b| b.default && !is_literal_text(&b.value))

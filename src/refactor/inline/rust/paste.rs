@@ -79,11 +79,10 @@ pub(super) fn inline<'t>(
         receiver_name,
     } = bindings(target, facts, text, call, site, own_impl)?;
 
-    let mut findings = vec![Finding::info(
-        file.path(),
-        line,
-        w::inlined(&target.name, line),
-    )];
+    let mut findings = vec![
+        Finding::info(file.path(), line, w::inlined(&target.name, line))
+            .with_kind("inline.call_inlined"),
+    ];
     findings.extend(scope_findings(
         target,
         file,

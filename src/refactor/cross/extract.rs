@@ -7,8 +7,8 @@ use crate::lang::symbols::{self, Symbol};
 use crate::lang::{Language, syntax_errors};
 use crate::refactor::{ExtractRequest, Finding};
 
-use super::target::Function;
-use super::{Project, after_range, arity, line_at, unbound};
+use super::{Project, after_range, arity, jumps, line_at, unbound};
+use crate::lang::callee::Function;
 
 pub(super) fn check(project: &Project<'_>, request: &ExtractRequest) -> Vec<Finding> {
     let Some(change) = project.change(&request.file) else {
@@ -21,8 +21,8 @@ pub(super) fn check(project: &Project<'_>, request: &ExtractRequest) -> Vec<Find
             .filter(|s| s.kind.is_function() && s.name == request.new_name)
             .collect()
     };
-    let before_tree = lang.parse(&change.before);
-    let after_tree = lang.parse(&change.after);
+    let before_tree = project.tree(change, false);
+    let after_tree = project.tree(change, true);
     // A result that does not parse has its own finding; its outline says little.
     if !syntax_errors(&after_tree, &change.after).is_empty() {
         return Vec::new();
@@ -48,7 +48,8 @@ pub(super) fn check(project: &Project<'_>, request: &ExtractRequest) -> Vec<Find
                     .join(", ")
             )
         };
-        findings.push(Finding::error(&request.file, line, message));
+        findings
+            .push(Finding::error(&request.file, line, message).with_kind("cross.extract_defined"));
         return findings;
     }
     // The code that replaced the selection calls the new function.
@@ -66,7 +67,8 @@ pub(super) fn check(project: &Project<'_>, request: &ExtractRequest) -> Vec<Find
                 "the selected lines {}-{} were not replaced by a call of `{new_name}`: the extracted code would no longer run there",
                 request.start_line, request.end_line
             ),
-        ));
+        )
+        .with_kind("cross.selection_not_called"));
     }
     let outline = symbols::outline(lang, &after_tree, &change.after);
     let created = after
@@ -84,6 +86,15 @@ pub(super) fn check(project: &Project<'_>, request: &ExtractRequest) -> Vec<Find
         )
     }) {
         findings.extend(arity::check_function(project, &function));
+    }
+    if let Some(symbol) = created {
+        findings.extend(jumps::check(
+            lang,
+            &request.file,
+            &change.after,
+            &after_tree,
+            symbol,
+        ));
     }
     if lang == Language::Python {
         findings.extend(unbound::python_unbound_updates(
@@ -116,11 +127,7 @@ mod tests {
             FileChange::modify(&source, crate::backend::lsp::minimal_edits(before, after)).unwrap(),
         ];
         let sources = MemorySources::new().with("a.py", before);
-        let project = Project {
-            lang: Language::Python,
-            changes: &changes,
-            sources: &sources,
-        };
+        let project = Project::new(Language::Python, &changes, &sources);
         check(
             &project,
             &ExtractRequest {

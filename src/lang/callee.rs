@@ -13,7 +13,7 @@ use crate::lang::{Language, node_text};
 
 /// How a parameter is filled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum ParamKind {
+pub enum ParamKind {
     /// By position (or by keyword, unless `positional_only`).
     Positional {
         default: bool,
@@ -28,7 +28,7 @@ pub(super) enum ParamKind {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Param {
+pub struct Param {
     /// The bound name; the pattern's text for a Rust pattern parameter.
     pub name: String,
     pub kind: ParamKind,
@@ -36,7 +36,7 @@ pub(super) struct Param {
 
 /// A function as one version of its file defines it.
 #[derive(Debug, Clone)]
-pub(super) struct Function {
+pub struct Function {
     pub lang: Language,
     pub name: String,
     pub name_path: String,
@@ -114,11 +114,26 @@ impl Function {
         text: &str,
         query: &symbols::SymbolQuery,
     ) -> Option<Function> {
-        let tree = lang.parse(text);
-        let outline = symbols::outline(lang, &tree, text);
+        Function::find_in(lang, file, text, &lang.parse(text), query)
+    }
+
+    /// [`Function::find`] in a text already parsed as `tree`.
+    pub fn find_in(
+        lang: Language,
+        file: &str,
+        text: &str,
+        tree: &Tree,
+        query: &symbols::SymbolQuery,
+    ) -> Option<Function> {
+        let outline = symbols::outline(lang, tree, text);
         let symbol =
             symbols::resolve(&outline, query, "function", |s| s.kind.is_function()).ok()?;
-        Function::read(lang, file, text, &tree, &outline, symbol)
+        Function::read(lang, file, text, tree, &outline, symbol)
+    }
+
+    /// The names a qualified call or an import may use for the function's module.
+    pub fn module(&self) -> Option<&str> {
+        self.module_name()
     }
 
     /// Whether another function of the same name is defined in `outline` (of `file`): then a call
@@ -210,6 +225,26 @@ impl Function {
     pub fn uses(&self, name: &str) -> bool {
         is_identifier(name) && !crate::lang::calls::word_matches(&self.body, name).is_empty()
     }
+}
+
+/// The byte range of the statement that holds `range` (the range itself at the top).
+pub fn statement_around(
+    tree: &tree_sitter::Tree,
+    range: std::ops::Range<usize>,
+) -> std::ops::Range<usize> {
+    let Some(mut node) = tree
+        .root_node()
+        .descendant_for_byte_range(range.start, range.end)
+    else {
+        return range;
+    };
+    while let Some(parent) = node.parent() {
+        if matches!(parent.kind(), "block" | "module" | "source_file") {
+            return node.byte_range();
+        }
+        node = parent;
+    }
+    range
 }
 
 fn is_identifier(name: &str) -> bool {

@@ -7,7 +7,7 @@ use crate::lang::symbols::SymbolQuery;
 use crate::refactor::Finding;
 
 use super::Project;
-use super::target::{Function, ParamKind};
+use crate::lang::callee::{Function, ParamKind};
 
 /// The calls of the function `query` designates in `file`, as the result has it.
 pub(super) fn check_changed(
@@ -41,11 +41,14 @@ pub(super) fn check_function(project: &Project<'_>, function: &Function) -> Vec<
         let tree = project.lang.parse(&text);
         for (call, explicit_receiver) in function.certain_calls(&path, &text, &tree) {
             if let Some(problem) = mismatch(function, &call, explicit_receiver) {
-                findings.push(Finding::error(
-                    &path,
-                    call.line,
-                    format!("call at {path}:{} {problem}", call.line),
-                ));
+                findings.push(
+                    Finding::error(
+                        &path,
+                        call.line,
+                        format!("call at {path}:{} {problem}", call.line),
+                    )
+                    .with_kind("cross.arity"),
+                );
             }
         }
     }
@@ -144,7 +147,7 @@ fn mismatch(function: &Function, call: &CallSite, explicit_receiver: bool) -> Op
 }
 
 /// "2", or "1 to 3" when some have defaults.
-fn at_most(slots: usize, params: &[super::target::Param]) -> String {
+fn at_most(slots: usize, params: &[crate::lang::callee::Param]) -> String {
     let required = params
         .iter()
         .filter(|p| matches!(p.kind, ParamKind::Positional { default: false, .. }))

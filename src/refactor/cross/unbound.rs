@@ -28,7 +28,8 @@ pub fn python_unbound_updates(path: &str, text: &str, name: &str) -> Vec<Finding
                 format!(
                     "`{variable}` is updated with an augmented assignment in `{name}` but never bound there: Python raises UnboundLocalError when line {line} runs (the extract did not pass `{variable}` in)"
                 ),
-            ));
+            )
+            .with_kind("cross.unbound_update"));
         }
     }
     findings

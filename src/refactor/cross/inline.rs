@@ -8,22 +8,24 @@ use crate::lang::calls::{CallForm, CallSite, word_matches};
 use crate::lang::symbols;
 use crate::refactor::{Finding, InlineRequest};
 
-use super::target::{Function, ParamKind};
-use super::{Project, after_range, line_at};
+use super::{AfterMap, Project};
+use crate::lang::callee::{Function, ParamKind, statement_around};
+use crate::text::LineIndex;
 
 pub(super) fn check(project: &Project<'_>, request: &InlineRequest) -> Vec<Finding> {
     let Some(change) = project.change(&request.file) else {
         return Vec::new();
     };
-    let Some(function) = Function::find(
+    let Some(function) = Function::find_in(
         project.lang,
         &request.file,
         &change.before,
+        &project.tree(change, false),
         &request.function,
     ) else {
         return Vec::new();
     };
-    let after_tree = project.lang.parse(&change.after);
+    let after_tree = project.tree(change, true);
     let after_outline = symbols::outline(project.lang, &after_tree, &change.after);
     let removed = !after_outline
         .iter()
@@ -42,7 +44,10 @@ pub(super) fn check(project: &Project<'_>, request: &InlineRequest) -> Vec<Findi
 fn leftover_calls(project: &Project<'_>, function: &Function) -> Vec<Finding> {
     let mut findings = Vec::new();
     for (path, text) in project.files_mentioning_after(&function.name) {
-        let tree = project.lang.parse(&text);
+        let tree = match project.change(&path) {
+            Some(change) => project.tree(change, true),
+            None => project.lang.parse(&text),
+        };
         for (call, _) in function.certain_calls(&path, &text, &tree) {
             let consequence = match (project.lang, function.owner.is_some()) {
                 (Language::Python, false) => "raises NameError when it runs",
@@ -58,7 +63,8 @@ fn leftover_calls(project: &Project<'_>, function: &Function) -> Vec<Finding> {
                     function.name,
                     first_line(&text[call.range.clone()])
                 ),
-            ));
+            )
+            .with_kind("cross.call_left"));
         }
     }
     findings
@@ -73,14 +79,12 @@ fn arguments_kept(project: &Project<'_>, function: &Function) -> Vec<Finding> {
         {
             continue;
         }
-        let tree = project.lang.parse(&change.before);
+        let tree = project.tree(change, false);
+        let map = AfterMap::new(change);
+        let mut lines: Option<LineIndex> = None;
         for (call, explicit_receiver) in function.certain_calls(&change.path, &change.before, &tree)
         {
-            let replaced = change
-                .edits
-                .iter()
-                .any(|e| e.range.start < call.range.end && e.range.end > call.range.start);
-            if !replaced {
+            if !map.touches(&call.range) {
                 continue;
             }
             // The whole statement, from the start of its line: an inline may bind the arguments
@@ -89,7 +93,7 @@ fn arguments_kept(project: &Project<'_>, function: &Function) -> Vec<Finding> {
             let line_start = change.before[..statement.start]
                 .rfind('\n')
                 .map_or(0, |i| i + 1);
-            let region = after_range(change, line_start..statement.end);
+            let region = map.range(line_start..statement.end);
             let replacement = &change.after[region.clone()];
             for (param, argument) in
                 bound_arguments(function, &call, explicit_receiver, &change.before)
@@ -99,38 +103,22 @@ fn arguments_kept(project: &Project<'_>, function: &Function) -> Vec<Finding> {
                 }
                 findings.push(Finding::error(
                     &change.path,
-                    line_at(&change.after, region.start),
+                    lines
+                        .get_or_insert_with(|| LineIndex::new(&change.after))
+                        .line_of(region.start)
+                        + 1,
                     format!(
                         "the call `{}` passed `{argument}` as `{param}`, which `{}` uses, but the code that replaced it (`{}`) no longer mentions `{argument}`: the inline substituted the arguments wrongly, so it computes something else",
                         first_line(&change.before[call.range.clone()]),
                         function.name,
                         first_line(replacement.trim())
                     ),
-                ));
+                )
+                .with_kind("cross.argument_lost"));
             }
         }
     }
     findings
-}
-
-/// The byte range of the statement that holds `range` (the range itself at the top).
-fn statement_around(
-    tree: &tree_sitter::Tree,
-    range: std::ops::Range<usize>,
-) -> std::ops::Range<usize> {
-    let Some(mut node) = tree
-        .root_node()
-        .descendant_for_byte_range(range.start, range.end)
-    else {
-        return range;
-    };
-    while let Some(parent) = node.parent() {
-        if matches!(parent.kind(), "block" | "module" | "source_file") {
-            return node.byte_range();
-        }
-        node = parent;
-    }
-    range
 }
 
 /// (parameter, argument text) for each argument of `call` bound to a named parameter, the
@@ -274,11 +262,7 @@ mod tests {
         for (path, text) in files {
             sources = sources.with(path, text);
         }
-        let project = Project {
-            lang: Language::from_path(&req.file).unwrap(),
-            changes: &changes,
-            sources: &sources,
-        };
+        let project = Project::new(Language::from_path(&req.file).unwrap(), &changes, &sources);
         check(&project, &req)
     }
 

@@ -6,7 +6,7 @@ use crate::lang::symbols::{self, SymbolQuery};
 use crate::refactor::{Finding, IntroduceParameterRequest, SafeDeleteRequest};
 
 use super::Project;
-use super::target::Function;
+use crate::lang::callee::Function;
 
 /// An error for each certain call of the deleted function that the result still has.
 pub(super) fn deleted(project: &Project<'_>, request: &SafeDeleteRequest) -> Vec<Finding> {

@@ -1,0 +1,301 @@
+//! candor's own checks of every result, from either backend, in milliseconds: what it knows
+//! about the refactor that was asked for, held against the files it produced.
+//! - inline: no call of the function is left where its definition was removed, and each inlined
+//!   call still uses the arguments it passed (`scale(factor, 2)` must not become `2 * 2`);
+//! - extract: the new function is defined once and called where the selection was;
+//! - extract and change signature: every call of the function passes what its definition takes;
+//! - Python extract: no local of the new function is only ever updated in place;
+//! - extract variable: the new local is bound once and read; inline variable: no read of the
+//!   local is left without a binding;
+//! - safe delete: no certain call of the deleted function is left;
+//! - introduce parameter: every certain call passes what the new definition takes;
+//! - the behaviour guards (`refactor::guards`): an extract's call keeps what the selection
+//!   handed on; a move or rename that loses a public name says how to keep it.
+//!
+//! Whether the result parses is checked where every plan is made (`refactor::findings`).
+//! Pure: the project is read through [`Sources`], the result through the plan's changes.
+
+mod arity;
+mod extract;
+mod imports;
+mod inline;
+mod introduced;
+mod jumps;
+mod keywords;
+mod members;
+mod patterns;
+mod public;
+mod returns;
+mod traits;
+mod unbound;
+mod variables;
+mod wording;
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
+
+use tree_sitter::Tree;
+
+use crate::edit::{FileChange, SourceFile};
+use crate::lang::Language;
+use crate::refactor::{Finding, Request, Severity, Sources, guards};
+
+pub use unbound::python_unbound_updates;
+
+/// The findings of the cross-checks for a computed result of `request` in `lang`, leaving out
+/// those on a line where `existing` already has a warning or an error (the refactor said it
+/// itself).
+pub fn check(
+    request: &Request,
+    lang: Language,
+    changes: &[FileChange],
+    sources: &dyn Sources,
+    existing: &[Finding],
+) -> Vec<Finding> {
+    let project = Project::new(lang, changes, sources);
+    let mut findings = match request {
+        Request::Inline(r) => {
+            let mut found = inline::check(&project, r);
+            found.extend(returns::check(&project, r));
+            found.extend(public::check(&project, r));
+            found
+        }
+        Request::Extract(r) => {
+            let mut found = extract::check(&project, r);
+            // The heuristic diagnoses the jumps of its selection itself (or refuses them as the
+            // syntax errors they make in Python): one finding per jump is enough.
+            if existing.iter().any(|f| {
+                f.kind == Some(crate::refactor::extract::JUMP_OUTSIDE) || f.is_syntax_error()
+            }) {
+                found.retain(|f| f.kind != Some(wording::JUMP_LEAVES));
+            }
+            found.extend(guards::dropped_result::check(lang, changes, r, existing));
+            found
+        }
+        Request::ChangeSignature(r) => arity::check_changed(&project, &r.file, &r.function),
+        Request::ExtractVariable(r) => variables::check_extract(&project, r),
+        Request::InlineVariable(r) => variables::check_inline(&project, r),
+        Request::SafeDelete(r) => introduced::deleted(&project, r),
+        Request::IntroduceParameter(r) => introduced::introduced(&project, r),
+        Request::Move(r) => {
+            let mut found = traits::check(&project, r);
+            found.extend(guards::public_api::check(request, lang, changes, sources));
+            found
+        }
+        Request::Rename(r) => {
+            let mut found = members::check(&project, r);
+            found.extend(keywords::check(&project, r));
+            found.extend(guards::public_api::check(request, lang, changes, sources));
+            found
+        }
+    };
+    // What no refactor may write, whichever was asked.
+    findings.extend(patterns::check(&project));
+    findings.extend(imports::check(&project));
+    findings.retain(|f| {
+        !existing
+            .iter()
+            .any(|e| e.file == f.file && e.line == f.line && e.severity >= Severity::Warning)
+    });
+    findings
+}
+
+/// The project as the result would leave it, with the trees of the changed files: each text is
+/// parsed once, whatever the number of checks that ask.
+pub(crate) struct Project<'a> {
+    pub lang: Language,
+    pub changes: &'a [FileChange],
+    pub sources: &'a dyn Sources,
+    /// (path, after?) → tree.
+    trees: RefCell<HashMap<(String, bool), Tree>>,
+}
+
+impl<'a> Project<'a> {
+    pub fn new(lang: Language, changes: &'a [FileChange], sources: &'a dyn Sources) -> Project<'a> {
+        Project {
+            lang,
+            changes,
+            sources,
+            trees: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// The tree of a change's text before (`after` false) or after the refactor, parsed in the
+    /// language of its path (the request's when the path says none).
+    pub fn tree(&self, change: &FileChange, after: bool) -> Tree {
+        let key = (change.path.clone(), after);
+        if let Some(tree) = self.trees.borrow().get(&key) {
+            return tree.clone();
+        }
+        let lang = Language::from_path(&change.path).unwrap_or(self.lang);
+        let tree = lang.parse(if after { &change.after } else { &change.before });
+        self.trees.borrow_mut().insert(key, tree.clone());
+        tree
+    }
+
+    /// The changes of files in the request's language.
+    pub fn own_changes(&self) -> impl Iterator<Item = &'a FileChange> + '_ {
+        self.changes
+            .iter()
+            .filter(|c| Language::from_path(&c.path) == Some(self.lang))
+    }
+
+    pub fn change(&self, path: &str) -> Option<&FileChange> {
+        self.changes.iter().find(|c| c.path == path)
+    }
+
+    /// Every file of the language whose text after the refactor contains `word`, with that text,
+    /// in path order (changed files as the result has them, created ones included).
+    pub fn files_mentioning_after(&self, word: &str) -> Vec<(String, String)> {
+        let mut files: BTreeMap<String, String> = self
+            .sources
+            .files_mentioning(self.lang, word)
+            .map(|m| m.files)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|f: SourceFile| (f.path, f.text))
+            .collect();
+        for change in self.changes {
+            if Language::from_path(&change.path) != Some(self.lang) {
+                continue;
+            }
+            if change.after.contains(word) {
+                files.insert(change.path.clone(), change.after.clone());
+            } else {
+                files.remove(&change.path);
+            }
+        }
+        files.into_iter().collect()
+    }
+}
+
+/// Where a byte range of a file before the refactor is after it: edits overlapping the range
+/// widen it to everything they wrote. Builds an [`AfterMap`]; a check that maps many ranges of
+/// one change builds the map once.
+pub(crate) fn after_range(change: &FileChange, range: Range<usize>) -> Range<usize> {
+    AfterMap::new(change).range(range)
+}
+
+/// The edits of one change as (before range, after range) pairs, in order: maps a range of the
+/// text before to the text after in `O(log edits)`.
+pub(crate) struct AfterMap {
+    spans: Vec<(Range<usize>, Range<usize>)>,
+    after_len: usize,
+}
+
+impl AfterMap {
+    pub fn new(change: &FileChange) -> AfterMap {
+        let mut shift: isize = 0;
+        let spans = change
+            .edits
+            .iter()
+            .map(|e| {
+                let start = (e.range.start as isize + shift) as usize;
+                shift += e.new_text.len() as isize - e.range.len() as isize;
+                (e.range.clone(), start..start + e.new_text.len())
+            })
+            .collect();
+        AfterMap {
+            spans,
+            after_len: change.after.len(),
+        }
+    }
+
+    /// The (before, after) range of every edit, in order.
+    pub fn spans(&self) -> &[(Range<usize>, Range<usize>)] {
+        &self.spans
+    }
+
+    /// An offset outside every edit moves with the edits before it; one inside an edit lands
+    /// where that edit's text starts.
+    fn offset(&self, offset: usize) -> usize {
+        // The edits are sorted and do not overlap: those before `index` end at or before it.
+        let index = self
+            .spans
+            .partition_point(|(before, _)| before.end <= offset);
+        if let Some((before, after)) = self.spans.get(index)
+            && before.start < offset
+            && offset < before.end
+        {
+            return after.start;
+        }
+        let shift = match index.checked_sub(1).map(|i| &self.spans[i]) {
+            Some((before, after)) => after.end as isize - before.end as isize,
+            None => 0,
+        };
+        (offset as isize + shift) as usize
+    }
+
+    /// Whether an edit overlaps `range` of the text before.
+    pub fn touches(&self, range: &Range<usize>) -> bool {
+        let first = self
+            .spans
+            .partition_point(|(before, _)| before.end <= range.start);
+        self.spans
+            .get(first)
+            .is_some_and(|(before, _)| before.start < range.end)
+    }
+
+    /// Where `range` of the text before is in the text after.
+    pub fn range(&self, range: Range<usize>) -> Range<usize> {
+        let mut start = self.offset(range.start);
+        let mut end = self.offset(range.end).max(start);
+        let first = self
+            .spans
+            .partition_point(|(before, _)| before.end < range.start);
+        for (before, after) in &self.spans[first..] {
+            if before.start > range.end {
+                break;
+            }
+            let overlaps = (before.start < range.end && before.end > range.start)
+                || (before.is_empty() && range.start <= before.start);
+            if overlaps {
+                start = start.min(after.start);
+                end = end.max(after.end);
+            }
+        }
+        start..end.min(self.after_len)
+    }
+}
+
+/// 1-based line of a byte offset.
+pub(crate) fn line_at(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
+        + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edit::TextEdit;
+
+    #[test]
+    fn ranges_follow_the_edits() {
+        let source = SourceFile::from_text("a.py", "one\ny = scale(f, 2)\nthree\n");
+        // Line 2 replaced, a line inserted at the top.
+        let change = FileChange::modify(
+            &source,
+            vec![
+                TextEdit::insert(0, "zero\n"),
+                TextEdit::new(4..20, "y = 2 * 2\n"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(change.after, "zero\none\ny = 2 * 2\nthree\n");
+        let call = source.text.find("scale").unwrap();
+        let range = after_range(&change, call..call + 11);
+        assert_eq!(&change.after[range], "y = 2 * 2\n");
+        // Untouched text only moves.
+        let three = source.text.find("three").unwrap();
+        let range = after_range(&change, three..three + 5);
+        assert_eq!(&change.after[range], "three");
+        assert_eq!(
+            line_at(&change.after, change.after.find("three").unwrap()),
+            4
+        );
+    }
+}

@@ -1,0 +1,109 @@
+//! Rust patterns a result must not write: an or-pattern whose alternatives bind different names
+//! (a rename that changed `(foo | foo)` into `(bar | foo)`, E0408) and a field pattern with
+//! `ref`/`mut` before `field: pattern` (`Foo { ref i }` renamed into `Foo { ref baz: i }`). Only
+//! those the file did not have before count.
+
+use crate::lang::Language;
+use crate::lang::rust::patterns::{BadPattern, invalid_field_patterns, uneven_or_patterns};
+use crate::refactor::Finding;
+
+use super::Project;
+use super::wording as w;
+
+pub(super) fn check(project: &Project<'_>) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    for change in project
+        .changes
+        .iter()
+        .filter(|c| Language::from_path(&c.path) == Some(Language::Rust))
+    {
+        let after_tree = project.tree(change, true);
+        let before_tree = (!change.created()).then(|| project.tree(change, false));
+        let new = |find: fn(&tree_sitter::Tree, &str) -> Vec<BadPattern>| {
+            let mut before: Vec<String> = before_tree
+                .as_ref()
+                .map(|t| find(t, &change.before))
+                .unwrap_or_default()
+                .into_iter()
+                .map(|b| b.text)
+                .collect();
+            let mut fresh = Vec::new();
+            for bad in find(&after_tree, &change.after) {
+                match before.iter().position(|t| *t == bad.text) {
+                    Some(i) => {
+                        before.swap_remove(i);
+                    }
+                    None => fresh.push(bad),
+                }
+            }
+            fresh
+        };
+        for bad in new(uneven_or_patterns) {
+            findings.push(
+                Finding::error(
+                    &change.path,
+                    bad.line,
+                    w::uneven_or_pattern(&bad.text, &bad.unmatched),
+                )
+                .with_kind(w::UNEVEN_OR_PATTERN),
+            );
+        }
+        for bad in new(invalid_field_patterns) {
+            findings.push(
+                Finding::error(&change.path, bad.line, w::invalid_field_pattern(&bad.text))
+                    .with_kind(w::INVALID_FIELD_PATTERN),
+            );
+        }
+    }
+    findings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edit::{FileChange, SourceFile};
+    use crate::refactor::MemorySources;
+
+    fn run(before: &str, after: &str) -> Vec<Finding> {
+        let source = SourceFile::from_text("src/lib.rs", before);
+        let change =
+            FileChange::modify(&source, crate::backend::lsp::minimal_edits(before, after)).unwrap();
+        let changes = vec![change];
+        let sources = MemorySources::new().with("src/lib.rs", before);
+        check(&Project::new(Language::Rust, &changes, &sources))
+    }
+
+    #[test]
+    fn a_rename_of_some_alternatives_only_is_an_error() {
+        let before = "fn f(x: (u8, u8)) -> u8 {\n    match x {\n        (foo, _) | (_, foo) => foo,\n    }\n}\n";
+        let after = "fn f(x: (u8, u8)) -> u8 {\n    match x {\n        (bar, _) | (_, foo) => bar,\n    }\n}\n";
+        let found = run(before, after);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            (found[0].line, found[0].kind),
+            (3, Some(w::UNEVEN_OR_PATTERN))
+        );
+        assert!(
+            found[0].message.contains("`bar`, `foo`"),
+            "{}",
+            found[0].message
+        );
+        let renamed = "fn f(x: (u8, u8)) -> u8 {\n    match x {\n        (bar, _) | (_, bar) => bar,\n    }\n}\n";
+        assert!(run(before, renamed).is_empty());
+    }
+
+    #[test]
+    fn ref_shorthand_renamed_into_an_invalid_form_is_an_error() {
+        let before =
+            "struct Foo { i: u8 }\nfn f(x: &Foo) -> u8 {\n    let Foo { ref i } = *x;\n    *i\n}\n";
+        let after = "struct Foo { baz: u8 }\nfn f(x: &Foo) -> u8 {\n    let Foo { ref baz: i } = *x;\n    *i\n}\n";
+        let found = run(before, after);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            (found[0].line, found[0].kind),
+            (3, Some(w::INVALID_FIELD_PATTERN))
+        );
+        let right = "struct Foo { baz: u8 }\nfn f(x: &Foo) -> u8 {\n    let Foo { baz: ref i } = *x;\n    *i\n}\n";
+        assert!(run(before, right).is_empty());
+    }
+}

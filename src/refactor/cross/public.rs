@@ -1,0 +1,194 @@
+//! Inline: the public-API guard. An inline that removes a function's definition leaves every
+//! import of it broken (`from pkg.make import has_own`, `use crate::make::has_own;`): an error
+//! at each import in the project. A removed function that was public API (listed in the
+//! module's `__all__`, or `pub` at the root of a Rust library) may be imported by code outside
+//! the project (its tests, its users): a warning.
+
+use crate::lang::Language;
+use crate::lang::callee::Function;
+use crate::lang::calls::{ReferenceKind, find_mentions, word_matches};
+use crate::lang::symbols;
+use crate::refactor::{Finding, InlineRequest};
+
+use super::wording as w;
+use super::{Project, line_at};
+
+pub(super) fn check(project: &Project<'_>, request: &InlineRequest) -> Vec<Finding> {
+    let lang = project.lang;
+    let Some(change) = project.change(&request.file).filter(|c| !c.created()) else {
+        return Vec::new();
+    };
+    let before_tree = project.tree(change, false);
+    let Some(function) = Function::find_in(
+        lang,
+        &request.file,
+        &change.before,
+        &before_tree,
+        &request.function,
+    ) else {
+        return Vec::new();
+    };
+    if function.owner.is_some() {
+        return Vec::new();
+    }
+    let after_tree = project.tree(change, true);
+    let removed = !symbols::outline(lang, &after_tree, &change.after)
+        .iter()
+        .any(|s| s.kind.is_function() && s.name_path == function.name_path);
+    if !removed {
+        return Vec::new();
+    }
+    let mut findings = Vec::new();
+    let module = function.module();
+    for (path, text) in project.files_mentioning_after(&function.name) {
+        if path == request.file {
+            continue;
+        }
+        let tree = match project.change(&path) {
+            Some(c) => project.tree(c, true),
+            None => lang.parse(&text),
+        };
+        for import in find_mentions(lang, &tree, &text, &function.name)
+            .references
+            .into_iter()
+            .filter(|r| r.kind == ReferenceKind::Import)
+        {
+            // The import names the function's module (`from pkg.make import f`,
+            // `use crate::make::f;`, `use super::f;` from a child module).
+            let line = text[..import.range.start].rfind('\n').map_or(0, |i| i + 1);
+            let statement = &text[line..import.range.end];
+            let names_module = module.is_none_or(|m| !word_matches(statement, m).is_empty())
+                || statement.contains("super::")
+                || statement.trim_start().starts_with("from .");
+            if names_module {
+                findings.push(
+                    Finding::error(
+                        &path,
+                        import.line,
+                        w::removed_but_imported(&function.name, &request.file),
+                    )
+                    .with_kind(w::REMOVED_BUT_IMPORTED),
+                );
+            }
+        }
+    }
+    if findings.is_empty()
+        && let Some(how) = public_how(lang, &request.file, &change.before, &function)
+    {
+        let at = word_matches(&change.before, &function.name)
+            .into_iter()
+            .next()
+            .map_or(1, |o| line_at(&change.before, o));
+        // Where the name first shows (the `__all__` entry, or where the definition was).
+        let line = at.min(change.after.lines().count().max(1));
+        findings.push(
+            Finding::warning(&request.file, line, w::removed_public(&function.name, how))
+                .with_kind(w::REMOVED_PUBLIC),
+        );
+    }
+    findings
+}
+
+/// How the function is public API, when it is.
+fn public_how(lang: Language, file: &str, text: &str, function: &Function) -> Option<&'static str> {
+    let name = &function.name;
+    match lang {
+        Language::Python => {
+            let all = text.find("__all__")?;
+            let listed = [format!("\"{name}\""), format!("'{name}'")];
+            let tail = &text[all..];
+            let end = tail
+                .find(']')
+                .or_else(|| tail.find(')'))
+                .unwrap_or(tail.len());
+            listed
+                .iter()
+                .any(|l| tail[..end].contains(l.as_str()))
+                .then_some("listed in the module's `__all__`")
+        }
+        Language::Rust => {
+            let root = file.ends_with("src/lib.rs") || file == "lib.rs";
+            let public = text.contains(&format!("pub fn {name}("))
+                || text.contains(&format!("pub fn {name}<"));
+            (root && public).then_some("`pub` at the root of the library")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edit::{FileChange, SourceFile};
+    use crate::lang::symbols::SymbolQuery;
+    use crate::refactor::MemorySources;
+
+    fn request(file: &str, name: &str) -> InlineRequest {
+        InlineRequest {
+            file: file.to_string(),
+            function: SymbolQuery {
+                name: name.to_string(),
+                line: None,
+                column: None,
+            },
+        }
+    }
+
+    #[test]
+    fn an_import_of_the_removed_function_is_an_error() {
+        let before = "def helper(x):\n    return x + 1\n\n\ndef user(y):\n    return helper(y)\n";
+        let after = "def user(y):\n    return y + 1\n";
+        let other = "from pkg.make import helper\n\nprint(1)\n";
+        let source = SourceFile::from_text("pkg/make.py", before);
+        let changes = vec![
+            FileChange::modify(&source, crate::backend::lsp::minimal_edits(before, after)).unwrap(),
+        ];
+        let sources = MemorySources::new()
+            .with("pkg/make.py", before)
+            .with("pkg/other.py", other);
+        let found = check(
+            &Project::new(Language::Python, &changes, &sources),
+            &request("pkg/make.py", "helper"),
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!((found[0].file.as_str(), found[0].line), ("pkg/other.py", 1));
+        assert_eq!(found[0].kind, Some(w::REMOVED_BUT_IMPORTED));
+    }
+
+    #[test]
+    fn a_removed_function_of_all_is_a_warning() {
+        let before = "__all__ = [\"helper\", \"user\"]\n\n\ndef helper(x):\n    return x + 1\n\n\ndef user(y):\n    return helper(y)\n";
+        let after = "__all__ = [\"helper\", \"user\"]\n\n\ndef user(y):\n    return y + 1\n";
+        let source = SourceFile::from_text("m.py", before);
+        let changes = vec![
+            FileChange::modify(&source, crate::backend::lsp::minimal_edits(before, after)).unwrap(),
+        ];
+        let sources = MemorySources::new().with("m.py", before);
+        let found = check(
+            &Project::new(Language::Python, &changes, &sources),
+            &request("m.py", "helper"),
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].severity, crate::refactor::Severity::Warning);
+        assert_eq!(found[0].kind, Some(w::REMOVED_PUBLIC));
+        // Not public: nothing.
+        let private_before =
+            "def helper(x):\n    return x + 1\n\n\ndef user(y):\n    return helper(y)\n";
+        let private_after = "def user(y):\n    return y + 1\n";
+        let source = SourceFile::from_text("m.py", private_before);
+        let changes = vec![
+            FileChange::modify(
+                &source,
+                crate::backend::lsp::minimal_edits(private_before, private_after),
+            )
+            .unwrap(),
+        ];
+        let sources = MemorySources::new().with("m.py", private_before);
+        assert!(
+            check(
+                &Project::new(Language::Python, &changes, &sources),
+                &request("m.py", "helper")
+            )
+            .is_empty()
+        );
+    }
+}

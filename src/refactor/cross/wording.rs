@@ -1,0 +1,110 @@
+//! The sentences of the cross-checks added with issue 24 (jumps, patterns, imports, renames, the
+//! public-API guard of inline), each with the stable kind its finding carries.
+
+use crate::lang::jumps::JumpKind;
+
+pub const RETURN_IN_BLOCK: &str = "cross.return_in_block";
+pub const JUMP_LEAVES: &str = "cross.jump_leaves_function";
+pub const UNEVEN_OR_PATTERN: &str = "cross.uneven_or_pattern";
+pub const INVALID_FIELD_PATTERN: &str = "cross.invalid_field_pattern";
+pub const UNUSED_IMPORT: &str = "cross.unused_import";
+pub const TRAIT_NOT_IMPORTED: &str = "cross.trait_not_imported";
+pub const OTHER_SYMBOL_KIND: &str = "cross.rename_other_kind";
+pub const KEYWORD_LEFT: &str = "cross.keyword_left";
+pub const REMOVED_BUT_IMPORTED: &str = "cross.removed_but_imported";
+pub const REMOVED_PUBLIC: &str = "cross.removed_public";
+
+pub fn return_in_block(function: &str, inlined: &str) -> String {
+    format!(
+        "this `return` came into `{function}` with the body of `{inlined}`: it now returns from `{function}` instead of giving the value of the inlined code, so the result does not compile (E0308) or computes something else; inline it by hand (turn the early return into an `if`/`else` value)"
+    )
+}
+
+pub fn jump_leaves(kind: JumpKind, function: &str, rust: bool) -> String {
+    match kind {
+        JumpKind::Break | JumpKind::Continue => format!(
+            "`{}` in `{function}` targets a loop outside the new function: {}; keep the loop's control in the selection, or return a value the caller turns into the `{}`",
+            kind.spelling(),
+            if rust {
+                "it does not compile (E0268)"
+            } else {
+                "Python raises SyntaxError"
+            },
+            kind.spelling()
+        ),
+        JumpKind::Try => format!(
+            "`?` in `{function}` returned from the function the code came from, but `{function}` does not return a `Result` or an `Option`: it does not compile (E0277); give `{function}` that return type or keep the `?` in the caller"
+        ),
+        JumpKind::Await => format!(
+            "`await` in `{function}`, which is not async: {}; make `{function}` async and await its call",
+            if rust {
+                "it does not compile (E0728)"
+            } else {
+                "Python raises SyntaxError"
+            }
+        ),
+        JumpKind::Yield => format!(
+            "`yield` in `{function}` makes it a generator: the caller gets a generator object and its own `yield` is gone, so it computes something else; keep the `yield` in the caller (`yield from {function}(…)`)"
+        ),
+        JumpKind::Return => format!("`return` in `{function}` leaves it"),
+    }
+}
+
+pub fn uneven_or_pattern(pattern: &str, names: &[String]) -> String {
+    format!(
+        "the alternatives of `{pattern}` no longer bind the same names ({}): it does not compile (E0408); a rename must change every alternative",
+        names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+pub fn invalid_field_pattern(pattern: &str) -> String {
+    format!(
+        "`{pattern}` puts `ref`/`mut` before `field: pattern`, which Rust does not accept; write `field: ref name` (or `field: mut name`)"
+    )
+}
+
+pub fn unused_import(import: &str) -> String {
+    format!(
+        "the result adds `{import}`, which nothing in the file uses: an unused import (remove it)"
+    )
+}
+
+pub fn trait_not_imported(
+    method: &str,
+    trait_name: &str,
+    source: &str,
+    target: &str,
+    import: &str,
+) -> String {
+    format!(
+        "the moved code calls `.{method}(…)` of the trait `{trait_name}`, which `{source}` imports and `{target}` does not: it does not compile there (E0599); add `{import}` to `{target}`"
+    )
+}
+
+pub fn other_symbol_kind(old: &str, target: &str, touched: &str) -> String {
+    format!(
+        "the rename of the {target} `{old}` also renamed a {touched} of the same name here: a different symbol; check that it should change"
+    )
+}
+
+pub fn keyword_left(keyword: &str, new_name: &str, function: &str) -> String {
+    format!(
+        "this call of `{function}` still passes `{keyword}=`, but the parameter is now `{new_name}`: Python raises TypeError when it runs; rename the keyword to `{new_name}=`"
+    )
+}
+
+pub fn removed_but_imported(name: &str, defined_in: &str) -> String {
+    format!(
+        "this file imports `{name}`, but the inline removed its definition from `{defined_in}`: the import fails when it runs (or does not compile); keep the definition or remove the import"
+    )
+}
+
+pub fn removed_public(name: &str, how: &str) -> String {
+    format!(
+        "the inline removed `{name}`, which is public ({how}): code outside the project (its tests, its users) may still import it; keep the definition if anything outside uses it"
+    )
+}
