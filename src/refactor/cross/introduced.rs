@@ -81,11 +81,7 @@ mod tests {
         let text = "def f():\n    return 1\n\n\nf()\n";
         let (sources, change) = changed(text, "def f():\n    return 1\n\n\n", "");
         let changes = [change];
-        let project = Project {
-            lang: Language::Python,
-            changes: &changes,
-            sources: &sources,
-        };
+        let project = Project::new(Language::Python, &changes, &sources);
         let request = SafeDeleteRequest {
             file: "a.py".into(),
             symbol: SymbolQuery {
@@ -104,11 +100,7 @@ mod tests {
         let text = "def f(a):\n    return a + 1\n\n\nf(2)\n";
         let (sources, change) = changed(text, "(a):", "(a, one):");
         let changes = [change];
-        let project = Project {
-            lang: Language::Python,
-            changes: &changes,
-            sources: &sources,
-        };
+        let project = Project::new(Language::Python, &changes, &sources);
         let request = IntroduceParameterRequest {
             file: "a.py".into(),
             start_line: 2,

@@ -118,11 +118,7 @@ mod tests {
             before,
             "def f(a):\n    return (a + 1) * x\n",
         )];
-        let project = Project {
-            lang: Language::Python,
-            changes: &changes,
-            sources: &sources,
-        };
+        let project = Project::new(Language::Python, &changes, &sources);
         let request = InlineVariableRequest {
             file: "f.py".into(),
             line: 2,
@@ -136,11 +132,7 @@ mod tests {
         let before = "def f(a):\n    x = a + 1\n    return x\n\n\ndef g():\n    x = 2\n    return lambda: x\n";
         let after = "def f(a):\n    return a + 1\n\n\ndef g():\n    x = 2\n    return lambda: x\n";
         let changes = [change("f.py", before, after)];
-        let project = Project {
-            lang: Language::Python,
-            changes: &changes,
-            sources: &sources,
-        };
+        let project = Project::new(Language::Python, &changes, &sources);
         assert_eq!(check_inline(&project, &request), Vec::new());
 
         let changes = [change(
@@ -148,11 +140,7 @@ mod tests {
             before,
             "def f(a):\n    y = a\n    x = a + 1\n    return x * x\n",
         )];
-        let project = Project {
-            lang: Language::Python,
-            changes: &changes,
-            sources: &sources,
-        };
+        let project = Project::new(Language::Python, &changes, &sources);
         let request = ExtractVariableRequest {
             file: "f.py".into(),
             start_line: 2,
