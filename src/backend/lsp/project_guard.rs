@@ -11,6 +11,10 @@
 //!   rustc as configured: a cargo configuration with any key outside a list of keys that cannot
 //!   name a program refuses the start, naming the key. So do a `rust-analyzer.toml` (it can set
 //!   override commands) and a `rust-project.json` (it names a sysroot and commands).
+//! - A cargo configuration can also appear after the start, and rust-analyzer reloads the
+//!   workspace by itself on a `Cargo.toml` change, before candor's next request can stop it
+//!   (`trust_stamp`): the server's environment, repeated as `cargo.extraEnv`, overrides what such
+//!   a configuration could make cargo run (`cargo_overrides`).
 //! - pylsp-rope opens the project with rope, which executes `.ropeproject/config.py` and unpickles
 //!   the data files there, and imports the `extension_modules` of `[tool.rope]` in
 //!   `pyproject.toml`: either refuses the start. (pylsp-rope ignores pylsp's `rope.ropeFolder`
