@@ -425,3 +425,141 @@ fn a_cargo_config_that_appears_during_a_session_stops_the_server_at_the_next_req
     assert!(reason.contains("build.rustc-wrapper"), "{reason}");
     assert_eq!(third["backend_used"], "hybrid", "{third:#}");
 }
+
+/// Issue 21 item 2: rust-analyzer reloads the workspace by itself (its own file watcher) when
+/// `Cargo.toml` changes — between two requests, before candor's stamp check can stop it. A cargo
+/// configuration that appeared with that change must not make that reload run a program of the
+/// repository: in an untrusted project the server's environment overrides what the
+/// configuration could make cargo run. `setup(root, marker)` writes the program (which writes
+/// `marker` when run) and returns the configuration; `key` is the one the second answer's
+/// refusal names.
+fn reload_with_config(setup: impl Fn(&Path, &Path) -> String, key: &str) {
+    if !require(&["rust-analyzer"]) {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let marker = root.join("MARKER");
+    cargo_project(&root);
+    let mut args = extract_rust();
+    args["semantic_edit_backend"] = json!("auto");
+    let mut mcp = Mcp::start(home.path(), &root);
+    let first = mcp.call(1, "refactor_extract_function", args.clone());
+    assert_eq!(first["backend_used"], "lsp", "{first:#}");
+
+    let config = setup(&root, &marker);
+    write(&root, ".cargo/config.toml", &config);
+    // The change rust-analyzer's own watcher reacts to.
+    write(
+        &root,
+        "Cargo.toml",
+        "[package]\nname = \"hostile\"\nversion = \"0.1.1\"\nedition = \"2021\"\n\n[dependencies]\n",
+    );
+    // Long enough for its debounce and the reload (`cargo metadata`, the sysroot's rustc).
+    let start = std::time::Instant::now();
+    while !marker.exists() && start.elapsed() < std::time::Duration::from_secs(10) {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    assert!(
+        !marker.exists(),
+        "the repository's program ran on rust-analyzer's own reload:\n{config}\n{}",
+        std::fs::read_to_string(&marker).unwrap_or_default()
+    );
+    let second = mcp.call(2, "refactor_extract_function", args);
+    drop(mcp);
+    assert!(!marker.exists(), "the repository's program ran:\n{config}");
+    assert_eq!(second["success"], true, "{second:#}");
+    let reason = second["data"]["fallback_reason"].as_str().unwrap_or("");
+    assert!(
+        reason.contains("rust-analyzer was stopped") && reason.contains(&format!("`{key}`")),
+        "{second:#}"
+    );
+}
+
+/// A shell script at `path` in `root` that notes its run in `marker`, then runs its arguments.
+fn marker_script(root: &Path, path: &str, marker: &Path) -> String {
+    executable(
+        root,
+        path,
+        &format!(
+            "#!/bin/sh\necho ran >> '{}'\nexec \"$@\"\n",
+            marker.display()
+        ),
+    );
+    root.join(path).display().to_string()
+}
+
+#[test]
+fn a_rustc_wrapper_that_appears_with_a_cargo_toml_change_does_not_run_on_the_servers_reload() {
+    reload_with_config(
+        |root, marker| {
+            let wrap = marker_script(root, "tools/wrap", marker);
+            format!("[build]\nrustc-wrapper = \"{wrap}\"\nrustc-workspace-wrapper = \"{wrap}\"\n")
+        },
+        "build.rustc-workspace-wrapper",
+    );
+}
+
+#[test]
+fn a_build_rustc_that_appears_with_a_cargo_toml_change_does_not_run_on_the_servers_reload() {
+    reload_with_config(
+        |root, marker| {
+            // A working rustc that notes its run.
+            executable(
+                root,
+                "tools/rustc",
+                &format!(
+                    "#!/bin/sh\necho ran >> '{}'\nexec rustc \"$@\"\n",
+                    marker.display()
+                ),
+            );
+            format!(
+                "[build]\nrustc = \"{}\"\n",
+                root.join("tools/rustc").display()
+            )
+        },
+        "build.rustc",
+    );
+}
+
+/// `[env]` (without `force`) with `LD_PRELOAD` of a small library, built with the real gcc,
+/// whose constructor writes the marker: cargo would start rustc with it.
+#[test]
+fn an_env_ld_preload_that_appears_with_a_cargo_toml_change_does_not_run_on_the_servers_reload() {
+    ld_preload_reload("\"{}\"");
+}
+// Not tested, because not closed: `LD_PRELOAD = { value = "…", force = true }` beats the
+// environment (cargo gives it to the rustc it runs during the reload); see README.
+
+/// `[env] LD_PRELOAD = <value>` (`value` a format with `{}` for the library's path) of a small
+/// library, built with the real gcc, whose constructor writes the marker.
+fn ld_preload_reload(value: &'static str) {
+    if !require(&["gcc"]) {
+        return;
+    }
+    reload_with_config(
+        |root, marker| {
+            let source = root.join("tools/pre.c");
+            write(
+                root,
+                "tools/pre.c",
+                &format!(
+                    "#include <stdio.h>\n#include <unistd.h>\n__attribute__((constructor)) static void m(void) {{ char exe[512] = {{0}}; readlink(\"/proc/self/exe\", exe, 511); FILE *f = fopen(\"{}\", \"a\"); if (f) {{ fprintf(f, \"ran in %s\\n\", exe); fclose(f); }} }}\n",
+                    marker.display()
+                ),
+            );
+            let library = root.join("tools/pre.so");
+            let built = Command::new("gcc")
+                .args(["-shared", "-fPIC", "-o"])
+                .arg(&library)
+                .arg(&source)
+                .status()
+                .unwrap();
+            assert!(built.success());
+            let value = value.replacen("{}", &library.display().to_string(), 1);
+            format!("[env]\nLD_PRELOAD = {value}\n")
+        },
+        "env",
+    );
+}

@@ -483,6 +483,7 @@ impl LspPool {
                 &command,
                 &workspace,
                 &launch.env,
+                &launch.cargo_env,
                 self.settings.request_timeout,
                 Arc::clone(&slot.status),
                 Arc::clone(&self.interrupts),

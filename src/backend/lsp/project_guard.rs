@@ -11,6 +11,10 @@
 //!   rustc as configured: a cargo configuration with any key outside a list of keys that cannot
 //!   name a program refuses the start, naming the key. So do a `rust-analyzer.toml` (it can set
 //!   override commands) and a `rust-project.json` (it names a sysroot and commands).
+//! - A cargo configuration can also appear after the start, and rust-analyzer reloads the
+//!   workspace by itself on a `Cargo.toml` change, before candor's next request can stop it
+//!   (`trust_stamp`): the server's environment, repeated as `cargo.extraEnv`, overrides what such
+//!   a configuration could make cargo run (`cargo_overrides`).
 //! - pylsp-rope opens the project with rope, which executes `.ropeproject/config.py` and unpickles
 //!   the data files there, and imports the `extension_modules` of `[tool.rope]` in
 //!   `pyproject.toml`: either refuses the start. (pylsp-rope ignores pylsp's `rope.ropeFolder`
@@ -34,6 +38,10 @@ use super::servers::{CommandLine, Flavor};
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Launch {
     pub env: Vec<(String, String)>,
+    /// What rust-analyzer must also give every cargo it runs (`cargo.extraEnv`, which wins over
+    /// the `[env]` of the project's cargo configuration that rust-analyzer passes on): the whole
+    /// `env` of a rust-analyzer in an untrusted project, empty otherwise.
+    pub cargo_env: Vec<(String, String)>,
 }
 
 /// Checks the project before a server for `lang` starts in `workspace`. A trusted project is
@@ -53,6 +61,9 @@ pub fn launch(
         launch
             .env
             .push(("PATH".to_string(), path.to_string_lossy().into_owned()));
+    }
+    if !launch.cargo_env.is_empty() {
+        launch.cargo_env = launch.env.clone();
     }
     Ok(launch)
 }
@@ -87,18 +98,123 @@ fn launch_for_trust(
     if lang != Language::Rust {
         return Ok(Launch::default());
     }
-    match pinned_toolchain(root.path()) {
-        Ok(Some(toolchain)) => Ok(Launch {
-            env: vec![("RUSTUP_TOOLCHAIN".to_string(), toolchain)],
-        }),
-        Ok(None) => Ok(Launch::default()),
+    let mut env = match pinned_toolchain(root.path()) {
+        Ok(Some(toolchain)) => vec![("RUSTUP_TOOLCHAIN".to_string(), toolchain)],
+        Ok(None) => Vec::new(),
         Err(reason) => match toolchain_file(root, workspace) {
-            Some(file) => refuse(format!(
-                "the toolchain {file} names ({reason}, so candor cannot use the user's default instead)"
-            )),
-            None => Ok(Launch::default()),
+            Some(file) => {
+                return refuse(format!(
+                    "the toolchain {file} names ({reason}, so candor cannot use the user's default instead)"
+                ));
+            }
+            None => Vec::new(),
         },
+    };
+    let toolchain = env.first().map(|(_, name)| name.clone());
+    env.extend(cargo_overrides(root.path(), toolchain.as_deref()));
+    Ok(Launch {
+        cargo_env: env.clone(),
+        env,
+    })
+}
+
+/// The environment that makes cargo ignore what a project's cargo configuration could make it
+/// run, for a rust-analyzer started in an untrusted project. The check above refuses such a
+/// configuration when the server starts; this covers one that appears later, when rust-analyzer
+/// reloads the workspace by itself (its own file watcher, on a `Cargo.toml` change) before
+/// candor's next request can stop it (`trust_stamp`). Each was tried with the real cargo
+/// (`cargo metadata`, `cargo check`); the environment beats the configuration:
+/// - `RUSTC_WRAPPER` and `RUSTC_WORKSPACE_WRAPPER` empty: no wrapper (`build.rustc-wrapper`,
+///   `build.rustc-workspace-wrapper`, also when they come through `include`);
+/// - `RUSTC` and `RUSTDOC`: the pinned toolchain's own, by absolute path (`build.rustc`,
+///   `build.rustdoc`); left out when neither rustup nor PATH has one;
+/// - `CARGO_ENCODED_RUSTFLAGS` and `CARGO_ENCODED_RUSTDOCFLAGS` empty: no flags from
+///   `build.rustflags`, `target.<triple>.rustflags` (`-C linker=…`), `profile.*.rustflags`;
+/// - `CARGO` too, which rust-analyzer runs instead of the `cargo` on PATH;
+/// - `LD_PRELOAD`, `LD_AUDIT`, `LD_LIBRARY_PATH`, `HOME`, `CARGO_HOME`, `RUSTUP_HOME` as the
+///   user has them (the loader ones empty when unset): an `[env]` entry without `force = true`
+///   does not replace a variable that is set.
+///
+/// rust-analyzer itself passes the configuration's `[env]` to the cargo it runs; the same
+/// variables go to it as `cargo.extraEnv`, which wins (see `Launch::cargo_env`).
+///
+/// Not covered (see README): an `[env]` entry with `force = true` (cargo gives it to the rustc it
+/// runs for `cargo metadata` whatever the environment), and `[env]` entries of other variables;
+/// `target.<triple>.linker` and `runner` (nothing rust-analyzer runs links or runs a binary:
+/// build scripts and `cargo check` are off, see `servers::Flavor::settings`).
+fn cargo_overrides(root: &Path, toolchain: Option<&str>) -> Vec<(String, String)> {
+    let mut env: Vec<(String, String)> = [
+        "RUSTC_WRAPPER",
+        "RUSTC_WORKSPACE_WRAPPER",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "CARGO_ENCODED_RUSTDOCFLAGS",
+    ]
+    .iter()
+    .map(|name| (name.to_string(), String::new()))
+    .collect();
+    for name in ["LD_PRELOAD", "LD_AUDIT", "LD_LIBRARY_PATH"] {
+        let value = std::env::var_os(name).unwrap_or_default();
+        env.push((name.to_string(), value.to_string_lossy().into_owned()));
     }
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    for (name, default) in [
+        ("HOME", ""),
+        ("CARGO_HOME", ".cargo"),
+        ("RUSTUP_HOME", ".rustup"),
+    ] {
+        let value = std::env::var_os(name)
+            .map(PathBuf::from)
+            .or_else(|| home.as_ref().map(|home| home.join(default)));
+        if let Some(value) = value {
+            env.push((name.to_string(), value.to_string_lossy().into_owned()));
+        }
+    }
+    for (var, program) in [
+        ("CARGO", "cargo"),
+        ("RUSTC", "rustc"),
+        ("RUSTDOC", "rustdoc"),
+    ] {
+        if let Some(path) = toolchain_program(root, toolchain, program) {
+            env.push((var.to_string(), path.to_string_lossy().into_owned()));
+        }
+    }
+    env
+}
+
+/// The absolute path of `program` in the pinned toolchain: `rustup which` (with
+/// `RUSTUP_TOOLCHAIN` when candor pins one), run from `/` so that no project's toolchain file is
+/// read; without rustup, the program found on PATH outside the project. Asked once per process.
+fn toolchain_program(root: &Path, toolchain: Option<&str>, program: &str) -> Option<PathBuf> {
+    static FOUND: OnceLock<std::sync::Mutex<Vec<(String, Option<PathBuf>)>>> = OnceLock::new();
+    let key = format!("{}/{program}", toolchain.unwrap_or(""));
+    let cache = FOUND.get_or_init(Default::default);
+    if let Some((_, found)) = cache.lock().ok()?.iter().find(|(k, _)| *k == key).cloned() {
+        return found;
+    }
+    let found = match crate::programs::find("rustup", root).found {
+        Some(rustup) => {
+            let mut command = std::process::Command::new(rustup);
+            command
+                .args(["which", program])
+                .current_dir("/")
+                .stdin(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null());
+            if let Some(name) = toolchain {
+                command.env("RUSTUP_TOOLCHAIN", name);
+            }
+            command.output().ok().and_then(|output| {
+                let text = String::from_utf8_lossy(&output.stdout).trim().to_string();
+                let path = PathBuf::from(text);
+                (output.status.success() && path.is_absolute() && !path.starts_with(root))
+                    .then_some(path)
+            })
+        }
+        None => crate::programs::find(program, root).found,
+    };
+    if let Ok(mut cache) = cache.lock() {
+        cache.push((key, found.clone()));
+    }
+    found
 }
 
 /// The directories from `workspace` up to the root, nearest first (those whose settings cargo
@@ -393,6 +509,40 @@ mod tests {
         ] {
             assert_eq!(keys(text).as_deref(), Some(key), "{text}");
         }
+    }
+
+    #[test]
+    fn an_untrusted_rust_analyzer_gets_an_environment_that_beats_the_cargo_configuration() {
+        let dir = tempfile::tempdir().unwrap();
+        let env = cargo_overrides(dir.path(), None);
+        let get = |name: &str| env.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+        for name in [
+            "RUSTC_WRAPPER",
+            "RUSTC_WORKSPACE_WRAPPER",
+            "CARGO_ENCODED_RUSTFLAGS",
+            "CARGO_ENCODED_RUSTDOCFLAGS",
+        ] {
+            assert_eq!(get(name).as_deref(), Some(""), "{name}");
+        }
+        for name in ["LD_PRELOAD", "LD_AUDIT", "LD_LIBRARY_PATH"] {
+            assert!(get(name).is_some(), "{name} is pinned");
+        }
+        // Where there is a toolchain, its programs are named by absolute paths outside the
+        // project (the CI machines have one).
+        for name in ["CARGO", "RUSTC", "RUSTDOC"] {
+            if let Some(path) = get(name) {
+                let path = Path::new(&path);
+                assert!(
+                    path.is_absolute() && path.exists(),
+                    "{name}={}",
+                    path.display()
+                );
+                assert!(!path.starts_with(dir.path()));
+            }
+        }
+        assert!(
+            crate::programs::find("rustc", dir.path()).found.is_none() || get("RUSTC").is_some()
+        );
     }
 
     #[test]

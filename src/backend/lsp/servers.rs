@@ -78,8 +78,20 @@ impl Flavor {
 
     /// rust-analyzer settings: no `cargo check`, no build scripts or proc-macro server, no
     /// cache priming — candor asks a few questions of one crate and must answer in seconds.
-    pub fn settings(self) -> Value {
+    /// `cargo_env` (an untrusted project's, see `project_guard::Launch`) is sent as
+    /// `cargo.extraEnv`: rust-analyzer gives every cargo it runs the `[env]` of the project's
+    /// cargo configuration, and `extraEnv` wins over it.
+    pub fn settings(self, cargo_env: &[(String, String)]) -> Value {
         match self {
+            Flavor::RustAnalyzer if !cargo_env.is_empty() => {
+                let mut settings = Flavor::RustAnalyzer.settings(&[]);
+                let extra: serde_json::Map<String, Value> = cargo_env
+                    .iter()
+                    .map(|(name, value)| (name.clone(), Value::String(value.clone())))
+                    .collect();
+                settings["cargo"]["extraEnv"] = Value::Object(extra);
+                settings
+            }
             Flavor::RustAnalyzer => json!({
                 "checkOnSave": false,
                 "cachePriming": {"enable": false},
@@ -348,6 +360,19 @@ fn declares_workspace(manifest: &Path) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_untrusted_projects_cargo_environment_is_sent_as_extra_env() {
+        let plain = Flavor::RustAnalyzer.settings(&[]);
+        assert!(plain["cargo"].get("extraEnv").is_none());
+        assert_eq!(plain["cargo"]["buildScripts"]["enable"], false);
+        let env = [("RUSTC_WRAPPER".to_string(), String::new())];
+        let settings = Flavor::RustAnalyzer.settings(&env);
+        assert_eq!(settings["cargo"]["extraEnv"]["RUSTC_WRAPPER"], "");
+        assert_eq!(settings["cargo"]["buildScripts"]["enable"], false);
+        assert_eq!(settings["checkOnSave"], false);
+        assert_eq!(settings["procMacro"]["enable"], false);
+    }
+
     use super::*;
 
     #[test]

@@ -140,6 +140,8 @@ impl StatusCell {
 /// What the server tells us on its own, and what it asks of us.
 struct SessionState {
     flavor: Mutex<Flavor>,
+    /// Sent to rust-analyzer as `cargo.extraEnv` (see `Flavor::settings`).
+    cargo_env: Vec<(String, String)>,
     folders: Value,
     status: Arc<StatusCell>,
     /// `workspace/applyEdit` requests received since the last [`SessionState::begin_capture`].
@@ -212,14 +214,15 @@ impl Callbacks for SessionState {
                         .map(|item| {
                             let section = item.get("section").and_then(Value::as_str).unwrap_or("");
                             match flavor.section() {
-                                Some(ours) if section == ours => flavor.settings(),
+                                Some(ours) if section == ours => flavor.settings(&self.cargo_env),
                                 Some(ours) => section
                                     .strip_prefix(ours)
                                     .and_then(|rest| rest.strip_prefix('.'))
                                     .and_then(|rest| {
-                                        rest.split('.').try_fold(flavor.settings(), |v, key| {
-                                            v.get(key).cloned()
-                                        })
+                                        rest.split('.')
+                                            .try_fold(flavor.settings(&self.cargo_env), |v, key| {
+                                                v.get(key).cloned()
+                                            })
                                     })
                                     .unwrap_or(Value::Null),
                                 None => Value::Null,
@@ -361,12 +364,15 @@ impl Session {
         command: &CommandLine,
         workspace: &Path,
         env: &[(String, String)],
+        cargo_env: &[(String, String)],
         timeout: Duration,
         status: Arc<StatusCell>,
         interrupts: Arc<Interrupts>,
     ) -> Result<Session, LspFailure> {
         status.set_starting();
-        let result = Session::initialize(command, workspace, env, timeout, &status, interrupts);
+        let result = Session::initialize(
+            command, workspace, env, cargo_env, timeout, &status, interrupts,
+        );
         if let Err(failure) = &result {
             status.set_failed(&failure.reason());
         }
@@ -377,6 +383,7 @@ impl Session {
         command: &CommandLine,
         workspace: &Path,
         env: &[(String, String)],
+        cargo_env: &[(String, String)],
         timeout: Duration,
         status: &Arc<StatusCell>,
         interrupts: Arc<Interrupts>,
@@ -392,6 +399,7 @@ impl Session {
         let rope_folder_existed = rope_folder.exists();
         let state = Arc::new(SessionState {
             flavor: Mutex::new(guess),
+            cargo_env: cargo_env.to_vec(),
             folders: folders.clone(),
             status: Arc::clone(status),
             applied: Mutex::new(Vec::new()),
@@ -412,7 +420,7 @@ impl Session {
             "rootUri": root_uri,
             "rootPath": workspace.to_string_lossy(),
             "workspaceFolders": folders,
-            "initializationOptions": guess.settings(),
+            "initializationOptions": guess.settings(cargo_env),
             "capabilities": client_capabilities(),
             "trace": "off",
         });
@@ -444,7 +452,7 @@ impl Session {
         if let Some(section) = flavor.section() {
             client.notify(
                 "workspace/didChangeConfiguration",
-                json!({"settings": {section: flavor.settings()}}),
+                json!({"settings": {section: flavor.settings(cargo_env)}}),
             );
         }
         if flavor == Flavor::Pylsp {
@@ -857,6 +865,7 @@ mod tests {
         cell.set_running(true);
         let state = SessionState {
             flavor: Mutex::new(Flavor::RustAnalyzer),
+            cargo_env: Vec::new(),
             folders: Value::Null,
             status: Arc::clone(&cell),
             applied: Mutex::new(Vec::new()),

@@ -3,7 +3,9 @@
 //! appeared, went or changed, the server is stopped and `project_guard`'s rules are applied again
 //! before anything restarts it. A check per request, not a file watcher: it costs a few `stat`s,
 //! and it does not see what happens between two requests (rust-analyzer reloads the workspace by
-//! itself when `Cargo.toml` changes; turning that off loses its `cfg(test)` code).
+//! itself when `Cargo.toml` changes; turning that off loses its `cfg(test)` code). What such a
+//! reload could run through a cargo configuration that appeared meanwhile is overridden by the
+//! server's environment (`project_guard::cargo_overrides`), except what that cannot reach.
 //!
 //! Stamped, in each folder from the server's workspace up to the project root: `.cargo/config`,
 //! `.cargo/config.toml`, `rust-toolchain`, `rust-toolchain.toml`, `rust-analyzer.toml`,
