@@ -63,6 +63,20 @@ pub(super) fn check_inline(project: &Project<'_>, request: &InlineVariableReques
         return Vec::new();
     };
     let name = &change.before[name_node.byte_range()];
+    // A local is read only inside the function that binds it: occurrences of the name elsewhere
+    // (another function's local, a field named in a macro's tokens) are not its reads. The
+    // function starts where it did (the inline edits only its inside) and ends shifted by what
+    // the edits added or removed.
+    let mut outermost = None;
+    let mut scope = vars::scope_of(lang, name_node);
+    while let vars::Scope::Function(node) | vars::Scope::Class(node) = scope {
+        outermost = Some(node);
+        scope = vars::scope_of(lang, node);
+    }
+    let within = outermost.map(|f| {
+        let shift = change.after.len() as isize - change.before.len() as isize;
+        f.start_byte()..(f.end_byte() as isize + shift).max(f.start_byte() as isize) as usize
+    });
     let tree = lang.parse(&change.after);
     if !syntax_errors(&tree, &change.after).is_empty() {
         return Vec::new();
@@ -73,6 +87,7 @@ pub(super) fn check_inline(project: &Project<'_>, request: &InlineVariableReques
     for (read, _) in found
         .iter()
         .filter(|(_, o)| matches!(o, Occurrence::Read | Occurrence::Mutation))
+        .filter(|(n, _)| within.as_ref().is_none_or(|r| r.contains(&n.start_byte())))
     {
         // Bound in its scope or in one around it (a closure reads its function's locals).
         let mut scope = vars::scope_of(lang, *read);
@@ -153,5 +168,27 @@ mod tests {
         let found = check_extract(&project, &request);
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(found[0].message.contains("never read"));
+    }
+
+    #[test]
+    fn a_field_of_the_same_name_in_another_functions_macro_is_not_a_read() {
+        // rust-analyzer's inline of `average` into a shorthand field; the tests name the field
+        // inside `assert_eq!`'s tokens, where it is a plain identifier.
+        let sources = MemorySources::new();
+        let before = "fn f() -> S {\n    let average = 1 + 2;\n    S { average }\n}\n\nfn g() {\n    assert_eq!(f(), S { average: 3 });\n}\n";
+        let after = "fn f() -> S {\n    S { average: 1 + 2 }\n}\n\nfn g() {\n    assert_eq!(f(), S { average: 3 });\n}\n";
+        let changes = [change("src/lib.rs", before, after)];
+        let project = Project::new(Language::Rust, &changes, &sources);
+        let request = InlineVariableRequest {
+            file: "src/lib.rs".into(),
+            line: 2,
+            column: 9,
+        };
+        assert_eq!(check_inline(&project, &request), Vec::new());
+        // A read left inside the function still is one.
+        let left = "fn f() -> S {\n    S { average }\n}\n\nfn g() {\n    assert_eq!(f(), S { average: 3 });\n}\n";
+        let changes = [change("src/lib.rs", before, left)];
+        let project = Project::new(Language::Rust, &changes, &sources);
+        assert_eq!(check_inline(&project, &request).len(), 1);
     }
 }
