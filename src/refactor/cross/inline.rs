@@ -82,18 +82,23 @@ fn arguments_kept(project: &Project<'_>, function: &Function) -> Vec<Finding> {
         let tree = project.tree(change, false);
         let map = AfterMap::new(change);
         let mut lines: Option<LineIndex> = None;
+        let before_lines = LineIndex::new(&change.before);
+        // Where the statement of the previous call ended: a statement's region never reaches
+        // back over another one's, so calls sharing one long line cost one pass, not one each.
+        let mut previous_end = 0;
         for (call, explicit_receiver) in function.certain_calls(&change.path, &change.before, &tree)
         {
             if !map.touches(&call.range) {
                 continue;
             }
-            // The whole statement, from the start of its line: an inline may bind the arguments
-            // to the parameters in statements of their own just before it.
+            // The whole statement, from the start of its line (or the end of the statement
+            // before it there): an inline may bind the arguments to the parameters in
+            // statements of their own just before it.
             let statement = statement_around(&tree, call.range.clone());
-            let line_start = change.before[..statement.start]
-                .rfind('\n')
-                .map_or(0, |i| i + 1);
-            let region = map.range(line_start..statement.end);
+            let line_start = before_lines.line_start(before_lines.line_of(statement.start));
+            let region_start = line_start.max(previous_end.min(statement.start));
+            previous_end = previous_end.max(statement.end);
+            let region = map.range(region_start..statement.end);
             let replacement = &change.after[region.clone()];
             for (param, argument) in
                 bound_arguments(function, &call, explicit_receiver, &change.before)
@@ -331,6 +336,30 @@ mod tests {
             request("src/lib.rs", "double"),
         );
         assert!(findings.is_empty(), "{findings:?}");
+    }
+
+    #[test]
+    fn each_call_on_a_shared_line_is_judged_by_its_own_statement() {
+        // Two calls on one line, their arguments swapped by a wrong inline: the first
+        // statement's replacement mentions `b`, but the second call's own statement does not.
+        let before = "def double(x):\n    return x * 2\n\n\ndef f(a, b):\n    y = double(a); z = double(b)\n    return y + z\n";
+        let after = "def double(x):\n    return x * 2\n\n\ndef f(a, b):\n    y = b * 2; z = a * 2\n    return y + z\n";
+        // The heuristic's edits: one per call, not one per line.
+        let first = before.find("double(a)").unwrap();
+        let second = before.find("double(b)").unwrap();
+        let edits = vec![
+            crate::edit::TextEdit::new(first..first + "double(a)".len(), "b * 2"),
+            crate::edit::TextEdit::new(second..second + "double(b)".len(), "a * 2"),
+        ];
+        let source = SourceFile::from_text("m.py", before);
+        let change = FileChange::modify(&source, edits).unwrap();
+        assert_eq!(change.after, after);
+        let findings = run(&[("m.py", before)], vec![change], request("m.py", "double"));
+        let lost: Vec<_> = findings
+            .iter()
+            .filter(|f| f.kind == Some("cross.argument_lost"))
+            .collect();
+        assert_eq!(lost.len(), 2, "{findings:?}");
     }
 
     #[test]
