@@ -170,6 +170,14 @@ fn the_readme_walk_through_works_from_one_shell_after_scripts_run() {
             script.push('\n');
         }
     }
+    // Then the README's line that puts the built candor on PATH, in the same shell.
+    let export = blocks
+        .iter()
+        .flat_map(|b| b.lines())
+        .find(|l| l.trim_start().starts_with("export PATH="))
+        .expect("the README says how to put candor on PATH");
+    script.push_str(export.split("  #").next().unwrap().trim());
+    script.push('\n');
     script.push_str("candor trust --list\n");
     // The demo's Rust check runs: no second shell was needed to trust it.
     script.push_str(
