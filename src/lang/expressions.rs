@@ -386,6 +386,26 @@ fn operand_type(
     None
 }
 
+/// Rust: whether `node`'s written type is only the default of an unsuffixed number (`0` is
+/// `i32`, `1.5` is `f64`, when nothing else decides): parentheses, a minus and operations of
+/// such numbers included. Rust infers an unsuffixed number's type from how it is used, so that
+/// default is a guess.
+pub fn rust_number_without_suffix(node: Node<'_>, text: &str) -> bool {
+    let own = node_text(node, text);
+    match node.kind() {
+        "integer_literal" => literal_suffix(own, INTEGER_SUFFIXES).is_none(),
+        "float_literal" => literal_suffix(own, &["f32", "f64"]).is_none(),
+        "parenthesized_expression" | "unary_expression" => node
+            .named_child(0)
+            .is_some_and(|inner| rust_number_without_suffix(inner, text)),
+        "binary_expression" => ["left", "right"].iter().all(|field| {
+            node.child_by_field_name(field)
+                .is_some_and(|side| rust_number_without_suffix(side, text))
+        }),
+        _ => false,
+    }
+}
+
 const INTEGER_SUFFIXES: &[&str] = &[
     "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
 ];

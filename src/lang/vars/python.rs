@@ -169,8 +169,12 @@ pub(super) fn occurrence(name: Node<'_>) -> Occurrence {
         "augmented_assignment" if is(parent, "left") => Occurrence::Write,
         "named_expression" if is(parent, "name") => Occurrence::Write,
         "delete_statement" => Occurrence::Write,
-        "pattern_list" | "tuple_pattern" | "list_pattern" | "as_pattern_target" | "as_pattern"
-        | "for_in_clause" | "case_pattern" => Occurrence::Pattern,
+        "pattern_list" | "tuple_pattern" | "list_pattern" | "as_pattern_target"
+        | "case_pattern" => Occurrence::Pattern,
+        // Only the target: the iterable of `for x in items` and the value of `with v as y` are
+        // reads.
+        "for_in_clause" if is(parent, "left") => Occurrence::Pattern,
+        "as_pattern" if is(parent, "alias") => Occurrence::Pattern,
         "for_statement" if is(parent, "left") => Occurrence::Pattern,
         "parameters"
         | "lambda_parameters"

@@ -74,3 +74,24 @@ fn rust_precedence_decides_parentheses() {
     assert!(needs_parens(Language::Rust, value, reads[0], text));
     assert!(!needs_parens(Language::Rust, value, reads[1], text));
 }
+
+#[test]
+fn a_comprehension_iterable_and_a_with_value_are_reads_their_targets_are_not() {
+    let text = "def f(items, ctx):\n    g = (x for x in items)\n    with ctx as c:\n        pass\n";
+    let tree = parse(Language::Python, text);
+    let kind_of = |name: &str| {
+        occurrences(Language::Python, tree.root_node(), text, name)
+            .into_iter()
+            .map(|(_, o)| o)
+            .filter(|o| *o != Occurrence::Parameter)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(kind_of("items"), vec![Occurrence::Read]);
+    assert_eq!(kind_of("ctx"), vec![Occurrence::Read]);
+    assert!(
+        kind_of("x").contains(&Occurrence::Pattern),
+        "{:?}",
+        kind_of("x")
+    );
+    assert_eq!(kind_of("c"), vec![Occurrence::Pattern]);
+}

@@ -142,7 +142,7 @@ pub fn plan(
     let mut plan = Plan::default();
     let mut builder = ChangeSetBuilder::new();
     // The definition: the new list and the occurrences.
-    let (list_text, parameter_text, type_note) =
+    let (list_text, parameter_text, type_note, type_guessed) =
         new_list(lang, &tree, expr, text, &old, new_name, &function, &reads)?;
     builder.edit(path, TextEdit::new(old.range.clone(), list_text));
     let body = function.body.unwrap_or(function_node);
@@ -157,6 +157,13 @@ pub fn plan(
         symbol.line,
         w::introduced(&expression, new_name, &symbol.name_path, replaced.len()),
     ));
+    if type_guessed {
+        plan.findings.push(Finding::warning(
+            path,
+            request.start_line,
+            w::default_number_type(&expression, parameter_type(&parameter_text)),
+        ));
+    }
     let calls_something = expressions::calls_something(lang, expr);
     if calls_something {
         plan.findings.push(Finding::warning(
@@ -301,7 +308,8 @@ fn reads_of(
 }
 
 /// The new parameter list, in the old one's layout, the new parameter as written, and the
-/// note on where a Rust type came from.
+/// note on where a Rust type came from, and whether that type is only an unsuffixed number's
+/// default (a guess).
 #[allow(clippy::too_many_arguments)]
 fn new_list(
     lang: Language,
@@ -312,9 +320,9 @@ fn new_list(
     new_name: &str,
     function: &ChangedFunction<'_>,
     reads: &Reads,
-) -> Result<(String, String, Option<CaveatNote>), RefactorError> {
+) -> Result<(String, String, Option<CaveatNote>, bool), RefactorError> {
     let expression = crate::lang::node_text(expr, text);
-    let (item, note) = match lang {
+    let (item, note, guessed) = match lang {
         Language::Rust => {
             let param_type = |name: &str| {
                 old.params
@@ -324,6 +332,8 @@ fn new_list(
             };
             let (ty, source) = expressions::rust_written_type(tree, expr, text, &param_type)
                 .ok_or_else(|| RefactorError::Unsupported(w::unknown_type(expression)))?;
+            let guessed = source == TypeSource::Literal
+                && expressions::rust_number_without_suffix(expr, text);
             let source = match &source {
                 TypeSource::Literal => w::literal_source(expression),
                 TypeSource::Cast => w::cast_source().to_string(),
@@ -331,9 +341,9 @@ fn new_list(
                 TypeSource::Parameter(p) => w::parameter_source(p),
             };
             let note = CaveatNote::new(Caveat::IntroduceParameterTypes, w::type_note(&ty, &source));
-            (format!("{new_name}: {ty}"), Some(note))
+            (format!("{new_name}: {ty}"), Some(note), guessed)
         }
-        Language::Python => (new_name.to_string(), None),
+        Language::Python => (new_name.to_string(), None, false),
     };
     // Python: before `*args`, `*`, keyword-only parameters and `**kwargs`.
     let index = old
@@ -367,6 +377,7 @@ fn new_list(
         render_list(&old.layout, &items, &old.footer, eol).0,
         item,
         note,
+        guessed,
     ))
 }
 
@@ -417,3 +428,8 @@ fn occurrences(
 
 #[cfg(test)]
 mod tests;
+
+/// The type written in `name: Type`.
+fn parameter_type(parameter: &str) -> &str {
+    parameter.split_once(':').map_or("", |(_, ty)| ty.trim())
+}

@@ -153,3 +153,27 @@ fn a_test_function_is_refused_and_an_uncalled_function_is_warned_about() {
         plan.findings
     );
 }
+
+#[test]
+fn an_unsuffixed_number_typed_only_by_default_is_warned_about() {
+    // `0` is used as a `usize` (an index): `i32` is only the default of an unsuffixed number.
+    let sources = project(&[(
+        "src/lib.rs",
+        "pub fn first(v: &[u8]) -> u8 {\n    let i = 0;\n    v[i]\n}\n\npub fn run() -> u8 {\n    first(&[1])\n}\n",
+    )]);
+    let plan = introduce(&sources, "src/lib.rs", 2, "0", "start").unwrap();
+    let warned = |plan: &Plan| {
+        plan.findings.iter().any(|f| {
+            f.severity == crate::refactor::Severity::Warning
+                && f.message.contains("only its default")
+        })
+    };
+    assert!(warned(&plan), "{:?}", plan.findings);
+    // A number combined with a typed parameter takes that type: nothing to warn about.
+    let sources = project(&[(
+        "src/lib.rs",
+        "pub fn wait(n: u64) -> u64 {\n    n * 60\n}\n\npub fn run() -> u64 {\n    wait(2)\n}\n",
+    )]);
+    let plan = introduce(&sources, "src/lib.rs", 2, "60", "unit").unwrap();
+    assert!(!warned(&plan), "{:?}", plan.findings);
+}

@@ -216,3 +216,11 @@ pub fn no_call_found(function: &str, name: &str) -> String {
         "no call of `{function}` was found in the project: whatever calls it (a framework, a callback, a test runner, another package) does not pass `{name}` and fails"
     )
 }
+
+/// An unsuffixed number's type is Rust's default, a guess: the function may use it as another.
+pub fn default_number_type(expression: &str, ty: &str) -> String {
+    format!(
+        "`{}` has no written type: Rust infers a number's type from how it is used, and `{ty}` is only its default — if the function uses it as another type (a `usize` index, a `u64`), the new parameter does not compile (E0308); give the number its type (a suffix such as `0usize`, or `as u64`) and introduce it again",
+        first_line(expression)
+    )
+}
