@@ -731,3 +731,50 @@ fn a_rope_failure_inside_one_file_names_the_file() {
     let reason = fallback["data"]["fallback_reason"].as_str().unwrap();
     assert!(reason.contains("ledger/deep.py"), "{reason}");
 }
+
+/// Rope inlines `subtotal = price * count + 1` into `subtotal * 2` as `price * count + 1 * 2`
+/// (measured against the golden case `inline_variable/python/parenthesised`): where rope's result
+/// differs from candor's own inline of the same local, the result says so, quoting both lines.
+#[test]
+fn a_rope_inline_that_differs_from_candors_own_is_said() {
+    if !require_rope() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(
+        root.join("app.py"),
+        "def total(price, count):\n    subtotal = price * count + 1\n    doubled = subtotal * 2\n    return doubled, -subtotal, subtotal\n",
+    )
+    .unwrap();
+    let envelope = call(
+        root,
+        "refactor_inline_variable",
+        json!({"file_path": "app.py", "line": 2, "column": 5, "semantic_edit_backend": "lsp", "verify": false}),
+    );
+    assert_eq!(envelope["success"], true, "{envelope:#}");
+    let diff = envelope["data"]["changes"][0]["diff"]
+        .as_str()
+        .unwrap_or("");
+    let warned = envelope["data"]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| {
+            f["severity"] == "warning"
+                && f["message"]
+                    .as_str()
+                    .is_some_and(|m| m.contains("rope's inline differs from candor's own"))
+        });
+    if diff.contains("price * count + 1 * 2") {
+        assert!(
+            warned,
+            "rope dropped the parentheses and nothing said so: {envelope:#}"
+        );
+    } else {
+        assert!(
+            !warned,
+            "rope's result is candor's own, no warning: {envelope:#}"
+        );
+    }
+}

@@ -107,5 +107,42 @@ pub(super) fn inline_variable(
         ],
         timeout,
     )?;
-    plan_of(session, &answer, checked)
+    let mut plan = plan_of(session, &answer, checked)?;
+    // Rope pastes the initializer without the parentheses precedence may need
+    // (`subtotal * 2` with `subtotal = price * count + 1` became `price * count + 1 * 2`):
+    // where its result differs from candor's own inline of the same local, say where.
+    if let Some(finding) = differs_from_own(&plan, checked, &request.file) {
+        plan.findings.push(finding);
+    }
+    Ok(plan)
+}
+
+/// A warning at the first line where `rope`'s text of `path` differs from candor's own plan of
+/// the same request, quoting both.
+fn differs_from_own(rope: &Plan, own: &Plan, path: &str) -> Option<crate::refactor::Finding> {
+    let after = |plan: &Plan| {
+        plan.changes
+            .iter()
+            .find(|c| c.path == path)
+            .map(|c| c.after.clone())
+    };
+    let (theirs, ours) = (after(rope)?, after(own)?);
+    if theirs == ours {
+        return None;
+    }
+    let (index, (their_line, our_line)) = theirs
+        .lines()
+        .zip(ours.lines())
+        .enumerate()
+        .find(|(_, (a, b))| a != b)
+        .unwrap_or((theirs.lines().count().min(ours.lines().count()), ("", "")));
+    Some(crate::refactor::Finding::warning(
+        path,
+        index + 1,
+        format!(
+            "rope's inline differs from candor's own here: rope wrote `{}`, candor's heuristic writes `{}` — rope pastes the value without the parentheses precedence may need, which changes what the code computes; compare before applying (the heuristic's result: semantic_edit_backend \"tree-sitter\")",
+            their_line.trim(),
+            our_line.trim()
+        ),
+    ))
 }
