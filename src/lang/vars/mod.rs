@@ -149,26 +149,6 @@ pub fn expression_at<'t>(
     }
 }
 
-/// The innermost expression other than a lone name that covers `range` (the cursor, or the
-/// text of selected lines): its byte range.
-pub fn expression_around(
-    lang: Language,
-    root: Node<'_>,
-    range: Range<usize>,
-) -> Option<Range<usize>> {
-    let mut node = root.descendant_for_byte_range(range.start, range.end)?;
-    loop {
-        if is_expression(lang, node)
-            && !is_name(lang, node)
-            && node.start_byte() <= range.start
-            && node.end_byte() >= range.end
-        {
-            return Some(node.byte_range());
-        }
-        node = node.parent()?;
-    }
-}
-
 /// Every expression other than a lone name that covers `range`, innermost first, each wider
 /// than the one before (a node of the same range as its child is skipped): the choices a
 /// user widens through.
