@@ -276,6 +276,10 @@ fn variable_forms_and_previews() {
         assert_eq!((code.cursor, code.col), (59, 16), "{:?}", h.state.notice);
         h.press(&["E"]).type_text("subtotal");
         snapshot("form_extract_variable", &h, &root);
+        // One widen: `order_total(items) + shipping`, then back.
+        h.press(&["alt-up"]);
+        snapshot("form_extract_variable_widened", &h, &root);
+        h.press(&["alt-down"]);
         h.press(&["enter"]);
         let extracted = ready(&h);
         assert_eq!(

@@ -149,24 +149,28 @@ pub fn expression_at<'t>(
     }
 }
 
-/// The innermost expression other than a lone name that covers `range` (the cursor, or the
-/// text of selected lines): its byte range.
-pub fn expression_around(
+/// Every expression other than a lone name that covers `range`, innermost first, each wider
+/// than the one before (a node of the same range as its child is skipped): the choices a
+/// user widens through.
+pub fn expressions_around(
     lang: Language,
     root: Node<'_>,
     range: Range<usize>,
-) -> Option<Range<usize>> {
-    let mut node = root.descendant_for_byte_range(range.start, range.end)?;
-    loop {
+) -> Vec<Range<usize>> {
+    let mut found: Vec<Range<usize>> = Vec::new();
+    let mut next = root.descendant_for_byte_range(range.start, range.end);
+    while let Some(node) = next {
         if is_expression(lang, node)
             && !is_name(lang, node)
             && node.start_byte() <= range.start
             && node.end_byte() >= range.end
+            && found.last() != Some(&node.byte_range())
         {
-            return Some(node.byte_range());
+            found.push(node.byte_range());
         }
-        node = node.parent()?;
+        next = node.parent();
     }
+    found
 }
 
 /// What would change if `expr` were evaluated before `statement` (which holds it), if anything.

@@ -95,3 +95,15 @@ fn a_comprehension_iterable_and_a_with_value_are_reads_their_targets_are_not() {
     );
     assert_eq!(kind_of("c"), vec![Occurrence::Pattern]);
 }
+
+#[test]
+fn the_expressions_around_the_cursor_go_from_the_innermost_out_skipping_names() {
+    let text = "fn f(a: i32, b: i32) -> i32 {\n    let x = a * (b + 1);\n    x\n}\n";
+    let tree = parse(Language::Rust, text);
+    let at = text.find("b + 1").unwrap();
+    let found: Vec<&str> = expressions_around(Language::Rust, tree.root_node(), at..at)
+        .into_iter()
+        .map(|r| &text[r])
+        .collect();
+    assert_eq!(found, ["b + 1", "(b + 1)", "a * (b + 1)"]);
+}

@@ -130,7 +130,7 @@ impl Context {
             ],
             Context::Outline => &[Up, Down, PageUp, PageDown, Top, Bottom, SelectSymbol, Back],
             Context::Prompt => &[Submit, Cancel],
-            Context::Form => &[Submit, Cancel, Complete],
+            Context::Form => &[Submit, Cancel, Complete, Widen, Narrow],
             Context::Input => &[
                 Left,
                 Right,
@@ -236,6 +236,8 @@ pub enum Command {
     Submit,
     Cancel,
     Complete,
+    Widen,
+    Narrow,
     DeleteBack,
     DeleteForward,
     DeleteWordBack,
@@ -269,7 +271,7 @@ pub enum Command {
 }
 
 impl Command {
-    const ALL: [Command; 69] = [
+    const ALL: [Command; 71] = [
         Command::Quit,
         Command::Help,
         Command::Up,
@@ -309,6 +311,8 @@ impl Command {
         Command::Submit,
         Command::Cancel,
         Command::Complete,
+        Command::Widen,
+        Command::Narrow,
         Command::DeleteBack,
         Command::DeleteForward,
         Command::DeleteWordBack,
@@ -383,6 +387,8 @@ impl Command {
             Command::Submit => "submit",
             Command::Cancel => "cancel",
             Command::Complete => "complete",
+            Command::Widen => "widen",
+            Command::Narrow => "narrow",
             Command::DeleteBack => "delete_back",
             Command::DeleteForward => "delete_forward",
             Command::DeleteWordBack => "delete_word_back",
@@ -530,6 +536,8 @@ impl Command {
             (Context::Prompt, Cancel) => "cancel: back where the cursor was",
             (_, Cancel) => "cancel",
             (_, Complete) => "complete the path",
+            (_, Widen) => "extract variable: take the next enclosing expression",
+            (_, Narrow) => "extract variable: back to the previous, smaller expression",
             (_, DeleteBack) => "delete the character before the cursor",
             (_, DeleteForward) => "delete the character under the cursor",
             (_, DeleteWordBack) => "delete the word before the cursor",

@@ -59,6 +59,10 @@ pub enum FormKind {
         /// The expression, its blanks collapsed, to show.
         expression: String,
         language: Language,
+        /// The expressions around the cursor, innermost first; `start`, `end` and `expression`
+        /// are those of `choices[chosen]` (the widen and narrow keys move `chosen`).
+        choices: Vec<ExpressionChoice>,
+        chosen: usize,
     },
     IntroduceParameter {
         file: String,
@@ -73,7 +77,47 @@ pub enum FormKind {
     },
 }
 
+/// One expression extract variable can take: where it is (1-based lines, character columns,
+/// the end just after its last character) and its text, blanks collapsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExpressionChoice {
+    pub start: (usize, usize),
+    pub end: (usize, usize),
+    pub expression: String,
+}
+
 impl FormKind {
+    /// Extract variable: moves to the next enclosing expression (`wider`) or back to the
+    /// previous one; `false` when there is none that way (or the form is another one).
+    pub fn step_expression(&mut self, wider: bool) -> bool {
+        let FormKind::ExtractVariable {
+            start,
+            end,
+            expression,
+            choices,
+            chosen,
+            ..
+        } = self
+        else {
+            return false;
+        };
+        let next = if wider {
+            *chosen + 1
+        } else if *chosen == 0 {
+            return false;
+        } else {
+            *chosen - 1
+        };
+        let Some(choice) = choices.get(next) else {
+            return false;
+        };
+        *start = choice.start;
+        *end = choice.end;
+        *expression = choice.expression.clone();
+        *chosen = next;
+        true
+    }
+
     pub fn tool(&self) -> Tool {
         match self {
             FormKind::Extract { .. } => Tool::ExtractFunction,

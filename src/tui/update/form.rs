@@ -38,6 +38,11 @@ pub(super) fn key(
                 ask_folder(&mut form, fx);
             }
         }
+        Some(command @ (Command::Widen | Command::Narrow)) => {
+            if form.kind.step_expression(command == Command::Widen) {
+                form.error = validate(&form, false, open_doc(state)).err();
+            }
+        }
         Some(Command::Submit) => match validate(&form, true, open_doc(state)) {
             Ok(Some(request)) => {
                 let origin_line = state.code.as_ref().map_or(0, |c| c.cursor);
@@ -116,7 +121,7 @@ pub(super) fn changed(
 /// Checks the input; on success, the typed request (`None` while the input is not complete
 /// yet). `submitting` also refuses an empty input (while typing, an empty input is not yet an
 /// error). `doc` is the open file.
-fn validate(
+pub(super) fn validate(
     form: &Form,
     submitting: bool,
     doc: Option<&Document>,

@@ -286,25 +286,33 @@ pub(super) fn start_extract_variable(state: &mut State) -> Screen {
         }
     };
     let tree = doc.language.parse(&doc.text);
-    let Some(found) = crate::lang::vars::expression_around(doc.language, tree.root_node(), wanted)
-    else {
+    let found = crate::lang::vars::expressions_around(doc.language, tree.root_node(), wanted);
+    if found.is_empty() {
         state.warn(
             "put the cursor on an expression (or select the lines it spans) to extract it into a variable"
                 .to_string(),
         );
         return Screen::Code;
-    };
+    }
     let index = crate::text::LineIndex::new(&doc.text);
-    let start = index.line_column(&doc.text, found.start);
-    let end = index.line_column(&doc.text, found.end);
-    let expression = crate::text::collapse_whitespace(&doc.text[found]);
+    let choices: Vec<ExpressionChoice> = found
+        .into_iter()
+        .map(|range| ExpressionChoice {
+            start: index.line_column(&doc.text, range.start),
+            end: index.line_column(&doc.text, range.end),
+            expression: crate::text::collapse_whitespace(&doc.text[range]),
+        })
+        .collect();
+    let first = choices[0].clone();
     Screen::Form(Form {
         kind: FormKind::ExtractVariable {
             file: doc.path.clone(),
-            start,
-            end,
-            expression,
+            start: first.start,
+            end: first.end,
+            expression: first.expression,
             language: doc.language,
+            choices,
+            chosen: 0,
         },
         input: new_input("the new variable's name, e.g. total", ""),
         error: None,

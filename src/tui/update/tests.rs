@@ -753,3 +753,101 @@ fn a_running_check_shows_its_step_the_seconds_and_the_files_done() {
         "{screen}"
     );
 }
+
+/// Opens `text` as `w.py` with the cursor on the first `at`, and presses `E`.
+fn extract_variable_form(text: &str, at: &str) -> (tempfile::TempDir, Headless) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("w.py"), text).unwrap();
+    let mut h = Headless::open(
+        &dir.path().join("w.py"),
+        Some(BackendChoice::TreeSitter),
+        (100, 30),
+    )
+    .unwrap();
+    h.press(&["/"]).type_text(at).press(&["enter"]);
+    h.press(&["E"]);
+    assert_eq!(
+        h.state.screen.kind(),
+        ScreenKind::Form,
+        "{:?}",
+        h.state.notice
+    );
+    (dir, h)
+}
+
+/// The chosen expression, where it is, and the range the request would send.
+fn chosen(
+    h: &Headless,
+) -> (
+    String,
+    (usize, usize),
+    (usize, usize),
+    (usize, usize, usize, usize),
+) {
+    let form = h.state.form().unwrap();
+    let FormKind::ExtractVariable {
+        expression,
+        start,
+        end,
+        ..
+    } = &form.kind
+    else {
+        panic!("not the extract variable form: {:?}", form.kind);
+    };
+    let Ok(Some(crate::refactor::Request::ExtractVariable(r))) = form::validate(form, true, None)
+    else {
+        panic!("no extract variable request");
+    };
+    (
+        expression.clone(),
+        *start,
+        *end,
+        (r.start_line, r.start_column, r.end_line, r.end_column),
+    )
+}
+
+#[test]
+fn the_extract_variable_form_widens_to_the_enclosing_expression_and_narrows_back() {
+    let text = "def f(a, b):\n    return a * abs(b) + 1\n";
+    let (_dir, mut h) = extract_variable_form(text, "b) + 1");
+    h.type_text("v");
+    let abs = ("abs(b)".to_string(), (2, 16), (2, 22), (2, 16, 2, 22));
+    let product = ("a * abs(b)".to_string(), (2, 12), (2, 22), (2, 12, 2, 22));
+    let sum = (
+        "a * abs(b) + 1".to_string(),
+        (2, 12),
+        (2, 26),
+        (2, 12, 2, 26),
+    );
+    assert_eq!(chosen(&h), abs);
+    // Narrowing below the innermost expression keeps it.
+    h.press(&["alt-down"]);
+    assert_eq!(chosen(&h), abs);
+    h.press(&["alt-up"]);
+    assert_eq!(chosen(&h), product);
+    h.press(&["ctrl-up"]);
+    assert_eq!(chosen(&h), sum);
+    // The widest one covering the cursor is the statement's value: no further.
+    h.press(&["alt-up"]);
+    assert_eq!(chosen(&h), sum);
+    h.press(&["alt-down"]);
+    assert_eq!(chosen(&h), product);
+    h.press(&["ctrl-down"]);
+    assert_eq!(chosen(&h), abs);
+    // The keys never reached the name typed.
+    assert_eq!(h.state.form().unwrap().input_text(), "v");
+}
+
+/// A lone name is never a choice (the engine refuses to extract one): on `b` in `a * b + 1`
+/// the form starts at `a * b`.
+#[test]
+fn on_a_name_the_form_starts_at_the_expression_around_it() {
+    let text = "def f(a, b):\n    return a * b + 1\n";
+    let (_dir, mut h) = extract_variable_form(text, "b + 1");
+    h.type_text("v");
+    assert_eq!(chosen(&h).0, "a * b");
+    h.press(&["alt-up"]);
+    assert_eq!(chosen(&h).0, "a * b + 1");
+    h.press(&["alt-down"]);
+    assert_eq!(chosen(&h).0, "a * b");
+}

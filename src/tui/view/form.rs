@@ -106,6 +106,23 @@ pub fn render(state: &State, form: &Form, frame: &mut Frame) {
             keys.hint(Context::Form, Command::Complete)
         ));
     }
+    if let FormKind::ExtractVariable {
+        choices, chosen, ..
+    } = &form.kind
+    {
+        if *chosen + 1 < choices.len() {
+            help.push_str(&format!(
+                " · {} widen",
+                keys.hint(Context::Form, Command::Widen)
+            ));
+        }
+        if *chosen > 0 {
+            help.push_str(&format!(
+                " · {} narrow",
+                keys.hint(Context::Form, Command::Narrow)
+            ));
+        }
+    }
     let bottom = Rect::new(
         inner.x + 1,
         inner.bottom().saturating_sub(1),
