@@ -142,7 +142,7 @@ pub fn plan(
     let mut plan = Plan::default();
     let mut builder = ChangeSetBuilder::new();
     // The definition: the new list and the occurrences.
-    let (list_text, parameter_text, type_note, type_guessed) =
+    let (list_text, parameter_text, type_note, type_warning) =
         new_list(lang, &tree, expr, text, &old, new_name, &function, &reads)?;
     builder.edit(path, TextEdit::new(old.range.clone(), list_text));
     let body = function.body.unwrap_or(function_node);
@@ -157,13 +157,8 @@ pub fn plan(
         symbol.line,
         w::introduced(&expression, new_name, &symbol.name_path, replaced.len()),
     ));
-    if type_guessed {
-        plan.findings.push(Finding::warning(
-            path,
-            request.start_line,
-            w::default_number_type(&expression, parameter_type(&parameter_text)),
-        ));
-    }
+    plan.findings
+        .extend(type_warning.map(|m| Finding::warning(path, request.start_line, m)));
     let calls_something = expressions::calls_something(lang, expr);
     if calls_something {
         plan.findings.push(Finding::warning(
@@ -308,8 +303,8 @@ fn reads_of(
 }
 
 /// The new parameter list, in the old one's layout, the new parameter as written, and the
-/// note on where a Rust type came from, and whether that type is only an unsuffixed number's
-/// default (a guess).
+/// note on where a Rust type came from, and a warning when that type is only an unsuffixed
+/// number's default (a guess).
 #[allow(clippy::too_many_arguments)]
 fn new_list(
     lang: Language,
@@ -320,7 +315,7 @@ fn new_list(
     new_name: &str,
     function: &ChangedFunction<'_>,
     reads: &Reads,
-) -> Result<(String, String, Option<CaveatNote>, bool), RefactorError> {
+) -> Result<(String, String, Option<CaveatNote>, Option<String>), RefactorError> {
     let expression = crate::lang::node_text(expr, text);
     let (item, note, guessed) = match lang {
         Language::Rust => {
@@ -332,8 +327,9 @@ fn new_list(
             };
             let (ty, source) = expressions::rust_written_type(tree, expr, text, &param_type)
                 .ok_or_else(|| RefactorError::Unsupported(w::unknown_type(expression)))?;
-            let guessed = source == TypeSource::Literal
-                && expressions::rust_number_without_suffix(expr, text);
+            let guessed = (source == TypeSource::Literal
+                && expressions::rust_number_without_suffix(expr, text))
+            .then(|| w::default_number_type(expression, &ty));
             let source = match &source {
                 TypeSource::Literal => w::literal_source(expression),
                 TypeSource::Cast => w::cast_source().to_string(),
@@ -343,7 +339,7 @@ fn new_list(
             let note = CaveatNote::new(Caveat::IntroduceParameterTypes, w::type_note(&ty, &source));
             (format!("{new_name}: {ty}"), Some(note), guessed)
         }
-        Language::Python => (new_name.to_string(), None, false),
+        Language::Python => (new_name.to_string(), None, None),
     };
     // Python: before `*args`, `*`, keyword-only parameters and `**kwargs`.
     let index = old
@@ -428,8 +424,3 @@ fn occurrences(
 
 #[cfg(test)]
 mod tests;
-
-/// The type written in `name: Type`.
-fn parameter_type(parameter: &str) -> &str {
-    parameter.split_once(':').map_or("", |(_, ty)| ty.trim())
-}
