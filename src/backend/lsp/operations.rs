@@ -160,6 +160,39 @@ pub(super) fn offered(actions: &[Value]) -> String {
     }
 }
 
+/// Runs `action` on the server and applies the edits it answers to the files as the server was
+/// shown them.
+pub(super) fn perform_edits(
+    session: &mut Session,
+    root: &Root,
+    sources: &dyn Sources,
+    action: &Value,
+) -> Result<EditedFiles, LspFailure> {
+    let edits = session.perform(action)?;
+    let mut files = EditedFiles::shown(session.shown_files());
+    for edit in &edits {
+        files
+            .apply(root, sources, &session.open_versions(), edit)
+            .map_err(|e| invalid_edit(session, e))?;
+    }
+    Ok(files)
+}
+
+/// The text of `path` after the action titled `title`; a failure when it left the file alone.
+pub(super) fn edited_text(
+    session: &Session,
+    files: &EditedFiles,
+    path: &str,
+    title: &str,
+) -> Result<String, LspFailure> {
+    files.text(path).map(str::to_string).ok_or_else(|| {
+        LspFailure::Failed(format!(
+            "{} ran \"{title}\" but did not change {path}",
+            session.label()
+        ))
+    })
+}
+
 pub(super) fn invalid_edit(session: &Session, error: impl std::fmt::Display) -> LspFailure {
     LspFailure::Failed(format!(
         "{} sent an edit candor cannot use: {error}",
@@ -194,22 +227,8 @@ fn extract(
         ))
     })?;
     let title = actions::title(action).to_string();
-    let edits = session.perform(action)?;
-    let mut files = EditedFiles::shown(session.shown_files());
-    for edit in &edits {
-        files
-            .apply(root, sources, &session.open_versions(), edit)
-            .map_err(|e| invalid_edit(session, e))?;
-    }
-    let after = files
-        .text(path)
-        .ok_or_else(|| {
-            LspFailure::Failed(format!(
-                "{} ran \"{title}\" but did not change {path}",
-                session.label()
-            ))
-        })?
-        .to_string();
+    let mut files = perform_edits(session, root, sources, action)?;
+    let after = edited_text(session, &files, path, &title)?;
     let created = actions::new_functions(p.lang, &p.file.text, &after);
     let (default_name, name_range) = match created.as_slice() {
         [one] => one.clone(),
@@ -364,13 +383,7 @@ fn inline(
         ))
     })?;
     let title = actions::title(action).to_string();
-    let edits = session.perform(action)?;
-    let mut files = EditedFiles::shown(session.shown_files());
-    for edit in &edits {
-        files
-            .apply(root, sources, &session.open_versions(), edit)
-            .map_err(|e| invalid_edit(session, e))?;
-    }
+    let files = perform_edits(session, root, sources, action)?;
     let mut findings = Vec::new();
     if let Some(after) = files.text(path) {
         let outline = symbols::outline(p.lang, &p.lang.parse(after), after);

@@ -14,8 +14,7 @@ use crate::text::LineIndex;
 use crate::workspace::Root;
 
 use super::actions::{self, Operation};
-use super::convert::EditedFiles;
-use super::operations::{invalid_edit, lsp_range, offered, read};
+use super::operations::{edited_text, invalid_edit, lsp_range, offered, perform_edits, read};
 use super::session::Session;
 use super::{LspFailure, SemanticResult};
 
@@ -95,22 +94,8 @@ pub fn run(
         ))
     })?;
     let title = actions::title(action).to_string();
-    let edits = session.perform(action)?;
-    let mut files = EditedFiles::shown(session.shown_files());
-    for edit in &edits {
-        files
-            .apply(root, sources, &session.open_versions(), edit)
-            .map_err(|e| invalid_edit(session, e))?;
-    }
-    let after = files
-        .text(path)
-        .ok_or_else(|| {
-            LspFailure::Failed(format!(
-                "{} ran \"{title}\" but did not change {path}",
-                session.label()
-            ))
-        })?
-        .to_string();
+    let mut files = perform_edits(session, root, sources, action)?;
+    let after = edited_text(session, &files, path, &title)?;
     if let Request::ExtractVariable(r) = &p.request {
         let names =
             |text: &str| vars::identifier_names(p.lang, p.lang.parse(text).root_node(), text);
