@@ -9,6 +9,8 @@
 //!   local is left without a binding;
 //! - safe delete: no certain call of the deleted function is left;
 //! - introduce parameter: every certain call passes what the new definition takes;
+//! - Python move: no dotted path in a string (a `mock.patch` target) still names the moved code
+//!   or a name it reads under the module it left;
 //! - the behaviour guards (`refactor::guards`): an extract's call keeps what the selection
 //!   handed on; a move or rename that loses a public name says how to keep it.
 //!
@@ -23,6 +25,7 @@ mod introduced;
 mod jumps;
 mod keywords;
 mod members;
+mod patches;
 mod patterns;
 mod public;
 mod returns;
@@ -80,6 +83,7 @@ pub fn check(
         Request::IntroduceParameter(r) => introduced::introduced(&project, r),
         Request::Move(r) => {
             let mut found = traits::check(&project, r);
+            found.extend(patches::check(&project, r));
             found.extend(guards::public_api::check(request, lang, changes, sources));
             found
         }

@@ -13,6 +13,7 @@ pub const OTHER_SYMBOL_KIND: &str = "cross.rename_other_kind";
 pub const KEYWORD_LEFT: &str = "cross.keyword_left";
 pub const REMOVED_BUT_IMPORTED: &str = "cross.removed_but_imported";
 pub const REMOVED_PUBLIC: &str = "cross.removed_public";
+pub const PATCH_LEFT: &str = "cross.patch_left";
 
 pub fn return_in_block(function: &str, inlined: &str) -> String {
     format!(
@@ -106,5 +107,17 @@ pub fn removed_but_imported(name: &str, defined_in: &str) -> String {
 pub fn removed_public(name: &str, how: &str) -> String {
     format!(
         "the inline removed `{name}`, which is public ({how}): code outside the project (its tests, its users) may still import it; keep the definition if anything outside uses it"
+    )
+}
+
+pub fn patched_moved(dotted: &str, name: &str, target_module: &str) -> String {
+    format!(
+        "`{dotted}` names `{name}` where it was before the move: a patch of this path (`mock.patch`, `monkeypatch`) replaces only the old module's name, while code that imports `{name}` from `{target_module}` keeps the real one; patch `{target_module}.{name}`"
+    )
+}
+
+pub fn patched_read(dotted: &str, moved: &str, name: &str, target_module: &str) -> String {
+    format!(
+        "`{dotted}` names the `{name}` that `{moved}` read from its old module: after the move `{moved}` reads `{name}` from `{target_module}`, so a patch of this path (`mock.patch`, `monkeypatch`) no longer reaches it; patch `{target_module}.{name}`"
     )
 }
