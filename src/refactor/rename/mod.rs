@@ -34,7 +34,83 @@ pub fn plan(
         lang,
         sources.oracle(),
     )?;
-    plan_from(sources, request, &found)
+    match trait_declaration(sources, &found)? {
+        Some(declaration) => {
+            // A method of `impl Trait for T` is renamed where the trait declares it: the
+            // declaration, every impl and the calls, as from the declaration itself.
+            let at_trait = references::find(
+                sources,
+                &ReferencesRequest {
+                    file: declaration.0,
+                    symbol: declaration.1,
+                },
+                lang,
+                sources.oracle(),
+            )?;
+            plan_from(sources, request, &at_trait)
+        }
+        None => plan_from(sources, request, &found),
+    }
+}
+
+/// For a method of `impl Trait for T` (Rust): where this project declares the method in
+/// `trait Trait` (file and query), `None` for any other target. A trait the project does not
+/// define (`Display`, a library's) fixes its methods' names: refused, since the impl would no
+/// longer implement it (E0407).
+fn trait_declaration(
+    sources: &dyn Sources,
+    found: &References,
+) -> Result<Option<(String, crate::lang::symbols::SymbolQuery)>, RefactorError> {
+    use crate::lang::symbols::{SymbolKind, SymbolQuery};
+    let target = &found.target;
+    let TargetKind::Member(member) = &target.kind else {
+        return Ok(None);
+    };
+    let Some(trait_name) = member.trait_name.as_deref() else {
+        return Ok(None);
+    };
+    if target.lang != Language::Rust || trait_name == member.owner {
+        return Ok(None);
+    }
+    let store = sources.parsed();
+    let files = sources.word_sites(target.lang, trait_name)?.files;
+    for (file, _) in &files {
+        let tree = store.tree(target.lang, file);
+        let outline = store.outline(target.lang, file, &tree);
+        let declared = outline.iter().find(|s| {
+            s.name == target.name
+                && s.container.is_some_and(|c| {
+                    outline[c].kind == SymbolKind::Trait && outline[c].name == trait_name
+                })
+        });
+        if let Some(method) = declared {
+            return Ok(Some((
+                file.path.clone(),
+                SymbolQuery {
+                    name: method.name_path.clone(),
+                    line: Some(method.line),
+                    column: None,
+                },
+            )));
+        }
+    }
+    let trait_defined = files.iter().any(|(file, _)| {
+        let tree = store.tree(target.lang, file);
+        store
+            .outline(target.lang, file, &tree)
+            .iter()
+            .any(|s| s.kind == SymbolKind::Trait && s.name == trait_name)
+    });
+    if trait_defined {
+        // The project's trait does not declare it by this name (a provided method of a macro, a
+        // supertrait's): today's warning says what to check.
+        return Ok(None);
+    }
+    Err(RefactorError::Unsupported(w::library_trait_method(
+        &target.name,
+        trait_name,
+        &member.owner,
+    )))
 }
 
 /// The plan for references already found (the LSP-checked path uses it too).

@@ -244,3 +244,36 @@ fn names_the_language_or_a_trait_calls_itself_are_warned_about() {
         method("It", None)
     )));
 }
+
+#[test]
+fn a_method_of_an_impl_of_the_projects_trait_is_renamed_where_the_trait_declares_it() {
+    let sources = project(&[
+        (
+            "src/lib.rs",
+            "mod speak;\npub use speak::Speak;\n\npub struct Dog;\npub struct Cat;\n\nimpl Speak for Dog {\n    fn speak(&self) -> String {\n        \"woof\".into()\n    }\n}\n\nimpl Speak for Cat {\n    fn speak(&self) -> String {\n        \"meow\".into()\n    }\n}\n",
+        ),
+        (
+            "src/speak.rs",
+            "pub trait Speak {\n    fn speak(&self) -> String;\n}\n",
+        ),
+    ]);
+    let plan = rename(&sources, "src/lib.rs", "Dog/speak", "say").unwrap();
+    assert_eq!(
+        after(&plan, "src/speak.rs"),
+        "pub trait Speak {\n    fn say(&self) -> String;\n}\n"
+    );
+    let lib = after(&plan, "src/lib.rs");
+    assert_eq!(lib.matches("fn say(&self)").count(), 2, "{lib}");
+    assert!(!lib.contains("fn speak"), "{lib}");
+}
+
+#[test]
+fn a_method_of_an_impl_of_a_trait_the_project_does_not_define_is_refused() {
+    let sources = project(&[(
+        "src/lib.rs",
+        "use std::fmt;\n\npub struct Name;\n\nimpl fmt::Display for Name {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n        write!(f, \"name\")\n    }\n}\n",
+    )]);
+    let err = rename(&sources, "src/lib.rs", "Name/fmt", "show").unwrap_err();
+    assert!(matches!(err, RefactorError::Unsupported(_)), "{err:?}");
+    assert!(err.to_string().contains("does not define `Display`"), "{err}");
+}

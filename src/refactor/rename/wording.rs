@@ -62,6 +62,12 @@ pub fn trait_method(name: &str, trait_name: &str, owner: &str) -> String {
     )
 }
 
+pub fn library_trait_method(name: &str, trait_name: &str, owner: &str) -> String {
+    format!(
+        "`{name}` implements the trait `{trait_name}` for `{owner}`, and this project does not define `{trait_name}`: the method's name is the trait's, so renamed, the impl would no longer implement it (E0407); rename the method in the trait's own crate, or give `{owner}` an inherent method of the new name that calls it"
+    )
+}
+
 pub fn special_name(name: &str) -> String {
     format!(
         "`{name}` is a name Python itself looks up (construction, iteration, indexing, truth, operators…): renamed, those implicit uses no longer reach it"
