@@ -108,6 +108,8 @@ def main() -> int:
     ap.add_argument("--check", help="the project's check command (default: cargo check / compileall)")
     ap.add_argument("--tools", default="extract,inline,move,change_signature",
                     help="comma-separated subset of extract,inline,move,change_signature,rename,extract_variable,inline_variable,safe_delete,introduce_parameter")
+    ap.add_argument("--verify", action="store_true",
+                    help="let candor check each apply with the project's checkers first (default: off, so the sweep measures the findings a result carries before any check)")
     ap.add_argument("--backend", default="tree-sitter", help="auto, lsp or tree-sitter (default: tree-sitter)")
     opts = ap.parse_args()
     if not Path(CANDOR).exists():
@@ -214,6 +216,9 @@ def main() -> int:
         stats[tool]["requests"] += 1
         before = snapshot(root)
         args["dry_run"] = False
+        # What a result says before any check is what the sweep measures: candor's own
+        # checkers run only with --verify.
+        args["verify"] = bool(opts.verify)
         result = candor_call(root, full, args, opts.backend)
         if not result.get("success"):
             code = result.get("error", {}).get("code", "?")
