@@ -816,7 +816,7 @@ fn other_definitions(callee: &Callee<'_>, tree: &Tree, text: &str, path: &str) -
             } else {
                 w::another_definition(&s.name_path, path, s.line)
             };
-            Finding::warning(path, s.line, message)
+            Finding::warning(path, s.line, message).with_kind(w::ANOTHER_DEFINITION)
         })
         .collect()
 }

@@ -13,6 +13,7 @@ mod layout;
 pub mod params;
 mod python;
 mod rust;
+mod trait_impls;
 mod typed;
 mod wording;
 
@@ -131,7 +132,6 @@ pub fn plan(
         target.line,
         &resolved.params,
     ));
-    plan.findings.extend(trait_findings(&target, path));
     if target.is_test && !resolved.params.is_empty() {
         plan.findings.push(Finding::error(
             path,
@@ -156,6 +156,27 @@ pub fn plan(
         engine: engine.as_ref(),
     };
     let (files, outcomes) = search_and_rewrite(sources, &callee, &file, &tree, &mut plan.findings)?;
+    // A trait's method changes with the trait's whole family, or not at all.
+    let mut family: BTreeMap<String, SourceFile> = BTreeMap::new();
+    let mut family_at: Vec<(String, usize)> = Vec::new();
+    if lang == Language::Rust
+        && let Some(siblings) =
+            trait_impls::siblings(sources, &target, (path, target.line), &old, request, &files)?
+    {
+        for (sibling_file, edit) in siblings.edits {
+            builder.edit(&sibling_file.path, edit);
+            family.insert(sibling_file.path.clone(), sibling_file);
+        }
+        family_at = siblings.at;
+        plan.findings.extend(siblings.findings);
+        if !siblings.changed.is_empty() {
+            plan.findings.push(Finding::info(
+                path,
+                target.line,
+                w::family_changed(&target.name_path, &siblings.changed),
+            ));
+        }
+    }
     let mut updated = 0usize;
     let mut done = call_sites::Done::default();
     for (source, outcome) in files.values().zip(outcomes) {
@@ -166,7 +187,12 @@ pub fn plan(
             builder.edit(&source.path, edit);
         }
     }
-    plan.changes = builder.build(|p| files.get(p))?;
+    // The family's other members changed too: "another definition keeps its signature" is moot.
+    plan.findings.retain(|f| {
+        f.kind != Some(w::ANOTHER_DEFINITION)
+            || !family_at.iter().any(|(p, l)| *p == f.file && *l == f.line)
+    });
+    plan.changes = builder.build(|p| files.get(p).or_else(|| family.get(p)))?;
     plan.caveat_notes.extend(w::arguments_note(&done));
     details.call_sites_updated = updated;
     plan.details = Details::ChangeSignature(details);
@@ -448,21 +474,6 @@ fn identifier_words(text: &str) -> Vec<(usize, &str)> {
         }
     }
     words
-}
-
-fn trait_findings(target: &function::ChangedFunction<'_>, path: &str) -> Vec<Finding> {
-    let Some(owner) = &target.owner else {
-        return Vec::new();
-    };
-    let Some(trait_name) = &owner.trait_name else {
-        return Vec::new();
-    };
-    let message = if owner.in_trait {
-        w::declared_in_a_trait(&target.name, trait_name)
-    } else {
-        w::implements_a_trait(&target.name_path, trait_name)
-    };
-    vec![Finding::warning(path, target.line, message)]
 }
 
 #[cfg(test)]

@@ -357,8 +357,11 @@ fn run_full(
 
 #[test]
 fn rust_module_paths_and_method_imports_are_not_mentions() {
-    let text = "use std::fmt;\nstruct X;\nimpl fmt::Display for X {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n        write!(f, \"x\")\n    }\n}\nfn g() { let v = vec![X.fmt(1)]; }\n";
-    let sources = MemorySources::new().with("a.rs", text);
+    let text = "use std::fmt;\nstruct X;\nimpl Show for X {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n        write!(f, \"x\")\n    }\n}\nfn g() { let v = vec![X.fmt(1)]; }\n";
+    let sources = MemorySources::new().with("a.rs", text).with(
+        "show.rs",
+        "use std::fmt;\npub trait Show {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result;\n}\n",
+    );
     let plan = run_full(
         &sources,
         "a.rs",
@@ -373,7 +376,7 @@ fn rust_module_paths_and_method_imports_are_not_mentions() {
     assert_eq!(
         messages(&plan),
         vec![
-            "a.rs:4 warning `X/fmt` implements the trait `Display`: the trait's declaration and its other implementations keep the old signature",
+            "a.rs:4 info the same change was made where the trait has `X/fmt` too, so its declaration and every impl keep one signature: Show/fmt (show.rs:3)",
             "a.rs:8 warning `fmt` appears inside a macro at a.rs:8; a call there is not updated, check it by hand",
         ]
     );

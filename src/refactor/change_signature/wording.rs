@@ -209,6 +209,9 @@ pub fn stub_keeps_the_old_signature(path: &str, name_path: &str, line: usize) ->
     )
 }
 
+/// The kind of the warnings of [`another_definition`] and [`stub_keeps_the_old_signature`].
+pub const ANOTHER_DEFINITION: &str = "change_signature.another_definition";
+
 pub fn another_definition(name_path: &str, path: &str, line: usize) -> String {
     format!(
         "another `{name_path}` is defined at {path}:{line}; it keeps its signature, and calls meant for it look the same, so some may have been rewritten: check them"
@@ -262,15 +265,37 @@ pub fn removed_parameter_still_used(
     )
 }
 
-pub fn declared_in_a_trait(name: &str, trait_name: &str) -> String {
+pub fn family_changed(name_path: &str, changed: &[String]) -> String {
     format!(
-        "`{name}` is declared in the trait `{trait_name}`: its implementations keep the old signature and must be changed too"
+        "the same change was made where the trait has `{name_path}` too, so its declaration and every impl keep one signature: {}",
+        changed.join(", ")
     )
 }
 
-pub fn implements_a_trait(name_path: &str, trait_name: &str) -> String {
+pub fn library_trait(name_path: &str, trait_name: &str) -> String {
     format!(
-        "`{name_path}` implements the trait `{trait_name}`: the trait's declaration and its other implementations keep the old signature"
+        "`{name_path}` implements the trait `{trait_name}`, which this project does not define: its parameters are the trait's, so a changed list no longer implements it (E0050/E0053); change the trait in its own crate, or add an inherent method with the new list"
+    )
+}
+
+pub fn sibling_unreadable(name_path: &str, path: &str, line: usize) -> String {
+    format!(
+        "`{name_path}` at {path}:{line} has the same trait method, and its parameter list cannot be read; change both by hand"
+    )
+}
+
+pub fn sibling_named_otherwise(
+    name_path: &str,
+    names: &[String],
+    other: &str,
+    path: &str,
+    line: usize,
+    other_names: &[String],
+) -> String {
+    format!(
+        "`{other}` at {path}:{line} implements the same trait method as `{name_path}`, and names its parameters ({}) otherwise than it ({}); the new list names parameters, so rename them alike first (refactor_rename_symbol), then change the signature",
+        other_names.join(", "),
+        names.join(", ")
     )
 }
 
