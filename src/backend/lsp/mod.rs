@@ -5,6 +5,7 @@
 //! server is doing without ever waiting for one.
 
 mod actions;
+pub mod cargo_guard;
 mod client;
 mod convert;
 mod interrupt;

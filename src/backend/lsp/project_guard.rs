@@ -14,7 +14,9 @@
 //! - A cargo configuration can also appear after the start, and rust-analyzer reloads the
 //!   workspace by itself on a `Cargo.toml` change, before candor's next request can stop it
 //!   (`trust_stamp`): the server's environment, repeated as `cargo.extraEnv`, overrides what such
-//!   a configuration could make cargo run (`cargo_overrides`).
+//!   a configuration could make cargo run (`cargo_overrides`), and its cargo is candor's cargo
+//!   guard, which refuses to run cargo while the configuration holds what the start refuses
+//!   (`guard_cargo`, `cargo_guard`).
 //! - pylsp-rope opens the project with rope, which executes `.ropeproject/config.py` and unpickles
 //!   the data files there, and imports the `extension_modules` of `[tool.rope]` in
 //!   `pyproject.toml`: either refuses the start. (pylsp-rope ignores pylsp's `rope.ropeFolder`
@@ -64,6 +66,7 @@ pub fn launch(
     }
     if !launch.cargo_env.is_empty() {
         launch.cargo_env = launch.env.clone();
+        guard_cargo(&mut launch, root.path());
     }
     Ok(launch)
 }
@@ -138,11 +141,12 @@ fn launch_for_trust(
 /// rust-analyzer itself passes the configuration's `[env]` to the cargo it runs; the same
 /// variables go to it as `cargo.extraEnv`, which wins (see `Launch::cargo_env`).
 ///
-/// Not covered (see README): an `[env]` entry with `force = true` (cargo gives it to the rustc it
-/// runs for `cargo metadata` whatever the environment), and `[env]` entries of other variables;
-/// `target.<triple>.linker` and `runner` (nothing rust-analyzer runs links or runs a binary:
-/// build scripts and `cargo check` are off, see `servers::Flavor::settings`).
-fn cargo_overrides(root: &Path, toolchain: Option<&str>) -> Vec<(String, String)> {
+/// Not covered by the environment: an `[env]` entry with `force = true` (cargo gives it to the
+/// rustc it runs for `cargo metadata` whatever the environment), and `[env]` entries of other
+/// variables — the cargo guard covers those (`guard_cargo`); `target.<triple>.linker` and
+/// `runner` (nothing rust-analyzer runs links or runs a binary: build scripts and `cargo check`
+/// are off, see `servers::Flavor::settings`), which the guard refuses too.
+pub(super) fn cargo_overrides(root: &Path, toolchain: Option<&str>) -> Vec<(String, String)> {
     let mut env: Vec<(String, String)> = [
         "RUSTC_WRAPPER",
         "RUSTC_WORKSPACE_WRAPPER",
@@ -179,6 +183,39 @@ fn cargo_overrides(root: &Path, toolchain: Option<&str>) -> Vec<(String, String)
         }
     }
     env
+}
+
+/// Points an untrusted rust-analyzer's cargo at candor's cargo guard for `root`, when the guard
+/// is enabled: an `[env]` entry with `force = true` beats every variable of `cargo_overrides`,
+/// so the guard re-reads the configuration at each of rust-analyzer's cargo runs and refuses to
+/// run cargo while it holds anything the start refuses (see `cargo_guard`). `CARGO` (here and in
+/// `cargo.extraEnv`) is the guard; the server's own `CARGO_HOME` is the guard's home, whose
+/// `bin/cargo` rust-analyzer prefers to `CARGO` (cargo itself gets the user's back).
+fn guard_cargo(launch: &mut Launch, root: &Path) {
+    let get = |name: &str| {
+        launch
+            .env
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| PathBuf::from(v))
+    };
+    let (Some(cargo), Some(cargo_home)) = (get("CARGO"), get("CARGO_HOME")) else {
+        return;
+    };
+    let Some(home) = super::cargo_guard::home(root, &cargo, &cargo_home) else {
+        return;
+    };
+    let script = home.join("bin/cargo").to_string_lossy().into_owned();
+    let home = home.to_string_lossy().into_owned();
+    for (env, own_home) in [(&mut launch.env, true), (&mut launch.cargo_env, false)] {
+        for (name, value) in env.iter_mut() {
+            match name.as_str() {
+                "CARGO" => *value = script.clone(),
+                "CARGO_HOME" if own_home => *value = home.clone(),
+                _ => {}
+            }
+        }
+    }
 }
 
 /// The absolute path of `program` in the pinned toolchain: `rustup which` (with
@@ -240,7 +277,7 @@ fn shown(root: &Root, path: &Path) -> String {
 }
 
 /// What in a Rust workspace would make rust-analyzer or cargo run a program of the project.
-fn rust_problem(root: &Root, workspace: &Path) -> Option<String> {
+pub(super) fn rust_problem(root: &Root, workspace: &Path) -> Option<String> {
     for dir in ancestors(root, workspace) {
         for name in [
             "rust-project.json",
