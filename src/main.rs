@@ -121,10 +121,23 @@ enum Command {
         #[arg(long)]
         clear: bool,
     },
+    /// (Internal) What rust-analyzer runs as cargo in an untrusted project: refuses while the
+    /// project's cargo configuration holds what candor refuses, else runs the real cargo.
+    #[command(hide = true)]
+    CargoGuard {
+        #[arg(long)]
+        root: PathBuf,
+        /// The real cargo, then its arguments.
+        #[arg(last = true, required = true)]
+        command: Vec<std::ffi::OsString>,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Ok(program) = std::env::current_exe() {
+        candor::backend::lsp::cargo_guard::enable(program);
+    }
     match run(cli) {
         Ok(code) => code,
         // The reader of our output went away (`candor calls x | head`): nothing left to say.
@@ -194,6 +207,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }) => undo(&root, list, id.as_deref(), json),
         Some(Command::Trust { dir, revoke, list }) => trust(dir, revoke, list),
         Some(Command::Cache { clear, .. }) => cache(clear),
+        Some(Command::CargoGuard { root, command }) => {
+            eprintln!(
+                "{}",
+                candor::backend::lsp::cargo_guard::run(&root, &command)
+            );
+            Ok(ExitCode::from(101))
+        }
         None => {
             let path = cli.path.unwrap_or_else(|| PathBuf::from("."));
             candor::tui::run(&path, cli.backend)?;

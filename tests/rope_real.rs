@@ -593,8 +593,9 @@ fn the_tui_shows_rope_in_the_warning_panel() {
     tui_common::demo_tests_pass(&root, "python");
 }
 
-/// rope's extract variable and inline variable: each applied, the package's tests pass, and
-/// `candor undo` gives back every byte.
+/// rope's extract variable, and inline variable (through pyrefly, which comes before rope for
+/// it, when installed): each applied, the package's tests pass, and `candor undo` gives back
+/// every byte.
 #[test]
 fn extract_variable_and_inline_variable_through_rope() {
     if !require_rope() {
@@ -620,13 +621,34 @@ fn extract_variable_and_inline_variable_through_rope() {
         "{diff}"
     );
     let args = json!({"file_path": "ledger/core.py", "line": line, "column": 5, "semantic_edit_backend": "lsp"});
-    let applied = apply_test_and_undo(root, "refactor_inline_variable", args);
+    let pyrefly = common::servers::runs("pyrefly");
+    let applied = apply_test_and_undo_with(
+        root,
+        "refactor_inline_variable",
+        args,
+        if pyrefly { assert_pyrefly } else { assert_rope },
+    );
     let diff = applied["data"]["changes"][0]["diff"].as_str().unwrap();
     assert!(
         diff.contains(
             "+    return amount_cents + max(amount_cents * rate_percent // 100, minimum)\n"
         ),
         "{diff}"
+    );
+}
+
+/// A result of pyrefly's (`pyrefly lsp`), on the semantic path.
+fn assert_pyrefly(envelope: &Value) {
+    assert_eq!(envelope["success"], true, "{envelope:#}");
+    assert_eq!(envelope["backend_used"], "lsp", "{envelope:#}");
+    let name = envelope["data"]["semantic_backend"]["name"].as_str();
+    assert!(
+        name.is_some_and(|n| n.starts_with("pyrefly")),
+        "{envelope:#}"
+    );
+    assert!(
+        envelope["data"].get("fallback_reason").is_none(),
+        "{envelope:#}"
     );
 }
 

@@ -529,8 +529,16 @@ fn a_build_rustc_that_appears_with_a_cargo_toml_change_does_not_run_on_the_serve
 fn an_env_ld_preload_that_appears_with_a_cargo_toml_change_does_not_run_on_the_servers_reload() {
     ld_preload_reload("\"{}\"");
 }
-// Not tested, because not closed: `LD_PRELOAD = { value = "…", force = true }` beats the
-// environment (cargo gives it to the rustc it runs during the reload); see README.
+
+/// The same with `force = true`, which beats any environment (cargo gives a forced entry to the
+/// rustc it runs whatever the environment says): in an untrusted project rust-analyzer's
+/// `CARGO` is candor's cargo guard, which re-reads the cargo configuration at each run and
+/// refuses to run cargo at all while an `[env]` entry is there.
+#[test]
+fn a_forced_env_ld_preload_that_appears_with_a_cargo_toml_change_does_not_run_on_the_servers_reload()
+ {
+    ld_preload_reload("{ value = \"{}\", force = true }");
+}
 
 /// `[env] LD_PRELOAD = <value>` (`value` a format with `{}` for the library's path) of a small
 /// library, built with the real gcc, whose constructor writes the marker.

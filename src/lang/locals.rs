@@ -329,7 +329,12 @@ const COMPREHENSIONS: &[&str] = &[
 /// `global name` / `nonlocal name` in a function body (not in nested functions or classes).
 fn declares(body: Node<'_>, kind: &str, name: &str, text: &str) -> bool {
     let mut found = false;
+    let holds_name = holding(text, name);
     walk_node(body, |n| {
+        // Such a statement names `name`, and is never part of an expression statement.
+        if found || !holds_name(n) || n.kind() == "expression_statement" {
+            return false;
+        }
         if n.kind() == kind
             && n.named_children(&mut n.walk())
                 .any(|c| node_text(c, text) == name)
@@ -361,8 +366,10 @@ fn binds_parameter(parameters: Node<'_>, name: &str, text: &str) -> bool {
 /// an import, a nested `def`/`class`; nested scopes are not looked into.
 fn python_binds(body: Node<'_>, name: &str, text: &str) -> bool {
     let mut found = false;
+    let holds_name = holding(text, name);
     walk_node(body, |n| {
-        if found {
+        // A binding of `name` holds its text.
+        if found || !holds_name(n) {
             return false;
         }
         match n.kind() {

@@ -162,14 +162,24 @@ pub fn assert_rope(envelope: &Value) {
 
 /// Applies, runs the package's tests, undoes, and checks every byte is back; returns the
 /// applied envelope.
-pub fn apply_test_and_undo(root: &Path, tool: &str, mut args: Value) -> Value {
+pub fn apply_test_and_undo(root: &Path, tool: &str, args: Value) -> Value {
+    apply_test_and_undo_with(root, tool, args, assert_rope)
+}
+
+/// [`apply_test_and_undo`], with `engine` checking who did the work (preview and apply).
+pub fn apply_test_and_undo_with(
+    root: &Path,
+    tool: &str,
+    mut args: Value,
+    engine: fn(&Value),
+) -> Value {
     let before = snapshot(root);
     let preview = call(root, tool, args.clone());
-    assert_rope(&preview);
+    engine(&preview);
     assert_eq!(snapshot(root), before, "a preview writes nothing");
     args["dry_run"] = json!(false);
     let applied = call(root, tool, args);
-    assert_rope(&applied);
+    engine(&applied);
     assert_eq!(applied["data"]["applied"], true, "{applied:#}");
     assert_eq!(
         applied["data"]["changes"], preview["data"]["changes"],

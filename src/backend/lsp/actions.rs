@@ -45,7 +45,11 @@ impl Operation {
             ],
             // rust-analyzer's titles.
             Operation::ExtractVariable => &[TitleMatch::Exact("Extract into variable")],
-            Operation::InlineVariable => &[TitleMatch::Exact("Inline variable")],
+            // rust-analyzer's, then pyrefly's ("Inline variable `total`").
+            Operation::InlineVariable => &[
+                TitleMatch::Exact("Inline variable"),
+                TitleMatch::Prefix("Inline variable `"),
+            ],
         }
     }
 }

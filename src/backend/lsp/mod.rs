@@ -5,6 +5,7 @@
 //! server is doing without ever waiting for one.
 
 mod actions;
+pub mod cargo_guard;
 mod client;
 mod convert;
 mod interrupt;
@@ -36,7 +37,7 @@ use super::{Outcome, ServerInfo};
 pub use convert::{minimal_edits, path_to_uri, uri_to_path};
 pub use interrupt::JobId;
 pub use oracle::{ServerOracle, WithOracle};
-pub use servers::workspace_root;
+pub use servers::{pyrefly, workspace_root};
 pub use transport::{TransportError, read_message, write_message};
 
 /// A per-call replacement of the server command line (the seed's `command` / `args`).
@@ -306,13 +307,18 @@ impl LspPool {
             request,
             Request::ExtractVariable(_) | Request::InlineVariable(_)
         );
+        // Python's variable tools only through a server that has them (pyrefly's inline).
+        let python_variable_unoffered = variable
+            && lang == Language::Python
+            && !servers::resolve_command(lang, root.path(), &self.settings, server_override)
+                .is_ok_and(|c| c.flavor_guess().offers(tool));
         if matches!(
             request,
             Request::Move(_)
                 | Request::ChangeSignature(_)
                 | Request::SafeDelete(_)
                 | Request::IntroduceParameter(_)
-        ) || (variable && lang == Language::Python)
+        ) || python_variable_unoffered
         {
             let label =
                 servers::resolve_command(lang, root.path(), &self.settings, server_override)
@@ -482,8 +488,7 @@ impl LspPool {
             let session = session::Session::start(
                 &command,
                 &workspace,
-                &launch.env,
-                &launch.cargo_env,
+                &launch,
                 self.settings.request_timeout,
                 Arc::clone(&slot.status),
                 Arc::clone(&self.interrupts),

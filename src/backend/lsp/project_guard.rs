@@ -14,7 +14,9 @@
 //! - A cargo configuration can also appear after the start, and rust-analyzer reloads the
 //!   workspace by itself on a `Cargo.toml` change, before candor's next request can stop it
 //!   (`trust_stamp`): the server's environment, repeated as `cargo.extraEnv`, overrides what such
-//!   a configuration could make cargo run (`cargo_overrides`).
+//!   a configuration could make cargo run (`cargo_overrides`), and its cargo is candor's cargo
+//!   guard, which refuses to run cargo while the configuration holds what the start refuses
+//!   (`guard_cargo`, `cargo_guard`).
 //! - pylsp-rope opens the project with rope, which executes `.ropeproject/config.py` and unpickles
 //!   the data files there, and imports the `extension_modules` of `[tool.rope]` in
 //!   `pyproject.toml`: either refuses the start. (pylsp-rope ignores pylsp's `rope.ropeFolder`
@@ -42,6 +44,9 @@ pub struct Launch {
     /// the `[env]` of the project's cargo configuration that rust-analyzer passes on): the whole
     /// `env` of a rust-analyzer in an untrusted project, empty otherwise.
     pub cargo_env: Vec<(String, String)>,
+    /// The interpreter pyrefly is told to query (`python.pythonPath`) in an untrusted project,
+    /// instead of one it would find itself (the project's `.venv/bin/python`).
+    pub python: Option<String>,
 }
 
 /// Checks the project before a server for `lang` starts in `workspace`. A trusted project is
@@ -64,6 +69,7 @@ pub fn launch(
     }
     if !launch.cargo_env.is_empty() {
         launch.cargo_env = launch.env.clone();
+        guard_cargo(&mut launch, root.path());
     }
     Ok(launch)
 }
@@ -85,15 +91,25 @@ fn launch_for_trust(
             trust.refusal(&what)
         )))
     };
-    let problem = match lang {
-        Language::Rust => rust_problem(root, workspace),
-        Language::Python if command.flavor_guess() != Flavor::JediLanguageServer => {
-            rope_problem(root)
-        }
-        Language::Python => None,
+    let problem = match (lang, command.flavor_guess()) {
+        (Language::Rust, _) => rust_problem(root, workspace),
+        (Language::Python, Flavor::JediLanguageServer) => None,
+        (Language::Python, Flavor::Pyrefly) => pyrefly_problem(root),
+        (Language::Python, _) => rope_problem(root),
     };
     if let Some(what) = problem {
         return refuse(what);
+    }
+    if command.flavor_guess() == Flavor::Pyrefly {
+        return match safe_python(root.path()) {
+            Some(python) => Ok(Launch {
+                python: Some(python),
+                ..Launch::default()
+            }),
+            None => refuse(
+                "pyrefly without an interpreter of yours to query (python3 or python on PATH): it would look for one in the project, such as its .venv/bin/python".to_string(),
+            ),
+        };
     }
     if lang != Language::Rust {
         return Ok(Launch::default());
@@ -115,6 +131,7 @@ fn launch_for_trust(
     Ok(Launch {
         cargo_env: env.clone(),
         env,
+        python: None,
     })
 }
 
@@ -138,11 +155,12 @@ fn launch_for_trust(
 /// rust-analyzer itself passes the configuration's `[env]` to the cargo it runs; the same
 /// variables go to it as `cargo.extraEnv`, which wins (see `Launch::cargo_env`).
 ///
-/// Not covered (see README): an `[env]` entry with `force = true` (cargo gives it to the rustc it
-/// runs for `cargo metadata` whatever the environment), and `[env]` entries of other variables;
-/// `target.<triple>.linker` and `runner` (nothing rust-analyzer runs links or runs a binary:
-/// build scripts and `cargo check` are off, see `servers::Flavor::settings`).
-fn cargo_overrides(root: &Path, toolchain: Option<&str>) -> Vec<(String, String)> {
+/// Not covered by the environment: an `[env]` entry with `force = true` (cargo gives it to the
+/// rustc it runs for `cargo metadata` whatever the environment), and `[env]` entries of other
+/// variables — the cargo guard covers those (`guard_cargo`); `target.<triple>.linker` and
+/// `runner` (nothing rust-analyzer runs links or runs a binary: build scripts and `cargo check`
+/// are off, see `servers::Flavor::settings`), which the guard refuses too.
+pub(super) fn cargo_overrides(root: &Path, toolchain: Option<&str>) -> Vec<(String, String)> {
     let mut env: Vec<(String, String)> = [
         "RUSTC_WRAPPER",
         "RUSTC_WORKSPACE_WRAPPER",
@@ -179,6 +197,39 @@ fn cargo_overrides(root: &Path, toolchain: Option<&str>) -> Vec<(String, String)
         }
     }
     env
+}
+
+/// Points an untrusted rust-analyzer's cargo at candor's cargo guard for `root`, when the guard
+/// is enabled: an `[env]` entry with `force = true` beats every variable of `cargo_overrides`,
+/// so the guard re-reads the configuration at each of rust-analyzer's cargo runs and refuses to
+/// run cargo while it holds anything the start refuses (see `cargo_guard`). `CARGO` (here and in
+/// `cargo.extraEnv`) is the guard; the server's own `CARGO_HOME` is the guard's home, whose
+/// `bin/cargo` rust-analyzer prefers to `CARGO` (cargo itself gets the user's back).
+fn guard_cargo(launch: &mut Launch, root: &Path) {
+    let get = |name: &str| {
+        launch
+            .env
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| PathBuf::from(v))
+    };
+    let (Some(cargo), Some(cargo_home)) = (get("CARGO"), get("CARGO_HOME")) else {
+        return;
+    };
+    let Some(home) = super::cargo_guard::home(root, &cargo, &cargo_home) else {
+        return;
+    };
+    let script = home.join("bin/cargo").to_string_lossy().into_owned();
+    let home = home.to_string_lossy().into_owned();
+    for (env, own_home) in [(&mut launch.env, true), (&mut launch.cargo_env, false)] {
+        for (name, value) in env.iter_mut() {
+            match name.as_str() {
+                "CARGO" => *value = script.clone(),
+                "CARGO_HOME" if own_home => *value = home.clone(),
+                _ => {}
+            }
+        }
+    }
 }
 
 /// The absolute path of `program` in the pinned toolchain: `rustup which` (with
@@ -240,7 +291,7 @@ fn shown(root: &Root, path: &Path) -> String {
 }
 
 /// What in a Rust workspace would make rust-analyzer or cargo run a program of the project.
-fn rust_problem(root: &Root, workspace: &Path) -> Option<String> {
+pub(super) fn rust_problem(root: &Root, workspace: &Path) -> Option<String> {
     for dir in ancestors(root, workspace) {
         for name in [
             "rust-project.json",
@@ -364,6 +415,11 @@ fn cargo_keys_problem(table: &toml::Table) -> Option<String> {
 /// A file named one of `names` in `dir` or below it (links not followed; `target`, `.git` and
 /// `node_modules` not entered).
 fn find_below(dir: &Path, names: &[&str]) -> Option<PathBuf> {
+    find_below_where(dir, names, &|_| true)
+}
+
+/// Like `find_below`, the first such file for which `wanted` holds.
+fn find_below_where(dir: &Path, names: &[&str], wanted: &dyn Fn(&Path) -> bool) -> Option<PathBuf> {
     let mut stack = vec![(dir.to_path_buf(), 0usize)];
     while let Some((current, depth)) = stack.pop() {
         let Ok(read) = std::fs::read_dir(&current) else {
@@ -374,7 +430,7 @@ fn find_below(dir: &Path, names: &[&str]) -> Option<PathBuf> {
             let Ok(file_type) = entry.file_type() else {
                 continue;
             };
-            if names.iter().any(|n| name == *n) {
+            if names.iter().any(|n| name == *n) && wanted(&entry.path()) {
                 return Some(entry.path());
             }
             if file_type.is_dir()
@@ -461,6 +517,36 @@ fn rope_problem(root: &Root) -> Option<String> {
     })
 }
 
+/// What in the project pyrefly would take its settings from: a `pyrefly.toml`, or a
+/// `pyproject.toml` with a `[tool.pyrefly]` table, anywhere in the project (pyrefly looks for
+/// the nearest one above each file). Either can name an interpreter to run
+/// (`python-interpreter-path`, `fallback-python-interpreter-name`, `conda-environment`) or a
+/// build system to query, so neither is read in an untrusted project: the start is refused.
+fn pyrefly_problem(root: &Root) -> Option<String> {
+    let has_table = |path: &Path| {
+        std::fs::read_to_string(path)
+            .ok()
+            .and_then(|text| text.parse::<toml::Table>().ok())
+            .is_some_and(|table| table.get("tool").and_then(|t| t.get("pyrefly")).is_some())
+    };
+    let found = find_below(root.path(), &["pyrefly.toml"])
+        .or_else(|| find_below_where(root.path(), &["pyproject.toml"], &has_table))?;
+    Some(format!(
+        "pyrefly with the project's {} (its settings can name an interpreter or a build system to run)",
+        shown(root, &found)
+    ))
+}
+
+/// The interpreter pyrefly queries in an untrusted project: `python3` (else `python`) on PATH,
+/// outside the project — never the project's `.venv`, which pyrefly would find by itself.
+fn safe_python(root: &Path) -> Option<String> {
+    ["python3", "python"].iter().find_map(|name| {
+        crate::programs::find(name, root)
+            .found
+            .map(|path| path.to_string_lossy().into_owned())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -543,6 +629,32 @@ mod tests {
         assert!(
             crate::programs::find("rustc", dir.path()).found.is_none() || get("RUSTC").is_some()
         );
+    }
+
+    #[test]
+    fn pyrefly_settings_anywhere_in_the_project_are_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        std::fs::create_dir_all(dir.path().join("pkg/sub")).unwrap();
+        std::fs::write(
+            dir.path().join("pyproject.toml"),
+            "[tool.ruff]\nline-length = 90\n",
+        )
+        .unwrap();
+        assert_eq!(pyrefly_problem(&root), None);
+        std::fs::write(
+            dir.path().join("pkg/sub/pyproject.toml"),
+            "[tool.pyrefly]\npython-interpreter-path = \"x\"\n",
+        )
+        .unwrap();
+        assert!(
+            pyrefly_problem(&root)
+                .unwrap()
+                .contains("pkg/sub/pyproject.toml")
+        );
+        std::fs::remove_file(dir.path().join("pkg/sub/pyproject.toml")).unwrap();
+        std::fs::write(dir.path().join("pkg/pyrefly.toml"), "").unwrap();
+        assert!(pyrefly_problem(&root).unwrap().contains("pkg/pyrefly.toml"));
     }
 
     #[test]

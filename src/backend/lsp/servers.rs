@@ -24,6 +24,8 @@ pub enum Flavor {
     /// python-lsp-server; its refactors come from the pylsp-rope plugin.
     Pylsp,
     JediLanguageServer,
+    /// `pyrefly lsp`: asked for inline variable only (see `pyrefly`).
+    Pyrefly,
     /// Anything else: driven by the protocol alone.
     Other,
 }
@@ -36,6 +38,8 @@ impl Flavor {
             Some(Flavor::RustAnalyzer)
         } else if base == "pylsp" || base.starts_with("python-lsp-server") || base == "pyls" {
             Some(Flavor::Pylsp)
+        } else if base.starts_with("pyrefly") {
+            Some(Flavor::Pyrefly)
         } else if base.starts_with("jedi-language-server")
             || base.starts_with("jedi language server")
         {
@@ -51,12 +55,18 @@ impl Flavor {
             Flavor::RustAnalyzer => Some("rust-analyzer"),
             Flavor::Pylsp => Some("pylsp-rope"),
             Flavor::JediLanguageServer => Some("jedi-language-server"),
+            Flavor::Pyrefly => Some("pyrefly"),
             Flavor::Other => None,
         }
     }
 
     /// Whether the server has a refactor for `tool` at all.
     pub fn offers(self, tool: Tool) -> bool {
+        // pyrefly is asked for inline variable only: it was measured better than rope there
+        // (rope drops needed parentheses), not for the other tools.
+        if self == Flavor::Pyrefly {
+            return tool == Tool::InlineVariable;
+        }
         // None of them has move-to-file, change-signature, safe delete or introduce parameter
         // (rust-analyzer has no such code action); jedi cannot inline a function; only
         // rust-analyzer is asked for extract and inline variable. All of them rename.
@@ -78,14 +88,17 @@ impl Flavor {
 
     /// rust-analyzer settings: no `cargo check`, no build scripts or proc-macro server, no
     /// cache priming — candor asks a few questions of one crate and must answer in seconds.
-    /// `cargo_env` (an untrusted project's, see `project_guard::Launch`) is sent as
+    /// `launch.cargo_env` (an untrusted project's, see `project_guard::Launch`) is sent as
     /// `cargo.extraEnv`: rust-analyzer gives every cargo it runs the `[env]` of the project's
-    /// cargo configuration, and `extraEnv` wins over it.
-    pub fn settings(self, cargo_env: &[(String, String)]) -> Value {
+    /// cargo configuration, and `extraEnv` wins over it. pyrefly gets `launch.python` as its
+    /// `python.pythonPath` (the interpreter it queries instead of finding one, e.g. the project's
+    /// `.venv`).
+    pub fn settings(self, launch: &super::project_guard::Launch) -> Value {
         match self {
-            Flavor::RustAnalyzer if !cargo_env.is_empty() => {
-                let mut settings = Flavor::RustAnalyzer.settings(&[]);
-                let extra: serde_json::Map<String, Value> = cargo_env
+            Flavor::RustAnalyzer if !launch.cargo_env.is_empty() => {
+                let mut settings = Flavor::RustAnalyzer.settings(&Default::default());
+                let extra: serde_json::Map<String, Value> = launch
+                    .cargo_env
                     .iter()
                     .map(|(name, value)| (name.clone(), Value::String(value.clone())))
                     .collect();
@@ -119,6 +132,10 @@ impl Flavor {
                 }
                 json!({"configurationSources": [], "plugins": plugins})
             }
+            Flavor::Pyrefly => match &launch.python {
+                Some(python) => json!({"pythonPath": python}),
+                None => Value::Null,
+            },
             Flavor::JediLanguageServer | Flavor::Other => Value::Null,
         }
     }
@@ -128,6 +145,7 @@ impl Flavor {
         match self {
             Flavor::RustAnalyzer => Some("rust-analyzer"),
             Flavor::Pylsp => Some("pylsp"),
+            Flavor::Pyrefly => Some("python"),
             _ => None,
         }
     }
@@ -164,6 +182,22 @@ const UNUSED_PYLSP_PLUGINS: [&str; 28] = [
     "memestra",
     "ruff",
 ];
+
+/// The server of Python inline variable, tried before rope (see `backend::plan`): `pyrefly lsp`,
+/// found on PATH outside the project.
+pub fn pyrefly(root: &Path) -> Result<ServerOverride, LspFailure> {
+    let lookup = crate::programs::find("pyrefly", root);
+    match lookup.found {
+        Some(found) => Ok(ServerOverride {
+            command: Some(found.to_string_lossy().into_owned()),
+            args: vec!["lsp".to_string()],
+        }),
+        None => Err(LspFailure::Unavailable(format!(
+            "pyrefly not found on PATH (pip install pyrefly){}",
+            lookup.skipped_suffix()
+        ))),
+    }
+}
 
 /// The servers a project's config file may choose by bare name (found on the user's PATH) even
 /// when the project is not trusted.
@@ -362,11 +396,14 @@ fn declares_workspace(manifest: &Path) -> bool {
 mod tests {
     #[test]
     fn an_untrusted_projects_cargo_environment_is_sent_as_extra_env() {
-        let plain = Flavor::RustAnalyzer.settings(&[]);
+        let plain = Flavor::RustAnalyzer.settings(&Default::default());
         assert!(plain["cargo"].get("extraEnv").is_none());
         assert_eq!(plain["cargo"]["buildScripts"]["enable"], false);
         let env = [("RUSTC_WRAPPER".to_string(), String::new())];
-        let settings = Flavor::RustAnalyzer.settings(&env);
+        let settings = Flavor::RustAnalyzer.settings(&super::super::project_guard::Launch {
+            cargo_env: env.to_vec(),
+            ..Default::default()
+        });
         assert_eq!(settings["cargo"]["extraEnv"]["RUSTC_WRAPPER"], "");
         assert_eq!(settings["cargo"]["buildScripts"]["enable"], false);
         assert_eq!(settings["checkOnSave"], false);
@@ -390,6 +427,26 @@ mod tests {
         assert!(!Flavor::JediLanguageServer.offers(Tool::InlineFunction));
         assert!(Flavor::Pylsp.offers(Tool::InlineFunction));
         assert!(!Flavor::RustAnalyzer.offers(Tool::MoveToFile));
+        assert_eq!(Flavor::from_name("/v/bin/pyrefly"), Some(Flavor::Pyrefly));
+        assert_eq!(Flavor::from_name("pyrefly-lsp"), Some(Flavor::Pyrefly));
+        assert!(Flavor::Pyrefly.offers(Tool::InlineVariable));
+        assert!(!Flavor::Pyrefly.offers(Tool::ExtractVariable));
+        assert!(!Flavor::Pyrefly.offers(Tool::RenameSymbol));
+    }
+
+    #[test]
+    fn pyrefly_is_told_which_interpreter_to_query_when_candor_pins_one() {
+        use super::super::project_guard::Launch;
+        assert_eq!(Flavor::Pyrefly.settings(&Launch::default()), Value::Null);
+        let pinned = Launch {
+            python: Some("/usr/bin/python3".to_string()),
+            ..Launch::default()
+        };
+        assert_eq!(
+            Flavor::Pyrefly.settings(&pinned),
+            json!({"pythonPath": "/usr/bin/python3"})
+        );
+        assert_eq!(Flavor::Pyrefly.section(), Some("python"));
     }
 
     #[test]

@@ -19,6 +19,7 @@ use crate::workspace::Root;
 use super::client::{Callbacks, Client, ClientError, ResponseError};
 use super::convert::{OpenVersions, path_to_uri};
 use super::interrupt::Interrupts;
+use super::project_guard::Launch;
 use super::servers::{CommandLine, Flavor, Origin};
 use super::{LspFailure, ServerStatus};
 
@@ -141,7 +142,8 @@ impl StatusCell {
 struct SessionState {
     flavor: Mutex<Flavor>,
     /// Sent to rust-analyzer as `cargo.extraEnv` (see `Flavor::settings`).
-    cargo_env: Vec<(String, String)>,
+    /// The server's environment and what its settings carry (`Flavor::settings`).
+    launch: Launch,
     folders: Value,
     status: Arc<StatusCell>,
     /// `workspace/applyEdit` requests received since the last [`SessionState::begin_capture`].
@@ -214,13 +216,13 @@ impl Callbacks for SessionState {
                         .map(|item| {
                             let section = item.get("section").and_then(Value::as_str).unwrap_or("");
                             match flavor.section() {
-                                Some(ours) if section == ours => flavor.settings(&self.cargo_env),
+                                Some(ours) if section == ours => flavor.settings(&self.launch),
                                 Some(ours) => section
                                     .strip_prefix(ours)
                                     .and_then(|rest| rest.strip_prefix('.'))
                                     .and_then(|rest| {
                                         rest.split('.')
-                                            .try_fold(flavor.settings(&self.cargo_env), |v, key| {
+                                            .try_fold(flavor.settings(&self.launch), |v, key| {
                                                 v.get(key).cloned()
                                             })
                                     })
@@ -363,16 +365,13 @@ impl Session {
     pub fn start(
         command: &CommandLine,
         workspace: &Path,
-        env: &[(String, String)],
-        cargo_env: &[(String, String)],
+        launch: &Launch,
         timeout: Duration,
         status: Arc<StatusCell>,
         interrupts: Arc<Interrupts>,
     ) -> Result<Session, LspFailure> {
         status.set_starting();
-        let result = Session::initialize(
-            command, workspace, env, cargo_env, timeout, &status, interrupts,
-        );
+        let result = Session::initialize(command, workspace, launch, timeout, &status, interrupts);
         if let Err(failure) = &result {
             status.set_failed(&failure.reason());
         }
@@ -382,8 +381,7 @@ impl Session {
     fn initialize(
         command: &CommandLine,
         workspace: &Path,
-        env: &[(String, String)],
-        cargo_env: &[(String, String)],
+        launch: &Launch,
         timeout: Duration,
         status: &Arc<StatusCell>,
         interrupts: Arc<Interrupts>,
@@ -399,7 +397,7 @@ impl Session {
         let rope_folder_existed = rope_folder.exists();
         let state = Arc::new(SessionState {
             flavor: Mutex::new(guess),
-            cargo_env: cargo_env.to_vec(),
+            launch: launch.clone(),
             folders: folders.clone(),
             status: Arc::clone(status),
             applied: Mutex::new(Vec::new()),
@@ -410,7 +408,7 @@ impl Session {
             &command.program,
             &command.args,
             workspace,
-            env,
+            &launch.env,
             Arc::clone(&state) as Arc<dyn Callbacks>,
         )
         .map_err(|e| LspFailure::Unavailable(format!("{} {e}", command.describe())))?;
@@ -420,7 +418,7 @@ impl Session {
             "rootUri": root_uri,
             "rootPath": workspace.to_string_lossy(),
             "workspaceFolders": folders,
-            "initializationOptions": guess.settings(cargo_env),
+            "initializationOptions": guess.settings(launch),
             "capabilities": client_capabilities(),
             "trace": "off",
         });
@@ -452,7 +450,7 @@ impl Session {
         if let Some(section) = flavor.section() {
             client.notify(
                 "workspace/didChangeConfiguration",
-                json!({"settings": {section: flavor.settings(cargo_env)}}),
+                json!({"settings": {section: flavor.settings(launch)}}),
             );
         }
         if flavor == Flavor::Pylsp {
@@ -865,7 +863,7 @@ mod tests {
         cell.set_running(true);
         let state = SessionState {
             flavor: Mutex::new(Flavor::RustAnalyzer),
-            cargo_env: Vec::new(),
+            launch: Launch::default(),
             folders: Value::Null,
             status: Arc::clone(&cell),
             applied: Mutex::new(Vec::new()),

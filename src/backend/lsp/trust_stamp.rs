@@ -5,13 +5,15 @@
 //! and it does not see what happens between two requests (rust-analyzer reloads the workspace by
 //! itself when `Cargo.toml` changes; turning that off loses its `cfg(test)` code). What such a
 //! reload could run through a cargo configuration that appeared meanwhile is overridden by the
-//! server's environment (`project_guard::cargo_overrides`), except what that cannot reach.
+//! server's environment (`project_guard::cargo_overrides`) and refused by its cargo guard
+//! (`cargo_guard`).
 //!
 //! Stamped, in each folder from the server's workspace up to the project root: `.cargo/config`,
 //! `.cargo/config.toml`, `rust-toolchain`, `rust-toolchain.toml`, `rust-analyzer.toml`,
 //! `.rust-analyzer.toml` and `rust-project.json` (path, size, mtime, inode); in the root, each
 //! file in `.ropeproject/` (the empty folder rope makes is harmless) and the `[tool]` tables of
-//! `pyproject.toml` (an edit elsewhere in that file changes nothing).
+//! `pyproject.toml` (an edit elsewhere in that file changes nothing), and the root's
+//! `pyrefly.toml`.
 
 use std::collections::BTreeMap;
 use std::os::unix::fs::MetadataExt;
@@ -98,6 +100,11 @@ impl Stamp {
                 let pyproject = root.path().join("pyproject.toml");
                 if let Some(tool) = tool_tables(&pyproject) {
                     seen.insert(pyproject, tool);
+                }
+                // pyrefly's own settings file (see `project_guard::pyrefly_problem`).
+                let pyrefly = root.path().join("pyrefly.toml");
+                if let Some(stamp) = file_seen(&pyrefly) {
+                    seen.insert(pyrefly, stamp);
                 }
             }
         }

@@ -25,21 +25,40 @@ pub(super) fn check_changed(
         line: None,
         column: None,
     };
-    match Function::find(project.lang, file, &change.after, &query) {
-        Some(function) => check_function(project, &function),
+    // Parsed once: the function is found in it and its calls there are checked in it.
+    let tree = project.lang.parse(&change.after);
+    match Function::find_in(project.lang, file, &change.after, &tree, &query) {
+        Some(function) => check_function_in(project, &function, Some((file, &change.after, &tree))),
         None => Vec::new(),
     }
 }
 
 /// One error finding per certain call of `function` in the result that does not fit it.
 pub(super) fn check_function(project: &Project<'_>, function: &Function) -> Vec<Finding> {
+    check_function_in(project, function, None)
+}
+
+/// [`check_function`], with one file of the result already parsed (path, text, tree): a big
+/// file is not parsed again.
+fn check_function_in(
+    project: &Project<'_>,
+    function: &Function,
+    parsed: Option<(&str, &str, &tree_sitter::Tree)>,
+) -> Vec<Finding> {
     if function.wrapped {
         return Vec::new();
     }
     let mut findings = Vec::new();
     for (path, text) in project.files_mentioning_after(&function.name) {
-        let tree = project.lang.parse(&text);
-        for (call, explicit_receiver) in function.certain_calls(&path, &text, &tree) {
+        let reparsed;
+        let tree = match parsed {
+            Some((file, after, tree)) if file == path && after == text => tree,
+            _ => {
+                reparsed = project.lang.parse(&text);
+                &reparsed
+            }
+        };
+        for (call, explicit_receiver) in function.certain_calls(&path, &text, tree) {
             if let Some(problem) = mismatch(function, &call, explicit_receiver) {
                 findings.push(
                     Finding::error(
