@@ -275,5 +275,8 @@ fn a_method_of_an_impl_of_a_trait_the_project_does_not_define_is_refused() {
     )]);
     let err = rename(&sources, "src/lib.rs", "Name/fmt", "show").unwrap_err();
     assert!(matches!(err, RefactorError::Unsupported(_)), "{err:?}");
-    assert!(err.to_string().contains("does not define `Display`"), "{err}");
+    assert!(
+        err.to_string().contains("does not define `Display`"),
+        "{err}"
+    );
 }
