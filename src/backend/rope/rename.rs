@@ -247,6 +247,7 @@ pub(super) fn rename(
         findings,
         details: Details::Rename(details),
         caveat_notes: Vec::new(),
+        ..Plan::default()
     })
 }
 

@@ -157,6 +157,7 @@ pub fn plan(
             occurrences_left: left,
         }),
         caveat_notes,
+        ..Plan::default()
     })
 }
 

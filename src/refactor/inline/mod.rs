@@ -552,6 +552,7 @@ impl Progress<'_> {
             findings: self.findings,
             details,
             caveat_notes,
+            ..Plan::default()
         })
     }
 }

@@ -406,6 +406,7 @@ impl Move<'_> {
             findings,
             details,
             caveat_notes,
+            ..Plan::default()
         })
     }
 
