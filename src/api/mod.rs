@@ -447,9 +447,7 @@ impl Engine {
         let plan = &mut outcome.plan;
         let chosen = sites::choose(
             outcome.tool,
-            &plan.changes,
-            &plan.site_bases,
-            &plan.sites,
+            plan,
             &options.exclude_sites,
             &options.include_sites,
         );

@@ -10,6 +10,7 @@ use sha2::{Digest, Sha256};
 
 use super::findings::Finding;
 use super::sites_wording as w;
+use super::{Details, Plan};
 use crate::edit::{EditError, FileChange, TextEdit};
 use crate::honesty::Tool;
 
@@ -206,17 +207,17 @@ pub struct Chosen {
     pub findings: Vec<Finding>,
 }
 
-/// Recomputes `changes` (each from its own `before`, no disk) with the sites of `excluded` left
-/// out and those of `included` written; `bases` are the files where only sites left out by
-/// default write. `sites` carry the plan's own choice (`chosen`), the starting point.
+/// Recomputes the plan's changes (each from its own `before`, no disk) with the sites of
+/// `excluded` left out and those of `included` written; the plan's `site_bases` are the files
+/// where only sites left out by default write. The plan's sites carry its own choice
+/// (`chosen`), the starting point.
 pub fn choose(
     tool: Tool,
-    changes: &[FileChange],
-    bases: &[FileChange],
-    sites: &[Site],
+    plan: &Plan,
     excluded: &BTreeSet<String>,
     included: &BTreeSet<String>,
 ) -> Result<Chosen, ChoiceError> {
+    let (changes, bases, sites) = (&plan.changes, &plan.site_bases, &plan.sites);
     let known: BTreeSet<&str> = sites.iter().map(|s| s.id.as_str()).collect();
     for id in excluded.iter().chain(included) {
         if !known.contains(id.as_str()) {
@@ -285,7 +286,7 @@ pub fn choose(
     out.sort_by(|a, b| a.path.cmp(&b.path));
     let findings = left_out
         .into_iter()
-        .map(|site| left_out_finding(tool, changes.iter().chain(bases), site))
+        .map(|site| left_out_finding(tool, plan, site))
         .collect();
     Ok(Chosen {
         changes: out,
@@ -295,12 +296,11 @@ pub fn choose(
 }
 
 /// What leaving `site` out means, at the site.
-fn left_out_finding<'c>(
-    tool: Tool,
-    mut changes: impl Iterator<Item = &'c FileChange>,
-    site: &Site,
-) -> Finding {
-    let before = changes
+fn left_out_finding(tool: Tool, plan: &Plan, site: &Site) -> Finding {
+    let before = plan
+        .changes
+        .iter()
+        .chain(&plan.site_bases)
         .find(|c| c.path == site.file)
         .map_or("", |c| c.before.as_str());
     let old = site
@@ -308,7 +308,9 @@ fn left_out_finding<'c>(
         .first()
         .and_then(|e| before.get(e.range.clone()))
         .unwrap_or("");
-    let (severity, message, kind) = w::left_out(tool, site.kind, site.certain, old);
+    // An inline that keeps the definition (some calls stay) breaks nothing at a call left out.
+    let removes = !matches!(&plan.details, Details::Inline(d) if !d.definition_removed);
+    let (severity, message, kind) = w::left_out(tool, site.kind, site.certain, removes, old);
     Finding::new(&site.file, site.line, severity, message).with_kind(kind)
 }
 

@@ -27,6 +27,15 @@ fn rename_plan() -> (Vec<FileChange>, Vec<FileChange>, Vec<Site>) {
     (changes, bases, sites)
 }
 
+fn plan_of(changes: Vec<FileChange>, bases: Vec<FileChange>, sites: Vec<Site>) -> Plan {
+    Plan {
+        changes,
+        site_bases: bases,
+        sites,
+        ..Plan::default()
+    }
+}
+
 fn set(ids: &[&str]) -> BTreeSet<String> {
     ids.iter().map(|s| s.to_string()).collect()
 }
@@ -57,9 +66,7 @@ fn leaving_one_reference_out_writes_exactly_the_others() {
     let (changes, bases, sites) = rename_plan();
     let chosen = choose(
         Tool::RenameSymbol,
-        &changes,
-        &bases,
-        &sites,
+        &plan_of(changes.clone(), bases.clone(), sites.clone()),
         &set(&[&sites[1].id]),
         &BTreeSet::new(),
     )
@@ -85,9 +92,7 @@ fn including_a_possible_site_writes_its_file_from_the_base() {
     let (changes, bases, sites) = rename_plan();
     let chosen = choose(
         Tool::RenameSymbol,
-        &changes,
-        &bases,
-        &sites,
+        &plan_of(changes.clone(), bases.clone(), sites.clone()),
         &BTreeSet::new(),
         &set(&[&sites[2].id]),
     )
@@ -104,9 +109,7 @@ fn every_site_out_leaves_the_always_written_edits() {
     let all = set(&[&sites[0].id, &sites[1].id]);
     let chosen = choose(
         Tool::RenameSymbol,
-        &changes,
-        &bases,
-        &sites,
+        &plan_of(changes.clone(), bases.clone(), sites.clone()),
         &all,
         &BTreeSet::new(),
     )
@@ -120,9 +123,7 @@ fn unknown_and_doubled_ids_are_refused() {
     let (changes, bases, sites) = rename_plan();
     let unknown = choose(
         Tool::RenameSymbol,
-        &changes,
-        &bases,
-        &sites,
+        &plan_of(changes.clone(), bases.clone(), sites.clone()),
         &set(&["0123456789ab"]),
         &BTreeSet::new(),
     );
@@ -132,7 +133,12 @@ fn unknown_and_doubled_ids_are_refused() {
     );
     let id = set(&[&sites[0].id]);
     assert!(matches!(
-        choose(Tool::RenameSymbol, &changes, &bases, &sites, &id, &id),
+        choose(
+            Tool::RenameSymbol,
+            &plan_of(changes.clone(), bases.clone(), sites.clone()),
+            &id,
+            &id
+        ),
         Err(ChoiceError::Both(_))
     ));
 }
@@ -145,16 +151,21 @@ fn each_kind_is_worded_by_what_leaving_it_out_breaks() {
         (Tool::MoveToFile, SiteKind::Import, "old path"),
     ];
     for (tool, kind, says) in error {
-        let (severity, message, _) = w::left_out(tool, kind, true, "f");
+        let (severity, message, _) = w::left_out(tool, kind, true, true, "f");
         assert_eq!(severity, Severity::Error, "{message}");
         assert!(message.contains(says), "{message}");
     }
-    let (severity, _, kind) =
-        w::left_out(Tool::ExtractVariable, SiteKind::Occurrence, true, "a + b");
+    let (severity, _, kind) = w::left_out(
+        Tool::ExtractVariable,
+        SiteKind::Occurrence,
+        true,
+        true,
+        "a + b",
+    );
     assert_eq!(
         (severity, kind),
         (Severity::Info, "sites.left_out_occurrence")
     );
-    let (severity, _, _) = w::left_out(Tool::RenameSymbol, SiteKind::Reference, false, "f");
+    let (severity, _, _) = w::left_out(Tool::RenameSymbol, SiteKind::Reference, false, true, "f");
     assert_eq!(severity, Severity::Warning);
 }

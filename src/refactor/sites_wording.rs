@@ -11,11 +11,13 @@ pub const LEFT_OUT_OCCURRENCE: &str = "sites.left_out_occurrence";
 pub const LEFT_OUT_EDIT: &str = "sites.left_out_edit";
 
 /// The finding at a site left out: severity, message and kind. `old` is the text the site would
-/// have replaced (a reference's old name).
+/// have replaced (a reference's old name); `removes` whether the plan removes what a call left
+/// out would still call (an inline's definition).
 pub fn left_out(
     tool: Tool,
     kind: SiteKind,
     certain: bool,
+    removes: bool,
     old: &str,
 ) -> (Severity, String, &'static str) {
     let breaks = if certain {
@@ -30,6 +32,11 @@ pub fn left_out(
                 "left out: this reference keeps the old name `{old}`, which no longer exists after the rename"
             ),
             LEFT_OUT_REFERENCE,
+        ),
+        SiteKind::Call if tool == Tool::InlineFunction && !removes => (
+            Severity::Info,
+            "left out: this call is not inlined; it still calls the function, which this inline keeps".to_string(),
+            LEFT_OUT_CALL,
         ),
         SiteKind::Call if tool == Tool::InlineFunction => (
             breaks,

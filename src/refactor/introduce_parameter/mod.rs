@@ -14,12 +14,13 @@ use std::ops::Range;
 use tree_sitter::Node;
 
 use super::change_signature::{ChangedFunction, locate_function, render_list};
+use super::sites::{SiteKind, SiteTags};
 use super::{
     Details, Finding, IntroduceParameterDetails, IntroduceParameterRequest, Plan, RefactorError,
     SourceError, Sources,
 };
 use crate::edit::{ChangeSetBuilder, TextEdit};
-use crate::honesty::{Caveat, CaveatNote};
+use crate::honesty::{Caveat, CaveatNote, Tool};
 use crate::lang::Language;
 use crate::lang::expressions::{self, TypeSource};
 use crate::lang::names::{Names, Role};
@@ -185,7 +186,9 @@ pub fn plan(
         replaced: replaced_all,
     };
     let mut outcome = calls::rewrite(sources, &introduced, symbol.line)?;
+    let mut tags = SiteTags::new();
     for (call_path, edit) in std::mem::take(&mut outcome.edits) {
+        tags.tag(&call_path, vec![edit.clone()], SiteKind::Call);
         builder.edit(&call_path, edit);
     }
     plan.findings.extend(outcome.findings.iter().cloned());
@@ -196,7 +199,11 @@ pub fn plan(
             w::no_call_found(&symbol.name_path, new_name),
         ));
     }
-    plan.changes = builder.build(|p| outcome.files.get(p).or((p == path).then_some(&file)))?;
+    let source_of = |p: &str| outcome.files.get(p).or((p == path).then_some(&file));
+    plan.changes = builder.build(source_of)?;
+    plan.sites = tags.finish(Tool::IntroduceParameter, |p| {
+        source_of(p).map(|f| f.text.as_str())
+    });
     plan.caveat_notes = caveat_notes(type_note, calls_something, &expression, &outcome);
     plan.details = Details::IntroduceParameter(IntroduceParameterDetails {
         function_name: symbol.name_path.clone(),
