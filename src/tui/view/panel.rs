@@ -115,6 +115,7 @@ pub fn render(state: &State, preview: &Preview, frame: &mut Frame, outer: Rect, 
     backend(&mut panel, preview, ready, &rows);
     confidence(&mut panel, ready);
     summary(&mut panel, ready);
+    sites(state, &mut panel, ready, rows.is_empty());
     findings(&mut panel, ready, &rows);
     super::check::section(state, ready, panel.width, &mut panel.lines);
     check_rows(&mut panel, preview, ready, &rows);
@@ -203,6 +204,29 @@ fn summary(panel: &mut Panel, ready: &Ready) {
         let style = spans.get(1).map_or(t.dim, |s| s.style);
         panel.say(text.trim_start(), "  ", style);
     }
+}
+
+/// How many of the plan's sites are written, per file when some are left out.
+fn sites(state: &State, panel: &mut Panel, ready: &Ready, no_findings: bool) {
+    let sites = &ready.outcome.plan.sites;
+    if sites.is_empty() {
+        return;
+    }
+    let (written, total) = crate::refactor::sites::counts(sites);
+    let tab = state.keymap.hint(Context::Preview, Command::FocusWarnings);
+    let then = state.keymap.hint(Context::Findings, Command::FocusSites);
+    let keys = if no_findings {
+        tab
+    } else {
+        format!("{tab} {then}")
+    };
+    panel.heading(format!("Sites: {written} of {total} written"));
+    let style = if ready.left_out() > 0 {
+        panel.t.warning
+    } else {
+        panel.t.dim
+    };
+    panel.say(&format!("{keys}: choose which to write"), "  ", style);
 }
 
 /// candor's own errors and warnings: the cause comes first.

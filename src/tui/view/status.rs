@@ -143,9 +143,16 @@ pub fn pieces(state: &State) -> (Vec<Piece<'static>>, Vec<(String, String)>) {
             vec![
                 hint(Context::Findings, Command::Jump, "jump or open"),
                 hint(Context::Findings, Command::ToggleNotes, notes),
+                hint(Context::Findings, Command::FocusSites, "sites"),
                 hint(Context::Findings, Command::Back, "back to diff"),
             ]
         }
+        Context::Sites => vec![
+            hint(Context::Sites, Command::ToggleSite, "leave out / write"),
+            hint(Context::Sites, Command::ToggleFile, "whole file"),
+            hint(Context::Sites, Command::ToggleAll, "all"),
+            hint(Context::Sites, Command::Back, "back to diff"),
+        ],
         Context::Confirm => vec![
             hint(Context::Confirm, Command::Yes, "apply"),
             hint(Context::Confirm, Command::No, "back"),
