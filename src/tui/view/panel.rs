@@ -206,27 +206,30 @@ fn summary(panel: &mut Panel, ready: &Ready) {
     }
 }
 
-/// How many of the plan's sites are written, per file when some are left out.
+/// How many of the plan's sites are written: one line, and when some are left out, the keys
+/// that choose them (the status line says them in the findings list too).
 fn sites(state: &State, panel: &mut Panel, ready: &Ready, no_findings: bool) {
     let sites = &ready.outcome.plan.sites;
     if sites.is_empty() {
         return;
     }
     let (written, total) = crate::refactor::sites::counts(sites);
-    let tab = state.keymap.hint(Context::Preview, Command::FocusWarnings);
-    let then = state.keymap.hint(Context::Findings, Command::FocusSites);
-    let keys = if no_findings {
-        tab
-    } else {
-        format!("{tab} {then}")
-    };
     panel.heading(format!("Sites: {written} of {total} written"));
-    let style = if ready.left_out() > 0 {
-        panel.t.warning
-    } else {
-        panel.t.dim
-    };
-    panel.say(&format!("{keys}: choose which to write"), "  ", style);
+    if ready.left_out() > 0 {
+        let tab = state.keymap.hint(Context::Preview, Command::FocusWarnings);
+        let then = state.keymap.hint(Context::Findings, Command::FocusSites);
+        let keys = if no_findings {
+            tab
+        } else {
+            format!("{tab} {then}")
+        };
+        let left = ready.left_out();
+        panel.say(
+            &format!("{left} left out by you ({keys}: the list)"),
+            "  ",
+            panel.t.warning,
+        );
+    }
 }
 
 /// candor's own errors and warnings: the cause comes first.
