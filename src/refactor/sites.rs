@@ -172,6 +172,18 @@ impl SiteTags {
     }
 }
 
+/// [`SiteTags::finish`] with the texts of `changes` (every site is in a changed file).
+impl SiteTags {
+    pub fn finish_in(self, tool: Tool, changes: &[FileChange]) -> Vec<Site> {
+        self.finish(tool, |path| {
+            changes
+                .iter()
+                .find(|c| c.path == path)
+                .map(|c| c.before.as_str())
+        })
+    }
+}
+
 /// The base texts a plan's sites need beyond its changes: for each file where only sites left
 /// out by default would write, a change with no edits (its `before` and hash).
 pub fn bases_for(

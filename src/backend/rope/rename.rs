@@ -246,7 +246,6 @@ pub(super) fn rename(
         changes,
         findings,
         details: Details::Rename(details),
-        caveat_notes: Vec::new(),
         ..Plan::default()
     })
 }

@@ -186,11 +186,7 @@ pub fn plan(
         replaced: replaced_all,
     };
     let mut outcome = calls::rewrite(sources, &introduced, symbol.line)?;
-    let mut tags = SiteTags::new();
-    for (call_path, edit) in std::mem::take(&mut outcome.edits) {
-        tags.tag(&call_path, vec![edit.clone()], SiteKind::Call);
-        builder.edit(&call_path, edit);
-    }
+    let tags = write_calls(&mut builder, std::mem::take(&mut outcome.edits));
     plan.findings.extend(outcome.findings.iter().cloned());
     if outcome.updated == 0 {
         plan.findings.push(Finding::warning(
@@ -199,11 +195,8 @@ pub fn plan(
             w::no_call_found(&symbol.name_path, new_name),
         ));
     }
-    let source_of = |p: &str| outcome.files.get(p).or((p == path).then_some(&file));
-    plan.changes = builder.build(source_of)?;
-    plan.sites = tags.finish(Tool::IntroduceParameter, |p| {
-        source_of(p).map(|f| f.text.as_str())
-    });
+    plan.changes = builder.build(|p| outcome.files.get(p).or((p == path).then_some(&file)))?;
+    plan.sites = tags.finish_in(Tool::IntroduceParameter, &plan.changes);
     plan.caveat_notes = caveat_notes(type_note, calls_something, &expression, &outcome);
     plan.details = Details::IntroduceParameter(IntroduceParameterDetails {
         function_name: symbol.name_path.clone(),
@@ -213,6 +206,16 @@ pub fn plan(
         call_sites_updated: outcome.updated,
     });
     Ok(plan)
+}
+
+/// Writes each call's edit; each call is a site.
+fn write_calls(builder: &mut ChangeSetBuilder, edits: Vec<(String, TextEdit)>) -> SiteTags {
+    let mut tags = SiteTags::new();
+    for (path, edit) in edits {
+        tags.tag(&path, vec![edit.clone()], SiteKind::Call);
+        builder.edit(&path, edit);
+    }
+    tags
 }
 
 /// What the analysis did about each caveat in this result.

@@ -482,16 +482,13 @@ impl Command {
             (Context::Help, Up) | (Context::Help, Down) => "scroll",
             (Context::Preview, Up) => "scroll the diff up (a count before it: that many rows)",
             (Context::Preview, Down) => "scroll the diff down (a count before it: that many rows)",
-            (Context::Findings, Up) => "previous row (a count before it: that many)",
-            (Context::Findings, Down) => "next row (a count before it: that many)",
-            (Context::Findings, Top) => "first row",
-            (Context::Findings, Bottom) => "last row (with a count: that row)",
-            (Context::Sites, Up) => "previous site or file (a count before it: that many)",
-            (Context::Sites, Down) => "next site or file (a count before it: that many)",
-            (Context::Sites, Top) => "first row",
-            (Context::Sites, Bottom) => "last row (with a count: that row)",
+            (Context::Findings | Context::Sites, Up) => {
+                "previous row (a count before it: that many)"
+            }
+            (Context::Findings | Context::Sites, Down) => "next row (a count before it: that many)",
+            (Context::Findings | Context::Sites, Top) => "first row",
+            (Context::Findings | Context::Sites, Bottom) => "last row (with a count: that row)",
             (Context::Sites, Jump) => "show the site in the diff",
-            (Context::Sites, Back) => "back to the diff",
             (Context::Picker, Top) | (Context::Outline, Top) => "first match",
             (Context::Picker, Bottom) | (Context::Outline, Bottom) => "last match",
             (Context::Picker, Up) => "previous file",
@@ -528,7 +525,7 @@ impl Command {
             (Context::Preview, Back) => {
                 "cancel: back to the code view (a preview or check running is stopped), nothing is written"
             }
-            (Context::Findings, Back) => "back to the diff",
+            (Context::Findings | Context::Sites, Back) => "back to the diff",
             (Context::Help, Back) => "close the help",
             (_, Back) => "back",
             (_, SelectLines) => "start or end a line selection at the cursor",
