@@ -13,6 +13,7 @@ use super::sites_wording as w;
 use super::{Details, Plan};
 use crate::edit::{EditError, FileChange, TextEdit};
 use crate::honesty::Tool;
+use crate::text::LineIndex;
 
 /// What a site is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -62,19 +63,22 @@ pub struct Site {
     pub edits: Vec<TextEdit>,
 }
 
-/// 1-based line and character column of byte `offset` of `text`.
-fn line_column(text: &str, offset: usize) -> (usize, usize) {
+/// 1-based line and character column of byte `offset` of `text` (`lines` its index).
+fn line_column(text: &str, lines: &LineIndex, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
-    let head = &text[..offset];
-    let line_start = head.rfind('\n').map_or(0, |i| i + 1);
-    (
-        head.matches('\n').count() + 1,
-        head[line_start..].chars().count() + 1,
-    )
+    let line = lines.line_of(offset);
+    let start = lines.line_start(line).min(offset);
+    (line + 1, text[start..offset].chars().count() + 1)
 }
 
-/// The stable id of a site.
-pub fn site_id(tool: Tool, file: &str, text: &str, edits: &[TextEdit]) -> String {
+/// The stable id of a site (`lines`: the index of `text`).
+pub fn site_id(
+    tool: Tool,
+    file: &str,
+    text: &str,
+    lines: &LineIndex,
+    edits: &[TextEdit],
+) -> String {
     let mut hasher = Sha256::new();
     let mut field = |bytes: &[u8]| {
         hasher.update((bytes.len() as u64).to_le_bytes());
@@ -83,8 +87,8 @@ pub fn site_id(tool: Tool, file: &str, text: &str, edits: &[TextEdit]) -> String
     field(tool.name().as_bytes());
     field(file.as_bytes());
     for edit in edits {
-        let (sl, sc) = line_column(text, edit.range.start);
-        let (el, ec) = line_column(text, edit.range.end);
+        let (sl, sc) = line_column(text, lines, edit.range.start);
+        let (el, ec) = line_column(text, lines, edit.range.end);
         field(format!("{sl}:{sc}-{el}:{ec}").as_bytes());
         field(text.get(edit.range.clone()).unwrap_or("").as_bytes());
         field(edit.new_text.as_bytes());
@@ -146,16 +150,21 @@ impl SiteTags {
     /// The sites, in file and position order; `text` gives the text the edits apply to. A site
     /// whose file has no text is dropped (it cannot be shown or chosen).
     pub fn finish<'t>(self, tool: Tool, text: impl Fn(&str) -> Option<&'t str>) -> Vec<Site> {
+        // One line index per file: thousands of sites in one file stay linear.
+        let mut indexes: BTreeMap<String, LineIndex> = BTreeMap::new();
         let mut sites: Vec<Site> = self
             .tagged
             .into_iter()
             .filter_map(|t| {
                 let text = text(&t.path)?;
+                let lines = indexes
+                    .entry(t.path.clone())
+                    .or_insert_with(|| LineIndex::new(text));
                 let mut edits = t.edits;
                 edits.sort_by_key(|e| (e.range.start, e.range.end));
-                let (line, column) = line_column(text, edits[0].range.start);
+                let (line, column) = line_column(text, lines, edits[0].range.start);
                 Some(Site {
-                    id: site_id(tool, &t.path, text, &edits),
+                    id: site_id(tool, &t.path, text, lines, &edits),
                     file: t.path,
                     line,
                     column,
@@ -339,9 +348,10 @@ pub fn of_backend(
 ) -> Vec<Site> {
     let mut tags = SiteTags::new();
     for change in changes.iter().filter(|c| !c.created()) {
+        let lines = LineIndex::new(&change.before);
         for edit in &change.edits {
             if tool == Tool::RenameSymbol {
-                let line = line_column(&change.before, edit.range.start).0;
+                let line = lines.line_of(edit.range.start) + 1;
                 if definition != Some((change.path.as_str(), line)) {
                     tags.tag(&change.path, vec![edit.clone()], SiteKind::Reference);
                 }
