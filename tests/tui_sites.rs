@@ -98,3 +98,68 @@ fn untick_a_reference_of_a_rename_and_apply() {
         "from app import aid\n\nprint(aid(3))\n"
     );
 }
+
+/// Headless, key by key: `x` leaves out the file under the cursor, `X` every file and then
+/// writes them all again; the diff, the counts and the findings follow without asking the
+/// engine, and each choice starts the check again on the chosen plan.
+#[test]
+fn a_file_and_all_files_are_left_out_and_written_again() {
+    use candor::tui::state::PreviewFocus;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(root.join("app.py"), APP).unwrap();
+    std::fs::write(root.join("use.py"), USE).unwrap();
+    let mut h = open(&root.join("app.py"), (120, 40));
+    h.press(&["w", "r", "ctrl-e", "ctrl-u"])
+        .type_text("aid")
+        .press(&["enter"]);
+    let first = ready(&h);
+    assert_eq!(first.outcome.plan.sites.len(), 4);
+    let previews = h.previews_computed;
+    h.press(&["tab", "tab"]);
+    assert_eq!(h.state.preview().unwrap().focus, PreviewFocus::Sites);
+    // Rows: app.py, 6:9, 7:9, use.py, 1:17, 3:7. `x` on use.py's row leaves both out.
+    let checks = h.checks_pending;
+    h.press(&["j", "j", "j", "x"]);
+    let chosen = ready(&h);
+    let paths: Vec<&str> = chosen
+        .outcome
+        .plan
+        .changes
+        .iter()
+        .map(|c| c.path.as_str())
+        .collect();
+    assert_eq!(paths, ["app.py"], "use.py is no longer written");
+    assert_eq!(chosen.diffs.len(), 1);
+    assert_eq!(chosen.left_out(), 2);
+    assert_eq!(
+        chosen.call.options.exclude_sites.len(),
+        2,
+        "the apply sends the choice"
+    );
+    let left: Vec<usize> = chosen
+        .outcome
+        .plan
+        .findings
+        .iter()
+        .filter(|f| f.kind == Some("sites.left_out_reference"))
+        .map(|f| f.line)
+        .collect();
+    assert_eq!(left, [1, 3]);
+    assert!(h.checks_pending > checks, "the check starts again");
+    assert_eq!(h.previews_computed, previews, "no engine call");
+    // `X`: some are left out, so every site is written again; again: every site is left out.
+    h.press(&["X"]);
+    let all = ready(&h);
+    assert_eq!(all.left_out(), 0);
+    assert_eq!(all.outcome.plan.changes, first.outcome.plan.changes);
+    assert!(all.call.options.exclude_sites.is_empty());
+    h.press(&["X"]);
+    let none = ready(&h);
+    assert_eq!(none.left_out(), 4);
+    assert_eq!(none.outcome.plan.changes.len(), 1);
+    assert_eq!(
+        none.outcome.plan.changes[0].after,
+        APP.replacen("def helper", "def aid", 1)
+    );
+}
