@@ -10,7 +10,8 @@
 #     (`registry`), and a generated repository of 20,000 files (`repo20k`);
 #   - builds candor --release, runs the side-by-side comparisons with hyperfine, peak memory
 #     with /usr/bin/time, `cargo bench` for the in-process figures, and examples/big_file.rs
-#     (one big file: growth 4,000 → 16,000 → 64,000 calls, 5 MiB, 4 MB on one line, 100,000 calls).
+#     (one big file: growth 4,000 → 16,000 → 64,000 calls, 5 MiB, 4 MB on one line, 100,000 calls)
+#     and examples/sites_toggle.rs (a site left out of a 2,000-site rename, redrawn: < 50 ms).
 #
 # Usage: scripts/bench.sh [--quick]   (--quick: fewer runs, no cargo bench)
 set -euo pipefail
@@ -146,6 +147,10 @@ for mode in growth big oneline many; do
   [ $QUICK = 1 ] && [ $mode = growth ] && continue
   CANDOR_BIN=$CANDOR "$ROOT/target/release/examples/big_file" $mode | tee -a "$BENCH/big_file.txt" >&2
 done
+
+say "issue 26: leaving a site out of a 2,000-site rename in the TUI, key to drawn frame (examples/sites_toggle.rs; goal < 50 ms; in target/bench/sites_toggle.txt)"
+cargo build --release --locked --quiet --example sites_toggle
+"$ROOT/target/release/examples/sites_toggle" 2000 | tee "$BENCH/sites_toggle.txt" >&2
 
 if [ $QUICK = 0 ]; then
   say "target 3 (and in-process figures): cargo bench"

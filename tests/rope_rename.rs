@@ -368,3 +368,68 @@ fn a_src_layout_is_a_source_folder_for_rope() {
         "from pkg.core import g\n\nassert g() == 1\n"
     );
 }
+
+/// Issue 26 with the real rope: every edit of its rename but the definition's is a `reference`
+/// site; one left out is not written (the file keeps the old name there, said as an error at
+/// that line), everything else is, exactly as previewed with that choice.
+#[test]
+fn a_reference_of_ropes_rename_can_be_left_out() {
+    if !require_rope() {
+        return;
+    }
+    let project = shop();
+    let root = project.path();
+    let preview = call(root, RENAME, rename("net_price", "price_net"));
+    assert_rope(&preview);
+    let sites = preview["data"]["sites"].as_array().unwrap().clone();
+    assert_eq!(
+        sites.len(),
+        11,
+        "12 references, the definition is no site: {sites:#?}"
+    );
+    assert!(
+        sites
+            .iter()
+            .all(|s| s["kind"] == "reference" && s["chosen"] == true)
+    );
+    assert!(
+        !sites
+            .iter()
+            .any(|s| s["file"] == "shop/pricing.py" && s["line"] == 6),
+        "{sites:#?}"
+    );
+    let site = sites
+        .iter()
+        .find(|s| s["file"] == "shop/orders.py")
+        .unwrap();
+    let line = site["line"].as_u64().unwrap() as usize;
+    let mut args = rename("net_price", "price_net");
+    args["exclude_sites"] = json!([site["id"]]);
+    let narrowed = call(root, RENAME, args.clone());
+    assert_rope(&narrowed);
+    let finding = narrowed["data"]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["kind"] == "sites.left_out_reference")
+        .unwrap_or_else(|| panic!("{narrowed:#}"));
+    assert_eq!(finding["file"], "shop/orders.py");
+    assert_eq!(finding["severity"], "error");
+    let before_orders = read(root, "shop/orders.py");
+    args["dry_run"] = json!(false);
+    args["verify"] = json!(false);
+    args["plan_id"] = narrowed["data"]["plan_id"].clone();
+    let applied = call(root, RENAME, args);
+    assert_eq!(applied["data"]["applied"], true, "{applied:#}");
+    let orders = read(root, "shop/orders.py");
+    let old_line = before_orders.lines().nth(line - 1).unwrap();
+    assert_eq!(orders.lines().nth(line - 1).unwrap(), old_line);
+    assert!(old_line.contains("net_price"), "{old_line}");
+    let renamed_elsewhere = orders
+        .lines()
+        .enumerate()
+        .filter(|(i, _)| *i != line - 1)
+        .all(|(_, l)| !l.contains("net_price"));
+    assert!(renamed_elsewhere, "{orders}");
+    assert!(read(root, "shop/pricing.py").contains("def price_net("));
+}

@@ -975,7 +975,8 @@ fn rename_includes_a_possible_reference_one_by_one() {
         "{}",
         after(&third)
     );
-    h.press(&["+", "tab"]);
+    // Esc back to the diff (Tab from the findings now goes on to the sites list).
+    h.press(&["+", "esc"]);
     confirm_and_check_disk(&mut h, &root);
     assert!(text(&root, "shapes.py").contains("other.surface()"));
 }

@@ -59,6 +59,7 @@ fn semantic(server: Option<&str>, library: Option<&str>, findings: Vec<Finding>)
             findings,
             details: Default::default(),
             caveat_notes: Vec::new(),
+            ..Plan::default()
         },
         backend: BackendKind::Lsp,
         server: server.map(info),

@@ -32,6 +32,8 @@ pub const LINE: &str = "line";
 pub const COLUMN: &str = "column";
 pub const EXPECTED_SHA256: &str = "expected_sha256";
 pub const PLAN_ID: &str = "plan_id";
+pub const EXCLUDE_SITES: &str = "exclude_sites";
+pub const INCLUDE_SITES: &str = "include_sites";
 pub const ALLOW_SYNTAX_ERRORS: &str = "allow_syntax_errors";
 pub const VERIFY: &str = "verify";
 pub const ALLOW_INTRODUCED_ERRORS: &str = "allow_introduced_errors";
@@ -349,6 +351,16 @@ pub const TABLE: &[Row] = &[
         "data.plan_id of the preview you apply: the write happens only if the plan computed now is exactly that one (else stale_file naming what differs).",
     ),
     every(
+        EXCLUDE_SITES,
+        Shape::TextList,
+        "Ids of sites (data.sites of a preview of this same request) to leave out: the plan is computed again without them, and a finding at each says what leaving it out means.",
+    ),
+    every(
+        INCLUDE_SITES,
+        Shape::TextList,
+        "Ids of sites (data.sites) not written by default (a rename's possible references) to write too.",
+    ),
+    every(
         ALLOW_SYNTAX_ERRORS,
         Shape::Flag { default: false },
         "Write even when the result no longer parses.",
@@ -463,6 +475,8 @@ mod tests {
             COLUMN,
             EXPECTED_SHA256,
             PLAN_ID,
+            EXCLUDE_SITES,
+            INCLUDE_SITES,
             ALLOW_SYNTAX_ERRORS,
             VERIFY,
             ALLOW_INTRODUCED_ERRORS,

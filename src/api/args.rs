@@ -2,7 +2,7 @@
 //! (`arg.rs`, the seed's KNOWN_ARGS), the `path` alias, lenient but checked types, and the
 //! sorted `unknown_args` report. The TUI builds the same [`ToolCall`] without JSON.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
@@ -36,6 +36,10 @@ pub struct CallOptions {
     /// The `data.plan_id` of the preview the caller is applying: the plan computed now must be
     /// exactly that one.
     pub plan_id: Option<String>,
+    /// Site ids to leave out (`exclude_sites`) and to write though not written by default
+    /// (`include_sites`).
+    pub exclude_sites: BTreeSet<String>,
+    pub include_sites: BTreeSet<String>,
     pub allow_syntax_errors: bool,
     /// `verify`: `None` when the caller did not say (the config's default, else off).
     pub verify: Option<crate::verify::Level>,
@@ -51,6 +55,8 @@ impl Default for CallOptions {
             backend: None,
             expected_sha256: BTreeMap::new(),
             plan_id: None,
+            exclude_sites: BTreeSet::new(),
+            include_sites: BTreeSet::new(),
             allow_syntax_errors: false,
             verify: None,
             allow_introduced_errors: false,
@@ -321,6 +327,8 @@ fn call_options(a: &Args) -> Result<CallOptions, ApiError> {
         },
         expected_sha256: a.expected_sha256()?,
         plan_id: a.plan_id()?,
+        exclude_sites: a.string_list(arg::EXCLUDE_SITES)?.into_iter().collect(),
+        include_sites: a.string_list(arg::INCLUDE_SITES)?.into_iter().collect(),
         allow_syntax_errors: a.boolean(arg::ALLOW_SYNTAX_ERRORS)?.unwrap_or(false),
         verify: match a.get(arg::VERIFY) {
             Some(value) => Some(

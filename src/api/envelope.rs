@@ -74,6 +74,7 @@ pub fn success(
         .collect::<Result<Vec<Value>, Cancelled>>()?;
     data.insert("changes".into(), Value::Array(changes));
     data.insert("plan_id".into(), json!(preview.plan_id));
+    data.insert("sites".into(), json!(outcome.plan.sites));
     if let Some(verification) = &preview.verification {
         data.insert("verification".into(), json!(verification));
     }

@@ -396,6 +396,18 @@ impl Engine {
                     .any(|f| f.file == skip.file && f.message.contains("not searched"))
             })
             .collect();
+        if outcome.plan.sites.is_empty() && !outcome.is_heuristic() {
+            outcome.plan.sites = backend_sites(&call.request, &outcome.plan);
+        }
+        self.previews.remember_sites(
+            outcome
+                .plan
+                .sites
+                .iter()
+                .map(|s| (s.id.as_str(), s.file.as_str())),
+        );
+        // The choice of sites, before the checks: they and the verification see the chosen plan.
+        self.choose_sites(&call.options, &mut outcome)?;
         // candor's own checks of the result, whichever backend made it.
         let mut extra = crate::refactor::cross::check(
             &call.request,
@@ -421,6 +433,57 @@ impl Engine {
             plan_id: id,
             verification: None,
         })
+    }
+
+    /// Leaves out the sites of `exclude_sites` and writes those of `include_sites`: the changes
+    /// are computed again from the same texts, and each site left out gets its finding. An id
+    /// not in the plan is `stale_file` when a recent preview listed it (its file changed), else
+    /// `invalid_argument`.
+    fn choose_sites(&self, options: &CallOptions, outcome: &mut Outcome) -> Result<(), ApiError> {
+        use crate::refactor::sites::{self, ChoiceError};
+        if options.exclude_sites.is_empty() && options.include_sites.is_empty() {
+            return Ok(());
+        }
+        let plan = &mut outcome.plan;
+        let chosen = sites::choose(
+            outcome.tool,
+            plan,
+            &options.exclude_sites,
+            &options.include_sites,
+        );
+        let chosen = match chosen {
+            Ok(chosen) => chosen,
+            Err(ChoiceError::Unknown(id)) => {
+                let param = if options.exclude_sites.contains(&id) {
+                    arg::EXCLUDE_SITES
+                } else {
+                    arg::INCLUDE_SITES
+                };
+                return Err(match self.previews.site_file(&id) {
+                    Some(file) => ApiError::new(
+                        ErrorCode::StaleFile,
+                        crate::refactor::sites_wording::stale_site(&id, &file),
+                    )
+                    .with_param(param),
+                    None => ApiError::invalid(param, ChoiceError::Unknown(id).to_string()),
+                });
+            }
+            Err(e @ ChoiceError::Both(_)) => {
+                return Err(ApiError::invalid(arg::EXCLUDE_SITES, e.to_string()));
+            }
+            Err(ChoiceError::Edit(e)) => {
+                return Err(ApiError::from(crate::refactor::RefactorError::Edit(e)));
+            }
+        };
+        plan.changes = chosen.changes;
+        plan.sites = chosen.sites;
+        // The parse check of the result follows the choice too.
+        plan.findings.retain(|f| !f.is_syntax_error());
+        plan.findings
+            .extend(crate::refactor::findings::check_syntax(&plan.changes));
+        plan.findings.extend(chosen.findings);
+        crate::refactor::findings::normalize(&mut plan.findings);
+        Ok(())
     }
 
     /// How far to check a result: what the call says, else the project's `[verify] default`,
@@ -584,6 +647,21 @@ impl Engine {
         )?;
         Ok(Some(report))
     }
+}
+
+/// The sites of a language server's or rope's result (see `sites::of_backend`).
+fn backend_sites(
+    request: &crate::refactor::Request,
+    plan: &crate::refactor::Plan,
+) -> Vec<crate::refactor::sites::Site> {
+    let definition = match &plan.details {
+        crate::refactor::Details::Rename(d) => d
+            .definition
+            .rsplit_once(':')
+            .and_then(|(path, line)| Some((path, line.parse::<usize>().ok()?))),
+        _ => None,
+    };
+    crate::refactor::sites::of_backend(request.tool(), request.file(), &plan.changes, definition)
 }
 
 fn open_root(root: &Path) -> Result<Root, ApiError> {

@@ -113,10 +113,14 @@ pub fn differences(previewed: Option<&PlanSummary>, fresh: &PlanSummary) -> Vec<
     clauses
 }
 
-/// The summaries of an engine's recent previews, by plan id.
+/// How many site ids an engine remembers (to tell a stale id from an unknown one).
+const REMEMBERED_SITES: usize = 100_000;
+
+/// The summaries of an engine's recent previews, by plan id, and the files of their sites.
 #[derive(Debug, Default)]
 pub struct Previews {
     recent: Mutex<VecDeque<(String, PlanSummary)>>,
+    sites: Mutex<VecDeque<(String, String)>>,
 }
 
 impl Previews {
@@ -129,6 +133,25 @@ impl Previews {
         while recent.len() > REMEMBERED {
             recent.pop_front();
         }
+    }
+
+    /// Remembers the file of each site of a preview.
+    pub fn remember_sites<'a>(&self, sites: impl Iterator<Item = (&'a str, &'a str)>) {
+        let mut known = self.sites.lock().unwrap_or_else(|e| e.into_inner());
+        known.extend(sites.map(|(id, file)| (id.to_string(), file.to_string())));
+        while known.len() > REMEMBERED_SITES {
+            known.pop_front();
+        }
+    }
+
+    /// The file of a site a recent preview listed.
+    pub fn site_file(&self, id: &str) -> Option<String> {
+        let known = self.sites.lock().unwrap_or_else(|e| e.into_inner());
+        known
+            .iter()
+            .rev()
+            .find(|(k, _)| k.eq_ignore_ascii_case(id))
+            .map(|(_, file)| file.clone())
     }
 
     pub fn get(&self, id: &str) -> Option<PlanSummary> {

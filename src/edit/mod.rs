@@ -180,6 +180,26 @@ impl FileChange {
         })
     }
 
+    /// The same file changed by other `edits` (offsets in `before`), from the same bytes: the
+    /// hash of the base is kept, the result and its hash are computed again.
+    pub fn with_edits(&self, edits: Vec<TextEdit>) -> Result<FileChange, EditError> {
+        let edits = validate(&self.before, edits).map_err(|e| EditError::InFile {
+            path: self.path.clone(),
+            source: Box::new(e),
+        })?;
+        let after = apply(&self.before, &edits);
+        Ok(FileChange {
+            path: self.path.clone(),
+            kind: self.kind,
+            bom: self.bom,
+            sha256_before: self.sha256_before.clone(),
+            sha256_after: sha256_hex(&source::with_bom(self.bom, &after)),
+            before: self.before.clone(),
+            after,
+            edits,
+        })
+    }
+
     /// A new file with `text`.
     pub fn create(path: impl Into<String>, text: impl Into<String>) -> FileChange {
         let after: String = text.into();

@@ -16,6 +16,8 @@ pub mod move_to_file;
 pub mod references;
 pub mod rename;
 pub mod safe_delete;
+pub mod sites;
+pub mod sites_wording;
 mod sources;
 
 use serde::Serialize;
@@ -244,6 +246,10 @@ pub struct Plan {
     pub details: Details,
     /// What the heuristic did about its canonical caveats in this result (`data.caveat_notes`).
     pub caveat_notes: Vec<CaveatNote>,
+    /// The places a user may leave out (`data.sites`), each with its edits.
+    pub sites: Vec<sites::Site>,
+    /// For the files where only sites left out by default write: the file with no edits.
+    pub site_bases: Vec<FileChange>,
 }
 
 impl Plan {

@@ -113,6 +113,7 @@ impl SemanticResult {
                 findings,
                 details: self.details,
                 caveat_notes: Vec::new(),
+                ..Plan::default()
             },
             backend: BackendKind::Lsp,
             semantic_backend: Some(self.server.clone()),

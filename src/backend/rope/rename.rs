@@ -246,7 +246,7 @@ pub(super) fn rename(
         changes,
         findings,
         details: Details::Rename(details),
-        caveat_notes: Vec::new(),
+        ..Plan::default()
     })
 }
 

@@ -37,6 +37,7 @@ fn plan_of(session: &Session, answer: &ChangesAnswer, checked: &Plan) -> Result<
         findings: Vec::new(),
         details: checked.details.clone(),
         caveat_notes: Vec::new(),
+        ..Plan::default()
     })
 }
 

@@ -76,6 +76,8 @@ pub(super) fn search_words(callee: &Callee<'_>) -> Vec<String> {
 #[derive(Debug, Default)]
 pub(super) struct FileOutcome {
     pub edits: Vec<TextEdit>,
+    /// The edits of each call rewritten, call by call (the sites of the plan).
+    pub calls: Vec<Vec<TextEdit>>,
     pub findings: Vec<Finding>,
     /// Calls whose arguments changed.
     pub updated: usize,
@@ -250,6 +252,9 @@ pub(super) fn rewrite_file(
             outcome.updated += 1;
         }
         outcome.done.add(&plan.done);
+        if !plan.edits.is_empty() {
+            outcome.calls.push(plan.edits.clone());
+        }
         outcome.edits.extend(plan.edits);
         outcome.findings.extend(plan.findings);
     }

@@ -29,11 +29,13 @@ use wording as w;
 use self::call_sites::Callee;
 use self::layout::one_line;
 use self::params::{Param, ParamList, Signature};
+use super::sites::{SiteKind, SiteTags};
 use super::{
     ChangeSignatureDetails, ChangeSignatureRequest, Details, Finding, Plan, RefactorError,
     SourceError, Sources, map_in_parallel,
 };
 use crate::edit::{ChangeSetBuilder, SourceFile, TextEdit};
+use crate::honesty::Tool;
 use crate::lang::Language;
 use crate::lang::params::{Item, Layout};
 use crate::lang::symbols::resolve;
@@ -179,7 +181,11 @@ pub fn plan(
     }
     let mut updated = 0usize;
     let mut done = call_sites::Done::default();
+    let mut tags = SiteTags::new();
     for (source, outcome) in files.values().zip(outcomes) {
+        for call in outcome.calls {
+            tags.tag(&source.path, call, SiteKind::Call);
+        }
         updated += outcome.updated;
         done.add(&outcome.done);
         plan.findings.extend(outcome.findings);
@@ -193,6 +199,12 @@ pub fn plan(
             || !family_at.iter().any(|(p, l)| *p == f.file && *l == f.line)
     });
     plan.changes = builder.build(|p| files.get(p).or_else(|| family.get(p)))?;
+    plan.sites = tags.finish(Tool::ChangeSignature, |p| {
+        files
+            .get(p)
+            .or_else(|| family.get(p))
+            .map(|f| f.text.as_str())
+    });
     plan.caveat_notes.extend(w::arguments_note(&done));
     details.call_sites_updated = updated;
     plan.details = Details::ChangeSignature(details);

@@ -161,6 +161,7 @@ pub fn plan(
         caveat_notes: notes::caveat_notes(lang, &data_flow, &shape, &findings),
         findings,
         details,
+        ..Plan::default()
     })
 }
 

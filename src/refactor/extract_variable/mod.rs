@@ -12,12 +12,13 @@ use std::collections::BTreeSet;
 
 use tree_sitter::Node;
 
+use super::sites::{SiteKind, SiteTags};
 use super::{
     Details, ExtractVariableDetails, ExtractVariableRequest, Finding, Plan, RefactorError,
     SourceError, Sources,
 };
 use crate::edit::{FileChange, TextEdit};
-use crate::honesty::{Caveat, CaveatNote};
+use crate::honesty::{Caveat, CaveatNote, Tool};
 use crate::lang::vars::{self, Scope};
 use crate::lang::{Language, node_text};
 use crate::text::LineIndex;
@@ -132,6 +133,16 @@ pub fn plan(
             .map(|n| TextEdit::new(n.byte_range(), name.to_string())),
     );
     let change = FileChange::modify(&file, edits)?;
+    // Each occurrence beyond the selected one is a site.
+    let mut tags = SiteTags::new();
+    for node in replaced
+        .iter()
+        .filter(|n| n.byte_range() != expr.byte_range())
+    {
+        let edit = TextEdit::new(node.byte_range(), name.to_string());
+        tags.tag(&request.file, vec![edit], SiteKind::Occurrence);
+    }
+    let sites = tags.finish(Tool::ExtractVariable, |_| Some(file.text.as_str()));
 
     let mut caveat_notes = Vec::new();
     if request.replace_all {
@@ -157,6 +168,8 @@ pub fn plan(
             occurrences_left: left,
         }),
         caveat_notes,
+        sites,
+        ..Plan::default()
     })
 }
 

@@ -19,11 +19,13 @@ use std::ops::Range;
 
 use tree_sitter::{Node, Tree};
 
+use super::sites::{SiteKind, SiteTags};
 use super::{
     Details, Finding, InlineDetails, InlineRequest, Plan, RefactorError, SourceError, Sources,
     map_in_parallel,
 };
 use crate::edit::{ChangeSetBuilder, SourceFile, TextEdit};
+use crate::honesty::Tool;
 use crate::lang::Language;
 use crate::lang::calls::{CallSite, Reference, ReferenceKind, find_mentions};
 use crate::lang::finder::NodeFinder;
@@ -253,6 +255,7 @@ fn run(
         left: Vec::new(),
         import_removals: Vec::new(),
         builder: ChangeSetBuilder::new(),
+        tags: SiteTags::new(),
         inlined: 0,
         engine: None,
         bound_arguments: false,
@@ -326,6 +329,8 @@ struct Progress<'r> {
     /// Imports of the function that go when the definition goes: (file, edit, line).
     import_removals: Vec<(String, TextEdit, usize)>,
     builder: ChangeSetBuilder,
+    /// Each inlined call, a site.
+    tags: SiteTags,
     inlined: usize,
     /// The references engine's verdicts on the function's occurrences.
     engine: Option<crate::refactor::references::Verdicts>,
@@ -430,6 +435,7 @@ impl Progress<'_> {
                                 self.renamed.push((old, new));
                             }
                         }
+                        self.tags.tag(path, site.edits.clone(), SiteKind::Call);
                         for edit in site.edits {
                             self.builder.edit(path, edit);
                         }
@@ -538,6 +544,9 @@ impl Progress<'_> {
                 .push(Finding::warning(&site.file, site.line, site.why.clone()));
         }
         let changes = self.builder.build(|path| files.get(path).copied())?;
+        let sites = self.tags.finish(Tool::InlineFunction, |path| {
+            files.get(path).map(|f| f.text.as_str())
+        });
         let details = Details::Inline(InlineDetails {
             function_name: symbol.name_path.clone(),
             call_sites_updated: self.inlined,
@@ -552,6 +561,8 @@ impl Progress<'_> {
             findings: self.findings,
             details,
             caveat_notes,
+            sites,
+            ..Plan::default()
         })
     }
 }

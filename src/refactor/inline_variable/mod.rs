@@ -138,6 +138,7 @@ pub fn plan(
             reads_replaced: found.reads.len(),
         }),
         caveat_notes: vec![CaveatNote::new(Caveat::InlineVariableEffects, note)],
+        ..Plan::default()
     })
 }
 

@@ -14,12 +14,13 @@ use std::ops::Range;
 use tree_sitter::Node;
 
 use super::change_signature::{ChangedFunction, locate_function, render_list};
+use super::sites::{SiteKind, SiteTags};
 use super::{
     Details, Finding, IntroduceParameterDetails, IntroduceParameterRequest, Plan, RefactorError,
     SourceError, Sources,
 };
 use crate::edit::{ChangeSetBuilder, TextEdit};
-use crate::honesty::{Caveat, CaveatNote};
+use crate::honesty::{Caveat, CaveatNote, Tool};
 use crate::lang::Language;
 use crate::lang::expressions::{self, TypeSource};
 use crate::lang::names::{Names, Role};
@@ -185,9 +186,7 @@ pub fn plan(
         replaced: replaced_all,
     };
     let mut outcome = calls::rewrite(sources, &introduced, symbol.line)?;
-    for (call_path, edit) in std::mem::take(&mut outcome.edits) {
-        builder.edit(&call_path, edit);
-    }
+    let tags = write_calls(&mut builder, std::mem::take(&mut outcome.edits));
     plan.findings.extend(outcome.findings.iter().cloned());
     if outcome.updated == 0 {
         plan.findings.push(Finding::warning(
@@ -197,6 +196,7 @@ pub fn plan(
         ));
     }
     plan.changes = builder.build(|p| outcome.files.get(p).or((p == path).then_some(&file)))?;
+    plan.sites = tags.finish_in(Tool::IntroduceParameter, &plan.changes);
     plan.caveat_notes = caveat_notes(type_note, calls_something, &expression, &outcome);
     plan.details = Details::IntroduceParameter(IntroduceParameterDetails {
         function_name: symbol.name_path.clone(),
@@ -206,6 +206,16 @@ pub fn plan(
         call_sites_updated: outcome.updated,
     });
     Ok(plan)
+}
+
+/// Writes each call's edit; each call is a site.
+fn write_calls(builder: &mut ChangeSetBuilder, edits: Vec<(String, TextEdit)>) -> SiteTags {
+    let mut tags = SiteTags::new();
+    for (path, edit) in edits {
+        tags.tag(&path, vec![edit.clone()], SiteKind::Call);
+        builder.edit(&path, edit);
+    }
+    tags
 }
 
 /// What the analysis did about each caveat in this result.

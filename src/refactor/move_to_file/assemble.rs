@@ -9,26 +9,31 @@ use std::ops::Range;
 use super::carry::ImportBack;
 use super::{Move, internal, python};
 use crate::edit::{ChangeSetBuilder, FileChange, SourceFile, TextEdit};
+use crate::honesty::Tool;
 use crate::lang::Language;
 use crate::lang::python::imports as py_imports;
 use crate::lang::rust::imports::line_insertion;
 use crate::lang::rust::items::{is_file_mod, is_use};
 use crate::refactor::RefactorError;
+use crate::refactor::sites::{Site, SiteKind, SiteTags};
 use crate::text::TextStyle;
 use crate::text::surgery;
 
 impl Move<'_> {
-    /// The changes of the move, and where the moved block starts in the target's new text.
+    /// The changes of the move, where the moved block starts in the target's new text, and the
+    /// sites: each rewrite of a third file's import or path.
     pub(super) fn assemble(
         &self,
         back: &ImportBack,
-    ) -> Result<(Vec<FileChange>, usize), RefactorError> {
+    ) -> Result<(Vec<FileChange>, usize, Vec<Site>), RefactorError> {
         let block = self.moved_block(&back.moved_edits)?;
         let mut builder = ChangeSetBuilder::new();
         let block_start = self.place_in_target(&mut builder, back, &block)?;
         self.edit_source(&mut builder, back);
+        let mut tags = SiteTags::new();
         for (file, edits) in &back.other_edits {
             for edit in merge_same_point(edits.clone()) {
+                tags.tag(&file.path, vec![edit.clone()], SiteKind::Import);
                 builder.edit(&file.path, edit);
             }
         }
@@ -41,7 +46,10 @@ impl Move<'_> {
             loaded.insert(&file.path, file);
         }
         let changes = builder.build(|path| loaded.get(path).copied())?;
-        Ok((changes, block_start))
+        let sites = tags.finish(Tool::MoveToFile, |path| {
+            loaded.get(path).map(|f| f.text.as_str())
+        });
+        Ok((changes, block_start, sites))
     }
 
     /// Creates the target (or fills a blank one) or adds the imports and the block to it;

@@ -347,7 +347,7 @@ impl Move<'_> {
             }
         }
         back.summary.collisions_checked = self.target.is_some();
-        let (changes, block_start) = self.assemble(&back)?;
+        let (changes, block_start, sites) = self.assemble(&back)?;
 
         let mut notes = back.notes.clone();
         if self.lang == Language::Python {
@@ -406,6 +406,8 @@ impl Move<'_> {
             findings,
             details,
             caveat_notes,
+            sites,
+            ..Plan::default()
         })
     }
 

@@ -8,8 +8,10 @@ mod wording;
 use std::collections::BTreeSet;
 
 use super::references::{self, Reference, References, ReferencesRequest};
+use super::sites::{self, SiteKind, SiteTags};
 use super::{Details, Finding, Plan, RefactorError, RenameDetails, RenameRequest, Sources};
-use crate::edit::{ChangeSetBuilder, TextEdit};
+use crate::edit::{ChangeSetBuilder, FileChange, TextEdit};
+use crate::honesty::Tool;
 use crate::lang::Language;
 use crate::lang::refs::{Rewrite, Role, TargetKind};
 use wording as w;
@@ -131,17 +133,34 @@ pub fn plan_from(
     let renamed = renamed(found, &included);
     check_renamed(sources, found, &renamed, new_name)?;
     let mut builder = ChangeSetBuilder::new();
+    let mut tags = SiteTags::new();
     for reference in &renamed {
-        let old = &target.name;
-        let text = match reference.rewrite {
-            Rewrite::FieldBeforeShorthand => format!("{new_name}: {old}"),
-            Rewrite::ValueAfterShorthand => format!("{old}: {new_name}"),
-            Rewrite::Name | Rewrite::Keep => new_name.to_string(),
-        };
-        builder.edit(
-            &reference.path,
-            TextEdit::new(reference.range.clone(), text),
-        );
+        let edit = rewrite(reference, &target.name, new_name);
+        if !matches!(reference.role, Role::Definition | Role::Override) {
+            let certain = reference.is_certain();
+            tags.tag_with(
+                &reference.path,
+                vec![edit.clone()],
+                SiteKind::Reference,
+                certain,
+                true,
+            );
+        }
+        builder.edit(&reference.path, edit);
+    }
+    // The possible references left out are sites too, not written unless chosen.
+    for reference in found.possible() {
+        let writable = reference.rewrite != Rewrite::Keep && !reference.alias;
+        if writable && !included.contains(&reference.location()) {
+            let edit = rewrite(reference, &target.name, new_name);
+            tags.tag_with(
+                &reference.path,
+                vec![edit],
+                SiteKind::Reference,
+                false,
+                false,
+            );
+        }
     }
     let mut findings: Vec<Finding> = found.findings.clone();
     if let Some(message) = role_warning(target) {
@@ -164,6 +183,12 @@ pub fn plan_from(
         findings.push(Finding::warning(&reference.path, reference.line, message));
     }
     let changes = builder.build(|path| found.files.get(path))?;
+    let sites = tags.finish(Tool::RenameSymbol, |path| {
+        found.files.get(path).map(|f| f.text.as_str())
+    });
+    let site_bases = sites::bases_for(&sites, &changes, |path| {
+        FileChange::modify(found.files.get(path)?, Vec::new()).ok()
+    });
     let files_changed = changes.iter().map(|c| c.path.clone()).collect();
     let details = RenameDetails {
         old_name: target.name.clone(),
@@ -184,7 +209,19 @@ pub fn plan_from(
         findings,
         details: Details::Rename(details),
         caveat_notes: Vec::new(),
+        sites,
+        site_bases,
     })
+}
+
+/// The edit that renames `reference` from `old` to `new_name`.
+fn rewrite(reference: &Reference, old: &str, new_name: &str) -> TextEdit {
+    let text = match reference.rewrite {
+        Rewrite::FieldBeforeShorthand => format!("{new_name}: {old}"),
+        Rewrite::ValueAfterShorthand => format!("{old}: {new_name}"),
+        Rewrite::Name | Rewrite::Keep => new_name.to_string(),
+    };
+    TextEdit::new(reference.range.clone(), text)
 }
 
 /// The refusals of a new name every backend gives, whoever computes the rename (candor's engine,

@@ -15,6 +15,8 @@ pub enum Context {
     Input,
     Preview,
     Findings,
+    /// The sites list of the warning panel: what the preview writes, site by site.
+    Sites,
     Confirm,
     /// A yes/no question over the screen (trust the project, close a long preview).
     Ask,
@@ -22,7 +24,7 @@ pub enum Context {
 }
 
 impl Context {
-    pub const ALL: [Context; 12] = [
+    pub const ALL: [Context; 13] = [
         Context::Global,
         Context::Picker,
         Context::Code,
@@ -32,6 +34,7 @@ impl Context {
         Context::Input,
         Context::Preview,
         Context::Findings,
+        Context::Sites,
         Context::Confirm,
         Context::Ask,
         Context::Help,
@@ -49,6 +52,7 @@ impl Context {
             Context::Input => "input",
             Context::Preview => "preview",
             Context::Findings => "findings",
+            Context::Sites => "sites",
             Context::Confirm => "confirm",
             Context::Ask => "ask",
             Context::Help => "help",
@@ -67,6 +71,7 @@ impl Context {
             Context::Input => "Text fields (picker, outline, prompts, forms)",
             Context::Preview => "Preview and warning panel",
             Context::Findings => "Findings list (warning panel)",
+            Context::Sites => "Sites list (warning panel): what the preview writes, site by site",
             Context::Confirm => "Confirmation prompt",
             Context::Ask => "Questions (trust the project, close a long preview)",
             Context::Help => "Help",
@@ -181,6 +186,11 @@ impl Context {
                 Jump,
                 ToggleNotes,
                 IncludeReference,
+                FocusSites,
+                Back,
+            ],
+            Context::Sites => &[
+                Up, Down, PageUp, PageDown, Top, Bottom, Jump, ToggleSite, ToggleFile, ToggleAll,
                 Back,
             ],
             Context::Confirm => &[Yes, No],
@@ -259,6 +269,10 @@ pub enum Command {
     Check,
     RunTests,
     IncludeReference,
+    FocusSites,
+    ToggleSite,
+    ToggleFile,
+    ToggleAll,
     SplitLeft,
     SplitRight,
     SplitAuto,
@@ -271,7 +285,7 @@ pub enum Command {
 }
 
 impl Command {
-    const ALL: [Command; 71] = [
+    const ALL: [Command; 75] = [
         Command::Quit,
         Command::Help,
         Command::Up,
@@ -334,6 +348,10 @@ impl Command {
         Command::Check,
         Command::RunTests,
         Command::IncludeReference,
+        Command::FocusSites,
+        Command::ToggleSite,
+        Command::ToggleFile,
+        Command::ToggleAll,
         Command::SplitLeft,
         Command::SplitRight,
         Command::SplitAuto,
@@ -410,6 +428,10 @@ impl Command {
             Command::Check => "check",
             Command::RunTests => "run_tests",
             Command::IncludeReference => "include_reference",
+            Command::FocusSites => "focus_sites",
+            Command::ToggleSite => "toggle_site",
+            Command::ToggleFile => "toggle_file",
+            Command::ToggleAll => "toggle_all",
             Command::SplitLeft => "split_left",
             Command::SplitRight => "split_right",
             Command::SplitAuto => "split_auto",
@@ -460,10 +482,13 @@ impl Command {
             (Context::Help, Up) | (Context::Help, Down) => "scroll",
             (Context::Preview, Up) => "scroll the diff up (a count before it: that many rows)",
             (Context::Preview, Down) => "scroll the diff down (a count before it: that many rows)",
-            (Context::Findings, Up) => "previous row (a count before it: that many)",
-            (Context::Findings, Down) => "next row (a count before it: that many)",
-            (Context::Findings, Top) => "first row",
-            (Context::Findings, Bottom) => "last row (with a count: that row)",
+            (Context::Findings | Context::Sites, Up) => {
+                "previous row (a count before it: that many)"
+            }
+            (Context::Findings | Context::Sites, Down) => "next row (a count before it: that many)",
+            (Context::Findings | Context::Sites, Top) => "first row",
+            (Context::Findings | Context::Sites, Bottom) => "last row (with a count: that row)",
+            (Context::Sites, Jump) => "show the site in the diff",
             (Context::Picker, Top) | (Context::Outline, Top) => "first match",
             (Context::Picker, Bottom) | (Context::Outline, Bottom) => "last match",
             (Context::Picker, Up) => "previous file",
@@ -500,7 +525,7 @@ impl Command {
             (Context::Preview, Back) => {
                 "cancel: back to the code view (a preview or check running is stopped), nothing is written"
             }
-            (Context::Findings, Back) => "back to the diff",
+            (Context::Findings | Context::Sites, Back) => "back to the diff",
             (Context::Help, Back) => "close the help",
             (_, Back) => "back",
             (_, SelectLines) => "start or end a line selection at the cursor",
@@ -566,6 +591,16 @@ impl Command {
             (_, RunTests) => {
                 "check the result and run the project's tests before and after, on a copy; while they run: stop them"
             }
+            (_, FocusSites) => {
+                "the sites list: every place the preview writes (a call, a reference, an import), to leave some out"
+            }
+            (_, ToggleSite) => {
+                "leave the site out, or write it again (on a file row: the whole file); the diff follows at once"
+            }
+            (_, ToggleFile) => {
+                "leave out every site of the file under the cursor, or write them all again"
+            }
+            (_, ToggleAll) => "leave out every site of every file, or write them all again",
             (_, IncludeReference) => {
                 "rename: include the possible reference of the selected warning too (again: leave it out)"
             }

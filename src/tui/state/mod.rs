@@ -7,12 +7,14 @@ mod code;
 mod form;
 mod picker;
 mod preview;
+mod sites;
 
 pub use check::*;
 pub use code::*;
 pub use form::*;
 pub use picker::*;
 pub use preview::*;
+pub use sites::*;
 
 use super::keymap::{Context, Key, Keymap};
 use super::layout::{self, Split};
@@ -243,6 +245,9 @@ impl State {
             Screen::Preview { preview, .. } if preview.confirm => Context::Confirm,
             Screen::Preview { preview, .. } if preview.focus == PreviewFocus::Findings => {
                 Context::Findings
+            }
+            Screen::Preview { preview, .. } if preview.focus == PreviewFocus::Sites => {
+                Context::Sites
             }
             Screen::Preview { .. } => Context::Preview,
         }

@@ -16,6 +16,8 @@ use super::check::{Check, CheckRun, checker_name, plural};
 pub enum PreviewFocus {
     Diff,
     Findings,
+    /// The sites list (in the warning panel's place).
+    Sites,
 }
 
 /// What the preview was asked for: enough to ask again when the files change.
@@ -133,10 +135,13 @@ pub struct Ready {
     pub verify: Level,
     /// The check of this result with the project's own tools.
     pub check: Check,
+    /// The plan as computed and the user's choice of its sites (`outcome` is the chosen plan).
+    pub choice: super::SiteChoice,
 }
 
 impl Ready {
     pub fn new(call: ToolCall, outcome: Outcome, diffs: Vec<FileDiff>, verify: Level) -> Ready {
+        let outcome_plan = outcome.plan.clone();
         Ready {
             call,
             outcome,
@@ -144,6 +149,7 @@ impl Ready {
             took: std::time::Duration::ZERO,
             verify,
             check: Check::not_asked(),
+            choice: super::SiteChoice::new(outcome_plan),
         }
     }
 
@@ -233,6 +239,11 @@ impl Ready {
             parts.push((Severity::Info, plural(notes, "note")));
         }
         parts
+    }
+
+    /// How many sites the user left out (possible references never chosen do not count).
+    pub fn left_out(&self) -> usize {
+        self.choice.excluded.len()
     }
 
     /// Who computed the edit when it was not the heuristic: its name and what it is (`a
@@ -348,7 +359,8 @@ impl Ready {
     /// that was not checked at all (the check unavailable, timed out, stopped or off) —
     /// whatever the backend.
     pub fn needs_second_confirmation(&self) -> bool {
-        self.outcome.is_heuristic()
+        self.left_out() > 0
+            || self.outcome.is_heuristic()
             || self.count(Severity::Warning) > 0
             || self.count(Severity::Error) > 0
             || self.check.blocks_apply()
@@ -404,6 +416,14 @@ impl Ready {
                 parts.push(plural(n, name));
             }
         }
+        let written = crate::refactor::sites::counts(&self.outcome.plan.sites).0;
+        let total = written + self.left_out();
+        let before = if written < total {
+            // What is left out is named first: `apply 14 of 16 sites, despite …`.
+            format!(" {written} of {total} sites{before}")
+        } else {
+            before
+        };
         let comma = if before.is_empty() { "" } else { "," };
         let despite = match parts.len() {
             0 => String::new(),
@@ -450,6 +470,8 @@ pub struct Preview {
     pub open: BTreeSet<Fold>,
     /// The diff shows the line of the finding selected in the list: Esc goes back to the list.
     pub from_findings: bool,
+    /// Index into the rows of the sites list of the selected row.
+    pub site: usize,
 }
 
 impl Preview {

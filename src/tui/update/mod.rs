@@ -11,6 +11,7 @@ mod mouse;
 mod picker;
 mod preview;
 mod refactor;
+pub mod sites;
 mod trust;
 mod watch;
 mod writes;
@@ -174,7 +175,7 @@ fn on_key(state: &mut State, key: Key, fx: &mut Vec<Effect>) {
 fn takes_count(context: Context) -> bool {
     matches!(
         context,
-        Context::Code | Context::Preview | Context::Findings | Context::Help
+        Context::Code | Context::Preview | Context::Findings | Context::Sites | Context::Help
     )
 }
 

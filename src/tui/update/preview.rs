@@ -59,6 +59,7 @@ pub(super) fn request_preview(
             marked_row: None,
             open: Default::default(),
             from_findings: false,
+            site: 0,
         }),
         form,
     }
@@ -164,6 +165,10 @@ pub(super) fn key(
     let next = match context {
         Context::Confirm => confirm_key(state, &mut preview, command, fx),
         Context::Findings => findings_key(state, &mut preview, command, count, fx),
+        Context::Sites => {
+            super::sites::key(state, &mut preview, command, count, fx);
+            Next::Stay
+        }
         _ => diff_key(state, &mut preview, command, count, fx),
     };
     match next {
@@ -335,8 +340,13 @@ fn diff_key(
                 // The list is in the panel: show it.
                 state.split.zoom = false;
             }
+            let has_sites = preview
+                .ready()
+                .is_some_and(|r| !r.outcome.plan.sites.is_empty());
             if !preview.rows().is_empty() {
                 preview.focus = PreviewFocus::Findings;
+            } else if has_sites {
+                preview.focus = PreviewFocus::Sites;
             } else {
                 state.info("this preview has no findings to select; the caveats apply as a whole");
             }
@@ -568,6 +578,7 @@ fn findings_key(
             }
         }
         Some(Command::IncludeReference) => include_reference(state, preview, fx),
+        Some(Command::FocusSites) => super::sites::focus(state, preview),
         _ => {}
     }
     Next::Stay

@@ -42,6 +42,7 @@ fn outcome(backend: BackendKind, findings: Vec<Finding>, after: &str) -> Outcome
             findings,
             details: Default::default(),
             caveat_notes: Vec::new(),
+            ..Plan::default()
         },
         backend,
         server: (backend == BackendKind::Lsp).then(|| ServerInfo {

@@ -10,6 +10,7 @@ mod help;
 mod panel;
 mod picker;
 mod preview;
+mod sites;
 mod status;
 
 use ratatui::Frame;

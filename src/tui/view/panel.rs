@@ -115,6 +115,7 @@ pub fn render(state: &State, preview: &Preview, frame: &mut Frame, outer: Rect, 
     backend(&mut panel, preview, ready, &rows);
     confidence(&mut panel, ready);
     summary(&mut panel, ready);
+    sites(state, &mut panel, ready, rows.is_empty());
     findings(&mut panel, ready, &rows);
     super::check::section(state, ready, panel.width, &mut panel.lines);
     check_rows(&mut panel, preview, ready, &rows);
@@ -202,6 +203,32 @@ fn summary(panel: &mut Panel, ready: &Ready) {
     } else {
         let style = spans.get(1).map_or(t.dim, |s| s.style);
         panel.say(text.trim_start(), "  ", style);
+    }
+}
+
+/// How many of the plan's sites are written: one line, and when some are left out, the keys
+/// that choose them (the status line says them in the findings list too).
+fn sites(state: &State, panel: &mut Panel, ready: &Ready, no_findings: bool) {
+    let sites = &ready.outcome.plan.sites;
+    if sites.is_empty() {
+        return;
+    }
+    let (written, total) = crate::refactor::sites::counts(sites);
+    panel.heading(format!("Sites: {written} of {total} written"));
+    if ready.left_out() > 0 {
+        let tab = state.keymap.hint(Context::Preview, Command::FocusWarnings);
+        let then = state.keymap.hint(Context::Findings, Command::FocusSites);
+        let keys = if no_findings {
+            tab
+        } else {
+            format!("{tab} {then}")
+        };
+        let left = ready.left_out();
+        panel.say(
+            &format!("{left} left out by you ({keys}: the list)"),
+            "  ",
+            panel.t.warning,
+        );
     }
 }
 

@@ -65,7 +65,11 @@ pub fn render(state: &State, preview: &Preview, from_form: bool, frame: &mut Fra
             diff_rows(preview, ready, t, frame, areas.diff);
         }
     }
-    super::panel::render(state, preview, frame, areas.panel_box, areas.panel);
+    if preview.focus == PreviewFocus::Sites {
+        super::sites::render(state, preview, frame, areas.panel_box, areas.panel);
+    } else {
+        super::panel::render(state, preview, frame, areas.panel_box, areas.panel);
+    }
     if preview.confirm
         && let Some(ready) = preview.ready()
     {

@@ -12,6 +12,22 @@ use crate::tui::state::{CodeView, NotesMode, State};
 use super::fit::Piece;
 use super::spinner;
 
+/// The hints of the contexts whose hints never change: the sites list, the confirmation and
+/// the questions.
+fn fixed_hints(context: Context) -> &'static [(Command, &'static str)] {
+    match context {
+        Context::Sites => &[
+            (Command::ToggleSite, "leave out / write"),
+            (Command::ToggleFile, "whole file"),
+            (Command::ToggleAll, "all"),
+            (Command::Back, "back to diff"),
+        ],
+        Context::Confirm => &[(Command::Yes, "apply"), (Command::No, "back")],
+        Context::Ask => &[(Command::Yes, "yes"), (Command::No, "no")],
+        _ => &[],
+    }
+}
+
 /// (left pieces, (key, label) hints).
 pub fn pieces(state: &State) -> (Vec<Piece<'static>>, Vec<(String, String)>) {
     let t = &state.theme;
@@ -143,17 +159,14 @@ pub fn pieces(state: &State) -> (Vec<Piece<'static>>, Vec<(String, String)>) {
             vec![
                 hint(Context::Findings, Command::Jump, "jump or open"),
                 hint(Context::Findings, Command::ToggleNotes, notes),
+                hint(Context::Findings, Command::FocusSites, "sites"),
                 hint(Context::Findings, Command::Back, "back to diff"),
             ]
         }
-        Context::Confirm => vec![
-            hint(Context::Confirm, Command::Yes, "apply"),
-            hint(Context::Confirm, Command::No, "back"),
-        ],
-        Context::Ask => vec![
-            hint(Context::Ask, Command::Yes, "yes"),
-            hint(Context::Ask, Command::No, "no"),
-        ],
+        Context::Sites | Context::Confirm | Context::Ask => fixed_hints(context)
+            .iter()
+            .map(|(command, label)| hint(context, *command, label))
+            .collect(),
         Context::Help | Context::Global | Context::Input => vec![
             hint(Context::Help, Command::Down, "scroll"),
             hint(Context::Help, Command::Back, "close help"),
