@@ -198,15 +198,16 @@ impl Locals {
             let verdict = match node.kind() {
                 "function_definition" => {
                     let body = node.child_by_field_name("body");
-                    if body.is_some_and(|b| declares(b, "global_statement", name, text)) {
+                    let (global, nonlocal) = body
+                        .map(|b| declarations(b, name, text))
+                        .unwrap_or_default();
+                    if global {
                         Some(PythonVerdict::Global)
                     } else {
                         let local = node
                             .child_by_field_name("parameters")
                             .is_some_and(|p| binds_parameter(p, name, text))
                             || body.is_some_and(|b| python_binds(b, name, text));
-                        let nonlocal =
-                            body.is_some_and(|b| declares(b, "nonlocal_statement", name, text));
                         (local && !nonlocal).then_some(PythonVerdict::Local)
                     }
                 }
@@ -326,24 +327,28 @@ const COMPREHENSIONS: &[&str] = &[
     "generator_expression",
 ];
 
-/// `global name` / `nonlocal name` in a function body (not in nested functions or classes).
-fn declares(body: Node<'_>, kind: &str, name: &str, text: &str) -> bool {
-    let mut found = false;
+/// Whether a function body declares `name` `global` and whether `nonlocal` (nested scopes not
+/// looked into), in one walk.
+fn declarations(body: Node<'_>, name: &str, text: &str) -> (bool, bool) {
+    let (mut global, mut nonlocal) = (false, false);
     let holds_name = holding(text, name);
     walk_node(body, |n| {
         // Such a statement names `name`, and is never part of an expression statement.
-        if found || !holds_name(n) || n.kind() == "expression_statement" {
+        if global || !holds_name(n) || n.kind() == "expression_statement" {
             return false;
         }
-        if n.kind() == kind
-            && n.named_children(&mut n.walk())
+        let names_it = || {
+            n.named_children(&mut n.walk())
                 .any(|c| node_text(c, text) == name)
-        {
-            found = true;
+        };
+        match n.kind() {
+            "global_statement" => global |= names_it(),
+            "nonlocal_statement" => nonlocal |= names_it(),
+            _ => {}
         }
-        !found && !matches!(n.kind(), "function_definition" | "class_definition")
+        !global && !matches!(n.kind(), "function_definition" | "class_definition")
     });
-    found
+    (global, nonlocal)
 }
 
 fn binds_parameter(parameters: Node<'_>, name: &str, text: &str) -> bool {
