@@ -88,6 +88,13 @@ pub enum NoTarget {
     Special { name: String },
     /// A definition found by name in another file: the driver starts again from there.
     Elsewhere { module: Vec<String>, name: String },
+    /// A keyword argument (`f(keyword=..)`) of a call of `function`, defined in another file:
+    /// the driver finds the function there, then its parameter `keyword`.
+    Keyword {
+        module: Vec<String>,
+        function: String,
+        keyword: String,
+    },
 }
 
 /// What the project tells about how the target is reached, grown file by file
@@ -374,6 +381,25 @@ pub trait Resolver: Sync {
     /// What already binds `name` at the top of the module of the file (a definition, an
     /// import).
     fn module_binding(&self, tree: &Tree, text: &str, name: &str) -> Option<Bound>;
+
+    /// The offset of the parameter `keyword` of the function (or class, through its
+    /// constructor) `function` defined in this file: where a keyword argument of its calls
+    /// leads.
+    fn keyword_parameter(
+        &self,
+        _tree: &Tree,
+        _text: &str,
+        _function: &Target,
+        _keyword: &str,
+    ) -> Option<usize> {
+        None
+    }
+
+    /// The offset of the name of the class whose calls construct through `function` (a
+    /// Python `__init__`): their keyword arguments name its parameters too.
+    fn constructed_by(&self, _tree: &Tree, _text: &str, _function: &Target) -> Option<usize> {
+        None
+    }
 
     /// A member called `name` of a type (or class) `owner` defined in this file.
     fn member_binding(&self, tree: &Tree, text: &str, owner: &str, name: &str) -> Option<Bound>;

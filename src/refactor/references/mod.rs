@@ -485,12 +485,29 @@ fn keyword_arguments(
     let Ok(function) = resolver.target_at(tree, &file.text, &file.path, function_at) else {
         return Ok(());
     };
-    let located = Located {
-        file: file.clone(),
-        tree: tree.clone(),
-        target: function,
-    };
-    let calls = find_located(sources, located, None)?;
+    // `A(keyword=..)` calls `A.__init__` too.
+    let class = resolver
+        .constructed_by(tree, &file.text, &function)
+        .and_then(|at| resolver.target_at(tree, &file.text, &file.path, at).ok());
+    for callee in std::iter::once(function).chain(class) {
+        let located = Located {
+            file: file.clone(),
+            tree: tree.clone(),
+            target: callee,
+        };
+        keywords_at_calls(sources, target, located, gathered)?;
+    }
+    Ok(())
+}
+
+/// The keyword arguments naming the parameter `target` at the calls of `callee`.
+fn keywords_at_calls(
+    sources: &dyn Sources,
+    target: &Target,
+    callee: Located,
+    gathered: &mut Gathered,
+) -> Result<(), RefactorError> {
+    let calls = find_located(sources, callee, None)?;
     gathered.skipped.extend(calls.skipped.iter().cloned());
     let mut by_file: BTreeMap<&str, Vec<&Reference>> = BTreeMap::new();
     for reference in calls.references.iter().filter(|r| r.role == Role::Call) {

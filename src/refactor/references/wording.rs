@@ -49,6 +49,12 @@ pub fn not_searched(path: &str, why: &str, name: &str) -> String {
     format!("{path} was not searched for `{name}`: it {why}; check it by hand")
 }
 
+pub fn no_parameter(function: &str, keyword: &str, path: &str) -> String {
+    format!(
+        "`{function}` in {path} has no parameter `{keyword}` that the keyword argument could name (a `**kwargs`?); rename the parameter at its definition"
+    )
+}
+
 pub fn no_name_at(path: &str, line: usize, column: usize) -> String {
     format!(
         "there is no name at line {line}, column {column} of {path}; give the position of a name (1-based line and column)"
