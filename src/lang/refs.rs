@@ -276,8 +276,32 @@ pub enum Rewrite {
     /// A shorthand field whose variable is renamed: the new name is written after it
     /// (`Point { x: y }`).
     ValueAfterShorthand,
+    /// A shorthand field of a pattern with binding modifiers (`Foo { ref mut x }`, the
+    /// modifiers at `modifiers`, before the name): the edit covers them and moves them after
+    /// the colon, `Foo { y: ref mut x }` (the field renamed) or `Foo { x: ref mut y }` (the
+    /// variable renamed); `ref y: x` is no Rust.
+    ModifiedShorthand {
+        modifiers: Range<usize>,
+        field_renamed: bool,
+    },
     /// Left alone by a rename (a doc mention listed for the user).
     Keep,
+}
+
+/// The shorthand rewrite of a name in a shorthand field (`field_renamed`: the field's name
+/// changes, not the variable's), with the binding modifiers in front of it (`ref`, `mut`)
+/// when there are: `modifiers` is the bytes between the field pattern's start and the name.
+pub fn shorthand_rewrite(modifiers: Range<usize>, field_renamed: bool) -> Rewrite {
+    if !modifiers.is_empty() {
+        Rewrite::ModifiedShorthand {
+            modifiers,
+            field_renamed,
+        }
+    } else if field_renamed {
+        Rewrite::FieldBeforeShorthand
+    } else {
+        Rewrite::ValueAfterShorthand
+    }
 }
 
 /// One occurrence of the name, judged.

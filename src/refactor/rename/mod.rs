@@ -57,15 +57,27 @@ pub fn plan_from(
     let mut builder = ChangeSetBuilder::new();
     for reference in &renamed {
         let old = &target.name;
-        let text = match reference.rewrite {
+        let mut range = reference.range.clone();
+        let text = match &reference.rewrite {
             Rewrite::FieldBeforeShorthand => format!("{new_name}: {old}"),
             Rewrite::ValueAfterShorthand => format!("{old}: {new_name}"),
+            Rewrite::ModifiedShorthand {
+                modifiers,
+                field_renamed,
+            } => {
+                // `Foo { ref i }` → `Foo { j: ref i }` / `Foo { i: ref j }`.
+                let file = found.files.get(&reference.path);
+                let written = file.map_or("", |f| f.text[modifiers.clone()].trim());
+                range.start = modifiers.start;
+                if *field_renamed {
+                    format!("{new_name}: {written} {old}")
+                } else {
+                    format!("{old}: {written} {new_name}")
+                }
+            }
             Rewrite::Name | Rewrite::Keep => new_name.to_string(),
         };
-        builder.edit(
-            &reference.path,
-            TextEdit::new(reference.range.clone(), text),
-        );
+        builder.edit(&reference.path, TextEdit::new(range, text));
     }
     let mut findings: Vec<Finding> = found.findings.clone();
     if let Some(message) = role_warning(target) {

@@ -208,7 +208,9 @@ fn local(node: Node<'_>, text: &str, path: &str) -> Option<Target> {
     if is_item_binding(function, binding.pos) {
         return None;
     }
-    let bound = function.descendant_for_byte_range(binding.pos, binding.pos + name.len())?;
+    // The first alternative of an or-pattern stands for the variable all of them bind.
+    let first = names.variable(binding.pos);
+    let bound = function.descendant_for_byte_range(first, first + name.len())?;
     let label = if binding.parameter
         || crate::lang::ancestors(bound)
             .any(|a| a.kind() == "parameters" || a.kind() == "closure_parameters")
@@ -222,7 +224,7 @@ fn local(node: Node<'_>, text: &str, path: &str) -> Option<Target> {
         name: name.to_string(),
         kind: TargetKind::Local(LocalBinding {
             scope: function.byte_range(),
-            binding: binding.pos,
+            binding: first,
             parameter_of: None,
         }),
         label,
