@@ -32,11 +32,13 @@ pub fn locate(
     let store = sources.parsed();
     let tree = store.tree(lang, &file);
     let resolver = lang.resolver();
+    // A lifetime is named with its `'` (`'a`); its name token is the word after it.
     let last = query
         .name
         .rsplit('/')
         .next()
         .unwrap_or(&query.name)
+        .trim_start_matches('\'')
         .to_string();
     let found = if let (Some(line), Some(column)) = (query.line, query.column) {
         let at =

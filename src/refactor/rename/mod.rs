@@ -19,7 +19,13 @@ pub fn plan(
     request: &RenameRequest,
     lang: Language,
 ) -> Result<Plan, RefactorError> {
-    let new_name = request.new_name.as_str();
+    // A lifetime's new name may be written with its `'` (`'b`), as the code writes it.
+    let quoted = lang == Language::Rust && request.new_name.starts_with('\'');
+    let new_name = if quoted {
+        &request.new_name[1..]
+    } else {
+        request.new_name.as_str()
+    };
     lang.validate_identifier(new_name)
         .map_err(|message| RefactorError::InvalidArgument {
             param: "new_name",
@@ -34,7 +40,17 @@ pub fn plan(
         lang,
         sources.oracle(),
     )?;
-    plan_from(sources, request, &found)
+    if quoted && found.target.label != crate::lang::rust::refs::LIFETIME_PARAMETER {
+        return Err(RefactorError::InvalidArgument {
+            param: "new_name",
+            message: w::quoted_not_lifetime(&request.new_name, found.target.label),
+        });
+    }
+    let bare = RenameRequest {
+        new_name: new_name.to_string(),
+        ..request.clone()
+    };
+    plan_from(sources, &bare, &found)
 }
 
 /// The plan for references already found (the LSP-checked path uses it too).

@@ -86,15 +86,29 @@ impl<'a, 't> File<'a, 't> {
                 continue;
             };
             let found = match &self.target.kind {
+                TargetKind::Item if self.target.label == super::macros::MACRO => {
+                    super::macros::judge(self.tree, node, self.target, self.path, self.text)
+                }
                 TargetKind::Item => self.item(node),
                 TargetKind::Member(member) => self.member(node, member),
+                TargetKind::Local(local) if super::generic::is_generic(self.target) => {
+                    super::generic::judge(node, self.target, local, self.text)
+                }
                 TargetKind::Local(local) => names.as_ref().and_then(|n| self.local(node, local, n)),
             };
             let Some(mut found) = found else { continue };
             if found.verdict == Verdict::NotOurs {
                 continue;
             }
-            if let Some(name) = foreign_macro(&ancestors, self.text)
+            // The name of an invocation is not in that invocation's arguments.
+            let outside = match super::macros::invocation_of(node) {
+                Some(own) => match ancestors.iter().position(|a| a.id() == own.id()) {
+                    Some(i) => &ancestors[..i],
+                    None => &ancestors[..],
+                },
+                None => &ancestors[..],
+            };
+            if let Some(name) = foreign_macro(outside, self.text)
                 && found.verdict == Verdict::Certain
                 && found.role != Role::Definition
             {

@@ -45,6 +45,12 @@ pub fn target_at(tree: &Tree, text: &str, path: &str, at: usize) -> Result<Targe
     let Some(parent) = node.parent() else {
         return Err(NoTarget::NotAName);
     };
+    if let Some(target) = super::generic::target(node, text, path) {
+        return Ok(target);
+    }
+    if let Some(target) = super::macros::target(tree, node, parent, text, path) {
+        return target;
+    }
     if let Some(target) = definition(node, parent, text, path) {
         return Ok(target);
     }
