@@ -518,8 +518,15 @@ fn keywords_at_calls(
             continue;
         };
         let tree = sources.parsed().tree_in_passing(target.lang, source);
-        let mentions = find_mentions(target.lang, &tree, &source.text, &calls.target.name);
-        for call in mentions.calls {
+        // The calls under the function's own name and under each alias it is imported as.
+        let words: BTreeSet<&str> = references
+            .iter()
+            .filter_map(|r| source.text.get(r.range.clone()))
+            .collect();
+        let calls_here = words
+            .into_iter()
+            .flat_map(|word| find_mentions(target.lang, &tree, &source.text, word).calls);
+        for call in calls_here {
             let Some(reference) = references.iter().find(|r| r.range == call.name_range) else {
                 continue;
             };
