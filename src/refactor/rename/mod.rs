@@ -19,18 +19,7 @@ pub fn plan(
     request: &RenameRequest,
     lang: Language,
 ) -> Result<Plan, RefactorError> {
-    // A lifetime's new name may be written with its `'` (`'b`), as the code writes it.
-    let quoted = lang == Language::Rust && request.new_name.starts_with('\'');
-    let new_name = if quoted {
-        &request.new_name[1..]
-    } else {
-        request.new_name.as_str()
-    };
-    lang.validate_identifier(new_name)
-        .map_err(|message| RefactorError::InvalidArgument {
-            param: "new_name",
-            message,
-        })?;
+    let new_name = valid_new_name(request, lang)?;
     let found = references::find(
         sources,
         &ReferencesRequest {
@@ -40,17 +29,42 @@ pub fn plan(
         lang,
         sources.oracle(),
     )?;
-    if quoted && found.target.label != crate::lang::rust::refs::LIFETIME_PARAMETER {
+    let bare = for_target(request, &new_name, &found.target)?;
+    plan_from(sources, &bare, &found)
+}
+
+/// The new name checked as an identifier of the language; a lifetime's new name may be
+/// written with its `'` (`'b`), as the code writes it: the name after it.
+pub fn valid_new_name(request: &RenameRequest, lang: Language) -> Result<String, RefactorError> {
+    let new_name = match request.new_name.strip_prefix('\'') {
+        Some(bare) if lang == Language::Rust => bare,
+        _ => request.new_name.as_str(),
+    };
+    lang.validate_identifier(new_name)
+        .map_err(|message| RefactorError::InvalidArgument {
+            param: "new_name",
+            message,
+        })?;
+    Ok(new_name.to_string())
+}
+
+/// The request with the new name `valid_new_name` gave, once the target is known: a name
+/// written with a `'` is refused for anything but a lifetime.
+pub fn for_target(
+    request: &RenameRequest,
+    new_name: &str,
+    target: &crate::lang::refs::Target,
+) -> Result<RenameRequest, RefactorError> {
+    if new_name != request.new_name && target.label != crate::lang::rust::refs::LIFETIME_PARAMETER {
         return Err(RefactorError::InvalidArgument {
             param: "new_name",
-            message: w::quoted_not_lifetime(&request.new_name, found.target.label),
+            message: w::quoted_not_lifetime(&request.new_name, target.label),
         });
     }
-    let bare = RenameRequest {
+    Ok(RenameRequest {
         new_name: new_name.to_string(),
         ..request.clone()
-    };
-    plan_from(sources, &bare, &found)
+    })
 }
 
 /// The plan for references already found (the LSP-checked path uses it too).
