@@ -556,7 +556,66 @@ fn keywords_at_calls(
         }
         gathered.files.insert(path.to_string(), source.clone());
     }
+    // `f(x, keyword=1)` in a code example of the documentation (a doctest runs it): listed as
+    // possible, as the example's call is.
+    for reference in calls.references.iter().filter(|r| r.role == Role::Text) {
+        let Some(source) = calls.files.get(&reference.path) else {
+            continue;
+        };
+        for start in doc_keywords(&source.text, reference.range.end, &target.name) {
+            gathered.found.push((
+                reference.path.clone(),
+                target.name.clone(),
+                Found {
+                    range: start..start + target.name.len(),
+                    line: source.text[..start].matches('\n').count() + 1,
+                    role: Role::KeywordArgument,
+                    verdict: Verdict::Possible(Doubt::DocExample),
+                    rewrite: Rewrite::Name,
+                },
+            ));
+        }
+        gathered
+            .files
+            .insert(reference.path.clone(), source.clone());
+    }
     Ok(())
+}
+
+/// The offsets of `keyword=` in the parenthesized arguments that follow a name ending at
+/// `after`, on its line (`f(x, keyword=1)` in a docstring's example); not `keyword==`.
+fn doc_keywords(text: &str, after: usize, keyword: &str) -> Vec<usize> {
+    let rest = &text[after..];
+    let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+    if !line.starts_with('(') {
+        return Vec::new();
+    }
+    let mut depth = 0usize;
+    let mut end = line.len();
+    for (i, c) in line.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    end = i;
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let arguments = &line[..end];
+    let pattern = format!("{keyword}=");
+    arguments
+        .match_indices(&pattern)
+        .filter(|(i, _)| {
+            let before = arguments[..*i].chars().next_back();
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                && !arguments[i + pattern.len()..].starts_with('=')
+        })
+        .map(|(i, _)| after + i)
+        .collect()
 }
 
 /// The engine's verdicts on the occurrences of a function, by file and offset of the name: what
