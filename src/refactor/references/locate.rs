@@ -80,7 +80,12 @@ fn keyword_of(lang: Language, located: Located, keyword: &str) -> Result<Located
     let at = resolver
         .keyword_parameter(&tree, &file.text, &target, keyword)
         .ok_or_else(|| {
-            RefactorError::NotFound(w::no_parameter(&target.name, keyword, &target.path))
+            RefactorError::NotFound(w::no_parameter(
+                &target.name,
+                target.label,
+                keyword,
+                &target.path,
+            ))
         })?;
     match resolver.target_at(&tree, &file.text, &file.path, at) {
         Ok(target) => Ok(Located { file, tree, target }),
