@@ -844,3 +844,84 @@ fn a_server_rename_to_a_taken_name_gets_the_heuristics_error() {
         assert!(message.contains(place), "{message}");
     }
 }
+
+/// A crate with generic parameters and a `macro_rules!` macro used in another module.
+fn forms_crate() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(
+        root.join("Cargo.toml"),
+        "[package]\nname = \"forms\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("src/lib.rs"),
+        "macro_rules! twice {\n    ($e:expr) => {\n        $e * 2\n    };\n}\n\nmod calc;\n\npub use calc::six;\n\npub struct View<'a, T> {\n    pub text: &'a str,\n    pub item: T,\n}\n\nimpl<'a, T: Clone> View<'a, T> {\n    pub fn head(&self) -> &'a str {\n        let cut: &'a str = &self.text[..1];\n        cut\n    }\n\n    pub fn item(&self) -> T {\n        self.item.clone()\n    }\n}\n\npub fn four() -> i32 {\n    twice!(2)\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn works() {\n        let v = super::View { text: \"ab\", item: 3 };\n        assert_eq!(v.head(), \"a\");\n        assert_eq!(v.item(), 3);\n        assert_eq!(super::four() + super::six(), 10);\n    }\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("src/calc.rs"),
+        "pub fn six() -> i32 {\n    twice!(3)\n}\n",
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn rust_analyzer_renames_type_and_lifetime_parameters_and_macros_as_the_engine_does() {
+    if !require(&["rust-analyzer"]) {
+        return;
+    }
+    // Each was refused by the lookup before the server was asked ("not defined in the
+    // project"); now the server renames it, and candor's engine writes the same text.
+    let cases = [
+        // `T` in `impl<'a, T: Clone>`, line 16.
+        (
+            json!({"file_path": "src/lib.rs", "symbol_name": "T", "line": 16, "column": 10, "new_name": "Item"}),
+            vec![
+                "impl<'a, Item: Clone> View<'a, Item> {",
+                "pub fn item(&self) -> Item {",
+                "pub struct View<'a, T> {",
+            ],
+        ),
+        // `'a` of the impl, line 17 (`-> &'a str`).
+        (
+            json!({"file_path": "src/lib.rs", "symbol_name": "'a", "line": 17, "column": 29, "new_name": "'src"}),
+            vec![
+                "impl<'src, T: Clone> View<'src, T> {",
+                "let cut: &'src str",
+                "pub struct View<'a, T> {",
+            ],
+        ),
+        // `twice!` in calc.rs, line 2.
+        (
+            json!({"file_path": "src/calc.rs", "symbol_name": "twice", "line": 2, "column": 5, "new_name": "double"}),
+            vec!["macro_rules! double {", "    double!(2)"],
+        ),
+    ];
+    for (args, expected) in cases {
+        let semantic = forms_crate();
+        let mut lsp_args = args.clone();
+        lsp_args["semantic_edit_backend"] = json!("lsp");
+        lsp_args["dry_run"] = json!(false);
+        let (envelope, _) = call(semantic.path(), "refactor_rename_symbol", lsp_args);
+        assert_semantic(&envelope, 0.85, "rust-analyzer");
+        let heuristic = forms_crate();
+        let mut heuristic_args = args.clone();
+        heuristic_args["semantic_edit_backend"] = json!("tree-sitter");
+        heuristic_args["dry_run"] = json!(false);
+        let (ours, _) = call(heuristic.path(), "refactor_rename_symbol", heuristic_args);
+        assert_eq!(ours["data"]["applied"], true, "{ours:#}");
+        assert_eq!(
+            project_texts(semantic.path()),
+            project_texts(heuristic.path()),
+            "rust-analyzer and candor's engine renamed {args} differently"
+        );
+        let after = std::fs::read_to_string(semantic.path().join("src/lib.rs")).unwrap();
+        for line in expected {
+            assert!(after.contains(line), "{line} after {args}:\n{after}");
+        }
+        run_cargo_tests(semantic.path());
+    }
+}

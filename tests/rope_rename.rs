@@ -433,3 +433,44 @@ fn a_reference_of_ropes_rename_can_be_left_out() {
     assert!(renamed_elsewhere, "{orders}");
     assert!(read(root, "shop/pricing.py").contains("def price_net("));
 }
+
+#[test]
+fn a_keyword_argument_as_the_cursor_renames_the_parameter_and_every_keyword() {
+    if !require_rope() {
+        return;
+    }
+    let project = shop();
+    let root = project.path();
+    // `shop.net_price(110, rate=10)` in the tests, line 12: the cursor on `rate` names the
+    // parameter of `net_price` (re-exported by `shop/__init__.py`); the lookup used to refuse
+    // it before rope was asked.
+    let args = json!({"file_path": "tests/test_shop.py", "symbol_name": "rate", "line": 12, "column": 46, "new_name": "tax"});
+    let applied = apply_test_and_undo(root, RENAME, args.clone());
+    assert_eq!(
+        changed_paths(&applied),
+        ["shop/orders.py", "shop/pricing.py", "tests/test_shop.py"],
+        "{applied:#}"
+    );
+    let diffs: String = applied["data"]["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["diff"].as_str().unwrap().to_string())
+        .collect();
+    for line in [
+        "+def net_price(gross, tax=None):",
+        "+    return gross * 100 // (100 + tax)",
+        "+    return [price(g, tax=pricing.TAX_RATE) for g in grosses]",
+        "+        self.assertEqual(shop.net_price(110, tax=10), 100)",
+    ] {
+        assert!(diffs.contains(line), "{line} in:\n{diffs}");
+    }
+    // rope and candor's engine agree on every occurrence (the keyword at the aliased call
+    // `price(g, rate=..)` included): no finding.
+    assert_eq!(findings_of(&applied), Vec::<String>::new(), "{applied:#}");
+    // The heuristic writes the same text.
+    let mut heuristic = args;
+    heuristic["semantic_edit_backend"] = json!("tree-sitter");
+    let by_engine = call(root, RENAME, heuristic);
+    assert_eq!(by_engine["data"]["changes"], applied["data"]["changes"]);
+}

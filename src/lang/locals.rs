@@ -421,10 +421,49 @@ fn python_binds(body: Node<'_>, name: &str, text: &str) -> bool {
                         && node_text(pair[1], text) == name
                 });
             }
-            kind if kind == "lambda" || COMPREHENSIONS.contains(&kind) => return false,
+            "case_pattern" => {
+                found |= captures(n, name, text);
+                return false;
+            }
+            // A walrus in a comprehension binds in the function around it.
+            kind if COMPREHENSIONS.contains(&kind) => {
+                found |= walrus_binds(n, name, text);
+                return false;
+            }
+            "lambda" => return false,
             _ => {}
         }
         true
+    });
+    found
+}
+
+/// Whether a `match` pattern captures `name` (`case x`, `case [x, *y]`, `case P(k=x)`,
+/// `case (x | x)`, `case _ as x`).
+fn captures(pattern: Node<'_>, name: &str, text: &str) -> bool {
+    let mut found = false;
+    walk_node(pattern, |n| {
+        if n.kind() == "identifier"
+            && node_text(n, text) == name
+            && let Some(parent) = n.parent()
+        {
+            found |= super::python::names::is_match_capture(n, parent, parent.parent());
+        }
+        !found
+    });
+    found
+}
+
+/// Whether a comprehension holds `(name := ...)` (not inside a lambda).
+fn walrus_binds(comprehension: Node<'_>, name: &str, text: &str) -> bool {
+    let mut found = false;
+    walk_node(comprehension, |n| {
+        if n.kind() == "named_expression" {
+            found |= n
+                .child_by_field_name("name")
+                .is_some_and(|left| node_text(left, text) == name);
+        }
+        !found && n.kind() != "lambda"
     });
     found
 }

@@ -108,6 +108,10 @@ pub fn collect(lang: Language, region: Node<'_>, text: &str) -> Vec<Occurrence> 
 pub struct Names {
     pub all: Vec<Occurrence>,
     bindings: HashMap<String, Vec<usize>>,
+    /// Binding position → the position of the first binding of the same variable: the
+    /// alternatives of an or-pattern (`Some(x) | Ok(x)`, `case (x, 0) | (0, x)`) each bind
+    /// the name, from the same point over the same scope, and are one variable.
+    same: HashMap<usize, usize>,
 }
 
 impl Names {
@@ -117,12 +121,29 @@ impl Names {
 
     pub fn new(all: Vec<Occurrence>) -> Names {
         let mut bindings: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut first: HashMap<(&str, usize, usize, usize), usize> = HashMap::new();
+        let mut same = HashMap::new();
         for (i, o) in all.iter().enumerate() {
             if o.role == Role::Bind {
                 bindings.entry(o.name.clone()).or_default().push(i);
+                let key = (o.name.as_str(), o.at, o.scope.start, o.scope.end);
+                let canonical = *first.entry(key).or_insert(o.pos);
+                if canonical != o.pos {
+                    same.insert(o.pos, canonical);
+                }
             }
         }
-        Names { all, bindings }
+        Names {
+            all,
+            bindings,
+            same,
+        }
+    }
+
+    /// The variable the binding at `pos` binds, as the position of its first binding (the
+    /// first alternative of an or-pattern); `pos` itself for any other binding.
+    pub fn variable(&self, pos: usize) -> usize {
+        self.same.get(&pos).copied().unwrap_or(pos)
     }
 
     /// Every binding of `name`, in document order.

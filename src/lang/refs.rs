@@ -88,6 +88,13 @@ pub enum NoTarget {
     Special { name: String },
     /// A definition found by name in another file: the driver starts again from there.
     Elsewhere { module: Vec<String>, name: String },
+    /// A keyword argument (`f(keyword=..)`) of a call of `function`, defined in another file:
+    /// the driver finds the function there, then its parameter `keyword`.
+    Keyword {
+        module: Vec<String>,
+        function: String,
+        keyword: String,
+    },
 }
 
 /// What the project tells about how the target is reached, grown file by file
@@ -269,8 +276,32 @@ pub enum Rewrite {
     /// A shorthand field whose variable is renamed: the new name is written after it
     /// (`Point { x: y }`).
     ValueAfterShorthand,
+    /// A shorthand field of a pattern with binding modifiers (`Foo { ref mut x }`, the
+    /// modifiers at `modifiers`, before the name): the edit covers them and moves them after
+    /// the colon, `Foo { y: ref mut x }` (the field renamed) or `Foo { x: ref mut y }` (the
+    /// variable renamed); `ref y: x` is no Rust.
+    ModifiedShorthand {
+        modifiers: Range<usize>,
+        field_renamed: bool,
+    },
     /// Left alone by a rename (a doc mention listed for the user).
     Keep,
+}
+
+/// The shorthand rewrite of a name in a shorthand field (`field_renamed`: the field's name
+/// changes, not the variable's), with the binding modifiers in front of it (`ref`, `mut`)
+/// when there are: `modifiers` is the bytes between the field pattern's start and the name.
+pub fn shorthand_rewrite(modifiers: Range<usize>, field_renamed: bool) -> Rewrite {
+    if !modifiers.is_empty() {
+        Rewrite::ModifiedShorthand {
+            modifiers,
+            field_renamed,
+        }
+    } else if field_renamed {
+        Rewrite::FieldBeforeShorthand
+    } else {
+        Rewrite::ValueAfterShorthand
+    }
 }
 
 /// One occurrence of the name, judged.
@@ -374,6 +405,25 @@ pub trait Resolver: Sync {
     /// What already binds `name` at the top of the module of the file (a definition, an
     /// import).
     fn module_binding(&self, tree: &Tree, text: &str, name: &str) -> Option<Bound>;
+
+    /// The offset of the parameter `keyword` of the function (or class, through its
+    /// constructor) `function` defined in this file: where a keyword argument of its calls
+    /// leads.
+    fn keyword_parameter(
+        &self,
+        _tree: &Tree,
+        _text: &str,
+        _function: &Target,
+        _keyword: &str,
+    ) -> Option<usize> {
+        None
+    }
+
+    /// The offset of the name of the class whose calls construct through `function` (a
+    /// Python `__init__`): their keyword arguments name its parameters too.
+    fn constructed_by(&self, _tree: &Tree, _text: &str, _function: &Target) -> Option<usize> {
+        None
+    }
 
     /// A member called `name` of a type (or class) `owner` defined in this file.
     fn member_binding(&self, tree: &Tree, text: &str, owner: &str, name: &str) -> Option<Bound>;

@@ -41,13 +41,8 @@ pub fn prepare_rename(
     let lang = Language::from_path(&request.file).ok_or_else(|| {
         LspFailure::Refactor(RefactorError::UnsupportedLanguage(request.file.clone()))
     })?;
-    lang.validate_identifier(&request.new_name)
-        .map_err(|message| {
-            LspFailure::Refactor(RefactorError::InvalidArgument {
-                param: "new_name",
-                message,
-            })
-        })?;
+    let new_name =
+        crate::refactor::rename::valid_new_name(request, lang).map_err(LspFailure::Refactor)?;
     if !request.include_possible.is_empty() {
         return Err(LspFailure::Unsupported(
             "`include_possible` names references of candor's own engine; a language server decides its references itself".to_string(),
@@ -55,6 +50,8 @@ pub fn prepare_rename(
     }
     let located =
         locate(sources, &request.file, &request.symbol, lang).map_err(LspFailure::Refactor)?;
+    let request = &crate::refactor::rename::for_target(request, &new_name, &located.target)
+        .map_err(LspFailure::Refactor)?;
     if located.target.name == request.new_name {
         return Err(LspFailure::Refactor(RefactorError::InvalidArgument {
             param: "new_name",

@@ -29,6 +29,32 @@ pub const COMPREHENSIONS: &[&str] = &[
     "generator_expression",
 ];
 
+/// Whether the identifier `id` (parent `parent`, grandparent `grandparent`) is a capture of a
+/// `match` pattern: a bare name (`case x:`, `case [x, *rest]`, `case (x | x)`, `case P(k=x)`,
+/// `case {"k": x, **rest}`) or the name after `as` (`case [a, b] as whole`); `_` captures
+/// nothing, and a dotted name (`case Color.RED`) or a class (`case Point(..)`) is read.
+/// (The caller leaves out `_`.)
+pub fn is_match_capture(id: Node<'_>, parent: Node<'_>, grandparent: Option<Node<'_>>) -> bool {
+    match parent.kind() {
+        "dotted_name" => {
+            parent.named_child_count() == 1
+                && grandparent.is_some_and(|g| {
+                    matches!(
+                        g.kind(),
+                        "case_pattern" | "keyword_pattern" | "splat_pattern" | "union_pattern"
+                    ) && !(g.kind() == "keyword_pattern" && g.named_child(0) == Some(parent))
+                })
+        }
+        "splat_pattern" => true,
+        // `case [a, b] as whole`: the identifier after `as` (a `with`'s is an
+        // `as_pattern_target`).
+        "as_pattern" => {
+            parent.named_child(0) != Some(id) && parent.child_by_field_name("alias").is_none()
+        }
+        _ => false,
+    }
+}
+
 /// The function, lambda, class or module a Python binding belongs to: the nearest of these
 /// among the ancestors `up`.
 fn python_scope<'t>(up: Up<'_, 't>) -> Option<Node<'t>> {
@@ -120,6 +146,9 @@ fn classify_python(id: Node<'_>, up: Up<'_, '_>, text: &str) -> Vec<Occurrence> 
         "named_expression" if field == Some("name") => bind_in(parent.end_byte(), python_scope(up)),
         "keyword_pattern" if parent.named_child(0).is_some_and(|c| c.id() == id.id()) => Vec::new(),
         "splat_pattern" => bind_in(id.start_byte(), python_scope(up)),
+        "as_pattern" if is_match_capture(id, parent, grandparent) => {
+            bind_in(id.start_byte(), python_scope(up))
+        }
         "augmented_assignment" if field == Some("left") => {
             let mut both = read();
             both.extend(bind_in(parent.end_byte(), python_scope(up)));
@@ -155,7 +184,7 @@ fn classify_dotted(id: Node<'_>, up: Up<'_, '_>, text: &str) -> Vec<Occurrence> 
             Vec::new()
         }
         // `case x:` captures; `case Color.RED:` and `case Point(...)` read.
-        "case_pattern" | "keyword_pattern" | "splat_pattern" if single => {
+        "case_pattern" | "keyword_pattern" | "splat_pattern" | "union_pattern" if single => {
             if node_text(id, text) == "_" {
                 Vec::new()
             } else {
@@ -605,8 +634,17 @@ pub fn role<'t>(node: Node<'t>, up: impl Iterator<Item = Node<'t>>) -> NameRole 
             return NameRole::Bind;
         }
         "global_statement" | "nonlocal_statement" => return NameRole::Use,
-        // Dotted names are only written in imports.
-        "dotted_name" => return dotted_name_role(node, parent, up.next()),
+        "as_pattern" | "splat_pattern" if is_match_capture(node, parent, None) => {
+            return NameRole::Bind;
+        }
+        // Dotted names are written in imports, and are a `match` pattern's captures.
+        "dotted_name" => {
+            let holder = up.next();
+            if is_match_capture(node, parent, holder) {
+                return NameRole::Bind;
+            }
+            return dotted_name_role(node, parent, holder);
+        }
         _ => {}
     }
     // Inside an import, or on the left of an assignment or `for`, through patterns.

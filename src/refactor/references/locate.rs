@@ -32,11 +32,13 @@ pub fn locate(
     let store = sources.parsed();
     let tree = store.tree(lang, &file);
     let resolver = lang.resolver();
+    // A lifetime is named with its `'` (`'a`); its name token is the word after it.
     let last = query
         .name
         .rsplit('/')
         .next()
         .unwrap_or(&query.name)
+        .trim_start_matches('\'')
         .to_string();
     let found = if let (Some(line), Some(column)) = (query.line, query.column) {
         let at =
@@ -59,7 +61,35 @@ pub fn locate(
     match found {
         Ok(target) => Ok(Located { file, tree, target }),
         Err(NoTarget::Elsewhere { module, name }) => follow(sources, lang, module, name, path),
+        Err(NoTarget::Keyword {
+            module,
+            function,
+            keyword,
+        }) => {
+            let located = follow(sources, lang, module, function, path)?;
+            keyword_of(lang, located, &keyword)
+        }
         Err(other) => Err(no_target(other, path, query.line.unwrap_or(0), &last)),
+    }
+}
+
+/// The parameter `keyword` of the function `located`: where a keyword argument leads.
+fn keyword_of(lang: Language, located: Located, keyword: &str) -> Result<Located, RefactorError> {
+    let Located { file, tree, target } = located;
+    let resolver = lang.resolver();
+    let at = resolver
+        .keyword_parameter(&tree, &file.text, &target, keyword)
+        .ok_or_else(|| {
+            RefactorError::NotFound(w::no_parameter(
+                &target.name,
+                target.label,
+                keyword,
+                &target.path,
+            ))
+        })?;
+    match resolver.target_at(&tree, &file.text, &file.path, at) {
+        Ok(target) => Ok(Located { file, tree, target }),
+        Err(other) => Err(no_target(other, &file.path, 0, keyword)),
     }
 }
 
@@ -219,6 +249,9 @@ fn no_target(no: NoTarget, path: &str, line: usize, name: &str) -> RefactorError
         NoTarget::Elsewhere { module, name } => {
             RefactorError::NotFound(w::not_in_project(&name, &module.join("."), path))
         }
+        NoTarget::Keyword {
+            module, function, ..
+        } => RefactorError::NotFound(w::not_in_project(&function, &module.join("."), path)),
     }
 }
 

@@ -485,12 +485,29 @@ fn keyword_arguments(
     let Ok(function) = resolver.target_at(tree, &file.text, &file.path, function_at) else {
         return Ok(());
     };
-    let located = Located {
-        file: file.clone(),
-        tree: tree.clone(),
-        target: function,
-    };
-    let calls = find_located(sources, located, None)?;
+    // `A(keyword=..)` calls `A.__init__` too.
+    let class = resolver
+        .constructed_by(tree, &file.text, &function)
+        .and_then(|at| resolver.target_at(tree, &file.text, &file.path, at).ok());
+    for callee in std::iter::once(function).chain(class) {
+        let located = Located {
+            file: file.clone(),
+            tree: tree.clone(),
+            target: callee,
+        };
+        keywords_at_calls(sources, target, located, gathered)?;
+    }
+    Ok(())
+}
+
+/// The keyword arguments naming the parameter `target` at the calls of `callee`.
+fn keywords_at_calls(
+    sources: &dyn Sources,
+    target: &Target,
+    callee: Located,
+    gathered: &mut Gathered,
+) -> Result<(), RefactorError> {
+    let calls = find_located(sources, callee, None)?;
     gathered.skipped.extend(calls.skipped.iter().cloned());
     let mut by_file: BTreeMap<&str, Vec<&Reference>> = BTreeMap::new();
     for reference in calls.references.iter().filter(|r| r.role == Role::Call) {
@@ -501,8 +518,15 @@ fn keyword_arguments(
             continue;
         };
         let tree = sources.parsed().tree_in_passing(target.lang, source);
-        let mentions = find_mentions(target.lang, &tree, &source.text, &calls.target.name);
-        for call in mentions.calls {
+        // The calls under the function's own name and under each alias it is imported as.
+        let words: BTreeSet<&str> = references
+            .iter()
+            .filter_map(|r| source.text.get(r.range.clone()))
+            .collect();
+        let calls_here = words
+            .into_iter()
+            .flat_map(|word| find_mentions(target.lang, &tree, &source.text, word).calls);
+        for call in calls_here {
             let Some(reference) = references.iter().find(|r| r.range == call.name_range) else {
                 continue;
             };
@@ -532,7 +556,66 @@ fn keyword_arguments(
         }
         gathered.files.insert(path.to_string(), source.clone());
     }
+    // `f(x, keyword=1)` in a code example of the documentation (a doctest runs it): listed as
+    // possible, as the example's call is.
+    for reference in calls.references.iter().filter(|r| r.role == Role::Text) {
+        let Some(source) = calls.files.get(&reference.path) else {
+            continue;
+        };
+        for start in doc_keywords(&source.text, reference.range.end, &target.name) {
+            gathered.found.push((
+                reference.path.clone(),
+                target.name.clone(),
+                Found {
+                    range: start..start + target.name.len(),
+                    line: source.text[..start].matches('\n').count() + 1,
+                    role: Role::KeywordArgument,
+                    verdict: Verdict::Possible(Doubt::DocExample),
+                    rewrite: Rewrite::Name,
+                },
+            ));
+        }
+        gathered
+            .files
+            .insert(reference.path.clone(), source.clone());
+    }
     Ok(())
+}
+
+/// The offsets of `keyword=` in the parenthesized arguments that follow a name ending at
+/// `after`, on its line (`f(x, keyword=1)` in a docstring's example); not `keyword==`.
+fn doc_keywords(text: &str, after: usize, keyword: &str) -> Vec<usize> {
+    let rest = &text[after..];
+    let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+    if !line.starts_with('(') {
+        return Vec::new();
+    }
+    let mut depth = 0usize;
+    let mut end = line.len();
+    for (i, c) in line.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    end = i;
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let arguments = &line[..end];
+    let pattern = format!("{keyword}=");
+    arguments
+        .match_indices(&pattern)
+        .filter(|(i, _)| {
+            let before = arguments[..*i].chars().next_back();
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                && !arguments[i + pattern.len()..].starts_with('=')
+        })
+        .map(|(i, _)| after + i)
+        .collect()
 }
 
 /// The engine's verdicts on the occurrences of a function, by file and offset of the name: what

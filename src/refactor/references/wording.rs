@@ -49,6 +49,19 @@ pub fn not_searched(path: &str, why: &str, name: &str) -> String {
     format!("{path} was not searched for `{name}`: it {why}; check it by hand")
 }
 
+/// A keyword argument whose function candor found (a `label`) without a parameter of that name.
+pub fn no_parameter(function: &str, label: &str, keyword: &str, path: &str) -> String {
+    if matches!(label, "function" | "method" | "class" | "nested function") {
+        format!(
+            "the {label} `{function}` in {path} has no parameter `{keyword}` that the keyword argument could name (a `**kwargs`?); rename the parameter at its definition"
+        )
+    } else {
+        format!(
+            "`{function}` in {path} is a {label}, not a definition whose parameters candor reads, so the keyword argument `{keyword}` leads to no parameter; rename the parameter at its definition"
+        )
+    }
+}
+
 pub fn no_name_at(path: &str, line: usize, column: usize) -> String {
     format!(
         "there is no name at line {line}, column {column} of {path}; give the position of a name (1-based line and column)"

@@ -21,12 +21,7 @@ pub fn plan(
     request: &RenameRequest,
     lang: Language,
 ) -> Result<Plan, RefactorError> {
-    let new_name = request.new_name.as_str();
-    lang.validate_identifier(new_name)
-        .map_err(|message| RefactorError::InvalidArgument {
-            param: "new_name",
-            message,
-        })?;
+    let new_name = valid_new_name(request, lang)?;
     let found = references::find(
         sources,
         &ReferencesRequest {
@@ -36,6 +31,7 @@ pub fn plan(
         lang,
         sources.oracle(),
     )?;
+    let bare = for_target(request, &new_name, &found.target)?;
     match trait_declaration(sources, &found)? {
         Some(declaration) => {
             // A method of `impl Trait for T` is renamed where the trait declares it: the
@@ -49,9 +45,9 @@ pub fn plan(
                 lang,
                 sources.oracle(),
             )?;
-            plan_from(sources, request, &at_trait)
+            plan_from(sources, &bare, &at_trait)
         }
-        None => plan_from(sources, request, &found),
+        None => plan_from(sources, &bare, &found),
     }
 }
 
@@ -115,6 +111,40 @@ fn trait_declaration(
     )))
 }
 
+/// The new name checked as an identifier of the language; a lifetime's new name may be
+/// written with its `'` (`'b`), as the code writes it: the name after it.
+pub fn valid_new_name(request: &RenameRequest, lang: Language) -> Result<String, RefactorError> {
+    let new_name = match request.new_name.strip_prefix('\'') {
+        Some(bare) if lang == Language::Rust => bare,
+        _ => request.new_name.as_str(),
+    };
+    lang.validate_identifier(new_name)
+        .map_err(|message| RefactorError::InvalidArgument {
+            param: "new_name",
+            message,
+        })?;
+    Ok(new_name.to_string())
+}
+
+/// The request with the new name `valid_new_name` gave, once the target is known: a name
+/// written with a `'` is refused for anything but a lifetime.
+pub fn for_target(
+    request: &RenameRequest,
+    new_name: &str,
+    target: &crate::lang::refs::Target,
+) -> Result<RenameRequest, RefactorError> {
+    if new_name != request.new_name && target.label != crate::lang::rust::refs::LIFETIME_PARAMETER {
+        return Err(RefactorError::InvalidArgument {
+            param: "new_name",
+            message: w::quoted_not_lifetime(&request.new_name, target.label),
+        });
+    }
+    Ok(RenameRequest {
+        new_name: new_name.to_string(),
+        ..request.clone()
+    })
+}
+
 /// The plan for references already found (the LSP-checked path uses it too).
 pub fn plan_from(
     sources: &dyn Sources,
@@ -135,7 +165,7 @@ pub fn plan_from(
     let mut builder = ChangeSetBuilder::new();
     let mut tags = SiteTags::new();
     for reference in &renamed {
-        let edit = rewrite(reference, &target.name, new_name);
+        let edit = rewrite(reference, found, &target.name, new_name);
         if !matches!(reference.role, Role::Definition | Role::Override) {
             let certain = reference.is_certain();
             tags.tag_with(
@@ -152,7 +182,7 @@ pub fn plan_from(
     for reference in found.possible() {
         let writable = reference.rewrite != Rewrite::Keep && !reference.alias;
         if writable && !included.contains(&reference.location()) {
-            let edit = rewrite(reference, &target.name, new_name);
+            let edit = rewrite(reference, found, &target.name, new_name);
             tags.tag_with(
                 &reference.path,
                 vec![edit],
@@ -215,13 +245,28 @@ pub fn plan_from(
 }
 
 /// The edit that renames `reference` from `old` to `new_name`.
-fn rewrite(reference: &Reference, old: &str, new_name: &str) -> TextEdit {
-    let text = match reference.rewrite {
+fn rewrite(reference: &Reference, found: &References, old: &str, new_name: &str) -> TextEdit {
+    let mut range = reference.range.clone();
+    let text = match &reference.rewrite {
         Rewrite::FieldBeforeShorthand => format!("{new_name}: {old}"),
         Rewrite::ValueAfterShorthand => format!("{old}: {new_name}"),
+        Rewrite::ModifiedShorthand {
+            modifiers,
+            field_renamed,
+        } => {
+            // `Foo { ref i }` → `Foo { j: ref i }` / `Foo { i: ref j }`.
+            let file = found.files.get(&reference.path);
+            let written = file.map_or("", |f| f.text[modifiers.clone()].trim());
+            range.start = modifiers.start;
+            if *field_renamed {
+                format!("{new_name}: {written} {old}")
+            } else {
+                format!("{old}: {written} {new_name}")
+            }
+        }
         Rewrite::Name | Rewrite::Keep => new_name.to_string(),
     };
-    TextEdit::new(reference.range.clone(), text)
+    TextEdit::new(range, text)
 }
 
 /// The refusals of a new name every backend gives, whoever computes the rename (candor's engine,

@@ -5,6 +5,12 @@ pub fn same_name(name: &str) -> String {
     format!("the symbol is already called `{name}`; give a different `new_name`")
 }
 
+pub fn quoted_not_lifetime(new_name: &str, label: &str) -> String {
+    format!(
+        "`{new_name}` is a lifetime's name, but the symbol is a {label}; give the new name without the `'`"
+    )
+}
+
 pub fn collision(new_name: &str, path: &str, line: usize, what: &str, scope: &str) -> String {
     format!(
         "renaming to `{new_name}` would collide: {path}:{line} already has a {what} `{new_name}` {scope}; choose another name"

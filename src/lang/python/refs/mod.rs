@@ -149,6 +149,20 @@ impl Resolver for PythonRefs {
         found
     }
 
+    fn keyword_parameter(
+        &self,
+        tree: &Tree,
+        text: &str,
+        function: &Target,
+        keyword: &str,
+    ) -> Option<usize> {
+        target::keyword_parameter(tree, text, function, keyword)
+    }
+
+    fn constructed_by(&self, tree: &Tree, _text: &str, function: &Target) -> Option<usize> {
+        target::constructed_by(tree, function)
+    }
+
     fn captured(&self, tree: &Tree, text: &str, target: &Target, name: &str) -> Option<Bound> {
         let locals = Locals::new(Language::Python, tree, text, name);
         let view = View::build(tree, text, "");

@@ -93,11 +93,107 @@ pub fn target_at(tree: &Tree, text: &str, path: &str, at: usize) -> Result<Targe
             alias: false,
             ..
         } => Err(elsewhere(path, from_module(statement, text), &name)),
+        Shape::Keyword { call: Some(call) } => keyword_target(tree, text, path, call, &name),
         Shape::Keyword { .. } | Shape::OtherImport | Shape::FromImport { .. } => {
             Err(NoTarget::Unresolved { name })
         }
         Shape::Plain => plain_target(tree, text, path, node, ancestors, &make),
     }
+}
+
+/// `f(keyword=..)`: the parameter `keyword` of the function (or class) the call calls, when
+/// the file resolves the callee (a definition here, `self.method`) or imports it.
+fn keyword_target(
+    tree: &Tree,
+    text: &str,
+    path: &str,
+    call: Node<'_>,
+    keyword: &str,
+) -> Result<Target, NoTarget> {
+    let unresolved = || NoTarget::Unresolved {
+        name: keyword.to_string(),
+    };
+    let callee = call
+        .child_by_field_name("function")
+        .ok_or_else(unresolved)?;
+    let callee = match callee.kind() {
+        "identifier" => callee,
+        "attribute" => callee
+            .child_by_field_name("attribute")
+            .ok_or_else(unresolved)?,
+        _ => return Err(unresolved()),
+    };
+    match target_at(tree, text, path, callee.start_byte()) {
+        Ok(function) => {
+            let at = keyword_parameter(tree, text, &function, keyword).ok_or_else(unresolved)?;
+            target_at(tree, text, path, at)
+        }
+        Err(NoTarget::Elsewhere { module, name }) => Err(NoTarget::Keyword {
+            module,
+            function: name,
+            keyword: keyword.to_string(),
+        }),
+        Err(_) => Err(unresolved()),
+    }
+}
+
+/// The parameter `keyword` of the function `function` (a class: of its `__init__`).
+pub fn keyword_parameter(
+    tree: &Tree,
+    text: &str,
+    function: &Target,
+    keyword: &str,
+) -> Option<usize> {
+    let name = tree
+        .root_node()
+        .descendant_for_byte_range(function.name_range.start, function.name_range.end)?;
+    let mut definition = name.parent()?;
+    if definition.kind() == "class_definition" {
+        let body = definition.child_by_field_name("body")?;
+        definition = body
+            .named_children(&mut body.walk())
+            .map(|s| {
+                if s.kind() == "decorated_definition" {
+                    s.child_by_field_name("definition").unwrap_or(s)
+                } else {
+                    s
+                }
+            })
+            .find(|d| {
+                d.kind() == "function_definition"
+                    && d.child_by_field_name("name")
+                        .is_some_and(|n| node_text(n, text) == "__init__")
+            })?;
+    }
+    if definition.kind() != "function_definition" {
+        return None;
+    }
+    let parameters = definition.child_by_field_name("parameters")?;
+    parameters
+        .named_children(&mut parameters.walk())
+        .filter_map(|p| match p.kind() {
+            "identifier" => Some(p),
+            "typed_parameter" => p.named_child(0).filter(|n| n.kind() == "identifier"),
+            "default_parameter" | "typed_default_parameter" => p.child_by_field_name("name"),
+            _ => None,
+        })
+        .find(|n| node_text(*n, text) == keyword)
+        .map(|n| n.start_byte())
+}
+
+/// The class whose `__init__` is `function`: the offset of the class's name.
+pub fn constructed_by(tree: &Tree, function: &Target) -> Option<usize> {
+    if function.name != "__init__" || !matches!(function.kind, TargetKind::Member(_)) {
+        return None;
+    }
+    let name = tree
+        .root_node()
+        .descendant_for_byte_range(function.name_range.start, function.name_range.end)?;
+    let definition = name
+        .parent()
+        .filter(|d| d.kind() == "function_definition")?;
+    let class = class_of_method(definition)?;
+    class.child_by_field_name("name").map(|n| n.start_byte())
 }
 
 type Make<'a> = dyn Fn(TargetKind, &'static str, Range<usize>) -> Target + 'a;

@@ -75,7 +75,53 @@ impl View {
         for statement in module_level_statements(tree) {
             view.statement(statement, text);
         }
+        if text.contains("global") {
+            view.globals_of_functions(tree, text);
+        }
         view
+    }
+
+    /// `global name` in a function that binds `name` there: a module-level variable (its first
+    /// binding in such a function), when the module's top level does not bind it itself.
+    fn globals_of_functions(&mut self, tree: &Tree, text: &str) {
+        let mut declared: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+        let mut first: Vec<(String, Node<'_>)> = Vec::new();
+        crate::lang::walk_tree_with_ancestors(tree, |node, ancestors| {
+            let function = || {
+                ancestors
+                    .iter()
+                    .rev()
+                    .find(|a| matches!(a.kind(), "function_definition" | "lambda"))
+                    .map(|f| f.byte_range())
+            };
+            if node.kind() == "global_statement" {
+                if let Some(range) = function() {
+                    for name in node.named_children(&mut node.walk()) {
+                        declared.push((range.clone(), node_text(name, text).to_string()));
+                    }
+                }
+                return false;
+            }
+            if node.kind() == "identifier" {
+                let name = node_text(node, text);
+                let global_here = function()
+                    .is_some_and(|range| declared.iter().any(|(r, n)| *r == range && n == name));
+                if global_here
+                    && !first.iter().any(|(n, _)| n == name)
+                    && crate::lang::python::names::role(node, crate::lang::up_from(node, ancestors))
+                        == crate::lang::names::NameRole::Bind
+                {
+                    first.push((name.to_string(), node));
+                }
+                return false;
+            }
+            true
+        });
+        for (name, node) in first {
+            if self.get(&name).is_empty() {
+                self.defined(node, text, "global variable");
+            }
+        }
     }
 
     fn bind(&mut self, name: &str, binding: TopBinding) {

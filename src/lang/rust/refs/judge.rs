@@ -11,8 +11,8 @@ use super::target::owner_and_trait;
 use crate::lang::locals::Locals;
 use crate::lang::names::{Names, Role as NameRole};
 use crate::lang::refs::{
-    Doubt, Found, LocalBinding, Member, MemberKind, Reach, Rewrite, Role, Spot, Target, TargetKind,
-    Verdict, spots,
+    Doubt, Found, LocalBinding, Member, MemberKind, Reach, Role, Spot, Target, TargetKind, Verdict,
+    shorthand_rewrite, spots,
 };
 use crate::lang::rust::imports::segments_of;
 use crate::lang::rust::items::is_definition_kind;
@@ -86,15 +86,29 @@ impl<'a, 't> File<'a, 't> {
                 continue;
             };
             let found = match &self.target.kind {
+                TargetKind::Item if self.target.label == super::macros::MACRO => {
+                    super::macros::judge(self.tree, node, self.target, self.path, self.text)
+                }
                 TargetKind::Item => self.item(node),
                 TargetKind::Member(member) => self.member(node, member),
+                TargetKind::Local(local) if super::generic::is_generic(self.target) => {
+                    super::generic::judge(node, self.target, local, self.text)
+                }
                 TargetKind::Local(local) => names.as_ref().and_then(|n| self.local(node, local, n)),
             };
             let Some(mut found) = found else { continue };
             if found.verdict == Verdict::NotOurs {
                 continue;
             }
-            if let Some(name) = foreign_macro(&ancestors, self.text)
+            // The name of an invocation is not in that invocation's arguments.
+            let outside = match super::macros::invocation_of(node) {
+                Some(own) => match ancestors.iter().position(|a| a.id() == own.id()) {
+                    Some(i) => &ancestors[..i],
+                    None => &ancestors[..],
+                },
+                None => &ancestors[..],
+            };
+            if let Some(name) = foreign_macro(outside, self.text)
                 && found.verdict == Verdict::Certain
                 && found.role != Role::Definition
             {
@@ -243,6 +257,13 @@ impl<'a, 't> File<'a, 't> {
             "function_item" | "function_signature_item" | "const_item" | "type_item"
                 if parent.child_by_field_name("name") == Some(node) =>
             {
+                // A field and a method of one name are two members: only the kind the
+                // target is.
+                let is_method =
+                    matches!(parent.kind(), "function_item" | "function_signature_item");
+                if is_method != (member.kind == MemberKind::Method) {
+                    return None;
+                }
                 self.member_definition(node, parent, member)
             }
             "field_declaration" => {
@@ -349,7 +370,7 @@ impl<'a, 't> File<'a, 't> {
                     || node.kind() == "shorthand_field_identifier";
                 let found = Found::new(node, Role::FieldInit, verdict);
                 Some(if shorthand {
-                    found.with_rewrite(Rewrite::FieldBeforeShorthand)
+                    found.with_rewrite(shorthand_rewrite(modifiers_before(node), true))
                 } else {
                     found
                 })
@@ -417,10 +438,11 @@ impl<'a, 't> File<'a, 't> {
         } else {
             names.resolve(self.word, at)?.pos
         };
-        if binding != local.binding {
+        // Every alternative of an or-pattern binds the one variable.
+        if names.variable(binding) != local.binding {
             return None;
         }
-        let role = if at == local.binding {
+        let role = if occurrence.role == NameRole::Bind {
             Role::Definition
         } else {
             call_or_use(node)
@@ -431,10 +453,21 @@ impl<'a, 't> File<'a, 't> {
                 .parent()
                 .is_some_and(|p| p.kind() == "shorthand_field_initializer");
         Some(if shorthand {
-            found.with_rewrite(Rewrite::ValueAfterShorthand)
+            found.with_rewrite(shorthand_rewrite(modifiers_before(node), false))
         } else {
             found
         })
+    }
+}
+
+/// `ref`, `mut`, `ref mut` before a shorthand field of a pattern (`Foo { ref mut x }`): their
+/// bytes, up to the name; empty for any other name.
+fn modifiers_before(node: Node<'_>) -> std::ops::Range<usize> {
+    match node.parent() {
+        Some(pattern) if pattern.kind() == "field_pattern" => {
+            pattern.start_byte()..node.start_byte()
+        }
+        _ => node.start_byte()..node.start_byte(),
     }
 }
 

@@ -3,9 +3,13 @@
 //! the verdict on each occurrence ([`judge`]), and what already binds a new name where a
 //! rename would put it.
 
+mod generic;
 mod judge;
+mod macros;
 mod scope;
 mod target;
+
+pub use self::generic::LIFETIME_PARAMETER;
 
 use std::collections::HashMap;
 

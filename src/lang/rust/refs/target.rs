@@ -45,6 +45,12 @@ pub fn target_at(tree: &Tree, text: &str, path: &str, at: usize) -> Result<Targe
     let Some(parent) = node.parent() else {
         return Err(NoTarget::NotAName);
     };
+    if let Some(target) = super::generic::target(node, text, path) {
+        return Ok(target);
+    }
+    if let Some(target) = super::macros::target(tree, node, parent, text, path) {
+        return target;
+    }
     if let Some(target) = definition(node, parent, text, path) {
         return Ok(target);
     }
@@ -208,7 +214,9 @@ fn local(node: Node<'_>, text: &str, path: &str) -> Option<Target> {
     if is_item_binding(function, binding.pos) {
         return None;
     }
-    let bound = function.descendant_for_byte_range(binding.pos, binding.pos + name.len())?;
+    // The first alternative of an or-pattern stands for the variable all of them bind.
+    let first = names.variable(binding.pos);
+    let bound = function.descendant_for_byte_range(first, first + name.len())?;
     let label = if binding.parameter
         || crate::lang::ancestors(bound)
             .any(|a| a.kind() == "parameters" || a.kind() == "closure_parameters")
@@ -222,7 +230,7 @@ fn local(node: Node<'_>, text: &str, path: &str) -> Option<Target> {
         name: name.to_string(),
         kind: TargetKind::Local(LocalBinding {
             scope: function.byte_range(),
-            binding: binding.pos,
+            binding: first,
             parameter_of: None,
         }),
         label,
