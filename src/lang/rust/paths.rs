@@ -7,10 +7,39 @@ use tree_sitter::Node;
 use crate::lang::node_text;
 
 /// The module path of a file from its crate root: `src/net/http.rs` → `["net", "http"]`,
-/// `src/net/mod.rs` → `["net"]`, `src/lib.rs` → `[]`.
+/// `src/net/mod.rs` → `["net"]`, `src/lib.rs` → `[]`. Cargo's other crate roots —
+/// integration tests, benches, examples (`tests/a.rs`, `tests/util/mod.rs`) — start with a
+/// root segment of their own ([`TARGET_ROOTS`]: `"tests/"`), so `crate::util` written in a test
+/// reaches `tests/util/mod.rs` and never the library's `src/util.rs`.
 pub fn module_of_file(path: &str) -> Vec<String> {
     let parts: Vec<&str> = path.split('/').collect();
-    let start = parts.iter().rposition(|p| *p == "src").map_or(0, |i| i + 1);
+    let src = parts.iter().rposition(|p| *p == "src");
+    let target = parts
+        .iter()
+        .rposition(|p| TARGET_ROOTS.iter().any(|r| r.strip_suffix('/') == Some(*p)));
+    if let Some(t) = target
+        && src.is_none_or(|s| s < t)
+    {
+        let marker = format!("{}/", parts[t]);
+        let rest: Vec<String> = parts[t + 1..]
+            .iter()
+            .map(|p| p.strip_suffix(".rs").unwrap_or(p).to_string())
+            .collect();
+        // `tests/a.rs` and `examples/x/main.rs` are crate roots, each its own (`tests/a`): what
+        // one imports, another does not see. `tests/util/mod.rs` is `util` under the shared
+        // root `tests/` that every test crate reaches as `crate::util`.
+        let root = rest.len() == 1 || (rest.len() == 2 && rest[1] == "main");
+        if root {
+            return vec![format!("{marker}{}", rest[0])];
+        }
+        let mut segments = vec![marker];
+        segments.extend(rest);
+        if segments.last().is_some_and(|l| l == "mod") {
+            segments.pop();
+        }
+        return segments;
+    }
+    let start = src.map_or(0, |i| i + 1);
     let mut segments: Vec<String> = parts[start.min(parts.len())..]
         .iter()
         .map(|p| p.strip_suffix(".rs").unwrap_or(p).to_string())
@@ -21,6 +50,28 @@ pub fn module_of_file(path: &str) -> Vec<String> {
         segments.pop();
     }
     segments
+}
+
+/// The root segments of Cargo's crates beside the library: a module path starting with one is
+/// inside an integration test, bench or example.
+pub const TARGET_ROOTS: [&str; 3] = ["tests/", "benches/", "examples/"];
+
+/// The shared root segment of `here`'s crate (`tests/`), when it is not the library's.
+fn crate_root(here: &[String]) -> Option<String> {
+    let first = here.first()?;
+    TARGET_ROOTS
+        .iter()
+        .find(|r| first.starts_with(*r))
+        .map(|r| r.to_string())
+}
+
+/// The module a path relative to `here` starts from: a test, bench or example crate's root
+/// file (`tests/a`) declares its modules under the shared root (`tests/`).
+fn relative_base(here: &[String]) -> Vec<String> {
+    match crate_root(here) {
+        Some(root) if here.len() == 1 && here[0] != root => vec![root],
+        _ => here.to_vec(),
+    }
 }
 
 /// The module path of the code at `node`: its file's, plus the inline `mod`s around it.
@@ -54,19 +105,25 @@ pub fn resolve_prefix(prefix: &str, here: &[String]) -> Vec<Vec<String>> {
     };
     let owned = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
     match *first {
-        "crate" => vec![owned(&segments[1..])],
+        "crate" => {
+            let mut p: Vec<String> = crate_root(here).into_iter().collect();
+            p.extend(owned(&segments[1..]));
+            vec![p]
+        }
         "self" => {
-            let mut p = here.to_vec();
+            let mut p = relative_base(here);
             p.extend(owned(&segments[1..]));
             vec![p]
         }
         "super" => {
             let mut p = here.to_vec();
             let mut rest = &segments[..];
+            let floor = usize::from(crate_root(here).is_some());
             while rest.first() == Some(&"super") {
-                if p.pop().is_none() {
+                if p.len() <= floor {
                     return Vec::new();
                 }
+                p.pop();
                 rest = &rest[1..];
             }
             p.extend(owned(rest));
@@ -75,9 +132,11 @@ pub fn resolve_prefix(prefix: &str, here: &[String]) -> Vec<Vec<String>> {
         _ => {
             // A child module of `here`, or a crate name (the crate's own, from a binary or a
             // test), or a 2015-style path from the root.
-            let mut relative = here.to_vec();
+            let mut relative = relative_base(here);
             relative.extend(owned(&segments));
-            vec![relative, owned(&segments[1..]), owned(&segments)]
+            let mut from_root: Vec<String> = crate_root(here).into_iter().collect();
+            from_root.extend(owned(&segments));
+            vec![relative, owned(&segments[1..]), from_root]
         }
     }
 }

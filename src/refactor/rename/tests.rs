@@ -280,3 +280,45 @@ fn a_method_of_an_impl_of_a_trait_the_project_does_not_define_is_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn an_integration_tests_shared_module_is_reached_through_the_test_crates_root() {
+    // Cargo makes each `tests/*.rs` a crate; `tests/util/mod.rs` is their module `util`, which
+    // they name `crate::util` (semver's layout).
+    let sources = project(&[
+        ("src/lib.rs", "pub fn helper() -> u32 {\n    0\n}\n"),
+        ("tests/util/mod.rs", "pub fn helper() -> u32 {\n    1\n}\n"),
+        (
+            "tests/a.rs",
+            "mod util;\n\nuse crate::util::helper;\n\n#[test]\nfn t() {\n    assert_eq!(helper() + util::helper() + crate::util::helper(), 3);\n}\n",
+        ),
+        (
+            "tests/b.rs",
+            "#[test]\nfn lib() {\n    assert_eq!(semver_like::helper(), 0);\n}\n",
+        ),
+    ]);
+    let plan = rename(&sources, "tests/util/mod.rs", "helper", "aid").unwrap();
+    eprintln!(
+        "DBG {:?}",
+        plan.changes.iter().map(|c| c.diff()).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        after(&plan, "tests/a.rs"),
+        "mod util;\n\nuse crate::util::aid;\n\n#[test]\nfn t() {\n    assert_eq!(aid() + util::aid() + crate::util::aid(), 3);\n}\n"
+    );
+    assert!(
+        !plan
+            .changes
+            .iter()
+            .any(|c| c.path == "src/lib.rs" || c.path == "tests/b.rs"),
+        "{:?}",
+        plan.changes.iter().map(|c| &c.path).collect::<Vec<_>>()
+    );
+    // The library's `helper` is not the test module's.
+    let plan = rename(&sources, "src/lib.rs", "helper", "aid").unwrap();
+    let touched: Vec<&str> = plan.changes.iter().map(|c| c.path.as_str()).collect();
+    assert!(
+        !touched.contains(&"tests/a.rs") && !touched.contains(&"tests/util/mod.rs"),
+        "{touched:?}"
+    );
+}
