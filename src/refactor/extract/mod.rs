@@ -9,6 +9,7 @@
 mod destination;
 mod diagnose;
 mod flow;
+mod jumps;
 mod notes;
 mod render;
 mod selection;
@@ -86,6 +87,7 @@ pub fn plan(
         tail: shape.exit == signature::Exit::Tail,
         generics: shape.declared_generics.clone(),
         yields: shape.yield_from,
+        jumps: matches!(shape.exit, signature::Exit::Jumps(_)),
     };
     let diagnosis = diagnose::diagnose(&diagnose::Context {
         handled: &handled,

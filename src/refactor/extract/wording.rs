@@ -392,6 +392,12 @@ pub const YIELDS_KEPT: &str = "the selection yields: the new function is a gener
 pub const TAIL_RETURNED: &str =
     "the selection's tail value is returned by the new function and stays the block's value";
 
+pub fn jumps_returned(returned: &str, call_site: &str) -> String {
+    format!(
+        "`break`/`continue` of a loop outside the selection: the new function returns `{returned}` instead and the call site does `{call_site}` on it"
+    )
+}
+
 pub fn question_marks_kept(wrapper: &str) -> String {
     format!(
         "`?` of the selection kept: the new function returns `{wrapper}` and the call ends with `?`"
