@@ -9,6 +9,8 @@ use tree_sitter::Node;
 
 use crate::lang::node_text;
 
+use super::iterators;
+
 /// Where a type is read: the file, the type `Self` stands for, and how a name used at a byte
 /// resolves to the byte of its binding (`None`: not a local).
 pub struct TypeScope<'a, 't> {
@@ -65,36 +67,74 @@ fn binding_type_at(scope: &TypeScope<'_, '_>, at: usize, depth: usize) -> Option
                 return Some(type_text(ty, scope.text));
             }
             let value = holder.child_by_field_name("value");
+            // A closure bound by `let mut` may mutate what it captures: not a plain `impl Fn`.
+            let mutable = holder
+                .child_by_field_name("pattern")
+                .is_some_and(|p| p.kind() == "mut_pattern")
+                || holder
+                    .children(&mut holder.walk())
+                    .any(|c| c.kind() == "mutable_specifier");
+            if mutable && value.is_some_and(|v| v.kind() == "closure_expression") {
+                return None;
+            }
             value
                 .and_then(|v| expression_type_at(scope, v, depth + 1))
                 .or_else(|| returned_type(scope, holder, at))
         }
-        // `let (a, b) = f()?;`: the element of the tuple type at the name's position.
+        // `let (a, b) = f()?;`, `for (i, x) in v.iter().enumerate()`, `|(k, v)|`: the element
+        // of the tuple type at the name's position.
         "tuple_pattern" => {
             let position = holder
                 .named_children(&mut holder.walk())
                 .position(|c| c.start_byte() <= at && at < c.end_byte())?;
-            let declaration = holder.parent().filter(|d| d.kind() == "let_declaration")?;
-            if declaration.child_by_field_name("pattern")?.id() != holder.id() {
-                return None;
-            }
-            let tuple = match declaration.child_by_field_name("type") {
-                Some(ty) => type_text(ty, scope.text),
-                None => {
-                    expression_type_at(scope, declaration.child_by_field_name("value")?, depth + 1)?
+            let declaration = holder.parent()?;
+            let tuple = match declaration.kind() {
+                "let_declaration" | "for_expression" => {
+                    if declaration.child_by_field_name("pattern")?.id() != holder.id() {
+                        return None;
+                    }
+                    let value = declaration.child_by_field_name("value")?;
+                    match declaration.child_by_field_name("type") {
+                        Some(ty) => type_text(ty, scope.text),
+                        None if declaration.kind() == "for_expression" => {
+                            iterators::item_type(scope, value, depth + 1)?
+                        }
+                        None => expression_type_at(scope, value, depth + 1)?,
+                    }
                 }
+                "closure_parameters" => closure_parameter(scope, declaration, depth)?,
+                _ => return None,
             };
-            let inner = tuple.strip_prefix('(')?.strip_suffix(')')?;
-            let parts = split_top_level(inner, ',');
-            let part = parts.get(position)?.trim();
-            (!part.is_empty() && parts.len() > 1).then(|| part.to_string())
+            iterators::tuple_element(&tuple, position)
         }
         "for_expression" if is_pattern(holder) && simple(holder) => {
             let value = holder.child_by_field_name("value")?;
-            element_type(scope, value, depth + 1)
+            iterators::item_type(scope, value, depth + 1)
         }
+        // `|x|` handed to an adaptor (`v.iter().map(|x| ..)`).
+        "closure_parameters" => closure_parameter(scope, holder, depth),
         _ => None,
     }
+}
+
+/// The type of the parameters of a closure handed to an iterator adaptor.
+fn closure_parameter(
+    scope: &TypeScope<'_, '_>,
+    parameters: Node<'_>,
+    depth: usize,
+) -> Option<String> {
+    let closure = parameters.parent()?;
+    let call = closure.parent()?.parent()?;
+    let function = call.child_by_field_name("function")?;
+    if call.kind() != "call_expression" || function.kind() != "field_expression" {
+        return None;
+    }
+    if parameters.named_child_count() != 1 {
+        return None;
+    }
+    let receiver = function.child_by_field_name("value")?;
+    let method = node_text(function.child_by_field_name("field")?, scope.text);
+    iterators::closure_parameter_type(scope, receiver, method, depth)
 }
 
 /// A local the enclosing function returns (its tail, `return x`, `Ok(x)`, `Some(x)`) has the
@@ -161,7 +201,11 @@ pub fn expression_type(scope: &TypeScope<'_, '_>, expr: Node<'_>) -> Option<Stri
     expression_type_at(scope, expr, 0)
 }
 
-fn expression_type_at(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Option<String> {
+pub(super) fn expression_type_at(
+    scope: &TypeScope<'_, '_>,
+    expr: Node<'_>,
+    depth: usize,
+) -> Option<String> {
     if depth > DEPTH {
         return None;
     }
@@ -224,6 +268,13 @@ fn expression_type_at(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -
             parts.map(|p| format!("({})", p.join(", ")))
         }
         "call_expression" => call_type(scope, expr, depth),
+        "closure_expression" => super::closures::closure_type(scope, expr, depth),
+        "block" => {
+            let tail = expr.named_children(&mut expr.walk()).last()?;
+            (!tail.kind().ends_with("_statement") && !tail.kind().ends_with("_declaration"))
+                .then_some(tail)
+                .and_then(deeper)
+        }
         "macro_invocation" => {
             let name = node_text(expr.child_by_field_name("macro")?, text);
             match name.rsplit("::").next().unwrap_or(name) {
@@ -273,6 +324,11 @@ fn binary_type(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Optio
         return Some("bool".to_string());
     }
     let left = expression_type_at(scope, expr.child_by_field_name("left")?, depth + 1)?;
+    // `&u32 * 2` is a `u32`.
+    let left = match strip_reference(&left) {
+        Some(inner) if INTEGERS.contains(&inner) || FLOATS.contains(&inner) => inner.to_string(),
+        _ => left,
+    };
     let numeric = INTEGERS.contains(&left.as_str()) || FLOATS.contains(&left.as_str());
     (numeric || left == "String" && operator == "+").then_some(left)
 }
@@ -492,58 +548,8 @@ pub fn function_return(
     found.flatten()
 }
 
-/// The element type of what a `for` loop walks: a range of a known type, `&v`/`v.iter()` of a
-/// vector, slice or array, `s.chars()`, `s.bytes()`, `s.lines()`.
-fn element_type(scope: &TypeScope<'_, '_>, value: Node<'_>, depth: usize) -> Option<String> {
-    let text = scope.text;
-    match value.kind() {
-        "range_expression" => value
-            .named_children(&mut value.walk())
-            .find_map(|bound| expression_type_at(scope, bound, depth + 1)),
-        "reference_expression" => {
-            let inner = expression_type_at(scope, value.child_by_field_name("value")?, depth + 1)?;
-            let element = element_of(strip_references(&inner))?;
-            let mutable = value
-                .children(&mut value.walk())
-                .any(|c| c.kind() == "mutable_specifier");
-            Some(if mutable {
-                format!("&mut {element}")
-            } else {
-                format!("&{element}")
-            })
-        }
-        "call_expression" => {
-            let function = value.child_by_field_name("function")?;
-            if function.kind() != "field_expression" {
-                return None;
-            }
-            let receiver = function.child_by_field_name("value")?;
-            let method = node_text(function.child_by_field_name("field")?, text);
-            let receiver_type = expression_type_at(scope, receiver, depth + 1)?;
-            match method {
-                "chars" if is_str(&receiver_type) => Some("char".to_string()),
-                "bytes" if is_str(&receiver_type) => Some("u8".to_string()),
-                "lines" | "split_whitespace" if is_str(&receiver_type) => Some("&str".to_string()),
-                "iter" => element_of(strip_references(&receiver_type)).map(|e| format!("&{e}")),
-                "iter_mut" => {
-                    element_of(strip_references(&receiver_type)).map(|e| format!("&mut {e}"))
-                }
-                _ => None,
-            }
-        }
-        "identifier" => {
-            let ty = expression_type_at(scope, value, depth + 1)?;
-            match strip_reference(&ty) {
-                Some(inner) => element_of(strip_references(inner)).map(|e| format!("&{e}")),
-                None => element_of(&ty),
-            }
-        }
-        _ => None,
-    }
-}
-
 /// `Vec<T>`, `VecDeque<T>`, `[T; N]`, `[T]`, `&[T]` → `T`.
-fn element_of(ty: &str) -> Option<String> {
+pub(super) fn element_of(ty: &str) -> Option<String> {
     let ty = strip_references(ty);
     if let Some(inner) = ty.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
         let element = split_top_level(inner, ';')
@@ -563,7 +569,7 @@ fn element_of(ty: &str) -> Option<String> {
 }
 
 /// `Path<A, B>` → (`Path`, [`A`, `B`]).
-fn generic_parts(ty: &str) -> Option<(String, Vec<String>)> {
+pub(super) fn generic_parts(ty: &str) -> Option<(String, Vec<String>)> {
     let open = ty.find('<')?;
     let inner = ty.strip_suffix('>')?.get(open + 1..)?;
     let arguments = split_top_level(inner, ',')
@@ -599,7 +605,7 @@ pub fn split_top_level(text: &str, separator: char) -> Vec<String> {
     parts
 }
 
-fn is_str(ty: &str) -> bool {
+pub(super) fn is_str(ty: &str) -> bool {
     matches!(
         ty,
         "&str" | "&'static str" | "String" | "&String" | "&mut String"
@@ -622,7 +628,7 @@ pub fn strip_reference(ty: &str) -> Option<&str> {
     Some(rest.strip_prefix("mut ").unwrap_or(rest).trim_start())
 }
 
-fn strip_references(ty: &str) -> &str {
+pub(super) fn strip_references(ty: &str) -> &str {
     let mut ty = ty;
     while let Some(inner) = strip_reference(ty) {
         ty = inner;
@@ -883,6 +889,57 @@ impl Counter {
         );
         let tail = "fn probe() -> u32 {\n    let mut count = 0;\n    count += 1;\n    count\n}\n";
         assert_eq!(types_of(tail, &["count"]), [Some("u32".to_string())]);
+    }
+
+    #[test]
+    fn item_types_of_iterators_and_closures() {
+        let text = "\
+use std::collections::HashMap;
+fn probe(items: &[u32], names: Vec<String>, map: HashMap<String, u8>, s: &str) {
+    for (a, b) in items.iter().enumerate() {}
+    for c in map.keys() {}
+    for d in map.values() {}
+    for (e, f) in &map {}
+    for g in items.iter().map(|x| x * 2) {}
+    for h in items.iter().copied().rev() {}
+    for (i, j) in s.char_indices() {}
+    for k in names.into_iter() {}
+    for (l, m) in items.iter().zip(names.iter()) {}
+    let n = |x: u32, y: u32| x > y;
+    let o = items.iter().filter(|p| **p > 2).count();
+    let mut q = |x: u32| x;
+    for r in s.split(',') {}
+    let t = { let u = 3u8; u };
+}
+";
+        let names = [
+            "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "p", "q", "r",
+            "t",
+        ];
+        let want = [
+            Some("usize"),
+            Some("&u32"),
+            Some("&String"),
+            Some("&u8"),
+            Some("&String"),
+            Some("&u8"),
+            Some("u32"),
+            Some("u32"),
+            Some("usize"),
+            Some("char"),
+            Some("String"),
+            Some("&u32"),
+            Some("&String"),
+            Some("impl Fn(u32, u32) -> bool"),
+            Some("&&u32"),
+            None,
+            Some("&str"),
+            Some("u8"),
+        ];
+        let got = types_of(text, &names);
+        for ((name, got), want) in names.iter().zip(&got).zip(want) {
+            assert_eq!(got.as_deref(), want, "{name}");
+        }
     }
 
     #[test]

@@ -10,6 +10,7 @@ use tree_sitter::Node;
 
 use crate::lang::Language;
 use crate::lang::names::{Occurrence, Role};
+use crate::lang::rust::closures;
 use crate::lang::rust::types::{self, TypeScope};
 use crate::lang::syntax::{Owner, UseKind};
 
@@ -545,7 +546,10 @@ fn rust_parameter(
     let binding_mut = syntax.binding_is_mutable(cx.target.region, need.binding.pos);
     let mutated_through = has(&[UseKind::AssignThrough, UseKind::BorrowMut])
         || binding_mut && has(&[UseKind::MethodCall]);
-    let copy = ty.as_deref().is_some_and(types::is_copy);
+    // A plain closure (`impl Fn(..)`, neither `move` nor mutating) is `Copy`.
+    let copy = ty
+        .as_deref()
+        .is_some_and(|t| types::is_copy(t) || closures::is_plain_closure_type(t));
     let is_reference = ty
         .as_deref()
         .is_some_and(|t| t.trim_start().starts_with('&'));
