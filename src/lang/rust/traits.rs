@@ -138,9 +138,21 @@ fn called_method<'t>(node: Node<'_>, text: &'t str) -> Option<(usize, &'t str)> 
             return matches!(node_text(name, text), "write" | "writeln")
                 .then_some((name.start_byte(), WRITE_MACRO));
         }
+        // `println!("{}", x.method())`: a macro's arguments are tokens, `.` `method` `(..)`.
+        "identifier" if in_token_tree(node) => {
+            let dot = node.prev_sibling().is_some_and(|p| p.kind() == ".");
+            let arguments = node
+                .next_sibling()
+                .is_some_and(|n| n.kind() == "token_tree" && node_text(n, text).starts_with('('));
+            (dot && arguments).then_some(node)
+        }
         _ => None,
     }?;
     Some((method.start_byte(), node_text(method, text)))
+}
+
+fn in_token_tree(node: Node<'_>) -> bool {
+    node.parent().is_some_and(|p| p.kind() == "token_tree")
 }
 
 fn is_callee(node: Node<'_>) -> bool {
