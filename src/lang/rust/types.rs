@@ -18,6 +18,17 @@ pub struct TypeScope<'a, 't> {
     pub text: &'a str,
     pub self_type: Option<&'a str>,
     pub resolve: &'a dyn Fn(&str, usize) -> Option<usize>,
+    /// The declared return type of the method `name` of the type `owner` (first argument)
+    /// in the project's other files, when this file has none.
+    pub elsewhere: Option<&'a dyn Fn(&str, &str) -> Option<String>>,
+}
+
+impl TypeScope<'_, '_> {
+    /// The return type of method `name` of `owner`: this file first, then the project's.
+    fn method_return(&self, owner: &str, name: &str) -> Option<String> {
+        function_return(self.root, self.text, Some(owner), name)
+            .or_else(|| self.elsewhere.and_then(|find| find(owner, name)))
+    }
 }
 
 /// How deep a chain of locals (`let b = a; let c = b;`) is followed.
@@ -423,7 +434,7 @@ fn call_type(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Option<
             } else {
                 path.clone()
             };
-            let returned = function_return(scope.root, text, Some(&owner), name)?;
+            let returned = scope.method_return(&owner, name)?;
             Some(self_replaced(&returned, Some(&path)))
         }
         "field_expression" => {
@@ -456,7 +467,7 @@ fn method_type(
     }
     if receiver.kind() == "self" {
         let owner = scope.self_type?;
-        return function_return(scope.root, scope.text, Some(owner), method);
+        return scope.method_return(owner, method);
     }
     let receiver_type = expression_type_at(scope, receiver, depth + 1)?;
     match method {
@@ -475,7 +486,9 @@ fn method_type(
         _ => {
             let bare = strip_references(&receiver_type);
             let owner = bare.split('<').next().unwrap_or(bare).trim();
-            function_return(scope.root, scope.text, Some(owner), method)
+            scope
+                .method_return(owner, method)
+                .map(|ty| self_replaced(&ty, Some(owner)))
         }
     }
 }
@@ -781,6 +794,7 @@ mod tests {
             text,
             self_type: Some("Counter"),
             resolve: &resolve,
+            elsewhere: None,
         };
         names
             .iter()

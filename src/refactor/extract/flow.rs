@@ -195,6 +195,7 @@ pub fn analyse(cx: &Context<'_, '_>) -> DataFlow {
         text: cx.text,
         self_type,
         resolve: &scope_resolve,
+        elsewhere: cx.elsewhere,
     };
     let reassigned: HashSet<&str> = returns
         .iter()

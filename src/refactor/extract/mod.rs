@@ -58,6 +58,12 @@ pub fn plan(
     let names = crate::lang::names::Names::collect(lang, target.region, text);
     destination::check_name(lang, &tree, text, &target, &names, name)?;
 
+    let elsewhere = ElsewhereReturns {
+        sources,
+        file: &request.file,
+        found: Default::default(),
+    };
+    let find_elsewhere = |owner: &str, name: &str| elsewhere.method_return(owner, name);
     let nothing_handled = diagnose::Handled::default();
     let context = diagnose::Context {
         lang,
@@ -68,6 +74,7 @@ pub fn plan(
         names: &names,
         new_name: name,
         handled: &nothing_handled,
+        elsewhere: (lang == Language::Rust).then_some(&find_elsewhere as _),
     };
     let mut data_flow = flow::analyse(&context);
     let shape = signature::shape(&context, &data_flow);
@@ -164,6 +171,45 @@ pub fn plan(
         findings,
         details,
     })
+}
+
+/// Return types of methods declared in the project's other files, read once per method.
+struct ElsewhereReturns<'a> {
+    sources: &'a dyn Sources,
+    file: &'a str,
+    found: std::cell::RefCell<std::collections::HashMap<(String, String), Option<String>>>,
+}
+
+impl ElsewhereReturns<'_> {
+    fn method_return(&self, owner: &str, name: &str) -> Option<String> {
+        let key = (owner.to_string(), name.to_string());
+        if let Some(found) = self.found.borrow().get(&key) {
+            return found.clone();
+        }
+        let found = self.look_up(owner, name);
+        self.found.borrow_mut().insert(key, found.clone());
+        found
+    }
+
+    fn look_up(&self, owner: &str, name: &str) -> Option<String> {
+        let files = self
+            .sources
+            .files_mentioning(Language::Rust, &format!("fn {name}"))
+            .ok()?;
+        files
+            .files
+            .iter()
+            .filter(|f| f.path != self.file)
+            .find_map(|file| {
+                let tree = self.sources.parsed().tree(Language::Rust, file);
+                crate::lang::rust::types::function_return(
+                    tree.root_node(),
+                    &file.text,
+                    Some(owner),
+                    name,
+                )
+            })
+    }
 }
 
 /// What the data flow could not settle, as findings: a Python name returned but assigned on

@@ -370,6 +370,7 @@ fn tail_type(cx: &Context<'_, '_>, tail: Node<'_>, enclosing: Option<&str>) -> O
                 text: cx.text,
                 self_type: None,
                 resolve: &resolve,
+                elsewhere: cx.elsewhere,
             };
             types::expression_type(&scope, tail).filter(|t| t != "()")
         }
