@@ -18,8 +18,8 @@ pub struct TypeScope<'a, 't> {
     pub text: &'a str,
     pub self_type: Option<&'a str>,
     pub resolve: &'a dyn Fn(&str, usize) -> Option<usize>,
-    /// The declared return type of the method `name` of the type `owner` (first argument)
-    /// in the project's other files, when this file has none.
+    /// The declared return type of the method `name` of the type `owner` (first argument; ""
+    /// for a free function) in the project's other files, when this file has none.
     pub elsewhere: Option<&'a dyn Fn(&str, &str) -> Option<String>>,
 }
 
@@ -38,6 +38,27 @@ const INTEGERS: &[&str] = &[
     "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
 ];
 const FLOATS: &[&str] = &["f32", "f64"];
+
+/// Methods of the number types whose result has the receiver's type.
+const NUMBER_SAME_TYPE: &[&str] = &[
+    "wrapping_add",
+    "wrapping_sub",
+    "wrapping_mul",
+    "saturating_add",
+    "saturating_sub",
+    "saturating_mul",
+    "rotate_left",
+    "rotate_right",
+    "pow",
+    "abs",
+    "min",
+    "max",
+    "swap_bytes",
+    "to_be",
+    "to_le",
+    "div_euclid",
+    "rem_euclid",
+];
 
 /// A type's text on one line, spaces collapsed.
 pub fn type_text(node: Node<'_>, text: &str) -> String {
@@ -280,6 +301,10 @@ pub(super) fn expression_type_at(
         }
         "call_expression" => call_type(scope, expr, depth),
         "closure_expression" => super::closures::closure_type(scope, expr, depth),
+        "unsafe_block" => expr
+            .named_children(&mut expr.walk())
+            .find(|c| c.kind() == "block")
+            .and_then(deeper),
         "block" => {
             let tail = expr.named_children(&mut expr.walk()).last()?;
             (!tail.kind().ends_with("_statement") && !tail.kind().ends_with("_declaration"))
@@ -422,7 +447,11 @@ fn call_type(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Option<
     let text = scope.text;
     let function = expr.child_by_field_name("function")?;
     match function.kind() {
-        "identifier" => function_return(scope.root, text, None, node_text(function, text)),
+        "identifier" => {
+            let name = node_text(function, text);
+            function_return(scope.root, text, None, name)
+                .or_else(|| scope.elsewhere.and_then(|find| find("", name)))
+        }
         "scoped_identifier" => {
             let path = type_text(function.child_by_field_name("path")?, text);
             let name = node_text(function.child_by_field_name("name")?, text);
@@ -477,6 +506,17 @@ fn method_type(
                 (_, Some(value)) => Some(value),
                 _ => None,
             }
+        }
+        // `Result<T, E>::ok()` is an `Option<T>`.
+        "ok" => match wrapper(&receiver_type)? {
+            (Wrapper::Result, Some(value)) => Some(format!("Option<{value}>")),
+            _ => None,
+        },
+        _ if NUMBER_SAME_TYPE.contains(&method)
+            && (INTEGERS.contains(&receiver_type.as_str())
+                || FLOATS.contains(&receiver_type.as_str())) =>
+        {
+            Some(receiver_type)
         }
         "clone" | "to_owned" => match strip_reference(&receiver_type) {
             Some(inner) if !is_unsized(inner) => Some(inner.to_string()),
@@ -766,216 +806,5 @@ pub fn return_type(function: Node<'_>, text: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::lang::Language;
-    use crate::lang::names::Names;
-
-    fn types_of(text: &str, names: &[&str]) -> Vec<Option<String>> {
-        let tree = Language::Rust.parse(text);
-        let root = tree.root_node();
-        let function = {
-            let mut found = None;
-            crate::lang::walk_node(root, |n| {
-                if n.kind() == "function_item"
-                    && n.child_by_field_name("name")
-                        .is_some_and(|x| node_text(x, text) == "probe")
-                {
-                    found = Some(n);
-                }
-                found.is_none()
-            });
-            found.unwrap()
-        };
-        let locals = Names::collect(Language::Rust, function, text);
-        let resolve = |name: &str, at: usize| locals.resolve(name, at).map(|b| b.pos);
-        let scope = TypeScope {
-            root,
-            text,
-            self_type: Some("Counter"),
-            resolve: &resolve,
-            elsewhere: None,
-        };
-        names
-            .iter()
-            .map(|name| {
-                let binding = locals.bindings_of(name).last().unwrap();
-                binding_type(&scope, binding.pos)
-            })
-            .collect()
-    }
-
-    #[test]
-    fn types_from_declarations_and_plain_initializers() {
-        let text = "\
-struct Counter { total: u64, names: Vec<String>, pair: (u8, char) }
-struct Point(i32, i32);
-fn make() -> Point { Point(0, 0) }
-impl Counter {
-    fn new() -> Self { todo!() }
-    fn ratio(&self) -> f64 { 0.0 }
-    fn split(&self) -> Result<(u8, String), E> { todo!() }
-    fn probe(&self, a: usize, mut b: &str, items: &[u32]) {
-        let c: Vec<u8> = Vec::new();
-        let d = 3u16;
-        let e = 3;
-        let f = \"text\";
-        let g = String::new();
-        let h = format!(\"{f}\");
-        let i = a as i64;
-        let j = self.total;
-        let k = &self.names;
-        let l = make();
-        let m = Counter::new();
-        let n = self.ratio();
-        let o = b.len();
-        let p = d;
-        let q = a > 2;
-        let r = f.to_string();
-        let s = l.0;
-        let t = items.iter().count();
-        for u in 0..a {}
-        for v in items.iter() {}
-        for w in k.iter() {}
-        for x in f.chars() {}
-        let y = |z| z;
-        let aa = Self::new();
-        let bb = self.pair;
-        let (cc, mut dd) = self.split()?;
-        let ee = Kind::First;
-        let ff = Kind::MAX;
-        let gg = Vec::new();
-    }
-}
-";
-        let names = [
-            "a", "b", "items", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o",
-            "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "aa", "bb", "cc", "dd", "ee", "ff",
-            "gg",
-        ];
-        let got = types_of(text, &names);
-        let want = [
-            Some("usize"),
-            Some("&str"),
-            Some("&[u32]"),
-            Some("Vec<u8>"),
-            Some("u16"),
-            None,
-            Some("&str"),
-            Some("String"),
-            Some("String"),
-            Some("i64"),
-            Some("u64"),
-            Some("&Vec<String>"),
-            Some("Point"),
-            Some("Counter"),
-            Some("f64"),
-            Some("usize"),
-            Some("u16"),
-            Some("bool"),
-            Some("String"),
-            Some("i32"),
-            Some("usize"),
-            Some("usize"),
-            Some("&u32"),
-            Some("&String"),
-            Some("char"),
-            None,
-            Some("Self"),
-            Some("(u8, char)"),
-            Some("u8"),
-            Some("String"),
-            Some("Kind"),
-            None,
-            None,
-        ];
-        for ((name, got), want) in names.iter().zip(&got).zip(want) {
-            assert_eq!(got.as_deref(), want, "{name}");
-        }
-    }
-
-    #[test]
-    fn a_returned_local_has_the_declared_return_type() {
-        let text = "fn probe(n: u8) -> Result<Vec<u8>, E> {\n    let mut out = Vec::new();\n    let total = 0;\n    if n > 1 { return Ok(out); }\n    let c = |x| { let y = 1; y };\n    Ok(out)\n}\n";
-        assert_eq!(
-            types_of(text, &["out", "total"]),
-            [Some("Vec<u8>".to_string()), None]
-        );
-        let tail = "fn probe() -> u32 {\n    let mut count = 0;\n    count += 1;\n    count\n}\n";
-        assert_eq!(types_of(tail, &["count"]), [Some("u32".to_string())]);
-    }
-
-    #[test]
-    fn item_types_of_iterators_and_closures() {
-        let text = "\
-use std::collections::HashMap;
-fn probe(items: &[u32], names: Vec<String>, map: HashMap<String, u8>, s: &str) {
-    for (a, b) in items.iter().enumerate() {}
-    for c in map.keys() {}
-    for d in map.values() {}
-    for (e, f) in &map {}
-    for g in items.iter().map(|x| x * 2) {}
-    for h in items.iter().copied().rev() {}
-    for (i, j) in s.char_indices() {}
-    for k in names.into_iter() {}
-    for (l, m) in items.iter().zip(names.iter()) {}
-    let n = |x: u32, y: u32| x > y;
-    let o = items.iter().filter(|p| **p > 2).count();
-    let mut q = |x: u32| x;
-    for r in s.split(',') {}
-    let t = { let u = 3u8; u };
-}
-";
-        let names = [
-            "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "p", "q", "r",
-            "t",
-        ];
-        let want = [
-            Some("usize"),
-            Some("&u32"),
-            Some("&String"),
-            Some("&u8"),
-            Some("&String"),
-            Some("&u8"),
-            Some("u32"),
-            Some("u32"),
-            Some("usize"),
-            Some("char"),
-            Some("String"),
-            Some("&u32"),
-            Some("&String"),
-            Some("impl Fn(u32, u32) -> bool"),
-            Some("&&u32"),
-            None,
-            Some("&str"),
-            Some("u8"),
-        ];
-        let got = types_of(text, &names);
-        for ((name, got), want) in names.iter().zip(&got).zip(want) {
-            assert_eq!(got.as_deref(), want, "{name}");
-        }
-    }
-
-    #[test]
-    fn readings_of_type_texts() {
-        assert!(is_copy("u8") && is_copy("&str") && is_copy("(u8, &Vec<u8>)"));
-        assert!(is_copy("[u8; 4]") && !is_copy("[String; 2]"));
-        assert!(!is_copy("String") && !is_copy("&mut u8") && !is_copy("Vec<u8>"));
-        assert!(is_mutable_reference("&'a mut Vec<u8>") && !is_mutable_reference("&u8"));
-        assert_eq!(strip_reference("&'a mut T"), Some("T"));
-        assert_eq!(
-            wrapper("io::Result<()>"),
-            Some((Wrapper::Result, Some("()".to_string())))
-        );
-        assert_eq!(wrapper("fmt::Result"), Some((Wrapper::Result, None)));
-        assert_eq!(
-            with_value("Result<Version, Error>", "(u8, String)").as_deref(),
-            Some("Result<(u8, String), Error>")
-        );
-        assert!(has_elided_lifetime("&str") && has_elided_lifetime("Formatter<'_>"));
-        assert!(!has_elided_lifetime("&'a str") && !has_elided_lifetime("Vec<u8>"));
-        assert_eq!(element_of("&Vec<String>").as_deref(), Some("String"));
-        assert_eq!(element_of("[u8; 4]").as_deref(), Some("u8"));
-        assert_eq!(split_top_level("F: FnMut(&str) -> u8, G", ',').len(), 2);
-    }
-}
+#[path = "types_tests.rs"]
+mod tests;

@@ -181,6 +181,7 @@ struct ElsewhereReturns<'a> {
 }
 
 impl ElsewhereReturns<'_> {
+    /// `owner` "" asks for a free function.
     fn method_return(&self, owner: &str, name: &str) -> Option<String> {
         let key = (owner.to_string(), name.to_string());
         if let Some(found) = self.found.borrow().get(&key) {
@@ -205,7 +206,7 @@ impl ElsewhereReturns<'_> {
                 crate::lang::rust::types::function_return(
                     tree.root_node(),
                     &file.text,
-                    Some(owner),
+                    (!owner.is_empty()).then_some(owner),
                     name,
                 )
             })
