@@ -320,6 +320,24 @@ mod tests {
     use crate::lang::Language;
 
     #[test]
+    fn a_method_called_in_a_macro_argument_is_a_call() {
+        let text =
+            "fn run() {\n    println!(\"{}\", ().bar_func());\n    println!(\"{}\", y.len);\n}\n";
+        let tree = Language::Rust.parse(text);
+        let methods = |names: &[&str]| names.iter().map(|n| n.to_string()).collect();
+        assert!(calls_any_method(
+            &tree,
+            text,
+            &methods(&["bar_func"]),
+            |_| false
+        ));
+        // A field read in the tokens (`y.len`, no parentheses) is not a call.
+        assert!(!calls_any_method(&tree, text, &methods(&["len"]), |_| {
+            false
+        }));
+    }
+
+    #[test]
     fn methods_of_imported_std_traits_and_local_traits_are_found() {
         let text = "use core::fmt::{self, Write};\nuse core::str::FromStr;\n\ntrait Shape {\n    fn area(&self) -> f64;\n}\n\nfn pad(f: &mut fmt::Formatter) -> fmt::Result {\n    f.write_char(' ')?;\n    let v = Version::from_str(\"1\");\n    let a = s.area();\n    f.write_char('x')\n}\n";
         let tree = Language::Rust.parse(text);
