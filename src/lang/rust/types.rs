@@ -143,6 +143,20 @@ fn binding_type_at(scope: &TypeScope<'_, '_>, at: usize, depth: usize) -> Option
             let value = holder.child_by_field_name("value")?;
             iterators::item_type(scope, value, depth + 1)
         }
+        // `let ref r = value;`: a reference to the value.
+        "ref_pattern" => {
+            let declaration = holder.parent().filter(|d| d.kind() == "let_declaration")?;
+            if declaration.child_by_field_name("pattern")?.id() != holder.id() {
+                return None;
+            }
+            let inner = match declaration.child_by_field_name("type") {
+                Some(ty) => type_text(ty, scope.text),
+                None => {
+                    expression_type_at(scope, declaration.child_by_field_name("value")?, depth + 1)?
+                }
+            };
+            Some(format!("&{inner}"))
+        }
         // `|x|` handed to an adaptor (`v.iter().map(|x| ..)`).
         "closure_parameters" => closure_parameter(scope, holder, depth),
         _ => None,

@@ -196,14 +196,16 @@ fn probe(a: u64) {
     let c = parsed(\"1\").ok();
     let d = (a as usize | 1).rotate_right(1);
     let e = d.wrapping_sub(2);
+    let ref f = a;
 }
 ";
-    let got = types_of(text, &["b", "c", "d", "e"]);
+    let got = types_of(text, &["b", "c", "d", "e", "f"]);
     let want = [
         Some("u64"),
         Some("Option<u32>"),
         Some("usize"),
         Some("usize"),
+        Some("&u64"),
     ];
     for (got, want) in got.iter().zip(want) {
         assert_eq!(got.as_deref(), want);
