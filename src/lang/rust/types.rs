@@ -549,7 +549,7 @@ fn method_type(
 
 /// `Self` in a type read from an associated function, spelled with the path of the call
 /// (`Type::new()` → `Type`); kept as `Self` for `Self::new()`.
-fn self_replaced(ty: &str, path: Option<&str>) -> String {
+pub fn self_replaced(ty: &str, path: Option<&str>) -> String {
     match path {
         Some(path) if path != "Self" => replace_word(ty, "Self", path),
         _ => ty.to_string(),
@@ -645,6 +645,35 @@ pub(super) fn generic_parts(ty: &str) -> Option<(String, Vec<String>)> {
         .filter(|a| !a.is_empty())
         .collect();
     Some((ty[..open].trim().to_string(), arguments))
+}
+
+/// The names a type's text holds that an import could bring (the first segment of each path,
+/// primitives and lifetimes left out): `Result<(Comparator, &str), io::Error>` →
+/// [`Result`, `Comparator`, `io`].
+pub fn type_names(ty: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut previous = ' ';
+    let mut rest = ty;
+    while let Some(start) = rest.find(|c: char| c.is_alphanumeric() || c == '_') {
+        let before = rest[..start].chars().last().unwrap_or(previous);
+        let word_len = rest[start..]
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len() - start);
+        let word = &rest[start..start + word_len];
+        let after_path = rest[..start].ends_with("::");
+        let primitive = INTEGERS.contains(&word)
+            || FLOATS.contains(&word)
+            || matches!(
+                word,
+                "bool" | "char" | "str" | "mut" | "const" | "dyn" | "impl" | "fn"
+            );
+        if before != '\'' && !after_path && !primitive && !word.starts_with(char::is_numeric) {
+            out.push(word);
+        }
+        previous = word.chars().last().unwrap_or(' ');
+        rest = &rest[start + word_len..];
+    }
+    out
 }
 
 /// `text` split at `separator` outside brackets (`<..>`, `(..)`, `[..]`).

@@ -234,3 +234,12 @@ fn readings_of_type_texts() {
     assert_eq!(element_of("[u8; 4]").as_deref(), Some("u8"));
     assert_eq!(split_top_level("F: FnMut(&str) -> u8, G", ',').len(), 2);
 }
+
+#[test]
+fn names_a_type_text_needs() {
+    assert_eq!(
+        type_names("Result<(Comparator, Position, &'a str), io::Error>"),
+        ["Result", "Comparator", "Position", "io"]
+    );
+    assert_eq!(type_names("&mut [u8; 4]"), Vec::<&str>::new());
+}

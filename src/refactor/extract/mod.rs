@@ -61,6 +61,13 @@ pub fn plan(
     let elsewhere = ElsewhereReturns {
         sources,
         file: &request.file,
+        names_here: match lang {
+            Language::Rust => crate::lang::rust::imports::top_level_bindings(&tree, text)
+                .into_iter()
+                .map(|b| b.name)
+                .collect(),
+            Language::Python => Default::default(),
+        },
         found: Default::default(),
     };
     let find_elsewhere = |owner: &str, name: &str| elsewhere.method_return(owner, name);
@@ -173,10 +180,18 @@ pub fn plan(
     })
 }
 
+/// Types any Rust file can name without an import.
+const PRELUDE_TYPES: &[&str] = &[
+    "String", "Vec", "Option", "Result", "Box", "Self", "Some", "None", "Ok", "Err", "str",
+];
+
 /// Return types of methods declared in the project's other files, read once per method.
 struct ElsewhereReturns<'a> {
     sources: &'a dyn Sources,
     file: &'a str,
+    /// The names this file binds at its top level (items and imports): a type read elsewhere
+    /// is only used when every name it holds is one of them or of the prelude.
+    names_here: std::collections::HashSet<String>,
     found: std::cell::RefCell<std::collections::HashMap<(String, String), Option<String>>>,
 }
 
@@ -187,7 +202,14 @@ impl ElsewhereReturns<'_> {
         if let Some(found) = self.found.borrow().get(&key) {
             return found.clone();
         }
-        let found = self.look_up(owner, name);
+        let found = self
+            .look_up(owner, name)
+            .map(|ty| crate::lang::rust::types::self_replaced(&ty, Some(owner)))
+            .filter(|ty| {
+                crate::lang::rust::types::type_names(ty)
+                    .iter()
+                    .all(|n| self.names_here.contains(*n) || PRELUDE_TYPES.contains(n))
+            });
         self.found.borrow_mut().insert(key, found.clone());
         found
     }
@@ -249,11 +271,25 @@ fn flow_findings(
                     .as_deref()
                     .is_some_and(|r| r.starts_with('&')),
             );
+        // The one borrowed input is a local the call borrows (`&len`): the result is tied to
+        // that borrow, which is wrong when the value came from elsewhere (a raw pointer).
+        let borrowed_at_call: Vec<&str> = data_flow
+            .parameters
+            .iter()
+            .filter(|p| p.pass != flow::Pass::Value)
+            .map(|p| p.name.as_str())
+            .collect();
         if borrowed_inputs != 1 {
             out.push(Finding::warning(
                 file,
                 first_line,
                 w::elided_lifetime(name, returned, borrowed_inputs),
+            ));
+        } else if let [argument] = borrowed_at_call.as_slice() {
+            out.push(Finding::warning(
+                file,
+                first_line,
+                w::borrow_tied_to_argument(name, returned, argument),
             ));
         }
     }

@@ -350,6 +350,12 @@ pub fn elided_lifetime(new_name: &str, returned: &str, inputs: usize) -> String 
     )
 }
 
+pub fn borrow_tied_to_argument(new_name: &str, returned: &str, argument: &str) -> String {
+    format!(
+        "`{new_name}` returns `{returned}`, a borrow that Rust ties to `&{argument}`, borrowed at the call: if the value does not come from `{argument}` or must outlive it, this will not compile; add a lifetime parameter to its signature"
+    )
+}
+
 // -- caveat notes -------------------------------------------------------------------------
 
 fn listed(names: &[&str]) -> String {
