@@ -242,6 +242,14 @@ fn returned_type(scope: &TypeScope<'_, '_>, declaration: Node<'_>, at: usize) ->
     None
 }
 
+/// Whether the binding whose name starts at byte `at` is a `ref` binding (`let ref r = v;`):
+/// it borrows a value of its own scope, so it cannot leave that scope.
+pub fn binds_by_ref(root: Node<'_>, at: usize) -> bool {
+    root.descendant_for_byte_range(at, at + 1)
+        .and_then(|n| n.parent())
+        .is_some_and(|p| p.kind() == "ref_pattern")
+}
+
 /// The type of an expression, when the source says it.
 pub fn expression_type(scope: &TypeScope<'_, '_>, expr: Node<'_>) -> Option<String> {
     expression_type_at(scope, expr, 0)

@@ -97,6 +97,9 @@ pub struct DataFlow {
     /// Python: returned names the selection assigns only on some paths (a branch, a loop) and
     /// that have no value before it: (name, line of the assignment).
     pub maybe_unassigned: Vec<(String, usize)>,
+    /// Rust: returned names the selection binds by `ref` (a borrow of the new function's own
+    /// value, which cannot leave it): (name, line).
+    pub ref_returns: Vec<(String, usize)>,
 }
 
 impl DataFlow {
@@ -242,8 +245,17 @@ pub fn analyse(cx: &Context<'_, '_>) -> DataFlow {
                         .find(|p| p.name == name)
                         .and_then(|_| needed_binding_pos(cx, &name))
                 };
-                let ty = at.and_then(|at| types::binding_type(&scope, at));
-                let ty = ty.or_else(|| {
+                // A `ref` binding of the selection borrows a value of the new function: it
+                // cannot be returned, whatever its type.
+                let borrows_inside =
+                    declared_inside && at.is_some_and(|at| types::binds_by_ref(scope.root, at));
+                let ty = at
+                    .filter(|_| !borrows_inside)
+                    .and_then(|at| types::binding_type(&scope, at));
+                if borrows_inside {
+                    flow.ref_returns.push((name.clone(), line));
+                }
+                let ty = ty.filter(|_| !borrows_inside).or_else(|| {
                     flow.parameters
                         .iter()
                         .find(|p| p.name == name)

@@ -293,6 +293,13 @@ fn flow_findings(
             ));
         }
     }
+    for (variable, line) in &data_flow.ref_returns {
+        out.push(Finding::error(
+            file,
+            *line,
+            w::ref_binding_returned(variable, *line, name),
+        ));
+    }
     if lang == Language::Rust {
         for (variable, line) in data_flow.untyped() {
             out.push(Finding::error(

@@ -912,3 +912,19 @@ fn rust_a_returned_borrow_tied_to_an_argument_borrowed_at_the_call_is_a_warning(
         after(&plan)
     );
 }
+
+#[test]
+fn rust_a_ref_binding_of_the_selection_cannot_be_returned() {
+    let text = "fn f(a: u32) -> u32 {\n    let ref r = a;\n    let s = *r + 1;\n    let ref r = s;\n    *r\n}\n";
+    let plan = run("a.rs", text, 3, 4, "g").unwrap();
+    assert!(
+        has(
+            &plan,
+            4,
+            Severity::Error,
+            "`r` (bound by `ref` at line 4) borrows a value of `g`, so `g` cannot return it"
+        ),
+        "{:?}",
+        messages(&plan)
+    );
+}
