@@ -869,6 +869,14 @@ pub fn private_parts<'t>(item: Node<'t>, text: &'t str) -> PrivateParts<'t> {
     parts
 }
 
+/// The name of a struct (or union) item.
+pub fn struct_name<'t>(item: Node<'_>, text: &'t str) -> Option<&'t str> {
+    matches!(item.kind(), "struct_item" | "union_item")
+        .then(|| item.child_by_field_name("name"))
+        .flatten()
+        .map(|n| node_text(n, text))
+}
+
 /// Whether a tuple struct's field list (`(T, pub U)`) has a field without visibility.
 pub fn has_private_tuple_field(fields: Node<'_>) -> bool {
     // A field is private unless a visibility modifier comes right before its type.

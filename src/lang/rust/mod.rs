@@ -3,11 +3,13 @@
 //! below answer the questions only Rust asks.
 
 pub mod body;
+pub mod closures;
 pub mod expr;
 pub mod flow;
 pub mod generics;
 pub mod imports;
 pub mod items;
+pub mod iterators;
 pub mod macros;
 pub mod members;
 pub mod names;

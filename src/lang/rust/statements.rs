@@ -188,6 +188,14 @@ fn is_boundary(n: Node<'_>) -> bool {
     )
 }
 
+/// Whether a `break` hands a value to its loop or block (`break 'a value`, `break x`).
+pub fn jump_carries_value(node: Node<'_>) -> bool {
+    node.kind() == "break_expression"
+        && node
+            .named_children(&mut node.walk())
+            .any(|c| c.kind() != "label")
+}
+
 /// `return`, `break`/`continue` (with the loop or labelled block they target), `?` and
 /// `.await` in `statement`, nested functions left out.
 pub fn control_flow<'t>(statement: Node<'t>, text: &str) -> Vec<Flow<'t>> {

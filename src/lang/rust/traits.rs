@@ -138,9 +138,21 @@ fn called_method<'t>(node: Node<'_>, text: &'t str) -> Option<(usize, &'t str)> 
             return matches!(node_text(name, text), "write" | "writeln")
                 .then_some((name.start_byte(), WRITE_MACRO));
         }
+        // `println!("{}", x.method())`: a macro's arguments are tokens, `.` `method` `(..)`.
+        "identifier" if in_token_tree(node) => {
+            let dot = node.prev_sibling().is_some_and(|p| p.kind() == ".");
+            let arguments = node
+                .next_sibling()
+                .is_some_and(|n| n.kind() == "token_tree" && node_text(n, text).starts_with('('));
+            (dot && arguments).then_some(node)
+        }
         _ => None,
     }?;
     Some((method.start_byte(), node_text(method, text)))
+}
+
+fn in_token_tree(node: Node<'_>) -> bool {
+    node.parent().is_some_and(|p| p.kind() == "token_tree")
 }
 
 fn is_callee(node: Node<'_>) -> bool {
@@ -306,6 +318,24 @@ fn use_leaves(item: Node<'_>, text: &str) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::lang::Language;
+
+    #[test]
+    fn a_method_called_in_a_macro_argument_is_a_call() {
+        let text =
+            "fn run() {\n    println!(\"{}\", ().bar_func());\n    println!(\"{}\", y.len);\n}\n";
+        let tree = Language::Rust.parse(text);
+        let methods = |names: &[&str]| names.iter().map(|n| n.to_string()).collect();
+        assert!(calls_any_method(
+            &tree,
+            text,
+            &methods(&["bar_func"]),
+            |_| false
+        ));
+        // A field read in the tokens (`y.len`, no parentheses) is not a call.
+        assert!(!calls_any_method(&tree, text, &methods(&["len"]), |_| {
+            false
+        }));
+    }
 
     #[test]
     fn methods_of_imported_std_traits_and_local_traits_are_found() {

@@ -9,6 +9,8 @@ use tree_sitter::Node;
 
 use crate::lang::node_text;
 
+use super::iterators;
+
 /// Where a type is read: the file, the type `Self` stands for, and how a name used at a byte
 /// resolves to the byte of its binding (`None`: not a local).
 pub struct TypeScope<'a, 't> {
@@ -16,6 +18,17 @@ pub struct TypeScope<'a, 't> {
     pub text: &'a str,
     pub self_type: Option<&'a str>,
     pub resolve: &'a dyn Fn(&str, usize) -> Option<usize>,
+    /// The declared return type of the method `name` of the type `owner` (first argument; ""
+    /// for a free function) in the project's other files, when this file has none.
+    pub elsewhere: Option<&'a dyn Fn(&str, &str) -> Option<String>>,
+}
+
+impl TypeScope<'_, '_> {
+    /// The return type of method `name` of `owner`: this file first, then the project's.
+    fn method_return(&self, owner: &str, name: &str) -> Option<String> {
+        function_return(self.root, self.text, Some(owner), name)
+            .or_else(|| self.elsewhere.and_then(|find| find(owner, name)))
+    }
 }
 
 /// How deep a chain of locals (`let b = a; let c = b;`) is followed.
@@ -25,6 +38,27 @@ const INTEGERS: &[&str] = &[
     "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
 ];
 const FLOATS: &[&str] = &["f32", "f64"];
+
+/// Methods of the number types whose result has the receiver's type.
+const NUMBER_SAME_TYPE: &[&str] = &[
+    "wrapping_add",
+    "wrapping_sub",
+    "wrapping_mul",
+    "saturating_add",
+    "saturating_sub",
+    "saturating_mul",
+    "rotate_left",
+    "rotate_right",
+    "pow",
+    "abs",
+    "min",
+    "max",
+    "swap_bytes",
+    "to_be",
+    "to_le",
+    "div_euclid",
+    "rem_euclid",
+];
 
 /// A type's text on one line, spaces collapsed.
 pub fn type_text(node: Node<'_>, text: &str) -> String {
@@ -65,36 +99,88 @@ fn binding_type_at(scope: &TypeScope<'_, '_>, at: usize, depth: usize) -> Option
                 return Some(type_text(ty, scope.text));
             }
             let value = holder.child_by_field_name("value");
+            // A closure bound by `let mut` may mutate what it captures: not a plain `impl Fn`.
+            let mutable = holder
+                .child_by_field_name("pattern")
+                .is_some_and(|p| p.kind() == "mut_pattern")
+                || holder
+                    .children(&mut holder.walk())
+                    .any(|c| c.kind() == "mutable_specifier");
+            if mutable && value.is_some_and(|v| v.kind() == "closure_expression") {
+                return None;
+            }
             value
                 .and_then(|v| expression_type_at(scope, v, depth + 1))
                 .or_else(|| returned_type(scope, holder, at))
         }
-        // `let (a, b) = f()?;`: the element of the tuple type at the name's position.
+        // `let (a, b) = f()?;`, `for (i, x) in v.iter().enumerate()`, `|(k, v)|`: the element
+        // of the tuple type at the name's position.
         "tuple_pattern" => {
             let position = holder
                 .named_children(&mut holder.walk())
                 .position(|c| c.start_byte() <= at && at < c.end_byte())?;
+            let declaration = holder.parent()?;
+            let tuple = match declaration.kind() {
+                "let_declaration" | "for_expression" => {
+                    if declaration.child_by_field_name("pattern")?.id() != holder.id() {
+                        return None;
+                    }
+                    let value = declaration.child_by_field_name("value")?;
+                    match declaration.child_by_field_name("type") {
+                        Some(ty) => type_text(ty, scope.text),
+                        None if declaration.kind() == "for_expression" => {
+                            iterators::item_type(scope, value, depth + 1)?
+                        }
+                        None => expression_type_at(scope, value, depth + 1)?,
+                    }
+                }
+                "closure_parameters" => closure_parameter(scope, declaration, depth)?,
+                _ => return None,
+            };
+            iterators::tuple_element(&tuple, position)
+        }
+        "for_expression" if is_pattern(holder) && simple(holder) => {
+            let value = holder.child_by_field_name("value")?;
+            iterators::item_type(scope, value, depth + 1)
+        }
+        // `let ref r = value;`: a reference to the value.
+        "ref_pattern" => {
             let declaration = holder.parent().filter(|d| d.kind() == "let_declaration")?;
             if declaration.child_by_field_name("pattern")?.id() != holder.id() {
                 return None;
             }
-            let tuple = match declaration.child_by_field_name("type") {
+            let inner = match declaration.child_by_field_name("type") {
                 Some(ty) => type_text(ty, scope.text),
                 None => {
                     expression_type_at(scope, declaration.child_by_field_name("value")?, depth + 1)?
                 }
             };
-            let inner = tuple.strip_prefix('(')?.strip_suffix(')')?;
-            let parts = split_top_level(inner, ',');
-            let part = parts.get(position)?.trim();
-            (!part.is_empty() && parts.len() > 1).then(|| part.to_string())
+            Some(format!("&{inner}"))
         }
-        "for_expression" if is_pattern(holder) && simple(holder) => {
-            let value = holder.child_by_field_name("value")?;
-            element_type(scope, value, depth + 1)
-        }
+        // `|x|` handed to an adaptor (`v.iter().map(|x| ..)`).
+        "closure_parameters" => closure_parameter(scope, holder, depth),
         _ => None,
     }
+}
+
+/// The type of the parameters of a closure handed to an iterator adaptor.
+fn closure_parameter(
+    scope: &TypeScope<'_, '_>,
+    parameters: Node<'_>,
+    depth: usize,
+) -> Option<String> {
+    let closure = parameters.parent()?;
+    let call = closure.parent()?.parent()?;
+    let function = call.child_by_field_name("function")?;
+    if call.kind() != "call_expression" || function.kind() != "field_expression" {
+        return None;
+    }
+    if parameters.named_child_count() != 1 {
+        return None;
+    }
+    let receiver = function.child_by_field_name("value")?;
+    let method = node_text(function.child_by_field_name("field")?, scope.text);
+    iterators::closure_parameter_type(scope, receiver, method, depth)
 }
 
 /// A local the enclosing function returns (its tail, `return x`, `Ok(x)`, `Some(x)`) has the
@@ -156,12 +242,24 @@ fn returned_type(scope: &TypeScope<'_, '_>, declaration: Node<'_>, at: usize) ->
     None
 }
 
+/// Whether the binding whose name starts at byte `at` is a `ref` binding (`let ref r = v;`):
+/// it borrows a value of its own scope, so it cannot leave that scope.
+pub fn binds_by_ref(root: Node<'_>, at: usize) -> bool {
+    root.descendant_for_byte_range(at, at + 1)
+        .and_then(|n| n.parent())
+        .is_some_and(|p| p.kind() == "ref_pattern")
+}
+
 /// The type of an expression, when the source says it.
 pub fn expression_type(scope: &TypeScope<'_, '_>, expr: Node<'_>) -> Option<String> {
     expression_type_at(scope, expr, 0)
 }
 
-fn expression_type_at(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Option<String> {
+pub(super) fn expression_type_at(
+    scope: &TypeScope<'_, '_>,
+    expr: Node<'_>,
+    depth: usize,
+) -> Option<String> {
     if depth > DEPTH {
         return None;
     }
@@ -224,6 +322,17 @@ fn expression_type_at(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -
             parts.map(|p| format!("({})", p.join(", ")))
         }
         "call_expression" => call_type(scope, expr, depth),
+        "closure_expression" => super::closures::closure_type(scope, expr, depth),
+        "unsafe_block" => expr
+            .named_children(&mut expr.walk())
+            .find(|c| c.kind() == "block")
+            .and_then(deeper),
+        "block" => {
+            let tail = expr.named_children(&mut expr.walk()).last()?;
+            (!tail.kind().ends_with("_statement") && !tail.kind().ends_with("_declaration"))
+                .then_some(tail)
+                .and_then(deeper)
+        }
         "macro_invocation" => {
             let name = node_text(expr.child_by_field_name("macro")?, text);
             match name.rsplit("::").next().unwrap_or(name) {
@@ -273,6 +382,11 @@ fn binary_type(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Optio
         return Some("bool".to_string());
     }
     let left = expression_type_at(scope, expr.child_by_field_name("left")?, depth + 1)?;
+    // `&u32 * 2` is a `u32`.
+    let left = match strip_reference(&left) {
+        Some(inner) if INTEGERS.contains(&inner) || FLOATS.contains(&inner) => inner.to_string(),
+        _ => left,
+    };
     let numeric = INTEGERS.contains(&left.as_str()) || FLOATS.contains(&left.as_str());
     (numeric || left == "String" && operator == "+").then_some(left)
 }
@@ -355,7 +469,11 @@ fn call_type(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Option<
     let text = scope.text;
     let function = expr.child_by_field_name("function")?;
     match function.kind() {
-        "identifier" => function_return(scope.root, text, None, node_text(function, text)),
+        "identifier" => {
+            let name = node_text(function, text);
+            function_return(scope.root, text, None, name)
+                .or_else(|| scope.elsewhere.and_then(|find| find("", name)))
+        }
         "scoped_identifier" => {
             let path = type_text(function.child_by_field_name("path")?, text);
             let name = node_text(function.child_by_field_name("name")?, text);
@@ -367,7 +485,7 @@ fn call_type(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Option<
             } else {
                 path.clone()
             };
-            let returned = function_return(scope.root, text, Some(&owner), name)?;
+            let returned = scope.method_return(&owner, name)?;
             Some(self_replaced(&returned, Some(&path)))
         }
         "field_expression" => {
@@ -400,7 +518,7 @@ fn method_type(
     }
     if receiver.kind() == "self" {
         let owner = scope.self_type?;
-        return function_return(scope.root, scope.text, Some(owner), method);
+        return scope.method_return(owner, method);
     }
     let receiver_type = expression_type_at(scope, receiver, depth + 1)?;
     match method {
@@ -411,6 +529,17 @@ fn method_type(
                 _ => None,
             }
         }
+        // `Result<T, E>::ok()` is an `Option<T>`.
+        "ok" => match wrapper(&receiver_type)? {
+            (Wrapper::Result, Some(value)) => Some(format!("Option<{value}>")),
+            _ => None,
+        },
+        _ if NUMBER_SAME_TYPE.contains(&method)
+            && (INTEGERS.contains(&receiver_type.as_str())
+                || FLOATS.contains(&receiver_type.as_str())) =>
+        {
+            Some(receiver_type)
+        }
         "clone" | "to_owned" => match strip_reference(&receiver_type) {
             Some(inner) if !is_unsized(inner) => Some(inner.to_string()),
             Some(_) => Some(receiver_type),
@@ -419,14 +548,16 @@ fn method_type(
         _ => {
             let bare = strip_references(&receiver_type);
             let owner = bare.split('<').next().unwrap_or(bare).trim();
-            function_return(scope.root, scope.text, Some(owner), method)
+            scope
+                .method_return(owner, method)
+                .map(|ty| self_replaced(&ty, Some(owner)))
         }
     }
 }
 
 /// `Self` in a type read from an associated function, spelled with the path of the call
 /// (`Type::new()` → `Type`); kept as `Self` for `Self::new()`.
-fn self_replaced(ty: &str, path: Option<&str>) -> String {
+pub fn self_replaced(ty: &str, path: Option<&str>) -> String {
     match path {
         Some(path) if path != "Self" => replace_word(ty, "Self", path),
         _ => ty.to_string(),
@@ -492,58 +623,8 @@ pub fn function_return(
     found.flatten()
 }
 
-/// The element type of what a `for` loop walks: a range of a known type, `&v`/`v.iter()` of a
-/// vector, slice or array, `s.chars()`, `s.bytes()`, `s.lines()`.
-fn element_type(scope: &TypeScope<'_, '_>, value: Node<'_>, depth: usize) -> Option<String> {
-    let text = scope.text;
-    match value.kind() {
-        "range_expression" => value
-            .named_children(&mut value.walk())
-            .find_map(|bound| expression_type_at(scope, bound, depth + 1)),
-        "reference_expression" => {
-            let inner = expression_type_at(scope, value.child_by_field_name("value")?, depth + 1)?;
-            let element = element_of(strip_references(&inner))?;
-            let mutable = value
-                .children(&mut value.walk())
-                .any(|c| c.kind() == "mutable_specifier");
-            Some(if mutable {
-                format!("&mut {element}")
-            } else {
-                format!("&{element}")
-            })
-        }
-        "call_expression" => {
-            let function = value.child_by_field_name("function")?;
-            if function.kind() != "field_expression" {
-                return None;
-            }
-            let receiver = function.child_by_field_name("value")?;
-            let method = node_text(function.child_by_field_name("field")?, text);
-            let receiver_type = expression_type_at(scope, receiver, depth + 1)?;
-            match method {
-                "chars" if is_str(&receiver_type) => Some("char".to_string()),
-                "bytes" if is_str(&receiver_type) => Some("u8".to_string()),
-                "lines" | "split_whitespace" if is_str(&receiver_type) => Some("&str".to_string()),
-                "iter" => element_of(strip_references(&receiver_type)).map(|e| format!("&{e}")),
-                "iter_mut" => {
-                    element_of(strip_references(&receiver_type)).map(|e| format!("&mut {e}"))
-                }
-                _ => None,
-            }
-        }
-        "identifier" => {
-            let ty = expression_type_at(scope, value, depth + 1)?;
-            match strip_reference(&ty) {
-                Some(inner) => element_of(strip_references(inner)).map(|e| format!("&{e}")),
-                None => element_of(&ty),
-            }
-        }
-        _ => None,
-    }
-}
-
 /// `Vec<T>`, `VecDeque<T>`, `[T; N]`, `[T]`, `&[T]` → `T`.
-fn element_of(ty: &str) -> Option<String> {
+pub(super) fn element_of(ty: &str) -> Option<String> {
     let ty = strip_references(ty);
     if let Some(inner) = ty.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
         let element = split_top_level(inner, ';')
@@ -563,7 +644,7 @@ fn element_of(ty: &str) -> Option<String> {
 }
 
 /// `Path<A, B>` → (`Path`, [`A`, `B`]).
-fn generic_parts(ty: &str) -> Option<(String, Vec<String>)> {
+pub(super) fn generic_parts(ty: &str) -> Option<(String, Vec<String>)> {
     let open = ty.find('<')?;
     let inner = ty.strip_suffix('>')?.get(open + 1..)?;
     let arguments = split_top_level(inner, ',')
@@ -572,6 +653,35 @@ fn generic_parts(ty: &str) -> Option<(String, Vec<String>)> {
         .filter(|a| !a.is_empty())
         .collect();
     Some((ty[..open].trim().to_string(), arguments))
+}
+
+/// The names a type's text holds that an import could bring (the first segment of each path,
+/// primitives and lifetimes left out): `Result<(Comparator, &str), io::Error>` →
+/// [`Result`, `Comparator`, `io`].
+pub fn type_names(ty: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut previous = ' ';
+    let mut rest = ty;
+    while let Some(start) = rest.find(|c: char| c.is_alphanumeric() || c == '_') {
+        let before = rest[..start].chars().last().unwrap_or(previous);
+        let word_len = rest[start..]
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len() - start);
+        let word = &rest[start..start + word_len];
+        let after_path = rest[..start].ends_with("::");
+        let primitive = INTEGERS.contains(&word)
+            || FLOATS.contains(&word)
+            || matches!(
+                word,
+                "bool" | "char" | "str" | "mut" | "const" | "dyn" | "impl" | "fn"
+            );
+        if before != '\'' && !after_path && !primitive && !word.starts_with(char::is_numeric) {
+            out.push(word);
+        }
+        previous = word.chars().last().unwrap_or(' ');
+        rest = &rest[start + word_len..];
+    }
+    out
 }
 
 /// `text` split at `separator` outside brackets (`<..>`, `(..)`, `[..]`).
@@ -599,7 +709,7 @@ pub fn split_top_level(text: &str, separator: char) -> Vec<String> {
     parts
 }
 
-fn is_str(ty: &str) -> bool {
+pub(super) fn is_str(ty: &str) -> bool {
     matches!(
         ty,
         "&str" | "&'static str" | "String" | "&String" | "&mut String"
@@ -622,7 +732,7 @@ pub fn strip_reference(ty: &str) -> Option<&str> {
     Some(rest.strip_prefix("mut ").unwrap_or(rest).trim_start())
 }
 
-fn strip_references(ty: &str) -> &str {
+pub(super) fn strip_references(ty: &str) -> &str {
     let mut ty = ty;
     while let Some(inner) = strip_reference(ty) {
         ty = inner;
@@ -747,164 +857,5 @@ pub fn return_type(function: Node<'_>, text: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::lang::Language;
-    use crate::lang::names::Names;
-
-    fn types_of(text: &str, names: &[&str]) -> Vec<Option<String>> {
-        let tree = Language::Rust.parse(text);
-        let root = tree.root_node();
-        let function = {
-            let mut found = None;
-            crate::lang::walk_node(root, |n| {
-                if n.kind() == "function_item"
-                    && n.child_by_field_name("name")
-                        .is_some_and(|x| node_text(x, text) == "probe")
-                {
-                    found = Some(n);
-                }
-                found.is_none()
-            });
-            found.unwrap()
-        };
-        let locals = Names::collect(Language::Rust, function, text);
-        let resolve = |name: &str, at: usize| locals.resolve(name, at).map(|b| b.pos);
-        let scope = TypeScope {
-            root,
-            text,
-            self_type: Some("Counter"),
-            resolve: &resolve,
-        };
-        names
-            .iter()
-            .map(|name| {
-                let binding = locals.bindings_of(name).last().unwrap();
-                binding_type(&scope, binding.pos)
-            })
-            .collect()
-    }
-
-    #[test]
-    fn types_from_declarations_and_plain_initializers() {
-        let text = "\
-struct Counter { total: u64, names: Vec<String>, pair: (u8, char) }
-struct Point(i32, i32);
-fn make() -> Point { Point(0, 0) }
-impl Counter {
-    fn new() -> Self { todo!() }
-    fn ratio(&self) -> f64 { 0.0 }
-    fn split(&self) -> Result<(u8, String), E> { todo!() }
-    fn probe(&self, a: usize, mut b: &str, items: &[u32]) {
-        let c: Vec<u8> = Vec::new();
-        let d = 3u16;
-        let e = 3;
-        let f = \"text\";
-        let g = String::new();
-        let h = format!(\"{f}\");
-        let i = a as i64;
-        let j = self.total;
-        let k = &self.names;
-        let l = make();
-        let m = Counter::new();
-        let n = self.ratio();
-        let o = b.len();
-        let p = d;
-        let q = a > 2;
-        let r = f.to_string();
-        let s = l.0;
-        let t = items.iter().count();
-        for u in 0..a {}
-        for v in items.iter() {}
-        for w in k.iter() {}
-        for x in f.chars() {}
-        let y = |z| z;
-        let aa = Self::new();
-        let bb = self.pair;
-        let (cc, mut dd) = self.split()?;
-        let ee = Kind::First;
-        let ff = Kind::MAX;
-        let gg = Vec::new();
-    }
-}
-";
-        let names = [
-            "a", "b", "items", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o",
-            "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "aa", "bb", "cc", "dd", "ee", "ff",
-            "gg",
-        ];
-        let got = types_of(text, &names);
-        let want = [
-            Some("usize"),
-            Some("&str"),
-            Some("&[u32]"),
-            Some("Vec<u8>"),
-            Some("u16"),
-            None,
-            Some("&str"),
-            Some("String"),
-            Some("String"),
-            Some("i64"),
-            Some("u64"),
-            Some("&Vec<String>"),
-            Some("Point"),
-            Some("Counter"),
-            Some("f64"),
-            Some("usize"),
-            Some("u16"),
-            Some("bool"),
-            Some("String"),
-            Some("i32"),
-            Some("usize"),
-            Some("usize"),
-            Some("&u32"),
-            Some("&String"),
-            Some("char"),
-            None,
-            Some("Self"),
-            Some("(u8, char)"),
-            Some("u8"),
-            Some("String"),
-            Some("Kind"),
-            None,
-            None,
-        ];
-        for ((name, got), want) in names.iter().zip(&got).zip(want) {
-            assert_eq!(got.as_deref(), want, "{name}");
-        }
-    }
-
-    #[test]
-    fn a_returned_local_has_the_declared_return_type() {
-        let text = "fn probe(n: u8) -> Result<Vec<u8>, E> {\n    let mut out = Vec::new();\n    let total = 0;\n    if n > 1 { return Ok(out); }\n    let c = |x| { let y = 1; y };\n    Ok(out)\n}\n";
-        assert_eq!(
-            types_of(text, &["out", "total"]),
-            [Some("Vec<u8>".to_string()), None]
-        );
-        let tail = "fn probe() -> u32 {\n    let mut count = 0;\n    count += 1;\n    count\n}\n";
-        assert_eq!(types_of(tail, &["count"]), [Some("u32".to_string())]);
-    }
-
-    #[test]
-    fn readings_of_type_texts() {
-        assert!(is_copy("u8") && is_copy("&str") && is_copy("(u8, &Vec<u8>)"));
-        assert!(is_copy("[u8; 4]") && !is_copy("[String; 2]"));
-        assert!(!is_copy("String") && !is_copy("&mut u8") && !is_copy("Vec<u8>"));
-        assert!(is_mutable_reference("&'a mut Vec<u8>") && !is_mutable_reference("&u8"));
-        assert_eq!(strip_reference("&'a mut T"), Some("T"));
-        assert_eq!(
-            wrapper("io::Result<()>"),
-            Some((Wrapper::Result, Some("()".to_string())))
-        );
-        assert_eq!(wrapper("fmt::Result"), Some((Wrapper::Result, None)));
-        assert_eq!(
-            with_value("Result<Version, Error>", "(u8, String)").as_deref(),
-            Some("Result<(u8, String), Error>")
-        );
-        assert!(has_elided_lifetime("&str") && has_elided_lifetime("Formatter<'_>"));
-        assert!(!has_elided_lifetime("&'a str") && !has_elided_lifetime("Vec<u8>"));
-        assert_eq!(element_of("&Vec<String>").as_deref(), Some("String"));
-        assert_eq!(element_of("[u8; 4]").as_deref(), Some("u8"));
-        assert_eq!(split_top_level("F: FnMut(&str) -> u8, G", ',').len(), 2);
-    }
-}
+#[path = "types_tests.rs"]
+mod tests;

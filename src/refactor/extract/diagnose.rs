@@ -43,6 +43,9 @@ pub struct Handled {
     pub generics: Vec<String>,
     /// Python: the call is `yield from`, so the selection's `yield`s still reach the caller.
     pub yields: bool,
+    /// Rust: the selection's jumps to loops outside it come back through the new function's
+    /// value, and the call site jumps.
+    pub jumps: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -55,6 +58,9 @@ pub struct Context<'a, 't> {
     pub names: &'a Names,
     pub new_name: &'a str,
     pub handled: &'a Handled,
+    /// Rust: the return type of a method (`owner`, `name`) declared in another file of the
+    /// project (see [`crate::lang::rust::types::TypeScope`]).
+    pub elsewhere: Option<&'a dyn Fn(&str, &str) -> Option<String>>,
 }
 
 pub fn diagnose(cx: &Context<'_, '_>) -> Diagnosis {
@@ -371,7 +377,7 @@ fn control_flow(cx: &Context<'_, '_>, diagnosis: &mut Diagnosis) {
                     } else {
                         "continue"
                     };
-                    if flow.target.is_some_and(|t| cx.inside(t.start_byte())) {
+                    if flow.target.is_some_and(|t| cx.inside(t.start_byte())) || cx.handled.jumps {
                         continue;
                     }
                     match cx.lang {

@@ -10,6 +10,7 @@ use tree_sitter::Node;
 
 use crate::lang::Language;
 use crate::lang::names::{Occurrence, Role};
+use crate::lang::rust::closures;
 use crate::lang::rust::types::{self, TypeScope};
 use crate::lang::syntax::{Owner, UseKind};
 
@@ -96,6 +97,9 @@ pub struct DataFlow {
     /// Python: returned names the selection assigns only on some paths (a branch, a loop) and
     /// that have no value before it: (name, line of the assignment).
     pub maybe_unassigned: Vec<(String, usize)>,
+    /// Rust: returned names the selection binds by `ref` (a borrow of the new function's own
+    /// value, which cannot leave it): (name, line).
+    pub ref_returns: Vec<(String, usize)>,
 }
 
 impl DataFlow {
@@ -194,6 +198,7 @@ pub fn analyse(cx: &Context<'_, '_>) -> DataFlow {
         text: cx.text,
         self_type,
         resolve: &scope_resolve,
+        elsewhere: cx.elsewhere,
     };
     let reassigned: HashSet<&str> = returns
         .iter()
@@ -240,8 +245,17 @@ pub fn analyse(cx: &Context<'_, '_>) -> DataFlow {
                         .find(|p| p.name == name)
                         .and_then(|_| needed_binding_pos(cx, &name))
                 };
-                let ty = at.and_then(|at| types::binding_type(&scope, at));
-                let ty = ty.or_else(|| {
+                // A `ref` binding of the selection borrows a value of the new function: it
+                // cannot be returned, whatever its type.
+                let borrows_inside =
+                    declared_inside && at.is_some_and(|at| types::binds_by_ref(scope.root, at));
+                let ty = at
+                    .filter(|_| !borrows_inside)
+                    .and_then(|at| types::binding_type(&scope, at));
+                if borrows_inside {
+                    flow.ref_returns.push((name.clone(), line));
+                }
+                let ty = ty.filter(|_| !borrows_inside).or_else(|| {
                     flow.parameters
                         .iter()
                         .find(|p| p.name == name)
@@ -545,7 +559,10 @@ fn rust_parameter(
     let binding_mut = syntax.binding_is_mutable(cx.target.region, need.binding.pos);
     let mutated_through = has(&[UseKind::AssignThrough, UseKind::BorrowMut])
         || binding_mut && has(&[UseKind::MethodCall]);
-    let copy = ty.as_deref().is_some_and(types::is_copy);
+    // A plain closure (`impl Fn(..)`, neither `move` nor mutating) is `Copy`.
+    let copy = ty
+        .as_deref()
+        .is_some_and(|t| types::is_copy(t) || closures::is_plain_closure_type(t));
     let is_reference = ty
         .as_deref()
         .is_some_and(|t| t.trim_start().starts_with('&'));

@@ -9,6 +9,7 @@
 mod destination;
 mod diagnose;
 mod flow;
+mod jumps;
 mod notes;
 mod render;
 mod selection;
@@ -57,6 +58,19 @@ pub fn plan(
     let names = crate::lang::names::Names::collect(lang, target.region, text);
     destination::check_name(lang, &tree, text, &target, &names, name)?;
 
+    let elsewhere = ElsewhereReturns {
+        sources,
+        file: &request.file,
+        names_here: match lang {
+            Language::Rust => crate::lang::rust::imports::top_level_bindings(&tree, text)
+                .into_iter()
+                .map(|b| b.name)
+                .collect(),
+            Language::Python => Default::default(),
+        },
+        found: Default::default(),
+    };
+    let find_elsewhere = |owner: &str, name: &str| elsewhere.method_return(owner, name);
     let nothing_handled = diagnose::Handled::default();
     let context = diagnose::Context {
         lang,
@@ -67,6 +81,7 @@ pub fn plan(
         names: &names,
         new_name: name,
         handled: &nothing_handled,
+        elsewhere: (lang == Language::Rust).then_some(&find_elsewhere as _),
     };
     let mut data_flow = flow::analyse(&context);
     let shape = signature::shape(&context, &data_flow);
@@ -86,6 +101,7 @@ pub fn plan(
         tail: shape.exit == signature::Exit::Tail,
         generics: shape.declared_generics.clone(),
         yields: shape.yield_from,
+        jumps: matches!(shape.exit, signature::Exit::Jumps(_)),
     };
     let diagnosis = diagnose::diagnose(&diagnose::Context {
         handled: &handled,
@@ -165,6 +181,61 @@ pub fn plan(
     })
 }
 
+/// Types any Rust file can name without an import.
+const PRELUDE_TYPES: &[&str] = &[
+    "String", "Vec", "Option", "Result", "Box", "Self", "Some", "None", "Ok", "Err", "str",
+];
+
+/// Return types of methods declared in the project's other files, read once per method.
+struct ElsewhereReturns<'a> {
+    sources: &'a dyn Sources,
+    file: &'a str,
+    /// The names this file binds at its top level (items and imports): a type read elsewhere
+    /// is only used when every name it holds is one of them or of the prelude.
+    names_here: std::collections::HashSet<String>,
+    found: std::cell::RefCell<std::collections::HashMap<(String, String), Option<String>>>,
+}
+
+impl ElsewhereReturns<'_> {
+    /// `owner` "" asks for a free function.
+    fn method_return(&self, owner: &str, name: &str) -> Option<String> {
+        let key = (owner.to_string(), name.to_string());
+        if let Some(found) = self.found.borrow().get(&key) {
+            return found.clone();
+        }
+        let found = self
+            .look_up(owner, name)
+            .map(|ty| crate::lang::rust::types::self_replaced(&ty, Some(owner)))
+            .filter(|ty| {
+                crate::lang::rust::types::type_names(ty)
+                    .iter()
+                    .all(|n| self.names_here.contains(*n) || PRELUDE_TYPES.contains(n))
+            });
+        self.found.borrow_mut().insert(key, found.clone());
+        found
+    }
+
+    fn look_up(&self, owner: &str, name: &str) -> Option<String> {
+        let files = self
+            .sources
+            .files_mentioning(Language::Rust, &format!("fn {name}"))
+            .ok()?;
+        files
+            .files
+            .iter()
+            .filter(|f| f.path != self.file)
+            .find_map(|file| {
+                let tree = self.sources.parsed().tree(Language::Rust, file);
+                crate::lang::rust::types::function_return(
+                    tree.root_node(),
+                    &file.text,
+                    (!owner.is_empty()).then_some(owner),
+                    name,
+                )
+            })
+    }
+}
+
 /// What the data flow could not settle, as findings: a Python name returned but assigned on
 /// some paths only, a Rust type that could not be read, a returned borrow whose lifetime Rust
 /// cannot elide.
@@ -201,13 +272,34 @@ fn flow_findings(
                     .as_deref()
                     .is_some_and(|r| r.starts_with('&')),
             );
+        // The one borrowed input is a local the call borrows (`&len`): the result is tied to
+        // that borrow, which is wrong when the value came from elsewhere (a raw pointer).
+        let borrowed_at_call: Vec<&str> = data_flow
+            .parameters
+            .iter()
+            .filter(|p| p.pass != flow::Pass::Value)
+            .map(|p| p.name.as_str())
+            .collect();
         if borrowed_inputs != 1 {
             out.push(Finding::warning(
                 file,
                 first_line,
                 w::elided_lifetime(name, returned, borrowed_inputs),
             ));
+        } else if let [argument] = borrowed_at_call.as_slice() {
+            out.push(Finding::warning(
+                file,
+                first_line,
+                w::borrow_tied_to_argument(name, returned, argument),
+            ));
         }
+    }
+    for (variable, line) in &data_flow.ref_returns {
+        out.push(Finding::error(
+            file,
+            *line,
+            w::ref_binding_returned(variable, *line, name),
+        ));
     }
     if lang == Language::Rust {
         for (variable, line) in data_flow.untyped() {

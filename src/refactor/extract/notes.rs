@@ -33,7 +33,7 @@ pub fn caveat_notes(
         };
         notes.push(CaveatNote::new(Caveat::ExtractCapturedLocals, note));
     }
-    let returned = match shape.exit {
+    let returned = match &shape.exit {
         Exit::Names => {
             let names: Vec<&str> = flow.returns.iter().map(|r| r.name.as_str()).collect();
             Some(w::values_returned(&names))
@@ -41,6 +41,7 @@ pub fn caveat_notes(
         Exit::Return => Some(w::RETURN_PASSED_ON.to_string()),
         Exit::Tail => Some(w::TAIL_RETURNED.to_string()),
         Exit::Nothing => None,
+        Exit::Jumps(jumps) => Some(w::jumps_returned(&jumps.return_type(), &jumps.call_sites())),
     };
     if let Some(note) = returned {
         notes.push(CaveatNote::new(Caveat::ExtractReturnValue, note));

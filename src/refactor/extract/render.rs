@@ -222,22 +222,35 @@ fn function_text(
     out
 }
 
-/// The moved text with the `*` a parameter passed by reference needs (`*x == y`, `S { x: *x }`).
+/// The moved text with the `*` a parameter passed by reference needs (`*x == y`, `S { x: *x }`)
+/// and each jump the new function hands back replaced by its `return`.
 fn with_derefs(spec: &Spec<'_>, selection: &Selection<'_>) -> String {
     let start = selection.moved.start;
     let mut text = spec.text[selection.moved.clone()].to_string();
-    let mut derefs = spec.flow.derefs.clone();
-    derefs.sort_by_key(|d| std::cmp::Reverse(d.at));
-    for deref in derefs {
+    // (start, end, replacement), relative to the moved text, applied from the last.
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    for deref in &spec.flow.derefs {
         let Some(at) = deref.at.checked_sub(start).filter(|at| *at <= text.len()) else {
             continue;
         };
         if deref.shorthand {
-            let name = text[at..at + deref.len].to_string();
-            text.insert_str(at + deref.len, &format!(": *{name}"));
+            let name = &text[at..at + deref.len];
+            edits.push((at + deref.len, at + deref.len, format!(": *{name}")));
         } else {
-            text.insert(at, '*');
+            edits.push((at, at, "*".to_string()));
         }
+    }
+    for (range, replacement) in &spec.shape.jump_edits {
+        if let (Some(from), Some(to)) =
+            (range.start.checked_sub(start), range.end.checked_sub(start))
+            && to <= text.len()
+        {
+            edits.push((from, to, replacement.clone()));
+        }
+    }
+    edits.sort_by_key(|(from, _, _)| std::cmp::Reverse(*from));
+    for (from, to, replacement) in edits {
+        text.replace_range(from..to, &replacement);
     }
     text
 }

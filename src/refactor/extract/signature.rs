@@ -12,6 +12,7 @@ use crate::lang::syntax::{BlockOwner, FlowKind, Owner};
 
 use super::diagnose::Context;
 use super::flow::{DataFlow, Returned};
+use super::jumps::{self, Jumps};
 
 /// What the selection hands back through the call, beside its parameters.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +26,9 @@ pub enum Exit {
     /// Rust: the selection ends with the block's tail expression, whose value the new function
     /// returns; the call takes its place as the block's value.
     Tail,
+    /// Rust: the selection's `break`/`continue` of a loop outside it come back as the new
+    /// function's value, and the call site jumps on it.
+    Jumps(Jumps),
 }
 
 #[derive(Debug, Clone)]
@@ -57,6 +61,9 @@ pub struct Shape {
     /// Rust: `::<T>` after the called name, when a type parameter appears in no parameter (the
     /// call could not infer it).
     pub turbofish: String,
+    /// Rust: each jump of the selection the new function returns instead (its byte range now,
+    /// the `return ..` that replaces it).
+    pub jump_edits: Vec<(std::ops::Range<usize>, String)>,
 }
 
 impl Shape {
@@ -80,6 +87,7 @@ impl Shape {
             (Language::Rust, Exit::Tail) => call,
             (Language::Rust, Exit::Return) => format!("return {call};"),
             (Language::Rust, Exit::Names) => rust_assignment(&flow.returns, &call),
+            (Language::Rust, Exit::Jumps(jumps)) => jumps.call_statement(&call),
         }
     }
 }
@@ -161,6 +169,17 @@ fn type_of(returns: &[Returned]) -> String {
 
 pub fn shape(cx: &Context<'_, '_>, flow: &DataFlow) -> Shape {
     let mut shape = shape_of(cx, flow);
+    let hands_back_nothing = shape.exit == Exit::Nothing
+        && !shape.fallible
+        && shape.return_type.is_none()
+        && shape.body_end.is_none()
+        && flow.returns.is_empty();
+    if hands_back_nothing && let Some((jumps, edits)) = jumps::plan(cx) {
+        shape.return_type = Some(jumps.return_type());
+        shape.body_end = Some(jumps.fall_through());
+        shape.jump_edits = edits;
+        shape.exit = Exit::Jumps(jumps);
+    }
     // A trait impl's `Self::Err` means nothing in the inherent impl the new function goes to.
     let impl_item = match (&cx.target.owner, cx.target.function) {
         (Owner::TraitImpl { .. }, Some(function)) => cx.lang.syntax().owner_node(function),
@@ -255,6 +274,7 @@ fn shape_of(cx: &Context<'_, '_>, flow: &DataFlow) -> Shape {
         declared_generics: Vec::new(),
         turbofish: String::new(),
         yield_from: false,
+        jump_edits: Vec::new(),
     };
     let syntax = cx.lang.syntax();
     let enclosing_return = cx
@@ -350,6 +370,7 @@ fn tail_type(cx: &Context<'_, '_>, tail: Node<'_>, enclosing: Option<&str>) -> O
                 text: cx.text,
                 self_type: None,
                 resolve: &resolve,
+                elsewhere: cx.elsewhere,
             };
             types::expression_type(&scope, tail).filter(|t| t != "()")
         }

@@ -181,19 +181,20 @@ fn rust_loops_labels_and_closures_in_the_selection_are_fine() {
     let text = "fn f(items: &[i32]) {\n    'outer: for a in items {\n        for b in items {\n            if a == b { continue 'outer; }\n            let g = |x: i32| { return x + 1; };\n            loop { break; }\n        }\n    }\n}\n";
     let plan = run("a.rs", text, 3, 7, "inner").unwrap();
     let found = messages(&plan);
+    // The `continue 'outer` comes back as the new function's `bool`, and the call site jumps.
+    let result = after(&plan);
     assert!(
-        has(
-            &plan,
-            4,
-            Severity::Error,
-            "`continue` inside the selection (line 4) targets `'outer` outside it"
-        ),
-        "{found:?}"
+        result.contains("        if inner(items, a) { continue 'outer; }\n"),
+        "{result}"
     );
     assert!(
-        !found
-            .iter()
-            .any(|(_, _, m)| m.contains("`return`") || m.contains("`break`")),
+        result.contains("if a == b { return true; }") && result.contains("    false\n}"),
+        "{result}"
+    );
+    assert!(
+        !found.iter().any(|(_, _, m)| m.contains("`return`")
+            || m.contains("`break`")
+            || m.contains("`continue`")),
         "{found:?}"
     );
     // The whole labelled loop is fine.
@@ -890,5 +891,40 @@ fn rust_mutated_and_compared_parameters_are_dereferenced() {
         after(&plan).contains("fn bump(p: &mut P, limit: &String, other: &String) {\n    p.x += 1;\n    if *limit == *other {\n        p.x = 0;\n    }\n}\n"),
         "{}",
         after(&plan)
+    );
+}
+
+#[test]
+fn rust_a_returned_borrow_tied_to_an_argument_borrowed_at_the_call_is_a_warning() {
+    // `len` is passed as `&len`, the only reference in: Rust ties the returned `&str` to it,
+    // though the slice comes from the raw pointer.
+    let text = "use std::num::NonZeroUsize;\nunsafe fn view(ptr: *const u8, len: NonZeroUsize) -> usize {\n    let len2: NonZeroUsize = len;\n    let slice: &str = std::str::from_utf8_unchecked(std::slice::from_raw_parts(ptr, len2.get()));\n    slice.len()\n}\n";
+    let plan = run("a.rs", text, 4, 4, "make").unwrap();
+    assert!(
+        has(
+            &plan,
+            4,
+            Severity::Warning,
+            "a borrow that Rust ties to `&len2`, borrowed at the call"
+        ),
+        "{:?}\n{}",
+        messages(&plan),
+        after(&plan)
+    );
+}
+
+#[test]
+fn rust_a_ref_binding_of_the_selection_cannot_be_returned() {
+    let text = "fn f(a: u32) -> u32 {\n    let ref r = a;\n    let s = *r + 1;\n    let ref r = s;\n    *r\n}\n";
+    let plan = run("a.rs", text, 3, 4, "g").unwrap();
+    assert!(
+        has(
+            &plan,
+            4,
+            Severity::Error,
+            "`r` (bound by `ref` at line 4) borrows a value of `g`, so `g` cannot return it"
+        ),
+        "{:?}",
+        messages(&plan)
     );
 }

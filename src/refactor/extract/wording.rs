@@ -350,6 +350,18 @@ pub fn elided_lifetime(new_name: &str, returned: &str, inputs: usize) -> String 
     )
 }
 
+pub fn ref_binding_returned(name: &str, line: usize, new_name: &str) -> String {
+    format!(
+        "`{name}` (bound by `ref` at line {line}) borrows a value of `{new_name}`, so `{new_name}` cannot return it; bind the value itself (`let {name} = ..`) or leave that line out of the selection"
+    )
+}
+
+pub fn borrow_tied_to_argument(new_name: &str, returned: &str, argument: &str) -> String {
+    format!(
+        "`{new_name}` returns `{returned}`, a borrow that Rust ties to `&{argument}`, borrowed at the call: if the value does not come from `{argument}` or must outlive it, this will not compile; add a lifetime parameter to its signature"
+    )
+}
+
 // -- caveat notes -------------------------------------------------------------------------
 
 fn listed(names: &[&str]) -> String {
@@ -391,6 +403,12 @@ pub const YIELDS_KEPT: &str = "the selection yields: the new function is a gener
 
 pub const TAIL_RETURNED: &str =
     "the selection's tail value is returned by the new function and stays the block's value";
+
+pub fn jumps_returned(returned: &str, call_site: &str) -> String {
+    format!(
+        "`break`/`continue` of a loop outside the selection: the new function returns `{returned}` instead and the call site does `{call_site}` on it"
+    )
+}
 
 pub fn question_marks_kept(wrapper: &str) -> String {
     format!(

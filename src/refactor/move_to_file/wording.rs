@@ -597,6 +597,18 @@ pub fn tuple_fields_become_pub_crate(name_path: &str, source: &str) -> String {
     )
 }
 
+pub fn staying_tuple_fields_become_pub_crate(name: &str, target: &str) -> String {
+    format!(
+        "the private fields of `{name}` become `pub(crate)`: the moved code in {target} builds it or reads a field by position"
+    )
+}
+
+pub fn staying_field_becomes_pub_crate(field: &str, name: &str, target: &str) -> String {
+    format!(
+        "field `{field}` of `{name}` becomes `pub(crate)`: the moved code in {target} uses a field of that name"
+    )
+}
+
 pub fn field_becomes_pub_crate(field: &str, name_path: &str, source: &str) -> String {
     format!(
         "field `{field}` of `{name_path}` becomes `pub(crate)`: {source} uses a field of that name"

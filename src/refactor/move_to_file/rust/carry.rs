@@ -14,7 +14,11 @@ use super::super::{At, Move, Note, bindings};
 use super::{Place, private_members_reached, remaining_uses, used_names};
 use crate::edit::TextEdit;
 use crate::lang::Language;
-use crate::lang::rust::items::{enum_variants, top_level_item};
+use crate::lang::rust::items::{
+    enum_variants, has_private_tuple_field, private_parts, private_tuple_field_starts, struct_name,
+    top_level_item,
+};
+use crate::lang::rust::names::{first_uses, tuple_struct_use};
 use crate::lang::rust::traits::{
     calls_any_method, methods_of_trait, needed_traits_with, std_trait_methods,
 };
@@ -132,6 +136,7 @@ pub fn carry(m: &Move<'_>, back: &mut ImportBack) -> Result<(), RefactorError> {
     let visible_only = carrier.make_paths_absolute(back);
     carrier.import_siblings(back, &siblings, &visible_only);
     widen_members(m, back);
+    widen_staying_fields(m, back);
     let Carrier { uses, copied, .. } = carrier;
     for line in uses.lines() {
         let first = line.lines().last().unwrap_or(&line).to_string();
@@ -492,6 +497,54 @@ fn widen_members(m: &Move<'_>, back: &mut ImportBack) {
             w::sibling_becomes_pub_crate(&member.key(), &m.target_path),
         ));
         back.carried.insert(member.key());
+    }
+}
+
+/// The private fields of structs that stay in the source and that the moved code builds or
+/// reads (`Pair(a, b)`, `p.1`, `s.name`, `S { name }`) become `pub(crate)`: private to the source
+/// module, the target could not reach them. A field reached through a receiver whose type is
+/// not known is matched by its name or position, so a same-named field may be widened too.
+fn widen_staying_fields(m: &Move<'_>, back: &mut ImportBack) {
+    let text = &m.source.text;
+    let inside = |at: usize| !m.moves(at);
+    let root = m.tree.root_node();
+    for item in root.named_children(&mut root.walk()) {
+        if m.moves(item.start_byte()) {
+            continue;
+        }
+        let parts = private_parts(item, text);
+        let Some(name) = struct_name(item, text) else {
+            continue;
+        };
+        if let Some(fields) = parts.tuple_fields
+            && has_private_tuple_field(fields)
+            && tuple_struct_use(m.tree, text, name, inside).is_some()
+        {
+            for start in private_tuple_field_starts(fields) {
+                back.source_edits
+                    .push(TextEdit::insert(start, "pub(crate) "));
+            }
+            back.notes.push(Note::new(
+                At::Source(fields.start_byte()),
+                Severity::Info,
+                w::staying_tuple_fields_become_pub_crate(name, &m.target_path),
+            ));
+        }
+        if parts.fields.is_empty() {
+            continue;
+        }
+        let (_, used) = first_uses(m.tree, text, &parts.fields, inside);
+        for (field, start) in parts.fields.iter().zip(&parts.field_starts) {
+            if used.contains_key(field) {
+                back.source_edits
+                    .push(TextEdit::insert(*start, "pub(crate) "));
+                back.notes.push(Note::new(
+                    At::Source(*start),
+                    Severity::Info,
+                    w::staying_field_becomes_pub_crate(field, name, &m.target_path),
+                ));
+            }
+        }
     }
 }
 

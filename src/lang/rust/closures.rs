@@ -1,0 +1,76 @@
+//! Rust closures as the types of a new function's parameters: the body of a closure, and
+//! `impl Fn(A, B) -> R` for a closure whose parameters are typed, whose body's type the
+//! source says, and that neither moves nor mutates what it captures (such a closure is `Copy`,
+//! so it is passed by value and stays usable after the call).
+
+use tree_sitter::Node;
+
+use super::types::{TypeScope, expression_type_at, type_text};
+
+/// The body expression of a closure.
+pub fn closure_body(closure: Node<'_>) -> Option<Node<'_>> {
+    (closure.kind() == "closure_expression")
+        .then(|| closure.child_by_field_name("body"))
+        .flatten()
+}
+
+/// Whether a type text is the `impl Fn(..)` this module writes.
+pub fn is_plain_closure_type(ty: &str) -> bool {
+    ty.starts_with("impl Fn(")
+}
+
+/// `impl Fn(u32) -> bool` for a plain closure (see the module's note).
+pub(super) fn closure_type(
+    scope: &TypeScope<'_, '_>,
+    closure: Node<'_>,
+    depth: usize,
+) -> Option<String> {
+    let text = scope.text;
+    if closure
+        .children(&mut closure.walk())
+        .any(|c| c.kind() == "move")
+    {
+        return None;
+    }
+    let parameters = closure.child_by_field_name("parameters")?;
+    let mut types = Vec::new();
+    for parameter in parameters.named_children(&mut parameters.walk()) {
+        if parameter.kind() != "parameter" {
+            return None;
+        }
+        types.push(type_text(parameter.child_by_field_name("type")?, text));
+    }
+    let body = closure_body(closure)?;
+    if mutates_something(body) {
+        return None;
+    }
+    let returned = match closure.child_by_field_name("return_type") {
+        Some(ty) => type_text(ty, text),
+        None => expression_type_at(scope, body, depth + 1)?,
+    };
+    let arrow = if returned == "()" {
+        String::new()
+    } else {
+        format!(" -> {returned}")
+    };
+    Some(format!("impl Fn({}){arrow}", types.join(", ")))
+}
+
+/// Whether the body assigns, or borrows mutably, anything (a captured local would make the
+/// closure `FnMut`; a closure bound by `let mut` is not asked about).
+fn mutates_something(body: Node<'_>) -> bool {
+    let mut found = false;
+    crate::lang::walk_node(body, |n| {
+        if matches!(
+            n.kind(),
+            "assignment_expression" | "compound_assignment_expr"
+        ) || n.kind() == "reference_expression"
+            && n.children(&mut n.walk())
+                .any(|c| c.kind() == "mutable_specifier")
+        {
+            found = true;
+        }
+        !found
+    });
+    found
+}

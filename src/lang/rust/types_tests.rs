@@ -1,0 +1,245 @@
+//! Tests of `types`: the types read from declarations, initializers, iterators and closures.
+
+use super::*;
+use crate::lang::Language;
+use crate::lang::names::Names;
+
+fn types_of(text: &str, names: &[&str]) -> Vec<Option<String>> {
+    let tree = Language::Rust.parse(text);
+    let root = tree.root_node();
+    let function = {
+        let mut found = None;
+        crate::lang::walk_node(root, |n| {
+            if n.kind() == "function_item"
+                && n.child_by_field_name("name")
+                    .is_some_and(|x| node_text(x, text) == "probe")
+            {
+                found = Some(n);
+            }
+            found.is_none()
+        });
+        found.unwrap()
+    };
+    let locals = Names::collect(Language::Rust, function, text);
+    let resolve = |name: &str, at: usize| locals.resolve(name, at).map(|b| b.pos);
+    let scope = TypeScope {
+        root,
+        text,
+        self_type: Some("Counter"),
+        resolve: &resolve,
+        elsewhere: None,
+    };
+    names
+        .iter()
+        .map(|name| {
+            let binding = locals.bindings_of(name).last().unwrap();
+            binding_type(&scope, binding.pos)
+        })
+        .collect()
+}
+
+#[test]
+fn types_from_declarations_and_plain_initializers() {
+    let text = "\
+struct Counter { total: u64, names: Vec<String>, pair: (u8, char) }
+struct Point(i32, i32);
+fn make() -> Point { Point(0, 0) }
+impl Counter {
+    fn new() -> Self { todo!() }
+    fn ratio(&self) -> f64 { 0.0 }
+    fn split(&self) -> Result<(u8, String), E> { todo!() }
+    fn probe(&self, a: usize, mut b: &str, items: &[u32]) {
+        let c: Vec<u8> = Vec::new();
+        let d = 3u16;
+        let e = 3;
+        let f = \"text\";
+        let g = String::new();
+        let h = format!(\"{f}\");
+        let i = a as i64;
+        let j = self.total;
+        let k = &self.names;
+        let l = make();
+        let m = Counter::new();
+        let n = self.ratio();
+        let o = b.len();
+        let p = d;
+        let q = a > 2;
+        let r = f.to_string();
+        let s = l.0;
+        let t = items.iter().count();
+        for u in 0..a {}
+        for v in items.iter() {}
+        for w in k.iter() {}
+        for x in f.chars() {}
+        let y = |z| z;
+        let aa = Self::new();
+        let bb = self.pair;
+        let (cc, mut dd) = self.split()?;
+        let ee = Kind::First;
+        let ff = Kind::MAX;
+        let gg = Vec::new();
+    }
+}
+";
+    let names = [
+        "a", "b", "items", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p",
+        "q", "r", "s", "t", "u", "v", "w", "x", "y", "aa", "bb", "cc", "dd", "ee", "ff", "gg",
+    ];
+    let got = types_of(text, &names);
+    let want = [
+        Some("usize"),
+        Some("&str"),
+        Some("&[u32]"),
+        Some("Vec<u8>"),
+        Some("u16"),
+        None,
+        Some("&str"),
+        Some("String"),
+        Some("String"),
+        Some("i64"),
+        Some("u64"),
+        Some("&Vec<String>"),
+        Some("Point"),
+        Some("Counter"),
+        Some("f64"),
+        Some("usize"),
+        Some("u16"),
+        Some("bool"),
+        Some("String"),
+        Some("i32"),
+        Some("usize"),
+        Some("usize"),
+        Some("&u32"),
+        Some("&String"),
+        Some("char"),
+        None,
+        Some("Self"),
+        Some("(u8, char)"),
+        Some("u8"),
+        Some("String"),
+        Some("Kind"),
+        None,
+        None,
+    ];
+    for ((name, got), want) in names.iter().zip(&got).zip(want) {
+        assert_eq!(got.as_deref(), want, "{name}");
+    }
+}
+
+#[test]
+fn a_returned_local_has_the_declared_return_type() {
+    let text = "fn probe(n: u8) -> Result<Vec<u8>, E> {\n    let mut out = Vec::new();\n    let total = 0;\n    if n > 1 { return Ok(out); }\n    let c = |x| { let y = 1; y };\n    Ok(out)\n}\n";
+    assert_eq!(
+        types_of(text, &["out", "total"]),
+        [Some("Vec<u8>".to_string()), None]
+    );
+    let tail = "fn probe() -> u32 {\n    let mut count = 0;\n    count += 1;\n    count\n}\n";
+    assert_eq!(types_of(tail, &["count"]), [Some("u32".to_string())]);
+}
+
+#[test]
+fn item_types_of_iterators_and_closures() {
+    let text = "\
+use std::collections::HashMap;
+fn probe(items: &[u32], names: Vec<String>, map: HashMap<String, u8>, s: &str) {
+    for (a, b) in items.iter().enumerate() {}
+    for c in map.keys() {}
+    for d in map.values() {}
+    for (e, f) in &map {}
+    for g in items.iter().map(|x| x * 2) {}
+    for h in items.iter().copied().rev() {}
+    for (i, j) in s.char_indices() {}
+    for k in names.into_iter() {}
+    for (l, m) in items.iter().zip(names.iter()) {}
+    let n = |x: u32, y: u32| x > y;
+    let o = items.iter().filter(|p| **p > 2).count();
+    let mut q = |x: u32| x;
+    for r in s.split(',') {}
+    let t = { let u = 3u8; u };
+}
+";
+    let names = [
+        "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "p", "q", "r", "t",
+    ];
+    let want = [
+        Some("usize"),
+        Some("&u32"),
+        Some("&String"),
+        Some("&u8"),
+        Some("&String"),
+        Some("&u8"),
+        Some("u32"),
+        Some("u32"),
+        Some("usize"),
+        Some("char"),
+        Some("String"),
+        Some("&u32"),
+        Some("&String"),
+        Some("impl Fn(u32, u32) -> bool"),
+        Some("&&u32"),
+        None,
+        Some("&str"),
+        Some("u8"),
+    ];
+    let got = types_of(text, &names);
+    for ((name, got), want) in names.iter().zip(&got).zip(want) {
+        assert_eq!(got.as_deref(), want, "{name}");
+    }
+}
+
+#[test]
+fn types_through_unsafe_blocks_results_and_number_methods() {
+    let text = "\
+fn parsed(s: &str) -> Result<u32, E> { todo!() }
+fn probe(a: u64) {
+    let b = unsafe { a };
+    let c = parsed(\"1\").ok();
+    let d = (a as usize | 1).rotate_right(1);
+    let e = d.wrapping_sub(2);
+    let ref f = a;
+}
+";
+    let got = types_of(text, &["b", "c", "d", "e", "f"]);
+    let want = [
+        Some("u64"),
+        Some("Option<u32>"),
+        Some("usize"),
+        Some("usize"),
+        Some("&u64"),
+    ];
+    for (got, want) in got.iter().zip(want) {
+        assert_eq!(got.as_deref(), want);
+    }
+}
+
+#[test]
+fn readings_of_type_texts() {
+    assert!(is_copy("u8") && is_copy("&str") && is_copy("(u8, &Vec<u8>)"));
+    assert!(is_copy("[u8; 4]") && !is_copy("[String; 2]"));
+    assert!(!is_copy("String") && !is_copy("&mut u8") && !is_copy("Vec<u8>"));
+    assert!(is_mutable_reference("&'a mut Vec<u8>") && !is_mutable_reference("&u8"));
+    assert_eq!(strip_reference("&'a mut T"), Some("T"));
+    assert_eq!(
+        wrapper("io::Result<()>"),
+        Some((Wrapper::Result, Some("()".to_string())))
+    );
+    assert_eq!(wrapper("fmt::Result"), Some((Wrapper::Result, None)));
+    assert_eq!(
+        with_value("Result<Version, Error>", "(u8, String)").as_deref(),
+        Some("Result<(u8, String), Error>")
+    );
+    assert!(has_elided_lifetime("&str") && has_elided_lifetime("Formatter<'_>"));
+    assert!(!has_elided_lifetime("&'a str") && !has_elided_lifetime("Vec<u8>"));
+    assert_eq!(element_of("&Vec<String>").as_deref(), Some("String"));
+    assert_eq!(element_of("[u8; 4]").as_deref(), Some("u8"));
+    assert_eq!(split_top_level("F: FnMut(&str) -> u8, G", ',').len(), 2);
+}
+
+#[test]
+fn names_a_type_text_needs() {
+    assert_eq!(
+        type_names("Result<(Comparator, Position, &'a str), io::Error>"),
+        ["Result", "Comparator", "Position", "io"]
+    );
+    assert_eq!(type_names("&mut [u8; 4]"), Vec::<&str>::new());
+}
