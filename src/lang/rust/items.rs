@@ -694,6 +694,9 @@ pub struct ModDecl {
     /// Plain `pub`: reachable from other crates when its parents are.
     pub exported: bool,
     pub inline: bool,
+    /// The `#[cfg(…)]` attributes directly above it, as written (`None` when there are none):
+    /// the module exists only in the builds they select.
+    pub cfg: Option<String>,
 }
 
 pub fn mod_declaration(tree: &Tree, text: &str, name: &str) -> Option<ModDecl> {
@@ -709,7 +712,29 @@ pub fn mod_declaration(tree: &Tree, text: &str, name: &str) -> Option<ModDecl> {
             public: is_visible(n, text),
             exported: visibility(n).is_some_and(|v| node_text(v, text) == "pub"),
             inline: n.child_by_field_name("body").is_some(),
+            cfg: cfg_above(n, text),
         })
+}
+
+/// The `#[cfg(…)]` attributes directly above `item`, joined by a space.
+fn cfg_above(item: Node<'_>, text: &str) -> Option<String> {
+    let mut found = Vec::new();
+    let mut previous = item.prev_named_sibling();
+    while let Some(p) = previous {
+        match p.kind() {
+            "attribute_item" => {
+                let written = node_text(p, text).trim();
+                if written.replace(' ', "").starts_with("#[cfg(") {
+                    found.push(written.to_string());
+                }
+            }
+            "line_comment" | "block_comment" => {}
+            _ => break,
+        }
+        previous = p.prev_named_sibling();
+    }
+    found.reverse();
+    (!found.is_empty()).then(|| found.join(" "))
 }
 
 /// Whether an item has a visibility that reaches beyond its module (`pub`, `pub(crate)`, …).

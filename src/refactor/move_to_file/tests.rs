@@ -475,3 +475,37 @@ fn caveat_notes_say_what_was_carried_and_rewritten() {
         "{notes:#?}"
     );
 }
+
+#[test]
+fn a_rust_move_into_a_module_only_some_builds_compile_is_an_error() {
+    let sources = MemorySources::new()
+        .with("Cargo.toml", "[package]\nname = \"t\"\n")
+        .with(
+            "src/lib.rs",
+            "mod parse;\n\n#[cfg(feature = \"serde\")]\nmod serde;\n\n#[cfg(test)]\nmod checks;\n",
+        )
+        .with(
+            "src/parse.rs",
+            "pub fn digit(c: char) -> bool {\n    c.is_ascii_digit()\n}\n\npub fn all(s: &str) -> bool {\n    s.chars().all(digit)\n}\n",
+        )
+        .with("src/serde.rs", "pub fn ser() {}\n")
+        .with("src/checks.rs", "#[test]\nfn t() {}\n");
+    let gated = |plan: &Plan| {
+        plan.findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error && f.message.contains("compiled only in"))
+            .count()
+    };
+    let into = plan(&sources, &request("src/parse.rs", "digit", "src/serde.rs")).unwrap();
+    assert_eq!(gated(&into), 1, "{:?}", into.findings);
+    assert!(
+        into.findings
+            .iter()
+            .any(|f| f.message.contains("#[cfg(feature = \"serde\")]")),
+        "{:?}",
+        into.findings
+    );
+    // Out of a gated module into an ungated one: nothing is lost.
+    let out = plan(&sources, &request("src/serde.rs", "ser", "src/parse.rs")).unwrap();
+    assert_eq!(gated(&out), 0, "{:?}", out.findings);
+}

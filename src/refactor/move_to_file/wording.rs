@@ -528,6 +528,12 @@ pub fn crate_not_checked(target: &str, reason: &str) -> String {
     format!("could not check that {target} is a module of the crate: {reason}")
 }
 
+pub fn gated_target(target: &str, cfg: &str, file: &str, what: &str) -> String {
+    format!(
+        "{target} is compiled only in the builds `{cfg}` selects (its `mod` in {file}): moved there, {what} is gone from every other build, and the code that uses it no longer compiles there; move it to a module every build compiles, or gate its users alike"
+    )
+}
+
 pub fn private_module_on_the_way(
     module: &str,
     file: &str,

@@ -252,6 +252,8 @@ pub(super) struct Located {
     pub source_is_api: bool,
     /// The name other crates use for this one.
     pub crate_name: Option<String>,
+    /// The `#[cfg(…)]` of the modules on the source's path.
+    pub source_cfgs: Vec<String>,
 }
 
 pub(super) fn locate(m: &Move<'_>) -> Result<Located, String> {
@@ -274,6 +276,9 @@ pub(super) fn locate(m: &Move<'_>) -> Result<Located, String> {
             .find(|r| declarations(m.sources, &krate, r, &source_segments).is_ok())
             .ok_or_else(|| w::not_a_module_of_the_crate(source, &krate.src()))?
     };
+    let source_cfgs: Vec<String> = declarations(m.sources, &krate, &root, &source_segments)
+        .map(|chain| chain.into_iter().filter_map(|(_, d)| d.cfg).collect())
+        .unwrap_or_default();
     let source_is_api = root.ends_with("lib.rs")
         && declarations(m.sources, &krate, &root, &source_segments)
             .is_ok_and(|chain| chain.iter().all(|(_, d)| d.public));
@@ -288,6 +293,7 @@ pub(super) fn locate(m: &Move<'_>) -> Result<Located, String> {
             undeclared_in: None,
             source_is_api,
             crate_name: krate.name,
+            source_cfgs,
         });
     }
     let (last, parents) = target_segments.split_last().ok_or("empty module path")?;
@@ -318,7 +324,29 @@ pub(super) fn locate(m: &Move<'_>) -> Result<Located, String> {
         undeclared_in,
         source_is_api,
         crate_name: krate.name,
+        source_cfgs,
     })
+}
+
+/// An error at the moved item when a module on the target's path is compiled only under a
+/// `#[cfg(…)]` that no module on the source's path has (semver's `#[cfg(feature = "serde")] mod
+/// serde;`).
+fn gated_target(m: &Move<'_>, located: &Located) -> Option<Note> {
+    let (file, cfg) = located
+        .chain
+        .iter()
+        .find_map(|(file, d)| d.cfg.as_ref().map(|c| (file, c)))?;
+    if located.source_cfgs.contains(cfg) {
+        return None;
+    }
+    let what = m
+        .importable_name()
+        .map_or_else(|| "the moved code".to_string(), |n| format!("`{n}`"));
+    Some(Note::new(
+        At::Moved(m.symbol.range.start),
+        Severity::Error,
+        w::gated_target(&m.target_path, cfg, file, &what),
+    ))
 }
 
 pub(super) fn crate_path(segments: &[String], name: &str) -> String {
@@ -378,6 +406,10 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
             ));
         }
     }
+
+    // A module compiled only under a `cfg` the source's modules do not share takes the item out
+    // of the other builds.
+    back.notes.extend(gated_target(m, &located));
 
     if let Some(parent) = &located.undeclared_in {
         declare_module(m, &located, parent, &mut back)?;
