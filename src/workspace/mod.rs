@@ -10,6 +10,7 @@ mod replace;
 mod root;
 pub mod search;
 mod sources;
+pub mod store;
 pub mod transaction;
 pub mod undo;
 pub mod walk;

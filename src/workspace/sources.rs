@@ -12,10 +12,11 @@ use tree_sitter::Tree;
 
 use crate::cancel::Cancel;
 use crate::edit::SourceFile;
+use crate::lang::Language;
 use crate::lang::symbols::Symbol;
-use crate::lang::{Language, SyntaxError};
 use crate::refactor::{Finding, Job, KnownParse, Mentioning, ParsedFiles, SourceError, Sources};
 
+use super::store::{self, Stamp, Store, StoreStats};
 use super::{Root, walk};
 
 /// Limits on what candor agrees to read.
@@ -38,86 +39,52 @@ impl Default for Limits {
 pub struct DiskSources {
     pub root: Root,
     pub limits: Limits,
-    /// Recently parsed trees: previews of the same file reuse them, and a new version of a file
-    /// is re-parsed incrementally from the tree of its previous version.
-    trees: Mutex<Vec<CachedTree>>,
+    /// The warm store: trees and decoded files kept across requests, by content and stamp.
+    store: Store,
 }
-
-/// A full tree with the path, content hash and text it was parsed from.
-#[derive(Debug)]
-struct CachedTree {
-    path: String,
-    sha256: String,
-    text: String,
-    tree: Tree,
-    /// Its syntax errors, computed when first asked for.
-    errors: std::sync::Arc<std::sync::OnceLock<Vec<SyntaxError>>>,
-    /// Its outline, computed when first asked for.
-    outline: std::sync::Arc<std::sync::OnceLock<Vec<Symbol>>>,
-}
-
-/// How many parsed trees the cache keeps.
-const CACHED_TREES: usize = 32;
 
 impl DiskSources {
     pub fn new(root: Root, limits: Limits) -> DiskSources {
         DiskSources {
             root,
             limits,
-            trees: Mutex::new(Vec::new()),
+            store: Store::new((store::DEFAULT_MAX_MB * 1_000_000) as usize),
         }
+    }
+
+    /// The same sources with a store bounded by `max_mb` megabytes (`[store] max_mb`).
+    pub fn with_store_mb(mut self, max_mb: u64) -> DiskSources {
+        self.store = Store::new(max_mb.saturating_mul(1_000_000) as usize);
+        self
+    }
+
+    /// What the warm store holds and how it was used (for `candor mcp`'s log and `candor
+    /// debug store`).
+    pub fn store_stats(&self) -> StoreStats {
+        self.store.stats()
     }
 
     /// Remembers `tree` as the parse of `file` (the TUI hands over its trees this way).
     pub fn remember_tree(&self, file: &SourceFile, tree: Tree) {
-        let mut trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
-        trees.retain(|cached| cached.path != file.path);
-        trees.push(CachedTree {
-            path: file.path.clone(),
-            sha256: file.sha256.clone(),
-            text: file.text.clone(),
-            tree,
-            errors: Default::default(),
-            outline: Default::default(),
-        });
-        if trees.len() > CACHED_TREES {
-            trees.remove(0);
-        }
+        self.store.put_full(file, tree);
     }
 
     /// The full tree of the file at `path` parsed before with this content, if any.
     fn tree_of(&self, path: &str, sha256: &str) -> Option<Tree> {
-        let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
-        trees
-            .iter()
-            .find(|c| c.path == path && c.sha256 == sha256)
-            .map(|c| c.tree.clone())
+        self.store.full(path, sha256).map(|full| full.tree)
     }
 
-    /// The full tree of `file`: the cached one when the content is the same; re-parsed
-    /// incrementally from the cached tree of an earlier version of the file (only the changed
-    /// part is parsed again); parsed from scratch otherwise. Remembered for the next time.
+    /// The full tree of `file`: the kept one when the content is the same; re-parsed
+    /// incrementally from the kept tree of an earlier version of the file (only the changed
+    /// part is parsed again); parsed from scratch otherwise. Kept for the next time.
     pub fn parse_reusing(&self, lang: Language, file: &SourceFile) -> Tree {
-        let previous = {
-            let mut trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
-            let found = trees.iter().position(|c| c.path == file.path);
-            match found.map(|i| &trees[i]) {
-                Some(c) if c.sha256 == file.sha256 => {
-                    let tree = c.tree.clone();
-                    // The most recently used stays longest.
-                    if let Some(i) = found {
-                        let hit = trees.remove(i);
-                        trees.push(hit);
-                    }
-                    return tree;
-                }
-                Some(c) => Some((c.text.clone(), c.tree.clone())),
-                None => None,
-            }
-        };
-        let tree = match previous {
-            Some((old_text, old_tree)) => {
-                crate::lang::incremental::reparse(lang, &old_text, &old_tree, &file.text)
+        if let Some(full) = self.store.full(&file.path, &file.sha256) {
+            return full.tree;
+        }
+        self.store.count_parse();
+        let tree = match self.store.any_full(&file.path) {
+            Some((_, old)) => {
+                crate::lang::incremental::reparse(lang, &old.text, &old.tree, &file.text)
             }
             None => lang.parse(&file.text),
         };
@@ -125,11 +92,22 @@ impl DiskSources {
         tree
     }
 
-    /// Reads and decodes one file; `Ok(None)` when it does not exist.
+    /// Reads and decodes one file; `Ok(None)` when it does not exist. A file whose stamp (size,
+    /// mtime, inode) is the one it had when it was last read, long enough after its last change,
+    /// is not read or hashed again.
     pub fn read(&self, path: &str) -> Result<Option<SourceFile>, SourceError> {
         let resolved = self.root.resolve(path)?;
         if !resolved.exists {
             return Ok(None);
+        }
+        let stamp = std::fs::symlink_metadata(&resolved.real)
+            .ok()
+            .filter(|meta| meta.is_file())
+            .map(|meta| Stamp::of(&meta));
+        if let Some(stamp) = stamp
+            && let Some(file) = self.store.read(&resolved.relative, stamp)
+        {
+            return Ok(Some(file));
         }
         // Through the root's handle, one name at a time: never through a link swapped in since.
         let bytes = self
@@ -139,7 +117,14 @@ impl DiskSources {
                 path: resolved.relative.clone(),
                 reason,
             })?;
-        decode(&resolved.relative, &bytes).map(Some)
+        let file = decode(&resolved.relative, &bytes)?;
+        match stamp {
+            Some(stamp) if !stamp.is_racy(store::now_ns()) && stamp.size == bytes.len() as u64 => {
+                self.store.put_read(stamp, &file)
+            }
+            _ => self.store.forget_read(&resolved.relative),
+        }
+        Ok(Some(file))
     }
 }
 
@@ -222,42 +207,42 @@ impl ParsedFiles for DiskSources {
     }
 
     fn tree_in_passing(&self, lang: Language, file: &SourceFile) -> Tree {
-        self.tree_of(&file.path, &file.sha256)
-            .unwrap_or_else(|| lang.parse(&file.text))
+        // Kept too: the store is bounded by memory, and the next preview asks again.
+        self.parse_reusing(lang, file)
     }
 
     fn tree_around_words(&self, lang: Language, file: &SourceFile, words: &[&str]) -> Tree {
-        // A full tree at hand beats a partial one; a partial tree is never cached.
-        self.tree_of(&file.path, &file.sha256)
-            .unwrap_or_else(|| crate::lang::partial::parse_around_words(lang, &file.text, words).0)
+        // A full tree at hand beats a partial one; a partial one is kept for these words.
+        if let Some(tree) = self.tree_of(&file.path, &file.sha256) {
+            return tree;
+        }
+        if let Some(tree) = self.store.partial(file, words) {
+            return tree;
+        }
+        self.store.count_parse();
+        let tree = crate::lang::partial::parse_around_words(lang, &file.text, words).0;
+        self.store.put_partial(file, words, tree.clone());
+        tree
     }
 
     fn known(&self, path: &str, sha256: &str) -> Option<KnownParse> {
-        let (tree, text, errors) = {
-            let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
-            let c = trees
-                .iter()
-                .find(|c| c.path == path && c.sha256 == sha256)?;
-            (c.tree.clone(), c.text.clone(), c.errors.clone())
-        };
-        // Computed outside the lock, once per content.
-        let errors = errors
-            .get_or_init(|| crate::lang::syntax_errors(&tree, &text))
+        let full = self.store.full(path, sha256)?;
+        // Computed once per content, outside the store's lock.
+        let errors = full
+            .errors
+            .get_or_init(|| crate::lang::syntax_errors(&full.tree, &full.text))
             .clone();
-        Some(KnownParse { tree, errors })
+        Some(KnownParse {
+            tree: full.tree,
+            errors,
+        })
     }
 
     fn outline(&self, lang: Language, file: &SourceFile, tree: &Tree) -> Vec<Symbol> {
-        let memo = {
-            let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
-            trees
-                .iter()
-                .find(|c| c.path == file.path && c.sha256 == file.sha256)
-                .map(|c| c.outline.clone())
-        };
-        // The cached tree is the tree of this content, so its outline is this outline.
-        match memo {
-            Some(memo) => memo
+        // The kept tree is the tree of this content, so its outline is this outline.
+        match self.store.full(&file.path, &file.sha256) {
+            Some(full) => full
+                .outline
                 .get_or_init(|| crate::lang::symbols::outline(lang, tree, &file.text))
                 .clone(),
             None => crate::lang::symbols::outline(lang, tree, &file.text),
