@@ -4,6 +4,8 @@
 
 pub mod dir;
 mod failure;
+pub mod index;
+mod indexed;
 pub mod journal;
 pub mod journal_key;
 mod replace;

@@ -14,8 +14,12 @@ use crate::cancel::Cancel;
 use crate::edit::SourceFile;
 use crate::lang::Language;
 use crate::lang::symbols::Symbol;
-use crate::refactor::{Finding, Job, KnownParse, Mentioning, ParsedFiles, SourceError, Sources};
+use crate::refactor::{
+    Finding, Job, KnownParse, Mentioning, ParsedFiles, SourceError, Sources, WordSites,
+};
 
+use super::index::{self, Match};
+use super::indexed::Indexed;
 use super::store::{self, Stamp, Store, StoreStats};
 use super::{Root, walk};
 
@@ -41,6 +45,8 @@ pub struct DiskSources {
     pub limits: Limits,
     /// The warm store: trees and decoded files kept across requests, by content and stamp.
     store: Store,
+    /// The persistent index, when the project has one.
+    index: Indexed,
 }
 
 impl DiskSources {
@@ -49,6 +55,7 @@ impl DiskSources {
             root,
             limits,
             store: Store::new((store::DEFAULT_MAX_MB * 1_000_000) as usize),
+            index: Indexed::default(),
         }
     }
 
@@ -136,14 +143,27 @@ impl DiskSources {
         word: &str,
         cancel: &Cancel,
     ) -> Result<Mentioning, SourceError> {
+        self.mentioning_as(lang, word, Match::Substring, cancel)
+    }
+
+    /// The files of `lang` whose text holds `word` as `how` asks (a superset for
+    /// [`Match::Whole`]: the walk's substring search, or the index's whole words): the index
+    /// names the files to read when the project has one, else the walk reads them all.
+    fn mentioning_as(
+        &self,
+        lang: Language,
+        word: &str,
+        how: Match,
+        cancel: &Cancel,
+    ) -> Result<Mentioning, SourceError> {
         let mut mentioning = Mentioning::default();
-        let found = walk::files_containing(
-            self.root.path(),
-            lang,
-            word,
-            self.limits.max_file_bytes,
-            cancel,
-        );
+        let max = self.limits.max_file_bytes;
+        let found = match self.index.candidates(&self.root, max, &[lang], word, how) {
+            Some(candidates) => {
+                super::indexed::containing(&self.root, &candidates, lang, word, max, cancel)
+            }
+            None => walk::files_containing(self.root.path(), lang, word, max, cancel),
+        };
         cancel.check().map_err(|e| cancelled(word, e))?;
         for (absolute, bytes) in found {
             let Some(relative) = self.root.relative_of(&absolute) else {
@@ -158,6 +178,28 @@ impl DiskSources {
             }
         }
         Ok(mentioning)
+    }
+}
+
+impl DiskSources {
+    /// [`Sources::word_sites`], stopping early once `cancel` is set: the files the index names
+    /// (or the walk finds), each searched for the word's whole-word occurrences.
+    pub fn word_sites_cancellable(
+        &self,
+        lang: Language,
+        word: &str,
+        cancel: &Cancel,
+    ) -> Result<WordSites, SourceError> {
+        let mentioning = self.mentioning_as(lang, word, Match::Whole, cancel)?;
+        Ok(crate::refactor::sites_of(mentioning, word))
+    }
+
+    /// The persistent index's answer for `candor calls`: the files of `langs` whose text holds
+    /// `word` (`None` without a usable index).
+    pub fn indexed_candidates(&self, langs: &[Language], word: &str) -> Option<index::Candidates> {
+        let max = self.limits.max_file_bytes;
+        self.index
+            .candidates(&self.root, max, langs, word, Match::Substring)
     }
 }
 
@@ -182,6 +224,10 @@ impl Sources for DiskSources {
 
     fn files_mentioning(&self, lang: Language, word: &str) -> Result<Mentioning, SourceError> {
         self.mentioning(lang, word, &Cancel::never())
+    }
+
+    fn word_sites(&self, lang: Language, word: &str) -> Result<WordSites, SourceError> {
+        self.word_sites_cancellable(lang, word, &Cancel::never())
     }
 
     fn dir_exists(&self, path: &str) -> bool {
@@ -281,6 +327,16 @@ impl<'a> SkipRecorder<'a> {
         self
     }
 
+    fn record(&self, found: &[(String, String)]) {
+        if let Ok(mut skipped) = self.skipped.lock() {
+            for (path, reason) in found {
+                skipped
+                    .entry(path.clone())
+                    .or_insert_with(|| reason.clone());
+            }
+        }
+    }
+
     /// One warning per skipped file.
     pub fn findings(&self) -> Vec<Finding> {
         let skipped = self.skipped.lock().map(|s| s.clone()).unwrap_or_default();
@@ -305,14 +361,16 @@ impl Sources for SkipRecorder<'_> {
 
     fn files_mentioning(&self, lang: Language, word: &str) -> Result<Mentioning, SourceError> {
         let mentioning = self.inner.mentioning(lang, word, &self.cancel)?;
-        if let Ok(mut skipped) = self.skipped.lock() {
-            for (path, reason) in &mentioning.skipped {
-                skipped
-                    .entry(path.clone())
-                    .or_insert_with(|| reason.clone());
-            }
-        }
+        self.record(&mentioning.skipped);
         Ok(mentioning)
+    }
+
+    fn word_sites(&self, lang: Language, word: &str) -> Result<WordSites, SourceError> {
+        let sites = self
+            .inner
+            .word_sites_cancellable(lang, word, &self.cancel)?;
+        self.record(&sites.skipped);
+        Ok(sites)
     }
 
     fn dir_exists(&self, path: &str) -> bool {
