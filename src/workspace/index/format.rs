@@ -84,9 +84,6 @@ fn body_of(r: &mut Reader<'_>) -> Option<Index> {
         vocab.push(String::from_utf8(r.bytes()?.to_vec()).ok()?);
     }
     let mut index = Index::empty(max_bytes);
-    for (id, word) in vocab.iter().enumerate() {
-        index.ids.insert(word.clone(), id as u32);
-    }
     index.vocab = vocab;
     for _ in 0..r.num()? {
         let path = String::from_utf8(r.bytes()?.to_vec()).ok()?;

@@ -24,15 +24,25 @@ pub fn encoded_len(index: &Index) -> usize {
 }
 
 /// The index in memory.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Index {
     /// The file size limit it was built with (a file over it is [`Held::Special`]).
     pub max_bytes: u64,
     vocab: Vec<String>,
+    /// Word → id, for adding words; empty until then.
     ids: HashMap<String, u32>,
     /// By project-relative path, as the walk lists them.
     files: BTreeMap<String, Entry>,
 }
+
+/// Equal when they hold the same files and words (the lookup table is a cache).
+impl PartialEq for Index {
+    fn eq(&self, other: &Index) -> bool {
+        (self.max_bytes, &self.vocab, &self.files) == (other.max_bytes, &other.vocab, &other.files)
+    }
+}
+
+impl Eq for Index {}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Entry {
@@ -95,6 +105,12 @@ impl Index {
     }
 
     fn id(&mut self, word: &str) -> u32 {
+        // Filled only when words are added (a load leaves it empty: most questions add none).
+        if self.ids.len() != self.vocab.len() {
+            self.ids = (self.vocab.iter().enumerate())
+                .map(|(id, w)| (w.clone(), id as u32))
+                .collect();
+        }
         if let Some(id) = self.ids.get(word) {
             return *id;
         }
@@ -157,8 +173,8 @@ impl Index {
         let wanted: Vec<bool> = match how {
             Match::Whole => {
                 let mut wanted = vec![false; self.vocab.len()];
-                if let Some(id) = self.ids.get(word) {
-                    wanted[*id as usize] = true;
+                if let Some(id) = self.vocab.iter().position(|w| w == word) {
+                    wanted[id] = true;
                 }
                 wanted
             }
