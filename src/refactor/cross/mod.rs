@@ -129,7 +129,19 @@ impl<'a> Project<'a> {
             return tree.clone();
         }
         let lang = Language::from_path(&change.path).unwrap_or(self.lang);
-        let tree = lang.parse(if after { &change.after } else { &change.before });
+        let tree = match (&change.sha256_before, after) {
+            // The text on disk: the store's tree when it has one (the next preview asks again).
+            (Some(sha256), false) => {
+                let before = SourceFile {
+                    path: change.path.clone(),
+                    text: change.before.clone(),
+                    bom: change.bom,
+                    sha256: sha256.clone(),
+                };
+                self.sources.parsed().tree_in_passing(lang, &before)
+            }
+            _ => lang.parse(if after { &change.after } else { &change.before }),
+        };
         self.trees.borrow_mut().insert(key, tree.clone());
         tree
     }
