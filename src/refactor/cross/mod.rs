@@ -140,6 +140,22 @@ impl<'a> Project<'a> {
                 };
                 self.sources.parsed().tree_in_passing(lang, &before)
             }
+            // The result of a change to a file on disk: re-parsed from the tree before, only
+            // around its edits (as the syntax check of every plan does).
+            (Some(_), true) => {
+                let before = self.tree(change, false);
+                let edits = change
+                    .edits
+                    .iter()
+                    .map(|e| (e.range.clone(), e.new_text.as_str()));
+                crate::lang::incremental::reparse_edits(
+                    lang,
+                    &change.before,
+                    &before,
+                    edits,
+                    &change.after,
+                )
+            }
             _ => lang.parse(if after { &change.after } else { &change.before }),
         };
         self.trees.borrow_mut().insert(key, tree.clone());
