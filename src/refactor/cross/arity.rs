@@ -38,7 +38,7 @@ pub(super) fn check_function(project: &Project<'_>, function: &Function) -> Vec<
     }
     let mut findings = Vec::new();
     for (path, text) in project.files_mentioning_after(&function.name) {
-        let tree = project.lang.parse(&text);
+        let tree = project.tree_after(&path, &text);
         for (call, explicit_receiver) in function.certain_calls(&path, &text, &tree) {
             if let Some(problem) = mismatch(function, &call, explicit_receiver) {
                 findings.push(

@@ -162,6 +162,16 @@ impl<'a> Project<'a> {
         tree
     }
 
+    /// The tree of `text`, the file at `path` after the refactor (from
+    /// [`files_mentioning_after`](Project::files_mentioning_after)): the change's tree when the
+    /// refactor changed it, else a parse.
+    pub fn tree_after(&self, path: &str, text: &str) -> Tree {
+        match self.change(path) {
+            Some(change) if change.after == text => self.tree(change, true),
+            _ => self.lang.parse(text),
+        }
+    }
+
     /// The changes of files in the request's language.
     pub fn own_changes(&self) -> impl Iterator<Item = &'a FileChange> + '_ {
         self.changes
