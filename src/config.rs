@@ -259,6 +259,16 @@ pub struct Config {
     pub verify: VerifyConfig,
     #[serde(default)]
     pub auto: AutoConfig,
+    #[serde(default)]
+    pub store: StoreConfig,
+}
+
+/// `[store]`: the warm store of a long-lived front end (`candor mcp`, the TUI).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StoreConfig {
+    /// The memory it may hold, in MB (default 512).
+    pub max_mb: Option<u64>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -350,6 +360,9 @@ impl Config {
         Config {
             semantic_edit_backend: other.semantic_edit_backend.or(self.semantic_edit_backend),
             max_file_bytes: other.max_file_bytes.or(self.max_file_bytes),
+            store: StoreConfig {
+                max_mb: other.store.max_mb.or(self.store.max_mb),
+            },
             lsp: LspConfig {
                 rust: other.lsp.rust.or(self.lsp.rust),
                 python: other.lsp.python.or(self.lsp.python),

@@ -110,6 +110,19 @@ enum Command {
         #[arg(long)]
         list: bool,
     },
+    /// Build or bring up to date the project's index in .candor/index/: each file's stamp,
+    /// hash and identifiers, so project-wide searches read only the files that can matter.
+    /// Never required (without it candor reads every file); kept up to date by every search.
+    Index {
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Say what the index holds and how many files changed since, without writing it.
+        #[arg(long, conflicts_with = "rebuild")]
+        status: bool,
+        /// Build it again from nothing.
+        #[arg(long)]
+        rebuild: bool,
+    },
     /// Show how much candor's cache holds (the checks' copies of your projects and their build
     /// output), per project; or clear it. It is kept under 1 GiB by default ([verify]
     /// cache_limit_mib), the least recently used projects removed first.
@@ -214,12 +227,87 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             );
             Ok(ExitCode::from(101))
         }
+        Some(Command::Index {
+            root,
+            status,
+            rebuild,
+        }) => index(&root, status, rebuild),
         None => {
             let path = cli.path.unwrap_or_else(|| PathBuf::from("."));
             candor::tui::run(&path, cli.backend)?;
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// `candor index [--status|--rebuild]`.
+fn index(root: &Path, status: bool, rebuild: bool) -> anyhow::Result<ExitCode> {
+    use candor::workspace::index;
+    let root = candor::workspace::Root::new(root)
+        .with_context(|| format!("cannot open project root {}", root.display()))?;
+    let config = candor::config::Config::load(&root)?.config;
+    let max = config
+        .max_file_bytes
+        .unwrap_or(candor::workspace::Limits::default().max_file_bytes);
+    let loaded = match index::load(&root) {
+        Ok(loaded) => loaded,
+        Err(e) if status => anyhow::bail!("{e}"),
+        Err(e) => {
+            eprintln!("candor: {e}");
+            None
+        }
+    };
+    if status {
+        let Some(mut found) = loaded else {
+            println!("no index: run `candor index` to build one in .candor/index/");
+            return Ok(ExitCode::SUCCESS);
+        };
+        let size = index::encoded_len(&found);
+        let held = found.status();
+        let changed = index::refresh(&mut found, root.path(), None);
+        println!(
+            "index (format {}): {} files ({} text), {} distinct words, {} postings, {} bytes; {}",
+            index::VERSION,
+            held.files,
+            held.text_files,
+            held.words,
+            held.postings,
+            size,
+            if changed.changed() {
+                format!(
+                    "{} file(s) changed and {} gone since it was written (any search brings it up to date)",
+                    changed.updated, changed.removed
+                )
+            } else {
+                "up to date".to_string()
+            }
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut built = match loaded {
+        Some(found) if !rebuild && found.max_bytes == max => found,
+        _ => index::Index::empty(max),
+    };
+    let started = std::time::Instant::now();
+    let progress = |done: usize, total: usize| {
+        if done % 500 == 0 || done == total {
+            eprint!("\rcandor index: {done}/{total} files read");
+        }
+    };
+    let refreshed = index::refresh(&mut built, root.path(), Some(&progress));
+    if refreshed.read > 0 {
+        eprintln!();
+    }
+    index::save(&root, &built).map_err(|e| anyhow::anyhow!("cannot write the index: {e}"))?;
+    println!(
+        "indexed {} files ({} read, {} gone) in {} ms: {} bytes in .candor/index/",
+        refreshed.files,
+        refreshed.read,
+        refreshed.removed,
+        started.elapsed().as_millis(),
+        index::encoded_len(&built)
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn calls(
@@ -241,7 +329,16 @@ fn calls(
     let max = config
         .max_file_bytes
         .unwrap_or(candor::workspace::Limits::default().max_file_bytes);
-    let report = candor::workspace::search::call_sites(root.path(), &langs, name, max);
+    let limits = candor::workspace::Limits {
+        max_file_bytes: max,
+    };
+    let sources = candor::workspace::DiskSources::new(root.clone(), limits);
+    let report = match sources.indexed_candidates(&langs, name) {
+        Some(candidates) => {
+            candor::workspace::search::call_sites_in(root.path(), &candidates, &langs, name, max)
+        }
+        None => candor::workspace::search::call_sites(root.path(), &langs, name, max),
+    };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     use std::io::Write;
     if json {

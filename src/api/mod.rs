@@ -112,7 +112,12 @@ impl Engine {
             request_timeout: lsp.request_timeout,
         };
         Engine {
-            sources: DiskSources::new(root.clone(), limits),
+            sources: DiskSources::new(root.clone(), limits).with_store_mb(
+                config
+                    .store
+                    .max_mb
+                    .unwrap_or(crate::workspace::store::DEFAULT_MAX_MB),
+            ),
             lsp: LspPool::with_settings(lsp),
             rope: RopeBackend::new(rope),
             default_backend: backend.or(config.semantic_edit_backend).unwrap_or_default(),

@@ -46,7 +46,9 @@ pub fn serve(
     std::thread::scope(|scope| {
         let worker = scope.spawn(|| {
             for (job, cancel) in queue {
+                let started = std::time::Instant::now();
                 let reply = server::run_call(&engine, &job, &cancel);
+                log_call(&engine, &job, started.elapsed());
                 in_flight
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
@@ -66,6 +68,22 @@ pub fn serve(
             .unwrap_or_else(|_| Err(std::io::Error::other("the MCP worker thread panicked")));
         read.and(worked)
     })
+}
+
+/// One line on stderr per tool call: the tool, how long it took, and what the warm store holds
+/// now (entries, memory, hits, misses, parses since the session began).
+fn log_call(engine: &Engine, job: &ToolCallJob, took: std::time::Duration) {
+    let tool = job
+        .params
+        .as_ref()
+        .and_then(|p| p.get("name"))
+        .and_then(|n| n.as_str())
+        .unwrap_or("?");
+    eprintln!(
+        "candor mcp: {tool} took {} ms; {}",
+        took.as_millis(),
+        engine.sources().store_stats()
+    );
 }
 
 /// Reads and dispatches lines until the input closes (or the output does).

@@ -65,19 +65,7 @@ pub trait Sources: Sync {
     /// project; an index answers it without reading every file. By default, the files
     /// [`files_mentioning`](Sources::files_mentioning) the word, searched.
     fn word_sites(&self, lang: Language, word: &str) -> Result<WordSites, SourceError> {
-        let mentioning = self.files_mentioning(lang, word)?;
-        let files = mentioning
-            .files
-            .into_iter()
-            .filter_map(|file| {
-                let offsets = crate::lang::calls::word_matches(&file.text, word);
-                (!offsets.is_empty()).then_some((file, offsets))
-            })
-            .collect();
-        Ok(WordSites {
-            files,
-            skipped: mentioning.skipped,
-        })
+        Ok(sites_of(self.files_mentioning(lang, word)?, word))
     }
 
     /// The shell's parsed-file store; by default files are parsed when asked and nothing is
@@ -97,6 +85,23 @@ pub trait Sources: Sync {
     /// engine's list ([`Oracle`](crate::refactor::references::Oracle)). None by default.
     fn oracle(&self) -> Option<&dyn crate::refactor::references::Oracle> {
         None
+    }
+}
+
+/// The whole-word occurrences of `word` in the files that mention it (those without one are
+/// dropped).
+pub fn sites_of(mentioning: Mentioning, word: &str) -> WordSites {
+    let files = mentioning
+        .files
+        .into_iter()
+        .filter_map(|file| {
+            let offsets = crate::lang::calls::word_matches(&file.text, word);
+            (!offsets.is_empty()).then_some((file, offsets))
+        })
+        .collect();
+    WordSites {
+        files,
+        skipped: mentioning.skipped,
     }
 }
 

@@ -204,7 +204,7 @@ const OLD_GITIGNORE: &[u8] = b"# written by candor: its undo journal and lock\nj
 
 /// `<root>/.candor`, opened from the root's handle (a symbolic link there is refused). `None` when
 /// it does not exist and `create` is false.
-fn candor_dir(root: &Root, create: bool) -> Result<Option<Dir>, JournalError> {
+pub(crate) fn candor_dir(root: &Root, create: bool) -> Result<Option<Dir>, JournalError> {
     let path = root.path().join(CANDOR_DIR);
     let name = OsStr::new(CANDOR_DIR);
     if !create {

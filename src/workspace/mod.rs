@@ -4,12 +4,15 @@
 
 pub mod dir;
 mod failure;
+pub mod index;
+mod indexed;
 pub mod journal;
 pub mod journal_key;
 mod replace;
 mod root;
 pub mod search;
 mod sources;
+pub mod store;
 pub mod transaction;
 pub mod undo;
 pub mod walk;

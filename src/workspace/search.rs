@@ -70,17 +70,11 @@ pub fn call_sites(
                 .map(|p| p.to_string_lossy().replace('\\', "/"))
                 .unwrap_or_else(|_| entry.path().display().to_string());
             let outcome = scan_file(entry.path(), &relative, lang, name, &finder, max_file_bytes);
-            let mut report = report.lock().unwrap_or_else(|e| e.into_inner());
-            report.files_walked += 1;
-            match outcome {
-                Scan::NoMatch => {}
-                Scan::Parsed(calls) => {
-                    report.files_parsed += 1;
-                    report.files_with_calls += usize::from(!calls.is_empty());
-                    report.calls.extend(calls);
-                }
-                Scan::Skipped(why) => report.skipped.push((relative, why)),
-            }
+            tally(
+                &mut report.lock().unwrap_or_else(|e| e.into_inner()),
+                relative,
+                outcome,
+            );
             WalkState::Continue
         })
     });
@@ -90,6 +84,56 @@ pub fn call_sites(
         .sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
     report.skipped.sort();
     report
+}
+
+/// [`call_sites`] over the files the persistent index names (`candidates`, from
+/// `DiskSources::indexed_candidates`): the same report, without reading the other files.
+pub fn call_sites_in(
+    root: &Path,
+    candidates: &super::index::Candidates,
+    langs: &[Language],
+    name: &str,
+    max_file_bytes: u64,
+) -> SearchReport {
+    use rayon::prelude::*;
+    let finder = memchr::memmem::Finder::new(name.as_bytes());
+    let report = Mutex::new(SearchReport {
+        files_walked: candidates.walked,
+        ..SearchReport::default()
+    });
+    candidates.paths.par_iter().for_each(|relative| {
+        let Some(lang) = Language::from_path(relative).filter(|l| langs.contains(l)) else {
+            return;
+        };
+        if candidates.links.binary_search(relative).is_ok() {
+            return;
+        }
+        let path = root.join(relative);
+        let outcome = scan_file(&path, relative, lang, name, &finder, max_file_bytes);
+        let mut report = report.lock().unwrap_or_else(|e| e.into_inner());
+        report.files_walked -= 1;
+        tally(&mut report, relative.clone(), outcome);
+    });
+    let mut report = report.into_inner().unwrap_or_else(|e| e.into_inner());
+    report
+        .calls
+        .sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
+    report.skipped.sort();
+    report
+}
+
+/// Adds what scanning one file found.
+fn tally(report: &mut SearchReport, relative: String, outcome: Scan) {
+    report.files_walked += 1;
+    match outcome {
+        Scan::NoMatch => {}
+        Scan::Parsed(calls) => {
+            report.files_parsed += 1;
+            report.files_with_calls += usize::from(!calls.is_empty());
+            report.calls.extend(calls);
+        }
+        Scan::Skipped(why) => report.skipped.push((relative, why)),
+    }
 }
 
 enum Scan {

@@ -12,10 +12,15 @@ use tree_sitter::Tree;
 
 use crate::cancel::Cancel;
 use crate::edit::SourceFile;
+use crate::lang::Language;
 use crate::lang::symbols::Symbol;
-use crate::lang::{Language, SyntaxError};
-use crate::refactor::{Finding, Job, KnownParse, Mentioning, ParsedFiles, SourceError, Sources};
+use crate::refactor::{
+    Finding, Job, KnownParse, Mentioning, ParsedFiles, SourceError, Sources, WordSites,
+};
 
+use super::index::{self, Match};
+use super::indexed::Indexed;
+use super::store::{self, Stamp, Store, StoreStats};
 use super::{Root, walk};
 
 /// Limits on what candor agrees to read.
@@ -38,86 +43,55 @@ impl Default for Limits {
 pub struct DiskSources {
     pub root: Root,
     pub limits: Limits,
-    /// Recently parsed trees: previews of the same file reuse them, and a new version of a file
-    /// is re-parsed incrementally from the tree of its previous version.
-    trees: Mutex<Vec<CachedTree>>,
+    /// The warm store: trees and decoded files kept across requests, by content and stamp.
+    store: Store,
+    /// The persistent index, when the project has one.
+    index: Indexed,
 }
-
-/// A full tree with the path, content hash and text it was parsed from.
-#[derive(Debug)]
-struct CachedTree {
-    path: String,
-    sha256: String,
-    text: String,
-    tree: Tree,
-    /// Its syntax errors, computed when first asked for.
-    errors: std::sync::Arc<std::sync::OnceLock<Vec<SyntaxError>>>,
-    /// Its outline, computed when first asked for.
-    outline: std::sync::Arc<std::sync::OnceLock<Vec<Symbol>>>,
-}
-
-/// How many parsed trees the cache keeps.
-const CACHED_TREES: usize = 32;
 
 impl DiskSources {
     pub fn new(root: Root, limits: Limits) -> DiskSources {
         DiskSources {
             root,
             limits,
-            trees: Mutex::new(Vec::new()),
+            store: Store::new((store::DEFAULT_MAX_MB * 1_000_000) as usize),
+            index: Indexed::default(),
         }
+    }
+
+    /// The same sources with a store bounded by `max_mb` megabytes (`[store] max_mb`).
+    pub fn with_store_mb(mut self, max_mb: u64) -> DiskSources {
+        self.store = Store::new(max_mb.saturating_mul(1_000_000) as usize);
+        self
+    }
+
+    /// What the warm store holds and how it was used (for `candor mcp`'s log and `candor
+    /// debug store`).
+    pub fn store_stats(&self) -> StoreStats {
+        self.store.stats()
     }
 
     /// Remembers `tree` as the parse of `file` (the TUI hands over its trees this way).
     pub fn remember_tree(&self, file: &SourceFile, tree: Tree) {
-        let mut trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
-        trees.retain(|cached| cached.path != file.path);
-        trees.push(CachedTree {
-            path: file.path.clone(),
-            sha256: file.sha256.clone(),
-            text: file.text.clone(),
-            tree,
-            errors: Default::default(),
-            outline: Default::default(),
-        });
-        if trees.len() > CACHED_TREES {
-            trees.remove(0);
-        }
+        self.store.put_full(file, tree);
     }
 
     /// The full tree of the file at `path` parsed before with this content, if any.
     fn tree_of(&self, path: &str, sha256: &str) -> Option<Tree> {
-        let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
-        trees
-            .iter()
-            .find(|c| c.path == path && c.sha256 == sha256)
-            .map(|c| c.tree.clone())
+        self.store.full(path, sha256).map(|full| full.tree)
     }
 
-    /// The full tree of `file`: the cached one when the content is the same; re-parsed
-    /// incrementally from the cached tree of an earlier version of the file (only the changed
-    /// part is parsed again); parsed from scratch otherwise. Remembered for the next time.
+    /// The full tree of `file`: the kept one when the content is the same; re-parsed
+    /// incrementally from the kept tree of an earlier version of the file (only the changed
+    /// part is parsed again); parsed from scratch otherwise. Kept for the next time.
     pub fn parse_reusing(&self, lang: Language, file: &SourceFile) -> Tree {
-        let previous = {
-            let mut trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
-            let found = trees.iter().position(|c| c.path == file.path);
-            match found.map(|i| &trees[i]) {
-                Some(c) if c.sha256 == file.sha256 => {
-                    let tree = c.tree.clone();
-                    // The most recently used stays longest.
-                    if let Some(i) = found {
-                        let hit = trees.remove(i);
-                        trees.push(hit);
-                    }
-                    return tree;
-                }
-                Some(c) => Some((c.text.clone(), c.tree.clone())),
-                None => None,
-            }
-        };
-        let tree = match previous {
-            Some((old_text, old_tree)) => {
-                crate::lang::incremental::reparse(lang, &old_text, &old_tree, &file.text)
+        if let Some(full) = self.store.full(&file.path, &file.sha256) {
+            return full.tree;
+        }
+        self.store.count_parse();
+        let tree = match self.store.any_full(&file.path) {
+            Some((_, old)) => {
+                crate::lang::incremental::reparse(lang, &old.text, &old.tree, &file.text)
             }
             None => lang.parse(&file.text),
         };
@@ -125,11 +99,22 @@ impl DiskSources {
         tree
     }
 
-    /// Reads and decodes one file; `Ok(None)` when it does not exist.
+    /// Reads and decodes one file; `Ok(None)` when it does not exist. A file whose stamp (size,
+    /// mtime, inode) is the one it had when it was last read, long enough after its last change,
+    /// is not read or hashed again.
     pub fn read(&self, path: &str) -> Result<Option<SourceFile>, SourceError> {
         let resolved = self.root.resolve(path)?;
         if !resolved.exists {
             return Ok(None);
+        }
+        let stamp = std::fs::symlink_metadata(&resolved.real)
+            .ok()
+            .filter(|meta| meta.is_file())
+            .map(|meta| Stamp::of(&meta));
+        if let Some(stamp) = stamp
+            && let Some(file) = self.store.read(&resolved.relative, stamp)
+        {
+            return Ok(Some(file));
         }
         // Through the root's handle, one name at a time: never through a link swapped in since.
         let bytes = self
@@ -139,7 +124,14 @@ impl DiskSources {
                 path: resolved.relative.clone(),
                 reason,
             })?;
-        decode(&resolved.relative, &bytes).map(Some)
+        let file = decode(&resolved.relative, &bytes)?;
+        match stamp {
+            Some(stamp) if !stamp.is_racy(store::now_ns()) && stamp.size == bytes.len() as u64 => {
+                self.store.put_read(stamp, &file)
+            }
+            _ => self.store.forget_read(&resolved.relative),
+        }
+        Ok(Some(file))
     }
 }
 
@@ -151,14 +143,27 @@ impl DiskSources {
         word: &str,
         cancel: &Cancel,
     ) -> Result<Mentioning, SourceError> {
+        self.mentioning_as(lang, word, Match::Substring, cancel)
+    }
+
+    /// The files of `lang` whose text holds `word` as `how` asks (a superset for
+    /// [`Match::Whole`]: the walk's substring search, or the index's whole words): the index
+    /// names the files to read when the project has one, else the walk reads them all.
+    fn mentioning_as(
+        &self,
+        lang: Language,
+        word: &str,
+        how: Match,
+        cancel: &Cancel,
+    ) -> Result<Mentioning, SourceError> {
         let mut mentioning = Mentioning::default();
-        let found = walk::files_containing(
-            self.root.path(),
-            lang,
-            word,
-            self.limits.max_file_bytes,
-            cancel,
-        );
+        let max = self.limits.max_file_bytes;
+        let found = match self.index.candidates(&self.root, max, &[lang], word, how) {
+            Some(candidates) => {
+                super::indexed::containing(&self.root, &candidates, lang, word, max, cancel)
+            }
+            None => walk::files_containing(self.root.path(), lang, word, max, cancel),
+        };
         cancel.check().map_err(|e| cancelled(word, e))?;
         for (absolute, bytes) in found {
             let Some(relative) = self.root.relative_of(&absolute) else {
@@ -173,6 +178,28 @@ impl DiskSources {
             }
         }
         Ok(mentioning)
+    }
+}
+
+impl DiskSources {
+    /// [`Sources::word_sites`], stopping early once `cancel` is set: the files the index names
+    /// (or the walk finds), each searched for the word's whole-word occurrences.
+    pub fn word_sites_cancellable(
+        &self,
+        lang: Language,
+        word: &str,
+        cancel: &Cancel,
+    ) -> Result<WordSites, SourceError> {
+        let mentioning = self.mentioning_as(lang, word, Match::Whole, cancel)?;
+        Ok(crate::refactor::sites_of(mentioning, word))
+    }
+
+    /// The persistent index's answer for `candor calls`: the files of `langs` whose text holds
+    /// `word` (`None` without a usable index).
+    pub fn indexed_candidates(&self, langs: &[Language], word: &str) -> Option<index::Candidates> {
+        let max = self.limits.max_file_bytes;
+        self.index
+            .candidates(&self.root, max, langs, word, Match::Substring)
     }
 }
 
@@ -199,6 +226,10 @@ impl Sources for DiskSources {
         self.mentioning(lang, word, &Cancel::never())
     }
 
+    fn word_sites(&self, lang: Language, word: &str) -> Result<WordSites, SourceError> {
+        self.word_sites_cancellable(lang, word, &Cancel::never())
+    }
+
     fn dir_exists(&self, path: &str) -> bool {
         if path.is_empty() {
             return true;
@@ -222,42 +253,42 @@ impl ParsedFiles for DiskSources {
     }
 
     fn tree_in_passing(&self, lang: Language, file: &SourceFile) -> Tree {
-        self.tree_of(&file.path, &file.sha256)
-            .unwrap_or_else(|| lang.parse(&file.text))
+        // Kept too: the store is bounded by memory, and the next preview asks again.
+        self.parse_reusing(lang, file)
     }
 
     fn tree_around_words(&self, lang: Language, file: &SourceFile, words: &[&str]) -> Tree {
-        // A full tree at hand beats a partial one; a partial tree is never cached.
-        self.tree_of(&file.path, &file.sha256)
-            .unwrap_or_else(|| crate::lang::partial::parse_around_words(lang, &file.text, words).0)
+        // A full tree at hand beats a partial one; a partial one is kept for these words.
+        if let Some(tree) = self.tree_of(&file.path, &file.sha256) {
+            return tree;
+        }
+        if let Some(tree) = self.store.partial(file, words) {
+            return tree;
+        }
+        self.store.count_parse();
+        let tree = crate::lang::partial::parse_around_words(lang, &file.text, words).0;
+        self.store.put_partial(file, words, tree.clone());
+        tree
     }
 
     fn known(&self, path: &str, sha256: &str) -> Option<KnownParse> {
-        let (tree, text, errors) = {
-            let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
-            let c = trees
-                .iter()
-                .find(|c| c.path == path && c.sha256 == sha256)?;
-            (c.tree.clone(), c.text.clone(), c.errors.clone())
-        };
-        // Computed outside the lock, once per content.
-        let errors = errors
-            .get_or_init(|| crate::lang::syntax_errors(&tree, &text))
+        let full = self.store.full(path, sha256)?;
+        // Computed once per content, outside the store's lock.
+        let errors = full
+            .errors
+            .get_or_init(|| crate::lang::syntax_errors(&full.tree, &full.text))
             .clone();
-        Some(KnownParse { tree, errors })
+        Some(KnownParse {
+            tree: full.tree,
+            errors,
+        })
     }
 
     fn outline(&self, lang: Language, file: &SourceFile, tree: &Tree) -> Vec<Symbol> {
-        let memo = {
-            let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
-            trees
-                .iter()
-                .find(|c| c.path == file.path && c.sha256 == file.sha256)
-                .map(|c| c.outline.clone())
-        };
-        // The cached tree is the tree of this content, so its outline is this outline.
-        match memo {
-            Some(memo) => memo
+        // The kept tree is the tree of this content, so its outline is this outline.
+        match self.store.full(&file.path, &file.sha256) {
+            Some(full) => full
+                .outline
                 .get_or_init(|| crate::lang::symbols::outline(lang, tree, &file.text))
                 .clone(),
             None => crate::lang::symbols::outline(lang, tree, &file.text),
@@ -296,6 +327,16 @@ impl<'a> SkipRecorder<'a> {
         self
     }
 
+    fn record(&self, found: &[(String, String)]) {
+        if let Ok(mut skipped) = self.skipped.lock() {
+            for (path, reason) in found {
+                skipped
+                    .entry(path.clone())
+                    .or_insert_with(|| reason.clone());
+            }
+        }
+    }
+
     /// One warning per skipped file.
     pub fn findings(&self) -> Vec<Finding> {
         let skipped = self.skipped.lock().map(|s| s.clone()).unwrap_or_default();
@@ -320,14 +361,16 @@ impl Sources for SkipRecorder<'_> {
 
     fn files_mentioning(&self, lang: Language, word: &str) -> Result<Mentioning, SourceError> {
         let mentioning = self.inner.mentioning(lang, word, &self.cancel)?;
-        if let Ok(mut skipped) = self.skipped.lock() {
-            for (path, reason) in &mentioning.skipped {
-                skipped
-                    .entry(path.clone())
-                    .or_insert_with(|| reason.clone());
-            }
-        }
+        self.record(&mentioning.skipped);
         Ok(mentioning)
+    }
+
+    fn word_sites(&self, lang: Language, word: &str) -> Result<WordSites, SourceError> {
+        let sites = self
+            .inner
+            .word_sites_cancellable(lang, word, &self.cancel)?;
+        self.record(&sites.skipped);
+        Ok(sites)
     }
 
     fn dir_exists(&self, path: &str) -> bool {

@@ -139,7 +139,7 @@ const OUTSIDE_ENTRIES: usize = 5_000;
 /// The files reached through the link `link` that lead out of `root` and mention the needle,
 /// each with why it was not searched: candor reads and writes only inside the project, so
 /// their references are reported, not silently left (a link inside the root is walked there).
-fn linked_outside(
+pub(crate) fn linked_outside(
     root: &Path,
     link: &Path,
     lang: Language,

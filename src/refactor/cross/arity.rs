@@ -50,12 +50,12 @@ fn check_function_in(
     }
     let mut findings = Vec::new();
     for (path, text) in project.files_mentioning_after(&function.name) {
-        let reparsed;
+        let fetched;
         let tree = match parsed {
             Some((file, after, tree)) if file == path && after == text => tree,
             _ => {
-                reparsed = project.lang.parse(&text);
-                &reparsed
+                fetched = project.tree_after(&path, &text);
+                &fetched
             }
         };
         for (call, explicit_receiver) in function.certain_calls(&path, &text, tree) {

@@ -133,9 +133,54 @@ impl<'a> Project<'a> {
             return tree.clone();
         }
         let lang = Language::from_path(&change.path).unwrap_or(self.lang);
-        let tree = lang.parse(if after { &change.after } else { &change.before });
+        let tree = match (&change.sha256_before, after) {
+            // The text on disk: the store's tree when it has one (the next preview asks again).
+            (Some(sha256), false) => {
+                let before = SourceFile {
+                    path: change.path.clone(),
+                    text: change.before.clone(),
+                    bom: change.bom,
+                    sha256: sha256.clone(),
+                };
+                self.sources.parsed().tree_in_passing(lang, &before)
+            }
+            // The result of a change to a file on disk: re-parsed from the tree before, only
+            // around its edits (as the syntax check of every plan does).
+            (Some(_), true) => {
+                let before = self.tree(change, false);
+                let edits = change
+                    .edits
+                    .iter()
+                    .map(|e| (e.range.clone(), e.new_text.as_str()));
+                crate::lang::incremental::reparse_edits(
+                    lang,
+                    &change.before,
+                    &before,
+                    edits,
+                    &change.after,
+                )
+            }
+            _ => lang.parse(if after { &change.after } else { &change.before }),
+        };
         self.trees.borrow_mut().insert(key, tree.clone());
         tree
+    }
+
+    /// The tree of `text`, the file at `path` after the refactor (from
+    /// [`files_mentioning_after`](Project::files_mentioning_after)): the change's tree when the
+    /// refactor changed it, the store's tree of the file when it did not, else a parse.
+    pub fn tree_after(&self, path: &str, text: &str) -> Tree {
+        match self.change(path) {
+            Some(change) if change.after == text => self.tree(change, true),
+            Some(_) => self.lang.parse(text),
+            // A file the refactor did not change: the store's tree of it, when it has one.
+            None => match self.sources.file(path) {
+                Ok(Some(file)) if file.text == text => {
+                    self.sources.parsed().tree_in_passing(self.lang, &file)
+                }
+                _ => self.lang.parse(text),
+            },
+        }
     }
 
     /// The changes of files in the request's language.

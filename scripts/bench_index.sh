@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Figures for issue 22 items 1 and 2 (the warm store and the persistent index), beside `rg -w`
+# and the machine's load: change signature of textwrap.dedent (dry run) on a copy of the
+# machine's Python standard library as the CPython `Lib` stand-in — cold without an index, with
+# a warm index, and the second call of one `candor mcp` session —; `candor calls len` /
+# `isinstance` with a warm index; a Rust rename of `is_empty` in a copy of syn, serde and
+# regex-syntax from the cargo registry; peak RSS; the index's size against the source bytes.
+# The heuristic backend (tree-sitter) throughout: the figures are candor's own engine, not rope's.
+#
+# Usage: scripts/bench_index.sh [RUNS]   (CANDOR_BIN: the binary, default target/release/candor;
+#        BENCH_DIR: where the trees are copied, default /tmp/candor-bench-index)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${1:-3}
+BIN=${CANDOR_BIN:-${CARGO_TARGET_DIR:-target}/release/candor}
+WORK=${BENCH_DIR:-/tmp/candor-bench-index}
+export CANDOR_BACKEND=tree-sitter XDG_CONFIG_HOME=$WORK/no-user-config
+mkdir -p "$WORK"
+STDLIB=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
+if [ ! -d "$WORK/Lib" ]; then
+  mkdir -p "$WORK/Lib"
+  (cd "$STDLIB" && tar cf - --exclude=site-packages --exclude=dist-packages --exclude=__pycache__ .) | (cd "$WORK/Lib" && tar xf -)
+fi
+if [ ! -d "$WORK/rs" ]; then
+  mkdir -p "$WORK/rs"
+  for crate in syn-2.0.119 serde-1.0.229 regex-syntax-0.8.12; do
+    cp -r "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"$crate" "$WORK/rs/"
+  done
+fi
+LIB=$WORK/Lib
+RS=$WORK/rs
+
+load() { cut -d' ' -f1 /proc/loadavg; }
+# The median wall time of RUNS runs of "$@", in ms (output discarded).
+ms() {
+  local times=() start end
+  for _ in $(seq "$RUNS"); do
+    start=$(date +%s%N); "$@" >/dev/null 2>&1 || true; end=$(date +%s%N)
+    times+=($(( (end - start) / 1000000 )))
+  done
+  printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p"
+}
+row() { # name ms rg_ms
+  printf '%-58s %7s ms  %6s× rg   (load %s)\n' "$1" "$2" "$(python3 -c "print(f'{$2/max($3,1):.2f}')")" "$(load)"
+}
+
+DEDENT='{"file_path":"textwrap.py","function_name":"dedent","new_parameters":[{"name":"text"},{"name":"strip","default":"False"}],"dry_run":true}'
+echo "Lib: $(find "$LIB" -name '*.py' | wc -l) .py files, $(find "$LIB" -name '*.py' -print0 | du -cb --files0-from=- | tail -1 | cut -f1) bytes; rust tree: $(find "$RS" -name '*.rs' | wc -l) .rs files"
+
+rg_dedent=$(ms rg -w dedent -t py "$LIB")
+row "rg -w dedent (Lib)" "$rg_dedent" "$rg_dedent"
+rm -rf "$LIB/.candor"
+cold=$(ms "$BIN" call refactor_change_signature "$DEDENT" --root "$LIB")
+row "change signature dedent, dry run, no index" "$cold" "$rg_dedent"
+"$BIN" index --root "$LIB" >/dev/null 2>&1
+warm=$(ms "$BIN" call refactor_change_signature "$DEDENT" --root "$LIB")
+row "change signature dedent, dry run, warm index" "$warm" "$rg_dedent"
+
+# One `candor mcp` session, the same call twice: the wall time of each, as the client sees it.
+read -r first second < <(python3 - "$BIN" "$LIB" "$DEDENT" <<'PY'
+import json, subprocess, sys, time
+bin, root, args = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+p = subprocess.Popen([bin, "mcp", "--root", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+def send(msg):
+    p.stdin.write(json.dumps(msg) + "\n"); p.stdin.flush()
+def answer():
+    while True:
+        msg = json.loads(p.stdout.readline())
+        if "id" in msg:
+            return msg
+send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}}})
+answer()
+send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+times = []
+for i in (1, 2):
+    start = time.perf_counter()
+    send({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": "refactor_change_signature", "arguments": args}})
+    reply = answer()
+    assert "result" in reply and not reply["result"].get("isError"), str(reply)[:300]
+    times.append(int((time.perf_counter() - start) * 1000))
+p.stdin.close(); p.wait()
+print(*times)
+PY
+)
+row "mcp session, first call (warm index)" "$first" "$rg_dedent"
+row "mcp session, second call" "$second" "$rg_dedent"
+echo "  second / first = $(python3 -c "print(f'{$second/max($first,1):.2f}')")"
+
+for name in len isinstance; do
+  rg_ms=$(ms rg -w "$name" -t py "$LIB")
+  row "rg -w $name (Lib)" "$rg_ms" "$rg_ms"
+  row "candor calls $name, warm index" "$(ms "$BIN" calls "$name" --lang python --root "$LIB")" "$rg_ms"
+done
+
+RENAME='{"file_path":"syn-2.0.119/src/punctuated.rs","symbol_name":"is_empty","new_name":"is_void","dry_run":true}'
+rg_rs=$(ms rg -w is_empty -t rust "$RS")
+row "rg -w is_empty (syn+serde+regex-syntax)" "$rg_rs" "$rg_rs"
+rm -rf "$RS/.candor"
+row "rename is_empty, dry run, no index" "$(ms "$BIN" call refactor_rename_symbol "$RENAME" --root "$RS")" "$rg_rs"
+"$BIN" index --root "$RS" >/dev/null 2>&1
+row "rename is_empty, dry run, warm index" "$(ms "$BIN" call refactor_rename_symbol "$RENAME" --root "$RS")" "$rg_rs"
+
+rss() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; }
+echo "peak RSS, change signature with warm index: $(rss "$BIN" call refactor_change_signature "$DEDENT" --root "$LIB") KB (load $(load))"
+mv "$LIB/.candor/index" "$LIB/.candor/index.off"
+echo "peak RSS, change signature without index: $(rss "$BIN" call refactor_change_signature "$DEDENT" --root "$LIB") KB (load $(load))"
+mv "$LIB/.candor/index.off" "$LIB/.candor/index"
+rm -rf "$LIB/.candor/index"
+start=$(date +%s%N); "$BIN" index --root "$LIB" >/dev/null 2>&1; end=$(date +%s%N)
+echo "first index build of Lib: $(( (end - start) / 1000000 )) ms (load $(load))"
+src=$(find "$LIB" -name '*.py' -print0 | du -cb --files0-from=- | tail -1 | cut -f1)
+idx=$(stat -c %s "$LIB/.candor/index/index.bin")
+echo "index size: $idx bytes for $src source bytes ($(python3 -c "print(f'{100*$idx/$src:.1f}')")%)"

@@ -1,0 +1,225 @@
+//! The index file's bytes: a magic, a format version, the body's length and sha256 (so a corrupt
+//! or half-written file is detected, never read), and the body — the limit it was built with,
+//! the vocabulary and each file's stamp, hash and postings. Pure: bytes in, bytes out.
+
+use super::{Entry, Held, Index};
+use crate::workspace::store::Stamp;
+
+const MAGIC: &[u8; 8] = b"CANDORIX";
+/// Bumped whenever the body's layout or meaning changes; another version is not read.
+pub const VERSION: u32 = 1;
+const HEADER: usize = 8 + 4 + 8 + 32;
+
+/// Why an index file cannot be used (then the walk answers).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FormatError {
+    #[error("it is not a candor index")]
+    NotAnIndex,
+    #[error("it was written by another candor (format {found}, this one reads {VERSION})")]
+    Version { found: u32 },
+    #[error("it is corrupt or half-written (its checksum does not match)")]
+    Corrupt,
+}
+
+pub fn encode(index: &Index) -> Vec<u8> {
+    let mut body = Vec::new();
+    put(&mut body, index.max_bytes);
+    put(&mut body, index.vocab.len() as u64);
+    for word in &index.vocab {
+        put_bytes(&mut body, word.as_bytes());
+    }
+    put(&mut body, index.files.len() as u64);
+    for (path, entry) in &index.files {
+        put_bytes(&mut body, path.as_bytes());
+        put(&mut body, entry.stamp.size);
+        body.extend_from_slice(&entry.stamp.mtime_ns.to_le_bytes());
+        put(&mut body, entry.stamp.inode);
+        body.push(u8::from(entry.racy));
+        body.extend_from_slice(&entry.sha256);
+        match &entry.held {
+            Held::Special => body.push(0),
+            Held::Link => body.push(1),
+            Held::Text(postings) => {
+                body.push(2);
+                put(&mut body, postings.len() as u64);
+                let mut last = 0;
+                for (id, roles) in postings {
+                    put(&mut body, u64::from(id - last));
+                    body.push(*roles);
+                    last = *id;
+                }
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(HEADER + body.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+    out.extend_from_slice(&sha256(&body));
+    out.extend_from_slice(&body);
+    out
+}
+
+pub fn decode(bytes: &[u8]) -> Result<Index, FormatError> {
+    if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+        return Err(FormatError::NotAnIndex);
+    }
+    let found = u32::from_le_bytes(bytes[8..12].try_into().unwrap_or_default());
+    if found != VERSION {
+        return Err(FormatError::Version { found });
+    }
+    let len = u64::from_le_bytes(bytes[12..20].try_into().unwrap_or_default());
+    let body = &bytes[HEADER..];
+    if body.len() as u64 != len || sha256(body)[..] != bytes[20..52] {
+        return Err(FormatError::Corrupt);
+    }
+    body_of(&mut Reader { bytes: body, at: 0 }).ok_or(FormatError::Corrupt)
+}
+
+fn body_of(r: &mut Reader<'_>) -> Option<Index> {
+    let max_bytes = r.num()?;
+    let words = r.num()? as usize;
+    let mut vocab = Vec::with_capacity(words.min(1 << 20));
+    for _ in 0..words {
+        vocab.push(String::from_utf8(r.bytes()?.to_vec()).ok()?);
+    }
+    let mut index = Index::empty(max_bytes);
+    index.vocab = vocab;
+    for _ in 0..r.num()? {
+        let path = String::from_utf8(r.bytes()?.to_vec()).ok()?;
+        let size = r.num()?;
+        let mtime_ns = i128::from_le_bytes(r.take(16)?.try_into().ok()?);
+        let inode = r.num()?;
+        let racy = r.take(1)?[0] == 1;
+        let sha256: [u8; 32] = r.take(32)?.try_into().ok()?;
+        let held = match r.take(1)?[0] {
+            0 => Held::Special,
+            1 => Held::Link,
+            2 => {
+                let count = r.num()? as usize;
+                let mut postings = Vec::with_capacity(count.min(1 << 20));
+                let mut last = 0u32;
+                for _ in 0..count {
+                    last = last.checked_add(u32::try_from(r.num()?).ok()?)?;
+                    if last as usize >= index.vocab.len() {
+                        return None;
+                    }
+                    postings.push((last, r.take(1)?[0]));
+                }
+                Held::Text(postings)
+            }
+            _ => return None,
+        };
+        let stamp = Stamp {
+            size,
+            mtime_ns,
+            inode,
+        };
+        let entry = Entry {
+            stamp,
+            racy,
+            sha256,
+            held,
+        };
+        index.files.insert(path, entry);
+    }
+    (r.at == r.bytes.len()).then_some(index)
+}
+
+fn sha256(bytes: &[u8]) -> [u8; 32] {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes).into()
+}
+
+/// LEB128.
+fn put(out: &mut Vec<u8>, mut n: u64) {
+    loop {
+        let byte = (n & 0x7f) as u8;
+        n >>= 7;
+        if n == 0 {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    put(out, bytes.len() as u64);
+    out.extend_from_slice(bytes);
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let slice = self.bytes.get(self.at..self.at.checked_add(n)?)?;
+        self.at += n;
+        Some(slice)
+    }
+
+    fn num(&mut self) -> Option<u64> {
+        let mut n = 0u64;
+        for shift in (0..64).step_by(7) {
+            let byte = self.take(1)?[0];
+            n |= u64::from(byte & 0x7f) << shift;
+            if byte & 0x80 == 0 {
+                return Some(n);
+            }
+        }
+        None
+    }
+
+    fn bytes(&mut self) -> Option<&'a [u8]> {
+        let len = usize::try_from(self.num()?).ok()?;
+        self.take(len)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::Language;
+
+    fn sample() -> Index {
+        let mut index = Index::empty(1000);
+        let stamp = Stamp {
+            size: 20,
+            mtime_ns: 1_700_000_000_123_456_789,
+            inode: 42,
+        };
+        index.add_text(
+            "a.py",
+            stamp,
+            [7; 32],
+            Language::Python,
+            "def f(): g() # h\n",
+        );
+        index.add_special("b.py", stamp, Held::Link);
+        index
+    }
+
+    #[test]
+    fn an_index_reads_back_as_written() {
+        let index = sample();
+        let bytes = encode(&index);
+        assert_eq!(decode(&bytes).unwrap(), index);
+    }
+
+    #[test]
+    fn a_corrupt_truncated_or_other_version_file_is_refused() {
+        let bytes = encode(&sample());
+        let mut flipped = bytes.clone();
+        let last = flipped.len() - 3;
+        flipped[last] ^= 1;
+        assert_eq!(decode(&flipped), Err(FormatError::Corrupt));
+        assert_eq!(decode(&bytes[..bytes.len() - 5]), Err(FormatError::Corrupt));
+        let mut old = bytes.clone();
+        old[8] = 0;
+        assert_eq!(decode(&old), Err(FormatError::Version { found: 0 }));
+        assert_eq!(decode(b"hello"), Err(FormatError::NotAnIndex));
+    }
+}

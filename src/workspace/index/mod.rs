@@ -1,0 +1,230 @@
+//! The persistent index in `<root>/.candor/index/` (issue 22, item 2): for each project file the
+//! walk lists, its stamp (size, mtime, inode), sha256 and identifier postings with their lexical
+//! roles; brought up to date from `stat` before each question, so it answers "which files can
+//! hold this name" without reading the files that cannot. Never required: a missing, corrupt or
+//! older index leaves the question to the walk. `candor index` builds it.
+
+mod build;
+mod disk;
+mod format;
+pub mod tokens;
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::lang::Language;
+use crate::workspace::store::Stamp;
+
+pub use build::{Refreshed, refresh};
+pub use disk::{LoadError, load, save};
+pub use format::{FormatError, VERSION};
+
+/// The size of `index` on disk, in bytes.
+pub fn encoded_len(index: &Index) -> usize {
+    format::encode(index).len()
+}
+
+/// The index in memory.
+#[derive(Debug, Clone)]
+pub struct Index {
+    /// The file size limit it was built with (a file over it is [`Held::Special`]).
+    pub max_bytes: u64,
+    vocab: Vec<String>,
+    /// Word → id, for adding words; empty until then.
+    ids: HashMap<String, u32>,
+    /// By project-relative path, as the walk lists them.
+    files: BTreeMap<String, Entry>,
+}
+
+/// Equal when they hold the same files and words (the lookup table is a cache).
+impl PartialEq for Index {
+    fn eq(&self, other: &Index) -> bool {
+        (self.max_bytes, &self.vocab, &self.files) == (other.max_bytes, &other.vocab, &other.files)
+    }
+}
+
+impl Eq for Index {}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Entry {
+    stamp: Stamp,
+    /// Changed so shortly before it was indexed that its stamp is not trusted.
+    racy: bool,
+    sha256: [u8; 32],
+    held: Held,
+}
+
+/// What the index knows of a file's content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Held {
+    /// Not decodable text, or over the limit: a question reads it as the walk does.
+    Special,
+    /// A symbolic link: a question looks where it leads as the walk does.
+    Link,
+    /// Sorted (word id, roles) postings.
+    Text(Vec<(u32, u8)>),
+}
+
+/// How a name must occur in a file for the file to be a candidate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Match {
+    /// As a whole word (`word_matches`).
+    Whole,
+    /// Anywhere, as a substring of the text (`files_mentioning`).
+    Substring,
+}
+
+/// The files a question must read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Candidates {
+    /// Project-relative paths, sorted; every file of the walk that can answer, and every file
+    /// the index cannot see into (links, binary, over the limit).
+    pub paths: Vec<String>,
+    /// Of them, the symbolic links.
+    pub links: Vec<String>,
+    /// How many regular files of the languages the index lists (what the walk would visit).
+    pub walked: usize,
+}
+
+/// Figures for `candor index --status`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Status {
+    pub files: usize,
+    pub text_files: usize,
+    pub words: usize,
+    pub postings: usize,
+}
+
+impl Index {
+    pub fn empty(max_bytes: u64) -> Index {
+        Index {
+            max_bytes,
+            vocab: Vec::new(),
+            ids: HashMap::new(),
+            files: BTreeMap::new(),
+        }
+    }
+
+    fn id(&mut self, word: &str) -> u32 {
+        // Filled only when words are added (a load leaves it empty: most questions add none).
+        if self.ids.len() != self.vocab.len() {
+            self.ids = (self.vocab.iter().enumerate())
+                .map(|(id, w)| (w.clone(), id as u32))
+                .collect();
+        }
+        if let Some(id) = self.ids.get(word) {
+            return *id;
+        }
+        let id = self.vocab.len() as u32;
+        self.vocab.push(word.to_string());
+        self.ids.insert(word.to_string(), id);
+        id
+    }
+
+    /// Indexes a decoded text file.
+    #[cfg(test)]
+    pub(crate) fn add_text(
+        &mut self,
+        path: &str,
+        stamp: Stamp,
+        sha256: [u8; 32],
+        lang: Language,
+        text: &str,
+    ) {
+        let runs = tokens::runs(lang, text);
+        self.add_runs(path, stamp, sha256, runs.into_iter());
+    }
+
+    fn add_runs<'a>(
+        &mut self,
+        path: &str,
+        stamp: Stamp,
+        sha256: [u8; 32],
+        runs: impl Iterator<Item = (&'a str, u8)>,
+    ) {
+        let mut postings: Vec<(u32, u8)> =
+            runs.map(|(word, roles)| (self.id(word), roles)).collect();
+        postings.sort_unstable();
+        let entry = Entry {
+            stamp,
+            racy: stamp.is_racy(crate::workspace::store::now_ns()),
+            sha256,
+            held: Held::Text(postings),
+        };
+        self.files.insert(path.to_string(), entry);
+    }
+
+    /// Records a file the index does not see into.
+    pub(crate) fn add_special(&mut self, path: &str, stamp: Stamp, held: Held) {
+        let entry = Entry {
+            stamp,
+            racy: true,
+            sha256: [0; 32],
+            held,
+        };
+        self.files.insert(path.to_string(), entry);
+    }
+
+    /// The files of `langs` that can hold `word` as `how` asks; `None` when the index cannot
+    /// answer for such a word (empty, or with a character that is not a word character).
+    pub fn candidates(&self, langs: &[Language], word: &str, how: Match) -> Option<Candidates> {
+        if !tokens::is_word(word) {
+            return None;
+        }
+        let wanted: Vec<bool> = match how {
+            Match::Whole => {
+                let mut wanted = vec![false; self.vocab.len()];
+                if let Some(id) = self.vocab.iter().position(|w| w == word) {
+                    wanted[id] = true;
+                }
+                wanted
+            }
+            Match::Substring => {
+                let finder = memchr::memmem::Finder::new(word.as_bytes());
+                self.vocab
+                    .iter()
+                    .map(|w| finder.find(w.as_bytes()).is_some())
+                    .collect()
+            }
+        };
+        let mut found = Candidates::default();
+        for (path, entry) in &self.files {
+            if let Held::Link = entry.held {
+                found.paths.push(path.clone());
+                found.links.push(path.clone());
+                continue;
+            }
+            if !Language::from_path(path).is_some_and(|l| langs.contains(&l)) {
+                continue;
+            }
+            found.walked += 1;
+            let holds = match &entry.held {
+                Held::Text(postings) => postings.iter().any(|(id, _)| wanted[*id as usize]),
+                _ => true,
+            };
+            if holds {
+                found.paths.push(path.clone());
+            }
+        }
+        Some(found)
+    }
+
+    pub fn status(&self) -> Status {
+        let mut status = Status {
+            files: self.files.len(),
+            words: self.vocab.len(),
+            ..Status::default()
+        };
+        for entry in self.files.values() {
+            if let Held::Text(postings) = &entry.held {
+                status.text_files += 1;
+                status.postings += postings.len();
+            }
+        }
+        status
+    }
+
+    /// The project-relative paths it lists, in order (for tests: the walk's files).
+    pub fn paths(&self) -> Vec<String> {
+        self.files.keys().cloned().collect()
+    }
+}

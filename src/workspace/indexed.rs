@@ -1,0 +1,107 @@
+//! The project-wide searches of the shell, answered from the persistent index when the project
+//! has one: the index is loaded once per process, brought up to date from `stat` before each
+//! question (and saved when that changed it), and names the files to read; each of them is then
+//! read and searched exactly as the walk would (so the answer is the walk's, byte for byte). No
+//! index, or a broken one: `None`, and the walk answers (a broken one is noted on stderr once).
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use super::Root;
+use super::index::{self, Candidates, Index, Match};
+use super::walk;
+use crate::cancel::Cancel;
+use crate::lang::Language;
+
+/// The index of one project as a process sees it.
+#[derive(Debug, Default)]
+pub struct Indexed {
+    state: Mutex<State>,
+}
+
+#[derive(Debug, Default)]
+enum State {
+    #[default]
+    Unread,
+    Absent,
+    Broken,
+    Ready(Box<Index>),
+}
+
+impl Indexed {
+    /// The files of `langs` that can hold `word` as `how` asks, from an up-to-date index; `None`
+    /// when there is no usable index or it cannot answer for this word.
+    pub fn candidates(
+        &self,
+        root: &Root,
+        max_bytes: u64,
+        langs: &[Language],
+        word: &str,
+        how: Match,
+    ) -> Option<Candidates> {
+        if !index::tokens::is_word(word) {
+            return None;
+        }
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if let State::Unread = *state {
+            *state = match index::load(root) {
+                Ok(Some(index)) => State::Ready(Box::new(index)),
+                Ok(None) => State::Absent,
+                Err(e) => {
+                    eprintln!("candor: {e}");
+                    State::Broken
+                }
+            };
+        }
+        let State::Ready(index) = &mut *state else {
+            return None;
+        };
+        if index.max_bytes != max_bytes {
+            // Built with another size limit: what it holds of large files is not this one's.
+            **index = Index::empty(max_bytes);
+        }
+        if index::refresh(index, root.path(), None).changed()
+            && let Err(e) = index::save(root, index)
+        {
+            eprintln!("candor: the index could not be saved ({e}); it is used as it is in memory");
+        }
+        index.candidates(langs, word, how)
+    }
+}
+
+/// What the walk's `files_containing` gives for `word`, for the candidate files only: each read
+/// with the walk's limits and kept when its bytes contain the word; each link looked through as
+/// the walk does. Sorted by path.
+pub fn containing(
+    root: &Root,
+    candidates: &Candidates,
+    lang: Language,
+    word: &str,
+    max_bytes: u64,
+    cancel: &Cancel,
+) -> Vec<(PathBuf, Result<Vec<u8>, String>)> {
+    use rayon::prelude::*;
+    let finder = memchr::memmem::Finder::new(word.as_bytes());
+    let mut found: Vec<_> = candidates
+        .paths
+        .par_iter()
+        .flat_map_iter(|path| {
+            let absolute = root.path().join(path);
+            if cancel.is_cancelled() {
+                return Vec::new();
+            }
+            if candidates.links.binary_search(path).is_ok() {
+                return walk::linked_outside(root.path(), &absolute, lang, &finder, max_bytes);
+            }
+            if !Language::from_path(path).is_some_and(|l| l == lang) {
+                return Vec::new();
+            }
+            match walk::read_limited(&absolute, max_bytes) {
+                Ok(bytes) if finder.find(&bytes).is_none() => Vec::new(),
+                result => vec![(absolute, result)],
+            }
+        })
+        .collect();
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    found
+}

@@ -1,0 +1,330 @@
+//! The persistent index (issue 22, item 2): the same answers as the walk, byte for byte, on
+//! randomly edited trees, on the demo and through the real binary; a broken index falls back to
+//! the walk; two processes building it at once leave a valid index.
+
+mod common;
+
+use std::path::Path;
+
+use candor::config::Config;
+use candor::lang::Language;
+use candor::refactor::Sources;
+use candor::workspace::{DiskSources, Limits, Root, index, walk};
+use common::Rng;
+use proptest::prelude::*;
+
+const WORDS: &[&str] = &[
+    "helper", "help", "helpers", "_helper", "dédent", "dedent", "x1", "Item", "len",
+];
+
+fn sources(root: &Path) -> DiskSources {
+    DiskSources::new(
+        Root::new(root).unwrap(),
+        Limits {
+            max_file_bytes: 400,
+        },
+    )
+}
+
+/// A line of Python or Rust made of random words in code, strings and comments.
+fn line(rng: &mut Rng, lang: Language) -> String {
+    let word = |rng: &mut Rng| *rng.pick(WORDS);
+    let comment = if lang == Language::Python { "#" } else { "//" };
+    match rng.below(5) {
+        0 => format!("{} = {}({})\n", word(rng), word(rng), word(rng)),
+        1 => format!("{comment} {} and {}x\n", word(rng), word(rng)),
+        2 => format!("s = \"{} {}\"\n", word(rng), word(rng)),
+        3 => format!("{}.{}{}\n", word(rng), word(rng), word(rng)),
+        _ => format!("{}_{} é{}\n", word(rng), word(rng), word(rng)),
+    }
+}
+
+fn write_random_file(rng: &mut Rng, root: &Path, path: &str) {
+    let lang = Language::from_path(path).unwrap_or(Language::Python);
+    let mut text: String = (0..rng.below(8)).map(|_| line(rng, lang)).collect();
+    if rng.chance(5) {
+        // Over the 400-byte limit.
+        text.push_str(&"# helper\n".repeat(60));
+    }
+    let bytes = if rng.chance(5) {
+        let mut b = text.into_bytes();
+        b.extend_from_slice(b"\0\xff helper");
+        b
+    } else {
+        text.into_bytes()
+    };
+    std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
+    std::fs::write(root.join(path), bytes).unwrap();
+}
+
+const PATHS: &[&str] = &[
+    "a.py",
+    "b.py",
+    "pkg/c.py",
+    "pkg/d.rs",
+    "pkg/sub/e.py",
+    "ignored/f.py",
+    "g.rs",
+    "h.txt",
+];
+
+/// What the walk answers, with the index moved out of the way.
+fn walk_answers(root: &Path, word: &str) -> (String, String) {
+    let candor = root.join(".candor");
+    let had = candor.join("index").exists();
+    if had {
+        std::fs::rename(candor.join("index"), candor.join("index.off")).unwrap();
+    }
+    let answers = answers(root, word);
+    if had {
+        std::fs::rename(candor.join("index.off"), candor.join("index")).unwrap();
+    }
+    answers
+}
+
+fn answers(root: &Path, word: &str) -> (String, String) {
+    let s = sources(root);
+    let mut out = (String::new(), String::new());
+    for lang in [Language::Python, Language::Rust] {
+        out.0 += &format!("{:?}\n", s.word_sites(lang, word).unwrap());
+        out.1 += &format!("{:?}\n", s.files_mentioning(lang, word).unwrap());
+    }
+    out
+}
+
+fn compare_on_random_edits(seed: u64) {
+    let mut rng = Rng(seed);
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(root.join(".gitignore"), "ignored/\n").unwrap();
+    for path in PATHS {
+        if rng.chance(70) {
+            write_random_file(&mut rng, root, path);
+        }
+    }
+    let mut built = index::Index::empty(400);
+    index::refresh(
+        &mut built,
+        &Root::new(root).unwrap().path().to_path_buf(),
+        None,
+    );
+    index::save(&Root::new(root).unwrap(), &built).unwrap();
+    for round in 0..4 {
+        for word in WORDS.iter().chain(&["elp", "a.b"]) {
+            let with = answers(root, word);
+            let without = walk_answers(root, word);
+            assert_eq!(with, without, "seed {seed}, round {round}, word {word}");
+        }
+        // Edit, remove, add; sometimes an edit that keeps the size.
+        for _ in 0..rng.below(4) + 1 {
+            let path = *rng.pick(PATHS);
+            match rng.below(4) {
+                0 => {
+                    let _ = std::fs::remove_file(root.join(path));
+                }
+                1 if root.join(path).exists() => {
+                    let text = std::fs::read(root.join(path)).unwrap();
+                    let swapped: Vec<u8> = text
+                        .iter()
+                        .map(|b| if *b == b'h' { b'H' } else { *b })
+                        .collect();
+                    std::fs::write(root.join(path), swapped).unwrap();
+                }
+                _ => write_random_file(&mut rng, root, path),
+            }
+        }
+    }
+    // The index lists exactly the files the walk would.
+    let mut fresh = index::load(&Root::new(root).unwrap()).unwrap().unwrap();
+    index::refresh(&mut fresh, &root.canonicalize().unwrap(), None);
+    let walked: Vec<String> = walk::source_files(
+        &root.canonicalize().unwrap(),
+        &[Language::Python, Language::Rust],
+    )
+    .iter()
+    .map(|p| {
+        p.strip_prefix(root.canonicalize().unwrap())
+            .unwrap()
+            .to_string_lossy()
+            .into_owned()
+    })
+    .collect();
+    assert_eq!(fresh.paths(), walked, "seed {seed}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn the_index_answers_as_the_walk_on_randomly_edited_trees(seed in any::<u64>()) {
+        compare_on_random_edits(seed);
+    }
+}
+
+#[test]
+fn a_broken_or_older_index_leaves_the_answer_to_the_walk() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(root.join("a.py"), "helper(1)\n").unwrap();
+    std::fs::write(root.join("b.py"), "x = 1\n").unwrap();
+    let out = common::candor(root, &["index"]);
+    assert!(out.status.success(), "{out:?}");
+    let file = root.join(".candor/index/index.bin");
+    let good = std::fs::read(&file).unwrap();
+    let expected = walk_answers(root, "helper");
+    for (what, bytes) in [
+        ("truncated", good[..good.len() - 4].to_vec()),
+        ("older", {
+            let mut b = good.clone();
+            b[8] = 0;
+            b
+        }),
+        ("garbage", b"not an index".to_vec()),
+    ] {
+        std::fs::write(&file, &bytes).unwrap();
+        assert_eq!(answers(root, "helper"), expected, "{what}");
+        let status = common::candor(root, &["index", "--status"]);
+        let stderr = String::from_utf8_lossy(&status.stderr);
+        assert!(!status.status.success(), "{what}: {status:?}");
+        assert!(stderr.contains("--rebuild"), "{what}: {stderr}");
+    }
+    // `candor index` makes it again.
+    let out = common::candor(root, &["index"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(index::load(&Root::new(root).unwrap()).unwrap().is_some());
+}
+
+#[test]
+fn the_index_is_never_written_through_a_link() {
+    let outside = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.py"), "helper(1)\n").unwrap();
+    std::fs::create_dir(dir.path().join(".candor")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), dir.path().join(".candor/index")).unwrap();
+    let out = common::candor(dir.path(), &["index"]);
+    assert!(!out.status.success(), "{out:?}");
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+    // Searches still answer, from the walk.
+    assert_eq!(
+        answers(dir.path(), "helper").0,
+        walk_answers(dir.path(), "helper").0
+    );
+}
+
+#[test]
+fn candor_calls_answers_the_same_with_the_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(root.join("a.py"), "def helper():\n    pass\n\nhelper()\n").unwrap();
+    std::fs::write(root.join("b.py"), "# helper\nx = 'helper'\nhelpers()\n").unwrap();
+    std::fs::write(root.join("c.rs"), "fn main() { helper(); s.helper(1); }\n").unwrap();
+    std::fs::write(root.join("d.py"), "print(1)\n").unwrap();
+    let before = common::candor(root, &["calls", "helper", "--json"]);
+    assert!(common::candor(root, &["index"]).status.success());
+    std::fs::write(root.join("e.py"), "helper(2)\n").unwrap();
+    let without_e = common::candor(root, &["calls", "helper", "--json"]);
+    std::fs::remove_file(root.join("e.py")).unwrap();
+    let after = common::candor(root, &["calls", "helper", "--json"]);
+    assert_eq!(
+        String::from_utf8_lossy(&before.stdout),
+        String::from_utf8_lossy(&after.stdout)
+    );
+    assert!(String::from_utf8_lossy(&without_e.stdout).contains("e.py"));
+}
+
+#[test]
+fn the_demo_gives_the_same_envelopes_with_and_without_the_index() {
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo");
+    let dir = tempfile::tempdir().unwrap();
+    copy(&demo, dir.path());
+    let calls = [
+        (
+            "refactor_change_signature",
+            serde_json::json!({"file_path": "rust/src/lib.rs", "function_name": "shipping_cents", "new_parameters": [{"name": "weight_grams"}, {"name": "express"}]}),
+        ),
+        (
+            "refactor_change_signature",
+            serde_json::json!({"file_path": "python/shop/receipt.py", "function_name": "shipping_cents", "new_parameters": [{"name": "weight_grams"}, {"name": "express", "default": "False"}]}),
+        ),
+        (
+            "refactor_rename_symbol",
+            serde_json::json!({"file_path": "python/shop/money.py", "symbol_name": "format_cents", "new_name": "cents_text"}),
+        ),
+        (
+            "refactor_rename_symbol",
+            serde_json::json!({"file_path": "rust/src/lib.rs", "symbol_name": "order_total", "new_name": "total_of"}),
+        ),
+    ];
+    let run = |root: &Path| -> Vec<String> {
+        calls
+            .iter()
+            .map(|(tool, args)| {
+                let mut args = args.clone();
+                args["dry_run"] = serde_json::json!(true);
+                let (envelope, code) = common::call(root, tool, &args);
+                format!("{code} {envelope}")
+            })
+            .collect()
+    };
+    let without = run(dir.path());
+    assert!(common::candor(dir.path(), &["index"]).status.success());
+    assert!(dir.path().join(".candor/index/index.bin").exists());
+    let with = run(dir.path());
+    for (a, b) in without.iter().zip(&with) {
+        assert_eq!(a, b);
+    }
+    let codes: Vec<&str> = without.iter().map(|e| &e[..e.len().min(300)]).collect();
+    assert!(without.iter().all(|e| e.starts_with("0 ")), "{codes:#?}");
+}
+
+fn copy(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn two_processes_building_and_reading_at_once_leave_a_valid_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for i in 0..300 {
+        std::fs::write(
+            root.join(format!("m{i}.py")),
+            format!("def f{i}():\n    return helper({i})\n"),
+        )
+        .unwrap();
+    }
+    let spawn = |args: &[&str]| {
+        std::process::Command::new(common::candor_bin())
+            .args(args)
+            .current_dir(root)
+            .env("XDG_CONFIG_HOME", root.join(".candor/no-user-config"))
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let a = spawn(&["index", "--rebuild"]);
+    let b = spawn(&["index", "--rebuild"]);
+    let c = spawn(&["calls", "helper"]);
+    for child in [a, b] {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+    }
+    let calls = c.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&calls.stdout).lines().count(), 300);
+    let loaded = index::load(&Root::new(root).unwrap()).unwrap().unwrap();
+    assert_eq!(loaded.status().text_files, 300);
+    let leftovers: Vec<_> = std::fs::read_dir(root.join(".candor/index"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(leftovers, vec![std::ffi::OsString::from("index.bin")]);
+    let _ = Config::default();
+}
