@@ -6,6 +6,9 @@ use crate::lang::refs::Doubt;
 /// Why an occurrence may be the symbol's, as one clause.
 pub fn doubt(doubt: &Doubt, name: &str) -> String {
     match doubt {
+        Doubt::Receiver(receiver) if receiver.is_empty() => format!(
+            "`.{name}`: the type of its receiver is not evident here, so it may be another `{name}`"
+        ),
         Doubt::Receiver(receiver) => format!(
             "`{receiver}.{name}`: the type of `{receiver}` is not evident here, so it may be another `{name}`"
         ),

@@ -324,7 +324,15 @@ impl<'a, 't> File<'a, 't> {
                 // `.name` or `Type::name` among a macro's tokens.
                 let before = node.prev_sibling()?;
                 let verdict = match before.kind() {
-                    "." => Verdict::Possible(Doubt::Receiver(String::new())),
+                    "." => {
+                        // The token before the dot, when it is one short token (`x`, `"s"`).
+                        let receiver = before
+                            .prev_sibling()
+                            .map(|r| node_text(r, self.text))
+                            .filter(|r| r.len() <= 40 && !r.contains('\n'))
+                            .unwrap_or_default();
+                        Verdict::Possible(Doubt::Receiver(receiver.to_string()))
+                    }
                     "::" => {
                         let ty = before.prev_sibling()?;
                         self.owned_by(node_text(ty, self.text))
