@@ -21,6 +21,7 @@ mod arity;
 mod extract;
 mod imports;
 mod inline;
+mod inline_traits;
 mod introduced;
 mod jumps;
 mod keywords;
@@ -62,6 +63,7 @@ pub fn check(
             let mut found = inline::check(&project, r);
             found.extend(returns::check(&project, r));
             found.extend(public::check(&project, r));
+            found.extend(inline_traits::check(&project, r));
             found
         }
         Request::Extract(r) => {

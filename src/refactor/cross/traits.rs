@@ -98,7 +98,7 @@ pub(super) fn check(project: &Project<'_>, request: &MoveRequest) -> Vec<Finding
 
 /// The methods of the trait `name` as the crate defines it (in a file of the project, as the
 /// result leaves it).
-fn crate_trait_methods(project: &Project<'_>, name: &str) -> Option<BTreeSet<String>> {
+pub(super) fn crate_trait_methods(project: &Project<'_>, name: &str) -> Option<BTreeSet<String>> {
     let defines = format!("trait {name}");
     let files = project.files_mentioning_after(name);
     files

@@ -74,6 +74,18 @@ pub fn unused_import(import: &str) -> String {
     )
 }
 
+pub fn inlined_trait_not_imported(
+    method: &str,
+    trait_name: &str,
+    source: &str,
+    target: &str,
+    import: &str,
+) -> String {
+    format!(
+        "the inlined code calls `{method}` of the trait `{trait_name}`, which `{source}` imports and `{target}` does not: it does not compile here (E0599); add `{import}` to `{target}`"
+    )
+}
+
 pub fn trait_not_imported(
     method: &str,
     trait_name: &str,

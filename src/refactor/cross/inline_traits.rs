@@ -1,0 +1,177 @@
+//! Rust inline: the inlined body calls a method of a trait that the definition's file imports
+//! and a caller's file does not (`Prerelease::from_str(text)` pasted into a file without
+//! `use std::str::FromStr;`, E0599) — rust-analyzer's inline of semver's `Prerelease::new` broke
+//! its tests this way with no finding.
+
+use crate::lang::Language;
+use crate::lang::rust::imports::use_paths;
+use crate::lang::rust::traits::{needed_traits_with, std_trait_methods};
+use crate::lang::symbols;
+use crate::refactor::{Finding, InlineRequest};
+
+use super::wording as w;
+use super::{AfterMap, Project, line_at};
+
+pub(super) fn check(project: &Project<'_>, request: &InlineRequest) -> Vec<Finding> {
+    if project.lang != Language::Rust {
+        return Vec::new();
+    }
+    let Some(definition) = project.change(&request.file).filter(|c| !c.created()) else {
+        return Vec::new();
+    };
+    let tree = project.tree(definition, false);
+    let outline = symbols::outline(Language::Rust, &tree, &definition.before);
+    let Some(symbol) = symbols::resolve(&outline, &request.function, "function", |s| {
+        s.kind.is_function()
+    })
+    .ok() else {
+        return Vec::new();
+    };
+    // The traits the definition's file imports, with their methods: (name, methods, `use`).
+    let mut imported = Vec::new();
+    for (path, alias, _) in use_paths(&tree, &definition.before) {
+        let Some(original) = path.last().filter(|l| *l != "*" && *l != "self") else {
+            continue;
+        };
+        let methods = match path.first().map(String::as_str) {
+            Some("crate" | "self" | "super") => {
+                super::traits::crate_trait_methods(project, original)
+            }
+            Some("std" | "core" | "alloc") => std_trait_methods(original),
+            _ => None,
+        };
+        if let Some(methods) = methods {
+            let name = alias.clone().unwrap_or_else(|| original.clone());
+            let import = match &alias {
+                Some(alias) => format!("use {} as {alias};", path.join("::")),
+                None => format!("use {};", path.join("::")),
+            };
+            imported.push((name, methods, import));
+        }
+    }
+    if imported.is_empty() {
+        return Vec::new();
+    }
+    let extra: Vec<_> = imported
+        .iter()
+        .map(|(name, methods, _)| (name.clone(), methods.clone()))
+        .collect();
+    let mut findings = Vec::new();
+    for caller in project.own_changes() {
+        if caller.path == request.file {
+            continue;
+        }
+        let caller_tree = project.tree(caller, true);
+        // A glob import may bring the trait in.
+        if use_paths(&caller_tree, &caller.after)
+            .iter()
+            .any(|(p, _, _)| p.last().is_some_and(|l| l == "*"))
+        {
+            continue;
+        }
+        let map = AfterMap::new(caller);
+        for needed in needed_traits_with(
+            &tree,
+            &definition.before,
+            &symbol.range,
+            Some(&caller_tree),
+            &caller.after,
+            &extra,
+        ) {
+            // Where the inlined code calls it in this file.
+            let method = needed.method.trim_end_matches('!');
+            let Some(at) = map.spans().iter().find_map(|(_, after)| {
+                crate::lang::calls::word_matches(&caller.after[after.clone()], method)
+                    .first()
+                    .map(|o| after.start + o)
+            }) else {
+                continue;
+            };
+            let Some((_, _, import)) = imported.iter().find(|(n, _, _)| *n == needed.trait_name)
+            else {
+                continue;
+            };
+            findings.push(
+                Finding::error(
+                    &caller.path,
+                    line_at(&caller.after, at),
+                    w::inlined_trait_not_imported(
+                        method,
+                        &needed.trait_name,
+                        &request.file,
+                        &caller.path,
+                        import,
+                    ),
+                )
+                .with_kind(w::TRAIT_NOT_IMPORTED),
+            );
+        }
+    }
+    findings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edit::{FileChange, SourceFile};
+    use crate::lang::symbols::SymbolQuery;
+    use crate::refactor::MemorySources;
+
+    #[test]
+    fn an_inlined_trait_call_in_a_file_without_the_trait_is_an_error() {
+        let lib_before = "use std::str::FromStr;\n\npub struct P(u8);\n\nimpl FromStr for P {\n    type Err = ();\n    fn from_str(s: &str) -> Result<P, ()> {\n        s.parse().map(P).map_err(|_| ())\n    }\n}\n\nimpl P {\n    pub fn new(text: &str) -> Result<P, ()> {\n        P::from_str(text)\n    }\n}\n";
+        let lib_after = lib_before.replace(
+            "    pub fn new(text: &str) -> Result<P, ()> {\n        P::from_str(text)\n    }\n",
+            "",
+        );
+        let user_before = "use crate::P;\n\npub fn make() -> P {\n    P::new(\"1\").unwrap()\n}\n";
+        let user_after =
+            "use crate::P;\n\npub fn make() -> P {\n    P::from_str(\"1\").unwrap()\n}\n";
+        let changes = vec![
+            FileChange::modify(
+                &SourceFile::from_text("src/lib.rs", lib_before),
+                crate::backend::lsp::minimal_edits(lib_before, &lib_after),
+            )
+            .unwrap(),
+            FileChange::modify(
+                &SourceFile::from_text("src/user.rs", user_before),
+                crate::backend::lsp::minimal_edits(user_before, user_after),
+            )
+            .unwrap(),
+        ];
+        let sources = MemorySources::new()
+            .with("src/lib.rs", lib_before)
+            .with("src/user.rs", user_before);
+        let request = InlineRequest {
+            file: "src/lib.rs".to_string(),
+            function: SymbolQuery {
+                name: "P/new".to_string(),
+                line: None,
+                column: None,
+            },
+        };
+        let project = Project::new(Language::Rust, &changes, &sources);
+        let found = check(&project, &request);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].file, "src/user.rs");
+        assert_eq!(found[0].line, 4);
+        assert!(
+            found[0].message.contains("use std::str::FromStr;"),
+            "{}",
+            found[0].message
+        );
+        // With the import in the caller's file, nothing to say.
+        let fixed_before = format!("use std::str::FromStr;\n{user_before}");
+        let fixed_after = format!("use std::str::FromStr;\n{user_after}");
+        let changes = vec![
+            changes[0].clone(),
+            FileChange::modify(
+                &SourceFile::from_text("src/user.rs", &fixed_before),
+                crate::backend::lsp::minimal_edits(&fixed_before, &fixed_after),
+            )
+            .unwrap(),
+        ];
+        let project = Project::new(Language::Rust, &changes, &sources);
+        assert!(check(&project, &request).is_empty());
+    }
+}
