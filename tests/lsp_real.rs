@@ -925,3 +925,45 @@ fn rust_analyzer_renames_type_and_lifetime_parameters_and_macros_as_the_engine_d
         run_cargo_tests(semantic.path());
     }
 }
+
+/// heck's shape, found by the `auto` sweep: rust-analyzer renames a trait's method everywhere
+/// but inside a `macro_rules!` body (`$s.shout()`), where it cannot see types; the result broke
+/// the tests with no finding. candor's engine lists that possible reference, and the result of
+/// the server now carries a warning at it.
+#[test]
+fn a_reference_rust_analyzer_leaves_inside_a_macro_body_is_a_warning() {
+    if !require(&["rust-analyzer"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(
+        root.join("Cargo.toml"),
+        "[package]\nname = \"shout\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("src/lib.rs"),
+        "pub trait Shout {\n    fn shout(&self) -> String;\n}\n\nimpl Shout for str {\n    fn shout(&self) -> String {\n        self.to_uppercase()\n    }\n}\n\n#[cfg(test)]\nmod tests {\n    use super::Shout;\n\n    macro_rules! t {\n        ($s:expr, $want:expr) => {\n            assert_eq!($s.shout(), $want);\n        };\n    }\n\n    #[test]\n    fn works() {\n        t!(\"ab\", \"AB\");\n    }\n}\n",
+    )
+    .unwrap();
+    let (envelope, _) = call(
+        root,
+        "refactor_rename_symbol",
+        json!({"file_path": "src/lib.rs", "symbol_name": "shout", "line": 6, "new_name": "yell",
+            "semantic_edit_backend": "lsp", "verify": false}),
+    );
+    assert_eq!(envelope["backend_used"], "lsp", "{envelope:#}");
+    assert_eq!(
+        envelope["data"]["lsp_server"]["name"], "rust-analyzer",
+        "{envelope:#}"
+    );
+    let findings = envelope["data"]["findings"].as_array().unwrap();
+    let left = findings
+        .iter()
+        .find(|f| f["kind"] == "rename.left_by_server")
+        .unwrap_or_else(|| panic!("no warning at the macro's `$s.shout()`: {envelope:#}"));
+    assert_eq!(left["line"], 17, "{left:#}");
+    assert_eq!(left["severity"], "warning");
+}

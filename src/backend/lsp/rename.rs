@@ -32,6 +32,17 @@ pub struct PreparedRename {
     old_name: String,
     label: &'static str,
     new_name: String,
+    /// The references candor's engine finds that a server is known to miss: (path, range, line,
+    /// certain, why) of the certain ones and of the possible ones inside macros.
+    engine: Vec<EngineReference>,
+}
+
+#[derive(Debug, Clone)]
+struct EngineReference {
+    path: String,
+    range: std::ops::Range<usize>,
+    line: usize,
+    certain: bool,
 }
 
 pub fn prepare_rename(
@@ -73,6 +84,24 @@ pub fn prepare_rename(
     let found = references::find_located(sources, located, None).map_err(LspFailure::Refactor)?;
     crate::refactor::rename::check_new_name(sources, request, &found)
         .map_err(LspFailure::Refactor)?;
+    let engine = found
+        .references
+        .iter()
+        .filter(|r| !r.alias && r.role != crate::lang::refs::Role::Definition)
+        .filter_map(|r| {
+            let in_macro = match &r.certainty {
+                references::Certainty::Certain => return Some((r, true)),
+                references::Certainty::Possible(why) => why.contains("!`") || why.contains("`$"),
+            };
+            in_macro.then_some((r, false))
+        })
+        .map(|(r, certain)| EngineReference {
+            path: r.path.clone(),
+            range: r.range.clone(),
+            line: r.line,
+            certain,
+        })
+        .collect();
     Ok(PreparedRename {
         lang,
         at,
@@ -80,7 +109,42 @@ pub fn prepare_rename(
         label,
         file,
         new_name: request.new_name.clone(),
+        engine,
     })
+}
+
+/// A warning at each reference candor's engine finds that the server's rename left as it was:
+/// certain ones, and possible ones inside macros, where servers are known to be blind (a
+/// `macro_rules!` body's `$s.method()`).
+fn left_by_the_server(
+    session: &Session,
+    p: &PreparedRename,
+    changes: &[crate::edit::FileChange],
+) -> Vec<Finding> {
+    p.engine
+        .iter()
+        .filter(|r| {
+            !changes.iter().any(|c| {
+                c.path == r.path
+                    && c.edits
+                        .iter()
+                        .any(|e| e.range.start < r.range.end && r.range.start < e.range.end)
+            })
+        })
+        .map(|r| {
+            Finding::warning(
+                &r.path,
+                r.line,
+                format!(
+                    "candor's engine finds {} reference to `{}` here that {} left unchanged: check it — if it is one, the result does not build or calls something else",
+                    if r.certain { "a" } else { "a possible" },
+                    p.old_name,
+                    session.label()
+                ),
+            )
+            .with_kind("rename.left_by_server")
+        })
+        .collect()
 }
 
 fn position(text: &str, offset: usize) -> Value {
@@ -145,7 +209,7 @@ pub fn rename(
         )));
     }
     pause_for_test();
-    let findings = confirmations(session, root, &edit);
+    let mut findings = confirmations(session, root, &edit);
     let mut files = EditedFiles::shown(session.shown_files());
     files
         .apply(root, sources, &session.open_versions(), &edit)
@@ -158,6 +222,7 @@ pub fn rename(
             p.old_name
         )));
     }
+    findings.extend(left_by_the_server(session, p, &changes));
     let references_renamed = count_edits(&edit);
     let details = Details::Rename(RenameDetails {
         old_name: p.old_name.clone(),
