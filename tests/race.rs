@@ -222,6 +222,10 @@ struct Counts {
     applied_untouched: usize,
     applied_then_overwritten: usize,
     stale: usize,
+    /// Refused, but a rewriter read ours in the instant between candor's exchange and its swap
+    /// back (no file system offers a compare-and-swap of contents; the exchange is checked
+    /// after the fact). It never survives: the swap back puts the other program's version back.
+    stale_seen_in_passing: usize,
     stranded: usize,
 }
 
@@ -335,12 +339,11 @@ fn a_concurrent_writer_is_never_clobbered() {
                 }
             }
             Err(WriteError::Stale { .. }) => {
-                assert!(
-                    found_ours_at.is_none(),
-                    "a refused write was visible: {context}"
-                );
-                assert_ne!(final_mark, ours, "{context}");
+                // A refused write never survives; a rewriter that read the file in the instant
+                // between the exchange and the swap back may have seen it (counted).
+                assert_ne!(final_mark, ours, "a refused write survived: {context}");
                 count.stale += 1;
+                count.stale_seen_in_passing += usize::from(found_ours_at.is_some());
             }
             Err(WriteError::Io { message, .. })
                 if message.contains("intermediate version was kept") =>
