@@ -28,15 +28,19 @@ pub(super) fn check(project: &Project<'_>, request: &InlineRequest) -> Vec<Findi
     ) else {
         return Vec::new();
     };
-    if function.owner.is_some() {
-        return Vec::new();
-    }
     let after_tree = project.tree(change, true);
     let removed = !symbols::outline(lang, &after_tree, &change.after)
         .iter()
         .any(|s| s.kind.is_function() && s.name_path == function.name_path);
     if !removed {
         return Vec::new();
+    }
+    if function.owner.is_some() {
+        let line = symbols::outline(lang, &before_tree, &change.before)
+            .iter()
+            .find(|s| s.name_path == function.name_path)
+            .map_or(1, |s| s.line);
+        return special_method_removed(lang, request, line, &function);
     }
     let mut findings = Vec::new();
     let module = function.module();
@@ -89,6 +93,31 @@ pub(super) fn check(project: &Project<'_>, request: &InlineRequest) -> Vec<Findi
     findings
 }
 
+/// A Python `__dunder__` method the inline removed: Python calls it itself (`obj(…)` for
+/// `__call__`, `==` for `__eq__`, …), in places no call list shows, and they now fail or reach
+/// the base class's (attrs' `_OptionalValidator.__call__`, inlined by rope, broke its tests
+/// with no finding).
+fn special_method_removed(
+    lang: Language,
+    request: &InlineRequest,
+    line: usize,
+    function: &Function,
+) -> Vec<Finding> {
+    let name = function.name.as_str();
+    let dunder = name.len() > 4 && name.starts_with("__") && name.ends_with("__");
+    if lang != Language::Python || !dunder {
+        return Vec::new();
+    }
+    vec![
+        Finding::error(
+            &request.file,
+            line,
+            w::removed_special(&function.name_path, name),
+        )
+        .with_kind(w::REMOVED_SPECIAL),
+    ]
+}
+
 /// How the function is public API, when it is.
 fn public_how(lang: Language, file: &str, text: &str, function: &Function) -> Option<&'static str> {
     let name = &function.name;
@@ -112,6 +141,41 @@ fn public_how(lang: Language, file: &str, text: &str, function: &Function) -> Op
                 || text.contains(&format!("pub fn {name}<"));
             (root && public).then_some("`pub` at the root of the library")
         }
+    }
+}
+
+#[cfg(test)]
+mod special_tests {
+    use super::*;
+    use crate::edit::{FileChange, SourceFile};
+    use crate::lang::symbols::SymbolQuery;
+    use crate::refactor::MemorySources;
+
+    #[test]
+    fn removing_a_method_python_calls_itself_is_an_error() {
+        let before = "class V:\n    def __call__(self, x):\n        return x + 1\n\n    def use(self):\n        return self.__call__(2)\n";
+        let after = "class V:\n    def use(self):\n        return 2 + 1\n";
+        let changes = vec![
+            FileChange::modify(
+                &SourceFile::from_text("v.py", before),
+                crate::backend::lsp::minimal_edits(before, after),
+            )
+            .unwrap(),
+        ];
+        let sources = MemorySources::new().with("v.py", before);
+        let project = Project::new(Language::Python, &changes, &sources);
+        let request = |name: &str| InlineRequest {
+            file: "v.py".to_string(),
+            function: SymbolQuery {
+                name: name.to_string(),
+                line: None,
+                column: None,
+            },
+        };
+        let found = check(&project, &request("V/__call__"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].line, 2);
+        assert_eq!(found[0].kind, Some(w::REMOVED_SPECIAL));
     }
 }
 

@@ -14,6 +14,7 @@ pub const KEYWORD_LEFT: &str = "cross.keyword_left";
 pub const REMOVED_BUT_IMPORTED: &str = "cross.removed_but_imported";
 pub const REMOVED_PUBLIC: &str = "cross.removed_public";
 pub const PATCH_LEFT: &str = "cross.patch_left";
+pub const REMOVED_SPECIAL: &str = "cross.removed_special";
 
 pub fn return_in_block(function: &str, inlined: &str) -> String {
     format!(
@@ -131,5 +132,11 @@ pub fn patched_moved(dotted: &str, name: &str, target_module: &str) -> String {
 pub fn patched_read(dotted: &str, moved: &str, name: &str, target_module: &str) -> String {
     format!(
         "`{dotted}` names the `{name}` that `{moved}` read from its old module: after the move `{moved}` reads `{name}` from `{target_module}`, so a patch of this path (`mock.patch`, `monkeypatch`) no longer reaches it; patch `{target_module}.{name}`"
+    )
+}
+
+pub fn removed_special(name_path: &str, name: &str) -> String {
+    format!(
+        "the inline removed `{name_path}`, a method Python calls itself (`{name}`: by an operator, a call of the object, iteration, construction…): those implicit uses are not calls the inline could replace, and they now fail or reach a base class's `{name}`; keep the method"
     )
 }
