@@ -5,7 +5,7 @@
 
 use crate::lang::Language;
 use crate::lang::rust::imports::use_paths;
-use crate::lang::rust::traits::{needed_traits_with, std_trait_methods};
+use crate::lang::rust::traits::needed_traits_with;
 use crate::lang::symbols;
 use crate::refactor::{Finding, InlineRequest};
 
@@ -28,27 +28,7 @@ pub(super) fn check(project: &Project<'_>, request: &InlineRequest) -> Vec<Findi
         return Vec::new();
     };
     // The traits the definition's file imports, with their methods: (name, methods, `use`).
-    let mut imported = Vec::new();
-    for (path, alias, _) in use_paths(&tree, &definition.before) {
-        let Some(original) = path.last().filter(|l| *l != "*" && *l != "self") else {
-            continue;
-        };
-        let methods = match path.first().map(String::as_str) {
-            Some("crate" | "self" | "super") => {
-                super::traits::crate_trait_methods(project, original)
-            }
-            Some("std" | "core" | "alloc") => std_trait_methods(original),
-            _ => None,
-        };
-        if let Some(methods) = methods {
-            let name = alias.clone().unwrap_or_else(|| original.clone());
-            let import = match &alias {
-                Some(alias) => format!("use {} as {alias};", path.join("::")),
-                None => format!("use {};", path.join("::")),
-            };
-            imported.push((name, methods, import));
-        }
-    }
+    let imported = super::traits::imported_traits(project, &tree, &definition.before);
     if imported.is_empty() {
         return Vec::new();
     }

@@ -31,26 +31,7 @@ pub(super) fn check(project: &Project<'_>, request: &MoveRequest) -> Vec<Finding
     {
         return Vec::new();
     }
-    // (name in the source, its methods, the `use` that brings it).
-    let mut imported: Vec<(String, BTreeSet<String>, String)> = Vec::new();
-    for (path, alias, _) in use_paths(&source_tree, &source.before) {
-        let Some(original) = path.last().filter(|l| *l != "*" && *l != "self") else {
-            continue;
-        };
-        let name = alias.clone().unwrap_or_else(|| original.clone());
-        let methods = match path.first().map(String::as_str) {
-            Some("crate" | "self" | "super") => crate_trait_methods(project, original),
-            Some("std" | "core" | "alloc") => std_trait_methods(original),
-            _ => None,
-        };
-        if let Some(methods) = methods {
-            let import = match &alias {
-                Some(alias) => format!("use {} as {alias};", path.join("::")),
-                None => format!("use {};", path.join("::")),
-            };
-            imported.push((name, methods, import));
-        }
-    }
+    let imported = imported_traits(project, &source_tree, &source.before);
     if imported.is_empty() {
         return Vec::new();
     }
@@ -96,9 +77,38 @@ pub(super) fn check(project: &Project<'_>, request: &MoveRequest) -> Vec<Finding
     .collect()
 }
 
+/// The traits a file imports whose methods candor knows (the crate's, read from their own files,
+/// and std's): (name in the file, its methods, the `use` that brings it).
+pub(super) fn imported_traits(
+    project: &Project<'_>,
+    tree: &tree_sitter::Tree,
+    text: &str,
+) -> Vec<(String, BTreeSet<String>, String)> {
+    let mut imported = Vec::new();
+    for (path, alias, _) in use_paths(tree, text) {
+        let Some(original) = path.last().filter(|l| *l != "*" && *l != "self") else {
+            continue;
+        };
+        let name = alias.clone().unwrap_or_else(|| original.clone());
+        let methods = match path.first().map(String::as_str) {
+            Some("crate" | "self" | "super") => crate_trait_methods(project, original),
+            Some("std" | "core" | "alloc") => std_trait_methods(original),
+            _ => None,
+        };
+        if let Some(methods) = methods {
+            let import = match &alias {
+                Some(alias) => format!("use {} as {alias};", path.join("::")),
+                None => format!("use {};", path.join("::")),
+            };
+            imported.push((name, methods, import));
+        }
+    }
+    imported
+}
+
 /// The methods of the trait `name` as the crate defines it (in a file of the project, as the
 /// result leaves it).
-pub(super) fn crate_trait_methods(project: &Project<'_>, name: &str) -> Option<BTreeSet<String>> {
+fn crate_trait_methods(project: &Project<'_>, name: &str) -> Option<BTreeSet<String>> {
     let defines = format!("trait {name}");
     let files = project.files_mentioning_after(name);
     files
