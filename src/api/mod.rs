@@ -480,6 +480,7 @@ impl Engine {
                 return Err(ApiError::from(crate::refactor::RefactorError::Edit(e)));
             }
         };
+        plan.findings.retain(|f| !chosen.supersedes(f));
         plan.changes = chosen.changes;
         plan.sites = chosen.sites;
         // The parse check of the result follows the choice too.

@@ -226,6 +226,25 @@ pub struct Chosen {
     pub changes: Vec<FileChange>,
     pub sites: Vec<Site>,
     pub findings: Vec<Finding>,
+    /// (file, line) of each possible site the choice writes: the planner's "left unchanged"
+    /// warning there no longer holds.
+    pub written_possible: Vec<(String, usize)>,
+}
+
+/// The kind of a planner's warning that a possible site is left as it was (a rename's possible
+/// reference): moot once the choice writes that site.
+pub const POSSIBLE_LEFT: &str = "rename.possible_left";
+
+impl Chosen {
+    /// Whether `finding` is a planner's "possible site left unchanged" at a site this choice
+    /// writes.
+    pub fn supersedes(&self, finding: &Finding) -> bool {
+        finding.kind == Some(POSSIBLE_LEFT)
+            && self
+                .written_possible
+                .iter()
+                .any(|(file, line)| *file == finding.file && *line == finding.line)
+    }
 }
 
 /// Recomputes the plan's changes (each from its own `before`, no disk) with the sites of
@@ -253,6 +272,7 @@ pub fn choose(
     let mut add: BTreeMap<&str, Vec<&TextEdit>> = BTreeMap::new();
     let mut out_sites = Vec::with_capacity(sites.len());
     let mut left_out = Vec::new();
+    let mut written_possible = Vec::new();
     for site in sites {
         let chosen = if excluded.contains(&site.id) {
             false
@@ -269,6 +289,9 @@ pub fn choose(
         }
         if !chosen && site.chosen {
             left_out.push(site);
+        }
+        if chosen && !site.certain {
+            written_possible.push((site.file.clone(), site.line));
         }
         let mut site = site.clone();
         site.chosen = chosen;
@@ -313,6 +336,7 @@ pub fn choose(
         changes: out,
         sites: out_sites,
         findings,
+        written_possible,
     })
 }
 

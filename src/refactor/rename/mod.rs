@@ -205,12 +205,22 @@ pub fn plan_from(
             references::Certainty::Possible(why) => why.as_str(),
             references::Certainty::Certain => "",
         };
-        let message = if included.contains(&reference.location()) {
-            w::possible_included(&target.name, why)
+        if included.contains(&reference.location()) {
+            findings.push(Finding::warning(
+                &reference.path,
+                reference.line,
+                w::possible_included(&target.name, why),
+            ));
         } else {
-            w::possible_left(&target.name, why)
-        };
-        findings.push(Finding::warning(&reference.path, reference.line, message));
+            findings.push(
+                Finding::warning(
+                    &reference.path,
+                    reference.line,
+                    w::possible_left(&target.name, why),
+                )
+                .with_kind(crate::refactor::sites::POSSIBLE_LEFT),
+            );
+        }
     }
     let changes = builder.build(|path| found.files.get(path))?;
     let sites = tags.finish(Tool::RenameSymbol, |path| {

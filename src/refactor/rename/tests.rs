@@ -322,3 +322,40 @@ fn an_integration_tests_shared_module_is_reached_through_the_test_crates_root() 
         "{touched:?}"
     );
 }
+
+#[test]
+fn a_possible_reference_written_by_the_choice_is_no_longer_said_to_be_left() {
+    let sources = project(&[
+        (
+            "a.py",
+            "class A:\n    def dedent(self):\n        return 1\n\n\ndef make():\n    return A().dedent()\n",
+        ),
+        ("b.py", "def use(obj):\n    return obj.dedent()\n"),
+    ]);
+    let plan = rename(&sources, "a.py", "A/dedent", "strip_indent").unwrap();
+    let left = plan
+        .findings
+        .iter()
+        .find(|f| f.kind == Some(crate::refactor::sites::POSSIBLE_LEFT))
+        .unwrap_or_else(|| panic!("{:?}", plan.findings));
+    let possible = plan.sites.iter().find(|s| !s.certain).unwrap();
+    let included = [possible.id.clone()].into_iter().collect();
+    let chosen = crate::refactor::sites::choose(
+        crate::honesty::Tool::RenameSymbol,
+        &plan,
+        &Default::default(),
+        &included,
+    )
+    .unwrap();
+    assert!(
+        chosen.supersedes(left),
+        "{left:?} {:?}",
+        chosen.written_possible
+    );
+    assert!(
+        chosen
+            .changes
+            .iter()
+            .any(|c| c.path == "b.py" && c.after.contains("obj.strip_indent()"))
+    );
+}

@@ -115,8 +115,13 @@ pub fn apply_choice(ready: &mut Ready, choice: SiteChoice) -> Result<(), sites::
         &choice.excluded,
         &choice.included,
     )?;
-    let mut findings = computed.findings.clone();
-    findings.extend(chosen.findings);
+    let mut findings: Vec<_> = computed
+        .findings
+        .iter()
+        .filter(|f| !chosen.supersedes(f))
+        .cloned()
+        .collect();
+    findings.extend(chosen.findings.iter().cloned());
     crate::refactor::findings::normalize(&mut findings);
     // Only the diffs of the files whose text changed are made again.
     let diffs =
