@@ -1,7 +1,8 @@
-//! Rust inline: the inlined body calls a method of a trait that the definition's file imports
-//! and a caller's file does not (`Prerelease::from_str(text)` pasted into a file without
-//! `use std::str::FromStr;`, E0599) — rust-analyzer's inline of semver's `Prerelease::new` broke
-//! its tests this way with no finding.
+//! Rust inline: the inlined body needs an import that the definition's file has and a caller's
+//! file does not — a method of a trait (`Prerelease::from_str(text)` pasted into a file without
+//! `use std::str::FromStr;`, E0599) or a path's first name (`mem::forget(empty)` without
+//! `use core::mem;`, E0433). rust-analyzer's inlines of semver's `Prerelease::new` and
+//! `Identifier::is_empty` broke its build this way with no finding.
 
 use crate::lang::Language;
 use crate::lang::rust::imports::use_paths;
@@ -28,15 +29,15 @@ pub(super) fn check(project: &Project<'_>, request: &InlineRequest) -> Vec<Findi
         return Vec::new();
     };
     // The traits the definition's file imports, with their methods: (name, methods, `use`).
+    let mut findings = missing_path_imports(project, request, &tree, &definition.before);
     let imported = super::traits::imported_traits(project, &tree, &definition.before);
     if imported.is_empty() {
-        return Vec::new();
+        return findings;
     }
     let extra: Vec<_> = imported
         .iter()
         .map(|(name, methods, _)| (name.clone(), methods.clone()))
         .collect();
-    let mut findings = Vec::new();
     for caller in project.own_changes() {
         if caller.path == request.file {
             continue;
@@ -88,6 +89,105 @@ pub(super) fn check(project: &Project<'_>, request: &InlineRequest) -> Vec<Findi
         }
     }
     findings
+}
+
+/// The first names of paths (`mem` in `mem::forget(x)`) in what the inline wrote into another
+/// file, that the definition's file imports and that file neither imports nor defines.
+fn missing_path_imports(
+    project: &Project<'_>,
+    request: &InlineRequest,
+    tree: &tree_sitter::Tree,
+    text: &str,
+) -> Vec<Finding> {
+    let syntax = Language::Rust.syntax();
+    let imported: Vec<String> = syntax
+        .top_level_bindings(tree, text)
+        .into_iter()
+        .filter(|b| b.imported)
+        .map(|b| b.name)
+        .collect();
+    let mut findings = Vec::new();
+    for caller in project.own_changes() {
+        if caller.path == request.file || imported.is_empty() {
+            continue;
+        }
+        let caller_tree = project.tree(caller, true);
+        let bound: Vec<String> = syntax
+            .top_level_bindings(&caller_tree, &caller.after)
+            .into_iter()
+            .map(|b| b.name)
+            .collect();
+        let globs: Vec<Vec<String>> = use_paths(&caller_tree, &caller.after)
+            .into_iter()
+            .filter(|(p, _, _)| p.last().is_some_and(|l| l == "*"))
+            .map(|(p, _, _)| p)
+            .collect();
+        let map = AfterMap::new(caller);
+        let mut said: Vec<&str> = Vec::new();
+        for (_, after) in map.spans() {
+            let written = &caller.after[after.clone()];
+            for name in &imported {
+                if bound.contains(name)
+                    || said.contains(&name.as_str())
+                    || globs
+                        .iter()
+                        .any(|g| glob_may_bring(project, &caller.path, g, name))
+                {
+                    continue;
+                }
+                let head = crate::lang::calls::word_matches(written, name)
+                    .into_iter()
+                    .find(|o| {
+                        written[o + name.len()..].starts_with("::")
+                            && !written[..*o].ends_with("::")
+                    });
+                if let Some(o) = head {
+                    said.push(name);
+                    findings.push(
+                        Finding::error(
+                            &caller.path,
+                            line_at(&caller.after, after.start + o),
+                            w::inlined_path_not_imported(name, &request.file, &caller.path),
+                        )
+                        .with_kind(w::INLINED_NAME_MISSING),
+                    );
+                }
+            }
+        }
+    }
+    findings
+}
+
+/// Whether `use glob::*;` in `file` may bring `name`: a glob of the crate's own module
+/// (`crate::backport::*`) brings what that module's file binds at its top; any other glob (a
+/// library's, `super::*`) may bring anything.
+fn glob_may_bring(project: &Project<'_>, file: &str, glob: &[String], name: &str) -> bool {
+    let Some(("crate", module)) = glob[..glob.len() - 1]
+        .split_first()
+        .map(|(first, rest)| (first.as_str(), rest))
+    else {
+        return true;
+    };
+    let Some(src) = file.rfind("src/").map(|i| &file[..i + 4]) else {
+        return true;
+    };
+    let joined = module.join("/");
+    let candidates = [format!("{src}{joined}.rs"), format!("{src}{joined}/mod.rs")];
+    let Some(module_file) = candidates
+        .iter()
+        .find_map(|path| project.sources.file(path).ok().flatten())
+    else {
+        return true;
+    };
+    let tree = Language::Rust.parse(&module_file.text);
+    Language::Rust
+        .syntax()
+        .top_level_bindings(&tree, &module_file.text)
+        .iter()
+        .any(|b| b.name == name)
+        || use_paths(&tree, &module_file.text)
+            .iter()
+            .any(|(p, _, _)| p.last().is_some_and(|l| l == "*"))
 }
 
 #[cfg(test)]
@@ -153,5 +253,43 @@ mod tests {
         ];
         let project = Project::new(Language::Rust, &changes, &sources);
         assert!(check(&project, &request).is_empty());
+    }
+
+    #[test]
+    fn an_inlined_path_whose_module_the_callers_file_does_not_import_is_an_error() {
+        let id_before = "use core::mem;\n\npub struct Id(u8);\n\nimpl Id {\n    pub fn gone(&self) -> bool {\n        let x = Id(0);\n        mem::forget(x);\n        self.0 == 0\n    }\n}\n";
+        let id_after = "use core::mem;\n\npub struct Id(u8);\n\nimpl Id {\n}\n";
+        let lib_before = "mod id;\nuse id::Id;\nuse crate::util::*;\n\npub fn f(i: &Id) -> bool {\n    i.gone()\n}\n";
+        let lib_after = "mod id;\nuse id::Id;\nuse crate::util::*;\n\npub fn f(i: &Id) -> bool {\n    {\n        let x = Id(0);\n        mem::forget(x);\n        i.0 == 0\n    }\n}\n";
+        let changes = vec![
+            FileChange::modify(
+                &SourceFile::from_text("src/id.rs", id_before),
+                crate::backend::lsp::minimal_edits(id_before, id_after),
+            )
+            .unwrap(),
+            FileChange::modify(
+                &SourceFile::from_text("src/lib.rs", lib_before),
+                crate::backend::lsp::minimal_edits(lib_before, lib_after),
+            )
+            .unwrap(),
+        ];
+        let sources = MemorySources::new()
+            .with("src/id.rs", id_before)
+            .with("src/lib.rs", lib_before)
+            .with("src/util.rs", "pub fn helper() {}\n");
+        let request = InlineRequest {
+            file: "src/id.rs".to_string(),
+            function: SymbolQuery {
+                name: "Id/gone".to_string(),
+                line: None,
+                column: None,
+            },
+        };
+        let project = Project::new(Language::Rust, &changes, &sources);
+        let found = check(&project, &request);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].file, "src/lib.rs");
+        assert_eq!(found[0].line, 8);
+        assert!(found[0].message.contains("`mem`"), "{}", found[0].message);
     }
 }

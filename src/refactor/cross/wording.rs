@@ -15,6 +15,7 @@ pub const REMOVED_BUT_IMPORTED: &str = "cross.removed_but_imported";
 pub const REMOVED_PUBLIC: &str = "cross.removed_public";
 pub const PATCH_LEFT: &str = "cross.patch_left";
 pub const REMOVED_SPECIAL: &str = "cross.removed_special";
+pub const INLINED_NAME_MISSING: &str = "cross.inlined_name_missing";
 
 pub fn return_in_block(function: &str, inlined: &str) -> String {
     format!(
@@ -138,5 +139,11 @@ pub fn patched_read(dotted: &str, moved: &str, name: &str, target_module: &str) 
 pub fn removed_special(name_path: &str, name: &str) -> String {
     format!(
         "the inline removed `{name_path}`, a method Python calls itself (`{name}`: by an operator, a call of the object, iteration, construction…): those implicit uses are not calls the inline could replace, and they now fail or reach a base class's `{name}`; keep the method"
+    )
+}
+
+pub fn inlined_path_not_imported(name: &str, source: &str, target: &str) -> String {
+    format!(
+        "the inlined code names `{name}::…`, which `{source}` imports and `{target}` neither imports nor defines: it does not compile here (E0433); add the `use` of `{name}` that `{source}` has"
     )
 }
