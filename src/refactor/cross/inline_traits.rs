@@ -100,11 +100,13 @@ fn missing_path_imports(
     text: &str,
 ) -> Vec<Finding> {
     let syntax = Language::Rust.syntax();
-    let imported: Vec<String> = syntax
+    // (name, imported?): what the definition's file imports, and the items it defines, which
+    // another file reaches only through an import of its own.
+    let imported: Vec<(String, bool)> = syntax
         .top_level_bindings(tree, text)
         .into_iter()
-        .filter(|b| b.imported)
-        .map(|b| b.name)
+        .filter(|b| !b.module)
+        .map(|b| (b.name, b.imported))
         .collect();
     let mut findings = Vec::new();
     for caller in project.own_changes() {
@@ -126,7 +128,7 @@ fn missing_path_imports(
         let mut said: Vec<&str> = Vec::new();
         for (_, after) in map.spans() {
             let written = &caller.after[after.clone()];
-            for name in &imported {
+            for (name, is_import) in &imported {
                 if bound.contains(name)
                     || said.contains(&name.as_str())
                     || globs
@@ -135,19 +137,32 @@ fn missing_path_imports(
                 {
                     continue;
                 }
+                // An import is used as a path's head (`mem::forget`); a defined function as a
+                // call (`inline_as_str(x)`), never as a method or behind a path.
                 let head = crate::lang::calls::word_matches(written, name)
                     .into_iter()
                     .find(|o| {
-                        written[o + name.len()..].starts_with("::")
-                            && !written[..*o].ends_with("::")
+                        let after_name = &written[o + name.len()..];
+                        let plain = !written[..*o].ends_with("::") && !written[..*o].ends_with('.');
+                        plain
+                            && if *is_import {
+                                after_name.starts_with("::")
+                            } else {
+                                after_name.starts_with('(')
+                            }
                     });
                 if let Some(o) = head {
                     said.push(name);
+                    let message = if *is_import {
+                        w::inlined_path_not_imported(name, &request.file, &caller.path)
+                    } else {
+                        w::inlined_item_not_imported(name, &request.file, &caller.path)
+                    };
                     findings.push(
                         Finding::error(
                             &caller.path,
                             line_at(&caller.after, after.start + o),
-                            w::inlined_path_not_imported(name, &request.file, &caller.path),
+                            message,
                         )
                         .with_kind(w::INLINED_NAME_MISSING),
                     );
@@ -291,5 +306,46 @@ mod tests {
         assert_eq!(found[0].file, "src/lib.rs");
         assert_eq!(found[0].line, 8);
         assert!(found[0].message.contains("`mem`"), "{}", found[0].message);
+    }
+
+    #[test]
+    fn an_inlined_call_of_a_function_the_callers_file_cannot_name_is_an_error() {
+        let id_before =
+            "fn raw(x: u8) -> u8 {\n    x\n}\n\npub fn cooked(x: u8) -> u8 {\n    raw(x) + 1\n}\n";
+        let id_after = "fn raw(x: u8) -> u8 {\n    x\n}\n";
+        let lib_before = "mod id;\nuse id::cooked;\n\npub fn f() -> u8 {\n    cooked(1)\n}\n";
+        let lib_after = "mod id;\n\npub fn f() -> u8 {\n    raw(1) + 1\n}\n";
+        let changes = vec![
+            FileChange::modify(
+                &SourceFile::from_text("src/id.rs", id_before),
+                crate::backend::lsp::minimal_edits(id_before, id_after),
+            )
+            .unwrap(),
+            FileChange::modify(
+                &SourceFile::from_text("src/lib.rs", lib_before),
+                crate::backend::lsp::minimal_edits(lib_before, lib_after),
+            )
+            .unwrap(),
+        ];
+        let sources = MemorySources::new()
+            .with("src/id.rs", id_before)
+            .with("src/lib.rs", lib_before);
+        let request = InlineRequest {
+            file: "src/id.rs".to_string(),
+            function: SymbolQuery {
+                name: "cooked".to_string(),
+                line: None,
+                column: None,
+            },
+        };
+        let project = Project::new(Language::Rust, &changes, &sources);
+        let found = check(&project, &request);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].message.contains("calls `raw`"),
+            "{}",
+            found[0].message
+        );
+        assert_eq!(found[0].line, 4);
     }
 }

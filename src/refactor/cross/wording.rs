@@ -147,3 +147,9 @@ pub fn inlined_path_not_imported(name: &str, source: &str, target: &str) -> Stri
         "the inlined code names `{name}::…`, which `{source}` imports and `{target}` neither imports nor defines: it does not compile here (E0433); add the `use` of `{name}` that `{source}` has"
     )
 }
+
+pub fn inlined_item_not_imported(name: &str, source: &str, target: &str) -> String {
+    format!(
+        "the inlined code calls `{name}`, which `{source}` defines and `{target}` neither imports nor defines: it does not compile here (E0425); import it (and make it visible to `{target}`) or keep the call"
+    )
+}
