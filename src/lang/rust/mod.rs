@@ -12,6 +12,7 @@ pub mod items;
 pub mod iterators;
 pub mod macros;
 pub mod members;
+pub mod mod_decls;
 pub mod names;
 pub mod params;
 pub mod paths;
