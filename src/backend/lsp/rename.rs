@@ -121,16 +121,21 @@ fn left_by_the_server(
     p: &PreparedRename,
     changes: &[crate::edit::FileChange],
 ) -> Vec<Finding> {
+    let by_path: std::collections::HashMap<&str, &crate::edit::FileChange> =
+        changes.iter().map(|c| (c.path.as_str(), c)).collect();
+    // A change's edits are sorted and do not overlap: the first that ends after the reference
+    // starts is the only one that can cover it.
+    let touched = |r: &EngineReference| {
+        by_path.get(r.path.as_str()).is_some_and(|c| {
+            let i = c.edits.partition_point(|e| e.range.end <= r.range.start);
+            c.edits
+                .get(i)
+                .is_some_and(|e| e.range.start < r.range.end && r.range.start < e.range.end)
+        })
+    };
     p.engine
         .iter()
-        .filter(|r| {
-            !changes.iter().any(|c| {
-                c.path == r.path
-                    && c.edits
-                        .iter()
-                        .any(|e| e.range.start < r.range.end && r.range.start < e.range.end)
-            })
-        })
+        .filter(|r| !touched(r))
         .map(|r| {
             Finding::warning(
                 &r.path,
