@@ -212,6 +212,41 @@ mod tests {
     use crate::lang::symbols::SymbolQuery;
     use crate::refactor::MemorySources;
 
+    /// The check on an inline of `function` from the first file; each file is (path, before,
+    /// after), `unchanged` are the project's other files.
+    fn run(
+        function: &str,
+        files: &[(&str, &str, &str)],
+        unchanged: &[(&str, &str)],
+    ) -> Vec<Finding> {
+        let changes: Vec<FileChange> = files
+            .iter()
+            .map(|(path, before, after)| {
+                FileChange::modify(
+                    &SourceFile::from_text(*path, *before),
+                    crate::backend::lsp::minimal_edits(before, after),
+                )
+                .unwrap()
+            })
+            .collect();
+        let mut sources = MemorySources::new();
+        for (path, before, _) in files {
+            sources = sources.with(path, before);
+        }
+        for (path, text) in unchanged {
+            sources = sources.with(path, text);
+        }
+        let request = InlineRequest {
+            file: files[0].0.to_string(),
+            function: SymbolQuery {
+                name: function.to_string(),
+                line: None,
+                column: None,
+            },
+        };
+        check(&Project::new(Language::Rust, &changes, &sources), &request)
+    }
+
     #[test]
     fn an_inlined_trait_call_in_a_file_without_the_trait_is_an_error() {
         let lib_before = "use std::str::FromStr;\n\npub struct P(u8);\n\nimpl FromStr for P {\n    type Err = ();\n    fn from_str(s: &str) -> Result<P, ()> {\n        s.parse().map(P).map_err(|_| ())\n    }\n}\n\nimpl P {\n    pub fn new(text: &str) -> Result<P, ()> {\n        P::from_str(text)\n    }\n}\n";
@@ -222,31 +257,14 @@ mod tests {
         let user_before = "use crate::P;\n\npub fn make() -> P {\n    P::new(\"1\").unwrap()\n}\n";
         let user_after =
             "use crate::P;\n\npub fn make() -> P {\n    P::from_str(\"1\").unwrap()\n}\n";
-        let changes = vec![
-            FileChange::modify(
-                &SourceFile::from_text("src/lib.rs", lib_before),
-                crate::backend::lsp::minimal_edits(lib_before, &lib_after),
-            )
-            .unwrap(),
-            FileChange::modify(
-                &SourceFile::from_text("src/user.rs", user_before),
-                crate::backend::lsp::minimal_edits(user_before, user_after),
-            )
-            .unwrap(),
-        ];
-        let sources = MemorySources::new()
-            .with("src/lib.rs", lib_before)
-            .with("src/user.rs", user_before);
-        let request = InlineRequest {
-            file: "src/lib.rs".to_string(),
-            function: SymbolQuery {
-                name: "P/new".to_string(),
-                line: None,
-                column: None,
-            },
-        };
-        let project = Project::new(Language::Rust, &changes, &sources);
-        let found = check(&project, &request);
+        let found = run(
+            "P/new",
+            &[
+                ("src/lib.rs", lib_before, &lib_after),
+                ("src/user.rs", user_before, user_after),
+            ],
+            &[],
+        );
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].file, "src/user.rs");
         assert_eq!(found[0].line, 4);
@@ -258,16 +276,15 @@ mod tests {
         // With the import in the caller's file, nothing to say.
         let fixed_before = format!("use std::str::FromStr;\n{user_before}");
         let fixed_after = format!("use std::str::FromStr;\n{user_after}");
-        let changes = vec![
-            changes[0].clone(),
-            FileChange::modify(
-                &SourceFile::from_text("src/user.rs", &fixed_before),
-                crate::backend::lsp::minimal_edits(&fixed_before, &fixed_after),
-            )
-            .unwrap(),
-        ];
-        let project = Project::new(Language::Rust, &changes, &sources);
-        assert!(check(&project, &request).is_empty());
+        let fixed = run(
+            "P/new",
+            &[
+                ("src/lib.rs", lib_before, &lib_after),
+                ("src/user.rs", &fixed_before, &fixed_after),
+            ],
+            &[],
+        );
+        assert!(fixed.is_empty(), "{fixed:?}");
     }
 
     #[test]
@@ -276,32 +293,14 @@ mod tests {
         let id_after = "use core::mem;\n\npub struct Id(u8);\n\nimpl Id {\n}\n";
         let lib_before = "mod id;\nuse id::Id;\nuse crate::util::*;\n\npub fn f(i: &Id) -> bool {\n    i.gone()\n}\n";
         let lib_after = "mod id;\nuse id::Id;\nuse crate::util::*;\n\npub fn f(i: &Id) -> bool {\n    {\n        let x = Id(0);\n        mem::forget(x);\n        i.0 == 0\n    }\n}\n";
-        let changes = vec![
-            FileChange::modify(
-                &SourceFile::from_text("src/id.rs", id_before),
-                crate::backend::lsp::minimal_edits(id_before, id_after),
-            )
-            .unwrap(),
-            FileChange::modify(
-                &SourceFile::from_text("src/lib.rs", lib_before),
-                crate::backend::lsp::minimal_edits(lib_before, lib_after),
-            )
-            .unwrap(),
-        ];
-        let sources = MemorySources::new()
-            .with("src/id.rs", id_before)
-            .with("src/lib.rs", lib_before)
-            .with("src/util.rs", "pub fn helper() {}\n");
-        let request = InlineRequest {
-            file: "src/id.rs".to_string(),
-            function: SymbolQuery {
-                name: "Id/gone".to_string(),
-                line: None,
-                column: None,
-            },
-        };
-        let project = Project::new(Language::Rust, &changes, &sources);
-        let found = check(&project, &request);
+        let found = run(
+            "Id/gone",
+            &[
+                ("src/id.rs", id_before, id_after),
+                ("src/lib.rs", lib_before, lib_after),
+            ],
+            &[("src/util.rs", "pub fn helper() {}\n")],
+        );
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].file, "src/lib.rs");
         assert_eq!(found[0].line, 8);
@@ -315,31 +314,14 @@ mod tests {
         let id_after = "fn raw(x: u8) -> u8 {\n    x\n}\n";
         let lib_before = "mod id;\nuse id::cooked;\n\npub fn f() -> u8 {\n    cooked(1)\n}\n";
         let lib_after = "mod id;\n\npub fn f() -> u8 {\n    raw(1) + 1\n}\n";
-        let changes = vec![
-            FileChange::modify(
-                &SourceFile::from_text("src/id.rs", id_before),
-                crate::backend::lsp::minimal_edits(id_before, id_after),
-            )
-            .unwrap(),
-            FileChange::modify(
-                &SourceFile::from_text("src/lib.rs", lib_before),
-                crate::backend::lsp::minimal_edits(lib_before, lib_after),
-            )
-            .unwrap(),
-        ];
-        let sources = MemorySources::new()
-            .with("src/id.rs", id_before)
-            .with("src/lib.rs", lib_before);
-        let request = InlineRequest {
-            file: "src/id.rs".to_string(),
-            function: SymbolQuery {
-                name: "cooked".to_string(),
-                line: None,
-                column: None,
-            },
-        };
-        let project = Project::new(Language::Rust, &changes, &sources);
-        let found = check(&project, &request);
+        let found = run(
+            "cooked",
+            &[
+                ("src/id.rs", id_before, id_after),
+                ("src/lib.rs", lib_before, lib_after),
+            ],
+            &[],
+        );
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(
             found[0].message.contains("calls `raw`"),
