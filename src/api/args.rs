@@ -195,37 +195,12 @@ fn extract_request(a: &Args, file: String) -> Result<Request, ApiError> {
 }
 
 fn extract_variable_request(a: &Args, file: String) -> Result<Request, ApiError> {
-    let position = |name: &'static str, what: &str| {
-        a.positive(name)?
-            .ok_or_else(|| ApiError::missing(name, what))
-    };
-    let start_line = position(
-        arg::START_LINE,
-        "the line of the expression's first character (1-based)",
-    )?;
-    let start_column = position(
-        arg::START_COLUMN,
-        "the column of the expression's first character (1-based)",
-    )?;
-    let end_line = position(
-        arg::END_LINE,
-        "the line of the expression's last character (1-based)",
-    )?;
-    let end_column = position(
-        arg::END_COLUMN,
-        "the column just after the expression's last character (1-based)",
-    )?;
-    if (end_line, end_column) <= (start_line, start_column) {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRange,
-            format!(
-                "{} {end_line}:{end_column} is not after {} {start_line}:{start_column}; give the expression's start, then the column just after its end",
-                arg::END_LINE,
-                arg::START_LINE
-            ),
-        )
-        .with_param(arg::END_COLUMN));
-    }
+    let ExpressionRange {
+        start_line,
+        start_column,
+        end_line,
+        end_column,
+    } = a.expression_range()?;
     let new_name = a
         .string(arg::NEW_NAME)?
         .ok_or_else(|| ApiError::missing(arg::NEW_NAME, "the name of the new local"))?;
@@ -269,38 +244,12 @@ fn rename_request(a: &Args, file: String) -> Result<Request, ApiError> {
 }
 
 fn introduce_parameter_request(a: &Args, file: String) -> Result<Request, ApiError> {
-    let need = |key: &'static str, what: &str| -> Result<usize, ApiError> {
-        a.positive(key)?.ok_or_else(|| ApiError::missing(key, what))
-    };
-    let start_line = need(
-        arg::START_LINE,
-        "the line where the expression starts (1-based)",
-    )?;
-    let start_column = need(
-        arg::START_COLUMN,
-        "the column of the expression's first character (1-based)",
-    )?;
-    let end_line = need(
-        arg::END_LINE,
-        "the line where the expression ends (1-based)",
-    )?;
-    let end_column = need(
-        arg::END_COLUMN,
-        "the column just after the expression's last character (1-based)",
-    )?;
-    if (end_line, end_column) <= (start_line, start_column) {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRange,
-            format!(
-                "the end ({} {end_line}, {} {end_column}) is not after the start ({} {start_line}, {} {start_column}); the end column is the one just after the expression's last character",
-                arg::END_LINE,
-                arg::END_COLUMN,
-                arg::START_LINE,
-                arg::START_COLUMN
-            ),
-        )
-        .with_param(arg::END_COLUMN));
-    }
+    let ExpressionRange {
+        start_line,
+        start_column,
+        end_line,
+        end_column,
+    } = a.expression_range()?;
     let new_name = a
         .string(arg::NEW_NAME)?
         .ok_or_else(|| ApiError::missing(arg::NEW_NAME, "the name of the new parameter"))?;
@@ -312,6 +261,15 @@ fn introduce_parameter_request(a: &Args, file: String) -> Result<Request, ApiErr
         end_column,
         new_name,
     }))
+}
+
+/// An expression's extent as the tools that select one take it: 1-based lines and columns, the
+/// end column just after the expression's last character.
+struct ExpressionRange {
+    start_line: usize,
+    start_column: usize,
+    end_line: usize,
+    end_column: usize,
 }
 
 /// How the call is carried out: the arguments every tool takes.
@@ -575,6 +533,50 @@ impl Args<'_> {
         }
     }
 
+    /// `start_line`, `start_column`, `end_line`, `end_column`, each required and positive, the end
+    /// after the start.
+    fn expression_range(&self) -> Result<ExpressionRange, ApiError> {
+        let need = |key: &'static str, what: &str| -> Result<usize, ApiError> {
+            self.positive(key)?
+                .ok_or_else(|| ApiError::missing(key, what))
+        };
+        let start_line = need(
+            arg::START_LINE,
+            "the line of the expression's first character (1-based)",
+        )?;
+        let start_column = need(
+            arg::START_COLUMN,
+            "the column of the expression's first character (1-based)",
+        )?;
+        let end_line = need(
+            arg::END_LINE,
+            "the line of the expression's last character (1-based)",
+        )?;
+        let end_column = need(
+            arg::END_COLUMN,
+            "the column just after the expression's last character (1-based)",
+        )?;
+        if (end_line, end_column) <= (start_line, start_column) {
+            return Err(ApiError::new(
+                ErrorCode::InvalidRange,
+                format!(
+                    "the end ({} {end_line}, {} {end_column}) is not after the start ({} {start_line}, {} {start_column}); the end column is the one just after the expression's last character",
+                    arg::END_LINE,
+                    arg::END_COLUMN,
+                    arg::START_LINE,
+                    arg::START_COLUMN
+                ),
+            )
+            .with_param(arg::END_COLUMN));
+        }
+        Ok(ExpressionRange {
+            start_line,
+            start_column,
+            end_line,
+            end_column,
+        })
+    }
+
     fn string_list(&self, key: &str) -> Result<Vec<String>, ApiError> {
         match self.get(key) {
             None => Ok(Vec::new()),
@@ -791,6 +793,28 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(err.param.as_deref(), Some("plan_id"));
+    }
+
+    #[test]
+    fn both_expression_tools_read_the_range_alike() {
+        for tool in [Tool::ExtractVariable, Tool::IntroduceParameter] {
+            let range = |sl: u64, sc: u64, el: u64, ec: u64| {
+                json!({"file_path": "a.py", "start_line": sl, "start_column": sc,
+                       "end_line": el, "end_column": ec, "new_name": "v"})
+            };
+            let err = parse(tool, &range(3, 5, 3, 5)).unwrap_err();
+            assert_eq!(
+                (err.code, err.param.as_deref()),
+                (ErrorCode::InvalidRange, Some("end_column")),
+                "{tool:?}"
+            );
+            assert!(err.message.contains("(end_line 3, end_column 5)"), "{err:?}");
+            let mut missing = range(3, 5, 4, 1);
+            missing.as_object_mut().unwrap().remove("start_column");
+            let err = parse(tool, &missing).unwrap_err();
+            assert_eq!(err.param.as_deref(), Some("start_column"), "{tool:?}");
+            assert!(parse(tool, &range(3, 5, 4, 1)).is_ok(), "{tool:?}");
+        }
     }
 
     #[test]
