@@ -808,7 +808,10 @@ mod tests {
                 (ErrorCode::InvalidRange, Some("end_column")),
                 "{tool:?}"
             );
-            assert!(err.message.contains("(end_line 3, end_column 5)"), "{err:?}");
+            assert!(
+                err.message.contains("(end_line 3, end_column 5)"),
+                "{err:?}"
+            );
             let mut missing = range(3, 5, 4, 1);
             missing.as_object_mut().unwrap().remove("start_column");
             let err = parse(tool, &missing).unwrap_err();

@@ -533,6 +533,13 @@ fn consumes(text: &str, end: usize) -> bool {
     name.starts_with("into_") || name == "into" || CONSUMING_METHODS.contains(&name.as_str())
 }
 
+/// Whether the name ending at `end` is the base of a field or index place (`x.f`, `x[i]`; not
+/// the range `x..y`).
+fn is_place_base(text: &str, end: usize) -> bool {
+    let rest = text.get(end..).unwrap_or("").trim_start();
+    rest.starts_with('[') || rest.starts_with('.') && !rest.starts_with("..")
+}
+
 /// How a Rust local is passed, from its type and its uses in the selection; records the `*`
 /// the body needs when it is passed by reference.
 fn rust_parameter(
@@ -582,7 +589,10 @@ fn rust_parameter(
     if pass != Pass::Value {
         for (use_, kind) in &uses {
             let deref = match kind.kind {
-                UseKind::Read | UseKind::Borrow | UseKind::BorrowMut | UseKind::Value => true,
+                // `&mut x.f` / `&mut x[i]` borrow through `x`, and auto-deref reaches the place:
+                // a `*` there would dereference the field (`&mut *x.f`).
+                UseKind::BorrowMut => !is_place_base(cx.text, use_.pos + use_.name.len()),
+                UseKind::Read | UseKind::Borrow | UseKind::Value => true,
                 _ => kind.shorthand,
             };
             if deref {

@@ -928,3 +928,18 @@ fn rust_a_ref_binding_of_the_selection_cannot_be_returned() {
         messages(&plan)
     );
 }
+
+#[test]
+fn rust_a_mutable_borrow_through_a_field_of_a_reference_parameter_gets_no_star() {
+    // rust-analyzer's `mut_nested_field_from_outer_scope`: `&mut v.p.n` with `v: &mut C` borrows
+    // the field through auto-deref; `&mut *v.p.n` would dereference the `i32`.
+    let text = "struct P { n: i32 }\nstruct C { p: P }\nfn foo() {\n    let mut c = C { p: P { n: 0 } };\n    let mut v = C { p: P { n: 0 } };\n    let mut w = 0i32;\n    c.p.n += 1;\n    let r = &mut v.p.n;\n    let s = &mut w;\n    *r += *s;\n    let m = c.p.n + v.p.n + w;\n}\n";
+    let plan = run("a.rs", text, 7, 10, "bump").unwrap();
+    let out = after(&plan);
+    assert!(out.contains("    let r = &mut v.p.n;\n"), "{out}");
+    assert!(out.contains("    let s = &mut *w;\n"), "{out}");
+    assert!(
+        out.contains("fn bump(c: &mut C, v: &mut C, w: &mut i32) {\n"),
+        "{out}"
+    );
+}
