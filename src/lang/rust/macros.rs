@@ -10,6 +10,36 @@ use crate::lang::calls::{Argument, CallForm, CallSite};
 use crate::lang::finder::NodeFinder;
 use crate::lang::{holding, node_text, walk_node};
 
+/// Macros whose arguments are ordinary expressions.
+const EXPRESSION_MACROS: &[&str] = &[
+    "println",
+    "print",
+    "eprintln",
+    "eprint",
+    "format",
+    "write",
+    "writeln",
+    "panic",
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_ne",
+    "vec",
+    "dbg",
+    "format_args",
+    "todo",
+    "unimplemented",
+    "unreachable",
+];
+/// Whether the macro named `name` (a path or its last segment) takes ordinary expressions as
+/// arguments (a std formatting, assertion or `vec!` macro); a macro of the project's own may
+/// match its tokens as anything (`$i:ident`, `$t:tt`).
+pub fn takes_expressions(name: &str) -> bool {
+    EXPRESSION_MACROS.contains(&name.rsplit("::").next().unwrap_or(name).trim())
+}
+
 /// The calls of `name` written in the arguments of the macros whose name (last path segment)
 /// `accept` takes, in document order.
 pub fn calls_in_macros(

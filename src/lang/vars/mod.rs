@@ -469,6 +469,21 @@ pub fn is_shorthand_field(lang: Language, read: Node<'_>) -> bool {
             .is_some_and(|p| p.kind() == "shorthand_field_initializer")
 }
 
+/// Rust: the macro (not a std one that takes expressions) whose tokens hold `read` directly
+/// (`m!(x)`): it may match the name as an identifier or a token, which a pasted expression is not.
+pub fn foreign_macro_of<'t>(lang: Language, read: Node<'_>, text: &'t str) -> Option<&'t str> {
+    if lang != Language::Rust {
+        return None;
+    }
+    crate::lang::rust::macros::macro_of_token(read, text)
+        .filter(|m| !crate::lang::rust::macros::takes_expressions(m))
+}
+
+/// Whether `value` is a lone name (`other`), which fits wherever the name it replaces did.
+pub fn is_lone_name(value: Node<'_>) -> bool {
+    value.kind() == "identifier"
+}
+
 /// Rust: a string literal in `region` that names `name` as an inline format argument
 /// (`"{name}"`, `"{name:?}"`), which a macro reads: its offset.
 pub fn format_argument(lang: Language, region: Node<'_>, text: &str, name: &str) -> Option<usize> {

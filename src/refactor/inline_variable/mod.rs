@@ -116,6 +116,20 @@ pub fn plan(
 
     let binding_line = line_of(binding.statement);
     let mut findings = Vec::new();
+    if !vars::is_lone_name(value) {
+        for read in &found.reads {
+            if let Some(macro_name) = vars::foreign_macro_of(lang, *read, text) {
+                findings.push(
+                    Finding::warning(
+                        &request.file,
+                        line_of(*read),
+                        w::into_macro(name, macro_name, value_text),
+                    )
+                    .with_kind("inline_variable.into_macro"),
+                );
+            }
+        }
+    }
     if let Some(ty) = binding.written_type {
         findings.push(Finding::warning(
             &request.file,

@@ -83,3 +83,22 @@ fn effects_move_to_one_read_right_after() {
     let e = inline("f.py", text, "x = g").unwrap_err();
     assert!(e.to_string().contains("line 3, between"), "{e}");
 }
+
+#[test]
+fn a_read_in_a_macro_of_the_project_is_a_warning_unless_the_value_is_a_name() {
+    // rust-analyzer's `local_usage_in_macro`: `m!(0)` does not match `($i:ident)` (a build error
+    // with no code, and no finding before).
+    let text = "macro_rules! m {\n    ($i:ident) => { $i }\n}\nfn f() -> i32 {\n    let xyz = 0;\n    println!(\"{}\", xyz);\n    m!(xyz)\n}\n";
+    let plan = inline("f.rs", text, "xyz = 0").unwrap();
+    let warnings: Vec<(usize, &str)> = plan
+        .findings
+        .iter()
+        .map(|f| (f.line, f.message.as_str()))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(warnings[0].0, 7);
+    assert!(warnings[0].1.contains("argument of `m!`"), "{warnings:?}");
+    let text = "macro_rules! m {\n    ($i:ident) => { $i }\n}\nfn f(other: i32) -> i32 {\n    let xyz = other;\n    m!(xyz)\n}\n";
+    let plan = inline("f.rs", text, "xyz = other").unwrap();
+    assert!(plan.findings.is_empty(), "{:?}", plan.findings);
+}

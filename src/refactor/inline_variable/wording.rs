@@ -124,3 +124,11 @@ pub fn note_effects(reads: usize) -> String {
 pub fn note_effects_once() -> String {
     "the initializer has effects: its one read is in a later statement of the same block, with nothing that has effects in between".to_string()
 }
+
+/// A read of the local is a token of a macro candor cannot read.
+pub fn into_macro(name: &str, macro_name: &str, value: &str) -> String {
+    format!(
+        "`{name}` is an argument of `{macro_name}!`, whose rules candor does not read: if they match it as an identifier or a token (`$x:ident`, `$x:tt`), `{}` will not match there",
+        crate::text::collapse_whitespace(value)
+    )
+}

@@ -16,32 +16,9 @@ use crate::lang::refs::{
 };
 use crate::lang::rust::imports::segments_of;
 use crate::lang::rust::items::is_definition_kind;
+use crate::lang::rust::macros::takes_expressions;
 use crate::lang::rust::paths::{last_type_segment, list_prefix, module_at};
 use crate::lang::{Language, node_text};
-
-/// Macros whose arguments are ordinary expressions.
-const EXPRESSION_MACROS: &[&str] = &[
-    "println",
-    "print",
-    "eprintln",
-    "eprint",
-    "format",
-    "write",
-    "writeln",
-    "panic",
-    "assert",
-    "assert_eq",
-    "assert_ne",
-    "debug_assert",
-    "debug_assert_eq",
-    "debug_assert_ne",
-    "vec",
-    "dbg",
-    "format_args",
-    "todo",
-    "unimplemented",
-    "unreachable",
-];
 
 pub struct File<'a, 't> {
     pub target: &'a Target,
@@ -532,5 +509,5 @@ fn foreign_macro(ancestors: &[Node<'_>], text: &str) -> Option<String> {
             .unwrap_or("")
             .to_string()
     })?;
-    (!EXPRESSION_MACROS.contains(&name.as_str())).then_some(name)
+    (!takes_expressions(&name)).then_some(name)
 }

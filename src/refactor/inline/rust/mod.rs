@@ -51,31 +51,6 @@ const HARMLESS_ATTRIBUTES: &[&str] = &[
 /// Macros known to return from the function they are written in.
 const RETURNING_MACROS: &[&str] = &["bail", "ensure", "try", "ready"];
 
-/// Standard macros whose arguments are ordinary expressions: a call written in them can be
-/// inlined like any other (as a block expression).
-const EXPRESSION_MACROS: &[&str] = &[
-    "println",
-    "print",
-    "eprintln",
-    "eprint",
-    "format",
-    "format_args",
-    "write",
-    "writeln",
-    "panic",
-    "assert",
-    "assert_eq",
-    "assert_ne",
-    "debug_assert",
-    "debug_assert_eq",
-    "debug_assert_ne",
-    "vec",
-    "dbg",
-    "todo",
-    "unimplemented",
-    "unreachable",
-];
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Kind {
     /// A function of a module; `module` is its path from the crate root (`["net", "http"]`).
@@ -564,9 +539,13 @@ impl Callee for RustCallee<'_> {
             Kind::Local { scope } => file.path() == self.def.path() && scope.contains(&at),
             Kind::Method(_) => false,
         };
-        macros::calls_in_macros(&file.tree, file.text(), &self.name, |m| {
-            EXPRESSION_MACROS.contains(&m)
-        })
+        // A call written in a std macro's arguments is inlined like any other (as a block).
+        macros::calls_in_macros(
+            &file.tree,
+            file.text(),
+            &self.name,
+            macros::takes_expressions,
+        )
         .into_iter()
         .filter(|call| in_scope(call.range.start))
         .collect()
