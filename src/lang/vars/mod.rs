@@ -395,6 +395,11 @@ pub fn binding_text(lang: Language, name: &str, value: &str, mutable: bool) -> S
     match lang {
         Language::Rust if mutable => format!("let mut {name} = {value};"),
         Language::Rust => format!("let {name} = {value};"),
+        // A value that ran over lines inside the brackets it came from (`("1"\n "2")` selected
+        // inside the parentheses) needs brackets of its own to stay one logical line.
+        Language::Python if crate::lang::lex::lex(lang, value).logical_lines.len() > 1 => {
+            format!("{name} = ({value})")
+        }
         Language::Python => format!("{name} = {value}"),
     }
 }

@@ -106,3 +106,18 @@ fn rust_receiver_of_an_unknown_method_may_need_mut() {
         plan.findings
     );
 }
+
+#[test]
+fn python_a_value_over_lines_inside_brackets_gets_brackets_of_its_own() {
+    // rope's `test_extracting_variable_and_implicit_continuations`: `s2 = "1"\n  "2"` was an
+    // unexpected indent.
+    let text = "s = (\"1\"\n  \"2\")\n";
+    let plan = extract("f.py", text, "\"1\"\n  \"2\"", "s2", false).unwrap();
+    assert_eq!(after(&plan), "s2 = (\"1\"\n  \"2\")\ns = (s2)\n");
+    let text = "t = (a +\n     b)\nu = f(x,\n      y)\n";
+    let plan = extract("f.py", text, "f(x,\n      y)", "v", false).unwrap();
+    assert_eq!(
+        after(&plan),
+        "t = (a +\n     b)\nv = f(x,\n      y)\nu = v\n"
+    );
+}
