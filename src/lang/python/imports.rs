@@ -290,6 +290,47 @@ pub fn top_level_bindings(tree: &Tree, text: &str) -> Vec<Binding> {
             _ => {}
         }
     }
+    for (name, statement) in compound_targets(tree) {
+        bind(node_text(name, text), statement, false);
+    }
+    out
+}
+
+/// Names the module binds other than by `=`, `def`, `class` or an import: `for` targets, `with …
+/// as` and `except … as` names, and walrus targets anywhere at the module level (a walrus in a
+/// comprehension binds in the module too); not inside functions, classes or lambdas. With the
+/// offset of the statement that binds them, in document order.
+pub fn compound_targets(tree: &Tree) -> Vec<(Node<'_>, usize)> {
+    let mut out = Vec::new();
+    let mut stack = vec![(tree.root_node(), 0)];
+    while let Some((node, statement)) = stack.pop() {
+        let statement = if node
+            .parent()
+            .is_some_and(|p| matches!(p.kind(), "module" | "block") && node.kind() != "block")
+        {
+            node.start_byte()
+        } else {
+            statement
+        };
+        let target = match node.kind() {
+            "function_definition" | "class_definition" | "lambda" => continue,
+            "for_statement" => node.child_by_field_name("left"),
+            "as_pattern" => node.child_by_field_name("alias"),
+            "named_expression" => node.child_by_field_name("name"),
+            _ => None,
+        };
+        if let Some(target) = target {
+            let target = match target.kind() {
+                "as_pattern_target" => target.named_child(0).unwrap_or(target),
+                _ => target,
+            };
+            out.extend(identifiers_in(target).into_iter().map(|n| (n, statement)));
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev().map(|c| (c, statement)));
+    }
+    out.sort_by_key(|(n, _)| n.start_byte());
     out
 }
 

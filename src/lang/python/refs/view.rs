@@ -75,6 +75,17 @@ impl View {
         for statement in module_level_statements(tree) {
             view.statement(statement, text);
         }
+        // `for` targets, `with`/`except … as` names and walrus targets bind module variables
+        // too; each name's bindings stay in the order they are written.
+        let compound = crate::lang::python::imports::compound_targets(tree);
+        for (name, _) in &compound {
+            view.defined(*name, text, "variable");
+        }
+        if !compound.is_empty() {
+            for bindings in view.bindings.values_mut() {
+                bindings.sort_by_key(TopBinding::line);
+            }
+        }
         if text.contains("global") {
             view.globals_of_functions(tree, text);
         }
@@ -306,5 +317,38 @@ mod tests {
             .insert(vec!["pkg".into(), "util".into()], ["f".to_string()].into());
         assert!(view.exports_name(&reach, ".util", "f"));
         assert!(!view.exports_name(&reach, ".util", "g"));
+    }
+
+    #[test]
+    fn loop_with_except_and_walrus_targets_bind_module_variables_in_order() {
+        let text = "x = 0
+for i, (j, x) in pairs:
+    pass
+with f() as (fh, gh):
+    pass
+try:
+    pass
+except E as err:
+    pass
+while (w := g()):
+    ys = [v for u in us if (v := u)]
+
+def inner():
+    for hidden in range(3):
+        pass
+    return (h2 := 1)
+";
+        let tree = Language::Python.parse(text);
+        let view = View::build(&tree, text, "m.py");
+        for name in ["i", "j", "fh", "gh", "err", "w", "v", "ys"] {
+            assert_eq!(view.get(name).len(), 1, "{name}");
+        }
+        // `x = 0` first, then the loop's `x`.
+        let lines: Vec<usize> = view.get("x").iter().map(TopBinding::line).collect();
+        assert_eq!(lines, vec![1, 2]);
+        // A comprehension's own variable and a function's names are not the module's.
+        for name in ["u", "hidden", "h2"] {
+            assert!(view.get(name).is_empty(), "{name}");
+        }
     }
 }
