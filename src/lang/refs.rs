@@ -84,6 +84,9 @@ pub enum NoTarget {
     /// A name whose definition is outside the project (a builtin, a crate, a library), or that
     /// nothing in the file binds.
     Unresolved { name: String },
+    /// A name an `import` binds to a module (`import pkg.mod as m`): renaming it would rename a
+    /// module, that is a file, which rename does not do.
+    Module { name: String, module: String },
     /// `self`, `cls`, `Self`, `super`, `crate`: not a symbol of their own.
     Special { name: String },
     /// A definition found by name in another file: the driver starts again from there.

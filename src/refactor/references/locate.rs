@@ -242,6 +242,9 @@ fn no_target(no: NoTarget, path: &str, line: usize, name: &str) -> RefactorError
             message: w::not_a_name(path, line),
         },
         NoTarget::Special { name } => RefactorError::Unsupported(w::special_name(&name)),
+        NoTarget::Module { name, module } => {
+            RefactorError::Unsupported(w::module_name(&name, &module, path))
+        }
         NoTarget::Unresolved { name: found } => RefactorError::NotFound(w::unresolved(
             if found.is_empty() { name } else { &found },
             path,

@@ -87,6 +87,12 @@ pub fn special_name(name: &str) -> String {
     )
 }
 
+pub fn module_name(name: &str, module: &str, path: &str) -> String {
+    format!(
+        "`{name}` names the module `{module}` (an `import` in {path}): rename renames symbols, not modules, whose name is their file's; rename the file and the imports by hand"
+    )
+}
+
 pub fn unresolved(name: &str, path: &str) -> String {
     format!(
         "`{name}` is not defined in the project as {path} uses it (a builtin, a library name, or an attribute of a value of unknown type); give its definition"

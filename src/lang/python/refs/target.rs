@@ -94,9 +94,18 @@ pub fn target_at(tree: &Tree, text: &str, path: &str, at: usize) -> Result<Targe
             ..
         } => Err(elsewhere(path, from_module(statement, text), &name)),
         Shape::Keyword { call: Some(call) } => keyword_target(tree, text, path, call, &name),
-        Shape::Keyword { .. } | Shape::OtherImport | Shape::FromImport { .. } => {
-            Err(NoTarget::Unresolved { name })
+        // A part of a module path (`import pkg.mod`, `from pkg.mod import f`).
+        Shape::OtherImport => {
+            let module = ancestors
+                .last()
+                .filter(|p| p.kind() == "dotted_name")
+                // `pkg` in `pkg.mod` is the package `pkg`: the path up to the name.
+                .map_or(name.clone(), |p| {
+                    text[p.start_byte()..node.end_byte()].to_string()
+                });
+            Err(NoTarget::Module { name, module })
         }
+        Shape::Keyword { .. } | Shape::FromImport { .. } => Err(NoTarget::Unresolved { name }),
         Shape::Plain => plain_target(tree, text, path, node, ancestors, &make),
     }
 }
@@ -412,7 +421,10 @@ fn plain_target(
         Some(TopBinding::From {
             module, original, ..
         }) => Err(elsewhere(path, module, original)),
-        Some(TopBinding::Module { .. }) => Err(NoTarget::Unresolved { name }),
+        Some(TopBinding::Module { module, .. }) => Err(NoTarget::Module {
+            name,
+            module: module.clone(),
+        }),
         None => Err(NoTarget::Unresolved { name }),
     }
 }
@@ -535,5 +547,24 @@ mod tests {
             target(text, path, "self", 0),
             Err(NoTarget::Special { .. })
         ));
+    }
+
+    #[test]
+    fn a_module_name_is_a_module_not_an_unknown_name() {
+        let text = "import pkg.mod as m
+from pkg.other import f
+import b
+
+b.go(m, f)
+";
+        let module = |needle: &str, nth: usize| match target(text, "x.py", needle, nth) {
+            Err(NoTarget::Module { module, .. }) => module,
+            other => panic!("{needle}: {other:?}"),
+        };
+        assert_eq!(module("pkg", 0), "pkg");
+        assert_eq!(module("mod", 0), "pkg.mod");
+        assert_eq!(module("other", 0), "pkg.other");
+        assert_eq!(module("b", 0), "b");
+        assert_eq!(module("b", 1), "b", "a use of a module bound by `import`");
     }
 }
