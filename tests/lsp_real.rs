@@ -754,6 +754,34 @@ fn rust_analyzer_extract_of_a_break_whose_loop_stays_outside_is_flagged() {
     );
 }
 
+#[test]
+fn rust_analyzer_extract_variable_of_a_place_behind_a_reference_is_flagged() {
+    if !require(&["rust-analyzer"]) {
+        return;
+    }
+    // rust-analyzer's own `generates_no_ref_for_deref` case: it writes `let s = *v;`, which
+    // moves out of a borrow (E0507), with no finding before.
+    let lib = "pub struct S;\nimpl S {\n    pub fn do_work(&mut self) {}\n}\nfn bar() -> S {\n    S\n}\npub fn foo() {\n    let v = &mut &mut bar();\n    (**v).do_work();\n}\n";
+    let project = crate_with(lib);
+    let (envelope, _) = call(
+        project.path(),
+        "refactor_extract_variable",
+        json!({"file_path": "src/lib.rs", "start_line": 10, "start_column": 5, "end_line": 10,
+               "end_column": 10, "new_name": "s", "semantic_edit_backend": "lsp", "verify": false}),
+    );
+    assert_eq!(envelope["backend_used"], "lsp", "{envelope:#}");
+    let diff = envelope["data"]["changes"][0]["diff"]
+        .as_str()
+        .unwrap_or("");
+    assert!(
+        diff.contains("+    let s = *v;"),
+        "rust-analyzer's extract as its own test has it: {diff}"
+    );
+    let found = findings_of_kind(&envelope, "cross.place_moved");
+    assert_eq!(found.len(), 1, "{diff}\n{envelope:#}");
+    assert_eq!(found[0]["line"], 10, "{envelope:#}");
+}
+
 /// A rename to a name already taken where it writes is refused on every backend with the
 /// heuristic's own error: the server is not asked, nothing is written. Before, rust-analyzer
 /// renamed `a` to `b` beside `let b` (changing what `a + b` means) and `helper` to `other`

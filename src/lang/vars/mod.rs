@@ -381,7 +381,26 @@ pub fn needs_mut(lang: Language, expr: Node<'_>, text: &str) -> (bool, bool) {
 
 /// Rust: `expr` is a place (a field or an element): `let` moves or copies it out.
 pub fn is_place(lang: Language, expr: Node<'_>) -> bool {
-    lang == Language::Rust && matches!(expr.kind(), "field_expression" | "index_expression")
+    lang == Language::Rust && rust::is_place(expr)
+}
+
+/// The value a binding statement gives the name at `name` (`let name = value;`, `name = value`),
+/// when `name` is the whole pattern of such a statement.
+pub fn bound_value(lang: Language, name: Node<'_>) -> Option<Node<'_>> {
+    let parent = name.parent()?;
+    let (kind, target) = match lang {
+        Language::Rust => ("let_declaration", "pattern"),
+        Language::Python => ("assignment", "left"),
+    };
+    (parent.kind() == kind && parent.child_by_field_name(target) == Some(name))
+        .then(|| {
+            parent.child_by_field_name(if lang == Language::Rust {
+                "value"
+            } else {
+                "right"
+            })
+        })
+        .flatten()
 }
 
 /// Rust: `expr` borrows from a temporary that a `let` would drop at the end of its statement

@@ -483,3 +483,13 @@ pub(super) fn needs_parens(value: Node<'_>, read: Node<'_>, text: &str) -> bool 
         _ => false,
     }
 }
+
+/// A place expression: a field, an element, or what a reference points to (`*r`, `(**r)`).
+pub fn is_place(expr: Node<'_>) -> bool {
+    match expr.kind() {
+        "field_expression" | "index_expression" => true,
+        "unary_expression" => expr.child(0).is_some_and(|op| op.kind() == "*"),
+        "parenthesized_expression" => expr.named_child(0).is_some_and(is_place),
+        _ => false,
+    }
+}

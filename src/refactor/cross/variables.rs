@@ -35,7 +35,7 @@ pub(super) fn check_extract(
         .iter()
         .any(|(_, o)| matches!(o, Occurrence::Read | Occurrence::Mutation));
     let message = match (bound, read) {
-        (1, true) => return Vec::new(),
+        (1, true) => return place_moved(project, request, &change.after, &found),
         (0, _) => format!(
             "the result binds no new local `{name}`: the extract did not create the variable it was asked for"
         ),
@@ -45,6 +45,34 @@ pub(super) fn check_extract(
         (n, _) => format!("the result binds `{name}` {n} times where the extract binds it once"),
     };
     vec![Finding::error(&request.file, request.start_line, message)]
+}
+
+/// Rust: the new local is bound by value to a place (`let s = *v;`, `let f = x.field;`), which
+/// moves it out — a build error (E0507) unless its type is `Copy`. The heuristic says so itself;
+/// a language server's extract does not.
+fn place_moved(
+    project: &Project<'_>,
+    request: &ExtractVariableRequest,
+    after: &str,
+    found: &[(tree_sitter::Node<'_>, Occurrence)],
+) -> Vec<Finding> {
+    let lines = LineIndex::new(after);
+    found
+        .iter()
+        .filter(|(_, o)| *o == Occurrence::Binding)
+        .filter_map(|(name, _)| vars::bound_value(project.lang, *name))
+        .filter(|value| vars::is_place(project.lang, *value))
+        .map(|value| {
+            let line = lines.line_of(value.start_byte()) + 1;
+            Finding::warning(
+                &request.file,
+                line,
+                super::wording::place_moved(&after[value.byte_range()], &request.new_name),
+            )
+            .with_kind(super::wording::PLACE_MOVED)
+        })
+        .take(1)
+        .collect()
 }
 
 pub(super) fn check_inline(project: &Project<'_>, request: &InlineVariableRequest) -> Vec<Finding> {
@@ -190,5 +218,42 @@ mod tests {
         let changes = [change("src/lib.rs", before, left)];
         let project = Project::new(Language::Rust, &changes, &sources);
         assert_eq!(check_inline(&project, &request).len(), 1);
+    }
+
+    #[test]
+    fn a_new_local_bound_to_a_place_by_value_is_a_warning() {
+        // rust-analyzer's `generates_no_ref_for_deref`: `let s = *v;` moves out of a borrow, E0507.
+        let sources = MemorySources::new();
+        let before = "fn foo(v: &mut &mut S) {\n    (**v).do_work();\n}\n";
+        let request = ExtractVariableRequest {
+            file: "f.rs".into(),
+            start_line: 2,
+            start_column: 5,
+            end_line: 2,
+            end_column: 10,
+            new_name: "s".into(),
+            replace_all: false,
+        };
+        let run = |after: &str| {
+            let changes = [change("f.rs", before, after)];
+            let project = Project::new(Language::Rust, &changes, &sources);
+            check_extract(&project, &request)
+        };
+        let found = run("fn foo(v: &mut &mut S) {\n    let s = *v;\n    s.do_work();\n}\n");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].line, 2);
+        assert!(found[0].message.contains("E0507"), "{found:?}");
+        assert_eq!(
+            run("fn foo(v: &mut &mut S) {\n    let s = (**v).len();\n    s.do_work();\n}\n"),
+            Vec::new()
+        );
+        assert_eq!(
+            run("fn foo(v: &mut &mut S) {\n    let s = &mut **v;\n    s.do_work();\n}\n"),
+            Vec::new()
+        );
+        assert_eq!(
+            run("fn foo(v: &mut &mut S) {\n    let s = (**v).field;\n    s.do_work();\n}\n").len(),
+            1
+        );
     }
 }

@@ -153,3 +153,11 @@ pub fn inlined_item_not_imported(name: &str, source: &str, target: &str) -> Stri
         "the inlined code calls `{name}`, which `{source}` defines and `{target}` neither imports nor defines: it does not compile here (E0425); import it (and make it visible to `{target}`) or keep the call"
     )
 }
+
+pub const PLACE_MOVED: &str = "cross.place_moved";
+
+pub fn place_moved(expr: &str, name: &str) -> String {
+    format!(
+        "`let {name} = {expr};` binds a place (a field, an element or what a reference points to) by value: it moves it out, which does not compile (E0507) unless its type is `Copy`; bind a reference (`&{expr}` or `&mut {expr}`) instead"
+    )
+}

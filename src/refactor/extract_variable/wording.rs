@@ -119,7 +119,7 @@ pub fn maybe_mut(name: &str) -> String {
 
 pub fn place_moved(expr: &str, name: &str) -> String {
     format!(
-        "`{expr}` is a place (a field or an element): `let {name} = {expr};` moves or copies it out; if its type is not `Copy`, bind a reference (`&{expr}`) or a clone instead"
+        "`{expr}` is a place (a field, an element or what a reference points to): `let {name} = {expr};` moves or copies it out; if its type is not `Copy`, bind a reference (`&{expr}`) or a clone instead"
     )
 }
 
