@@ -283,7 +283,11 @@ fn removal(text: &str, lines: &LineIndex, statement: Node<'_>) -> std::ops::Rang
         return line_start..lines.line_range_with_terminator(last).end;
     }
     let blanks = after.len() - after.trim_start_matches([' ', '\t']).len();
-    statement.start_byte()..statement.end_byte() + blanks
+    // Python's `a = 1; b = 3`: the `;` that ended the removed statement goes with it.
+    let separator = after[blanks..].strip_prefix(';').map_or(0, |rest| {
+        1 + rest.len() - rest.trim_start_matches([' ', '\t']).len()
+    });
+    statement.start_byte()..statement.end_byte() + blanks + separator
 }
 
 #[cfg(test)]

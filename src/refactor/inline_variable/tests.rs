@@ -102,3 +102,14 @@ fn a_read_in_a_macro_of_the_project_is_a_warning_unless_the_value_is_a_name() {
     let plan = inline("f.rs", text, "xyz = other").unwrap();
     assert!(plan.findings.is_empty(), "{:?}", plan.findings);
 }
+
+#[test]
+fn python_a_binding_before_a_semicolon_goes_with_its_semicolon() {
+    // jedi's `semicolon` case: `; b = 3` was left, a syntax error.
+    let text = "def f():\n    a = 1, 2\t; b = 3\n    return (3, 3 == a, b)\n";
+    let plan = inline("f.py", text, "a = 1").unwrap();
+    assert_eq!(
+        plan.changes[0].after,
+        "def f():\n    b = 3\n    return (3, 3 == (1, 2), b)\n"
+    );
+}
