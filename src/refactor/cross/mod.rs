@@ -5,8 +5,9 @@
 //! - extract: the new function is defined once and called where the selection was;
 //! - extract and change signature: every call of the function passes what its definition takes;
 //! - Python extract: no local of the new function is only ever updated in place;
-//! - extract variable: the new local is bound once and read; inline variable: no read of the
-//!   local is left without a binding;
+//! - extract variable: the new local is bound once and read, and (Rust) not bound by value to a
+//!   place (`let s = *v;` moves out of a borrow); inline variable: no read of the local is left
+//!   without a binding;
 //! - safe delete: no certain call of the deleted function is left;
 //! - introduce parameter: every certain call passes what the new definition takes;
 //! - Python move: no dotted path in a string (a `mock.patch` target) still names the moved code
