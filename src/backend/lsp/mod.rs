@@ -395,7 +395,8 @@ impl LspPool {
             ));
         };
         let (session, stamp) = guard.as_mut().filter(|(s, _)| s.is_usable())?;
-        if let Some(change) = checked_and_told(session, stamp.as_ref(), root) {
+        // Told without waiting: a reload it starts is "still loading" below, said, not waited for.
+        if let Some(change) = checked_and_told(session, stamp.as_ref(), root, false) {
             let why = wording_stopped(&session.label(), &change);
             *guard = None;
             slot.status.set_failed(&why);
@@ -467,7 +468,7 @@ impl LspPool {
         // again below decide whether it starts again.
         let mut stopped = None;
         if let Some((session, stamp)) = guard.as_mut()
-            && let Some(change) = checked_and_told(session, stamp.as_ref(), root)
+            && let Some(change) = checked_and_told(session, stamp.as_ref(), root, true)
         {
             stopped = Some(wording_stopped(&session.label(), &change));
             *guard = None;
@@ -533,17 +534,18 @@ impl Drop for LspPool {
 /// before a request; when nothing did, a server that watches no file itself is told what else
 /// changed (`Session::catch_up`), and when that made it reload, the stamp is checked again: a
 /// file that appeared during the reload may have been read, and the server is stopped all the
-/// same. `None`: the server may serve the request.
+/// same (`wait`: the reload is waited for). `None`: the server may serve the request.
 fn checked_and_told(
     session: &mut session::Session,
     stamp: Option<&trust_stamp::Stamp>,
     root: &Root,
+    wait: bool,
 ) -> Option<String> {
     let changed = || stamp.and_then(|stamp| stamp.changed(root));
     if let Some(change) = changed() {
         return Some(change);
     }
-    if session.catch_up() {
+    if session.catch_up(wait) {
         return changed();
     }
     None

@@ -618,10 +618,10 @@ impl Session {
 
     /// Tells a server that watches no file itself what changed since it was last told
     /// (`workspace/didChangeWatchedFiles`); called once the trust stamp was checked. When the
-    /// changes make it reload the workspace, waits for the reload to begin and end. Returns
-    /// whether it reloaded (the caller checks the stamp again: what appeared meanwhile may have
-    /// been read).
-    pub fn catch_up(&mut self) -> bool {
+    /// changes make it reload the workspace, waits for the reload to begin and, with `wait`, to
+    /// end. Returns whether it reloaded and was waited for (the caller checks the stamp again:
+    /// what appeared meanwhile may have been read).
+    pub fn catch_up(&mut self, wait: bool) -> bool {
         let Some(watched) = self.watched.as_mut() else {
             return false;
         };
@@ -643,6 +643,13 @@ impl Session {
         }
         // It says it is busy within milliseconds of reading the change; a change that turns out
         // to be none (the same bytes) starts nothing.
+        if !wait {
+            // Long enough for the status to say it is loading: the caller does not wait.
+            self.state
+                .status
+                .wait_busy(seen, Duration::from_millis(500));
+            return false;
+        }
         self.state.status.wait_busy(seen, Duration::from_secs(2)) && self.wait_ready().is_ok()
     }
 
