@@ -549,8 +549,9 @@ fn cache(clear: bool) -> anyhow::Result<ExitCode> {
     if clear {
         let cleared = candor::verify::clear(None)?;
         print_out(&format!(
-            "removed the checks' copies of {} project(s), {}",
+            "removed the checks' copies of {} project(s) and the cargo guards of {}, {}",
             cleared.removed,
+            cleared.guards,
             mib(cleared.bytes)
         ))?;
         for root in &cleared.in_use {

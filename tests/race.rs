@@ -571,6 +571,55 @@ fn two_processes_renaming_the_same_files_serialize() {
     );
 }
 
+/// The partial the two-process test saw once in ~6,700 trials (`helper → helper_b reached
+/// m1…m7 but not defs`), made deterministic: B's rename has read `defs.py` (its definition)
+/// and pauses before searching the other files; A renames `target` in all eight files
+/// meanwhile. B's search then read A's `defs.py` and judged the definition at offsets of that
+/// text in the text it had read first (two bytes off): the definition was lost, and B wrote
+/// m1…m7 only — over A's versions, so every hash matched, and it said it had landed. Now B
+/// judges its definition file as it read it and is refused `stale_file` (`defs.py` changed
+/// since), with nothing of it written.
+#[test]
+fn a_rename_whose_definition_changes_before_its_search_is_refused_whole() {
+    let dir = two_renames_project();
+    let root = dir.path();
+    let ready = root.join(".candor-test-search-ready");
+    let args = json!({"file_path": "defs.py", "symbol_name": "helper", "new_name": "helper_b",
+        "dry_run": false, "verify": false});
+    let b = Command::new(common::candor_bin())
+        .args([
+            "call",
+            "refactor_rename_symbol",
+            &args.to_string(),
+            "--root",
+        ])
+        .arg(root)
+        .current_dir(root)
+        .env("CANDOR_BACKEND", "tree-sitter")
+        .env(
+            "XDG_CONFIG_HOME",
+            root.join(".candor").join("no-user-config"),
+        )
+        .env("CANDOR_TEST_PAUSE_BEFORE_SEARCH_MS", "1500")
+        .env("CANDOR_TEST_SEARCH_READY", &ready)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !ready.exists() {
+        assert!(Instant::now() < deadline, "B never reached its search");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let a = spawn_rename(root, "target", "target_a", 0);
+    assert_eq!(ending(a, "A"), Ending::Landed);
+    let end_b = ending(b, "B");
+    assert!(landed_whole(root, "target", "target_a", "after both"));
+    let b_landed = landed_whole(root, "helper", "helper_b", "after both");
+    assert_eq!(b_landed, end_b == Ending::Landed, "B said {end_b:?}");
+    assert_eq!(end_b, Ending::RefusedStale);
+}
+
 /// The window the sweep found: a language server answers a rename computed on the files as it
 /// was shown them; another candor process writes one of them before the answer is used. The
 /// rename must be refused `stale_file` (its plan names the content the server saw), never write

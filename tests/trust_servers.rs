@@ -323,6 +323,10 @@ struct Mcp {
 
 impl Mcp {
     fn start(home: &Path, root: &Path) -> Mcp {
+        Mcp::start_with(home, root, &[])
+    }
+
+    fn start_with(home: &Path, root: &Path, env: &[(&str, std::path::PathBuf)]) -> Mcp {
         use std::io::BufRead;
         let mut child = Command::new(common::candor_bin())
             .args(["mcp", "--root"])
@@ -332,6 +336,7 @@ impl Mcp {
             .env("XDG_CONFIG_HOME", home)
             .env_remove("CANDOR_BACKEND")
             .env_remove("RUSTUP_TOOLCHAIN")
+            .envs(env.iter().map(|(k, v)| (k, v)))
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::null())
@@ -569,5 +574,164 @@ fn ld_preload_reload(value: &'static str) {
             format!("[env]\nLD_PRELOAD = {value}\n")
         },
         "env",
+    );
+}
+
+/// A session whose cache (and so its cargo guard, see `cargo_guard`) is `home/cache`.
+fn mcp_with_cache(home: &Path, root: &Path) -> Mcp {
+    let mut mcp = Mcp::start_with(home, root, &[("XDG_CACHE_HOME", home.join("cache"))]);
+    mcp.call(1, "refactor_extract_function", {
+        let mut args = extract_rust();
+        args["semantic_edit_backend"] = json!("auto");
+        args
+    });
+    mcp
+}
+
+/// Makes every cargo run of the session's rust-analyzer (its cargo is candor's cargo guard, a
+/// script in the test's own cache) note its arguments in `log` first. The guard's script is
+/// rewritten only when a server starts.
+fn spy_on_cargo(home: &Path, log: &Path) {
+    let guards = home.join("cache/candor/cargo-guard");
+    let mut spied = 0;
+    for entry in std::fs::read_dir(&guards).unwrap() {
+        let script = entry.unwrap().path().join("bin/cargo");
+        let text = std::fs::read_to_string(&script).unwrap();
+        let (shebang, rest) = text.split_once('\n').unwrap();
+        std::fs::write(
+            &script,
+            format!("{shebang}\necho \"$*\" >> '{}'\n{rest}", log.display()),
+        )
+        .unwrap();
+        spied += 1;
+    }
+    assert_eq!(spied, 1, "one guard in {}", guards.display());
+}
+
+/// Waits `secs` seconds for `path` to appear; whether it did.
+fn appears_within(path: &Path, secs: u64) -> bool {
+    let start = std::time::Instant::now();
+    while !path.exists() && start.elapsed() < std::time::Duration::from_secs(secs) {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    path.exists()
+}
+
+/// Issue 21 (what the last stop left open): a `rust-analyzer.toml` that appears between two
+/// requests of one session would be read by rust-analyzer itself, not through cargo (the cargo
+/// guard never sees it), before candor's stamp check at the next request could stop the server;
+/// a workspace `rust-analyzer.toml` wins over the settings candor sends (flycheck and build
+/// scripts on, with override commands; an `extraEnv` with a rustc wrapper). With a `Cargo.toml`
+/// change and a source edit beside it, the server (which, in an untrusted project, watches no
+/// file itself) must not reload, run cargo or read anything before the next request — where
+/// the stamp check stops it — and the marker never appears. On the previous main the server's
+/// own watcher reloaded at once: its cargo ran between the requests (`metadata`…).
+#[test]
+fn a_rust_analyzer_toml_that_appears_during_a_session_is_not_read_before_the_check() {
+    if !require(&["rust-analyzer"]) {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let marker = root.join("MARKER");
+    let log = home.path().join("cargo-runs.log");
+    cargo_project(&root);
+    let mut mcp = mcp_with_cache(home.path(), &root);
+    spy_on_cargo(home.path(), &log);
+
+    let run = marker_script(&root, "tools/run", &marker);
+    let quoted = format!("\"{run}\"");
+    write(
+        &root,
+        "rust-analyzer.toml",
+        &format!(
+            "checkOnSave = true\n\n[check]\nworkspace = true\noverrideCommand = [{quoted}, \"cargo\", \"check\", \"--message-format=json\"]\n\n[cargo]\nextraEnv = {{ RUSTC_WRAPPER = {quoted} }}\n\n[cargo.buildScripts]\nenable = true\nrebuildOnSave = true\noverrideCommand = [{quoted}, \"cargo\", \"check\", \"--message-format=json\"]\n"
+        ),
+    );
+    write(
+        &root,
+        "Cargo.toml",
+        "[package]\nname = \"hostile\"\nversion = \"0.1.1\"\nedition = \"2021\"\n\n[dependencies]\n",
+    );
+    write(
+        &root,
+        "src/lib.rs",
+        &format!("{LIB_RS}\npub fn more() {{}}\n"),
+    );
+    let ran = appears_within(&log, 8);
+    assert!(
+        !ran,
+        "rust-analyzer ran cargo on its own between two requests:\n{}",
+        std::fs::read_to_string(&log).unwrap_or_default()
+    );
+    assert!(!marker.exists(), "the repository's program ran");
+    let mut args = extract_rust();
+    args["semantic_edit_backend"] = json!("auto");
+    let second = mcp.call(2, "refactor_extract_function", args);
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    drop(mcp);
+    assert!(
+        !marker.exists(),
+        "the repository's program ran:\n{}",
+        std::fs::read_to_string(&marker).unwrap_or_default()
+    );
+    assert!(!log.exists(), "the stopped server ran cargo");
+    assert_eq!(second["success"], true, "{second:#}");
+    let reason = second["data"]["fallback_reason"].as_str().unwrap_or("");
+    assert!(
+        reason.contains("rust-analyzer was stopped") && reason.contains("rust-analyzer.toml"),
+        "{second:#}"
+    );
+}
+
+/// The other side: in an untrusted project rust-analyzer watches no file itself, and still sees
+/// what changed between two requests — a new module file and a `Cargo.toml` change — because
+/// candor tells it at the start of the next request (after the stamp check): its rename there
+/// reaches the new file, and its reload (cargo) runs then, not before.
+#[test]
+fn an_untrusted_projects_server_sees_files_changed_between_requests() {
+    if !require(&["rust-analyzer"]) {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let log = home.path().join("cargo-runs.log");
+    cargo_project(&root);
+    let mut mcp = mcp_with_cache(home.path(), &root);
+    spy_on_cargo(home.path(), &log);
+
+    write(
+        &root,
+        "Cargo.toml",
+        "[package]\nname = \"hostile\"\nversion = \"0.1.1\"\nedition = \"2021\"\n\n[dependencies]\n",
+    );
+    write(&root, "src/lib.rs", &format!("pub mod extra;\n\n{LIB_RS}"));
+    write(
+        &root,
+        "src/extra.rs",
+        "pub fn twice(values: &[i32]) -> i32 {\n    crate::total(values) * 2\n}\n",
+    );
+    assert!(
+        !appears_within(&log, 6),
+        "rust-analyzer ran cargo on its own between two requests:\n{}",
+        std::fs::read_to_string(&log).unwrap_or_default()
+    );
+    let rename = json!({"file_path": "src/lib.rs", "symbol_name": "total", "line": 3, "column": 8,
+        "new_name": "sum_all", "semantic_edit_backend": "lsp", "dry_run": true, "verify": false});
+    let second = mcp.call(2, "refactor_rename_symbol", rename);
+    drop(mcp);
+    assert_eq!(second["success"], true, "{second:#}");
+    assert_eq!(second["backend_used"], "lsp", "{second:#}");
+    let changes = second["data"]["changes"].to_string();
+    assert!(
+        changes.contains("src/extra.rs") && changes.contains("crate::sum_all(values)"),
+        "the rename did not reach the new file: {second:#}"
+    );
+    let runs = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        runs.contains("metadata"),
+        "the Cargo.toml change reloaded nothing at the next request: {runs:?}"
     );
 }

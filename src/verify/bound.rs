@@ -59,6 +59,8 @@ pub struct Cleared {
     pub bytes: u64,
     /// Projects kept because a check of them is running.
     pub in_use: Vec<String>,
+    /// The cargo guards' folders removed (`backend::lsp::cargo_guard`), counted in `bytes`.
+    pub guards: usize,
 }
 
 /// The cache root's handle and path, without creating anything; `None` when there is no cache.
@@ -113,6 +115,7 @@ pub fn clear(cache: Option<&Path>) -> Result<Cleared, CacheError> {
     let Some((root, _)) = open_existing(cache)? else {
         return Ok(cleared);
     };
+    clear_guards(&root, &mut cleared);
     let Ok(Some(verify)) = root.open_dir(OsStr::new(VERIFY)) else {
         return Ok(cleared);
     };
@@ -129,6 +132,29 @@ pub fn clear(cache: Option<&Path>) -> Result<Cleared, CacheError> {
         }
     }
     Ok(cleared)
+}
+
+/// Removes every cargo guard folder (a server started later writes its own again); a link in
+/// their place is removed, never followed.
+fn clear_guards(root: &Dir, cleared: &mut Cleared) {
+    let name = OsStr::new(crate::backend::lsp::cargo_guard::GUARDS);
+    match root.open_dir(name) {
+        Ok(Some(guards)) => {
+            for (entry, _) in guards.entries().unwrap_or_default() {
+                let bytes = size_of(&guards, &entry);
+                if guards.remove_tree(&entry).is_ok() {
+                    cleared.guards += 1;
+                    cleared.bytes += bytes;
+                }
+            }
+            let _ = root.remove_dir(name);
+        }
+        // A link or a file by that name: removed itself.
+        Err(_) => {
+            let _ = root.remove_tree(name);
+        }
+        Ok(None) => {}
+    }
 }
 
 /// After a check of `current`: records its size, then removes the least recently used other
@@ -297,6 +323,32 @@ mod tests {
         assert_eq!(usage.projects.len(), 1);
         assert!(usage.projects[0].bytes >= 400_000, "{usage:?}");
         assert_eq!(usage.projects[0].root.as_deref(), Some("/p/current"));
+    }
+
+    #[test]
+    fn clear_removes_the_cargo_guards_without_following_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = dir.path().join("candor");
+        let guards = cache.join(crate::backend::lsp::cargo_guard::GUARDS);
+        for name in ["a1b2", "c3d4"] {
+            std::fs::create_dir_all(guards.join(name).join("bin")).unwrap();
+            std::fs::write(guards.join(name).join("bin/cargo"), "#!/bin/sh\n").unwrap();
+        }
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("keep.txt"), "mine").unwrap();
+        std::os::unix::fs::symlink(outside.path(), guards.join("a1b2/bin/out")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), guards.join("e5f6")).unwrap();
+        let cleared = clear(Some(&cache)).unwrap();
+        assert_eq!(cleared.guards, 3);
+        assert!(cleared.bytes > 0);
+        assert!(!guards.exists());
+        assert!(outside.path().join("keep.txt").exists());
+
+        // The guards' folder itself a link: the link goes, its target stays.
+        std::os::unix::fs::symlink(outside.path(), &guards).unwrap();
+        clear(Some(&cache)).unwrap();
+        assert!(std::fs::symlink_metadata(&guards).is_err());
+        assert!(outside.path().join("keep.txt").exists());
     }
 
     #[test]

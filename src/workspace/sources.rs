@@ -190,6 +190,7 @@ impl DiskSources {
         word: &str,
         cancel: &Cancel,
     ) -> Result<WordSites, SourceError> {
+        pause_before_first_search();
         let mentioning = self.mentioning_as(lang, word, Match::Whole, cancel)?;
         Ok(crate::refactor::sites_of(mentioning, word))
     }
@@ -200,6 +201,29 @@ impl DiskSources {
         let max = self.limits.max_file_bytes;
         self.index
             .candidates(&self.root, max, langs, word, Match::Substring)
+    }
+}
+
+/// A test hook, inert unless a `test-hooks` build (the tests' own) finds
+/// `CANDOR_TEST_PAUSE_BEFORE_SEARCH_MS=N`: before the process's first word search (a rename has
+/// read its definition's file, not yet the others), the file `CANDOR_TEST_SEARCH_READY` names is
+/// created and the search waits N ms, so a test can have another process write the project
+/// between the two reads.
+fn pause_before_first_search() {
+    #[cfg(feature = "test-hooks")]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            let pause = std::env::var("CANDOR_TEST_PAUSE_BEFORE_SEARCH_MS")
+                .ok()
+                .and_then(|v| v.trim().parse::<u64>().ok());
+            if let Some(ms) = pause {
+                if let Some(ready) = std::env::var_os("CANDOR_TEST_SEARCH_READY") {
+                    let _ = std::fs::write(ready, b"");
+                }
+                std::thread::sleep(std::time::Duration::from_millis(ms));
+            }
+        });
     }
 }
 

@@ -10,6 +10,10 @@
 //!
 //! Only the `candor` binary can be the guard (`enable`, from `main`); a library user's servers
 //! get the overrides alone, as before.
+//!
+//! The guard folders (one per project, cargo and binary) are touched at each server start; one
+//! no server started from for [`UNUSED_DAYS`] is removed at the next start (`prune`), and
+//! `candor cache --clear` removes them all (`verify::clear`), never following a link.
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -17,8 +21,15 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use crate::workspace::Root;
+use crate::workspace::dir::{Dir, Kind};
 
 static PROGRAM: OnceLock<PathBuf> = OnceLock::new();
+
+/// The folder of the guard folders under candor's cache root.
+pub const GUARDS: &str = "cargo-guard";
+
+/// A guard folder no server was started from for this many days goes at the next start.
+pub const UNUSED_DAYS: u64 = 30;
 
 /// Lets `launch` point an untrusted rust-analyzer's `CARGO` at a guard that runs `program`
 /// (the `candor` binary itself, which has the hidden `cargo-guard` subcommand).
@@ -50,12 +61,13 @@ pub(super) fn home(root: &Path, cargo: &Path, cargo_home: &Path) -> Option<PathB
         use sha2::Digest;
         hex::encode(&sha2::Sha256::digest(text.as_bytes())[..12])
     };
-    let home = base.join("cargo-guard").join(name);
+    let home = base.join(GUARDS).join(&name);
     let bin = private_folder(&home.join("bin"))?;
-    for dir in [base.join("cargo-guard"), home.clone()] {
+    for dir in [base.join(GUARDS), home.clone()] {
         private_folder(&dir)?;
     }
     let path = bin.join("cargo");
+    used_now(&base, &name);
     if std::fs::read_to_string(&path).is_ok_and(|old| old == text) {
         return Some(home);
     }
@@ -68,6 +80,67 @@ pub(super) fn home(root: &Path, cargo: &Path, cargo_home: &Path) -> Option<PathB
     // A running file cannot be replaced in place (`ETXTBSY`); a rename never touches it.
     file.persist(&path).ok()?;
     Some(home)
+}
+
+/// Marks the guard folder `name` as used now (its modification time) and removes the others
+/// unused for [`UNUSED_DAYS`]. Through handles opened without following a link; a failure
+/// only means the folders stay.
+fn used_now(base: &Path, name: &str) {
+    let Ok((cache, _)) = crate::verify::cache::open_root(Some(base), None) else {
+        return;
+    };
+    let Ok(Some(guards)) = cache.open_dir(std::ffi::OsStr::new(GUARDS)) else {
+        return;
+    };
+    let now = std::time::SystemTime::now();
+    if let Ok(Some(home)) = guards.open_dir(std::ffi::OsStr::new(name)) {
+        let since = now
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        let stamp = rustix::fs::Timespec {
+            tv_sec: since.as_secs() as i64,
+            tv_nsec: i64::from(since.subsec_nanos()) as _,
+        };
+        let _ = rustix::fs::futimens(
+            home.as_fd(),
+            &rustix::fs::Timestamps {
+                last_access: stamp,
+                last_modification: stamp,
+            },
+        );
+    }
+    prune(&guards, name, now, UNUSED_DAYS);
+}
+
+/// Removes the guard folders in `guards` (except `keep`) whose modification time is more than
+/// `days` days before `now`; anything else there (a file, a link) is removed too, a link
+/// without following it. Returns how many went.
+pub(crate) fn prune(guards: &Dir, keep: &str, now: std::time::SystemTime, days: u64) -> usize {
+    let Ok(entries) = guards.entries() else {
+        return 0;
+    };
+    let limit = std::time::Duration::from_secs(days * 86_400);
+    let mut removed = 0;
+    for (entry, kind) in entries {
+        if entry == keep {
+            continue;
+        }
+        let old = kind != Kind::Dir
+            || rustix::fs::statat(
+                guards.as_fd(),
+                &entry,
+                rustix::fs::AtFlags::SYMLINK_NOFOLLOW,
+            )
+            .is_ok_and(|stat| {
+                let modified = std::time::UNIX_EPOCH
+                    + std::time::Duration::from_secs(stat.st_mtime.max(0) as u64);
+                now.duration_since(modified).is_ok_and(|age| age > limit)
+            });
+        if old && guards.remove_tree(&entry).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
 }
 
 /// `dir` created 0700 when missing; `None` unless it is a real folder (not a link) of this user
@@ -166,6 +239,52 @@ mod tests {
         }
         std::fs::write(root.join(".cargo/config.toml"), "[build]\njobs = 2\n").unwrap();
         assert_eq!(refusal(&root, &root), None);
+    }
+
+    /// A folder `name` under `guards` holding a script, last modified `days` ago.
+    fn guard_folder(guards: &Path, name: &str, days: u64) {
+        let home = guards.join(name);
+        std::fs::create_dir_all(home.join("bin")).unwrap();
+        std::fs::write(home.join("bin/cargo"), "#!/bin/sh\n").unwrap();
+        let when = std::time::SystemTime::now() - std::time::Duration::from_secs(days * 86_400);
+        std::fs::File::open(&home)
+            .unwrap()
+            .set_modified(when)
+            .unwrap();
+    }
+
+    #[test]
+    fn a_start_marks_its_guard_used_and_removes_those_unused_for_a_month() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().join("candor");
+        let guards = base.join(GUARDS);
+        guard_folder(&guards, "current", 90);
+        guard_folder(&guards, "old", 31);
+        guard_folder(&guards, "recent", 29);
+        // A link to a folder outside, as old as can be: removed, its target untouched.
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("keep.txt"), "mine").unwrap();
+        std::os::unix::fs::symlink(outside.path(), guards.join("link")).unwrap();
+        std::fs::write(guards.join("stray"), "").unwrap();
+        used_now(&base, "current");
+        let mut left: Vec<String> = std::fs::read_dir(&guards)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["current", "recent"]);
+        assert!(outside.path().join("keep.txt").exists());
+        let age = std::fs::metadata(guards.join("current"))
+            .unwrap()
+            .modified()
+            .unwrap()
+            .elapsed()
+            .unwrap_or_default();
+        assert!(
+            age.as_secs() < 60,
+            "the used folder is marked used: {age:?}"
+        );
+        assert!(guards.join("current/bin/cargo").exists());
     }
 
     #[test]

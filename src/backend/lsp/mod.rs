@@ -18,6 +18,7 @@ mod session;
 mod transport;
 mod trust_stamp;
 mod variables;
+mod watched;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -394,7 +395,8 @@ impl LspPool {
             ));
         };
         let (session, stamp) = guard.as_mut().filter(|(s, _)| s.is_usable())?;
-        if let Some(change) = stamp.as_ref().and_then(|stamp| stamp.changed(root)) {
+        // Told without waiting: a reload it starts is "still loading" below, said, not waited for.
+        if let Some(change) = checked_and_told(session, stamp.as_ref(), root, false) {
             let why = wording_stopped(&session.label(), &change);
             *guard = None;
             slot.status.set_failed(&why);
@@ -465,8 +467,8 @@ impl LspPool {
         // may run are as they were when it started; else it is stopped, and the rules applied
         // again below decide whether it starts again.
         let mut stopped = None;
-        if let Some((session, Some(stamp))) = guard.as_ref()
-            && let Some(change) = stamp.changed(root)
+        if let Some((session, stamp)) = guard.as_mut()
+            && let Some(change) = checked_and_told(session, stamp.as_ref(), root, true)
         {
             stopped = Some(wording_stopped(&session.label(), &change));
             *guard = None;
@@ -526,6 +528,27 @@ impl Drop for LspPool {
     fn drop(&mut self) {
         self.shutdown();
     }
+}
+
+/// What changed in the files that decided what the server may run (`trust_stamp`), checked
+/// before a request; when nothing did, a server that watches no file itself is told what else
+/// changed (`Session::catch_up`), and when that made it reload, the stamp is checked again: a
+/// file that appeared during the reload may have been read, and the server is stopped all the
+/// same (`wait`: the reload is waited for). `None`: the server may serve the request.
+fn checked_and_told(
+    session: &mut session::Session,
+    stamp: Option<&trust_stamp::Stamp>,
+    root: &Root,
+    wait: bool,
+) -> Option<String> {
+    let changed = || stamp.and_then(|stamp| stamp.changed(root));
+    if let Some(change) = changed() {
+        return Some(change);
+    }
+    if session.catch_up(wait) {
+        return changed();
+    }
+    None
 }
 
 /// Why a running server was stopped: "rust-analyzer was stopped: the project's

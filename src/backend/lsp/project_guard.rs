@@ -47,6 +47,10 @@ pub struct Launch {
     /// The interpreter pyrefly is told to query (`python.pythonPath`) in an untrusted project,
     /// instead of one it would find itself (the project's `.venv/bin/python`).
     pub python: Option<String>,
+    /// rust-analyzer watches no file itself (`files.watcher = "client"`): candor tells it what
+    /// changed at the start of each request, after the trust stamp was checked (`watched`).
+    /// Set in an untrusted project.
+    pub client_watching: bool,
 }
 
 /// Checks the project before a server for `lang` starts in `workspace`. A trusted project is
@@ -132,6 +136,7 @@ fn launch_for_trust(
         cargo_env: env.clone(),
         env,
         python: None,
+        client_watching: true,
     })
 }
 

@@ -90,7 +90,8 @@ impl Flavor {
     /// cache priming — candor asks a few questions of one crate and must answer in seconds.
     /// `launch.cargo_env` (an untrusted project's, see `project_guard::Launch`) is sent as
     /// `cargo.extraEnv`: rust-analyzer gives every cargo it runs the `[env]` of the project's
-    /// cargo configuration, and `extraEnv` wins over it. pyrefly gets `launch.python` as its
+    /// cargo configuration, and `extraEnv` wins over it; with `launch.client_watching` its
+    /// `files.watcher` is `client` (candor tells it what changed, see `watched`). pyrefly gets `launch.python` as its
     /// `python.pythonPath` (the interpreter it queries instead of finding one, e.g. the project's
     /// `.venv`).
     pub fn settings(self, launch: &super::project_guard::Launch) -> Value {
@@ -103,6 +104,9 @@ impl Flavor {
                     .map(|(name, value)| (name.clone(), Value::String(value.clone())))
                     .collect();
                 settings["cargo"]["extraEnv"] = Value::Object(extra);
+                if launch.client_watching {
+                    settings["files"]["watcher"] = json!("client");
+                }
                 settings
             }
             Flavor::RustAnalyzer => json!({
@@ -405,6 +409,13 @@ mod tests {
             ..Default::default()
         });
         assert_eq!(settings["cargo"]["extraEnv"]["RUSTC_WRAPPER"], "");
+        assert_eq!(settings["files"]["watcher"], "server");
+        let watching = Flavor::RustAnalyzer.settings(&super::super::project_guard::Launch {
+            cargo_env: env.to_vec(),
+            client_watching: true,
+            ..Default::default()
+        });
+        assert_eq!(watching["files"]["watcher"], "client");
         assert_eq!(settings["cargo"]["buildScripts"]["enable"], false);
         assert_eq!(settings["checkOnSave"], false);
         assert_eq!(settings["procMacro"]["enable"], false);

@@ -21,6 +21,7 @@ use super::convert::{OpenVersions, path_to_uri};
 use super::interrupt::Interrupts;
 use super::project_guard::Launch;
 use super::servers::{CommandLine, Flavor, Origin};
+use super::watched::Watched;
 use super::{LspFailure, ServerStatus};
 
 /// A server's status as the TUI shows it, updated by the reader thread.
@@ -39,6 +40,8 @@ struct StatusInner {
     health: Option<(String, Option<String>)>,
     /// Active `$/progress` tokens: (token, title, message, percentage).
     progress: Vec<(String, String, Option<String>, Option<u32>)>,
+    /// How many `experimental/serverStatus` notifications came.
+    statuses: u64,
 }
 
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -100,6 +103,34 @@ impl StatusCell {
                 s.quiescent = Some(false);
             }
         });
+    }
+
+    /// Waits up to `limit` for the server to send a status after the first `seen`; whether it
+    /// did.
+    fn wait_busy(&self, seen: u64, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
+        let Ok(mut inner) = self.inner.lock() else {
+            return false;
+        };
+        loop {
+            // rust-analyzer sends a status only when it changes: the next one is "busy" (it may
+            // have ended already).
+            if inner.statuses > seen {
+                return true;
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            inner = match self.changed.wait_timeout(inner, deadline - now) {
+                Ok((guard, _)) => guard,
+                Err(_) => return false,
+            };
+        }
+    }
+
+    fn statuses(&self) -> u64 {
+        self.inner.lock().map_or(0, |inner| inner.statuses)
     }
 
     /// Waits until the server says it is quiescent. `Ok(Some(message))` when it is, but
@@ -265,6 +296,7 @@ impl Callbacks for SessionState {
                     .and_then(Value::as_str)
                     .map(str::to_string);
                 self.status.update(|s| {
+                    s.statuses += 1;
                     s.quiescent = Some(quiescent);
                     s.health = (health != "ok").then_some((health, message));
                 });
@@ -348,6 +380,9 @@ pub struct Session {
     rope_folder: Option<PathBuf>,
     /// The pool's cancel flags: a cancelled job's requests stop.
     interrupts: Arc<Interrupts>,
+    /// For a server that watches no file itself (`Launch::client_watching`): the files it is
+    /// told about, as last told (see `watched`).
+    watched: Option<Watched>,
 }
 
 impl std::fmt::Debug for Session {
@@ -395,6 +430,8 @@ impl Session {
         let folders = json!([{"uri": root_uri, "name": name}]);
         let rope_folder = workspace.join(".ropeproject");
         let rope_folder_existed = rope_folder.exists();
+        // Before the server reads anything: what changes after this, it is told.
+        let watched = launch.client_watching.then(|| Watched::take(workspace));
         let state = Arc::new(SessionState {
             flavor: Mutex::new(guess),
             launch: launch.clone(),
@@ -419,7 +456,7 @@ impl Session {
             "rootPath": workspace.to_string_lossy(),
             "workspaceFolders": folders,
             "initializationOptions": guess.settings(launch),
-            "capabilities": client_capabilities(),
+            "capabilities": client_capabilities(launch.client_watching),
             "trace": "off",
         });
         let init = client
@@ -482,6 +519,7 @@ impl Session {
             poisoned: false,
             rope_folder: (flavor == Flavor::Pylsp && !rope_folder_existed).then_some(rope_folder),
             interrupts,
+            watched,
         })
     }
 
@@ -576,6 +614,43 @@ impl Session {
                 Err(LspFailure::Failed(format!("{} {e}", self.who())))
             }
         }
+    }
+
+    /// Tells a server that watches no file itself what changed since it was last told
+    /// (`workspace/didChangeWatchedFiles`); called once the trust stamp was checked. When the
+    /// changes make it reload the workspace, waits for the reload to begin and, with `wait`, to
+    /// end. Returns whether it reloaded and was waited for (the caller checks the stamp again:
+    /// what appeared meanwhile may have been read).
+    pub fn catch_up(&mut self, wait: bool) -> bool {
+        let Some(watched) = self.watched.as_mut() else {
+            return false;
+        };
+        let changes = watched.changes();
+        if changes.is_empty() {
+            return false;
+        }
+        let seen = self.state.status.statuses();
+        let events: Vec<Value> = changes
+            .iter()
+            .map(|(path, change)| json!({"uri": path_to_uri(path), "type": *change as u8}))
+            .collect();
+        self.client.notify(
+            "workspace/didChangeWatchedFiles",
+            json!({"changes": events}),
+        );
+        if !super::watched::reloads(&changes) || self.flavor() != Flavor::RustAnalyzer {
+            return false;
+        }
+        // It says it is busy within milliseconds of reading the change; a change that turns out
+        // to be none (the same bytes) starts nothing.
+        if !wait {
+            // Long enough for the status to say it is loading: the caller does not wait.
+            self.state
+                .status
+                .wait_busy(seen, Duration::from_millis(500));
+            return false;
+        }
+        self.state.status.wait_busy(seen, Duration::from_secs(2)) && self.wait_ready().is_ok()
     }
 
     /// Waits until the server has loaded the project (rust-analyzer's quiescent status).
@@ -813,9 +888,10 @@ impl Drop for Session {
     }
 }
 
-/// What candor can do as a client.
-fn client_capabilities() -> Value {
-    json!({
+/// What candor can do as a client; `watching`: it tells the server which files changed
+/// (`workspace/didChangeWatchedFiles`, whose watchers the server registers).
+fn client_capabilities(watching: bool) -> Value {
+    let mut capabilities = json!({
         "general": {"positionEncodings": ["utf-16"]},
         "workspace": {
             "applyEdit": true,
@@ -847,7 +923,13 @@ fn client_capabilities() -> Value {
         },
         "window": {"workDoneProgress": true, "showMessage": {}},
         "experimental": {"serverStatusNotification": true},
-    })
+    });
+    if watching {
+        // rust-analyzer honours `files.watcher = "client"` only with dynamic registration.
+        capabilities["workspace"]["didChangeWatchedFiles"] =
+            json!({"dynamicRegistration": true, "relativePatternSupport": false});
+    }
+    capabilities
 }
 
 #[cfg(test)]

@@ -1,12 +1,12 @@
 //! The trust-sensitive files of an untrusted project, stamped when its server starts and checked
 //! again before every request the server serves (a long `candor mcp` session reuses it): when one
 //! appeared, went or changed, the server is stopped and `project_guard`'s rules are applied again
-//! before anything restarts it. A check per request, not a file watcher: it costs a few `stat`s,
-//! and it does not see what happens between two requests (rust-analyzer reloads the workspace by
-//! itself when `Cargo.toml` changes; turning that off loses its `cfg(test)` code). What such a
-//! reload could run through a cargo configuration that appeared meanwhile is overridden by the
-//! server's environment (`project_guard::cargo_overrides`) and refused by its cargo guard
-//! (`cargo_guard`).
+//! before anything restarts it. A check per request, not a file watcher: it costs a few `stat`s.
+//! What happens between two requests the server does not see either: an untrusted project's
+//! rust-analyzer watches no file itself, and is told what changed only after this check passed
+//! (`watched`; the check runs again after the reload that starts). What its reloads could run
+//! through a cargo configuration is overridden by the server's environment
+//! (`project_guard::cargo_overrides`) and refused by its cargo guard (`cargo_guard`).
 //!
 //! Stamped, in each folder from the server's workspace up to the project root: `.cargo/config`,
 //! `.cargo/config.toml`, `rust-toolchain`, `rust-toolchain.toml`, `rust-analyzer.toml`,

@@ -343,6 +343,13 @@ fn project_references(
             gathered.skipped.extend(sites.skipped);
             for (file, offsets) in sites.files {
                 let path = file.path.clone();
+                // The definition's file is judged as read above: the search may have read it
+                // again, after another process changed it, and its offsets there are not offsets
+                // in this text (a definition judged at the wrong offsets was silently lost, and
+                // the rename wrote only the other files).
+                if path == def_file.path {
+                    continue;
+                }
                 let candidate = candidates.entry(path).or_insert_with(|| Candidate {
                     file,
                     words: BTreeMap::new(),

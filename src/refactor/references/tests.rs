@@ -502,3 +502,60 @@ fn code_nested_deeper_than_the_engine_follows_is_possible_not_judged() {
             .any(|r| r.path == "lib.py" && r.is_certain())
     );
 }
+
+/// A project another process rewrites between the two reads of a search: `file` (the
+/// definition's read) answers the first version, the word search the second.
+struct ChangedBetweenReads {
+    first: MemorySources,
+    later: MemorySources,
+}
+
+impl Sources for ChangedBetweenReads {
+    fn file(&self, path: &str) -> Result<Option<SourceFile>, crate::refactor::SourceError> {
+        self.first.file(path)
+    }
+
+    fn files_mentioning(
+        &self,
+        lang: Language,
+        word: &str,
+    ) -> Result<crate::refactor::Mentioning, crate::refactor::SourceError> {
+        self.later.files_mentioning(lang, word)
+    }
+
+    fn dir_exists(&self, path: &str) -> bool {
+        self.first.dir_exists(path)
+    }
+}
+
+/// The race test's partial (`helper → helper_b reached m1…m7 but not defs`): another rename
+/// wrote `defs.py` (`target` → `target_a`, two bytes longer before `helper`) between the
+/// definition's read and the search. The definition is judged in the text it was read from —
+/// it was judged at the search's offsets, two bytes off, and lost.
+#[test]
+fn the_definition_is_judged_in_its_own_read_when_the_search_reads_another_version() {
+    let defs = "def target():\n    return 1\n\n\ndef helper():\n    return 2\n";
+    let user = "from defs import helper, target\n\n\ndef use():\n    return target() + helper()\n";
+    let renamed = |text: &str| text.replace("target", "target_a");
+    let sources = ChangedBetweenReads {
+        first: project(&[("defs.py", defs), ("m1.py", user)]),
+        later: project(&[("defs.py", &renamed(defs)), ("m1.py", &renamed(user))]),
+    };
+    let request = ReferencesRequest {
+        file: "defs.py".to_string(),
+        symbol: query("helper"),
+    };
+    let found = find(&sources, &request, Language::Python, None).unwrap();
+    assert_eq!(
+        listed(&found),
+        [
+            "defs.py:5:5 certain Definition",
+            "m1.py:1:18 certain Import",
+            "m1.py:5:25 certain Call",
+        ]
+    );
+    assert_eq!(
+        found.files["defs.py"].text, defs,
+        "the definition's own read"
+    );
+}
