@@ -69,6 +69,15 @@ impl DiskSources {
         }
     }
 
+    /// Leaves what the store holds unfreed (an empty store takes its place): for a process about
+    /// to exit, which need not free its trees node by node.
+    pub fn forget_store(&mut self) {
+        let kept = std::mem::replace(&mut self.store, Store::new(0));
+        std::mem::forget(kept);
+        let results = std::mem::take(&mut *self.results.lock().unwrap_or_else(|e| e.into_inner()));
+        std::mem::forget(results);
+    }
+
     /// The same sources with a store bounded by `max_mb` megabytes (`[store] max_mb`).
     pub fn with_store_mb(mut self, max_mb: u64) -> DiskSources {
         self.store = Store::new(max_mb.saturating_mul(1_000_000) as usize);
