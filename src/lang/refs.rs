@@ -212,12 +212,15 @@ pub enum Doubt {
 /// listed as possible, unjudged (the judges climb ancestors: deep nests would be quadratic).
 pub const MAX_NESTING: usize = 400;
 
-/// Whether the tree nests deeper than `limit` (one walk, stopped as soon as it does).
+/// Whether the tree nests deeper than `limit` (one walk, stopped as soon as it does). A subtree
+/// of `n` nodes reaches at most `n - 1` levels below its root, and tree-sitter knows `n` without
+/// a walk: the walk goes down only into subtrees large enough to go over the limit.
 pub fn nests_deeper_than(tree: &Tree, limit: usize) -> bool {
     let mut cursor = tree.walk();
     let mut depth = 0usize;
     loop {
-        if cursor.goto_first_child() {
+        let can_go_over = depth + cursor.node().descendant_count() - 1 > limit;
+        if can_go_over && cursor.goto_first_child() {
             depth += 1;
             if depth > limit {
                 return true;
@@ -544,6 +547,74 @@ pub fn string_is_name(literal: &str, name: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The depth of the deepest node, by a walk of every node: what `nests_deeper_than` must
+    /// agree with.
+    fn deepest(tree: &Tree) -> usize {
+        let mut cursor = tree.walk();
+        let (mut depth, mut deepest) = (0usize, 0usize);
+        loop {
+            if cursor.goto_first_child() {
+                depth += 1;
+                deepest = deepest.max(depth);
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return deepest;
+                }
+                depth -= 1;
+            }
+        }
+    }
+
+    #[test]
+    fn nesting_is_judged_at_every_limit_around_the_depth_of_the_tree() {
+        // Deep chains in the middle of a file, shallow code around them, in both languages: the
+        // walk that skips small subtrees must answer as the walk of every node does, at the
+        // limits just below, at and above the tree's depth.
+        let texts = [
+            (
+                Language::Python,
+                format!(
+                    "a = 1\nx = {}1{}\nb = [2]\n",
+                    "(".repeat(60),
+                    ")".repeat(60)
+                ),
+            ),
+            (
+                Language::Python,
+                format!("def f():\n    return {}\n", "-".repeat(90) + "1"),
+            ),
+            (
+                Language::Rust,
+                format!(
+                    "fn f() {{ let x = {}1{}; }}\nfn g() {{}}\n",
+                    "[".repeat(70),
+                    "]".repeat(70)
+                ),
+            ),
+            (
+                Language::Rust,
+                format!("fn f() -> u8 {{ {}0 }}\n", "!".repeat(120)),
+            ),
+        ];
+        for (lang, text) in texts {
+            let tree = lang.parse(&text);
+            let depth = deepest(&tree);
+            assert!(depth > 60, "{lang:?}: depth {depth}");
+            for limit in depth.saturating_sub(3)..=depth + 3 {
+                assert_eq!(
+                    nests_deeper_than(&tree, limit),
+                    depth > limit,
+                    "{lang:?}, depth {depth}, limit {limit}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn spots_tell_code_strings_and_comments_apart() {

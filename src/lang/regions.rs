@@ -46,6 +46,36 @@ pub fn find_mentions_by_regions(lang: Language, text: &str, name: &str) -> (Ment
 /// `examples/regions_check.rs`); on a file with syntax errors, the occurrences told from the
 /// text are not looked at by the parser.
 pub fn find_call_names_fast(lang: Language, text: &str, name: &str) -> (Vec<Range<usize>>, bool) {
+    if !python_may_call(lang, text, name) {
+        return (Vec::new(), false);
+    }
+    find_call_names_lexed(lang, text, name)
+}
+
+/// Whether some occurrence of `name` in a Python text may be a call by what follows it. When
+/// none may (each is followed, past spaces and tabs, by what [`lexical_verdict`] takes for no
+/// call, first thing), every occurrence is a string's, a comment's or no call, so the file is
+/// not lexed. `true` for Rust (an attribute's occurrences are parsed whatever follows them) and
+/// for a name the text cannot judge.
+fn python_may_call(lang: Language, text: &str, name: &str) -> bool {
+    if lang != Language::Python || !lexical_rules_apply(lang, name) {
+        return true;
+    }
+    let b = text.as_bytes();
+    word_matches(text, name).into_iter().any(|at| {
+        let mut next = at + name.len();
+        while matches!(b.get(next), Some(b' ' | b'\t')) {
+            next += 1;
+        }
+        matches!(
+            b.get(next),
+            Some(b'(' | b'\n' | b'\r' | b'\\' | b'#' | b'\x0c')
+        )
+    })
+}
+
+/// [`find_call_names_fast`] without the look at what follows each occurrence first.
+fn find_call_names_lexed(lang: Language, text: &str, name: &str) -> (Vec<Range<usize>>, bool) {
     let lexed = lex(lang, text);
     let usable = lexical_rules_apply(lang, name);
     let mut calls: Vec<Range<usize>> = Vec::new();
@@ -342,6 +372,42 @@ pub fn regions_parse_clean(lang: Language, text: &str, ranges: &[Range<usize>]) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_python_file_whose_occurrences_cannot_be_calls_is_not_lexed_and_answers_the_same() {
+        // What follows each occurrence decides whether the lexer runs; the answer is the one of
+        // the lexed path either way (a newline, a backslash, a comment or a form feed after the
+        // name leave it to the parser: inside brackets the call may go on on the next line).
+        let texts = [
+            (
+                "x = len + 1\ny = [len, len.__name__]\nz = 'len' # len here\n",
+                false,
+            ),
+            ("n = len (x)\n", true),
+            ("n = (len\n   (x))\n", true),
+            ("n = (len  # why\n   (x))\n", true),
+            ("n = len \\\n    (x)\n", true),
+            ("n = (len\r\n(x))\n", true),
+            ("n = (len\x0c(x))\n", true),
+            ("@len\ndef f(): pass\n", true),
+            ("s = 'len(' + len\n", true),
+            ("x = lens(1) + a_len(2) + len", false),
+        ];
+        for (text, may) in texts {
+            assert_eq!(
+                python_may_call(Language::Python, text, "len"),
+                may,
+                "{text:?}"
+            );
+            assert_eq!(
+                find_call_names_fast(Language::Python, text, "len"),
+                find_call_names_lexed(Language::Python, text, "len"),
+                "{text:?}"
+            );
+        }
+        assert!(python_may_call(Language::Rust, "x = len;", "len"));
+        assert!(python_may_call(Language::Python, "x = print", "print"));
+    }
 
     fn same_as_full(lang: Language, text: &str, name: &str) {
         let full = find_mentions(lang, &lang.parse(text), text, name);

@@ -93,7 +93,10 @@ impl Finding {
 pub fn check_syntax(changes: &[FileChange]) -> Vec<Finding> {
     changes
         .iter()
-        .filter_map(|c| Language::from_path(&c.path).and_then(|lang| check_change(lang, c, None)))
+        .filter_map(|c| {
+            Language::from_path(&c.path)
+                .and_then(|lang| check_change(lang, c, None, &ParseOnDemand))
+        })
         .collect()
 }
 
@@ -110,7 +113,7 @@ pub fn check_syntax_whole(changes: &[FileChange]) -> Vec<Finding> {
                 let errors = syntax_errors(&tree, &change.before);
                 KnownParse { tree, errors }
             });
-            check_change_whole(lang, change, known.as_ref())
+            check_change_whole(lang, change, known.as_ref(), &ParseOnDemand)
         })
         .collect()
 }
@@ -128,7 +131,7 @@ pub fn check_syntax_with(
 ) -> Vec<Finding> {
     let indexed: Vec<(usize, &FileChange)> = changes.iter().enumerate().collect();
     let findings = map_in_parallel(store, &indexed, &|(i, change)| {
-        check_change(lang, change, known.get(*i).and_then(Option::as_ref))
+        check_change(lang, change, known.get(*i).and_then(Option::as_ref), store)
     });
     findings.into_iter().flatten().collect()
 }
@@ -146,6 +149,7 @@ fn check_change(
     lang: Language,
     change: &FileChange,
     known: Option<&KnownParse>,
+    store: &dyn ParsedFiles,
 ) -> Option<Finding> {
     let known = known.filter(|_| !change.created());
     match known {
@@ -178,14 +182,16 @@ fn check_change(
         }
         _ => {}
     }
-    check_change_whole(lang, change, known)
+    check_change_whole(lang, change, known, store)
 }
 
-/// The whole-file verdict: `after` parsed (incrementally from `before` when its tree is known).
+/// The whole-file verdict: `after` parsed (incrementally from `before` when its tree is known),
+/// and that tree handed to the store for the cross-checks of the same request.
 fn check_change_whole(
     lang: Language,
     change: &FileChange,
     known: Option<&KnownParse>,
+    store: &dyn ParsedFiles,
 ) -> Option<Finding> {
     let known = known.filter(|_| !change.created());
     let after_tree = match known {
@@ -201,6 +207,7 @@ fn check_change_whole(
         ),
         None => lang.parse(&change.after),
     };
+    store.keep_result_tree(lang, &change.path, &change.sha256_after, &after_tree);
     let after_errors = syntax_errors(&after_tree, &change.after);
     let first = after_errors.first()?;
     let before_errors = match (change.created(), known) {

@@ -145,6 +145,17 @@ pub trait ParsedFiles: Sync {
         None
     }
 
+    /// The tree of a refactor's result (the text after a change of `path`, whose sha256 is
+    /// `sha256`) kept by [`keep_result_tree`](ParsedFiles::keep_result_tree) for this request:
+    /// the plan's syntax check parses it, the cross-checks ask again. `None` when not kept.
+    fn result_tree(&self, _lang: Language, _path: &str, _sha256: &str) -> Option<Tree> {
+        None
+    }
+
+    /// Keeps the tree of a refactor's result for the later checks of the same request (a few,
+    /// the latest; the store may keep none).
+    fn keep_result_tree(&self, _lang: Language, _path: &str, _sha256: &str, _tree: &Tree) {}
+
     /// The outline of `file`, whose full tree is `tree` (the store may keep it with the tree).
     fn outline(&self, lang: Language, file: &SourceFile, tree: &Tree) -> Vec<Symbol> {
         crate::lang::symbols::outline(lang, tree, &file.text)

@@ -47,7 +47,16 @@ pub struct DiskSources {
     store: Store,
     /// The persistent index, when the project has one.
     index: Indexed,
+    /// The trees of the latest results the syntax check parsed (language, path, sha256 after),
+    /// for the cross-checks of the same request.
+    results: Mutex<Vec<ResultTree>>,
 }
+
+/// A kept tree of a refactor's result: (language, path, sha256 of the text), tree.
+type ResultTree = ((Language, String, String), Tree);
+
+/// How many result trees [`DiskSources`] keeps (the latest): one request's changed files.
+const KEPT_RESULTS: usize = 16;
 
 impl DiskSources {
     pub fn new(root: Root, limits: Limits) -> DiskSources {
@@ -56,7 +65,17 @@ impl DiskSources {
             limits,
             store: Store::new((store::DEFAULT_MAX_MB * 1_000_000) as usize),
             index: Indexed::default(),
+            results: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Leaves what the store holds unfreed (an empty store takes its place): for a process about
+    /// to exit, which need not free its trees node by node.
+    pub fn forget_store(&mut self) {
+        let kept = std::mem::replace(&mut self.store, Store::new(0));
+        std::mem::forget(kept);
+        let results = std::mem::take(&mut *self.results.lock().unwrap_or_else(|e| e.into_inner()));
+        std::mem::forget(results);
     }
 
     /// The same sources with a store bounded by `max_mb` megabytes (`[store] max_mb`).
@@ -306,6 +325,23 @@ impl ParsedFiles for DiskSources {
             tree: full.tree,
             errors,
         })
+    }
+
+    fn result_tree(&self, lang: Language, path: &str, sha256: &str) -> Option<Tree> {
+        let results = self.results.lock().unwrap_or_else(|e| e.into_inner());
+        results
+            .iter()
+            .find(|((l, p, s), _)| *l == lang && p == path && s == sha256)
+            .map(|(_, tree)| tree.clone())
+    }
+
+    fn keep_result_tree(&self, lang: Language, path: &str, sha256: &str, tree: &Tree) {
+        let mut results = self.results.lock().unwrap_or_else(|e| e.into_inner());
+        results.retain(|((l, p, _), _)| !(*l == lang && p == path));
+        if results.len() >= KEPT_RESULTS {
+            results.remove(0);
+        }
+        results.push(((lang, path.to_string(), sha256.to_string()), tree.clone()));
     }
 
     fn outline(&self, lang: Language, file: &SourceFile, tree: &Tree) -> Vec<Symbol> {

@@ -21,6 +21,10 @@ pub struct BadPattern {
 /// Every or-pattern of `tree` whose alternatives do not bind the same names.
 pub fn uneven_or_patterns(tree: &Tree, text: &str) -> Vec<BadPattern> {
     let mut found = Vec::new();
+    // An or-pattern is written with `|`: a text without one has none (no walk).
+    if memchr::memchr(b'|', text.as_bytes()).is_none() {
+        return found;
+    }
     walk_tree_with_ancestors(tree, |node, ancestors| {
         let outermost = ancestors.last().is_none_or(|p| p.kind() != "or_pattern");
         if node.kind() == "or_pattern" && outermost {

@@ -7,6 +7,7 @@ use crate::lang::symbols::SymbolQuery;
 use crate::refactor::Finding;
 
 use super::Project;
+use crate::lang::Language;
 use crate::lang::callee::{Function, ParamKind};
 
 /// The calls of the function `query` designates in `file`, as the result has it.
@@ -25,8 +26,12 @@ pub(super) fn check_changed(
         line: None,
         column: None,
     };
-    // Parsed once: the function is found in it and its calls there are checked in it.
-    let tree = project.lang.parse(&change.after);
+    // Parsed once (the result's tree the other checks share, re-parsed around the edits from
+    // the tree before): the function is found in it and its calls there are checked in it.
+    let tree = match Language::from_path(file) == Some(project.lang) {
+        true => project.tree(change, true),
+        false => project.lang.parse(&change.after),
+    };
     match Function::find_in(project.lang, file, &change.after, &tree, &query) {
         Some(function) => check_function_in(project, &function, Some((file, &change.after, &tree))),
         None => Vec::new(),

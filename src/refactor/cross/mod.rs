@@ -136,7 +136,16 @@ impl<'a> Project<'a> {
             return tree.clone();
         }
         let lang = Language::from_path(&change.path).unwrap_or(self.lang);
+        // The result's tree, when the plan's syntax check parsed it and the store kept it.
+        let kept = match after {
+            true => self
+                .sources
+                .parsed()
+                .result_tree(lang, &change.path, &change.sha256_after),
+            false => None,
+        };
         let tree = match (&change.sha256_before, after) {
+            _ if let Some(tree) = kept => tree,
             // The text on disk: the store's tree when it has one (the next preview asks again).
             (Some(sha256), false) => {
                 let before = SourceFile {

@@ -18,17 +18,20 @@ pub(super) fn check(project: &Project<'_>) -> Vec<Finding> {
         .filter(|c| Language::from_path(&c.path) == Some(Language::Rust))
     {
         let after_tree = project.tree(change, true);
-        let before_tree = (!change.created()).then(|| project.tree(change, false));
         let new = |find: fn(&tree_sitter::Tree, &str) -> Vec<BadPattern>| {
-            let mut before: Vec<String> = before_tree
-                .as_ref()
-                .map(|t| find(t, &change.before))
+            let after = find(&after_tree, &change.after);
+            // The text before is looked at only when the result has such a pattern.
+            if after.is_empty() {
+                return after;
+            }
+            let mut before: Vec<String> = (!change.created())
+                .then(|| find(&project.tree(change, false), &change.before))
                 .unwrap_or_default()
                 .into_iter()
                 .map(|b| b.text)
                 .collect();
             let mut fresh = Vec::new();
-            for bad in find(&after_tree, &change.after) {
+            for bad in after {
                 match before.iter().position(|t| *t == bad.text) {
                     Some(i) => {
                         before.swap_remove(i);
@@ -90,6 +93,17 @@ mod tests {
         );
         let renamed = "fn f(x: (u8, u8)) -> u8 {\n    match x {\n        (bar, _) | (_, bar) => bar,\n    }\n}\n";
         assert!(run(before, renamed).is_empty());
+    }
+
+    #[test]
+    fn patterns_the_file_had_before_are_not_the_results() {
+        // The text before is read only when the result has such a pattern: here it has, and
+        // the file had both before (the rename touched another name).
+        let before = "struct Foo { i: u8 }\nfn f(x: (u8, u8), y: &Foo) -> u8 {\n    let Foo { ref i: j } = *y;\n    match x {\n        (foo, _) | (_, bar) => foo,\n    }\n}\nfn g() {}\n";
+        let after = before.replace("fn g()", "fn h()");
+        assert!(run(before, &after).is_empty());
+        let worse = after.replace("(_, bar)", "(_, baz) | (qux, _)");
+        assert_eq!(run(before, &worse).len(), 1);
     }
 
     #[test]

@@ -73,15 +73,22 @@ impl UseLeaf {
     }
 }
 
-/// Every `use` leaf of the file, in document order.
+/// Every `use` leaf of the file, in document order. A `use` declaration holds the keyword as a
+/// whole word: the walk goes down only into nodes around one of them.
 pub fn uses(tree: &Tree, text: &str, path: &str) -> Vec<UseLeaf> {
     let mut out = Vec::new();
+    let keywords = crate::lang::calls::word_matches(text, "use");
+    let holds_keyword = |node: Node<'_>| {
+        let range = node.byte_range();
+        let first = keywords.partition_point(|at| *at < range.start);
+        keywords.get(first).is_some_and(|at| *at < range.end)
+    };
     walk_tree(tree, |node| {
         if node.kind() != "use_declaration" {
             return !matches!(
                 node.kind(),
                 "string_literal" | "line_comment" | "block_comment"
-            );
+            ) && holds_keyword(node);
         }
         let Some(container) = node.parent() else {
             return false;

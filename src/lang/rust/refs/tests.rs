@@ -30,6 +30,34 @@ fn use_leaves_know_their_module_and_visibility() {
 }
 
 #[test]
+fn use_declarations_deep_in_expressions_are_found_among_words_that_hold_use() {
+    // The walk goes down only where the keyword is: a `use` in a block in a closure in a match
+    // arm, `pub(crate) use`, `use{...}` with no space, and words that merely hold `use` (`user`,
+    // `used`, `r#use` is no keyword) around them.
+    let text = "fn user(used: u8) -> u8 {\n    let f = |x: u8| match x {\n        0 => { use crate::deep::a; a(used) }\n        _ => used,\n    };\n    f(used)\n}\nmod reuse {\n    pub(crate) use{super::b, super::c as d};\n    fn misuse() { let _ = \"use crate::not::this;\"; }\n}\n";
+    let tree = Language::Rust.parse(text);
+    let leaves: Vec<String> = uses(&tree, text, "src/lib.rs")
+        .iter()
+        .map(|u| {
+            format!(
+                "{} {} {}",
+                u.path.join("::"),
+                u.module.join("::"),
+                u.module_level
+            )
+        })
+        .collect();
+    assert_eq!(
+        leaves,
+        [
+            "crate::deep::a  false",
+            "super::c reuse true",
+            "super::b reuse true",
+        ]
+    );
+}
+
+#[test]
 fn reexports_and_globs_extend_the_reach() {
     let text = "pub use crate::util::helper as assist;\npub use crate::more::*;\nuse crate::other::helper;\n";
     let tree = Language::Rust.parse(text);
