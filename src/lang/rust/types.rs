@@ -509,6 +509,16 @@ fn call_type(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Option<
             if path == "String" && matches!(name, "new" | "from" | "with_capacity") {
                 return Some("String".to_string());
             }
+            // std's, named by full paths (no import needed).
+            match (path.as_str(), name) {
+                ("str" | "std::str" | "core::str", "from_utf8") => {
+                    return Some("Result<&str, std::str::Utf8Error>".to_string());
+                }
+                ("String" | "std::string::String", "from_utf8") => {
+                    return Some("Result<String, std::string::FromUtf8Error>".to_string());
+                }
+                _ => {}
+            }
             let owner = if path == "Self" {
                 scope.self_type?.to_string()
             } else {

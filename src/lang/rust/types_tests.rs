@@ -332,9 +332,12 @@ fn probe(words: &[String], flag: bool) {
     for op in &[\"=\", \">\"] {}
     let h = [0u16; 4];
     let i = \"1.2\".split('.');
+    let j = str::from_utf8(&bytes).ok()?;
 }
 ";
-    let names = ["a", "b", "borrows", "c", "d", "e", "f", "g", "op", "h", "i"];
+    let names = [
+        "a", "b", "borrows", "c", "d", "e", "f", "g", "op", "h", "i", "j",
+    ];
     let got = types_of(text, &names);
     let want = [
         Some("Vec<usize>"),
@@ -351,6 +354,7 @@ fn probe(words: &[String], flag: bool) {
         Some("&&str"),
         Some("[u16; 4]"),
         Some("std::str::Split<'_, char>"),
+        Some("&str"),
     ];
     for ((name, got), want) in names.iter().zip(&got).zip(want) {
         assert_eq!(got.as_deref(), want, "{name}");
