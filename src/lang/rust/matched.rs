@@ -2,7 +2,8 @@
 //! `if let`/`while let`/`let`, or the scrutinee of a `match`, through `Some(..)`, `Ok(..)` and
 //! tuples, with Rust's default binding modes (a constructor pattern matched against a
 //! reference binds references: `if let Some(x) = &opt` gives `x: &T`). Anything else (or-
-//! patterns, `&mut` scrutinees, `mut` bindings under a reference) is unknown.
+//! patterns, `&mut` scrutinees, `mut` bindings under a reference) is unknown. Also the value of
+//! an `if`/`match` used as a value: the type of a branch the source says.
 
 use tree_sitter::Node;
 
@@ -101,4 +102,41 @@ fn peeled((ty, by_ref): (String, bool)) -> Option<(String, bool)> {
         by_ref = true;
     }
     Some((ty, by_ref))
+}
+
+/// The type of an `if`/`match` used as a value: the first branch whose type the source says
+/// (a branch that jumps away, `return ..`, has none). An `if` without `else` is `()`.
+pub(super) fn branches_type(
+    scope: &TypeScope<'_, '_>,
+    expr: Node<'_>,
+    depth: usize,
+) -> Option<String> {
+    let mut values: Vec<Node<'_>> = Vec::new();
+    match expr.kind() {
+        "if_expression" => {
+            let mut current = Some(expr);
+            while let Some(branch) = current {
+                values.extend(branch.child_by_field_name("consequence"));
+                let alternative = branch
+                    .child_by_field_name("alternative")
+                    .and_then(|a| a.named_child(0));
+                current = None;
+                match alternative {
+                    Some(next) if next.kind() == "if_expression" => current = Some(next),
+                    Some(block) => values.push(block),
+                    None => return None,
+                }
+            }
+        }
+        _ => {
+            let body = expr.child_by_field_name("body")?;
+            for arm in body.named_children(&mut body.walk()) {
+                values.extend(arm.child_by_field_name("value"));
+            }
+        }
+    }
+    values
+        .into_iter()
+        .find_map(|v| expression_type_at(scope, v, depth + 1))
+        .filter(|t| t != "()")
 }

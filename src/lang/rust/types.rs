@@ -336,6 +336,7 @@ pub(super) fn expression_type_at(
             .named_children(&mut expr.walk())
             .find(|c| c.kind() == "block")
             .and_then(deeper),
+        "if_expression" | "match_expression" => super::matched::branches_type(scope, expr, depth),
         "block" => {
             let tail = expr.named_children(&mut expr.walk()).last()?;
             (!tail.kind().ends_with("_statement") && !tail.kind().ends_with("_declaration"))
@@ -658,10 +659,23 @@ pub fn function_return(
     name: &str,
 ) -> Option<String> {
     let function = function_item(root, text, owner, name)?;
-    function
+    let returned = return_type(function, text).unwrap_or_else(|| "()".to_string());
+    // A generic function's result is the caller's business unless the signature states it
+    // without the generics (`fn parse<S: AsRef<str>>(s: S) -> Version`).
+    let generic = function
         .child_by_field_name("type_parameters")
-        .is_none()
-        .then(|| return_type(function, text).unwrap_or_else(|| "()".to_string()))
+        .is_some_and(|list| {
+            list.named_children(&mut list.walk()).any(|parameter| {
+                let name = match parameter.kind() {
+                    "lifetime" => Some(parameter),
+                    _ => parameter
+                        .child_by_field_name("name")
+                        .or_else(|| parameter.named_child(0)),
+                };
+                name.is_none_or(|n| super::generics::mentions(&returned, node_text(n, text)))
+            })
+        });
+    (!generic && !returned.contains("impl ")).then_some(returned)
 }
 
 /// The function `name` of this file: a free function (`owner` `None`) or an associated

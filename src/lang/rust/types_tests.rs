@@ -402,3 +402,40 @@ fn probe(s: &str, opt: Option<u8>, pairs: &Option<(u16, String)>, r: Result<char
         assert_eq!(got.as_deref(), want, "{name}");
     }
 }
+
+#[test]
+fn if_and_match_values_and_generic_functions_with_a_stated_result() {
+    let text = "\
+fn parse<S: AsRef<str>>(s: S) -> u64 { 0 }
+fn echo<T>(t: T) -> T { t }
+fn first<'a>(s: &'a str) -> &'a str { s }
+fn probe(width: Option<usize>, flag: bool) -> bool {
+    let a = match width {
+        Some(w) => w,
+        None => return false,
+    };
+    let b = if flag { parse(\"1\") } else { 2 };
+    let c = if flag { 'x' } else if width.is_none() { 'y' } else { 'z' };
+    let d = parse(\"7\");
+    let e = echo(3u8);
+    let f = first(\"s\");
+    let g = if flag { 1 };
+    true
+}
+";
+    let names = ["a", "b", "c", "d", "e", "f", "g"];
+    let got = types_of(text, &names);
+    let want = [
+        Some("usize"),
+        Some("u64"),
+        Some("char"),
+        Some("u64"),
+        // The result names the generics: the caller's types decide it.
+        None,
+        None,
+        None,
+    ];
+    for ((name, got), want) in names.iter().zip(&got).zip(want) {
+        assert_eq!(got.as_deref(), want, "{name}");
+    }
+}
