@@ -152,6 +152,30 @@ fn adaptor_item(
     }
 }
 
+/// The item of a local bound to an iterator chain (`let mut chars = s.chars().peekable();`):
+/// `char`. Unknown for anything else (a collection, a parameter).
+pub(super) fn local_iterator_item(
+    scope: &TypeScope<'_, '_>,
+    local: Node<'_>,
+    depth: usize,
+) -> Option<String> {
+    if local.kind() != "identifier" {
+        return None;
+    }
+    let at = (scope.resolve)(node_text(local, scope.text), local.start_byte())?;
+    let mut holder = scope.root.descendant_for_byte_range(at, at + 1)?.parent()?;
+    if holder.kind() == "mut_pattern" {
+        holder = holder.parent()?;
+    }
+    if holder.kind() != "let_declaration" || holder.child_by_field_name("type").is_some() {
+        return None;
+    }
+    let value = holder.child_by_field_name("value")?;
+    (value.kind() == "call_expression")
+        .then(|| item_type(scope, value, depth + 1))
+        .flatten()
+}
+
 /// The type the closure handed to `method` (called on `receiver`) gets as its parameter.
 pub(super) fn closure_parameter_type(
     scope: &TypeScope<'_, '_>,

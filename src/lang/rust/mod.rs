@@ -11,6 +11,7 @@ pub mod imports;
 pub mod items;
 pub mod iterators;
 pub mod macros;
+pub mod matched;
 pub mod members;
 pub mod mod_decls;
 pub mod names;
@@ -22,6 +23,7 @@ pub mod statements;
 pub mod traits;
 pub mod types;
 pub mod use_edits;
+pub mod uses;
 
 use std::ops::Range;
 

@@ -9,7 +9,7 @@ use tree_sitter::Node;
 
 use crate::lang::node_text;
 
-use super::iterators;
+use super::{iterators, matched, uses};
 
 /// Where a type is read: the file, the type `Self` stands for, and how a name used at a byte
 /// resolves to the byte of its binding (`None`: not a local).
@@ -34,10 +34,10 @@ impl TypeScope<'_, '_> {
 /// How deep a chain of locals (`let b = a; let c = b;`) is followed.
 const DEPTH: usize = 8;
 
-const INTEGERS: &[&str] = &[
+pub(super) const INTEGERS: &[&str] = &[
     "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
 ];
-const FLOATS: &[&str] = &["f32", "f64"];
+pub(super) const FLOATS: &[&str] = &["f32", "f64"];
 
 /// Methods of the number types whose result has the receiver's type.
 const NUMBER_SAME_TYPE: &[&str] = &[
@@ -96,7 +96,12 @@ fn binding_type_at(scope: &TypeScope<'_, '_>, at: usize, depth: usize) -> Option
             .map(|t| type_text(t, scope.text)),
         "let_declaration" if is_pattern(holder) && simple(holder) => {
             if let Some(ty) = holder.child_by_field_name("type") {
-                return Some(type_text(ty, scope.text));
+                let ty = type_text(ty, scope.text);
+                // `let v: Vec<_> = ..`: the placeholder is read from the uses, or unknown.
+                if uses::has_placeholder(&ty) {
+                    return uses::from_uses(scope, holder, at, depth + 1);
+                }
+                return Some(ty);
             }
             let value = holder.child_by_field_name("value");
             // A closure bound by `let mut` may mutate what it captures: not a plain `impl Fn`.
@@ -112,6 +117,7 @@ fn binding_type_at(scope: &TypeScope<'_, '_>, at: usize, depth: usize) -> Option
             value
                 .and_then(|v| expression_type_at(scope, v, depth + 1))
                 .or_else(|| returned_type(scope, holder, at))
+                .or_else(|| uses::from_uses(scope, holder, at, depth + 1))
         }
         // `let (a, b) = f()?;`, `for (i, x) in v.iter().enumerate()`, `|(k, v)|`: the element
         // of the tuple type at the name's position.
@@ -135,7 +141,7 @@ fn binding_type_at(scope: &TypeScope<'_, '_>, at: usize, depth: usize) -> Option
                     }
                 }
                 "closure_parameters" => closure_parameter(scope, declaration, depth)?,
-                _ => return None,
+                _ => return matched::binding_type(scope, name, depth),
             };
             iterators::tuple_element(&tuple, position)
         }
@@ -157,6 +163,8 @@ fn binding_type_at(scope: &TypeScope<'_, '_>, at: usize, depth: usize) -> Option
             };
             Some(format!("&{inner}"))
         }
+        // `if let Some(x) = ..`, `match r { Ok(v) => .. }`.
+        "tuple_struct_pattern" => matched::binding_type(scope, name, depth),
         // `|x|` handed to an adaptor (`v.iter().map(|x| ..)`).
         "closure_parameters" => closure_parameter(scope, holder, depth),
         _ => None,
@@ -322,11 +330,13 @@ pub(super) fn expression_type_at(
             parts.map(|p| format!("({})", p.join(", ")))
         }
         "call_expression" => call_type(scope, expr, depth),
+        "array_expression" => array_type(scope, expr, depth),
         "closure_expression" => super::closures::closure_type(scope, expr, depth),
         "unsafe_block" => expr
             .named_children(&mut expr.walk())
             .find(|c| c.kind() == "block")
             .and_then(deeper),
+        "if_expression" | "match_expression" => super::matched::branches_type(scope, expr, depth),
         "block" => {
             let tail = expr.named_children(&mut expr.walk()).last()?;
             (!tail.kind().ends_with("_statement") && !tail.kind().ends_with("_declaration"))
@@ -359,6 +369,26 @@ pub(super) fn expression_type_at(
         }
         _ => None,
     }
+}
+
+/// `[a, b]` whose elements have one type `T` → `[T; 2]`; `[x; N]` → `[T; N]`.
+fn array_type(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Option<String> {
+    let elements: Vec<Node<'_>> = expr
+        .named_children(&mut expr.walk())
+        .filter(|c| c.kind() != "attribute_item")
+        .collect();
+    if let Some(length) = expr.child_by_field_name("length") {
+        let element = elements.iter().find(|e| e.id() != length.id())?;
+        let ty = expression_type_at(scope, *element, depth + 1)?;
+        return Some(format!("[{ty}; {}]", node_text(length, scope.text)));
+    }
+    let mut types = elements
+        .iter()
+        .map(|e| expression_type_at(scope, *e, depth + 1));
+    let first = types.next()??;
+    types
+        .all(|t| t.as_deref() == Some(first.as_str()))
+        .then(|| format!("[{first}; {}]", elements.len()))
 }
 
 /// `1u8` → `u8`, `2.0_f32` → `f32`; no suffix: unknown (the type comes from inference).
@@ -480,6 +510,16 @@ fn call_type(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Option<
             if path == "String" && matches!(name, "new" | "from" | "with_capacity") {
                 return Some("String".to_string());
             }
+            // std's, named by full paths (no import needed).
+            match (path.as_str(), name) {
+                ("str" | "std::str" | "core::str", "from_utf8") => {
+                    return Some("Result<&str, std::str::Utf8Error>".to_string());
+                }
+                ("String" | "std::string::String", "from_utf8") => {
+                    return Some("Result<String, std::string::FromUtf8Error>".to_string());
+                }
+                _ => {}
+            }
             let owner = if path == "Self" {
                 scope.self_type?.to_string()
             } else {
@@ -491,6 +531,21 @@ fn call_type(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Option<
         "field_expression" => {
             let receiver = function.child_by_field_name("value")?;
             let method = node_text(function.child_by_field_name("field")?, text);
+            let arguments = expr.child_by_field_name("arguments")?;
+            if method == "split"
+                && let Some(pattern) = arguments.named_child(0)
+                && arguments.named_child_count() == 1
+            {
+                // `s.split('.')`: std's `Split`, named by its full path (no import needed).
+                let pattern = match pattern.kind() {
+                    "char_literal" => "char",
+                    "string_literal" => "&str",
+                    _ => return None,
+                };
+                return expression_type_at(scope, receiver, depth + 1)
+                    .filter(|t| is_str(t))
+                    .map(|_| format!("std::str::Split<'_, {pattern}>"));
+            }
             method_type(scope, receiver, method, depth)
         }
         _ => None,
@@ -520,9 +575,20 @@ fn method_type(
         let owner = scope.self_type?;
         return scope.method_return(owner, method);
     }
+    // `it.next()` of an iterator chain the source spells: its item.
+    if matches!(method, "next" | "peek")
+        && let Some(item) = iterators::local_iterator_item(scope, receiver, depth + 1)
+    {
+        return Some(if method == "next" {
+            format!("Option<{item}>")
+        } else {
+            format!("Option<&{item}>")
+        });
+    }
     let receiver_type = expression_type_at(scope, receiver, depth + 1)?;
     match method {
         "to_owned" if is_str(&receiver_type) => Some("String".to_string()),
+        "as_bytes" if is_str(&receiver_type) => Some("&[u8]".to_string()),
         "unwrap" | "expect" | "unwrap_or_default" | "unwrap_or" | "unwrap_or_else" => {
             match wrapper(&receiver_type)? {
                 (_, Some(value)) => Some(value),
@@ -592,7 +658,35 @@ pub fn function_return(
     owner: Option<&str>,
     name: &str,
 ) -> Option<String> {
-    let mut found: Option<Option<String>> = None;
+    let function = function_item(root, text, owner, name)?;
+    let returned = return_type(function, text).unwrap_or_else(|| "()".to_string());
+    // A generic function's result is the caller's business unless the signature states it
+    // without the generics (`fn parse<S: AsRef<str>>(s: S) -> Version`).
+    let generic = function
+        .child_by_field_name("type_parameters")
+        .is_some_and(|list| {
+            list.named_children(&mut list.walk()).any(|parameter| {
+                let name = match parameter.kind() {
+                    "lifetime" => Some(parameter),
+                    _ => parameter
+                        .child_by_field_name("name")
+                        .or_else(|| parameter.named_child(0)),
+                };
+                name.is_none_or(|n| super::generics::mentions(&returned, node_text(n, text)))
+            })
+        });
+    (!generic && !returned.contains("impl ")).then_some(returned)
+}
+
+/// The function `name` of this file: a free function (`owner` `None`) or an associated
+/// function of an impl of `owner` (the first one found).
+pub(super) fn function_item<'t>(
+    root: Node<'t>,
+    text: &str,
+    owner: Option<&str>,
+    name: &str,
+) -> Option<Node<'t>> {
+    let mut found: Option<Node<'t>> = None;
     crate::lang::walk_node(root, |n| {
         if found.is_some() {
             return false;
@@ -608,11 +702,7 @@ pub fn function_return(
                     .and_then(|p| p.parent())
                     .is_some_and(|p| p.kind() == "impl_item");
                 if named && in_impl == owner.is_some() {
-                    found = Some(
-                        n.child_by_field_name("type_parameters")
-                            .is_none()
-                            .then(|| return_type(n, text).unwrap_or_else(|| "()".to_string())),
-                    );
+                    found = Some(n);
                 }
                 false
             }
@@ -620,7 +710,7 @@ pub fn function_return(
             _ => false,
         }
     });
-    found.flatten()
+    found
 }
 
 /// `Vec<T>`, `VecDeque<T>`, `[T; N]`, `[T]`, `&[T]` → `T`.

@@ -92,7 +92,8 @@ impl Counter {
         Some("&[u32]"),
         Some("Vec<u8>"),
         Some("u16"),
-        None,
+        // `let e = 3;` that nothing uses: Rust's default.
+        Some("i32"),
         Some("&str"),
         Some("String"),
         Some("String"),
@@ -131,7 +132,8 @@ fn a_returned_local_has_the_declared_return_type() {
     let text = "fn probe(n: u8) -> Result<Vec<u8>, E> {\n    let mut out = Vec::new();\n    let total = 0;\n    if n > 1 { return Ok(out); }\n    let c = |x| { let y = 1; y };\n    Ok(out)\n}\n";
     assert_eq!(
         types_of(text, &["out", "total"]),
-        [Some("Vec<u8>".to_string()), None]
+        // `total` nothing uses: Rust's default for an unsuffixed integer.
+        [Some("Vec<u8>".to_string()), Some("i32".to_string())]
     );
     let tail = "fn probe() -> u32 {\n    let mut count = 0;\n    count += 1;\n    count\n}\n";
     assert_eq!(types_of(tail, &["count"]), [Some("u32".to_string())]);
@@ -242,4 +244,198 @@ fn names_a_type_text_needs() {
         ["Result", "Comparator", "Position", "io"]
     );
     assert_eq!(type_names("&mut [u8; 4]"), Vec::<&str>::new());
+}
+
+#[test]
+fn unsuffixed_numbers_take_the_type_their_uses_require() {
+    let text = "\
+fn take(n: u64) {}
+fn probe(v: Vec<u8>, limit: u16, unknown: Thing) {
+    let a = 0;
+    if a < v.len() {}
+    let mut b = 0;
+    b += limit;
+    let c = 1;
+    let _x = v[c];
+    let d = 2;
+    take(d);
+    let f = 0;
+    let g = 1;
+    let _y = v.get(f + g);
+    let mut h = 0;
+    h += 1;
+    let _z = h as u8;
+    println!(\"{}\", h);
+    let i = 1.5;
+    let j = 0;
+    unknown.call(j);
+    let k = 0;
+    let _l = k;
+    let m = -1;
+    let _n: i64 = m * 2;
+    let o = 0;
+    let _p = o << 2;
+    let q = 0;
+    let mut r = 0u8;
+    r = q;
+}
+";
+    let names = [
+        "a", "b", "c", "d", "f", "g", "h", "i", "j", "k", "m", "o", "q",
+    ];
+    let got = types_of(text, &names);
+    let want = [
+        Some("usize"),
+        Some("u16"),
+        Some("usize"),
+        Some("u64"),
+        Some("usize"),
+        Some("usize"),
+        // Only neutral uses (`+= 1`, a cast, a formatting macro): Rust's default.
+        Some("i32"),
+        Some("f64"),
+        // Handed to a method the reading does not know, bound to an untyped local, shifted:
+        // the use may decide the type, so it stays unknown.
+        None,
+        None,
+        Some("i64"),
+        None,
+        Some("u8"),
+    ];
+    for ((name, got), want) in names.iter().zip(&got).zip(want) {
+        assert_eq!(got.as_deref(), want, "{name}");
+    }
+}
+
+#[test]
+fn empty_collections_take_the_types_put_into_them() {
+    let text = "\
+use std::collections::HashMap;
+fn fill(out: &mut Vec<String>) {}
+fn probe(words: &[String], flag: bool) {
+    let mut a = Vec::new();
+    a.push(words.len());
+    let mut b = HashMap::new();
+    b.insert(words.len(), 1u8);
+    let mut borrows = Vec::new();
+    borrows.push(\"key\");
+    let mut c = Vec::with_capacity(4);
+    fill(&mut c);
+    let mut d: Vec<_> = Vec::new();
+    d.push(flag);
+    let e: Vec<_> = words.iter().collect();
+    let f = Vec::new();
+    unknown(f);
+    let mut g = Vec::new();
+    g.push(1u8);
+    g.push(flag);
+    for op in &[\"=\", \">\"] {}
+    let h = [0u16; 4];
+    let i = \"1.2\".split('.');
+    let j = str::from_utf8(&bytes).ok()?;
+}
+";
+    let names = [
+        "a", "b", "borrows", "c", "d", "e", "f", "g", "op", "h", "i", "j",
+    ];
+    let got = types_of(text, &names);
+    let want = [
+        Some("Vec<usize>"),
+        Some("HashMap<usize, u8>"),
+        // A collection of borrows: lent `&mut`, its elided lifetimes would not match.
+        None,
+        Some("Vec<String>"),
+        Some("Vec<bool>"),
+        // A placeholder nothing fills stays unknown (a `_` in a signature does not compile).
+        None,
+        None,
+        // Two uses that disagree: unknown.
+        None,
+        Some("&&str"),
+        Some("[u16; 4]"),
+        Some("std::str::Split<'_, char>"),
+        Some("&str"),
+    ];
+    for ((name, got), want) in names.iter().zip(&got).zip(want) {
+        assert_eq!(got.as_deref(), want, "{name}");
+    }
+}
+
+#[test]
+fn names_bound_by_if_let_while_let_and_match_patterns() {
+    let text = "\
+fn probe(s: &str, opt: Option<u8>, pairs: &Option<(u16, String)>, r: Result<char, E>) {
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {}
+    let mut indices = s.char_indices();
+    if let Some((i, _)) = indices.next() {}
+    if let Some(a) = opt {}
+    if let Some((b, name)) = pairs {}
+    match r {
+        Ok(d) => {}
+        Err(_) => {}
+    }
+    if let Some(p) = chars.peek() {}
+    if let Some(mut m) = &opt {}
+    if let Some(q) | None = opt {}
+    let v = vec![1u8];
+    if let Some(w) = v.iter().next() {}
+}
+";
+    let names = ["c", "i", "a", "b", "name", "d", "p", "m", "q", "w"];
+    let got = types_of(text, &names);
+    let want = [
+        Some("char"),
+        Some("usize"),
+        Some("u8"),
+        // A constructor pattern matched against a reference binds references.
+        Some("&u16"),
+        Some("&String"),
+        Some("char"),
+        Some("&char"),
+        // `mut` under a reference, an or-pattern, a `vec!` the reading does not type: unknown.
+        None,
+        None,
+        None,
+    ];
+    for ((name, got), want) in names.iter().zip(&got).zip(want) {
+        assert_eq!(got.as_deref(), want, "{name}");
+    }
+}
+
+#[test]
+fn if_and_match_values_and_generic_functions_with_a_stated_result() {
+    let text = "\
+fn parse<S: AsRef<str>>(s: S) -> u64 { 0 }
+fn echo<T>(t: T) -> T { t }
+fn first<'a>(s: &'a str) -> &'a str { s }
+fn probe(width: Option<usize>, flag: bool) -> bool {
+    let a = match width {
+        Some(w) => w,
+        None => return false,
+    };
+    let b = if flag { parse(\"1\") } else { 2 };
+    let c = if flag { 'x' } else if width.is_none() { 'y' } else { 'z' };
+    let d = parse(\"7\");
+    let e = echo(3u8);
+    let f = first(\"s\");
+    let g = if flag { 1 };
+    true
+}
+";
+    let names = ["a", "b", "c", "d", "e", "f", "g"];
+    let got = types_of(text, &names);
+    let want = [
+        Some("usize"),
+        Some("u64"),
+        Some("char"),
+        Some("u64"),
+        // The result names the generics: the caller's types decide it.
+        None,
+        None,
+        None,
+    ];
+    for ((name, got), want) in names.iter().zip(&got).zip(want) {
+        assert_eq!(got.as_deref(), want, "{name}");
+    }
 }
