@@ -493,6 +493,7 @@ fn call(
         }
     };
     let response = engine.call_json(&tool, &args);
+    engine.close_at_exit();
     print_out(&serde_json::to_string_pretty(&response.envelope)?)?;
     Ok(ExitCode::from(response.exit_code as u8))
 }

@@ -2,6 +2,7 @@
 //! arguments as it has room for, every parameter without a default, and (Python) only keywords
 //! it knows. For the function an extract created and the one a change of signature rewrote.
 
+use crate::lang::Language;
 use crate::lang::calls::CallSite;
 use crate::lang::symbols::SymbolQuery;
 use crate::refactor::Finding;
@@ -39,7 +40,10 @@ pub(super) fn check_function(project: &Project<'_>, function: &Function) -> Vec<
 }
 
 /// [`check_function`], with one file of the result already parsed (path, text, tree): a big
-/// file is not parsed again.
+/// file is not parsed again. A file without a whole-word occurrence of the name has no call of
+/// it and is not parsed; a Python file the refactor left as it was is read through the partial
+/// tree around the name (the one the refactor's own search kept), the files on the store's
+/// workers, the findings in path order.
 fn check_function_in(
     project: &Project<'_>,
     function: &Function,
@@ -48,27 +52,73 @@ fn check_function_in(
     if function.wrapped {
         return Vec::new();
     }
-    let mut findings = Vec::new();
-    for (path, text) in project.files_mentioning_after(&function.name) {
-        let fetched;
-        let tree = match parsed {
-            Some((file, after, tree)) if file == path && after == text => tree,
-            _ => {
-                fetched = project.tree_after(&path, &text);
-                &fetched
-            }
+    let files: Vec<(String, String)> = project
+        .files_mentioning_after(&function.name)
+        .into_iter()
+        .filter(|(_, text)| !crate::lang::calls::word_matches(text, &function.name).is_empty())
+        .collect();
+    // The trees the project holds (the changed files) first: `Project` is for one thread.
+    let held: Vec<Option<tree_sitter::Tree>> = files
+        .iter()
+        .map(|(path, text)| match parsed {
+            Some((file, after, tree)) if file == path && after == text => Some(tree.clone()),
+            _ => project.held_tree_after(path, text),
+        })
+        .collect();
+    let jobs: Vec<(&(String, String), Option<tree_sitter::Tree>)> =
+        files.iter().zip(held).collect();
+    let (sources, lang) = (project.sources, project.lang);
+    let per_file = crate::refactor::sources::map_in_parallel(sources.parsed(), &jobs, &|(
+        (path, text),
+        held,
+    )| {
+        let tree = match held {
+            Some(tree) => tree.clone(),
+            None => unchanged_tree(sources, lang, path, text, &function.name),
         };
-        for (call, explicit_receiver) in function.certain_calls(&path, &text, tree) {
-            if let Some(problem) = mismatch(function, &call, explicit_receiver) {
-                findings.push(
-                    Finding::error(
-                        &path,
-                        call.line,
-                        format!("call at {path}:{} {problem}", call.line),
-                    )
-                    .with_kind("cross.arity"),
-                );
-            }
+        mismatches(function, path, text, &tree)
+    });
+    per_file.into_iter().flatten().collect()
+}
+
+/// The tree of a file the refactor did not change, enough to find the calls of `name`: in
+/// Python the partial tree around the name (every fact a certain call rests on — the call, an
+/// import, a local or a definition of the name, the blocks around them — holds the name); in
+/// Rust the store's full tree.
+fn unchanged_tree(
+    sources: &dyn crate::refactor::Sources,
+    lang: Language,
+    path: &str,
+    text: &str,
+    name: &str,
+) -> tree_sitter::Tree {
+    match sources.file(path) {
+        Ok(Some(file)) if file.text == text => match lang {
+            Language::Python => sources.parsed().tree_around_words(lang, &file, &[name]),
+            Language::Rust => sources.parsed().tree_in_passing(lang, &file),
+        },
+        _ => lang.parse(text),
+    }
+}
+
+/// One error finding per certain call of `function` in one file of the result.
+fn mismatches(
+    function: &Function,
+    path: &str,
+    text: &str,
+    tree: &tree_sitter::Tree,
+) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    for (call, explicit_receiver) in function.certain_calls(path, text, tree) {
+        if let Some(problem) = mismatch(function, &call, explicit_receiver) {
+            findings.push(
+                Finding::error(
+                    path,
+                    call.line,
+                    format!("call at {path}:{} {problem}", call.line),
+                )
+                .with_kind("cross.arity"),
+            );
         }
     }
     findings
