@@ -153,12 +153,19 @@ fn far_facts_project() -> (
         .with("c.py", &c)
         .with("d.py", d)
         .with("e.py", &e);
-    let source = SourceFile::from_text("a.py", before);
-    let change = candor::edit::FileChange::modify(
-        &source,
-        candor::backend::lsp::minimal_edits(before, after),
-    )
-    .unwrap();
+    let change = |path: &str, before: &str, after: &str| {
+        let source = SourceFile::from_text(path, before);
+        candor::edit::FileChange::modify(
+            &source,
+            candor::backend::lsp::minimal_edits(before, after),
+        )
+        .unwrap()
+    };
+    // e.py is changed too (elsewhere than its call): read from its new text.
+    let changes = vec![
+        change("a.py", before, after),
+        change("e.py", &e, &e.replace("v0 = 0", "w0 = 0")),
+    ];
     let request = refactor::Request::ChangeSignature(refactor::ChangeSignatureRequest {
         file: "a.py".to_string(),
         function: candor::lang::symbols::SymbolQuery {
@@ -168,7 +175,7 @@ fn far_facts_project() -> (
         },
         new_parameters: Vec::new(),
     });
-    (sources, vec![change], request)
+    (sources, changes, request)
 }
 
 #[test]
@@ -182,7 +189,7 @@ fn the_arity_check_reads_unchanged_files_around_the_name_as_a_full_parse_would()
     assert_eq!(
         messages,
         [
-            "b.py:45 call at b.py:45 passes 1 argument, `scale` needs 2: b missing",
+            "b.py:45 call at b.py:45 passes 1 argument, `scale` needs 2: `b` missing",
             "e.py:46 call at e.py:46 passes 3 positional arguments, `scale` takes 2",
         ],
         "{found:?}"

@@ -41,9 +41,11 @@ pub(super) fn check_function(project: &Project<'_>, function: &Function) -> Vec<
 
 /// [`check_function`], with one file of the result already parsed (path, text, tree): a big
 /// file is not parsed again. A file without a whole-word occurrence of the name has no call of
-/// it and is not parsed; a Python file the refactor left as it was is read through the partial
-/// tree around the name (the one the refactor's own search kept), the files on the store's
-/// workers, the findings in path order.
+/// it and is not parsed; in Python every other file is read through a partial tree around the
+/// name (every fact a certain call rests on — the call, an import, a local or a definition of
+/// the name, the blocks around them — holds the name): for a file the refactor left as it was,
+/// the one the refactor's own search kept. The files on the store's workers, the findings in
+/// path order.
 fn check_function_in(
     project: &Project<'_>,
     function: &Function,
@@ -57,34 +59,53 @@ fn check_function_in(
         .into_iter()
         .filter(|(_, text)| !crate::lang::calls::word_matches(text, &function.name).is_empty())
         .collect();
-    // The trees the project holds (the changed files) first: `Project` is for one thread.
-    let held: Vec<Option<tree_sitter::Tree>> = files
+    // What the project holds is asked here: `Project` is for one thread.
+    let (sources, lang) = (project.sources, project.lang);
+    let jobs: Vec<(&(String, String), TreeOf)> = files
         .iter()
-        .map(|(path, text)| match parsed {
-            Some((file, after, tree)) if file == path && after == text => Some(tree.clone()),
-            _ => project.held_tree_after(path, text),
+        .map(|file @ (path, text)| {
+            let how = match parsed {
+                Some((at, after, tree)) if at == path && after == text => {
+                    TreeOf::Held(tree.clone())
+                }
+                _ if project.change(path).is_none() => TreeOf::Unchanged,
+                _ if lang == Language::Python => TreeOf::AroundName,
+                _ => TreeOf::Held(
+                    project
+                        .held_tree_after(path, text)
+                        .unwrap_or_else(|| lang.parse(text)),
+                ),
+            };
+            (file, how)
         })
         .collect();
-    let jobs: Vec<(&(String, String), Option<tree_sitter::Tree>)> =
-        files.iter().zip(held).collect();
-    let (sources, lang) = (project.sources, project.lang);
+    let name = function.name.as_str();
     let per_file = crate::refactor::sources::map_in_parallel(sources.parsed(), &jobs, &|(
         (path, text),
-        held,
+        how,
     )| {
-        let tree = match held {
-            Some(tree) => tree.clone(),
-            None => unchanged_tree(sources, lang, path, text, &function.name),
+        let tree = match how {
+            TreeOf::Held(tree) => tree.clone(),
+            TreeOf::Unchanged => unchanged_tree(sources, lang, path, text, name),
+            TreeOf::AroundName => crate::lang::partial::parse_around_words(lang, text, &[name]).0,
         };
         mismatches(function, path, text, &tree)
     });
     per_file.into_iter().flatten().collect()
 }
 
+/// Where the tree of one file of the result comes from.
+enum TreeOf {
+    /// The tree at hand (the definition's file, a changed Rust file).
+    Held(tree_sitter::Tree),
+    /// A file the refactor did not change: the store's.
+    Unchanged,
+    /// A Python file the refactor changed: a partial parse of its new text around the name.
+    AroundName,
+}
+
 /// The tree of a file the refactor did not change, enough to find the calls of `name`: in
-/// Python the partial tree around the name (every fact a certain call rests on — the call, an
-/// import, a local or a definition of the name, the blocks around them — holds the name); in
-/// Rust the store's full tree.
+/// Python the partial tree around the name, in Rust the store's full tree.
 fn unchanged_tree(
     sources: &dyn crate::refactor::Sources,
     lang: Language,
