@@ -419,6 +419,39 @@ mod tests {
     }
 
     #[test]
+    fn a_request_searches_each_word_once_and_its_word_sites_are_the_whole_words() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.py"), "helper(1)\n").unwrap();
+        std::fs::write(dir.path().join("b.py"), "helpers = 1\n").unwrap();
+        std::fs::write(dir.path().join("c.py"), "x = 1\n").unwrap();
+        let s = sources(dir.path(), 1000);
+        let paths = |m: &Mentioning| m.files.iter().map(|f| f.path.clone()).collect::<Vec<_>>();
+        let request = SkipRecorder::new(&s);
+        let first = request
+            .files_mentioning(Language::Python, "helper")
+            .unwrap();
+        assert_eq!(paths(&first), ["a.py", "b.py"]);
+        // Written while the request runs: the request keeps the answer it searched once.
+        std::fs::write(dir.path().join("d.py"), "helper(2)\n").unwrap();
+        let again = request
+            .files_mentioning(Language::Python, "helper")
+            .unwrap();
+        assert_eq!(again, first);
+        let sites = request.word_sites(Language::Python, "helper").unwrap();
+        let site_paths: Vec<&str> = sites.files.iter().map(|(f, _)| f.path.as_str()).collect();
+        assert_eq!(site_paths, ["a.py"]);
+        assert_eq!(sites.files[0].1, [0]);
+        // The next request searches again.
+        let next = SkipRecorder::new(&s);
+        let found = next.files_mentioning(Language::Python, "helper").unwrap();
+        assert_eq!(paths(&found), ["a.py", "b.py", "d.py"]);
+        assert_eq!(
+            next.word_sites(Language::Python, "helper").unwrap(),
+            s.word_sites(Language::Python, "helper").unwrap()
+        );
+    }
+
+    #[test]
     fn the_file_itself_is_an_error_when_binary_large_or_not_utf8() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("bin.py"), b"x = 1\n\0\0").unwrap();
