@@ -7,13 +7,16 @@
 //! change signature (a whole new parameter list, so every call is rewritten) and inline, once
 //! with the default trees and once through `FullTrees`. Prints every difference and the time
 //! each way. For every plan it also compares the result check's fast paths (the trees of the
-//! files known, or only the statements around the edits) with parsing every file whole.
+//! files known, or only the statements around the edits) with parsing every file whole, and
+//! for every change of signature the arity cross-check of the definition alone changed (every
+//! call left as it was) through partial trees and through full ones.
 
 use std::time::{Duration, Instant};
 
 use candor::edit::SourceFile;
 use candor::lang::Language;
 use candor::lang::symbols::{SymbolQuery, outline};
+use candor::refactor::cross;
 use candor::refactor::{
     ChangeSignatureRequest, FullTrees, InlineRequest, MemorySources, NewParameter, Request, plan,
 };
@@ -61,6 +64,7 @@ fn main() {
     let (mut checks_syntax, mut known_differences, mut region_differences) =
         (0usize, 0usize, 0usize);
     let (mut partial_time, mut full_time) = (Duration::ZERO, Duration::ZERO);
+    let (mut cross_checks, mut cross_findings, mut cross_differences) = (0usize, 0usize, 0usize);
     for (file, name_path, line) in picked {
         let query = SymbolQuery {
             name: name_path.clone(),
@@ -123,6 +127,25 @@ fn main() {
                     );
                 }
             }
+            // The arity cross-check of a change of signature whose calls were left as they were
+            // (only the definition's file changed): partial trees against full ones.
+            if let (Request::ChangeSignature(_), Ok(planned)) = (request, &with_full) {
+                let lang = request.language().unwrap();
+                let definition_only: Vec<_> = planned
+                    .changes
+                    .iter()
+                    .filter(|c| c.path == *file)
+                    .cloned()
+                    .collect();
+                let partial = cross::check(request, lang, &definition_only, &sources, &[]);
+                let whole = cross::check(request, lang, &definition_only, &full, &[]);
+                cross_checks += 1;
+                cross_findings += whole.len();
+                if partial != whole {
+                    cross_differences += 1;
+                    eprintln!("DIFFERENT cross-check findings: {file} `{name_path}`");
+                }
+            }
             if with_partial != with_full {
                 differences += 1;
                 if differences <= 10 {
@@ -143,5 +166,8 @@ fn main() {
     );
     println!(
         "result checks of {checks_syntax} plans: with the trees known {known_differences} differences from parsing every file whole; around the edits only {region_differences} differences"
+    );
+    println!(
+        "cross-checks of {cross_checks} changes of signature left uncalled ({cross_findings} findings): {cross_differences} differences between partial and full trees"
     );
 }

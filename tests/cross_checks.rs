@@ -128,3 +128,75 @@ fn a_heuristic_extract_with_wrong_arity_calls_is_caught() {
         "call at m.py:2 passes 2 positional arguments, `part` takes 1"
     );
 }
+
+/// A change of signature whose calls elsewhere were left as they were (as a backend that only
+/// rewrote the definition leaves them), on a project whose files hold the facts a call's
+/// certainty rests on far from the call: an import at the top, a parameter of the same name in a
+/// function's header many lines up, the name only in a comment, a string or a longer word.
+fn far_facts_project() -> (
+    MemorySources,
+    Vec<candor::edit::FileChange>,
+    refactor::Request,
+) {
+    let filler: String = (0..40).map(|i| format!("    v{i} = {i}\n")).collect();
+    let before = "def scale(a):\n    return a\n";
+    let after = "def scale(a, b):\n    return a * b\n";
+    let b = format!("from a import scale\n\n\ndef g():\n{filler}    return scale(1)\n");
+    let c = format!("def h(scale):\n{filler}    return scale(1)\n");
+    let d = "# scale(1) in a comment\nx = 'scale(1)'\nrescale = 2\n";
+    let e = format!(
+        "import a\n\n\nclass K:\n    def m(self):\n{filler}        return a.scale(1, 2, 3)\n"
+    );
+    let sources = MemorySources::new()
+        .with("a.py", before)
+        .with("b.py", &b)
+        .with("c.py", &c)
+        .with("d.py", d)
+        .with("e.py", &e);
+    let change = |path: &str, before: &str, after: &str| {
+        let source = SourceFile::from_text(path, before);
+        candor::edit::FileChange::modify(
+            &source,
+            candor::backend::lsp::minimal_edits(before, after),
+        )
+        .unwrap()
+    };
+    // e.py is changed too (elsewhere than its call): read from its new text.
+    let changes = vec![
+        change("a.py", before, after),
+        change("e.py", &e, &e.replace("v0 = 0", "w0 = 0")),
+    ];
+    let request = refactor::Request::ChangeSignature(refactor::ChangeSignatureRequest {
+        file: "a.py".to_string(),
+        function: candor::lang::symbols::SymbolQuery {
+            name: "scale".to_string(),
+            line: None,
+            column: None,
+        },
+        new_parameters: Vec::new(),
+    });
+    (sources, changes, request)
+}
+
+#[test]
+fn the_arity_check_reads_unchanged_files_around_the_name_as_a_full_parse_would() {
+    let (sources, changes, request) = far_facts_project();
+    let found = cross::check(&request, Language::Python, &changes, &sources, &[]);
+    let messages: Vec<String> = found
+        .iter()
+        .map(|f| format!("{}:{} {}", f.file, f.line, f.message))
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "b.py:45 call at b.py:45 passes 1 argument, `scale` needs 2: `b` missing",
+            "e.py:46 call at e.py:46 passes 3 positional arguments, `scale` takes 2",
+        ],
+        "{found:?}"
+    );
+    let full = refactor::FullTrees(&sources);
+    assert_eq!(
+        cross::check(&request, Language::Python, &changes, &full, &[]),
+        found
+    );
+}

@@ -89,3 +89,17 @@ fn a_changed_file_is_parsed_again_and_the_preview_follows_it() {
     assert!(b.contains("-    return helper(3)\\n"), "{b}");
     assert!(!b.contains("helper(4"), "{b}");
 }
+
+#[test]
+fn a_first_preview_parses_each_file_that_names_the_function_once() {
+    // a.py (full tree), b.py and c.py (partial trees around `helper`): three parses. The
+    // cross-check of the result reads b.py and c.py through the same partial trees, and d.py,
+    // which holds `helper` only inside `helpers`, has no call of it and is not parsed at all.
+    let dir = project();
+    std::fs::write(dir.path().join("pkg/d.py"), "helpers = []\n").unwrap();
+    let engine = engine(dir.path());
+    let first = preview(&engine);
+    assert_eq!(first["success"], true, "{first}");
+    let stats = engine.sources().store_stats();
+    assert_eq!(stats.parses, 3, "{stats:?}");
+}

@@ -5,7 +5,7 @@
 //! project's parsed-file store (`ParsedFiles`): the trees the refactors ask for, kept by content
 //! and re-parsed incrementally, and the thread pool their work runs on.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 
 use tree_sitter::Tree;
@@ -366,10 +366,14 @@ impl ParsedFiles for DiskSources {
 /// (binary, not UTF-8, over the size limit), so the response can say so as findings. Also where
 /// a request is cancelled: every file read and every project-wide search checks the token
 /// first and fails, and the refactors check it ([`Sources::cancel`]) in their own long loops.
+/// Each project-wide search is made once per refactor: the search, the references engine and the
+/// cross-checks ask for the same word several times, and a walk reads every file of the project.
 pub struct SkipRecorder<'a> {
     inner: &'a DiskSources,
     skipped: Mutex<BTreeMap<String, String>>,
     cancel: Cancel,
+    /// The answers of [`Sources::files_mentioning`] so far, by language and word.
+    searched: Mutex<HashMap<(Language, String), Mentioning>>,
 }
 
 impl<'a> SkipRecorder<'a> {
@@ -378,7 +382,21 @@ impl<'a> SkipRecorder<'a> {
             inner,
             skipped: Mutex::new(BTreeMap::new()),
             cancel: Cancel::never(),
+            searched: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// [`Sources::files_mentioning`] through the inner sources, once per language and word.
+    fn mentioning_once(&self, lang: Language, word: &str) -> Result<Mentioning, SourceError> {
+        let key = (lang, word.to_string());
+        if let Some(found) = self.searched.lock().ok().and_then(|s| s.get(&key).cloned()) {
+            return Ok(found);
+        }
+        let mentioning = self.inner.mentioning(lang, word, &self.cancel)?;
+        if let Ok(mut searched) = self.searched.lock() {
+            searched.insert(key, mentioning.clone());
+        }
+        Ok(mentioning)
     }
 
     /// Stops reading files once `cancel` is set (the refactor then fails, nothing written).
@@ -420,17 +438,18 @@ impl Sources for SkipRecorder<'_> {
     }
 
     fn files_mentioning(&self, lang: Language, word: &str) -> Result<Mentioning, SourceError> {
-        let mentioning = self.inner.mentioning(lang, word, &self.cancel)?;
+        self.cancel.check().map_err(|e| cancelled(word, e))?;
+        let mentioning = self.mentioning_once(lang, word)?;
         self.record(&mentioning.skipped);
         Ok(mentioning)
     }
 
+    /// The whole-word sites of the files that mention `word`: the same files, skipped ones
+    /// included, as the inner sources' own whole-word search (the index's whole-word candidates
+    /// are those of its substring candidates that hold the word whole).
     fn word_sites(&self, lang: Language, word: &str) -> Result<WordSites, SourceError> {
-        let sites = self
-            .inner
-            .word_sites_cancellable(lang, word, &self.cancel)?;
-        self.record(&sites.skipped);
-        Ok(sites)
+        let mentioning = self.files_mentioning(lang, word)?;
+        Ok(crate::refactor::sites_of(mentioning, word))
     }
 
     fn dir_exists(&self, path: &str) -> bool {
@@ -457,6 +476,39 @@ mod tests {
                 max_file_bytes: max,
             },
         )
+    }
+
+    #[test]
+    fn a_request_searches_each_word_once_and_its_word_sites_are_the_whole_words() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.py"), "helper(1)\n").unwrap();
+        std::fs::write(dir.path().join("b.py"), "helpers = 1\n").unwrap();
+        std::fs::write(dir.path().join("c.py"), "x = 1\n").unwrap();
+        let s = sources(dir.path(), 1000);
+        let paths = |m: &Mentioning| m.files.iter().map(|f| f.path.clone()).collect::<Vec<_>>();
+        let request = SkipRecorder::new(&s);
+        let first = request
+            .files_mentioning(Language::Python, "helper")
+            .unwrap();
+        assert_eq!(paths(&first), ["a.py", "b.py"]);
+        // Written while the request runs: the request keeps the answer it searched once.
+        std::fs::write(dir.path().join("d.py"), "helper(2)\n").unwrap();
+        let again = request
+            .files_mentioning(Language::Python, "helper")
+            .unwrap();
+        assert_eq!(again, first);
+        let sites = request.word_sites(Language::Python, "helper").unwrap();
+        let site_paths: Vec<&str> = sites.files.iter().map(|(f, _)| f.path.as_str()).collect();
+        assert_eq!(site_paths, ["a.py"]);
+        assert_eq!(sites.files[0].1, [0]);
+        // The next request searches again.
+        let next = SkipRecorder::new(&s);
+        let found = next.files_mentioning(Language::Python, "helper").unwrap();
+        assert_eq!(paths(&found), ["a.py", "b.py", "d.py"]);
+        assert_eq!(
+            next.word_sites(Language::Python, "helper").unwrap(),
+            s.word_sites(Language::Python, "helper").unwrap()
+        );
     }
 
     #[test]

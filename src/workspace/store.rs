@@ -241,14 +241,46 @@ impl Store {
         full
     }
 
-    /// The partial tree of `file` around `words`, made once per content.
+    /// The partial tree of `file` around `words`, made once per content; or one kept for this
+    /// content around more words (it holds every statement a tree around `words` holds, and
+    /// answers the same questions about them: a search for `dedent` reuses the tree the
+    /// references engine parsed around `dedent`, `textwrap` and `import`).
     pub fn partial(&self, file: &SourceFile, words: &[&str]) -> Option<Tree> {
         let kind = Kind::Partial(words.join(" "));
         let found = match self.get(&file.path, kind, Some(&file.sha256)) {
             Some((_, HeldRef::Partial(tree))) => Some(tree),
-            _ => None,
+            _ => self.partial_around_more(file, words),
         };
         self.counted(found)
+    }
+
+    /// A partial tree of `file`'s content kept for a set of words that holds every one of
+    /// `words` (the fewest such words when there are several).
+    fn partial_around_more(&self, file: &SourceFile, words: &[&str]) -> Option<Tree> {
+        let mut inner = self.lock();
+        inner.tick += 1;
+        let tick = inner.tick;
+        let entry = inner
+            .entries
+            .iter_mut()
+            .filter(|((path, _), entry)| *path == file.path && entry.sha256 == file.sha256)
+            .filter_map(|((_, kind), entry)| match kind {
+                Kind::Partial(kept) => {
+                    let kept: Vec<&str> = kept.split(' ').collect();
+                    words
+                        .iter()
+                        .all(|w| kept.contains(w))
+                        .then_some((kept.len(), entry))
+                }
+                _ => None,
+            })
+            .min_by_key(|(count, _)| *count)
+            .map(|(_, entry)| entry)?;
+        entry.used = tick;
+        match &entry.held {
+            Held::Partial(tree) => Some(tree.clone()),
+            _ => None,
+        }
     }
 
     pub fn put_partial(&self, file: &SourceFile, words: &[&str], tree: Tree) {
@@ -349,6 +381,23 @@ mod tests {
         assert_eq!(stats.entries, 2);
         assert!(stats.bytes <= stats.max_bytes, "{stats:?}");
         assert_eq!((stats.hits, stats.misses), (2, 1));
+    }
+
+    #[test]
+    fn a_partial_tree_around_more_words_serves_fewer_for_the_same_content_only() {
+        let store = Store::new(usize::MAX);
+        let text = "import textwrap\nx = textwrap.dedent(y)\n";
+        let file = SourceFile::from_text("a.py", text);
+        let tree = Language::Python.parse(text);
+        store.put_partial(&file, &["dedent", "import", "textwrap"], tree);
+        assert!(store.partial(&file, &["dedent"]).is_some());
+        assert!(store.partial(&file, &["import", "dedent"]).is_some());
+        assert!(store.partial(&file, &["dedent", "indent"]).is_none());
+        assert!(store.partial(&file, &["dede"]).is_none());
+        let changed = SourceFile::from_text("a.py", "x = dedent(y)\n");
+        assert!(store.partial(&changed, &["dedent"]).is_none());
+        let other = SourceFile::from_text("b.py", text);
+        assert!(store.partial(&other, &["dedent"]).is_none());
     }
 
     #[test]

@@ -307,6 +307,13 @@ fn search_and_rewrite(
             call_sites::FileOutcome::default()
         } else if source.path == file.path {
             call_sites::rewrite_file(callee, source, tree, &cancel)
+        } else if words
+            .iter()
+            .all(|word| crate::lang::calls::word_matches(&source.text, word).is_empty())
+        {
+            // The search matches inside longer words too (`dedented`): with no whole word there
+            // is nothing to rewrite or report, and no tree to parse.
+            call_sites::FileOutcome::default()
         } else {
             let tree = store.tree_around_words(lang, source, &words);
             call_sites::rewrite_file(callee, source, &tree, &cancel)

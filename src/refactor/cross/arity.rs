@@ -2,12 +2,12 @@
 //! arguments as it has room for, every parameter without a default, and (Python) only keywords
 //! it knows. For the function an extract created and the one a change of signature rewrote.
 
+use crate::lang::Language;
 use crate::lang::calls::CallSite;
 use crate::lang::symbols::SymbolQuery;
 use crate::refactor::Finding;
 
 use super::Project;
-use crate::lang::Language;
 use crate::lang::callee::{Function, ParamKind};
 
 /// The calls of the function `query` designates in `file`, as the result has it.
@@ -44,7 +44,12 @@ pub(super) fn check_function(project: &Project<'_>, function: &Function) -> Vec<
 }
 
 /// [`check_function`], with one file of the result already parsed (path, text, tree): a big
-/// file is not parsed again.
+/// file is not parsed again. A file without a whole-word occurrence of the name has no call of
+/// it and is not parsed; in Python every other file is read through a partial tree around the
+/// name (every fact a certain call rests on — the call, an import, a local or a definition of
+/// the name, the blocks around them — holds the name): for a file the refactor left as it was,
+/// the one the refactor's own search kept. The files on the store's workers, the findings in
+/// path order.
 fn check_function_in(
     project: &Project<'_>,
     function: &Function,
@@ -53,27 +58,92 @@ fn check_function_in(
     if function.wrapped {
         return Vec::new();
     }
-    let mut findings = Vec::new();
-    for (path, text) in project.files_mentioning_after(&function.name) {
-        let fetched;
-        let tree = match parsed {
-            Some((file, after, tree)) if file == path && after == text => tree,
-            _ => {
-                fetched = project.tree_after(&path, &text);
-                &fetched
-            }
+    let files: Vec<(String, String)> = project
+        .files_mentioning_after(&function.name)
+        .into_iter()
+        .filter(|(_, text)| !crate::lang::calls::word_matches(text, &function.name).is_empty())
+        .collect();
+    // What the project holds is asked here: `Project` is for one thread.
+    let (sources, lang) = (project.sources, project.lang);
+    let jobs: Vec<(&(String, String), TreeOf)> = files
+        .iter()
+        .map(|file @ (path, text)| {
+            let how = match parsed {
+                Some((at, after, tree)) if at == path && after == text => {
+                    TreeOf::Held(tree.clone())
+                }
+                _ if project.change(path).is_none() => TreeOf::Unchanged,
+                _ if lang == Language::Python => TreeOf::AroundName,
+                _ => TreeOf::Held(
+                    project
+                        .held_tree_after(path, text)
+                        .unwrap_or_else(|| lang.parse(text)),
+                ),
+            };
+            (file, how)
+        })
+        .collect();
+    let name = function.name.as_str();
+    let per_file = crate::refactor::sources::map_in_parallel(sources.parsed(), &jobs, &|(
+        (path, text),
+        how,
+    )| {
+        let tree = match how {
+            TreeOf::Held(tree) => tree.clone(),
+            TreeOf::Unchanged => unchanged_tree(sources, lang, path, text, name),
+            TreeOf::AroundName => crate::lang::partial::parse_around_words(lang, text, &[name]).0,
         };
-        for (call, explicit_receiver) in function.certain_calls(&path, &text, tree) {
-            if let Some(problem) = mismatch(function, &call, explicit_receiver) {
-                findings.push(
-                    Finding::error(
-                        &path,
-                        call.line,
-                        format!("call at {path}:{} {problem}", call.line),
-                    )
-                    .with_kind("cross.arity"),
-                );
-            }
+        mismatches(function, path, text, &tree)
+    });
+    per_file.into_iter().flatten().collect()
+}
+
+/// Where the tree of one file of the result comes from.
+enum TreeOf {
+    /// The tree at hand (the definition's file, a changed Rust file).
+    Held(tree_sitter::Tree),
+    /// A file the refactor did not change: the store's.
+    Unchanged,
+    /// A Python file the refactor changed: a partial parse of its new text around the name.
+    AroundName,
+}
+
+/// The tree of a file the refactor did not change, enough to find the calls of `name`: in
+/// Python the partial tree around the name, in Rust the store's full tree.
+fn unchanged_tree(
+    sources: &dyn crate::refactor::Sources,
+    lang: Language,
+    path: &str,
+    text: &str,
+    name: &str,
+) -> tree_sitter::Tree {
+    match sources.file(path) {
+        Ok(Some(file)) if file.text == text => match lang {
+            Language::Python => sources.parsed().tree_around_words(lang, &file, &[name]),
+            Language::Rust => sources.parsed().tree_in_passing(lang, &file),
+        },
+        _ => lang.parse(text),
+    }
+}
+
+/// One error finding per certain call of `function` in one file of the result.
+fn mismatches(
+    function: &Function,
+    path: &str,
+    text: &str,
+    tree: &tree_sitter::Tree,
+) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    for (call, explicit_receiver) in function.certain_calls(path, text, tree) {
+        if let Some(problem) = mismatch(function, &call, explicit_receiver) {
+            findings.push(
+                Finding::error(
+                    path,
+                    call.line,
+                    format!("call at {path}:{} {problem}", call.line),
+                )
+                .with_kind("cross.arity"),
+            );
         }
     }
     findings

@@ -179,19 +179,14 @@ impl<'a> Project<'a> {
     }
 
     /// The tree of `text`, the file at `path` after the refactor (from
-    /// [`files_mentioning_after`](Project::files_mentioning_after)): the change's tree when the
-    /// refactor changed it, the store's tree of the file when it did not, else a parse.
-    pub fn tree_after(&self, path: &str, text: &str) -> Tree {
+    /// [`files_mentioning_after`](Project::files_mentioning_after)), when the refactor changed
+    /// it; `None` when it did not (that tree is the store's, and may be asked for on another
+    /// thread).
+    pub fn held_tree_after(&self, path: &str, text: &str) -> Option<Tree> {
         match self.change(path) {
-            Some(change) if change.after == text => self.tree(change, true),
-            Some(_) => self.lang.parse(text),
-            // A file the refactor did not change: the store's tree of it, when it has one.
-            None => match self.sources.file(path) {
-                Ok(Some(file)) if file.text == text => {
-                    self.sources.parsed().tree_in_passing(self.lang, &file)
-                }
-                _ => self.lang.parse(text),
-            },
+            Some(change) if change.after == text => Some(self.tree(change, true)),
+            Some(_) => Some(self.lang.parse(text)),
+            None => None,
         }
     }
 
