@@ -62,8 +62,16 @@ fn extract_a_function_in_a_real_terminal() {
     tmux.type_text("print_header");
     tmux.send(&["Enter"]);
 
+    let caveat_starts: Vec<String> = Tool::ExtractFunction
+        .caveats()
+        .iter()
+        .map(|c| c.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .collect();
+    // The whole panel, not a screen tmux captured while the terminal was still being drawn.
     let pane = tmux.wait_for("the preview and its warning panel", 30, |p| {
-        p.contains("Warnings") && (p.contains("0.65") || p.contains("refused"))
+        p.contains("Warnings")
+            && (p.contains("refused")
+                || p.contains("0.65") && caveat_starts.iter().all(|c| p.contains(c.as_str())))
     });
     assert!(
         pane.contains("0.65"),

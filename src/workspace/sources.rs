@@ -175,6 +175,7 @@ impl DiskSources {
         how: Match,
         cancel: &Cancel,
     ) -> Result<Mentioning, SourceError> {
+        pause_before_first_search();
         let mut mentioning = Mentioning::default();
         let max = self.limits.max_file_bytes;
         let found = match self.index.candidates(&self.root, max, &[lang], word, how) {
@@ -209,7 +210,6 @@ impl DiskSources {
         word: &str,
         cancel: &Cancel,
     ) -> Result<WordSites, SourceError> {
-        pause_before_first_search();
         let mentioning = self.mentioning_as(lang, word, Match::Whole, cancel)?;
         Ok(crate::refactor::sites_of(mentioning, word))
     }
