@@ -290,7 +290,7 @@ pub fn top_level_bindings(tree: &Tree, text: &str) -> Vec<Binding> {
             _ => {}
         }
     }
-    for (name, statement) in compound_targets(tree) {
+    for (name, statement) in compound_targets(tree, text) {
         bind(node_text(name, text), statement, false);
     }
     out
@@ -299,9 +299,18 @@ pub fn top_level_bindings(tree: &Tree, text: &str) -> Vec<Binding> {
 /// Names the module binds other than by `=`, `def`, `class` or an import: `for` targets, `with …
 /// as` and `except … as` names, and walrus targets anywhere at the module level (a walrus in a
 /// comprehension binds in the module too); not inside functions, classes or lambdas. With the
-/// offset of the statement that binds them, in document order.
-pub fn compound_targets(tree: &Tree) -> Vec<(Node<'_>, usize)> {
+/// offset of the statement that binds them, in document order. The statements are walked, not
+/// the expressions, unless the text has a `:=`.
+pub fn compound_targets<'t>(tree: &'t Tree, text: &str) -> Vec<(Node<'t>, usize)> {
     let mut out = Vec::new();
+    let mut bind = |target: Node<'t>, statement: usize| {
+        let target = match target.kind() {
+            "as_pattern_target" => target.named_child(0).unwrap_or(target),
+            _ => target,
+        };
+        out.extend(identifiers_in(target).into_iter().map(|n| (n, statement)));
+    };
+    let walrus = text.contains(":=");
     let mut stack = vec![(tree.root_node(), 0)];
     while let Some((node, statement)) = stack.pop() {
         let statement = if node
@@ -312,23 +321,49 @@ pub fn compound_targets(tree: &Tree) -> Vec<(Node<'_>, usize)> {
         } else {
             statement
         };
-        let target = match node.kind() {
-            "function_definition" | "class_definition" | "lambda" => continue,
-            "for_statement" => node.child_by_field_name("left"),
-            "as_pattern" => node.child_by_field_name("alias"),
-            "named_expression" => node.child_by_field_name("name"),
-            _ => None,
+        let descend = match node.kind() {
+            "function_definition" | "class_definition" | "decorated_definition" | "lambda" => {
+                continue;
+            }
+            "for_statement" => {
+                if let Some(left) = node.child_by_field_name("left") {
+                    bind(left, statement);
+                }
+                true
+            }
+            "as_pattern" => {
+                if let Some(alias) = node.child_by_field_name("alias") {
+                    bind(alias, statement);
+                }
+                walrus
+            }
+            "named_expression" => {
+                if let Some(name) = node.child_by_field_name("name") {
+                    bind(name, statement);
+                }
+                true
+            }
+            "module"
+            | "block"
+            | "if_statement"
+            | "while_statement"
+            | "with_statement"
+            | "try_statement"
+            | "else_clause"
+            | "elif_clause"
+            | "except_clause"
+            | "except_group_clause"
+            | "finally_clause"
+            | "with_clause"
+            | "with_item" => true,
+            // An expression (or a simple statement) can hold a walrus only.
+            _ => walrus,
         };
-        if let Some(target) = target {
-            let target = match target.kind() {
-                "as_pattern_target" => target.named_child(0).unwrap_or(target),
-                _ => target,
-            };
-            out.extend(identifiers_in(target).into_iter().map(|n| (n, statement)));
+        if descend {
+            let mut cursor = node.walk();
+            let children: Vec<Node<'t>> = node.named_children(&mut cursor).collect();
+            stack.extend(children.into_iter().rev().map(|c| (c, statement)));
         }
-        let mut cursor = node.walk();
-        let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
-        stack.extend(children.into_iter().rev().map(|c| (c, statement)));
     }
     out.sort_by_key(|(n, _)| n.start_byte());
     out

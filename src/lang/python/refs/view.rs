@@ -77,7 +77,7 @@ impl View {
         }
         // `for` targets, `with`/`except … as` names and walrus targets bind module variables
         // too; each name's bindings stay in the order they are written.
-        let compound = crate::lang::python::imports::compound_targets(tree);
+        let compound = crate::lang::python::imports::compound_targets(tree, text);
         for (name, _) in &compound {
             view.defined(*name, text, "variable");
         }
