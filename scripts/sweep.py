@@ -247,7 +247,8 @@ def main() -> int:
             if flagged:
                 stats[tool]["failed, flagged"] += 1
             else:
-                problems.append(f"{tool} {json.dumps(args)}: the check failed and no finding warned")
+                said = [l for l in (checked.stdout + checked.stderr).splitlines() if l.startswith("error") or "Error" in l or "FAILED" in l]
+                problems.append(f"{tool} {json.dumps(args)}: the check failed and no finding warned: {said[:3]}")
         undo = subprocess.run([CANDOR, "undo", "--root", str(root)], capture_output=True, text=True)
         after = snapshot(root)
         if undo.returncode != 0 or after != before:

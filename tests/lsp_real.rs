@@ -754,6 +754,40 @@ fn rust_analyzer_extract_of_a_break_whose_loop_stays_outside_is_flagged() {
     );
 }
 
+#[test]
+fn rust_analyzer_extract_returning_a_borrow_with_no_lifetime_is_flagged() {
+    if !require(&["rust-analyzer"]) {
+        return;
+    }
+    // semver's `inline_as_str` in small (auto sweep, seed 8): the selection makes a slice from a
+    // raw pointer, and rust-analyzer's new function returns `&[u8]` with no input to borrow
+    // from (E0106).
+    let lib = "pub fn view(v: &Vec<u8>) -> &str {\n    let ptr = v.as_ptr();\n    let len = v.len();\n    let slice = unsafe { std::slice::from_raw_parts(ptr, len) };\n    std::str::from_utf8(slice).unwrap()\n}\n";
+    let project = crate_with(lib);
+    let (envelope, _) = call(
+        project.path(),
+        "refactor_extract_function",
+        json!({"file_path": "src/lib.rs", "start_line": 4, "end_line": 4, "new_name": "part",
+               "semantic_edit_backend": "lsp", "verify": false}),
+    );
+    assert_eq!(envelope["backend_used"], "lsp", "{envelope:#}");
+    let diff = envelope["data"]["changes"][0]["diff"]
+        .as_str()
+        .unwrap_or("");
+    assert!(
+        diff.contains("+fn part(ptr: *const u8, len: usize) -> &[u8] {"),
+        "rust-analyzer's extract as the sweep saw it: {diff}"
+    );
+    let found = findings_of_kind(&envelope, "cross.missing_lifetime");
+    assert_eq!(found.len(), 1, "{diff}\n{envelope:#}");
+    assert_eq!(found[0]["severity"], "error", "{envelope:#}");
+    assert_eq!(found[0]["line"], 8, "{envelope:#}");
+    assert!(
+        found[0]["message"].as_str().unwrap().contains("E0106"),
+        "{envelope:#}"
+    );
+}
+
 /// A rename to a name already taken where it writes is refused on every backend with the
 /// heuristic's own error: the server is not asked, nothing is written. Before, rust-analyzer
 /// renamed `a` to `b` beside `let b` (changing what `a + b` means) and `helper` to `other`

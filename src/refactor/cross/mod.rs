@@ -2,7 +2,8 @@
 //! about the refactor that was asked for, held against the files it produced.
 //! - inline: no call of the function is left where its definition was removed, and each inlined
 //!   call still uses the arguments it passed (`scale(factor, 2)` must not become `2 * 2`);
-//! - extract: the new function is defined once and called where the selection was;
+//! - extract: the new function is defined once and called where the selection was, and (Rust)
+//!   a borrow it returns gets a lifetime from its parameters (E0106);
 //! - extract and change signature: every call of the function passes what its definition takes;
 //! - Python extract: no local of the new function is only ever updated in place;
 //! - extract variable: the new local is bound once and read; inline variable: no read of the
@@ -25,6 +26,7 @@ mod inline_traits;
 mod introduced;
 mod jumps;
 mod keywords;
+mod lifetimes;
 mod members;
 mod patches;
 mod patterns;

@@ -153,3 +153,20 @@ pub fn inlined_item_not_imported(name: &str, source: &str, target: &str) -> Stri
         "the inlined code calls `{name}`, which `{source}` defines and `{target}` neither imports nor defines: it does not compile here (E0425); import it (and make it visible to `{target}`) or keep the call"
     )
 }
+
+pub const MISSING_LIFETIME: &str = "cross.missing_lifetime";
+
+/// `inputs`: how many lifetimes the parameters have (0, or 2 and more, with no `&self`).
+pub fn missing_lifetime(function: &str, returned: &str, inputs: usize) -> String {
+    let why = if inputs == 0 {
+        "none of its parameters is a reference (or has a lifetime) for it to borrow from"
+            .to_string()
+    } else {
+        format!(
+            "it takes {inputs} references and no `&self`, so Rust cannot tell which one it borrows from"
+        )
+    };
+    format!(
+        "the new function `{function}` returns `{returned}`, a borrow with no named lifetime, and {why}: it does not compile (E0106, missing lifetime specifier); return an owned value, pass the borrowed value in by reference, or name the lifetime (`fn {function}<'a>(…: &'a …) -> &'a …`)"
+    )
+}
