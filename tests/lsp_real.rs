@@ -788,6 +788,56 @@ fn rust_analyzer_extract_returning_a_borrow_with_no_lifetime_is_flagged() {
     );
 }
 
+#[test]
+fn rust_analyzer_inline_of_a_test_helper_left_in_another_test_crate_is_flagged() {
+    if !require(&["rust-analyzer"]) {
+        return;
+    }
+    // semver's `tests/util/mod.rs::assert_to_string` in small (auto sweep, seed 9): every test
+    // crate declares `mod util; use crate::util::*;`, rust-analyzer inlines the calls of one
+    // crate and removes the definition, and the other crate's call is left (E0425).
+    let project = crate_with("pub fn six() -> i32 {\n    6\n}\n");
+    let root = project.path();
+    std::fs::create_dir_all(root.join("tests/util")).unwrap();
+    std::fs::write(
+        root.join("tests/util/mod.rs"),
+        "pub fn assert_six(value: i32) {\n    assert_eq!(value, 6);\n}\n",
+    )
+    .unwrap();
+    for (name, call) in [("a", "jumps::six()"), ("b", "jumps::six() * 1")] {
+        std::fs::write(
+            root.join(format!("tests/{name}.rs")),
+            format!("mod util;\n\nuse crate::util::*;\n\n#[test]\nfn {name}() {{\n    assert_six({call});\n}}\n"),
+        )
+        .unwrap();
+    }
+    let (envelope, _) = call(
+        root,
+        "refactor_inline_function",
+        json!({"file_path": "tests/util/mod.rs", "function_name": "assert_six",
+               "semantic_edit_backend": "lsp", "verify": false}),
+    );
+    assert_eq!(envelope["backend_used"], "lsp", "{envelope:#}");
+    let changed: Vec<&str> = envelope["data"]["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["path"].as_str().unwrap())
+        .collect();
+    assert!(
+        !changed.contains(&"tests/b.rs") || !changed.contains(&"tests/a.rs"),
+        "rust-analyzer's inline as the sweep saw it (one test crate only): {changed:?}"
+    );
+    let found = findings_of_kind(&envelope, "cross.call_left");
+    assert_eq!(found.len(), 1, "{envelope:#}");
+    assert_eq!(found[0]["severity"], "error", "{envelope:#}");
+    assert_eq!(found[0]["line"], 7, "{envelope:#}");
+    assert!(
+        found[0]["message"].as_str().unwrap().contains("E0425"),
+        "{envelope:#}"
+    );
+}
+
 /// A rename to a name already taken where it writes is refused on every backend with the
 /// heuristic's own error: the server is not asked, nothing is written. Before, rust-analyzer
 /// renamed `a` to `b` beside `let b` (changing what `a + b` means) and `helper` to `other`
