@@ -142,6 +142,12 @@ pub fn removed_special(name_path: &str, name: &str) -> String {
     )
 }
 
+pub fn deleted_special(name_path: &str, name: &str) -> String {
+    format!(
+        "the safe delete removed `{name_path}`, a method Python calls itself (`{name}`: by an operator, a call of the object, iteration, construction…): those implicit uses are no calls a search finds, so finding none proves nothing, and they now fail or reach a base class's `{name}`; keep the method"
+    )
+}
+
 pub fn inlined_path_not_imported(name: &str, source: &str, target: &str) -> String {
     format!(
         "the inlined code names `{name}::…`, which `{source}` imports and `{target}` neither imports nor defines: it does not compile here (E0433); add the `use` of `{name}` that `{source}` has"
