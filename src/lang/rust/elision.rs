@@ -82,6 +82,48 @@ pub fn missing_lifetime(
     Some((node_text(returned, text).to_string(), gap))
 }
 
+/// Standard-library types that take a lifetime parameter and are often written without it.
+pub const STD_WITH_LIFETIME: &[&str] = &[
+    "Formatter",
+    "Arguments",
+    "Chars",
+    "CharIndices",
+    "Bytes",
+    "Lines",
+    "Split",
+    "SplitWhitespace",
+    "Iter",
+    "IterMut",
+    "Drain",
+    "Cow",
+    "Ref",
+    "RefMut",
+    "MutexGuard",
+    "RwLockReadGuard",
+    "RwLockWriteGuard",
+    "Entry",
+    "Keys",
+    "Values",
+    "Windows",
+    "Chunks",
+    "Components",
+    "Display",
+    "StdinLock",
+    "StdoutLock",
+    "StderrLock",
+    "Location",
+    "PanicInfo",
+    "Context",
+];
+
+/// Whether `text` declares a type or trait `name` with a lifetime parameter (`struct
+/// Cursor<'a>`), by its text: such a type may be written without it (`c: Cursor`).
+pub fn declares_lifetime_parameter(text: &str, name: &str) -> bool {
+    ["struct", "enum", "type", "union", "trait"]
+        .iter()
+        .any(|item| text.contains(&format!("{item} {name}<'")))
+}
+
 /// The references with no lifetime and the `'_` of a type, outside function-pointer and `Fn`
 /// types (which elide on their own).
 fn elided_positions(ty: Node<'_>, text: &str) -> usize {

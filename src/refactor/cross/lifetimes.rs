@@ -5,46 +5,14 @@
 use tree_sitter::Tree;
 
 use crate::lang::Language;
-use crate::lang::rust::elision::{Gap, missing_lifetime};
+use crate::lang::rust::elision::{
+    Gap, STD_WITH_LIFETIME, declares_lifetime_parameter, missing_lifetime,
+};
 use crate::lang::symbols::Symbol;
 use crate::refactor::Finding;
 
 use super::Project;
 use super::wording as w;
-
-/// Standard-library types that take a lifetime parameter and are often written without it.
-const STD_WITH_LIFETIME: &[&str] = &[
-    "Formatter",
-    "Arguments",
-    "Chars",
-    "CharIndices",
-    "Bytes",
-    "Lines",
-    "Split",
-    "SplitWhitespace",
-    "Iter",
-    "IterMut",
-    "Drain",
-    "Cow",
-    "Ref",
-    "RefMut",
-    "MutexGuard",
-    "RwLockReadGuard",
-    "RwLockWriteGuard",
-    "Entry",
-    "Keys",
-    "Values",
-    "Windows",
-    "Chunks",
-    "Components",
-    "Display",
-    "StdinLock",
-    "StdoutLock",
-    "StderrLock",
-    "Location",
-    "PanicInfo",
-    "Context",
-];
 
 /// The finding for the new function `symbol` of `path` (its text after the extract, `tree`).
 pub(super) fn check(
@@ -67,11 +35,7 @@ pub(super) fn check(
             || project
                 .files_mentioning_after(name)
                 .iter()
-                .any(|(_, text)| {
-                    ["struct", "enum", "type", "union", "trait"]
-                        .iter()
-                        .any(|item| text.contains(&format!("{item} {name}<'")))
-                })
+                .any(|(_, text)| declares_lifetime_parameter(text, name))
     };
     let (returned, gap) = missing_lifetime(node, text, &hides)?;
     let inputs = match gap {
