@@ -838,6 +838,39 @@ fn rust_analyzer_inline_of_a_test_helper_left_in_another_test_crate_is_flagged()
     );
 }
 
+#[test]
+fn pylsp_rope_inline_of_a_generator_is_flagged() {
+    if !require(&["pylsp"]) {
+        return;
+    }
+    // attrs' `tests/strategies.py::gen_attr_names` in small (auto sweep, seed 9): pylsp-rope
+    // pastes the `yield` into the caller, which becomes a generator, and the call gives `None`.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("gen.py"),
+        "def names():\n    yield from 'ab'\n\n\ndef make(attrs):\n    return dict(zip(names(), attrs))\n",
+    )
+    .unwrap();
+    let (envelope, _) = call(
+        dir.path(),
+        "refactor_inline_function",
+        json!({"file_path": "gen.py", "function_name": "names",
+               "semantic_edit_backend": "lsp", "verify": false}),
+    );
+    assert_eq!(envelope["backend_used"], "lsp", "{envelope:#}");
+    let diff = envelope["data"]["changes"][0]["diff"]
+        .as_str()
+        .unwrap_or("");
+    assert!(
+        diff.contains("+    yield from 'ab'"),
+        "pylsp-rope's inline as the sweep saw it: {diff}"
+    );
+    let found = findings_of_kind(&envelope, "cross.inlined_generator");
+    assert_eq!(found.len(), 1, "{diff}\n{envelope:#}");
+    assert_eq!(found[0]["severity"], "error", "{envelope:#}");
+    assert_eq!(found[0]["line"], 2, "{envelope:#}");
+}
+
 /// A rename to a name already taken where it writes is refused on every backend with the
 /// heuristic's own error: the server is not asked, nothing is written. Before, rust-analyzer
 /// renamed `a` to `b` beside `let b` (changing what `a + b` means) and `helper` to `other`

@@ -1,7 +1,8 @@
 //! candor's own checks of every result, from either backend, in milliseconds: what it knows
 //! about the refactor that was asked for, held against the files it produced.
-//! - inline: no call of the function is left where its definition was removed, and each inlined
-//!   call still uses the arguments it passed (`scale(factor, 2)` must not become `2 * 2`);
+//! - inline: no call of the function is left where its definition was removed, each inlined
+//!   call still uses the arguments it passed (`scale(factor, 2)` must not become `2 * 2`), and
+//!   (Python) no generator's `yield` is pasted into a caller;
 //! - extract: the new function is defined once and called where the selection was, and (Rust)
 //!   a borrow it returns gets a lifetime from its parameters (E0106);
 //! - extract and change signature: every call of the function passes what its definition takes;
@@ -20,6 +21,7 @@
 
 mod arity;
 mod extract;
+mod generators;
 mod imports;
 mod inline;
 mod inline_traits;
@@ -66,6 +68,7 @@ pub fn check(
             found.extend(returns::check(&project, r));
             found.extend(public::check(&project, r));
             found.extend(inline_traits::check(&project, r));
+            found.extend(generators::check(&project, r));
             found
         }
         Request::Extract(r) => {

@@ -176,3 +176,11 @@ pub fn missing_lifetime(function: &str, returned: &str, inputs: usize) -> String
         "the new function `{function}` returns `{returned}`, a borrow with no named lifetime, and {why}: it does not compile (E0106, missing lifetime specifier); return an owned value, pass the borrowed value in by reference, or name the lifetime (`fn {function}<'a>(…: &'a …) -> &'a …`)"
     )
 }
+
+pub const INLINED_GENERATOR: &str = "cross.inlined_generator";
+
+pub fn inlined_generator(inlined: &str) -> String {
+    format!(
+        "`{inlined}` is a generator (it `yield`s): its body pasted here makes the function around it a generator too, and the value of the call (the generator object) is gone, so this code computes something else or fails (`TypeError`) when it runs; keep the call of `{inlined}`"
+    )
+}
