@@ -871,6 +871,35 @@ fn pylsp_rope_inline_of_a_generator_is_flagged() {
     assert_eq!(found[0]["line"], 2, "{envelope:#}");
 }
 
+#[test]
+fn rust_analyzer_rename_that_leaves_a_doc_example_is_flagged() {
+    if !require(&["rust-analyzer"]) {
+        return;
+    }
+    // semver's `Prerelease::new` in small (auto sweep, seed 10): rust-analyzer renames the
+    // method and its calls, not the crate documentation's example, which `cargo test` compiles.
+    let lib = "//! ```\n//! let p = jumps::Pre::new(1);\n//! assert_eq!(p.0, 1);\n//! ```\n\npub struct Pre(pub u8);\n\nimpl Pre {\n    pub fn new(v: u8) -> Pre {\n        Pre(v)\n    }\n}\n\npub fn one() -> Pre {\n    Pre::new(1)\n}\n";
+    let project = crate_with(lib);
+    let (envelope, _) = call(
+        project.path(),
+        "refactor_rename_symbol",
+        json!({"file_path": "src/lib.rs", "symbol_name": "new", "line": 9, "new_name": "create",
+               "semantic_edit_backend": "lsp", "verify": false}),
+    );
+    assert_eq!(envelope["backend_used"], "lsp", "{envelope:#}");
+    let diff = envelope["data"]["changes"][0]["diff"]
+        .as_str()
+        .unwrap_or("");
+    assert!(
+        diff.contains("+    Pre::create(1)") && !diff.contains("-//! let p"),
+        "rust-analyzer's rename as the sweep saw it: {diff}"
+    );
+    let found = findings_of_kind(&envelope, "cross.doc_example_left");
+    assert_eq!(found.len(), 1, "{diff}\n{envelope:#}");
+    assert_eq!(found[0]["severity"], "warning", "{envelope:#}");
+    assert_eq!(found[0]["line"], 2, "{envelope:#}");
+}
+
 /// A rename to a name already taken where it writes is refused on every backend with the
 /// heuristic's own error: the server is not asked, nothing is written. Before, rust-analyzer
 /// renamed `a` to `b` beside `let b` (changing what `a + b` means) and `helper` to `other`

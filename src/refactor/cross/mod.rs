@@ -10,6 +10,7 @@
 //! - extract variable: the new local is bound once and read; inline variable: no read of the
 //!   local is left without a binding;
 //! - safe delete: no certain call of the deleted function is left;
+//! - Rust rename: no documentation example still calls the old name through its type;
 //! - introduce parameter: every certain call passes what the new definition takes;
 //! - Python move: no dotted path in a string (a `mock.patch` target) still names the moved code
 //!   or a name it reads under the module it left;
@@ -20,6 +21,7 @@
 //! Pure: the project is read through [`Sources`], the result through the plan's changes.
 
 mod arity;
+mod doctests;
 mod extract;
 mod generators;
 mod imports;
@@ -97,6 +99,7 @@ pub fn check(
         Request::Rename(r) => {
             let mut found = members::check(&project, r);
             found.extend(keywords::check(&project, r));
+            found.extend(doctests::check(&project, r));
             found.extend(guards::public_api::check(request, lang, changes, sources));
             found
         }

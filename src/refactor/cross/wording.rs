@@ -184,3 +184,11 @@ pub fn inlined_generator(inlined: &str) -> String {
         "`{inlined}` is a generator (it `yield`s): its body pasted here makes the function around it a generator too, and the value of the call (the generator object) is gone, so this code computes something else or fails (`TypeError`) when it runs; keep the call of `{inlined}`"
     )
 }
+
+pub const DOC_EXAMPLE_LEFT: &str = "cross.doc_example_left";
+
+pub fn doc_example_left(written: &str, new_name: &str) -> String {
+    format!(
+        "this documentation example still calls `{written}`, which the rename changed to `{new_name}`: `cargo test` compiles the example and fails (E0599/E0425); rename it in the example too"
+    )
+}
