@@ -56,6 +56,19 @@ def candor_call(root: Path, tool: str, args: dict, backend: str) -> dict:
         return {"success": False, "error": {"code": "NOT JSON", "message": run.stdout + run.stderr}}
 
 
+def run_check(check: str, root: Path, limit: int = 600) -> subprocess.CompletedProcess:
+    """The project's check; one that runs past `limit` seconds (a result that makes the tests loop
+    forever) failed, and its whole process group is ended."""
+    proc = subprocess.Popen(check, shell=True, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=limit)
+        return subprocess.CompletedProcess(check, proc.returncode, out, err)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        out, err = proc.communicate()
+        return subprocess.CompletedProcess(check, 124, out, err + f"\nFAILED: the check ran over {limit} s (a loop?) and was ended")
+
+
 def functions(path: Path, lang: str):
     pattern = r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:unsafe\s+)?fn\s+(\w+)" if lang == "rust" else r"^\s*(?:async\s+)?def\s+(\w+)"
     names = []
@@ -235,7 +248,7 @@ def main() -> int:
         stats[tool]["applied"] += 1
         findings = result["data"].get("findings", [])
         flagged = any(f["severity"] in ("warning", "error") for f in findings)
-        checked = subprocess.run(check, shell=True, cwd=root, capture_output=True, text=True)
+        checked = run_check(check, root)
         ok = checked.returncode == 0
         warned = [f"{f['severity']} {f['file']}:{f['line']} {f['message']}" for f in findings if f["severity"] != "info"]
         samples[tool].append((ok, warned[:2], (checked.stdout + checked.stderr).strip().splitlines()[-1:] if not ok else []))
@@ -247,7 +260,8 @@ def main() -> int:
             if flagged:
                 stats[tool]["failed, flagged"] += 1
             else:
-                problems.append(f"{tool} {json.dumps(args)}: the check failed and no finding warned")
+                said = [l for l in (checked.stdout + checked.stderr).splitlines() if l.startswith("error") or "Error" in l or "FAILED" in l]
+                problems.append(f"{tool} {json.dumps(args)}: the check failed and no finding warned: {said[:3]}")
         undo = subprocess.run([CANDOR, "undo", "--root", str(root)], capture_output=True, text=True)
         after = snapshot(root)
         if undo.returncode != 0 or after != before:

@@ -755,6 +755,152 @@ fn rust_analyzer_extract_of_a_break_whose_loop_stays_outside_is_flagged() {
 }
 
 #[test]
+fn rust_analyzer_extract_returning_a_borrow_with_no_lifetime_is_flagged() {
+    if !require(&["rust-analyzer"]) {
+        return;
+    }
+    // semver's `inline_as_str` in small (auto sweep, seed 8): the selection makes a slice from a
+    // raw pointer, and rust-analyzer's new function returns `&[u8]` with no input to borrow
+    // from (E0106).
+    let lib = "pub fn view(v: &Vec<u8>) -> &str {\n    let ptr = v.as_ptr();\n    let len = v.len();\n    let slice = unsafe { std::slice::from_raw_parts(ptr, len) };\n    std::str::from_utf8(slice).unwrap()\n}\n";
+    let project = crate_with(lib);
+    let (envelope, _) = call(
+        project.path(),
+        "refactor_extract_function",
+        json!({"file_path": "src/lib.rs", "start_line": 4, "end_line": 4, "new_name": "part",
+               "semantic_edit_backend": "lsp", "verify": false}),
+    );
+    assert_eq!(envelope["backend_used"], "lsp", "{envelope:#}");
+    let diff = envelope["data"]["changes"][0]["diff"]
+        .as_str()
+        .unwrap_or("");
+    assert!(
+        diff.contains("+fn part(ptr: *const u8, len: usize) -> &[u8] {"),
+        "rust-analyzer's extract as the sweep saw it: {diff}"
+    );
+    let found = findings_of_kind(&envelope, "cross.missing_lifetime");
+    assert_eq!(found.len(), 1, "{diff}\n{envelope:#}");
+    assert_eq!(found[0]["severity"], "error", "{envelope:#}");
+    assert_eq!(found[0]["line"], 8, "{envelope:#}");
+    assert!(
+        found[0]["message"].as_str().unwrap().contains("E0106"),
+        "{envelope:#}"
+    );
+}
+
+#[test]
+fn rust_analyzer_inline_of_a_test_helper_left_in_another_test_crate_is_flagged() {
+    if !require(&["rust-analyzer"]) {
+        return;
+    }
+    // semver's `tests/util/mod.rs::assert_to_string` in small (auto sweep, seed 9): every test
+    // crate declares `mod util; use crate::util::*;`, rust-analyzer inlines the calls of one
+    // crate and removes the definition, and the other crate's call is left (E0425).
+    let project = crate_with("pub fn six() -> i32 {\n    6\n}\n");
+    let root = project.path();
+    std::fs::create_dir_all(root.join("tests/util")).unwrap();
+    std::fs::write(
+        root.join("tests/util/mod.rs"),
+        "pub fn assert_six(value: i32) {\n    assert_eq!(value, 6);\n}\n",
+    )
+    .unwrap();
+    for (name, call) in [("a", "jumps::six()"), ("b", "jumps::six() * 1")] {
+        std::fs::write(
+            root.join(format!("tests/{name}.rs")),
+            format!("mod util;\n\nuse crate::util::*;\n\n#[test]\nfn {name}() {{\n    assert_six({call});\n}}\n"),
+        )
+        .unwrap();
+    }
+    let (envelope, _) = call(
+        root,
+        "refactor_inline_function",
+        json!({"file_path": "tests/util/mod.rs", "function_name": "assert_six",
+               "semantic_edit_backend": "lsp", "verify": false}),
+    );
+    assert_eq!(envelope["backend_used"], "lsp", "{envelope:#}");
+    let changed: Vec<&str> = envelope["data"]["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["path"].as_str().unwrap())
+        .collect();
+    assert!(
+        !changed.contains(&"tests/b.rs") || !changed.contains(&"tests/a.rs"),
+        "rust-analyzer's inline as the sweep saw it (one test crate only): {changed:?}"
+    );
+    let found = findings_of_kind(&envelope, "cross.call_left");
+    assert_eq!(found.len(), 1, "{envelope:#}");
+    assert_eq!(found[0]["severity"], "error", "{envelope:#}");
+    assert_eq!(found[0]["line"], 7, "{envelope:#}");
+    assert!(
+        found[0]["message"].as_str().unwrap().contains("E0425"),
+        "{envelope:#}"
+    );
+}
+
+#[test]
+fn pylsp_rope_inline_of_a_generator_is_flagged() {
+    if !require(&["pylsp"]) {
+        return;
+    }
+    // attrs' `tests/strategies.py::gen_attr_names` in small (auto sweep, seed 9): pylsp-rope
+    // pastes the `yield` into the caller, which becomes a generator, and the call gives `None`.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("gen.py"),
+        "def names():\n    yield from 'ab'\n\n\ndef make(attrs):\n    return dict(zip(names(), attrs))\n",
+    )
+    .unwrap();
+    let (envelope, _) = call(
+        dir.path(),
+        "refactor_inline_function",
+        json!({"file_path": "gen.py", "function_name": "names",
+               "semantic_edit_backend": "lsp", "verify": false}),
+    );
+    assert_eq!(envelope["backend_used"], "lsp", "{envelope:#}");
+    let diff = envelope["data"]["changes"][0]["diff"]
+        .as_str()
+        .unwrap_or("");
+    assert!(
+        diff.contains("+    yield from 'ab'"),
+        "pylsp-rope's inline as the sweep saw it: {diff}"
+    );
+    let found = findings_of_kind(&envelope, "cross.inlined_generator");
+    assert_eq!(found.len(), 1, "{diff}\n{envelope:#}");
+    assert_eq!(found[0]["severity"], "error", "{envelope:#}");
+    assert_eq!(found[0]["line"], 2, "{envelope:#}");
+}
+
+#[test]
+fn rust_analyzer_rename_that_leaves_a_doc_example_is_flagged() {
+    if !require(&["rust-analyzer"]) {
+        return;
+    }
+    // semver's `Prerelease::new` in small (auto sweep, seed 10): rust-analyzer renames the
+    // method and its calls, not the crate documentation's example, which `cargo test` compiles.
+    let lib = "//! ```\n//! let p = jumps::Pre::new(1);\n//! assert_eq!(p.0, 1);\n//! ```\n\npub struct Pre(pub u8);\n\nimpl Pre {\n    pub fn new(v: u8) -> Pre {\n        Pre(v)\n    }\n}\n\npub fn one() -> Pre {\n    Pre::new(1)\n}\n";
+    let project = crate_with(lib);
+    let (envelope, _) = call(
+        project.path(),
+        "refactor_rename_symbol",
+        json!({"file_path": "src/lib.rs", "symbol_name": "new", "line": 9, "new_name": "create",
+               "semantic_edit_backend": "lsp", "verify": false}),
+    );
+    assert_eq!(envelope["backend_used"], "lsp", "{envelope:#}");
+    let diff = envelope["data"]["changes"][0]["diff"]
+        .as_str()
+        .unwrap_or("");
+    assert!(
+        diff.contains("+    Pre::create(1)") && !diff.contains("-//! let p"),
+        "rust-analyzer's rename as the sweep saw it: {diff}"
+    );
+    let found = findings_of_kind(&envelope, "cross.doc_example_left");
+    assert_eq!(found.len(), 1, "{diff}\n{envelope:#}");
+    assert_eq!(found[0]["severity"], "warning", "{envelope:#}");
+    assert_eq!(found[0]["line"], 2, "{envelope:#}");
+}
+
+#[test]
 fn rust_analyzer_extract_variable_of_a_place_behind_a_reference_is_flagged() {
     if !require(&["rust-analyzer"]) {
         return;

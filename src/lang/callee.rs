@@ -146,6 +146,28 @@ impl Function {
         })
     }
 
+    /// Whether a top-level `use …::*;` of `text` (the file `file`) brings the module whose file
+    /// defines this Rust function: `use crate::util::*;` in `tests/a.rs` brings
+    /// `tests/util/mod.rs`'s functions (semver's test crates call `assert_to_string` so).
+    fn glob_imported(&self, file: &str, text: &str, tree: &Tree) -> bool {
+        if self.lang != Language::Rust || self.owner.is_some() {
+            return false;
+        }
+        let module = crate::lang::rust::paths::module_of_file(&self.file);
+        let here = crate::lang::rust::paths::module_of_file(file);
+        crate::lang::rust::imports::use_paths(tree, text)
+            .into_iter()
+            .any(|(path, alias, _)| {
+                alias.is_none()
+                    && path.last().is_some_and(|l| l == "*")
+                    && crate::lang::rust::paths::resolve_prefix(
+                        &path[..path.len() - 1].join("::"),
+                        &here,
+                    )
+                    .contains(&module)
+            })
+    }
+
     /// The names a qualified call may use for the function's module: the file's stem, or its
     /// directory for `__init__.py` and `mod.rs`.
     fn module_name(&self) -> Option<&str> {
@@ -175,7 +197,8 @@ impl Function {
         let imported = mentions
             .references
             .iter()
-            .any(|r| r.kind == ReferenceKind::Import);
+            .any(|r| r.kind == ReferenceKind::Import)
+            || (!same_file && self.glob_imported(file, text, tree));
         let module = self.module_name();
         let last_segment = |q: &str| q.rsplit("::").next().unwrap_or(q).to_string();
         mentions

@@ -4,6 +4,7 @@
 
 pub mod body;
 pub mod closures;
+pub mod elision;
 pub mod expr;
 pub mod flow;
 pub mod generics;

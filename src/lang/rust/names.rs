@@ -685,23 +685,33 @@ pub fn uses_outside(
 }
 
 /// Names the code overlapping `ranges` reads, without those it binds itself before, with their
-/// first offset (macro names and the leading segment of paths included).
+/// first offset (macro names and the leading segment of paths included). A local binds a value:
+/// it does not hide the module or type a path starts with (`ptr::read(ptr)` beside a parameter
+/// `ptr` reads the module `ptr`), only a generic parameter does.
 pub fn names_used_in(tree: &Tree, text: &str, ranges: &[Range<usize>]) -> Vec<(String, usize)> {
     let inside = |at: usize| ranges.iter().any(|r| r.contains(&at));
-    let mut used: Vec<(String, usize)> = Vec::new();
+    // (name, first offset, as the head of a path or a macro's name?)
+    let mut used: Vec<(String, usize, bool)> = Vec::new();
     // First binding of each name: a use before it (`identifier(..)` then `let identifier`)
-    // reads the outer name, as a Rust binding holds only after itself.
-    let mut bound: Vec<(String, usize)> = Vec::new();
+    // reads the outer name, as a Rust binding holds only after itself. (name, from, a value?)
+    let mut bound: Vec<(String, usize, bool)> = Vec::new();
     crate::lang::walk_overlapping(tree, ranges, |node| {
         if !matches!(node.kind(), "identifier" | "type_identifier") || !inside(node.start_byte()) {
             return;
         }
         let name = node_text(node, text).to_string();
         match role(node, up_from(node, &[])) {
-            NameRole::Use if !used.iter().any(|(n, _)| *n == name) => {
-                used.push((name, node.start_byte()))
+            NameRole::Use => {
+                let head = is_path_head(node);
+                if !used.iter().any(|(n, _, h)| *n == name && *h == head) {
+                    used.push((name, node.start_byte(), head))
+                }
             }
-            NameRole::Bind if !bound.iter().any(|(n, _)| *n == name) => {
+            NameRole::Bind => {
+                let value = node.kind() == "identifier";
+                if bound.iter().any(|(n, _, v)| *n == name && *v == value) {
+                    return;
+                }
                 // `let x = x(..);` binds after its value is read.
                 let mut from = node.start_byte();
                 let mut current = node.parent();
@@ -718,17 +728,34 @@ pub fn names_used_in(tree: &Tree, text: &str, ranges: &[Range<usize>]) -> Vec<(S
                     }
                     current = ancestor.parent();
                 }
-                bound.push((name, from))
+                bound.push((name, from, value))
             }
             _ => {}
         }
     });
-    used.retain(|(name, first_use)| {
+    used.retain(|(name, first_use, head)| {
         !bound
             .iter()
-            .any(|(b, first_bind)| b == name && first_bind < first_use)
+            .any(|(b, first_bind, value)| b == name && first_bind < first_use && !(*head && *value))
     });
-    used
+    used.sort_by_key(|(_, at, _)| *at);
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for (name, at, _) in used {
+        if !out.iter().any(|(n, _)| *n == name) {
+            out.push((name, at));
+        }
+    }
+    out
+}
+
+/// Whether `node` starts a path (`ptr` of `ptr::read`, of `ptr::NonNull<u8>`) or names a macro:
+/// a name of the module, type or macro namespace, which no local hides.
+fn is_path_head(node: Node<'_>) -> bool {
+    node.parent().is_some_and(|p| {
+        (matches!(p.kind(), "scoped_identifier" | "scoped_type_identifier")
+            && p.child_by_field_name("path") == Some(node))
+            || (p.kind() == "macro_invocation" && p.child_by_field_name("macro") == Some(node))
+    })
 }
 
 #[cfg(test)]
@@ -755,6 +782,27 @@ mod tests {
                 "Tr", "T", "P", "R", "Some", "o", "m", "a", "it", "S", "y", "w", "v", "q", "fmt",
                 "X"
             ]
+        );
+    }
+
+    #[test]
+    fn a_local_does_not_hide_the_module_a_path_starts_with() {
+        // semver's `decode_len(ptr: *const u8)` reads `ptr::read(ptr …)`: the module is used.
+        let text = "fn decode(ptr: *const u8, T: u8) -> u8 {\n    let mem = 1;\n    let x = unsafe { ptr::read(ptr) } + mem + T;\n    mem::drop(x);\n    x\n}\n\nfn generic<T: Default>() -> T {\n    T::default()\n}\n";
+        let tree = Language::Rust.parse(text);
+        let names = |range: Range<usize>| -> Vec<String> {
+            names_used_in(&tree, text, &[range])
+                .into_iter()
+                .map(|(n, _)| n)
+                .collect()
+        };
+        let decode = 0..text.find("fn generic").unwrap();
+        // `ptr` and `mem` as path heads are the modules; `ptr`, `mem`, `T` as values are locals.
+        assert_eq!(names(decode), ["ptr", "mem"]);
+        // A generic parameter does hide the path it starts.
+        assert_eq!(
+            names(text.find("fn generic").unwrap()..text.len()),
+            ["Default"]
         );
     }
 }

@@ -1,13 +1,13 @@
 //! Cross-checks of an extract: the new function is defined once, the code that replaced the
-//! selection calls it, its calls match its parameters, and (Python) none of its locals is only
-//! ever updated in place.
+//! selection calls it, its calls match its parameters, (Rust) a borrow it returns has a lifetime,
+//! and (Python) none of its locals is only ever updated in place.
 
 use crate::lang::calls::find_mentions;
 use crate::lang::symbols::{self, Symbol};
 use crate::lang::{Language, syntax_errors};
 use crate::refactor::{ExtractRequest, Finding};
 
-use super::{Project, after_range, arity, jumps, line_at, unbound};
+use super::{Project, after_range, arity, jumps, lifetimes, line_at, unbound};
 use crate::lang::callee::Function;
 
 pub(super) fn check(project: &Project<'_>, request: &ExtractRequest) -> Vec<Finding> {
@@ -90,6 +90,13 @@ pub(super) fn check(project: &Project<'_>, request: &ExtractRequest) -> Vec<Find
     if let Some(symbol) = created {
         findings.extend(jumps::check(
             lang,
+            &request.file,
+            &change.after,
+            &after_tree,
+            symbol,
+        ));
+        findings.extend(lifetimes::check(
+            project,
             &request.file,
             &change.after,
             &after_tree,

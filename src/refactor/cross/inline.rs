@@ -372,4 +372,37 @@ mod tests {
         assert!(mentioned(Language::Python, "y = (a + b) * 2", "a+b"));
         assert!(!mentioned(Language::Python, "y = 2 * 2", "factor"));
     }
+
+    #[test]
+    fn a_call_left_in_a_test_crate_that_glob_imports_the_helper_is_an_error() {
+        // Every test crate of semver declares `mod util; use crate::util::*;`: rust-analyzer
+        // inlined `assert_to_string` in one and removed it, the others still call it (E0425).
+        let util = "pub fn assert_six(value: i32) {\n    assert_eq!(value, 6);\n}\n";
+        let test = |name: &str| {
+            format!(
+                "mod util;\n\nuse crate::util::*;\n\n#[test]\nfn {name}() {{\n    assert_six(6);\n}}\n"
+            )
+        };
+        let (a, b) = (test("a"), test("b"));
+        let a_after =
+            "mod util;\n\nuse crate::util::*;\n\n#[test]\nfn a() {\n    assert_eq!(6, 6);\n}\n";
+        let files = [
+            ("tests/util/mod.rs", util),
+            ("tests/a.rs", a.as_str()),
+            ("tests/b.rs", b.as_str()),
+            // A glob of another module brings nothing of `tests/util`.
+            (
+                "tests/c.rs",
+                "mod other;\n\nuse crate::other::*;\n\nfn c() {\n    assert_six(6);\n}\n",
+            ),
+        ];
+        let changes = vec![
+            change("tests/util/mod.rs", util, "\n"),
+            change("tests/a.rs", &a, a_after),
+        ];
+        let found = run(&files, changes, request("tests/util/mod.rs", "assert_six"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!((found[0].file.as_str(), found[0].line), ("tests/b.rs", 7));
+        assert!(found[0].message.contains("E0425"), "{}", found[0].message);
+    }
 }

@@ -1,14 +1,17 @@
 //! candor's own checks of every result, from either backend, in milliseconds: what it knows
 //! about the refactor that was asked for, held against the files it produced.
-//! - inline: no call of the function is left where its definition was removed, and each inlined
-//!   call still uses the arguments it passed (`scale(factor, 2)` must not become `2 * 2`);
-//! - extract: the new function is defined once and called where the selection was;
+//! - inline: no call of the function is left where its definition was removed, each inlined
+//!   call still uses the arguments it passed (`scale(factor, 2)` must not become `2 * 2`), and
+//!   (Python) no generator's `yield` is pasted into a caller;
+//! - extract: the new function is defined once and called where the selection was, and (Rust)
+//!   a borrow it returns gets a lifetime from its parameters (E0106);
 //! - extract and change signature: every call of the function passes what its definition takes;
 //! - Python extract: no local of the new function is only ever updated in place;
 //! - extract variable: the new local is bound once and read, and (Rust) not bound by value to a
 //!   place (`let s = *v;` moves out of a borrow); inline variable: no read of the local is left
 //!   without a binding;
 //! - safe delete: no certain call of the deleted function is left;
+//! - Rust rename: no documentation example still calls the old name through its type;
 //! - introduce parameter: every certain call passes what the new definition takes;
 //! - Python move: no dotted path in a string (a `mock.patch` target) still names the moved code
 //!   or a name it reads under the module it left;
@@ -19,13 +22,16 @@
 //! Pure: the project is read through [`Sources`], the result through the plan's changes.
 
 mod arity;
+mod doctests;
 mod extract;
+mod generators;
 mod imports;
 mod inline;
 mod inline_traits;
 mod introduced;
 mod jumps;
 mod keywords;
+mod lifetimes;
 mod members;
 mod patches;
 mod patterns;
@@ -65,6 +71,7 @@ pub fn check(
             found.extend(returns::check(&project, r));
             found.extend(public::check(&project, r));
             found.extend(inline_traits::check(&project, r));
+            found.extend(generators::check(&project, r));
             found
         }
         Request::Extract(r) => {
@@ -93,6 +100,7 @@ pub fn check(
         Request::Rename(r) => {
             let mut found = members::check(&project, r);
             found.extend(keywords::check(&project, r));
+            found.extend(doctests::check(&project, r));
             found.extend(guards::public_api::check(request, lang, changes, sources));
             found
         }

@@ -142,6 +142,12 @@ pub fn removed_special(name_path: &str, name: &str) -> String {
     )
 }
 
+pub fn deleted_special(name_path: &str, name: &str) -> String {
+    format!(
+        "the safe delete removed `{name_path}`, a method Python calls itself (`{name}`: by an operator, a call of the object, iteration, construction…): those implicit uses are no calls a search finds, so finding none proves nothing, and they now fail or reach a base class's `{name}`; keep the method"
+    )
+}
+
 pub fn inlined_path_not_imported(name: &str, source: &str, target: &str) -> String {
     format!(
         "the inlined code names `{name}::…`, which `{source}` imports and `{target}` neither imports nor defines: it does not compile here (E0433); add the `use` of `{name}` that `{source}` has"
@@ -159,5 +165,38 @@ pub const PLACE_MOVED: &str = "cross.place_moved";
 pub fn place_moved(expr: &str, name: &str) -> String {
     format!(
         "`let {name} = {expr};` binds a place (a field, an element or what a reference points to) by value: it moves it out, which does not compile (E0507) unless its type is `Copy`; bind a reference (`&{expr}` or `&mut {expr}`) instead"
+    )
+}
+
+pub const MISSING_LIFETIME: &str = "cross.missing_lifetime";
+
+/// `inputs`: how many lifetimes the parameters have (0, or 2 and more, with no `&self`).
+pub fn missing_lifetime(function: &str, returned: &str, inputs: usize) -> String {
+    let why = if inputs == 0 {
+        "none of its parameters is a reference (or has a lifetime) for it to borrow from"
+            .to_string()
+    } else {
+        format!(
+            "it takes {inputs} references and no `&self`, so Rust cannot tell which one it borrows from"
+        )
+    };
+    format!(
+        "the new function `{function}` returns `{returned}`, a borrow with no named lifetime, and {why}: it does not compile (E0106, missing lifetime specifier); return an owned value, pass the borrowed value in by reference, or name the lifetime (`fn {function}<'a>(…: &'a …) -> &'a …`)"
+    )
+}
+
+pub const INLINED_GENERATOR: &str = "cross.inlined_generator";
+
+pub fn inlined_generator(inlined: &str) -> String {
+    format!(
+        "`{inlined}` is a generator (it `yield`s): its body pasted here makes the function around it a generator too, and the value of the call (the generator object) is gone, so this code computes something else or fails (`TypeError`) when it runs; keep the call of `{inlined}`"
+    )
+}
+
+pub const DOC_EXAMPLE_LEFT: &str = "cross.doc_example_left";
+
+pub fn doc_example_left(written: &str, new_name: &str) -> String {
+    format!(
+        "this documentation example still calls `{written}`, which the rename changed to `{new_name}`: `cargo test` compiles the example and fails (E0599/E0425); rename it in the example too"
     )
 }

@@ -125,6 +125,11 @@ fn keyword_target(
     let callee = call
         .child_by_field_name("function")
         .ok_or_else(unresolved)?;
+    if callee.kind() == "attribute"
+        && let Some(found) = method_keyword(tree, text, path, callee, keyword)
+    {
+        return found;
+    }
     let callee = match callee.kind() {
         "identifier" => callee,
         "attribute" => callee
@@ -146,6 +151,105 @@ fn keyword_target(
     }
 }
 
+/// How many base classes deep a method is looked for.
+const MAX_BASES: usize = 8;
+
+/// `super().m(k=…)`, `Base.m(self, k=…)`, `self.m(k=…)`: the parameter `k` of the method `m` of
+/// the class the receiver names (through `super()`, of the enclosing class's bases), or of the
+/// nearest base class of the file that defines `m`. A base imported by name leads to its class
+/// for `__init__`. `None`: not a receiver this reads (the caller tries what it knows).
+fn method_keyword(
+    tree: &Tree,
+    text: &str,
+    path: &str,
+    callee: Node<'_>,
+    keyword: &str,
+) -> Option<Result<Target, NoTarget>> {
+    let object = callee.child_by_field_name("object")?;
+    let method = node_text(callee.child_by_field_name("attribute")?, text);
+    let view = View::build(tree, text, path);
+    let classes: Vec<String> = match receiver(object, text) {
+        Receiver::Super(class) => base_names(class, text),
+        Receiver::Own(class) => vec![class_name(class, text).to_string()],
+        Receiver::Class(expression) | Receiver::Variable(expression) => {
+            let name = node_text(expression, text);
+            let imported = matches!(view.get(name).first(), Some(TopBinding::From { .. }));
+            if class_defined_here(tree, text, name).is_none() && !imported {
+                return None;
+            }
+            vec![name.to_string()]
+        }
+        _ => return None,
+    };
+    let unresolved = || NoTarget::Unresolved {
+        name: keyword.to_string(),
+    };
+    let mut queue: Vec<(String, usize)> = classes.into_iter().map(|c| (c, 0)).collect();
+    while !queue.is_empty() {
+        let (class_name_, depth) = queue.remove(0);
+        if let Some(class) = class_defined_here(tree, text, &class_name_) {
+            if let Some(definition) = method_of(class, text, method) {
+                let at = parameter_named(definition, text, keyword);
+                return Some(
+                    at.map_or_else(|| Err(unresolved()), |at| target_at(tree, text, path, at)),
+                );
+            }
+            if depth < MAX_BASES {
+                queue.extend(base_names(class, text).into_iter().map(|b| (b, depth + 1)));
+            }
+            continue;
+        }
+        if let Some(TopBinding::From {
+            module, original, ..
+        }) = view.get(&class_name_).first()
+        {
+            // An imported class: its `__init__` is found through the class in its module.
+            return Some(Err(if method == "__init__" {
+                NoTarget::Keyword {
+                    module: absolute_module(path, module),
+                    function: original.to_string(),
+                    keyword: keyword.to_string(),
+                }
+            } else {
+                unresolved()
+            }));
+        }
+    }
+    Some(Err(unresolved()))
+}
+
+/// The names of a class's bases written as plain names (`class C(A, B, metaclass=M)`: A, B).
+fn base_names(class: Node<'_>, text: &str) -> Vec<String> {
+    class
+        .child_by_field_name("superclasses")
+        .map(|bases| {
+            bases
+                .named_children(&mut bases.walk())
+                .filter(|b| b.kind() == "identifier")
+                .map(|b| node_text(b, text).to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The method `name` defined in the body of `class` (decorated or not).
+fn method_of<'t>(class: Node<'t>, text: &str, name: &str) -> Option<Node<'t>> {
+    let body = class.child_by_field_name("body")?;
+    body.named_children(&mut body.walk())
+        .map(|s| {
+            if s.kind() == "decorated_definition" {
+                s.child_by_field_name("definition").unwrap_or(s)
+            } else {
+                s
+            }
+        })
+        .find(|d| {
+            d.kind() == "function_definition"
+                && d.child_by_field_name("name")
+                    .is_some_and(|n| node_text(n, text) == name)
+        })
+}
+
 /// The parameter `keyword` of the function `function` (a class: of its `__init__`).
 pub fn keyword_parameter(
     tree: &Tree,
@@ -158,25 +262,16 @@ pub fn keyword_parameter(
         .descendant_for_byte_range(function.name_range.start, function.name_range.end)?;
     let mut definition = name.parent()?;
     if definition.kind() == "class_definition" {
-        let body = definition.child_by_field_name("body")?;
-        definition = body
-            .named_children(&mut body.walk())
-            .map(|s| {
-                if s.kind() == "decorated_definition" {
-                    s.child_by_field_name("definition").unwrap_or(s)
-                } else {
-                    s
-                }
-            })
-            .find(|d| {
-                d.kind() == "function_definition"
-                    && d.child_by_field_name("name")
-                        .is_some_and(|n| node_text(n, text) == "__init__")
-            })?;
+        definition = method_of(definition, text, "__init__")?;
     }
     if definition.kind() != "function_definition" {
         return None;
     }
+    parameter_named(definition, text, keyword)
+}
+
+/// The offset of the parameter `keyword` of the function definition `definition`.
+fn parameter_named(definition: Node<'_>, text: &str, keyword: &str) -> Option<usize> {
     let parameters = definition.child_by_field_name("parameters")?;
     parameters
         .named_children(&mut parameters.walk())
