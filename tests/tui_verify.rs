@@ -198,9 +198,10 @@ fn rust_analyzer_extract_that_fails_cargo_check_shows_e0106_before_the_write() {
     );
     without_version(&mut h);
     insta::assert_snapshot!("rust_analyzer_extract_e0106", screen(&h, root));
+    // candor's own `cross.missing_lifetime` says it too, before the check.
     assert_eq!(
         confirmation(&mut h),
-        "apply despite 1 new compile error? y/n"
+        "apply despite 1 new compile error and 1 error? y/n"
     );
     // Enter on the error marks its line in the diff.
     h.press(&["tab", "enter"]);
@@ -444,7 +445,9 @@ fn the_three_breakages_show_before_the_write_in_a_real_terminal() {
         p.contains("cargo check: 1 new error")
     });
     assert!(panel(&pane).contains("E0106 missing lifetime"), "{pane}");
-    asks(&tmux, "apply despite 1 new compile error? y/n");
+    // candor's own cross-check said it before the check did (`cross.missing_lifetime`).
+    assert!(panel(&pane).contains("a borrow with no named"), "{pane}");
+    asks(&tmux, "apply despite 1 new compile error and 1 error? y/n");
     drop(tmux);
     assert_eq!(
         std::fs::read_to_string(root.join("src/lib.rs")).unwrap(),

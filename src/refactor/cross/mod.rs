@@ -165,8 +165,11 @@ impl<'a> Project<'a> {
                 self.sources.parsed().tree_in_passing(lang, &before)
             }
             // The result of a change to a file on disk: re-parsed from the tree before, only
-            // around its edits (as the syntax check of every plan does).
-            (Some(_), true) => {
+            // around its edits (as the syntax check of every plan does), when a check already
+            // asked for that tree; otherwise one parse of the result costs less than parsing the
+            // text before and then re-parsing it around every edit (a change of signature with
+            // 100,000 calls: 0.5 s).
+            (Some(_), true) if self.trees.borrow().contains_key(&(change.path.clone(), false)) => {
                 let before = self.tree(change, false);
                 let edits = change
                     .edits
