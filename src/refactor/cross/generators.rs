@@ -4,7 +4,6 @@
 //! tests failed with `TypeError` and no finding).
 
 use crate::lang::Language;
-use crate::lang::callee::Function;
 use crate::lang::jumps::{JumpKind, jumps_leaving};
 use crate::lang::symbols;
 use crate::refactor::{Finding, InlineRequest};
@@ -17,19 +16,10 @@ pub(super) fn check(project: &Project<'_>, request: &InlineRequest) -> Vec<Findi
     if lang != Language::Python {
         return Vec::new();
     }
-    let Some(change) = project.change(&request.file) else {
+    let Some((change, function)) = project.inlined(request) else {
         return Vec::new();
     };
     let before_tree = project.tree(change, false);
-    let Some(function) = Function::find_in(
-        lang,
-        &request.file,
-        &change.before,
-        &before_tree,
-        &request.function,
-    ) else {
-        return Vec::new();
-    };
     let Some(symbol) = symbols::outline(lang, &before_tree, &change.before)
         .into_iter()
         .find(|s| s.kind.is_function() && s.name_path == function.name_path)

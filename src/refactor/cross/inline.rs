@@ -13,16 +13,7 @@ use crate::lang::callee::{Function, ParamKind, statement_around};
 use crate::text::LineIndex;
 
 pub(super) fn check(project: &Project<'_>, request: &InlineRequest) -> Vec<Finding> {
-    let Some(change) = project.change(&request.file) else {
-        return Vec::new();
-    };
-    let Some(function) = Function::find_in(
-        project.lang,
-        &request.file,
-        &change.before,
-        &project.tree(change, false),
-        &request.function,
-    ) else {
+    let Some((change, function)) = project.inlined(request) else {
         return Vec::new();
     };
     let after_tree = project.tree(change, true);

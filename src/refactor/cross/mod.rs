@@ -169,7 +169,12 @@ impl<'a> Project<'a> {
             // asked for that tree; otherwise one parse of the result costs less than parsing the
             // text before and then re-parsing it around every edit (a change of signature with
             // 100,000 calls: 0.5 s).
-            (Some(_), true) if self.trees.borrow().contains_key(&(change.path.clone(), false)) => {
+            (Some(_), true)
+                if self
+                    .trees
+                    .borrow()
+                    .contains_key(&(change.path.clone(), false)) =>
+            {
                 let before = self.tree(change, false);
                 let edits = change
                     .edits
@@ -210,6 +215,23 @@ impl<'a> Project<'a> {
 
     pub fn change(&self, path: &str) -> Option<&FileChange> {
         self.changes.iter().find(|c| c.path == path)
+    }
+
+    /// An inline's function as its file had it before (with that file's change): what the
+    /// inline checks hold the result against.
+    pub fn inlined(
+        &self,
+        request: &crate::refactor::InlineRequest,
+    ) -> Option<(&FileChange, crate::lang::callee::Function)> {
+        let change = self.change(&request.file)?;
+        let function = crate::lang::callee::Function::find_in(
+            self.lang,
+            &request.file,
+            &change.before,
+            &self.tree(change, false),
+            &request.function,
+        )?;
+        Some((change, function))
     }
 
     /// Every file of the language whose text after the refactor contains `word`, with that text,

@@ -15,19 +15,10 @@ use super::{Project, line_at};
 
 pub(super) fn check(project: &Project<'_>, request: &InlineRequest) -> Vec<Finding> {
     let lang = project.lang;
-    let Some(change) = project.change(&request.file).filter(|c| !c.created()) else {
+    let Some((change, function)) = project.inlined(request).filter(|(c, _)| !c.created()) else {
         return Vec::new();
     };
     let before_tree = project.tree(change, false);
-    let Some(function) = Function::find_in(
-        lang,
-        &request.file,
-        &change.before,
-        &before_tree,
-        &request.function,
-    ) else {
-        return Vec::new();
-    };
     let after_tree = project.tree(change, true);
     let removed = !symbols::outline(lang, &after_tree, &change.after)
         .iter()
