@@ -388,19 +388,14 @@ pub fn is_place(lang: Language, expr: Node<'_>) -> bool {
 /// when `name` is the whole pattern of such a statement.
 pub fn bound_value(lang: Language, name: Node<'_>) -> Option<Node<'_>> {
     let parent = name.parent()?;
-    let (kind, target) = match lang {
-        Language::Rust => ("let_declaration", "pattern"),
-        Language::Python => ("assignment", "left"),
+    let (kind, target, value) = match lang {
+        Language::Rust => ("let_declaration", "pattern", "value"),
+        Language::Python => ("assignment", "left", "right"),
     };
-    (parent.kind() == kind && parent.child_by_field_name(target) == Some(name))
-        .then(|| {
-            parent.child_by_field_name(if lang == Language::Rust {
-                "value"
-            } else {
-                "right"
-            })
-        })
-        .flatten()
+    if parent.kind() != kind || parent.child_by_field_name(target) != Some(name) {
+        return None;
+    }
+    parent.child_by_field_name(value)
 }
 
 /// Rust: `expr` borrows from a temporary that a `let` would drop at the end of its statement
