@@ -46,13 +46,15 @@ pub fn included_ranges(
 }
 
 /// Parses only `ranges` of `text` (sorted, non-overlapping, non-empty; an empty list parses the
-/// whole text).
+/// whole text). Ranges apart only by whitespace are handed over as one: the text is the same,
+/// and tree-sitter's lexer looks for its position among the included ranges one by one, so
+/// thousands of them (one per statement of a long module) made a parse quadratic.
 pub fn parse_ranges(lang: Language, text: &str, ranges: &[Range<usize>]) -> Tree {
     let mut parser = Parser::new();
     parser
         .set_language(&lang.grammar())
         .expect("bundled grammar matches the tree-sitter ABI");
-    let included = tree_sitter_ranges(text, ranges);
+    let included = tree_sitter_ranges(text, &joined_across_whitespace(text, ranges));
     parser
         .set_included_ranges(&included)
         .expect("included ranges are sorted and do not overlap");
@@ -101,6 +103,25 @@ pub fn parse_around_words(lang: Language, text: &str, words: &[&str]) -> (Tree, 
         Some(tree) => (tree, true),
         None => (lang.parse(text), false),
     }
+}
+
+/// `ranges` (sorted, non-overlapping) with each run of ranges that only whitespace separates
+/// made one range.
+fn joined_across_whitespace(text: &str, ranges: &[Range<usize>]) -> Vec<Range<usize>> {
+    let mut joined: Vec<Range<usize>> = Vec::with_capacity(ranges.len());
+    for range in ranges {
+        match joined.last_mut() {
+            Some(last)
+                if text
+                    .get(last.end..range.start)
+                    .is_some_and(|gap| gap.bytes().all(|b| b.is_ascii_whitespace())) =>
+            {
+                last.end = range.end;
+            }
+            _ => joined.push(range.clone()),
+        }
+    }
+    joined
 }
 
 fn tree_sitter_ranges(text: &str, ranges: &[Range<usize>]) -> Vec<tree_sitter::Range> {
@@ -518,6 +539,33 @@ mod tests {
             .into_iter()
             .map(|r| &text[r])
             .collect()
+    }
+
+    #[test]
+    fn ranges_apart_only_by_whitespace_are_one_range_and_parse_alike() {
+        let text = "a = f(1)\n\nb = 2\n  \nc = f(3)\n";
+        let (a, b, c) = (0..9, 10..16, 19..28);
+        assert_eq!(
+            joined_across_whitespace(text, &[a.clone(), c.clone()]),
+            vec![a.clone(), c.clone()],
+            "code between: kept apart"
+        );
+        assert_eq!(
+            joined_across_whitespace(text, &[a.clone(), b.clone(), c.clone()]),
+            vec![0..28]
+        );
+        // The same text is included either way: the trees are the same.
+        let mut parser = Parser::new();
+        parser.set_language(&Language::Python.grammar()).unwrap();
+        parser
+            .set_included_ranges(&tree_sitter_ranges(
+                text,
+                &[a.clone(), b.clone(), c.clone()],
+            ))
+            .unwrap();
+        let separate = parser.parse(text, None).unwrap();
+        let joined = parse_ranges(Language::Python, text, &[a, b, c]);
+        assert_eq!(separate.root_node().to_sexp(), joined.root_node().to_sexp());
     }
 
     #[test]
