@@ -51,6 +51,7 @@ fn fixture(name: &str) -> tempfile::TempDir {
 
 /// `candor call` in `root`; returns the envelope and how long the call took.
 fn call(root: &Path, tool: &str, args: Value) -> (Value, Duration) {
+    common::servers::patient_auto(&root.join(".no-user-config"));
     let started = Instant::now();
     let output = Command::new(env!("CARGO_BIN_EXE_candor"))
         .args(["call", tool, &args.to_string(), "--root"])

@@ -13,6 +13,7 @@ use common::servers::{path_env, require};
 use serde_json::{Value, json};
 
 fn call(root: &Path, args: Value) -> Value {
+    common::servers::patient_auto(&root.join(".candor/no-user-config"));
     let out = Command::new(common::candor_bin())
         .args([
             "call",

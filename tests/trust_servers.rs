@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 
 /// `candor ARGS` in `root` with the real servers on PATH and a user config of the test's own.
 fn candor(home: &Path, root: &Path, args: &[&str]) -> std::process::Output {
+    common::servers::patient_auto(home);
     Command::new(common::candor_bin())
         .args(args)
         .current_dir(root)
@@ -328,6 +329,7 @@ impl Mcp {
 
     fn start_with(home: &Path, root: &Path, env: &[(&str, std::path::PathBuf)]) -> Mcp {
         use std::io::BufRead;
+        common::servers::patient_auto(home);
         let mut child = Command::new(common::candor_bin())
             .args(["mcp", "--root"])
             .arg(root)

@@ -28,6 +28,12 @@ fn pylsp_config() -> Config {
             }),
             ..LspConfig::default()
         },
+        // The preview waits for pylsp-rope whatever the machine's load (tests/lsp_budget.rs
+        // is about the budget).
+        auto: candor::config::AutoConfig {
+            budget_ms: Some(600_000),
+            apply_budget_ms: Some(600_000),
+        },
         ..Config::default()
     }
 }

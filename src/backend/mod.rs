@@ -3,6 +3,7 @@
 //! falls back. Produces an [`Outcome`]: the plan plus the facts the honesty surfaces are built
 //! from.
 
+pub mod deadline;
 pub mod lsp;
 pub mod rope;
 
@@ -70,8 +71,8 @@ pub enum BackendError {
 pub struct Semantic<'a> {
     pub lsp: &'a lsp::LspPool,
     pub rope: &'a rope::RopeBackend,
-    /// Under `auto`, how long rope may work on the request before the heuristic answers
-    /// instead (`None`: only the backend's own request timeout).
+    /// Under `auto`, how long rope or a language server may work on the request before the
+    /// heuristic answers instead (`None`: only the backend's own request timeout).
     pub budget: Option<Budget>,
 }
 
@@ -139,7 +140,8 @@ pub fn plan(
         && rope::RopeBackend::handles(request, lang)
     {
         // Python inline variable: pyrefly first (it keeps the parentheses rope drops).
-        let before_rope = match first_server(semantic.lsp, root, sources, request, lang) {
+        let budget = semantic.budget.filter(|_| choice == BackendChoice::Auto);
+        let before_rope = match first_server(semantic.lsp, root, sources, request, lang, budget) {
             Some(Ok(semantic)) => return Ok(semantic.into_outcome(request.tool(), lang)),
             Some(Err(lsp::LspFailure::Refactor(e))) => return Err(e.into()),
             Some(Err(lsp::LspFailure::Cancelled(reason))) => return Err(BackendError::Lsp(reason)),
@@ -150,7 +152,6 @@ pub fn plan(
             Some(first) => format!("{first}; {reason}"),
             None => reason,
         };
-        let budget = semantic.budget.filter(|_| choice == BackendChoice::Auto);
         return match semantic.rope.plan(root, sources, request, lang, budget) {
             Ok(result) => {
                 let mut outcome = rope_outcome(request, lang, result);
@@ -190,7 +191,14 @@ pub fn plan(
                 failure.reason()
             ))),
         },
-        BackendChoice::Auto => match lsp.plan(root, sources, request, lang, server_override) {
+        BackendChoice::Auto => match lsp.plan_within(
+            root,
+            sources,
+            request,
+            lang,
+            server_override,
+            semantic.budget,
+        ) {
             Ok(semantic) => Ok(semantic.into_outcome(request.tool(), lang)),
             Err(lsp::LspFailure::Refactor(e)) => Err(e.into()),
             Err(lsp::LspFailure::Cancelled(reason)) => Err(BackendError::Lsp(reason)),
@@ -208,13 +216,14 @@ fn first_server(
     sources: &dyn Sources,
     request: &Request,
     lang: Language,
+    budget: Option<Budget>,
 ) -> Option<Result<lsp::SemanticResult, lsp::LspFailure>> {
     if !(matches!(request, Request::InlineVariable(_)) && lang == Language::Python) {
         return None;
     }
     Some(
         lsp::pyrefly(root.path())
-            .and_then(|pyrefly| pool.plan(root, sources, request, lang, &pyrefly)),
+            .and_then(|pyrefly| pool.plan_within(root, sources, request, lang, &pyrefly, budget)),
     )
 }
 

@@ -59,3 +59,20 @@ pub fn require(programs: &[&str]) -> bool {
     eprintln!("SKIPPED (CI unset): {message}");
     false
 }
+
+/// Gives `auto` all the time a real server needs in the user config under `config_home` (the
+/// test's `XDG_CONFIG_HOME`), unless the test wrote one: a cold rust-analyzer takes more than
+/// `auto`'s default 5 s to load a crate on a loaded machine, and these tests are about what the
+/// server does, not about the budget (tests/lsp_budget.rs is).
+pub fn patient_auto(config_home: &Path) {
+    let file = config_home.join("candor/config.toml");
+    if file.exists() {
+        return;
+    }
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(
+        &file,
+        "[auto]\nbudget_ms = 600000\napply_budget_ms = 600000\n",
+    )
+    .unwrap();
+}

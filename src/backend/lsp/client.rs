@@ -70,6 +70,10 @@ pub enum ClientError {
     /// server answered within a grace period, so it is not stuck on the request.
     #[error("stopped {method}: the request was cancelled")]
     Cancelled { method: String, acknowledged: bool },
+    /// The caller stopped waiting (`give_up`); `$/cancelRequest` was sent and the answer, when
+    /// it comes, is awaited by [`Client::settle`] before the next request.
+    #[error("gave up waiting for {method}")]
+    GaveUp { method: String },
     #[error("answered {method} with error {code}: {message}")]
     Rpc {
         method: String,
@@ -115,6 +119,9 @@ pub struct Client {
     shared: Arc<Shared>,
     next_id: AtomicU64,
     closed: AtomicBool,
+    /// Requests given up on ([`ClientError::GaveUp`]) whose answer has not come yet: method and
+    /// the channel the answer arrives on.
+    abandoned: Mutex<Vec<(String, Receiver<Reply>)>>,
 }
 
 impl std::fmt::Debug for Client {
@@ -186,6 +193,7 @@ impl Client {
             shared,
             next_id: AtomicU64::new(1),
             closed: AtomicBool::new(false),
+            abandoned: Mutex::new(Vec::new()),
         })
     }
 
@@ -234,6 +242,25 @@ impl Client {
         timeout: Duration,
         stop: &dyn Fn() -> bool,
     ) -> Result<Value, ClientError> {
+        self.request_or_give_up(method, params, timeout, stop, &|| false)
+    }
+
+    /// [`Client::request_until`], and when `give_up` says so the caller stops waiting at once:
+    /// `$/cancelRequest` is sent and the request is kept as abandoned ([`Client::settle`]), so
+    /// the server is neither waited for nor stopped.
+    pub fn request_or_give_up(
+        &self,
+        method: &str,
+        params: Value,
+        timeout: Duration,
+        stop: &dyn Fn() -> bool,
+        give_up: &dyn Fn() -> bool,
+    ) -> Result<Value, ClientError> {
+        if give_up() {
+            return Err(ClientError::GaveUp {
+                method: method.to_string(),
+            });
+        }
         if stop() {
             return Err(ClientError::Cancelled {
                 method: method.to_string(),
@@ -284,6 +311,15 @@ impl Client {
                         acknowledged,
                     });
                 }
+                Err(RecvTimeoutError::Timeout) if give_up() => {
+                    self.notify("$/cancelRequest", json!({"id": id}));
+                    if let Ok(mut abandoned) = self.abandoned.lock() {
+                        abandoned.push((method.to_string(), rx));
+                    }
+                    return Err(ClientError::GaveUp {
+                        method: method.to_string(),
+                    });
+                }
                 Err(RecvTimeoutError::Timeout) if Instant::now() >= deadline => {
                     self.forget(id);
                     self.notify("$/cancelRequest", json!({"id": id}));
@@ -294,6 +330,41 @@ impl Client {
                 }
                 Err(RecvTimeoutError::Timeout) => {}
             }
+        }
+    }
+
+    /// Waits up to `limit` for the answers of the requests given up on. `Err(method)`: one
+    /// still has none (the server is still working on it, or never answers).
+    pub fn settle(&self, limit: Duration) -> Result<(), String> {
+        let Ok(mut abandoned) = self.abandoned.lock() else {
+            return Ok(());
+        };
+        let deadline = Instant::now() + limit;
+        while let Some((method, rx)) = abandoned.first() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                // Any answer (or a server gone) ends it.
+                Ok(_) | Err(RecvTimeoutError::Disconnected) => {
+                    abandoned.remove(0);
+                }
+                Err(RecvTimeoutError::Timeout) => return Err(method.clone()),
+            }
+        }
+        Ok(())
+    }
+
+    /// Stops the server now, with no `shutdown` handshake (one that has not answered
+    /// `initialize` would not answer it either).
+    pub fn kill(&self) {
+        if self.closed.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        if let Ok(mut outgoing) = self.outgoing.lock() {
+            outgoing.take();
+        }
+        if let Ok(mut child) = self.child.lock() {
+            let _ = child.kill();
+            let _ = child.wait();
         }
     }
 

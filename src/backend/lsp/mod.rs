@@ -15,6 +15,7 @@ mod project_guard;
 mod rename;
 mod servers;
 mod session;
+mod status;
 mod transport;
 mod trust_stamp;
 mod variables;
@@ -33,6 +34,7 @@ use crate::refactor::{self, Finding, Plan, RefactorError, Request, Sources};
 use crate::trust::{Trust, Untrusted};
 use crate::workspace::Root;
 
+use super::deadline::Deadline;
 use super::{Outcome, ServerInfo};
 
 pub use convert::{minimal_edits, path_to_uri, uri_to_path};
@@ -70,6 +72,39 @@ pub enum LspFailure {
     /// The job was cancelled ([`LspPool::cancel_job`]); nobody wants its result.
     #[error("{0}")]
     Cancelled(String),
+    /// `auto`'s budget ran out before the server answered: candor stopped waiting (the server
+    /// is kept, except one still starting).
+    #[error(
+        "{server} did not answer within the {} ms that `auto` gives it ({}; {waited}), so the heuristic answered",
+        budget.limit.as_millis(),
+        budget.key
+    )]
+    OverBudget {
+        server: String,
+        budget: super::Budget,
+        waited: Waited,
+    },
+}
+
+/// What candor was waiting for when `auto`'s budget ran out, and what became of the server.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Waited {
+    /// Its answer to `initialize`: a server not started by then is stopped.
+    #[error("it was stopped during initialize")]
+    Start,
+    /// Its load of the project, which goes on (a session that keeps the server uses it later).
+    #[error("candor stopped waiting while it loaded the project")]
+    Loading,
+    /// The end of another request that holds it.
+    #[error("candor stopped waiting while it served another request")]
+    Busy,
+    /// Its answer to this request (`$/cancelRequest` is sent when it was asked); the server is
+    /// kept.
+    #[error("candor stopped waiting for its answer to {0}")]
+    Request(String),
+    /// The end of an earlier request a budget gave up on.
+    #[error("candor stopped waiting while it finished an earlier {0}")]
+    Earlier(String),
 }
 
 impl LspFailure {
@@ -88,6 +123,7 @@ impl LspFailure {
             LspFailure::Untrusted(t) => LspFailure::Untrusted(join(t)),
             LspFailure::Cancelled(t) => LspFailure::Cancelled(join(t)),
             LspFailure::Refactor(e) => LspFailure::Refactor(e),
+            over @ LspFailure::OverBudget { .. } => LspFailure::Failed(join(over.to_string())),
         }
     }
 }
@@ -198,7 +234,7 @@ struct ServerKey {
 /// (locked only for an instant, so the UI can always read it).
 #[derive(Debug)]
 struct Slot {
-    status: Arc<session::StatusCell>,
+    status: Arc<status::StatusCell>,
     /// The running server, and in an untrusted project the stamp of the files that decided
     /// what it may run, taken before it started (see `trust_stamp`).
     session: Mutex<Option<(session::Session, Option<trust_stamp::Stamp>)>>,
@@ -289,12 +325,12 @@ impl LspPool {
         })?;
         let slot = self.slot(root, lang, file, server_override)?;
         let mut guard = slot.session.lock().map_err(|_| poisoned())?;
-        let session = self.session(&mut guard, &slot, root, lang, file, server_override)?;
+        let session = self.session(&mut guard, &slot, root, lang, file, server_override, None)?;
         session.wait_ready()?;
         Ok(session.info().clone())
     }
 
-    /// Asks the language server of `lang`, the request's language, to do it.
+    /// Asks the language server of `lang`, the request's language, to do it, with no budget.
     pub fn plan(
         &self,
         root: &Root,
@@ -302,6 +338,22 @@ impl LspPool {
         request: &Request,
         lang: Language,
         server_override: &ServerOverride,
+    ) -> Result<SemanticResult, LspFailure> {
+        self.plan_within(root, sources, request, lang, server_override, None)
+    }
+
+    /// [`LspPool::plan`] within `budget` (under `auto`), counted from the moment candor's own
+    /// checks of the request are done: the wait for a busy server, its start, its load of the
+    /// project and its answers all count. When it runs out, [`LspFailure::OverBudget`] at once,
+    /// and the server is kept for the next request (one still starting is stopped).
+    pub fn plan_within(
+        &self,
+        root: &Root,
+        sources: &dyn Sources,
+        request: &Request,
+        lang: Language,
+        server_override: &ServerOverride,
+        budget: Option<super::Budget>,
     ) -> Result<SemanticResult, LspFailure> {
         let file = request.file();
         let tool = request.tool();
@@ -351,8 +403,36 @@ impl LspPool {
                 )));
             }
         };
-        let mut guard = slot.session.lock().map_err(|_| poisoned())?;
-        let session = self.session(&mut guard, &slot, root, lang, file, server_override)?;
+        let deadline = budget.map(|b| Deadline::starting(std::time::Instant::now(), b));
+        let mut guard = match deadline {
+            None => slot.session.lock().map_err(|_| poisoned())?,
+            Some(deadline) => lock_within(&slot.session, deadline).map_err(|waited| {
+                let Some(waited) = waited else {
+                    return poisoned();
+                };
+                LspFailure::OverBudget {
+                    server: servers::resolve_command(
+                        lang,
+                        root.path(),
+                        &self.settings,
+                        server_override,
+                    )
+                    .map(|c| c.label())
+                    .unwrap_or_else(|_| servers::default_label(lang).to_string()),
+                    budget: deadline.budget,
+                    waited,
+                }
+            })?,
+        };
+        let session = self.session(
+            &mut guard,
+            &slot,
+            root,
+            lang,
+            file,
+            server_override,
+            deadline,
+        )?;
         if !session.flavor().offers(tool) {
             return Err(LspFailure::Unsupported(format!(
                 "{} offers no {} refactor",
@@ -360,7 +440,9 @@ impl LspPool {
                 hyphenated(tool)
             )));
         }
+        session.set_deadline(deadline);
         let result = operations::run(session, root, sources, &prepared);
+        session.set_deadline(None);
         if !session.is_usable() {
             // Timed out or died: the next request starts a fresh server.
             *guard = None;
@@ -439,7 +521,7 @@ impl LspPool {
             let mut slots = self.slots.lock().map_err(|_| poisoned())?;
             Arc::clone(slots.entry(key).or_insert_with(|| {
                 Arc::new(Slot {
-                    status: Arc::new(session::StatusCell::default()),
+                    status: Arc::new(status::StatusCell::default()),
                     session: Mutex::new(None),
                 })
             }))
@@ -459,6 +541,7 @@ impl LspPool {
         lang: Language,
         file: &str,
         server_override: &ServerOverride,
+        deadline: Option<Deadline>,
     ) -> Result<&'g mut session::Session, LspFailure> {
         if guard.as_ref().is_some_and(|(s, _)| !s.is_usable()) {
             *guard = None;
@@ -495,6 +578,7 @@ impl LspPool {
                 self.settings.request_timeout,
                 Arc::clone(&slot.status),
                 Arc::clone(&self.interrupts),
+                deadline,
             )?;
             *guard = Some((session, stamp));
         }
@@ -527,6 +611,27 @@ impl LspPool {
 impl Drop for LspPool {
     fn drop(&mut self) {
         self.shutdown();
+    }
+}
+
+/// The lock of a server's session, waited for until `deadline` (it is held by a request, or by
+/// the TUI's start of the server while it loads the project); `Err(Some(Waited::Busy))` when it
+/// ends first, `Err(None)` when an earlier request panicked holding it.
+fn lock_within<T>(
+    mutex: &Mutex<T>,
+    deadline: Deadline,
+) -> Result<std::sync::MutexGuard<'_, T>, Option<Waited>> {
+    loop {
+        match mutex.try_lock() {
+            Ok(guard) => return Ok(guard),
+            Err(std::sync::TryLockError::Poisoned(_)) => return Err(None),
+            Err(std::sync::TryLockError::WouldBlock) => {
+                if deadline.passed(std::time::Instant::now()) {
+                    return Err(Some(Waited::Busy));
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
     }
 }
 

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::backend::ServerInfo;
+use crate::backend::deadline::{self, Deadline};
 use crate::edit::SourceFile;
 use crate::lang::Language;
 use crate::workspace::Root;
@@ -21,153 +22,9 @@ use super::convert::{OpenVersions, path_to_uri};
 use super::interrupt::Interrupts;
 use super::project_guard::Launch;
 use super::servers::{CommandLine, Flavor, Origin};
+use super::status::StatusCell;
 use super::watched::Watched;
-use super::{LspFailure, ServerStatus};
-
-/// A server's status as the TUI shows it, updated by the reader thread.
-#[derive(Debug, Default)]
-pub struct StatusCell {
-    inner: Mutex<StatusInner>,
-    changed: Condvar,
-}
-
-#[derive(Debug, Default)]
-struct StatusInner {
-    phase: Phase,
-    /// rust-analyzer's `quiescent`; `None` for servers that do not report it.
-    quiescent: Option<bool>,
-    /// rust-analyzer's `health` and message when not "ok".
-    health: Option<(String, Option<String>)>,
-    /// Active `$/progress` tokens: (token, title, message, percentage).
-    progress: Vec<(String, String, Option<String>, Option<u32>)>,
-    /// How many `experimental/serverStatus` notifications came.
-    statuses: u64,
-}
-
-#[derive(Debug, Default, Clone, PartialEq)]
-enum Phase {
-    #[default]
-    NotStarted,
-    Starting,
-    Running,
-    Failed(String),
-}
-
-impl StatusCell {
-    pub fn snapshot(&self) -> ServerStatus {
-        let Ok(inner) = self.inner.lock() else {
-            return ServerStatus::Failed("the status lock was poisoned".to_string());
-        };
-        match &inner.phase {
-            Phase::NotStarted => ServerStatus::NotStarted,
-            Phase::Starting => ServerStatus::Starting,
-            Phase::Failed(reason) => ServerStatus::Failed(reason.clone()),
-            Phase::Running if inner.quiescent == Some(false) => {
-                let current = inner.progress.last();
-                ServerStatus::Indexing {
-                    percent: current.and_then(|p| p.3),
-                    message: current.map(|(_, title, message, _)| match message {
-                        Some(m) => format!("{title}: {m}"),
-                        None => title.clone(),
-                    }),
-                }
-            }
-            Phase::Running => ServerStatus::Ready,
-        }
-    }
-
-    fn update(&self, change: impl FnOnce(&mut StatusInner)) {
-        if let Ok(mut inner) = self.inner.lock() {
-            change(&mut inner);
-        }
-        self.changed.notify_all();
-    }
-
-    pub fn set_starting(&self) {
-        self.update(|s| {
-            *s = StatusInner {
-                phase: Phase::Starting,
-                ..StatusInner::default()
-            }
-        });
-    }
-
-    pub fn set_failed(&self, reason: &str) {
-        self.update(|s| s.phase = Phase::Failed(reason.to_string()));
-    }
-
-    fn set_running(&self, reports_quiescence: bool) {
-        self.update(|s| {
-            s.phase = Phase::Running;
-            if reports_quiescence && s.quiescent.is_none() {
-                s.quiescent = Some(false);
-            }
-        });
-    }
-
-    /// Waits up to `limit` for the server to send a status after the first `seen`; whether it
-    /// did.
-    fn wait_busy(&self, seen: u64, limit: Duration) -> bool {
-        let deadline = Instant::now() + limit;
-        let Ok(mut inner) = self.inner.lock() else {
-            return false;
-        };
-        loop {
-            // rust-analyzer sends a status only when it changes: the next one is "busy" (it may
-            // have ended already).
-            if inner.statuses > seen {
-                return true;
-            }
-            let now = Instant::now();
-            if now >= deadline {
-                return false;
-            }
-            inner = match self.changed.wait_timeout(inner, deadline - now) {
-                Ok((guard, _)) => guard,
-                Err(_) => return false,
-            };
-        }
-    }
-
-    fn statuses(&self) -> u64 {
-        self.inner.lock().map_or(0, |inner| inner.statuses)
-    }
-
-    /// Waits until the server says it is quiescent. `Ok(Some(message))` when it is, but
-    /// unhealthy; `Err(())` on timeout.
-    fn wait_quiescent(
-        &self,
-        limit: Duration,
-        alive: impl Fn() -> bool,
-    ) -> Result<Option<String>, ()> {
-        let deadline = Instant::now() + limit;
-        let Ok(mut inner) = self.inner.lock() else {
-            return Err(());
-        };
-        loop {
-            if inner.quiescent != Some(false) {
-                return Ok(match &inner.health {
-                    Some((health, message)) if health == "error" => Some(
-                        message
-                            .clone()
-                            .unwrap_or_else(|| "it reports an error".to_string()),
-                    ),
-                    _ => None,
-                });
-            }
-            let now = Instant::now();
-            if now >= deadline || !alive() {
-                return Err(());
-            }
-            // Wake now and then to notice a dead server that sends nothing more.
-            let step = (deadline - now).min(Duration::from_millis(200));
-            inner = match self.changed.wait_timeout(inner, step) {
-                Ok((guard, _)) => guard,
-                Err(_) => return Err(()),
-            };
-        }
-    }
-}
+use super::{LspFailure, Waited};
 
 /// What the server tells us on its own, and what it asks of us.
 struct SessionState {
@@ -383,6 +240,8 @@ pub struct Session {
     /// For a server that watches no file itself (`Launch::client_watching`): the files it is
     /// told about, as last told (see `watched`).
     watched: Option<Watched>,
+    /// Under `auto`, when the current request's budget ends (set by the pool for one request).
+    deadline: Option<Deadline>,
 }
 
 impl std::fmt::Debug for Session {
@@ -404,9 +263,12 @@ impl Session {
         timeout: Duration,
         status: Arc<StatusCell>,
         interrupts: Arc<Interrupts>,
+        deadline: Option<Deadline>,
     ) -> Result<Session, LspFailure> {
         status.set_starting();
-        let result = Session::initialize(command, workspace, launch, timeout, &status, interrupts);
+        let result = Session::initialize(
+            command, workspace, launch, timeout, &status, interrupts, deadline,
+        );
         if let Err(failure) = &result {
             status.set_failed(&failure.reason());
         }
@@ -420,6 +282,7 @@ impl Session {
         timeout: Duration,
         status: &Arc<StatusCell>,
         interrupts: Arc<Interrupts>,
+        deadline: Option<Deadline>,
     ) -> Result<Session, LspFailure> {
         let guess = command.flavor_guess();
         let root_uri = path_to_uri(workspace);
@@ -459,13 +322,25 @@ impl Session {
             "capabilities": client_capabilities(launch.client_watching),
             "trace": "off",
         });
+        // Under `auto`, the start counts against the request's budget.
+        let (init_timeout, budget) = deadline::wait(deadline, timeout, Instant::now()).split();
         let init = client
-            .request("initialize", params, timeout)
-            .map_err(|e| match e {
-                ClientError::Timeout { .. } => {
+            .request("initialize", params, init_timeout)
+            .map_err(|e| match (e, budget) {
+                (ClientError::Timeout { .. }, Some(budget)) => {
+                    // Not ready for any request: stopped now (no `shutdown` it would not answer);
+                    // the next request starts another.
+                    client.kill();
+                    LspFailure::OverBudget {
+                        server: command.label(),
+                        budget,
+                        waited: Waited::Start,
+                    }
+                }
+                (e @ ClientError::Timeout { .. }, None) => {
                     LspFailure::Failed(format!("{} {e}", command.describe()))
                 }
-                _ => LspFailure::Unavailable(format!("{} {e}", command.describe())),
+                (e, _) => LspFailure::Unavailable(format!("{} {e}", command.describe())),
             })?;
         let capabilities = init.get("capabilities").cloned().unwrap_or(Value::Null);
         let info = ServerInfo {
@@ -520,7 +395,45 @@ impl Session {
             rope_folder: (flavor == Flavor::Pylsp && !rope_folder_existed).then_some(rope_folder),
             interrupts,
             watched,
+            deadline: None,
         })
+    }
+
+    /// Sets (or, with `None`, ends) the budget of the request about to be made.
+    pub fn set_deadline(&mut self, deadline: Option<Deadline>) {
+        self.deadline = deadline;
+    }
+
+    /// `auto`'s budget ran out while candor waited for `waited`.
+    fn over_budget(&self, budget: crate::backend::Budget, waited: Waited) -> LspFailure {
+        LspFailure::OverBudget {
+            server: self.label(),
+            budget,
+            waited,
+        }
+    }
+
+    /// Waits for the answers to requests an earlier budget gave up on, so this request is not
+    /// queued behind them (and a late `workspace/applyEdit` of theirs is not taken for its
+    /// own). Within the budget: when it runs out first, [`LspFailure::OverBudget`] and the
+    /// server is kept; without one, a server that has not answered within the request timeout
+    /// is stuck and is replaced.
+    fn settle_earlier(&mut self) -> Result<(), LspFailure> {
+        let (limit, budget) = deadline::wait(self.deadline, self.timeout, Instant::now()).split();
+        match (self.client.settle(limit), budget) {
+            (Ok(()), _) => Ok(()),
+            (Err(method), Some(budget)) => Err(self.over_budget(budget, Waited::Earlier(method))),
+            (Err(method), None) => {
+                self.poisoned = true;
+                let why = format!(
+                    "{} did not finish an earlier {method} (given up under `auto`'s budget) within {} s",
+                    self.who(),
+                    limit.as_secs()
+                );
+                self.state.status.set_failed(&why);
+                Err(LspFailure::Failed(why))
+            }
+        }
     }
 
     pub fn is_usable(&self) -> bool {
@@ -555,15 +468,29 @@ impl Session {
     /// cancelled request poisons the session (the pool then starts a fresh one, so a stuck
     /// server is stopped rather than left spinning).
     pub fn request(&mut self, method: &str, params: Value) -> Result<Value, LspFailure> {
+        self.settle_earlier()?;
         let mut attempts = 0;
         let interrupts = Arc::clone(&self.interrupts);
         let stop = move || interrupts.stop_requested();
+        // Under `auto`, candor stops waiting when the budget is spent; the server is kept.
+        let deadline = self.deadline;
+        let give_up = move || deadline.is_some_and(|d| d.passed(Instant::now()));
         loop {
-            match self
-                .client
-                .request_until(method, params.clone(), self.timeout, &stop)
-            {
+            match self.client.request_or_give_up(
+                method,
+                params.clone(),
+                self.timeout,
+                &stop,
+                &give_up,
+            ) {
                 Ok(value) => return Ok(value),
+                Err(ClientError::GaveUp { .. }) => {
+                    let budget = self.deadline.map(|d| d.budget);
+                    return Err(match budget {
+                        Some(budget) => self.over_budget(budget, Waited::Request(method.into())),
+                        None => LspFailure::Failed(format!("{} gave up on {method}", self.who())),
+                    });
+                }
                 Err(ClientError::Cancelled { acknowledged, .. }) => {
                     self.poisoned |= !acknowledged;
                     return Err(LspFailure::Cancelled(format!(
@@ -598,6 +525,12 @@ impl Session {
         params: Value,
         timeout: Duration,
     ) -> Result<Value, LspFailure> {
+        if let Err(earlier) = self.client.settle(timeout) {
+            return Err(LspFailure::Failed(format!(
+                "{} is still working on an earlier {earlier}",
+                self.who()
+            )));
+        }
         let interrupts = Arc::clone(&self.interrupts);
         let stop = move || interrupts.stop_requested();
         match self.client.request_until(method, params, timeout, &stop) {
@@ -650,20 +583,29 @@ impl Session {
                 .wait_busy(seen, Duration::from_millis(500));
             return false;
         }
-        self.state.status.wait_busy(seen, Duration::from_secs(2)) && self.wait_ready().is_ok()
+        // Outside the budget: the stamp must be checked again after this reload, so the
+        // request does not go on before it ends.
+        self.state.status.wait_busy(seen, Duration::from_secs(2))
+            && self.wait_ready_within(None).is_ok()
     }
 
-    /// Waits until the server has loaded the project (rust-analyzer's quiescent status).
+    /// Waits until the server has loaded the project (rust-analyzer's quiescent status); under
+    /// `auto`, within the request's budget (the server goes on loading when it runs out).
     pub fn wait_ready(&mut self) -> Result<(), LspFailure> {
+        self.wait_ready_within(self.deadline)
+    }
+
+    fn wait_ready_within(&mut self, deadline: Option<Deadline>) -> Result<(), LspFailure> {
         if self.flavor() != Flavor::RustAnalyzer {
             return Ok(());
         }
+        let (limit, budget) = deadline::wait(deadline, self.timeout, Instant::now()).split();
         let client = &self.client;
         let interrupts = &self.interrupts;
         match self
             .state
             .status
-            .wait_quiescent(self.timeout, || client.is_alive() && !interrupts.closing())
+            .wait_quiescent(limit, || client.is_alive() && !interrupts.closing())
         {
             Ok(None) => Ok(()),
             Ok(Some(message)) => Err(LspFailure::Failed(format!(
@@ -684,11 +626,14 @@ impl Session {
                     detail.map(|d| format!(": {d}")).unwrap_or_default()
                 )))
             }
-            Err(()) => Err(LspFailure::Failed(format!(
-                "{} was still loading the project after {} s; raise lsp.request_timeout_secs in the config file",
-                self.who(),
-                self.timeout.as_secs()
-            ))),
+            Err(()) => match budget {
+                Some(budget) => Err(self.over_budget(budget, Waited::Loading)),
+                None => Err(LspFailure::Failed(format!(
+                    "{} was still loading the project after {} s; raise lsp.request_timeout_secs in the config file",
+                    self.who(),
+                    self.timeout.as_secs()
+                ))),
+            },
         }
     }
 
@@ -934,6 +879,7 @@ fn client_capabilities(watching: bool) -> Value {
 
 #[cfg(test)]
 mod tests {
+    use super::super::ServerStatus;
     use super::*;
 
     #[test]
