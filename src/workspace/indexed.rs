@@ -69,6 +69,44 @@ impl Indexed {
     }
 }
 
+impl Indexed {
+    /// The project's Rust and Python files as the walk lists them (sorted), from the index
+    /// brought up to date from `stat` (and saved when that changed it); with `build`, a project
+    /// with no index gets one, built now. `progress` hears (done, to read) as files are read.
+    /// `None` when there is no usable index (a broken one is left to `candor index --rebuild`):
+    /// the caller walks. Says nothing on stderr (the TUI owns the terminal).
+    pub fn source_files(
+        &self,
+        root: &Root,
+        max_bytes: u64,
+        build: bool,
+        progress: Option<&(dyn Fn(usize, usize) + Sync)>,
+    ) -> Option<Vec<String>> {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if let State::Unread = *state {
+            *state = match index::load(root) {
+                Ok(Some(index)) => State::Ready(Box::new(index)),
+                Ok(None) => State::Absent,
+                Err(_) => State::Broken,
+            };
+        }
+        if build && let State::Absent = *state {
+            *state = State::Ready(Box::new(Index::empty(max_bytes)));
+        }
+        let State::Ready(index) = &mut *state else {
+            return None;
+        };
+        if index.max_bytes != max_bytes {
+            **index = Index::empty(max_bytes);
+        }
+        if index::refresh(index, root.path(), progress).changed() {
+            // Not saved: the list is right all the same, and the next save tries again.
+            let _ = index::save(root, index);
+        }
+        Some(index.source_paths())
+    }
+}
+
 /// What the walk's `files_containing` gives for `word`, for the candidate files only: each read
 /// with the walk's limits and kept when its bytes contain the word; each link looked through as
 /// the walk does. Sorted by path.

@@ -214,6 +214,17 @@ impl DiskSources {
         Ok(crate::refactor::sites_of(mentioning, word))
     }
 
+    /// The project's Rust and Python files from the persistent index, as the walk lists them
+    /// ([`Indexed::source_files`]; `build`: one is built when the project has none).
+    pub fn indexed_source_files(
+        &self,
+        build: bool,
+        progress: Option<&(dyn Fn(usize, usize) + Sync)>,
+    ) -> Option<Vec<String>> {
+        let max = self.limits.max_file_bytes;
+        self.index.source_files(&self.root, max, build, progress)
+    }
+
     /// The persistent index's answer for `candor calls`: the files of `langs` whose text holds
     /// `word` (`None` without a usable index).
     pub fn indexed_candidates(&self, langs: &[Language], word: &str) -> Option<index::Candidates> {

@@ -227,4 +227,15 @@ impl Index {
     pub fn paths(&self) -> Vec<String> {
         self.files.keys().cloned().collect()
     }
+
+    /// The Rust and Python files it lists that are files, not links, in order: exactly what
+    /// `walk::stream_source_files` lists for every language (the walk does not follow a link,
+    /// the index keeps one as a link), for the TUI's file picker.
+    pub fn source_paths(&self) -> Vec<String> {
+        self.files
+            .iter()
+            .filter(|(_, entry)| !matches!(entry.held, Held::Link))
+            .map(|(path, _)| path.clone())
+            .collect()
+    }
 }
