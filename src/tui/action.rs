@@ -37,6 +37,12 @@ pub enum Action {
     Tick,
     /// A batch of project files found by the walk (project-relative paths).
     FilesFound(Vec<String>),
+    /// The persistent index is being built or brought up to date before the files are listed:
+    /// `done` of `total` files read.
+    IndexProgress {
+        done: usize,
+        total: usize,
+    },
     /// The walk is over; `error` when it could not run.
     WalkFinished {
         error: Option<String>,

@@ -290,7 +290,7 @@ impl Headless {
         match effect {
             Effect::StartWalk => {
                 let found = Mutex::new(Vec::new());
-                jobs::walk(self.engine.root(), &|action| {
+                jobs::walk(self.engine.sources(), &|action| {
                     if let Ok(mut found) = found.lock() {
                         found.push(action);
                     }

@@ -24,9 +24,35 @@ use super::state::{LspStatus, Ready};
 const BATCH: usize = 512;
 const BATCH_DELAY: Duration = Duration::from_millis(40);
 
+/// The longest between two `IndexProgress` reports.
+const PROGRESS_EVERY: Duration = Duration::from_millis(50);
+
+/// Lists the project's Rust and Python files, sending them in batches, then `WalkFinished`:
+/// from the persistent index when there is a usable one (built first when the project has none,
+/// with `IndexProgress` reports; brought up to date from `stat` otherwise), else by the walk
+/// (.gitignore-aware, in parallel), sent as they are found. Both list the same files.
+pub fn walk(sources: &DiskSources, send: &(dyn Fn(Action) + Sync)) {
+    let last = Mutex::new(None::<Instant>);
+    let progress = |done: usize, total: usize| {
+        let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+        if done == total || last.is_none_or(|at| at.elapsed() >= PROGRESS_EVERY) {
+            *last = Some(Instant::now());
+            send(Action::IndexProgress { done, total });
+        }
+    };
+    if let Some(files) = sources.indexed_source_files(true, Some(&progress)) {
+        for batch in files.chunks(BATCH) {
+            send(Action::FilesFound(batch.to_vec()));
+        }
+        send(Action::WalkFinished { error: None });
+        return;
+    }
+    walk_files(&sources.root, send);
+}
+
 /// Walks `root` for Rust and Python files (.gitignore-aware, in parallel), sending them in
 /// batches as they are found, then `WalkFinished`.
-pub fn walk(root: &Root, send: &(dyn Fn(Action) + Sync)) {
+fn walk_files(root: &Root, send: &(dyn Fn(Action) + Sync)) {
     let pending: Mutex<(Vec<String>, Instant)> = Mutex::new((Vec::new(), Instant::now()));
     let flush = |batch: &mut (Vec<String>, Instant)| {
         if !batch.0.is_empty() {

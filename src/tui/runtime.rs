@@ -276,12 +276,12 @@ impl Runtime {
         for effect in effects {
             match effect {
                 Effect::StartWalk => {
-                    let root = self.root.clone();
+                    let engine = self.engine.clone();
                     let tx = Mutex::new(self.tx.clone());
                     let done = self.tx.clone();
                     let _ = spawn_worker("walk", move || {
                         let walked = guarded("listing the project's files", || {
-                            jobs::walk(&root, &|action| {
+                            jobs::walk(engine.sources(), &|action| {
                                 if let Ok(tx) = tx.lock() {
                                     let _ = tx.send(action);
                                 }

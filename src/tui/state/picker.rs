@@ -15,6 +15,9 @@ pub struct Picker {
     /// Every Rust and Python file found so far, in the order found (indices are stable).
     pub files: Vec<String>,
     pub scanning: bool,
+    /// While the persistent index is built (or brought up to date) for the list: files read, of
+    /// how many.
+    pub indexing: Option<(usize, usize)>,
     /// Indices into `files`, best match first (by path when the query is empty).
     pub matches: Vec<usize>,
     /// Matched character positions of the first [`PICKER_HIGHLIGHTED`] matches.
@@ -40,6 +43,7 @@ impl Picker {
             query,
             files: Vec::new(),
             scanning: true,
+            indexing: None,
             matches: Vec::new(),
             matched_chars: Vec::new(),
             selected: 0,

@@ -65,8 +65,12 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
                 form::refresh_completions(form, &state.picker.files);
             }
         }
+        Action::IndexProgress { done, total } => {
+            state.picker.indexing = (done < total).then_some((done, total));
+        }
         Action::WalkFinished { error } => {
             state.picker.scanning = false;
+            state.picker.indexing = None;
             state.picker.error = error;
         }
         Action::FileLoaded { id, result } => on_loaded(state, id, result, &mut fx),

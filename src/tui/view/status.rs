@@ -48,7 +48,15 @@ pub fn pieces(state: &State) -> (Vec<Piece<'static>>, Vec<(String, String)>) {
                     p.files.len()
                 ))],
             ));
-            if p.scanning {
+            if let Some((done, total)) = p.indexing {
+                left.push(Piece::new(
+                    1,
+                    vec![Span::styled(
+                        format!(" {} indexing {done}/{total} files", spinner(state)),
+                        t.info,
+                    )],
+                ));
+            } else if p.scanning {
                 left.push(Piece::new(
                     1,
                     vec![Span::styled(
@@ -176,6 +184,16 @@ pub fn pieces(state: &State) -> (Vec<Piece<'static>>, Vec<(String, String)>) {
         left.push(Piece::new(
             0,
             vec![Span::styled(format!(" {} writing", spinner(state)), t.info)],
+        ));
+    }
+    // The index's first build, seen from wherever the session started (the picker says it above).
+    if let (Some((done, total)), false) = (state.picker.indexing, context == Context::Picker) {
+        left.push(Piece::new(
+            2,
+            vec![Span::styled(
+                format!(" {} indexing {done}/{total} files", spinner(state)),
+                t.info,
+            )],
         ));
     }
     (left, hints)
