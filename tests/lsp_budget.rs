@@ -448,3 +448,141 @@ fn the_load_of_the_project_counts_and_the_server_goes_on_loading() {
         "still running"
     );
 }
+
+// An apply names the preview it writes: when `auto` fell back for the preview (the server was
+// still loading, a dry run's shorter budget) and the server answers the apply, the heuristic's
+// previewed plan is what is written, not a refusal because the server's plan differs.
+
+/// `candor call` in `root` with `[auto]` budgets for a dry run and an apply.
+fn call_with_budgets(
+    root: &Path,
+    budget_ms: u64,
+    apply_ms: u64,
+    tool: &str,
+    args: &Value,
+) -> Value {
+    let home = root.join(".no-user-config");
+    std::fs::create_dir_all(home.join("candor")).unwrap();
+    std::fs::write(
+        home.join("candor/config.toml"),
+        format!("[auto]\nbudget_ms = {budget_ms}\napply_budget_ms = {apply_ms}\n"),
+    )
+    .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_candor"))
+        .args(["call", tool, &args.to_string(), "--root"])
+        .arg(root)
+        .env("PATH", path_env())
+        .env("XDG_CONFIG_HOME", &home)
+        .env_remove("CANDOR_BACKEND")
+        .output()
+        .unwrap();
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+fn pylsp_extract_args(root: &Path) -> (String, Value) {
+    let file = "orders/totals.py".to_string();
+    let args = json!({
+        "file_path": file,
+        "start_line": line_of(root, &file, "largest = 0"),
+        "end_line": line_of(root, &file, "largest = max(largest, cost)"),
+        "new_name": "accumulate",
+        "verify": false,
+    });
+    (file, args)
+}
+
+#[test]
+fn applying_the_heuristics_preview_under_auto_writes_it_when_the_server_answers_the_apply() {
+    if !require(&["pylsp"]) {
+        return;
+    }
+    let project = fixture("py_pkg");
+    let root = project.path();
+    let (file, args) = pylsp_extract_args(root);
+    let tool = "refactor_extract_function";
+    let before = std::fs::read_to_string(root.join(&file)).unwrap();
+    // The server's own plan is another one (else the apply would not tell them apart).
+    let served = call_with_budgets(root, 600_000, 600_000, tool, &args);
+    assert_eq!(served["backend_used"], "lsp", "{served:#}");
+    let preview = call_with_budgets(root, 1, 600_000, tool, &args);
+    assert_eq!(preview["backend_used"], "hybrid", "{preview:#}");
+    let plan_id = preview["data"]["plan_id"].as_str().unwrap().to_string();
+    assert_ne!(served["data"]["plan_id"].as_str().unwrap(), plan_id);
+    let expected_after = preview["data"]["changes"][0]["after"]
+        .as_str()
+        .map(str::to_string);
+
+    let mut apply = args.clone();
+    apply["dry_run"] = json!(false);
+    apply["plan_id"] = json!(plan_id);
+    let applied = call_with_budgets(root, 1, 600_000, tool, &apply);
+    assert_eq!(applied["success"], true, "{applied:#}");
+    assert_eq!(applied["backend_used"], "hybrid", "{applied:#}");
+    assert!(
+        applied["data"]["fallback_reason"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!(
+                "the preview this apply names (plan_id {plan_id}) was the heuristic's"
+            )),
+        "{applied:#}"
+    );
+    let after = std::fs::read_to_string(root.join(&file)).unwrap();
+    assert_ne!(after, before);
+    assert!(after.contains("def accumulate("), "{after}");
+    if let Some(expected) = expected_after {
+        assert_eq!(after, expected);
+    }
+}
+
+/// The TUI's confirm: what was on screen is the heuristic's plan, so the heuristic writes it
+/// even though the server (ready by now) would answer with another.
+#[test]
+fn the_tuis_confirm_of_a_heuristic_preview_under_auto_writes_what_was_on_screen() {
+    if !require(&["pylsp"]) {
+        return;
+    }
+    use candor::api::Engine;
+    use candor::api::ToolCall;
+    use candor::config::{AutoConfig, Config};
+    let project = fixture("py_pkg");
+    let path = project.path();
+    let (file, args) = pylsp_extract_args(path);
+    let request = Request::Extract(ExtractRequest {
+        file: file.clone(),
+        start_line: args["start_line"].as_u64().unwrap() as usize,
+        end_line: args["end_line"].as_u64().unwrap() as usize,
+        new_name: "accumulate".to_string(),
+    });
+    let engine = |budget_ms: u64| {
+        let config = Config {
+            auto: AutoConfig {
+                budget_ms: Some(budget_ms),
+                apply_budget_ms: Some(budget_ms),
+            },
+            ..Config::default()
+        };
+        Engine::with_config(Root::new(path).unwrap(), config, Some(BackendChoice::Auto))
+    };
+    let hurried = engine(1);
+    let call = hurried.resolve(ToolCall::new(request)).unwrap();
+    let on_screen = hurried.preview(&call).unwrap();
+    assert_eq!(on_screen.backend, BackendKind::Hybrid);
+    let patient = engine(600_000);
+    let served = patient.preview(&call).unwrap();
+    assert_eq!(
+        served.backend,
+        BackendKind::Lsp,
+        "{:?}",
+        served.fallback_reason
+    );
+    assert_ne!(served.plan.changes, on_screen.plan.changes);
+
+    patient
+        .apply_previewed(&call, &on_screen)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .expect("something written");
+    let after = std::fs::read_to_string(path.join(&file)).unwrap();
+    let expected = on_screen.plan.changes[0].after.as_str();
+    assert_eq!(after, expected);
+}

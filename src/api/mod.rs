@@ -202,6 +202,9 @@ impl Engine {
         self.check_expected_hashes(&call.options)
             .map_err(|e| with_recovery_note(e, &recovered))?;
         let mut preview = self.compute(&call, cancel)?;
+        if !call.options.dry_run {
+            preview = self.as_previewed(&call, preview, cancel)?;
+        }
         preview.recovered = recovered;
         add_recovery_findings(&mut preview);
         // A write of another plan than the one previewed is refused before anything is checked.
@@ -268,6 +271,34 @@ impl Engine {
             }
         }
         Ok(())
+    }
+
+    /// An apply under `auto` whose `plan_id` is not the semantic backend's plan computed now may
+    /// name the heuristic's preview: `auto` fell back when the preview ran (a server still
+    /// loading, a dry run's shorter budget) and not now. The heuristic computes the plan again;
+    /// when it is the one previewed, that is what is written, and `fallback_reason` says why.
+    /// Otherwise the semantic plan stays, and `check_previewed` refuses it as before.
+    fn as_previewed(
+        &self,
+        call: &ToolCall,
+        preview: Preview,
+        cancel: &Cancel,
+    ) -> Result<Preview, ApiError> {
+        let Some(id) = &call.options.plan_id else {
+            return Ok(preview);
+        };
+        let auto = call.options.backend.unwrap_or(self.default_backend) == BackendChoice::Auto;
+        if !auto || preview.outcome.is_heuristic() || id.eq_ignore_ascii_case(&preview.plan_id) {
+            return Ok(preview);
+        }
+        let mut heuristic_call = call.clone();
+        heuristic_call.options.backend = Some(BackendChoice::TreeSitter);
+        let mut heuristic = self.compute(&heuristic_call, cancel)?;
+        if !id.eq_ignore_ascii_case(&heuristic.plan_id) {
+            return Ok(preview);
+        }
+        heuristic.outcome.fallback_reason = Some(applied_heuristic_preview(id));
+        Ok(heuristic)
     }
 
     /// The plan computed now must be the one the caller previewed: the same `plan_id` when it
@@ -340,7 +371,18 @@ impl Engine {
         previewed: &Outcome,
     ) -> Result<Option<ApplyReport>, ApiError> {
         let recovered = self.recover()?;
-        let fresh = self.compute(call, &Cancel::never())?;
+        // What was on screen is what is written: a preview `auto` left to the heuristic (a
+        // server still loading, its budget spent) is computed again by the heuristic.
+        let auto = call.options.backend.unwrap_or(self.default_backend) == BackendChoice::Auto;
+        let fresh = if auto && previewed.is_heuristic() {
+            let mut heuristic_call = call.clone();
+            heuristic_call.options.backend = Some(BackendChoice::TreeSitter);
+            let mut fresh = self.compute(&heuristic_call, &Cancel::never())?;
+            fresh.outcome.fallback_reason = previewed.fallback_reason.clone();
+            fresh
+        } else {
+            self.compute(call, &Cancel::never())?
+        };
         let wanted = plan_id(&previewed.plan.changes);
         if fresh.plan_id != wanted {
             let mut clauses = plan_id::differences(
@@ -690,6 +732,13 @@ fn open_root(root: &Path) -> Result<Root, ApiError> {
 }
 
 /// The refusal of a plan that is not the one previewed.
+/// Why an apply under `auto` was made by the heuristic although a semantic backend answered.
+fn applied_heuristic_preview(plan_id: &str) -> String {
+    format!(
+        "the preview this apply names (plan_id {plan_id}) was the heuristic's — auto had fallen back then — and the semantic backend now answers with another plan, so the heuristic computed the previewed plan again and that is what is applied"
+    )
+}
+
 fn stale_plan(param: &str, clauses: &[String]) -> ApiError {
     let what = if clauses.is_empty() {
         "the plan computed now is not the one previewed".to_string()
