@@ -459,14 +459,15 @@ fn rust_ranges(len: usize, lexed: &Lexed, places: &[Range<usize>]) -> Vec<Range<
 /// function around it (its item, from the statement boundary before it to the one after), with
 /// the headers of the blocks enclosing that function. A brace opens a function's body when the
 /// code before it in its statement has the keyword `fn` (a `let f: fn() = || {..}` counts too:
-/// more text, never less).
+/// more text, never less). A place that is the keyword `use` brings its whole declaration.
 fn rust_function_ranges(text: &str, lexed: &Lexed, places: &[Range<usize>]) -> Vec<Range<usize>> {
     let len = text.len();
     let mut is_function: Vec<Option<bool>> = vec![None; lexed.braces.len()];
     let mut function_body = |index: usize| -> bool {
         *is_function[index].get_or_insert_with(|| {
             let brace = lexed.braces[index];
-            let statement = statement_around(lexed, len, brace.parent, &(brace.open..brace.close + 1));
+            let statement =
+                statement_around(lexed, len, brace.parent, &(brace.open..brace.close + 1));
             super::calls::word_matches(&text[statement.start..brace.open], "fn")
                 .into_iter()
                 .any(|at| lexed.span_at(statement.start + at).is_none())
@@ -486,6 +487,12 @@ fn rust_function_ranges(text: &str, lexed: &Lexed, places: &[Range<usize>]) -> V
             brace = lexed.braces[index].parent;
         }
         let Some(function) = outermost else {
+            if text.get(place.clone()) == Some("use") {
+                // A `use` declaration whole: the lexer takes its lists (`{self, Write}`) for
+                // blocks, whose contents a statement leaves out.
+                let owner = innermost_brace(lexed, place);
+                out.push(statement_around(lexed, len, owner, place));
+            }
             elsewhere.push(place.clone());
             continue;
         };
@@ -493,7 +500,12 @@ fn rust_function_ranges(text: &str, lexed: &Lexed, places: &[Range<usize>]) -> V
             continue;
         }
         let body = lexed.braces[function];
-        out.push(statement_around(lexed, len, body.parent, &(body.open..body.close + 1)));
+        out.push(statement_around(
+            lexed,
+            len,
+            body.parent,
+            &(body.open..body.close + 1),
+        ));
         let mut brace = body.parent;
         while let Some(index) = brace {
             if std::mem::replace(&mut headers_done[index], true) {
@@ -741,6 +753,30 @@ mod tests {
             "in an else clause after decorators"
         );
         assert!(!check(&[(ret..ret + 8, "")]), "an empty else block");
+    }
+
+    #[test]
+    fn rust_for_the_judge_keeps_whole_functions_and_whole_use_declarations() {
+        let text = "use a::{b, c::{d}};\n\nimpl A {\n    fn m(&self) -> u8 {\n        let x: B = y();\n        if x { x.target() } else { 0 }\n    }\n\n    fn n() { 1 }\n}\n\nconst K: u8 = { target };\n";
+        let mut places: Vec<Range<usize>> = ["target", "use"]
+            .iter()
+            .flat_map(|w| text.match_indices(w).map(|(i, w)| i..i + w.len()))
+            .collect();
+        places.sort_unstable_by_key(|p| p.start);
+        let lexed = lex(Language::Rust, text);
+        let kept: String = merged(rust_function_ranges(text, &lexed, &places))
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        // The function `m` whole (the binding of the receiver), the `use` with its lists, the
+        // impl's header; `n` left out; outside a function, the statement around the name.
+        assert_eq!(
+            kept,
+            "use a::{b, c::{d}};\n\nimpl A {\n    fn m(&self) -> u8 {\n        let x: B = y();\n        if x { x.target() } else { 0 }\n    }}\n\nconst K: u8 = { target };"
+        );
+        let (_, partial) =
+            parse_around_words(Language::Rust, text, &["target", "use", WHOLE_FUNCTIONS]);
+        assert!(partial, "the kept text parses without an error");
     }
 
     #[test]
