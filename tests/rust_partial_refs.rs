@@ -184,3 +184,51 @@ fn the_rust_judge_answers_on_partial_trees_as_on_full_trees_over_real_crates() {
         "only {partial_trees} files judged on partial trees"
     );
 }
+
+#[test]
+fn member_sites_on_trees_around_the_names_are_those_of_full_trees_over_real_crates() {
+    // The rename's cross-check of fields against methods (`cross::members`) reads the sites of
+    // the old and the new name on trees of the statements around them.
+    use candor::lang::rust::members::member_sites;
+    let crates = registry_crates();
+    assert!(
+        !crates.is_empty(),
+        "none of {CRATES:?} in the cargo registry"
+    );
+    let (mut partial_trees, mut sites) = (0usize, 0usize);
+    for dir in &crates {
+        let mut files = BTreeMap::new();
+        rust_files(&dir.join("src"), dir, &mut files);
+        let defined = definitions(&files);
+        let names: BTreeSet<&str> = defined.iter().map(|(_, n, _)| n.as_str()).collect();
+        let names: Vec<&str> = names.into_iter().collect();
+        for text in files.values() {
+            let full = Language::Rust.parse(text);
+            let here: Vec<&str> = names
+                .iter()
+                .copied()
+                .filter(|n| !word_matches(text, n).is_empty())
+                .take(12)
+                .collect();
+            for pair in here.windows(2) {
+                let (tree, partial) = parse_around_words(Language::Rust, text, pair);
+                partial_trees += usize::from(partial);
+                for name in pair {
+                    let expected = member_sites(&full, text, name);
+                    sites += expected.len();
+                    assert_eq!(
+                        member_sites(&tree, text, name),
+                        expected,
+                        "{name} in {}",
+                        dir.display()
+                    );
+                }
+            }
+        }
+    }
+    eprintln!("{partial_trees} partial trees, {sites} member sites");
+    assert!(
+        partial_trees >= 100 && sites >= 100,
+        "{partial_trees} partial trees, {sites} sites"
+    );
+}
