@@ -29,10 +29,14 @@ pub fn included_ranges(
     lexed: &Lexed,
     places: &[Range<usize>],
 ) -> Vec<Range<usize>> {
-    let mut ranges = match lang {
+    merged(match lang {
         Language::Python => python_ranges(text, lexed, places),
         Language::Rust => rust_ranges(text.len(), lexed, places),
-    };
+    })
+}
+
+/// `ranges` without the empty ones, sorted, overlapping and touching ones merged.
+fn merged(mut ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
     ranges.retain(|r| !r.is_empty());
     ranges.sort_unstable_by_key(|r| r.start);
     let mut merged: Vec<Range<usize>> = Vec::with_capacity(ranges.len());
@@ -82,12 +86,21 @@ pub fn parse_around(
     (!tree.root_node().has_error()).then_some(tree)
 }
 
+/// Among the words of [`parse_around_words`] (never a word of a text: it holds braces): Rust
+/// occurrences inside a function are parsed with the whole outermost function around them, not
+/// only their statement. The references judge reads a receiver's binding anywhere in its
+/// function (`let x: T`, a parameter), and the local bindings of the name there.
+pub const WHOLE_FUNCTIONS: &str = "{fn}";
+
 /// A tree of `text` for every question about the statements around the whole-word occurrences
-/// of `words` (in code, strings or comments) and the blocks enclosing them: a partial tree when
-/// one parses cleanly, else the full tree. Says which it is (`true`: partial).
+/// of `words` (in code, strings or comments) and the blocks enclosing them (with
+/// [`WHOLE_FUNCTIONS`] among the words, Rust: the whole functions around them): a partial tree
+/// when one parses cleanly, else the full tree. Says which it is (`true`: partial).
 pub fn parse_around_words(lang: Language, text: &str, words: &[&str]) -> (Tree, bool) {
+    let whole_functions = lang == Language::Rust && words.contains(&WHOLE_FUNCTIONS);
     let mut places: Vec<Range<usize>> = words
         .iter()
+        .filter(|word| **word != WHOLE_FUNCTIONS)
         .flat_map(|word| {
             super::calls::word_matches(text, word)
                 .into_iter()
@@ -99,7 +112,15 @@ pub fn parse_around_words(lang: Language, text: &str, words: &[&str]) -> (Tree, 
         return (lang.parse(text), false);
     }
     let lexed = super::lex::lex(lang, text);
-    match parse_around(lang, text, &lexed, &places) {
+    let partial = if whole_functions {
+        let ranges = merged(rust_function_ranges(text, &lexed, &places));
+        (!ranges.is_empty())
+            .then(|| parse_ranges(lang, text, &ranges))
+            .filter(|tree| !tree.root_node().has_error())
+    } else {
+        parse_around(lang, text, &lexed, &places)
+    };
+    match partial {
         Some(tree) => (tree, true),
         None => (lang.parse(text), false),
     }
@@ -434,6 +455,72 @@ fn rust_ranges(len: usize, lexed: &Lexed, places: &[Range<usize>]) -> Vec<Range<
     out
 }
 
+/// [`rust_ranges`], except that a place inside a function's body brings the whole outermost
+/// function around it (its item, from the statement boundary before it to the one after), with
+/// the headers of the blocks enclosing that function. A brace opens a function's body when the
+/// code before it in its statement has the keyword `fn` (a `let f: fn() = || {..}` counts too:
+/// more text, never less). A place that is the keyword `use` brings its whole declaration.
+fn rust_function_ranges(text: &str, lexed: &Lexed, places: &[Range<usize>]) -> Vec<Range<usize>> {
+    let len = text.len();
+    let mut is_function: Vec<Option<bool>> = vec![None; lexed.braces.len()];
+    let mut function_body = |index: usize| -> bool {
+        *is_function[index].get_or_insert_with(|| {
+            let brace = lexed.braces[index];
+            let statement =
+                statement_around(lexed, len, brace.parent, &(brace.open..brace.close + 1));
+            super::calls::word_matches(&text[statement.start..brace.open], "fn")
+                .into_iter()
+                .any(|at| lexed.span_at(statement.start + at).is_none())
+        })
+    };
+    let mut out = Vec::new();
+    let mut whole_done = vec![false; lexed.braces.len()];
+    let mut headers_done = vec![false; lexed.braces.len()];
+    let mut elsewhere: Vec<Range<usize>> = Vec::new();
+    for place in places {
+        let mut outermost = None;
+        let mut brace = innermost_brace(lexed, place);
+        while let Some(index) = brace {
+            if function_body(index) {
+                outermost = Some(index);
+            }
+            brace = lexed.braces[index].parent;
+        }
+        let Some(function) = outermost else {
+            if text.get(place.clone()) == Some("use") {
+                // A `use` declaration whole: the lexer takes its lists (`{self, Write}`) for
+                // blocks, whose contents a statement leaves out.
+                let owner = innermost_brace(lexed, place);
+                out.push(statement_around(lexed, len, owner, place));
+            }
+            elsewhere.push(place.clone());
+            continue;
+        };
+        if std::mem::replace(&mut whole_done[function], true) {
+            continue;
+        }
+        let body = lexed.braces[function];
+        out.push(statement_around(
+            lexed,
+            len,
+            body.parent,
+            &(body.open..body.close + 1),
+        ));
+        let mut brace = body.parent;
+        while let Some(index) = brace {
+            if std::mem::replace(&mut headers_done[index], true) {
+                break;
+            }
+            let this = lexed.braces[index];
+            let statement = statement_around(lexed, len, this.parent, &(this.open..this.close + 1));
+            push_without_child_blocks(lexed, this.parent, statement, &mut out);
+            brace = this.parent;
+        }
+    }
+    out.extend(rust_ranges(len, lexed, &elsewhere));
+    out
+}
+
 /// The innermost brace whose block contains `place`.
 fn innermost_brace(lexed: &Lexed, place: &Range<usize>) -> Option<usize> {
     let mut candidate = lexed
@@ -666,6 +753,30 @@ mod tests {
             "in an else clause after decorators"
         );
         assert!(!check(&[(ret..ret + 8, "")]), "an empty else block");
+    }
+
+    #[test]
+    fn rust_for_the_judge_keeps_whole_functions_and_whole_use_declarations() {
+        let text = "use a::{b, c::{d}};\n\nimpl A {\n    fn m(&self) -> u8 {\n        let x: B = y();\n        if x { x.target() } else { 0 }\n    }\n\n    fn n() { 1 }\n}\n\nconst K: u8 = { target };\n";
+        let mut places: Vec<Range<usize>> = ["target", "use"]
+            .iter()
+            .flat_map(|w| text.match_indices(w).map(|(i, w)| i..i + w.len()))
+            .collect();
+        places.sort_unstable_by_key(|p| p.start);
+        let lexed = lex(Language::Rust, text);
+        let kept: String = merged(rust_function_ranges(text, &lexed, &places))
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        // The function `m` whole (the binding of the receiver), the `use` with its lists, the
+        // impl's header; `n` left out; outside a function, the statement around the name.
+        assert_eq!(
+            kept,
+            "use a::{b, c::{d}};\n\nimpl A {\n    fn m(&self) -> u8 {\n        let x: B = y();\n        if x { x.target() } else { 0 }\n    }}\n\nconst K: u8 = { target };"
+        );
+        let (_, partial) =
+            parse_around_words(Language::Rust, text, &["target", "use", WHOLE_FUNCTIONS]);
+        assert!(partial, "the kept text parses without an error");
     }
 
     #[test]

@@ -375,8 +375,9 @@ pub trait Resolver: Sync {
     fn search_words(&self, target: &Target) -> Vec<String>;
 
     /// The words a partial tree of a file must also be parsed around for [`Resolver::judge`]
-    /// (`import`, `use`), or `None` when judging needs whole trees (receivers' types are read
-    /// from anywhere in a function).
+    /// (`import`, `use`, and [`crate::lang::partial::WHOLE_FUNCTIONS`] when the functions around
+    /// the occurrences are read whole), or `None` when judging needs whole trees (receivers'
+    /// types are read from anywhere in a function).
     fn context_words(&self, target: &Target) -> Option<&'static [&'static str]>;
 
     /// Judges the occurrences (`offsets` of the whole word `word`, in order) of one file.

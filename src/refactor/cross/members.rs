@@ -20,12 +20,19 @@ pub(super) fn check(project: &Project<'_>, request: &RenameRequest) -> Vec<Findi
     let mut renamed = [0usize; 2];
     let mut new_sites: Vec<(&str, &str, Vec<(usize, MemberKind)>, [usize; 2])> = Vec::new();
     let mut target: Option<MemberKind> = None;
+    // A site is read from its name, its parent and grandparent (`member_sites`): a tree of the
+    // statements around the two names answers as the whole tree.
+    let words = [old, new];
     for change in project.own_changes() {
-        let after = member_sites(&project.tree(change, true), &change.after, new);
+        let after = member_sites(
+            &project.tree_around(change, true, &words),
+            &change.after,
+            new,
+        );
         let (before_old, before_new) = if change.created() {
             (Vec::new(), Vec::new())
         } else {
-            let tree = project.tree(change, false);
+            let tree = project.tree_around(change, false, &words);
             (
                 member_sites(&tree, &change.before, old),
                 member_sites(&tree, &change.before, new),
@@ -131,5 +138,61 @@ mod tests {
         );
         let right = "struct Foo {\n    baz: u8,\n}\nimpl Foo {\n    fn i(&self) -> u8 {\n        self.baz\n    }\n}\n";
         assert!(run(before, right, Some(2)).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod around_the_names {
+    use super::*;
+    use crate::edit::{FileChange, SourceFile};
+    use crate::lang::symbols::SymbolQuery;
+    use crate::refactor::{FullTrees, MemorySources, Sources};
+
+    fn run(before: &str, after: &str, sources: &dyn Sources) -> Vec<Finding> {
+        let source = SourceFile::from_text("src/lib.rs", before);
+        let changes = vec![
+            FileChange::modify(&source, crate::backend::lsp::minimal_edits(before, after)).unwrap(),
+        ];
+        let project = Project::new(Language::Rust, &changes, sources);
+        let request = RenameRequest {
+            file: "src/lib.rs".to_string(),
+            symbol: SymbolQuery {
+                name: "P/i".to_string(),
+                line: Some(2),
+                column: None,
+            },
+            new_name: "j".to_string(),
+            include_possible: Vec::new(),
+        };
+        check(&project, &request)
+    }
+
+    #[test]
+    fn a_field_rename_that_renamed_methods_of_the_name_is_a_warning_on_trees_around_the_names() {
+        // The field `i` and the method `i` far apart, among other functions: the trees of the
+        // statements around `i` and `j` tell a call (`p.i()`) from a field read (`p.i`).
+        let before = "pub struct P {\n    i: u8,\n}\n\nfn other() -> u8 {\n    let q = 1;\n    q + 1\n}\n\nimpl P {\n    pub fn i(&self) -> u8 {\n        self.i\n    }\n\n    fn twice(&self) -> u8 {\n        if true { self.i() * 2 } else { 0 }\n    }\n}\n\nfn read(p: &P) -> u8 {\n    let v = vec![1];\n    p.i + v[0]\n}\n";
+        let after = before
+            .replace("    i: u8", "    j: u8")
+            .replace("fn i(", "fn j(")
+            .replace(".i", ".j");
+        for text in [before, after.as_str()] {
+            let (_, partial) =
+                crate::lang::partial::parse_around_words(Language::Rust, text, &["i", "j"]);
+            assert!(partial, "the check reads partial trees here");
+        }
+        let sources = MemorySources::new().with("src/lib.rs", before);
+        let found = run(before, &after, &sources);
+        let lines: Vec<usize> = found.iter().map(|f| f.line).collect();
+        // The method's definition and its call, not the field reads.
+        assert_eq!(lines, [11, 16], "{found:?}");
+        assert!(found.iter().all(|f| f.kind == Some(w::OTHER_SYMBOL_KIND)));
+        assert_eq!(run(before, &after, &FullTrees(&sources)), found);
+        // Only the field renamed: nothing to say.
+        let fields = before
+            .replace("    i: u8", "    j: u8")
+            .replace("self.i\n", "self.j\n")
+            .replace("p.i +", "p.j +");
+        assert_eq!(run(before, &fields, &sources), vec![]);
     }
 }

@@ -136,6 +136,33 @@ impl<'a> Project<'a> {
         }
     }
 
+    /// A tree of a change's text before or after that answers every question about the
+    /// statements around the whole-word occurrences of `words` and the blocks enclosing them
+    /// (`ParsedFiles::tree_around_words`): the full tree when a check already has it or the
+    /// syntax check kept the result's, else a partial tree (the store keeps it by content).
+    pub fn tree_around(&self, change: &FileChange, after: bool, words: &[&str]) -> Tree {
+        if let Some(tree) = self.trees.borrow().get(&(change.path.clone(), after)) {
+            return tree.clone();
+        }
+        let lang = Language::from_path(&change.path).unwrap_or(self.lang);
+        let parsed = self.sources.parsed();
+        if after && let Some(tree) = parsed.result_tree(lang, &change.path, &change.sha256_after) {
+            return tree;
+        }
+        let (text, sha256) = match (after, &change.sha256_before) {
+            (true, _) => (&change.after, &change.sha256_after),
+            (false, Some(sha256)) => (&change.before, sha256),
+            (false, None) => return self.tree(change, false),
+        };
+        let file = SourceFile {
+            path: change.path.clone(),
+            text: text.clone(),
+            bom: change.bom,
+            sha256: sha256.clone(),
+        };
+        parsed.tree_around_words(lang, &file, words)
+    }
+
     /// The tree of a change's text before (`after` false) or after the refactor, parsed in the
     /// language of its path (the request's when the path says none).
     pub fn tree(&self, change: &FileChange, after: bool) -> Tree {

@@ -71,8 +71,18 @@ impl Resolver for RustRefs {
         }
     }
 
-    fn context_words(&self, _target: &Target) -> Option<&'static [&'static str]> {
-        None
+    fn context_words(&self, target: &Target) -> Option<&'static [&'static str]> {
+        // Beyond the statements around the name, the judge reads every `use` of the file (and
+        // where each is visible), the headers of the impls, traits and modules around an
+        // occurrence (partial trees keep them), and, inside a function, the bindings anywhere
+        // in it (a receiver's `let x: T`, a parameter, a local of the name): the whole
+        // function. A local is judged in its own file, on the tree it was found in.
+        match &target.kind {
+            TargetKind::Item | TargetKind::Member(_) => {
+                Some(&["use", crate::lang::partial::WHOLE_FUNCTIONS])
+            }
+            TargetKind::Local(_) => None,
+        }
     }
 
     fn judge(

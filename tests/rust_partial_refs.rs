@@ -1,0 +1,234 @@
+//! The Rust references judge on partial trees (`lang::partial::WHOLE_FUNCTIONS`: the statements
+//! around the name, every `use`, the headers around them, the whole functions that hold an
+//! occurrence) answers as on full trees: over real crates from the cargo registry, for many
+//! names, every reference (place, role, verdict, rewrite) and finding is the same through
+//! `MemorySources` (partial trees) and `FullTrees` (a full parse of every file).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use candor::lang::Language;
+use candor::lang::calls::word_matches;
+use candor::lang::partial::{WHOLE_FUNCTIONS, parse_around_words};
+use candor::lang::symbols::SymbolQuery;
+use candor::refactor::references::{ReferencesRequest, find};
+use candor::refactor::{FullTrees, MemorySources};
+
+/// Crates of the registry (candor's own dependencies, and the sweep crates where present).
+const CRATES: &[&str] = &[
+    "heck-0.5.0",
+    "semver-1.0.23",
+    "similar-2.7.0",
+    "anyhow-1.0.105",
+    "serde_json-1.0.154",
+    "rayon-1.12.0",
+];
+
+/// How many definitions per crate are searched (the ones named in the most files first).
+const NAMES_PER_CRATE: usize = 45;
+
+fn registry_crates() -> Vec<PathBuf> {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")))
+        .expect("CARGO_HOME or HOME is set");
+    let mut found = Vec::new();
+    let Ok(indexes) = std::fs::read_dir(home.join("registry/src")) else {
+        return found;
+    };
+    let indexes: Vec<PathBuf> = indexes.flatten().map(|e| e.path()).collect();
+    for name in CRATES {
+        if let Some(dir) = indexes.iter().map(|i| i.join(name)).find(|d| d.is_dir()) {
+            found.push(dir);
+        }
+    }
+    found
+}
+
+fn rust_files(dir: &Path, root: &Path, out: &mut BTreeMap<String, String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, root, out);
+        } else if path.extension().is_some_and(|e| e == "rs")
+            && let Ok(text) = std::fs::read_to_string(&path)
+        {
+            let relative = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            out.insert(relative, text);
+        }
+    }
+}
+
+/// `(file, name, 1-based line)` of the definitions (`fn`, `struct`, `enum`, `trait`, `const`,
+/// `type`) of the crate's `src/`, by a plain scan of the text.
+fn definitions(files: &BTreeMap<String, String>) -> Vec<(String, String, usize)> {
+    let mut out = Vec::new();
+    for (path, text) in files {
+        for (i, line) in text.lines().enumerate() {
+            let words: Vec<&str> = line
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .filter(|w| !w.is_empty())
+                .collect();
+            for pair in words.windows(2) {
+                if matches!(
+                    pair[0],
+                    "fn" | "struct" | "enum" | "trait" | "const" | "type"
+                ) && pair[1].starts_with(|c: char| c.is_alphabetic() || c == '_')
+                    && !line.trim_start().starts_with("//")
+                {
+                    out.push((path.clone(), pair[1].to_string(), i + 1));
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_rust_judge_answers_on_partial_trees_as_on_full_trees_over_real_crates() {
+    let crates = registry_crates();
+    assert!(
+        !crates.is_empty(),
+        "none of {CRATES:?} under $CARGO_HOME/registry/src: fetch them with `cargo fetch`"
+    );
+    let (mut compared, mut partial_trees, mut with_references) = (0usize, 0usize, 0usize);
+    for dir in &crates {
+        let mut files = BTreeMap::new();
+        rust_files(&dir.join("src"), dir, &mut files);
+        let mut sources = MemorySources::new();
+        for (path, text) in &files {
+            sources = sources.with(path, text);
+        }
+        // The definitions whose name the most files mention: the searches that read the most.
+        let mut mentions: BTreeMap<&str, usize> = BTreeMap::new();
+        let defined = definitions(&files);
+        let names: BTreeSet<&str> = defined.iter().map(|(_, n, _)| n.as_str()).collect();
+        for name in &names {
+            let count = files
+                .values()
+                .filter(|t| !word_matches(t, name).is_empty())
+                .count();
+            mentions.insert(name, count);
+        }
+        let mut chosen: Vec<&(String, String, usize)> = defined.iter().collect();
+        chosen.sort_by_key(|(path, name, line)| {
+            (usize::MAX - mentions[name.as_str()], path.clone(), *line)
+        });
+        chosen.truncate(NAMES_PER_CRATE);
+        for (path, name, line) in chosen {
+            let request = ReferencesRequest {
+                file: path.clone(),
+                symbol: SymbolQuery {
+                    name: name.clone(),
+                    line: Some(*line),
+                    column: None,
+                },
+            };
+            let partial = find(&sources, &request, Language::Rust, None);
+            let full = find(&FullTrees(&sources), &request, Language::Rust, None);
+            let (partial, full) = match (partial, full) {
+                (Ok(p), Ok(f)) => (p, f),
+                (Err(p), Err(f)) => {
+                    assert_eq!(p.to_string(), f.to_string(), "{path}:{line} {name}");
+                    continue;
+                }
+                (p, f) => panic!("{path}:{line} {name}: partial {p:?}, full {f:?}"),
+            };
+            let only = |a: &[candor::refactor::references::Reference],
+                        b: &[candor::refactor::references::Reference]| {
+                a.iter()
+                    .filter(|r| !b.contains(r))
+                    .map(|r| format!("{r:?}"))
+                    .collect::<Vec<_>>()
+            };
+            assert!(
+                partial.references == full.references,
+                "{}: {path}:{line} `{name}` judged differently on partial trees:\n partial only {:#?}\n full only {:#?}",
+                dir.display(),
+                only(&partial.references, &full.references),
+                only(&full.references, &partial.references),
+            );
+            assert_eq!(partial.findings, full.findings, "{path}:{line} {name}");
+            compared += 1;
+            if partial.references.iter().any(|r| r.path != *path) {
+                with_references += 1;
+            }
+            // How many of the files searched were judged on a partial tree.
+            for (other, text) in &files {
+                if other != path && !word_matches(text, name).is_empty() {
+                    let words = [name.as_str(), "use", WHOLE_FUNCTIONS];
+                    partial_trees +=
+                        usize::from(parse_around_words(Language::Rust, text, &words).1);
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{compared} names compared, {with_references} with references in other files, {partial_trees} partial trees"
+    );
+    assert!(compared >= 40, "only {compared} names compared");
+    assert!(
+        with_references >= 20,
+        "only {with_references} names reach other files"
+    );
+    assert!(
+        partial_trees >= 100,
+        "only {partial_trees} files judged on partial trees"
+    );
+}
+
+#[test]
+fn member_sites_on_trees_around_the_names_are_those_of_full_trees_over_real_crates() {
+    // The rename's cross-check of fields against methods (`cross::members`) reads the sites of
+    // the old and the new name on trees of the statements around them.
+    use candor::lang::rust::members::member_sites;
+    let crates = registry_crates();
+    assert!(
+        !crates.is_empty(),
+        "none of {CRATES:?} in the cargo registry"
+    );
+    let (mut partial_trees, mut sites) = (0usize, 0usize);
+    for dir in &crates {
+        let mut files = BTreeMap::new();
+        rust_files(&dir.join("src"), dir, &mut files);
+        let defined = definitions(&files);
+        let names: BTreeSet<&str> = defined.iter().map(|(_, n, _)| n.as_str()).collect();
+        let names: Vec<&str> = names.into_iter().collect();
+        for text in files.values() {
+            let full = Language::Rust.parse(text);
+            let here: Vec<&str> = names
+                .iter()
+                .copied()
+                .filter(|n| !word_matches(text, n).is_empty())
+                .take(12)
+                .collect();
+            for pair in here.windows(2) {
+                let (tree, partial) = parse_around_words(Language::Rust, text, pair);
+                partial_trees += usize::from(partial);
+                for name in pair {
+                    let expected = member_sites(&full, text, name);
+                    sites += expected.len();
+                    assert_eq!(
+                        member_sites(&tree, text, name),
+                        expected,
+                        "{name} in {}",
+                        dir.display()
+                    );
+                }
+            }
+        }
+    }
+    eprintln!("{partial_trees} partial trees, {sites} member sites");
+    assert!(
+        partial_trees >= 100 && sites >= 100,
+        "{partial_trees} partial trees, {sites} sites"
+    );
+}
