@@ -196,6 +196,32 @@ pub fn jump_carries_value(node: Node<'_>) -> bool {
             .any(|c| c.kind() != "label")
 }
 
+/// The value of a `return_expression` (`e` of `return e`), `None` for a bare `return`.
+pub fn returned_value(node: Node<'_>) -> Option<Node<'_>> {
+    (node.kind() == "return_expression")
+        .then(|| node.named_child(0))
+        .flatten()
+}
+
+/// Whether a closure or an `async` block lies between `node` and the function item `function`
+/// around it: a `return` there leaves that closure or block, not the function.
+pub fn inside_closure(node: Node<'_>, function: Node<'_>) -> bool {
+    let mut current = node.parent();
+    while let Some(n) = current {
+        if n.id() == function.id() {
+            return false;
+        }
+        if matches!(
+            n.kind(),
+            "closure_expression" | "async_block" | "function_item"
+        ) {
+            return true;
+        }
+        current = n.parent();
+    }
+    false
+}
+
 /// `return`, `break`/`continue` (with the loop or labelled block they target), `?` and
 /// `.await` in `statement`, nested functions left out.
 pub fn control_flow<'t>(statement: Node<'t>, text: &str) -> Vec<Flow<'t>> {

@@ -8,6 +8,7 @@
 
 mod destination;
 mod diagnose;
+mod early_return;
 mod flow;
 mod jumps;
 mod notes;
@@ -70,7 +71,7 @@ pub fn plan(
         },
         found: Default::default(),
     };
-    let find_elsewhere = |owner: &str, name: &str| elsewhere.method_return(owner, name);
+    let find_elsewhere = |asked: crate::lang::rust::types::Elsewhere<'_>| elsewhere.answer(asked);
     let nothing_handled = diagnose::Handled::default();
     let context = diagnose::Context {
         lang,
@@ -97,7 +98,10 @@ pub fn plan(
     let handled = diagnose::Handled {
         names: data_flow.handled.clone(),
         question_marks: shape.question_marks_work,
-        final_return: shape.exit == signature::Exit::Return,
+        // The new function returns what the enclosing one does, and the call is returned.
+        final_return: shape.exit == signature::Exit::Return
+            || (shape.exit == signature::Exit::Tail && shape.question_marks_work)
+            || shape.early_return.is_some(),
         tail: shape.exit == signature::Exit::Tail,
         generics: shape.declared_generics.clone(),
         yields: shape.yield_from,
@@ -186,7 +190,8 @@ const PRELUDE_TYPES: &[&str] = &[
     "String", "Vec", "Option", "Result", "Box", "Self", "Some", "None", "Ok", "Err", "str",
 ];
 
-/// Return types of methods declared in the project's other files, read once per method.
+/// Return types of methods and types of fields declared in the project's other files, read
+/// once per question.
 struct ElsewhereReturns<'a> {
     sources: &'a dyn Sources,
     file: &'a str,
@@ -197,14 +202,21 @@ struct ElsewhereReturns<'a> {
 }
 
 impl ElsewhereReturns<'_> {
-    /// `owner` "" asks for a free function.
-    fn method_return(&self, owner: &str, name: &str) -> Option<String> {
-        let key = (owner.to_string(), name.to_string());
+    fn answer(&self, asked: crate::lang::rust::types::Elsewhere<'_>) -> Option<String> {
+        use crate::lang::rust::types::Elsewhere;
+        let (owner, key_name) = match asked {
+            Elsewhere::Return { owner, name } => (owner, name.to_string()),
+            Elsewhere::Field { owner, field } => (owner, format!(".{field}")),
+        };
+        let key = (owner.to_string(), key_name);
         if let Some(found) = self.found.borrow().get(&key) {
             return found.clone();
         }
-        let found = self
-            .look_up(owner, name)
+        let declared = match asked {
+            Elsewhere::Return { owner, name } => self.look_up(owner, name),
+            Elsewhere::Field { owner, field } => self.field_of(owner, field),
+        };
+        let found = declared
             .map(|ty| crate::lang::rust::types::self_replaced(&ty, Some(owner)))
             .filter(|ty| {
                 crate::lang::rust::types::type_names(ty)
@@ -213,6 +225,30 @@ impl ElsewhereReturns<'_> {
             });
         self.found.borrow_mut().insert(key, found.clone());
         found
+    }
+
+    /// The declared type of `field` of the struct `owner` in another file.
+    fn field_of(&self, owner: &str, field: &str) -> Option<String> {
+        if owner.is_empty() {
+            return None;
+        }
+        let files = self
+            .sources
+            .files_mentioning(Language::Rust, &format!("struct {owner}"))
+            .ok()?;
+        files
+            .files
+            .iter()
+            .filter(|f| f.path != self.file)
+            .find_map(|file| {
+                let tree = self.sources.parsed().tree(Language::Rust, file);
+                crate::lang::rust::types::struct_field_type(
+                    tree.root_node(),
+                    &file.text,
+                    owner,
+                    field,
+                )
+            })
     }
 
     fn look_up(&self, owner: &str, name: &str) -> Option<String> {
