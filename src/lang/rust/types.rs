@@ -863,6 +863,9 @@ pub fn is_copy(ty: &str) -> bool {
     if ty.starts_with("*const ") || ty.starts_with("*mut ") || ty.starts_with("fn(") {
         return true;
     }
+    if let Some(inner) = ty.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')) {
+        return is_copy(inner);
+    }
     if let Some(inner) = ty.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
         return split_top_level(inner, ',')
             .iter()

@@ -373,4 +373,6 @@ fn line_in_result(
 }
 
 #[cfg(test)]
+mod early_return_tests;
+#[cfg(test)]
 mod tests;

@@ -1,0 +1,186 @@
+//! Rust extract function with `return`s of the enclosing function in the selection: what the
+//! new function returns instead, what the call site does, and what stays a finding.
+
+use crate::refactor::{ExtractRequest, MemorySources, Plan, Request, Severity};
+
+fn run_in(sources: &MemorySources, path: &str, start: usize, end: usize) -> Plan {
+    let request = ExtractRequest {
+        file: path.to_string(),
+        start_line: start,
+        end_line: end,
+        new_name: "part".to_string(),
+    };
+    crate::refactor::plan(sources, &Request::Extract(request)).expect("a plan")
+}
+
+fn run(text: &str, start: usize, end: usize) -> Plan {
+    run_in(&MemorySources::new().with("a.rs", text), "a.rs", start, end)
+}
+
+fn after(plan: &Plan) -> &str {
+    &plan.changes[0].after
+}
+
+fn warns_of_return(plan: &Plan) -> bool {
+    plan.findings
+        .iter()
+        .any(|f| f.severity != Severity::Info && f.message.contains("`return` inside"))
+}
+
+#[test]
+fn an_early_return_alone_comes_back_as_an_option_of_the_return_type() {
+    let text = "fn f(v: &[u32]) -> String {\n    let mut n = 0;\n    for x in v {\n        if *x > 9 {\n            return format!(\"big {x}\");\n        }\n        n += x;\n    }\n    n.to_string()\n}\n";
+    let plan = run(text, 4, 6);
+    let result = after(&plan);
+    assert!(
+        result.contains("        if let Some(value) = part(x) { return value; }\n"),
+        "{result}"
+    );
+    assert!(
+        result.contains("fn part(x: &u32) -> Option<String> {\n    if *x > 9 {\n        return Some(format!(\"big {x}\"));\n    }\n    None\n}"),
+        "{result}"
+    );
+    assert!(!warns_of_return(&plan), "{:?}", plan.findings);
+    assert!(
+        plan.caveat_notes
+            .iter()
+            .any(|n| n.note.contains("returns `Option<String>`")),
+        "{:?}",
+        plan.caveat_notes
+    );
+}
+
+#[test]
+fn a_bare_return_of_a_unit_function_comes_back_as_a_bool() {
+    let text = "fn f(v: &[u32]) {\n    if v.is_empty() {\n        println!(\"none\");\n        return;\n    }\n    println!(\"{}\", v.len());\n}\n";
+    let plan = run(text, 2, 5);
+    let result = after(&plan);
+    assert!(result.contains("    if part(v) { return; }\n"), "{result}");
+    assert!(
+        result.contains("fn part(v: &[u32]) -> bool {\n    if v.is_empty() {\n        println!(\"none\");\n        return true;\n    }\n    false\n}"),
+        "{result}"
+    );
+    assert!(!warns_of_return(&plan), "{:?}", plan.findings);
+}
+
+#[test]
+fn an_early_return_beside_a_value_comes_back_as_a_control_flow() {
+    let text = "fn f(v: Option<u32>, floor: u32) -> bool {\n    let n = match v {\n        None => return true,\n        Some(n) => n,\n    };\n    n >= floor\n}\n";
+    let plan = run(text, 2, 5);
+    let result = after(&plan);
+    assert!(
+        result.contains("    let n = match part(v) { std::ops::ControlFlow::Break(value) => return value, std::ops::ControlFlow::Continue(value) => value };\n"),
+        "{result}"
+    );
+    assert!(
+        result.contains("-> std::ops::ControlFlow<bool, u32> {\n")
+            && result.contains("None => return std::ops::ControlFlow::Break(true),")
+            && result.contains("    std::ops::ControlFlow::Continue(n)\n}"),
+        "{result}"
+    );
+    assert!(!warns_of_return(&plan), "{:?}", plan.findings);
+}
+
+#[test]
+fn an_option_of_a_copy_type_is_passed_by_value() {
+    // By reference, `Some(n) => n` would bind `n: &u32` in the new function (E0308).
+    let text = "fn f(v: Option<u32>, floor: u32) -> bool {\n    let n = match v {\n        None => 0,\n        Some(n) => n,\n    };\n    n >= floor\n}\n";
+    let plan = run(text, 2, 5);
+    let result = after(&plan);
+    assert!(result.contains("    let n = part(v);\n"), "{result}");
+    assert!(
+        result.contains("fn part(v: Option<u32>) -> u32 {\n"),
+        "{result}"
+    );
+}
+
+#[test]
+fn returns_the_new_function_cannot_carry_stay_findings() {
+    // Beside a `?`.
+    let text = "fn f(s: &str) -> Result<u32, std::num::ParseIntError> {\n    let n: u32 = s.parse()?;\n    if n > 9 {\n        return Ok(9);\n    }\n    Ok(n)\n}\n";
+    let plan = run(text, 2, 5);
+    assert!(
+        warns_of_return(&plan),
+        "{}\n{:?}",
+        after(&plan),
+        plan.findings
+    );
+    assert!(!after(&plan).contains("Option<"), "{}", after(&plan));
+    // An `impl Trait` return type the new function cannot name.
+    let text = "fn f(v: Vec<u32>) -> impl Iterator<Item = u32> {\n    if v.is_empty() {\n        return Vec::new().into_iter();\n    }\n    v.into_iter()\n}\n";
+    let plan = run(text, 2, 4);
+    assert!(
+        warns_of_return(&plan),
+        "{}\n{:?}",
+        after(&plan),
+        plan.findings
+    );
+    // The selection is inside a closure: its `return` leaves the closure.
+    let text = "fn f(v: &[u32]) -> usize {\n    let g = |x: u32| {\n        if x > 9 {\n            return 0;\n        }\n        x\n    };\n    v.iter().map(|x| g(*x) as usize).sum()\n}\n";
+    let plan = run(text, 3, 5);
+    assert!(
+        warns_of_return(&plan),
+        "{}\n{:?}",
+        after(&plan),
+        plan.findings
+    );
+    assert!(!after(&plan).contains("Option<usize>"), "{}", after(&plan));
+}
+
+#[test]
+fn a_return_inside_a_closure_of_the_selection_is_not_an_early_return() {
+    let text = "fn f(v: &[u32]) -> u32 {\n    let g = |x: u32| {\n        if x > 9 {\n            return 0;\n        }\n        x\n    };\n    v.iter().map(|x| g(*x)).sum()\n}\n";
+    let plan = run(text, 2, 7);
+    let result = after(&plan);
+    assert!(!result.contains("Option<u32>"), "{result}");
+    assert!(result.contains("            return 0;\n"), "{result}");
+    assert!(!warns_of_return(&plan), "{:?}", plan.findings);
+}
+
+#[test]
+fn a_selection_ending_on_the_body_tail_keeps_its_returns() {
+    let text = "fn f(v: &[u32]) -> u32 {\n    let n = v.len();\n    if n == 0 {\n        return 1;\n    }\n    v[0] * 2\n}\n";
+    let plan = run(text, 3, 6);
+    let result = after(&plan);
+    assert!(result.contains("    part(n, v)\n}"), "{result}");
+    assert!(
+        result.contains("fn part(n: usize, v: &[u32]) -> u32 {\n"),
+        "{result}"
+    );
+    assert!(result.contains("        return 1;\n"), "{result}");
+    assert!(!warns_of_return(&plan), "{:?}", plan.findings);
+}
+
+#[test]
+fn a_field_of_a_struct_declared_in_another_file_is_typed() {
+    let main = "mod version;\nuse version::Comparator;\n\nfn f(cmp: &Comparator, minor: u64) -> bool {\n    let wanted = cmp.minor;\n    println!(\"{wanted:?}\");\n    wanted.is_some_and(|w| w <= minor)\n}\n";
+    let version = "pub struct Comparator {\n    pub major: u64,\n    pub minor: Option<u64>,\n    pub pre: Vec<Private>,\n}\npub struct Private;\n";
+    let sources = MemorySources::new()
+        .with("src/main.rs", main)
+        .with("src/version.rs", version);
+    let plan = run_in(&sources, "src/main.rs", 5, 6);
+    let result = after(&plan);
+    assert!(result.contains("-> Option<u64> {\n"), "{result}");
+    assert!(
+        !plan.findings.iter().any(|f| f.severity == Severity::Error),
+        "{:?}",
+        plan.findings
+    );
+    // A field whose type this file cannot name stays unknown, with its finding.
+    let main = main.replace("cmp.minor", "&cmp.pre").replace(
+        "wanted.is_some_and(|w| w <= minor)",
+        "wanted.len() as u64 <= minor",
+    );
+    let sources = MemorySources::new()
+        .with("src/main.rs", &main)
+        .with("src/version.rs", version);
+    let plan = run_in(&sources, "src/main.rs", 5, 6);
+    assert!(
+        plan.findings
+            .iter()
+            .any(|f| f.severity == Severity::Error && f.message.contains("the type of `wanted`")),
+        "{}\n{:?}",
+        after(&plan),
+        plan.findings
+    );
+}
