@@ -196,6 +196,32 @@ pub fn jump_carries_value(node: Node<'_>) -> bool {
             .any(|c| c.kind() != "label")
 }
 
+/// The `ref name` pattern (its bytes) and the value of `let ref name = value;` whose name is at
+/// byte `at`: the whole pattern of the `let`, neither `ref mut` nor nested, and a value that is
+/// not a place (`let ref r = v;` borrows `v` where it is; binding it would move it).
+pub fn plain_ref_let(root: Node<'_>, at: usize) -> Option<(Range<usize>, Node<'_>)> {
+    let pattern = root.descendant_for_byte_range(at, at + 1)?.parent()?;
+    let declaration = pattern.parent()?;
+    let whole = pattern.kind() == "ref_pattern"
+        && pattern.named_child_count() == 1
+        && declaration.kind() == "let_declaration"
+        && declaration
+            .child_by_field_name("pattern")
+            .is_some_and(|p| p.id() == pattern.id())
+        && declaration.child_by_field_name("alternative").is_none();
+    let value = declaration.child_by_field_name("value")?;
+    let place = matches!(
+        value.kind(),
+        "identifier"
+            | "self"
+            | "field_expression"
+            | "index_expression"
+            | "unary_expression"
+            | "parenthesized_expression"
+    );
+    (whole && !place).then(|| (pattern.byte_range(), value))
+}
+
 /// The value of a `return_expression` (`e` of `return e`), `None` for a bare `return`.
 pub fn returned_value(node: Node<'_>) -> Option<Node<'_>> {
     (node.kind() == "return_expression")

@@ -1,5 +1,7 @@
-//! Rust extract function with `return`s of the enclosing function in the selection: what the
-//! new function returns instead, what the call site does, and what stays a finding.
+//! Rust extract function handing back what a plain return value cannot: `return`s of the
+//! enclosing function in the selection, a `let ref` binding, a field of a struct declared in
+//! another file. What the new function returns instead, what the call site does, and what stays
+//! a finding.
 
 use crate::refactor::{ExtractRequest, MemorySources, Plan, Request, Severity};
 
@@ -182,5 +184,49 @@ fn a_field_of_a_struct_declared_in_another_file_is_typed() {
         "{}\n{:?}",
         after(&plan),
         plan.findings
+    );
+}
+
+#[test]
+fn a_ref_binding_handed_back_is_returned_as_its_value_and_bound_ref_at_the_call() {
+    let text = "struct Req(u32);\nfn make(n: u32) -> Req {\n    Req(n)\n}\nfn f(n: u32) -> u32 {\n    let ref r = make(n);\n    let Req(v) = r;\n    *v\n}\n";
+    let plan = run(text, 6, 6);
+    let result = after(&plan);
+    assert!(result.contains("    let ref r = part(n);\n"), "{result}");
+    assert!(
+        result.contains("fn part(n: u32) -> Req {\n    let r = make(n);\n    r\n}"),
+        "{result}"
+    );
+    assert!(
+        !plan.findings.iter().any(|f| f.severity == Severity::Error),
+        "{:?}",
+        plan.findings
+    );
+}
+
+#[test]
+fn a_ref_binding_of_a_place_or_read_again_stays_a_finding() {
+    let refused = |text: &str, start: usize, end: usize| {
+        let plan = run(text, start, end);
+        assert!(
+            plan.findings
+                .iter()
+                .any(|f| f.severity == Severity::Error && f.message.contains("bound by `ref`")),
+            "{}\n{:?}",
+            after(&plan),
+            plan.findings
+        );
+    };
+    // `let ref r = v;` borrows `v` in place: `let r = v;` would move it.
+    refused(
+        "fn f(v: Vec<u32>) -> usize {\n    let ref r = v;\n    r.len() + v.len()\n}\n",
+        2,
+        2,
+    );
+    // Read again in the selection, where it is a reference.
+    refused(
+        "fn make() -> Vec<u32> {\n    vec![1]\n}\nfn f() -> usize {\n    let ref r = make();\n    let n: &Vec<u32> = r;\n    n.len() + r.len()\n}\n",
+        5,
+        6,
     );
 }

@@ -125,7 +125,9 @@ fn rust_assignment(returns: &[Returned], call: &str) -> String {
         }
     };
     let declared = |r: &Returned| {
-        if r.mutable {
+        if r.by_ref {
+            format!("ref {}", r.name)
+        } else if r.mutable {
             format!("mut {}", r.name)
         } else {
             r.name.clone()
