@@ -222,6 +222,58 @@ pub fn plain_ref_let(root: Node<'_>, at: usize) -> Option<(Range<usize>, Node<'_
     (whole && !place).then(|| (pattern.byte_range(), value))
 }
 
+/// Whether the value of `block` is the value of the function item `function`: `block` is a
+/// branch of `if`/`else`/`match` expressions that are, in turn, the tail of the function's body.
+pub fn block_value_is_function_value(block: Node<'_>, function: Node<'_>) -> bool {
+    let Some(body) = function.child_by_field_name("body") else {
+        return false;
+    };
+    let mut node = block;
+    while node.id() != body.id() {
+        let Some(parent) = node.parent() else {
+            return false;
+        };
+        let passes = match parent.kind() {
+            "if_expression" => ["consequence", "alternative"].iter().any(|field| {
+                parent
+                    .child_by_field_name(field)
+                    .is_some_and(|c| c.id() == node.id())
+            }),
+            "else_clause" | "match_block" => true,
+            "match_arm" => parent
+                .child_by_field_name("value")
+                .is_some_and(|v| v.id() == node.id()),
+            "match_expression" => parent
+                .child_by_field_name("body")
+                .is_some_and(|b| b.id() == node.id()),
+            "expression_statement" => node.next_sibling().is_none_or(|n| n.kind() != ";"),
+            "block" => is_block_tail(parent, node),
+            _ => false,
+        };
+        if !passes {
+            return false;
+        }
+        node = parent;
+    }
+    true
+}
+
+/// Whether `node` is the last code of `block` and gives its value (no `;` after it).
+fn is_block_tail(block: Node<'_>, node: Node<'_>) -> bool {
+    let mut last = None;
+    for child in block.named_children(&mut block.walk()) {
+        if !is_comment(child) {
+            last = Some(child);
+        }
+    }
+    last.is_some_and(|l| l.id() == node.id())
+        && node.next_sibling().is_none_or(|n| n.kind() != ";")
+        && (node.kind() != "expression_statement"
+            || node
+                .child(node.child_count().saturating_sub(1))
+                .is_none_or(|c| c.kind() != ";"))
+}
+
 /// The value of a `return_expression` (`e` of `return e`), `None` for a bare `return`.
 pub fn returned_value(node: Node<'_>) -> Option<Node<'_>> {
     (node.kind() == "return_expression")

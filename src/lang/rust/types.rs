@@ -538,6 +538,10 @@ fn call_type(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Option<
                 ("String" | "std::string::String", "from_utf8") => {
                     return Some("Result<String, std::string::FromUtf8Error>".to_string());
                 }
+                // std constructors of a type the file names (it is written right there).
+                ("DefaultHasher" | "RandomState", "new") | ("Instant" | "SystemTime", "now") => {
+                    return Some(path);
+                }
                 _ => {}
             }
             let owner = if path == "Self" {

@@ -439,3 +439,24 @@ fn probe(width: Option<usize>, flag: bool) -> bool {
         assert_eq!(got.as_deref(), want, "{name}");
     }
 }
+
+#[test]
+fn std_constructors_of_a_type_the_file_names() {
+    let text = "\
+use std::collections::hash_map::DefaultHasher;
+use std::time::Instant;
+fn probe() {
+    let h = DefaultHasher::new();
+    let t = Instant::now();
+    let u = Unknown::new();
+}
+";
+    assert_eq!(
+        types_of(text, &["h", "t", "u"]),
+        vec![
+            Some("DefaultHasher".to_string()),
+            Some("Instant".to_string()),
+            None
+        ]
+    );
+}

@@ -230,3 +230,30 @@ fn a_ref_binding_of_a_place_or_read_again_stays_a_finding() {
         6,
     );
 }
+
+#[test]
+fn a_branch_of_the_body_tail_returns_the_function_type() {
+    let text = "fn pick(input: &str) -> Option<(char, &str)> {\n    if input.starts_with('x') {\n        Some(('x', &input[1..]))\n    } else if input.is_empty() {\n        None\n    } else {\n        Some(('y', input))\n    }\n}\n";
+    let plan = run(text, 3, 3);
+    let result = after(&plan);
+    assert!(result.contains("        part(input)\n"), "{result}");
+    assert!(
+        result.contains("fn part(input: &str) -> Option<(char, &str)> {\n"),
+        "{result}"
+    );
+    // The last `else` of the chain too.
+    let plan = run(text, 7, 7);
+    assert!(
+        after(&plan).contains("fn part(input: &str) -> Option<(char, &str)> {\n"),
+        "{}",
+        after(&plan)
+    );
+    // A branch of an `if` that is a statement, not the body's value, has no such type.
+    let text = "fn pick(input: &str) -> usize {\n    if input.is_empty() {\n        println!(\"empty\")\n    } else {\n        println!(\"{input}\")\n    }\n    input.len()\n}\n";
+    let plan = run(text, 3, 3);
+    assert!(
+        !after(&plan).contains("-> usize {\n    println"),
+        "{}",
+        after(&plan)
+    );
+}

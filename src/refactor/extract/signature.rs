@@ -412,7 +412,18 @@ fn tail_type(cx: &Context<'_, '_>, tail: Node<'_>, enclosing: Option<&str>) -> O
                 resolve: &resolve,
                 elsewhere: cx.elsewhere,
             };
-            types::expression_type(&scope, tail).filter(|t| t != "()")
+            types::expression_type(&scope, tail)
+                .or_else(|| {
+                    // A branch of an `if`/`match` that is the function body's own tail.
+                    let function = cx.target.function?;
+                    crate::lang::rust::statements::block_value_is_function_value(
+                        cx.selection.block,
+                        function,
+                    )
+                    .then(|| enclosing.map(str::to_string))
+                    .flatten()
+                })
+                .filter(|t| t != "()")
         }
     }
 }
