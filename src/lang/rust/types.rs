@@ -519,6 +519,9 @@ fn call_type(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Option<
     match function.kind() {
         "identifier" => {
             let name = node_text(function, text);
+            if super::items::plain_tuple_struct(scope.root, text, name) {
+                return Some(name.to_string());
+            }
             function_return(scope.root, text, None, name).or_else(|| {
                 let asked = Elsewhere::Return { owner: "", name };
                 scope.elsewhere.and_then(|find| find(asked))

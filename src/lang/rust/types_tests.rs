@@ -294,11 +294,13 @@ fn probe(v: Vec<u8>, limit: u16, unknown: Thing) {
         // Only neutral uses (`+= 1`, a cast, a formatting macro): Rust's default.
         Some("i32"),
         Some("f64"),
-        // Handed to a method the reading does not know, bound to an untyped local, shifted:
-        // the use may decide the type, so it stays unknown.
+        // Handed to a method the reading does not know: the use may decide the type, so it
+        // stays unknown.
         None,
-        None,
+        // Bound to an untyped local whose own uses decide nothing: Rust's default.
+        Some("i32"),
         Some("i64"),
+        // Shifted: the shift amount's type says nothing of it.
         None,
         Some("u8"),
     ];
@@ -457,6 +459,36 @@ fn probe() {
             Some("DefaultHasher".to_string()),
             Some("Instant".to_string()),
             None
+        ]
+    );
+}
+
+#[test]
+fn numbers_typed_through_the_locals_they_initialize_and_the_function_value() {
+    let text = "\
+fn probe() -> u64 {
+    let n = 1;
+    let k = n * n;
+    let m = k + 1;
+    let a = 2;
+    let b = a;
+    let c = 3;
+    if c > 0 {
+        return b;
+    }
+    let d = 4;
+    d + 1
+}
+";
+    assert_eq!(
+        types_of(text, &["n", "k", "a", "b", "c", "d"]),
+        vec![
+            Some("i32".to_string()),
+            Some("i32".to_string()),
+            Some("u64".to_string()),
+            Some("u64".to_string()),
+            Some("i32".to_string()),
+            Some("u64".to_string()),
         ]
     );
 }

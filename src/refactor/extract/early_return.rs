@@ -43,7 +43,7 @@ impl EarlyReturn {
     /// The body's last line, `value` being what it handed back before (`(a, b)`).
     pub fn fall_through(&self, value: Option<&str>) -> String {
         match self {
-            EarlyReturn::Bool => "false".to_string(),
+            EarlyReturn::Bool => false.to_string(),
             EarlyReturn::Option { .. } => "None".to_string(),
             EarlyReturn::ControlFlow { .. } => {
                 format!("{CONTROL_FLOW}::Continue({})", value.unwrap_or("()"))

@@ -98,10 +98,7 @@ pub fn plan(
     let handled = diagnose::Handled {
         names: data_flow.handled.clone(),
         question_marks: shape.question_marks_work,
-        // The new function returns what the enclosing one does, and the call is returned.
-        final_return: shape.exit == signature::Exit::Return
-            || (shape.exit == signature::Exit::Tail && shape.question_marks_work)
-            || shape.early_return.is_some(),
+        final_return: shape.returns_reach_the_caller(),
         tail: shape.exit == signature::Exit::Tail,
         generics: shape.declared_generics.clone(),
         yields: shape.yield_from,

@@ -71,6 +71,15 @@ pub struct Shape {
 }
 
 impl Shape {
+    /// The selection's `return`s still leave the enclosing function: the call is returned (or
+    /// is the body's value and the new function returns what the enclosing one does), or they
+    /// come back through the new function's value.
+    pub fn returns_reach_the_caller(&self) -> bool {
+        self.exit == Exit::Return
+            || (self.exit == Exit::Tail && self.question_marks_work)
+            || self.early_return.is_some()
+    }
+
     /// The statement that replaces the selection, around the call expression (`self.f(a)`, with
     /// `await` already applied).
     pub fn call_statement(&self, lang: Language, call: &str, flow: &DataFlow) -> String {
