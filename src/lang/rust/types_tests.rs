@@ -492,3 +492,21 @@ fn probe() -> u64 {
         ]
     );
 }
+
+#[test]
+fn a_plain_tuple_struct_constructor_types_the_local() {
+    let text = "\
+struct Counter(i32);
+struct Wrapper<T>(T);
+struct Named { n: i32 }
+fn probe() {
+    let c = Counter(0);
+    let w = Wrapper(1);
+    let named = Named { n: 0 };
+}
+";
+    assert_eq!(
+        types_of(text, &["c", "w", "named"]),
+        vec![Some("Counter".to_string()), None, Some("Named".to_string())]
+    );
+}
