@@ -257,3 +257,28 @@ fn a_branch_of_the_body_tail_returns_the_function_type() {
         after(&plan)
     );
 }
+
+#[test]
+fn a_type_another_file_imports_from_a_crate_is_written_by_its_full_path() {
+    let main = "mod util;\nuse util::{parse_err, thing};\n\nfn f() -> String {\n    let err = parse_err(\"x\");\n    let t = thing();\n    format!(\"{err} {}\", t.0)\n}\n";
+    let util = "use std::num::ParseIntError;\nmod parse {\n    pub struct Thing(pub u8);\n}\nuse parse::Thing;\n\npub fn parse_err(s: &str) -> ParseIntError {\n    s.parse::<u8>().unwrap_err()\n}\n\npub fn thing() -> Thing {\n    Thing(1)\n}\n";
+    let sources = MemorySources::new()
+        .with("src/main.rs", main)
+        .with("src/util.rs", util);
+    let plan = run_in(&sources, "src/main.rs", 5, 5);
+    assert!(
+        after(&plan).contains("fn part() -> std::num::ParseIntError {\n"),
+        "{}",
+        after(&plan)
+    );
+    // `parse` is a module of the other file, not a crate: the type stays unknown.
+    let plan = run_in(&sources, "src/main.rs", 6, 6);
+    assert!(
+        plan.findings
+            .iter()
+            .any(|f| f.severity == Severity::Error && f.message.contains("the type of `t`")),
+        "{}\n{:?}",
+        after(&plan),
+        plan.findings
+    );
+}

@@ -9,6 +9,7 @@
 mod destination;
 mod diagnose;
 mod early_return;
+mod elsewhere;
 mod flow;
 mod jumps;
 mod notes;
@@ -59,7 +60,7 @@ pub fn plan(
     let names = crate::lang::names::Names::collect(lang, target.region, text);
     destination::check_name(lang, &tree, text, &target, &names, name)?;
 
-    let elsewhere = ElsewhereReturns {
+    let elsewhere = elsewhere::ElsewhereReturns {
         sources,
         file: &request.file,
         names_here: match lang {
@@ -180,93 +181,6 @@ pub fn plan(
         details,
         ..Plan::default()
     })
-}
-
-/// Types any Rust file can name without an import.
-const PRELUDE_TYPES: &[&str] = &[
-    "String", "Vec", "Option", "Result", "Box", "Self", "Some", "None", "Ok", "Err", "str",
-];
-
-/// Return types of methods and types of fields declared in the project's other files, read
-/// once per question.
-struct ElsewhereReturns<'a> {
-    sources: &'a dyn Sources,
-    file: &'a str,
-    /// The names this file binds at its top level (items and imports): a type read elsewhere
-    /// is only used when every name it holds is one of them or of the prelude.
-    names_here: std::collections::HashSet<String>,
-    found: std::cell::RefCell<std::collections::HashMap<(String, String), Option<String>>>,
-}
-
-impl ElsewhereReturns<'_> {
-    fn answer(&self, asked: crate::lang::rust::types::Elsewhere<'_>) -> Option<String> {
-        use crate::lang::rust::types::Elsewhere;
-        let (owner, key_name) = match asked {
-            Elsewhere::Return { owner, name } => (owner, name.to_string()),
-            Elsewhere::Field { owner, field } => (owner, format!(".{field}")),
-        };
-        let key = (owner.to_string(), key_name);
-        if let Some(found) = self.found.borrow().get(&key) {
-            return found.clone();
-        }
-        let declared = match asked {
-            Elsewhere::Return { owner, name } => self.look_up(owner, name),
-            Elsewhere::Field { owner, field } => self.field_of(owner, field),
-        };
-        let found = declared
-            .map(|ty| crate::lang::rust::types::self_replaced(&ty, Some(owner)))
-            .filter(|ty| {
-                crate::lang::rust::types::type_names(ty)
-                    .iter()
-                    .all(|n| self.names_here.contains(*n) || PRELUDE_TYPES.contains(n))
-            });
-        self.found.borrow_mut().insert(key, found.clone());
-        found
-    }
-
-    /// The declared type of `field` of the struct `owner` in another file.
-    fn field_of(&self, owner: &str, field: &str) -> Option<String> {
-        if owner.is_empty() {
-            return None;
-        }
-        let files = self
-            .sources
-            .files_mentioning(Language::Rust, &format!("struct {owner}"))
-            .ok()?;
-        files
-            .files
-            .iter()
-            .filter(|f| f.path != self.file)
-            .find_map(|file| {
-                let tree = self.sources.parsed().tree(Language::Rust, file);
-                crate::lang::rust::types::struct_field_type(
-                    tree.root_node(),
-                    &file.text,
-                    owner,
-                    field,
-                )
-            })
-    }
-
-    fn look_up(&self, owner: &str, name: &str) -> Option<String> {
-        let files = self
-            .sources
-            .files_mentioning(Language::Rust, &format!("fn {name}"))
-            .ok()?;
-        files
-            .files
-            .iter()
-            .filter(|f| f.path != self.file)
-            .find_map(|file| {
-                let tree = self.sources.parsed().tree(Language::Rust, file);
-                crate::lang::rust::types::function_return(
-                    tree.root_node(),
-                    &file.text,
-                    (!owner.is_empty()).then_some(owner),
-                    name,
-                )
-            })
-    }
 }
 
 /// What the data flow could not settle, as findings: a Python name returned but assigned on
