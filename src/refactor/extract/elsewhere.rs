@@ -8,6 +8,7 @@ use tree_sitter::Tree;
 
 use crate::lang::Language;
 use crate::lang::rust::imports::{self, PathTo};
+use crate::lang::rust::paths;
 use crate::lang::rust::types;
 use crate::refactor::Sources;
 
@@ -105,7 +106,7 @@ impl ElsewhereReturns<'_> {
             let from_a_crate = |head: &[String], inline: &[String]| {
                 inline.is_empty()
                     && head.first().is_some_and(|h| {
-                        !matches!(h.as_str(), "crate" | "self" | "super")
+                        !paths::starts_in_this_crate(h)
                             && !bound_there.contains(h)
                             && !self.names_here.contains(h)
                     })
