@@ -282,3 +282,21 @@ fn a_type_another_file_imports_from_a_crate_is_written_by_its_full_path() {
         plan.findings
     );
 }
+
+#[test]
+fn a_module_this_file_declares_is_asked_first() {
+    let main = "mod util;\nuse util::*;\n\nfn f() -> u8 {\n    let x = make();\n    println!(\"{x}\");\n    x\n}\n";
+    // `src/another.rs` comes first by path, and its `make` is not the one `main.rs` calls.
+    let another = "pub struct Another;\npub fn make() -> Another {\n    Another\n}\n";
+    let util = "pub fn make() -> u8 {\n    1\n}\n";
+    let sources = MemorySources::new()
+        .with("src/main.rs", main)
+        .with("src/another.rs", another)
+        .with("src/util.rs", util);
+    let plan = run_in(&sources, "src/main.rs", 5, 6);
+    assert!(
+        after(&plan).contains("fn part() -> u8 {\n"),
+        "{}",
+        after(&plan)
+    );
+}

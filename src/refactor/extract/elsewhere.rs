@@ -74,15 +74,15 @@ impl ElsewhereReturns<'_> {
         read: impl Fn(&Tree, &str) -> Option<String>,
     ) -> Option<(String, Vec<String>)> {
         let files = self.sources.files_mentioning(Language::Rust, word).ok()?;
-        files
-            .files
-            .iter()
-            .filter(|f| f.path != self.file)
-            .find_map(|file| {
-                let tree = self.sources.parsed().tree(Language::Rust, file);
-                let ty = read(&tree, &file.text)?;
-                Some(self.with_crate_paths(ty, &tree, &file.text))
-            })
+        let mut others: Vec<_> = files.files.iter().filter(|f| f.path != self.file).collect();
+        // A module this file declares or imports (`mod util;`, `use crate::util::*`) first: the
+        // name it calls is more likely that module's than another file's of the same name.
+        others.sort_by_key(|f| !self.names_here.contains(module_name(&f.path)));
+        others.into_iter().find_map(|file| {
+            let tree = self.sources.parsed().tree(Language::Rust, file);
+            let ty = read(&tree, &file.text)?;
+            Some(self.with_crate_paths(ty, &tree, &file.text))
+        })
     }
 
     /// `ty` as read in another file, each name this file cannot name that the other file
@@ -124,6 +124,13 @@ impl ElsewhereReturns<'_> {
         }
         (ty, heads)
     }
+}
+
+/// The module a file is: `tests/util/mod.rs` → `util`, `src/parse.rs` → `parse`.
+fn module_name(path: &str) -> &str {
+    let path = path.strip_suffix("/mod.rs").unwrap_or(path);
+    let file = path.rsplit('/').next().unwrap_or(path);
+    file.strip_suffix(".rs").unwrap_or(file)
 }
 
 /// `ty` with each whole name `word` that is not already a path's tail replaced by `by`.
