@@ -204,6 +204,24 @@ pub fn inherent_impl_header(impl_item: Node<'_>, text: &str) -> Result<String, S
 }
 
 /// Whether the file defines a struct, enum, union or type alias called `name`.
+/// Whether the file (under `root`) declares `struct name(..)`, a tuple struct without generics:
+/// `name(..)` then makes a value of type `name`.
+pub fn plain_tuple_struct(root: Node<'_>, text: &str, name: &str) -> bool {
+    let mut found = false;
+    crate::lang::walk_node(root, |n| {
+        if n.kind() == "struct_item"
+            && n.child_by_field_name("name")
+                .is_some_and(|x| node_text(x, text) == name)
+        {
+            found = n.child_by_field_name("type_parameters").is_none()
+                && n.child_by_field_name("body")
+                    .is_some_and(|b| b.kind() == "ordered_field_declaration_list");
+        }
+        !found && !matches!(n.kind(), "function_item" | "block")
+    });
+    found
+}
+
 pub fn defines_type(tree: &Tree, text: &str, name: &str) -> bool {
     let mut found = false;
     walk_tree(tree, |node| {

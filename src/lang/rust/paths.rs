@@ -203,6 +203,12 @@ pub fn last_path_segment(path: &str) -> String {
         .to_string()
 }
 
+/// Whether a path's first segment points inside this crate (`crate`, `self`, `super`) rather
+/// than naming another crate or an item in scope.
+pub fn starts_in_this_crate(head: &str) -> bool {
+    matches!(head, "crate" | "self" | "super")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

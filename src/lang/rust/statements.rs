@@ -196,6 +196,110 @@ pub fn jump_carries_value(node: Node<'_>) -> bool {
             .any(|c| c.kind() != "label")
 }
 
+/// The `ref name` pattern (its bytes) and the value of `let ref name = value;` whose name is at
+/// byte `at`: the whole pattern of the `let`, neither `ref mut` nor nested, and a value that is
+/// not a place (`let ref r = v;` borrows `v` where it is; binding it would move it).
+pub fn plain_ref_let(root: Node<'_>, at: usize) -> Option<(Range<usize>, Node<'_>)> {
+    let pattern = root.descendant_for_byte_range(at, at + 1)?.parent()?;
+    let declaration = pattern.parent()?;
+    let whole = pattern.kind() == "ref_pattern"
+        && pattern.named_child_count() == 1
+        && declaration.kind() == "let_declaration"
+        && declaration
+            .child_by_field_name("pattern")
+            .is_some_and(|p| p.id() == pattern.id())
+        && declaration.child_by_field_name("alternative").is_none();
+    let value = declaration.child_by_field_name("value")?;
+    let place = matches!(
+        value.kind(),
+        "identifier"
+            | "self"
+            | "field_expression"
+            | "index_expression"
+            | "unary_expression"
+            | "parenthesized_expression"
+    );
+    (whole && !place).then(|| (pattern.byte_range(), value))
+}
+
+/// Whether the value of `block` is the value of the function item `function`: `block` is a
+/// branch of `if`/`else`/`match` expressions that are, in turn, the tail of the function's body.
+pub fn block_value_is_function_value(block: Node<'_>, function: Node<'_>) -> bool {
+    let Some(body) = function.child_by_field_name("body") else {
+        return false;
+    };
+    let mut node = block;
+    while node.id() != body.id() {
+        let Some(parent) = node.parent() else {
+            return false;
+        };
+        let passes = match parent.kind() {
+            "if_expression" => ["consequence", "alternative"].iter().any(|field| {
+                parent
+                    .child_by_field_name(field)
+                    .is_some_and(|c| c.id() == node.id())
+            }),
+            "else_clause" | "match_block" => true,
+            "match_arm" => parent
+                .child_by_field_name("value")
+                .is_some_and(|v| v.id() == node.id()),
+            "match_expression" => parent
+                .child_by_field_name("body")
+                .is_some_and(|b| b.id() == node.id()),
+            "expression_statement" => node.next_sibling().is_none_or(|n| n.kind() != ";"),
+            "block" => is_block_tail(parent, node),
+            _ => false,
+        };
+        if !passes {
+            return false;
+        }
+        node = parent;
+    }
+    true
+}
+
+/// Whether `node` is the last code of `block` and gives its value (no `;` after it).
+fn is_block_tail(block: Node<'_>, node: Node<'_>) -> bool {
+    let mut last = None;
+    for child in block.named_children(&mut block.walk()) {
+        if !is_comment(child) {
+            last = Some(child);
+        }
+    }
+    last.is_some_and(|l| l.id() == node.id())
+        && node.next_sibling().is_none_or(|n| n.kind() != ";")
+        && (node.kind() != "expression_statement"
+            || node
+                .child(node.child_count().saturating_sub(1))
+                .is_none_or(|c| c.kind() != ";"))
+}
+
+/// The value of a `return_expression` (`e` of `return e`), `None` for a bare `return`.
+pub fn returned_value(node: Node<'_>) -> Option<Node<'_>> {
+    (node.kind() == "return_expression")
+        .then(|| node.named_child(0))
+        .flatten()
+}
+
+/// Whether a closure or an `async` block lies between `node` and the function item `function`
+/// around it: a `return` there leaves that closure or block, not the function.
+pub fn inside_closure(node: Node<'_>, function: Node<'_>) -> bool {
+    let mut current = node.parent();
+    while let Some(n) = current {
+        if n.id() == function.id() {
+            return false;
+        }
+        if matches!(
+            n.kind(),
+            "closure_expression" | "async_block" | "function_item"
+        ) {
+            return true;
+        }
+        current = n.parent();
+    }
+    false
+}
+
 /// `return`, `break`/`continue` (with the loop or labelled block they target), `?` and
 /// `.await` in `statement`, nested functions left out.
 pub fn control_flow<'t>(statement: Node<'t>, text: &str) -> Vec<Flow<'t>> {

@@ -18,16 +18,27 @@ pub struct TypeScope<'a, 't> {
     pub text: &'a str,
     pub self_type: Option<&'a str>,
     pub resolve: &'a dyn Fn(&str, usize) -> Option<usize>,
-    /// The declared return type of the method `name` of the type `owner` (first argument; ""
-    /// for a free function) in the project's other files, when this file has none.
-    pub elsewhere: Option<&'a dyn Fn(&str, &str) -> Option<String>>,
+    /// What the project's other files declare, when this file does not say.
+    pub elsewhere: Option<&'a dyn Fn(Elsewhere<'_>) -> Option<String>>,
+}
+
+/// A question about a declaration in the project's other files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Elsewhere<'n> {
+    /// The declared return type of the method `name` of the type `owner` ("" for a free
+    /// function).
+    Return { owner: &'n str, name: &'n str },
+    /// The declared type of the field `field` of the struct `owner`.
+    Field { owner: &'n str, field: &'n str },
 }
 
 impl TypeScope<'_, '_> {
     /// The return type of method `name` of `owner`: this file first, then the project's.
     fn method_return(&self, owner: &str, name: &str) -> Option<String> {
-        function_return(self.root, self.text, Some(owner), name)
-            .or_else(|| self.elsewhere.and_then(|find| find(owner, name)))
+        function_return(self.root, self.text, Some(owner), name).or_else(|| {
+            self.elsewhere
+                .and_then(|find| find(Elsewhere::Return { owner, name }))
+        })
     }
 }
 
@@ -421,7 +432,8 @@ fn binary_type(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Optio
     (numeric || left == "String" && operator == "+").then_some(left)
 }
 
-/// `self.f`, `local.f`, `x.0`: the field's declared type in a struct of this file.
+/// `self.f`, `local.f`, `x.0`: the field's declared type in a struct of this file, else of the
+/// project's other files.
 fn field_type(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Option<String> {
     let value = expr.child_by_field_name("value")?;
     let field = node_text(expr.child_by_field_name("field")?, scope.text);
@@ -432,7 +444,13 @@ fn field_type(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Option
         let bare = strip_references(&ty);
         bare.split('<').next().unwrap_or(bare).trim().to_string()
     };
-    struct_field_type(scope.root, scope.text, &owner, field)
+    struct_field_type(scope.root, scope.text, &owner, field).or_else(|| {
+        let asked = Elsewhere::Field {
+            owner: &owner,
+            field,
+        };
+        scope.elsewhere.and_then(|find| find(asked))
+    })
 }
 
 /// The declared type of field `field` (a name or a position) of the struct `name` of this file.
@@ -501,8 +519,13 @@ fn call_type(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Option<
     match function.kind() {
         "identifier" => {
             let name = node_text(function, text);
-            function_return(scope.root, text, None, name)
-                .or_else(|| scope.elsewhere.and_then(|find| find("", name)))
+            if super::items::plain_tuple_struct(scope.root, text, name) {
+                return Some(name.to_string());
+            }
+            function_return(scope.root, text, None, name).or_else(|| {
+                let asked = Elsewhere::Return { owner: "", name };
+                scope.elsewhere.and_then(|find| find(asked))
+            })
         }
         "scoped_identifier" => {
             let path = type_text(function.child_by_field_name("path")?, text);
@@ -517,6 +540,10 @@ fn call_type(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Option<
                 }
                 ("String" | "std::string::String", "from_utf8") => {
                     return Some("Result<String, std::string::FromUtf8Error>".to_string());
+                }
+                // std constructors of a type the file names (it is written right there).
+                ("DefaultHasher" | "RandomState", "new") | ("Instant" | "SystemTime", "now") => {
+                    return Some(path);
                 }
                 _ => {}
             }
@@ -842,6 +869,9 @@ pub fn is_copy(ty: &str) -> bool {
     }
     if ty.starts_with("*const ") || ty.starts_with("*mut ") || ty.starts_with("fn(") {
         return true;
+    }
+    if let Some(inner) = ty.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')) {
+        return is_copy(inner);
     }
     if let Some(inner) = ty.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
         return split_top_level(inner, ',')

@@ -294,11 +294,13 @@ fn probe(v: Vec<u8>, limit: u16, unknown: Thing) {
         // Only neutral uses (`+= 1`, a cast, a formatting macro): Rust's default.
         Some("i32"),
         Some("f64"),
-        // Handed to a method the reading does not know, bound to an untyped local, shifted:
-        // the use may decide the type, so it stays unknown.
+        // Handed to a method the reading does not know: the use may decide the type, so it
+        // stays unknown.
         None,
-        None,
+        // Bound to an untyped local whose own uses decide nothing: Rust's default.
+        Some("i32"),
         Some("i64"),
+        // Shifted: the shift amount's type says nothing of it.
         None,
         Some("u8"),
     ];
@@ -438,4 +440,73 @@ fn probe(width: Option<usize>, flag: bool) -> bool {
     for ((name, got), want) in names.iter().zip(&got).zip(want) {
         assert_eq!(got.as_deref(), want, "{name}");
     }
+}
+
+#[test]
+fn std_constructors_of_a_type_the_file_names() {
+    let text = "\
+use std::collections::hash_map::DefaultHasher;
+use std::time::Instant;
+fn probe() {
+    let h = DefaultHasher::new();
+    let t = Instant::now();
+    let u = Unknown::new();
+}
+";
+    assert_eq!(
+        types_of(text, &["h", "t", "u"]),
+        vec![
+            Some("DefaultHasher".to_string()),
+            Some("Instant".to_string()),
+            None
+        ]
+    );
+}
+
+#[test]
+fn numbers_typed_through_the_locals_they_initialize_and_the_function_value() {
+    let text = "\
+fn probe() -> u64 {
+    let n = 1;
+    let k = n * n;
+    let m = k + 1;
+    let a = 2;
+    let b = a;
+    let c = 3;
+    if c > 0 {
+        return b;
+    }
+    let d = 4;
+    d + 1
+}
+";
+    assert_eq!(
+        types_of(text, &["n", "k", "a", "b", "c", "d"]),
+        vec![
+            Some("i32".to_string()),
+            Some("i32".to_string()),
+            Some("u64".to_string()),
+            Some("u64".to_string()),
+            Some("i32".to_string()),
+            Some("u64".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn a_plain_tuple_struct_constructor_types_the_local() {
+    let text = "\
+struct Counter(i32);
+struct Wrapper<T>(T);
+struct Named { n: i32 }
+fn probe() {
+    let c = Counter(0);
+    let w = Wrapper(1);
+    let named = Named { n: 0 };
+}
+";
+    assert_eq!(
+        types_of(text, &["c", "w", "named"]),
+        vec![Some("Counter".to_string()), None, Some("Named".to_string())]
+    );
 }

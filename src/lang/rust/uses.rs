@@ -17,7 +17,10 @@ use super::types::{
 };
 
 /// Uses are read only this deep in a chain of locals (each use may read another local's type).
-const USE_DEPTH: usize = 3;
+const USE_DEPTH: usize = 5;
+
+/// `let m = n; let k = m;`: how many such locals are followed to read `n`'s type.
+const LET_CHAIN_DEPTH: usize = 8;
 
 /// What one use says of the local's type.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,20 +75,15 @@ pub(super) fn from_uses(
             (open_kind(&head)?, head)
         }
     };
-    let mut found: Option<String> = None;
-    let mut undecided = false;
-    for use_ in uses_of(scope, declaration, at) {
-        let said = match open {
-            Open::Integer | Open::Float => expected(scope, use_, depth),
-            Open::Sequence | Open::Map => collection_use(scope, use_, &head, open, depth),
-        };
-        match said {
-            Type(ty) if found.as_ref().is_some_and(|f| *f != ty) => return None,
-            Type(ty) => found = Some(ty),
-            Neutral => {}
-            Unknown => undecided = true,
-        }
-    }
+    let said = uses_say(scope, declaration, at, |use_| match open {
+        Open::Integer | Open::Float => expected(scope, use_, depth),
+        Open::Sequence | Open::Map => collection_use(scope, use_, &head, open, depth),
+    })?;
+    let (found, undecided) = match said {
+        Type(ty) => (Some(ty), false),
+        Neutral => (None, false),
+        Unknown => (None, true),
+    };
     let fits = |ty: &str| match open {
         Open::Integer => INTEGERS.contains(&ty),
         Open::Float => FLOATS.contains(&ty),
@@ -106,6 +104,80 @@ pub(super) fn from_uses(
             Open::Float => Some("f64".to_string()),
             Open::Sequence | Open::Map => None,
         },
+    }
+}
+
+/// What the uses of the binding at byte `at` say together: the one type they decide, `Neutral`
+/// when none decides, `Unknown` when one may decide and the reading cannot tell; `None` when two
+/// decide different types.
+fn uses_say<'t>(
+    scope: &TypeScope<'_, 't>,
+    declaration: Node<'t>,
+    at: usize,
+    said_by: impl Fn(Node<'t>) -> Constraint,
+) -> Option<Constraint> {
+    let mut found: Option<String> = None;
+    let mut undecided = false;
+    for use_ in uses_of(scope, declaration, at) {
+        match said_by(use_) {
+            Type(ty) if found.as_ref().is_some_and(|f| *f != ty) => return None,
+            Type(ty) => found = Some(ty),
+            Neutral => {}
+            Unknown => undecided = true,
+        }
+    }
+    Some(match found {
+        Some(ty) => Type(ty),
+        None if undecided => Unknown,
+        None => Neutral,
+    })
+}
+
+/// `let m = n;` (or `n + 1`) with no annotation: `m`'s own uses say what `n` is.
+fn let_of_number<'t>(scope: &TypeScope<'_, 't>, declaration: Node<'t>, depth: usize) -> Constraint {
+    // Each step reads a later `let` of the function, so the chain ends; the bound is for cost.
+    if depth > LET_CHAIN_DEPTH {
+        return Unknown;
+    }
+    let Some(pattern) = declaration.child_by_field_name("pattern") else {
+        return Unknown;
+    };
+    let name = match pattern.kind() {
+        "identifier" => pattern,
+        "mut_pattern" => match pattern.named_children(&mut pattern.walk()).last() {
+            Some(n) if n.kind() == "identifier" => n,
+            _ => return Unknown,
+        },
+        _ => return Unknown,
+    };
+    uses_say(scope, declaration, name.start_byte(), |use_| {
+        expected(scope, use_, depth + 1)
+    })
+    .unwrap_or(Unknown)
+}
+
+/// The value `node` is the enclosing function's own (its body's tail, through `if`/`match`
+/// branches, or a `return`): the function's declared return type, if it says one.
+fn function_value(scope: &TypeScope<'_, '_>, node: Node<'_>, parent: Node<'_>) -> Constraint {
+    let mut function = parent;
+    while function.kind() != "function_item" {
+        if matches!(function.kind(), "closure_expression" | "async_block") {
+            return Unknown;
+        }
+        match function.parent() {
+            Some(p) => function = p,
+            None => return Unknown,
+        }
+    }
+    let value = parent.kind() == "return_expression"
+        || super::statements::block_value_is_function_value(node, function);
+    let declared = function
+        .child_by_field_name("return_type")
+        .map(|t| type_text(t, scope.text));
+    if value {
+        number_type(declared)
+    } else {
+        Unknown
     }
 }
 
@@ -222,8 +294,15 @@ fn expected<'t>(scope: &TypeScope<'_, 't>, node: Node<'t>, depth: usize) -> Cons
         let right = parent.child_by_field_name("right")?;
         Some(if left.id() == node.id() { right } else { left })
     };
+    // `n * n`: the other operand is the same local.
+    let same_local = |other: Node<'_>| {
+        let name = node_text(node, text);
+        other.kind() == "identifier"
+            && node_text(other, text) == name
+            && (scope.resolve)(name, other.start_byte()) == (scope.resolve)(name, node.start_byte())
+    };
     let operand = |other: Node<'_>| {
-        if is_open_number(other, text) {
+        if is_open_number(other, text) || same_local(other) {
             Neutral
         } else {
             number_type(expression_type_at(scope, other, depth + 1))
@@ -272,8 +351,9 @@ fn expected<'t>(scope: &TypeScope<'_, 't>, node: Node<'t>, depth: usize) -> Cons
         },
         "let_declaration" => match parent.child_by_field_name("type") {
             Some(ty) => number_type(Some(type_text(ty, text))),
-            None => Unknown,
+            None => let_of_number(scope, parent, depth),
         },
+        "block" | "return_expression" => function_value(scope, node, parent),
         "index_expression" => {
             let indexed = parent.named_child(0);
             let is_index = parent.named_child(1).is_some_and(|i| i.id() == node.id());

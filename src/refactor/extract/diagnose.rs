@@ -58,9 +58,9 @@ pub struct Context<'a, 't> {
     pub names: &'a Names,
     pub new_name: &'a str,
     pub handled: &'a Handled,
-    /// Rust: the return type of a method (`owner`, `name`) declared in another file of the
-    /// project (see [`crate::lang::rust::types::TypeScope`]).
-    pub elsewhere: Option<&'a dyn Fn(&str, &str) -> Option<String>>,
+    /// Rust: the return type of a method or the type of a field declared in another file of
+    /// the project (see [`crate::lang::rust::types::TypeScope`]).
+    pub elsewhere: Option<&'a dyn Fn(crate::lang::rust::types::Elsewhere<'_>) -> Option<String>>,
 }
 
 pub fn diagnose(cx: &Context<'_, '_>) -> Diagnosis {

@@ -75,6 +75,9 @@ pub struct Returned {
     pub ty: Option<String>,
     /// 1-based line where the selection binds or assigns it.
     pub line: usize,
+    /// Rust: bound by `let ref name = value;` and not read again in the selection: the new
+    /// function binds the value itself and returns it, and the call binds it `ref`.
+    pub by_ref: bool,
 }
 
 /// A change to the moved text so a parameter passed by reference means the same: `*` before
@@ -91,6 +94,8 @@ pub struct DataFlow {
     pub parameters: Vec<Parameter>,
     pub returns: Vec<Returned>,
     pub derefs: Vec<Deref>,
+    /// Rust: the `ref name` patterns the new function writes `name` (see [`Returned::by_ref`]).
+    pub unref: Vec<(std::ops::Range<usize>, String)>,
     /// Names whose reads and writes across the selection's edge the flow handles: the findings
     /// need not report them.
     pub handled: HashSet<String>,
@@ -226,57 +231,106 @@ pub fn analyse(cx: &Context<'_, '_>) -> DataFlow {
     }
     for (name, declared_inside) in returns {
         flow.handled.insert(name.clone());
-        // The binding whose value leaves the selection: the last one (shadowing may change
-        // its type).
-        let binding = if declared_inside {
-            last_binding_inside(cx, &name)
-        } else {
-            first_binding_inside(cx, &name)
-        };
-        let line = binding.map_or(cx.selection.first_line + 1, |b| b.line);
-        let (ty, mutable) = match cx.lang {
-            Language::Python => (None, false),
-            Language::Rust => {
-                let at = if declared_inside {
-                    binding.map(|b| b.pos)
-                } else {
-                    flow.parameters
-                        .iter()
-                        .find(|p| p.name == name)
-                        .and_then(|_| needed_binding_pos(cx, &name))
-                };
-                // A `ref` binding of the selection borrows a value of the new function: it
-                // cannot be returned, whatever its type.
-                let borrows_inside =
-                    declared_inside && at.is_some_and(|at| types::binds_by_ref(scope.root, at));
-                let ty = at
-                    .filter(|_| !borrows_inside)
-                    .and_then(|at| types::binding_type(&scope, at));
-                if borrows_inside {
-                    flow.ref_returns.push((name.clone(), line));
-                }
-                let ty = ty.filter(|_| !borrows_inside).or_else(|| {
-                    flow.parameters
-                        .iter()
-                        .find(|p| p.name == name)
-                        .and_then(|p| p.ty.clone())
-                });
-                let mutable = declared_inside
-                    && binding.is_some_and(|b| {
-                        cx.lang.syntax().binding_is_mutable(cx.target.region, b.pos)
-                    });
-                (ty, mutable)
-            }
-        };
-        flow.returns.push(Returned {
-            name,
-            declared_inside,
-            mutable,
-            ty,
-            line,
-        });
+        let returned = handed_back(cx, &scope, &mut flow, name, declared_inside);
+        flow.returns.push(returned);
     }
     flow
+}
+
+/// What the call hands back for `name`: its type, `mut`, and how it is bound (a `ref` binding
+/// of the selection is returned by value, or recorded in `ref_returns` when it cannot be).
+fn handed_back(
+    cx: &Context<'_, '_>,
+    scope: &TypeScope<'_, '_>,
+    flow: &mut DataFlow,
+    name: String,
+    declared_inside: bool,
+) -> Returned {
+    // The binding whose value leaves the selection: the last one (shadowing may change
+    // its type).
+    let binding = if declared_inside {
+        last_binding_inside(cx, &name)
+    } else {
+        first_binding_inside(cx, &name)
+    };
+    let line = binding.map_or(cx.selection.first_line + 1, |b| b.line);
+    let (ty, mutable) = match cx.lang {
+        Language::Python => (None, false),
+        Language::Rust => {
+            let at = if declared_inside {
+                binding.map(|b| b.pos)
+            } else {
+                flow.parameters
+                    .iter()
+                    .find(|p| p.name == name)
+                    .and_then(|_| needed_binding_pos(cx, &name))
+            };
+            // A `ref` binding of the selection borrows a value of the new function: it
+            // cannot be returned, whatever its type.
+            let borrows_inside =
+                declared_inside && at.is_some_and(|at| types::binds_by_ref(scope.root, at));
+            let unref = at
+                .filter(|_| borrows_inside)
+                .and_then(|at| value_of_ref_let(cx, scope, &name, at));
+            if let Some((pattern, ty)) = unref {
+                flow.unref.push((pattern, name.clone()));
+                return Returned {
+                    name,
+                    declared_inside,
+                    mutable: false,
+                    ty: Some(ty),
+                    line,
+                    by_ref: true,
+                };
+            }
+            let ty = at
+                .filter(|_| !borrows_inside)
+                .and_then(|at| types::binding_type(scope, at));
+            if borrows_inside {
+                flow.ref_returns.push((name.clone(), line));
+            }
+            let ty = ty.filter(|_| !borrows_inside).or_else(|| {
+                flow.parameters
+                    .iter()
+                    .find(|p| p.name == name)
+                    .and_then(|p| p.ty.clone())
+            });
+            let mutable = declared_inside
+                && binding
+                    .is_some_and(|b| cx.lang.syntax().binding_is_mutable(cx.target.region, b.pos));
+            (ty, mutable)
+        }
+    };
+    Returned {
+        name,
+        declared_inside,
+        mutable,
+        ty,
+        line,
+        by_ref: false,
+    }
+}
+
+/// `let ref name = value;` of the selection, `name` not read again in it: the pattern's bytes
+/// and the type of the value, which the new function can return instead of the borrow.
+fn value_of_ref_let(
+    cx: &Context<'_, '_>,
+    scope: &TypeScope<'_, '_>,
+    name: &str,
+    at: usize,
+) -> Option<(std::ops::Range<usize>, String)> {
+    let (pattern, value) = crate::lang::rust::statements::plain_ref_let(scope.root, at)?;
+    let read_again = cx.names.all.iter().any(|o| {
+        o.name == name
+            && o.pos > at
+            && cx.inside(o.pos)
+            && cx.names.resolve(name, o.pos).is_some_and(|b| b.pos == at)
+    });
+    if read_again {
+        return None;
+    }
+    let ty = types::expression_type(scope, value)?;
+    Some((pattern, ty))
 }
 
 fn root_of(node: Node<'_>) -> Node<'_> {

@@ -8,6 +8,8 @@
 
 mod destination;
 mod diagnose;
+mod early_return;
+mod elsewhere;
 mod flow;
 mod jumps;
 mod notes;
@@ -58,7 +60,7 @@ pub fn plan(
     let names = crate::lang::names::Names::collect(lang, target.region, text);
     destination::check_name(lang, &tree, text, &target, &names, name)?;
 
-    let elsewhere = ElsewhereReturns {
+    let elsewhere = elsewhere::ElsewhereReturns {
         sources,
         file: &request.file,
         names_here: match lang {
@@ -70,7 +72,7 @@ pub fn plan(
         },
         found: Default::default(),
     };
-    let find_elsewhere = |owner: &str, name: &str| elsewhere.method_return(owner, name);
+    let find_elsewhere = |asked: crate::lang::rust::types::Elsewhere<'_>| elsewhere.answer(asked);
     let nothing_handled = diagnose::Handled::default();
     let context = diagnose::Context {
         lang,
@@ -97,7 +99,7 @@ pub fn plan(
     let handled = diagnose::Handled {
         names: data_flow.handled.clone(),
         question_marks: shape.question_marks_work,
-        final_return: shape.exit == signature::Exit::Return,
+        final_return: shape.returns_reach_the_caller(),
         tail: shape.exit == signature::Exit::Tail,
         generics: shape.declared_generics.clone(),
         yields: shape.yield_from,
@@ -179,61 +181,6 @@ pub fn plan(
         details,
         ..Plan::default()
     })
-}
-
-/// Types any Rust file can name without an import.
-const PRELUDE_TYPES: &[&str] = &[
-    "String", "Vec", "Option", "Result", "Box", "Self", "Some", "None", "Ok", "Err", "str",
-];
-
-/// Return types of methods declared in the project's other files, read once per method.
-struct ElsewhereReturns<'a> {
-    sources: &'a dyn Sources,
-    file: &'a str,
-    /// The names this file binds at its top level (items and imports): a type read elsewhere
-    /// is only used when every name it holds is one of them or of the prelude.
-    names_here: std::collections::HashSet<String>,
-    found: std::cell::RefCell<std::collections::HashMap<(String, String), Option<String>>>,
-}
-
-impl ElsewhereReturns<'_> {
-    /// `owner` "" asks for a free function.
-    fn method_return(&self, owner: &str, name: &str) -> Option<String> {
-        let key = (owner.to_string(), name.to_string());
-        if let Some(found) = self.found.borrow().get(&key) {
-            return found.clone();
-        }
-        let found = self
-            .look_up(owner, name)
-            .map(|ty| crate::lang::rust::types::self_replaced(&ty, Some(owner)))
-            .filter(|ty| {
-                crate::lang::rust::types::type_names(ty)
-                    .iter()
-                    .all(|n| self.names_here.contains(*n) || PRELUDE_TYPES.contains(n))
-            });
-        self.found.borrow_mut().insert(key, found.clone());
-        found
-    }
-
-    fn look_up(&self, owner: &str, name: &str) -> Option<String> {
-        let files = self
-            .sources
-            .files_mentioning(Language::Rust, &format!("fn {name}"))
-            .ok()?;
-        files
-            .files
-            .iter()
-            .filter(|f| f.path != self.file)
-            .find_map(|file| {
-                let tree = self.sources.parsed().tree(Language::Rust, file);
-                crate::lang::rust::types::function_return(
-                    tree.root_node(),
-                    &file.text,
-                    (!owner.is_empty()).then_some(owner),
-                    name,
-                )
-            })
-    }
 }
 
 /// What the data flow could not settle, as findings: a Python name returned but assigned on
@@ -336,5 +283,7 @@ fn line_in_result(
     after_lines.line_of((offset as isize + shift).max(0) as usize) + 1
 }
 
+#[cfg(test)]
+mod early_return_tests;
 #[cfg(test)]
 mod tests;

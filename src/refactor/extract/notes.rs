@@ -46,6 +46,12 @@ pub fn caveat_notes(
     if let Some(note) = returned {
         notes.push(CaveatNote::new(Caveat::ExtractReturnValue, note));
     }
+    if let Some(early) = &shape.early_return {
+        notes.push(CaveatNote::new(
+            Caveat::ExtractReturnValue,
+            w::early_returns_handed_back(&early.return_type(), &early.around_call("..")),
+        ));
+    }
     if shape.yield_from {
         notes.push(CaveatNote::new(
             Caveat::ExtractReturnValue,

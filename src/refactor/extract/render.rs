@@ -240,7 +240,7 @@ fn with_derefs(spec: &Spec<'_>, selection: &Selection<'_>) -> String {
             edits.push((at, at, "*".to_string()));
         }
     }
-    for (range, replacement) in &spec.shape.jump_edits {
+    for (range, replacement) in spec.shape.jump_edits.iter().chain(&spec.flow.unref) {
         if let (Some(from), Some(to)) =
             (range.start.checked_sub(start), range.end.checked_sub(start))
             && to <= text.len()

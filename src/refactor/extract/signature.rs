@@ -11,6 +11,7 @@ use crate::lang::rust::types::{self, Wrapper};
 use crate::lang::syntax::{BlockOwner, FlowKind, Owner};
 
 use super::diagnose::Context;
+use super::early_return::{self, EarlyReturn};
 use super::flow::{DataFlow, Returned};
 use super::jumps::{self, Jumps};
 
@@ -64,12 +65,29 @@ pub struct Shape {
     /// Rust: each jump of the selection the new function returns instead (its byte range now,
     /// the `return ..` that replaces it).
     pub jump_edits: Vec<(std::ops::Range<usize>, String)>,
+    /// Rust: the selection's `return`s come back through the new function's value, and the
+    /// call site returns (`jump_edits` holds their rewrites).
+    pub early_return: Option<EarlyReturn>,
 }
 
 impl Shape {
+    /// The selection's `return`s still leave the enclosing function: the call is returned (or
+    /// is the body's value and the new function returns what the enclosing one does), or they
+    /// come back through the new function's value.
+    pub fn returns_reach_the_caller(&self) -> bool {
+        self.exit == Exit::Return
+            || (self.exit == Exit::Tail && self.question_marks_work)
+            || self.early_return.is_some()
+    }
+
     /// The statement that replaces the selection, around the call expression (`self.f(a)`, with
     /// `await` already applied).
     pub fn call_statement(&self, lang: Language, call: &str, flow: &DataFlow) -> String {
+        let call = match &self.early_return {
+            Some(early) if lang == Language::Rust => early.around_call(call),
+            _ => call.to_string(),
+        };
+        let call = call.as_str();
         let call = if self.fallible {
             format!("{call}?")
         } else if self.yield_from {
@@ -82,7 +100,11 @@ impl Shape {
             (Language::Python, Exit::Return) if self.yield_from => format!("return ({call})"),
             (Language::Python, Exit::Return) => format!("return {call}"),
             (Language::Python, _) => format!("{} = {call}", names(&flow.returns)),
-            (Language::Rust, Exit::Nothing) if self.ends_with_tail => call,
+            (Language::Rust, Exit::Nothing)
+                if self.ends_with_tail || self.early_return.is_some() =>
+            {
+                call
+            }
             (Language::Rust, Exit::Nothing) => format!("{call};"),
             (Language::Rust, Exit::Tail) => call,
             (Language::Rust, Exit::Return) => format!("return {call};"),
@@ -112,7 +134,9 @@ fn rust_assignment(returns: &[Returned], call: &str) -> String {
         }
     };
     let declared = |r: &Returned| {
-        if r.mutable {
+        if r.by_ref {
+            format!("ref {}", r.name)
+        } else if r.mutable {
             format!("mut {}", r.name)
         } else {
             r.name.clone()
@@ -180,6 +204,7 @@ pub fn shape(cx: &Context<'_, '_>, flow: &DataFlow) -> Shape {
         shape.jump_edits = edits;
         shape.exit = Exit::Jumps(jumps);
     }
+    early_returns(cx, flow, &mut shape);
     // A trait impl's `Self::Err` means nothing in the inherent impl the new function goes to.
     let impl_item = match (&cx.target.owner, cx.target.function) {
         (Owner::TraitImpl { .. }, Some(function)) => cx.lang.syntax().owner_node(function),
@@ -198,6 +223,29 @@ pub fn shape(cx: &Context<'_, '_>, flow: &DataFlow) -> Shape {
         needed_generics(cx, function, &mut shape);
     }
     shape
+}
+
+/// Rust: the selection's `return`s that leave the enclosing function come back through the new
+/// function's value, beside what the call assigns (not beside a `?`, a jump or a tail value).
+fn early_returns(cx: &Context<'_, '_>, flow: &DataFlow, shape: &mut Shape) {
+    if cx.lang != Language::Rust
+        || shape.fallible
+        || shape.ends_with_tail
+        || !matches!(shape.exit, Exit::Nothing | Exit::Names)
+    {
+        return;
+    }
+    let enclosing = cx
+        .target
+        .function
+        .and_then(|f| types::return_type(f, cx.text));
+    let values = (shape.exit == Exit::Names).then(|| type_of(&flow.returns));
+    if let Some((early, edits)) = early_return::plan(cx, enclosing.as_deref(), values.as_deref()) {
+        shape.return_type = Some(early.return_type());
+        shape.body_end = Some(early.fall_through(shape.body_end.as_deref()));
+        shape.jump_edits = edits;
+        shape.early_return = Some(early);
+    }
 }
 
 /// The type parameters, lifetimes and const parameters of the enclosing function that the new
@@ -275,6 +323,7 @@ fn shape_of(cx: &Context<'_, '_>, flow: &DataFlow) -> Shape {
         turbofish: String::new(),
         yield_from: false,
         jump_edits: Vec::new(),
+        early_return: None,
     };
     let syntax = cx.lang.syntax();
     let enclosing_return = cx
@@ -372,7 +421,18 @@ fn tail_type(cx: &Context<'_, '_>, tail: Node<'_>, enclosing: Option<&str>) -> O
                 resolve: &resolve,
                 elsewhere: cx.elsewhere,
             };
-            types::expression_type(&scope, tail).filter(|t| t != "()")
+            types::expression_type(&scope, tail)
+                .or_else(|| {
+                    // A branch of an `if`/`match` that is the function body's own tail.
+                    let function = cx.target.function?;
+                    crate::lang::rust::statements::block_value_is_function_value(
+                        cx.selection.block,
+                        function,
+                    )
+                    .then(|| enclosing.map(str::to_string))
+                    .flatten()
+                })
+                .filter(|t| t != "()")
         }
     }
 }

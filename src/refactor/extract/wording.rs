@@ -410,6 +410,12 @@ pub fn jumps_returned(returned: &str, call_site: &str) -> String {
     )
 }
 
+pub fn early_returns_handed_back(returned: &str, call_site: &str) -> String {
+    format!(
+        "`return` of the enclosing function inside the selection: the new function returns `{returned}` instead and the call site does `{call_site}`"
+    )
+}
+
 pub fn question_marks_kept(wrapper: &str) -> String {
     format!(
         "`?` of the selection kept: the new function returns `{wrapper}` and the call ends with `?`"
