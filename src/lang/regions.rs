@@ -74,6 +74,27 @@ fn python_may_call(lang: Language, text: &str, name: &str) -> bool {
     })
 }
 
+/// What [`find_call_names_fast`] decides, from the text alone, for the whole-word occurrence of
+/// a name at `place`, in code (not in a string or comment of `lexed`, the lexer's view of `text`):
+/// `Some(true)` a call, `Some(false)` no call, `None` when only a parse can tell. When every code
+/// occurrence of a name in a file has `Some(_)`, its calls there are exactly the `Some(true)`
+/// ones (the persistent index stores them, so `candor calls` need not read the file).
+pub fn lexical_call(
+    lang: Language,
+    text: &str,
+    lexed: &Lexed,
+    place: &Range<usize>,
+) -> Option<bool> {
+    if !lexical_rules_apply(lang, &text[place.clone()]) {
+        return None;
+    }
+    match lexical_verdict(lang, text.as_bytes(), lexed, place) {
+        Verdict::Call => Some(true),
+        Verdict::NotCall => Some(false),
+        Verdict::Unknown => None,
+    }
+}
+
 /// [`find_call_names_fast`] without the look at what follows each occurrence first.
 fn find_call_names_lexed(lang: Language, text: &str, name: &str) -> (Vec<Range<usize>>, bool) {
     let lexed = lex(lang, text);
@@ -348,7 +369,7 @@ fn rust_in_expression(b: &[u8], lexed: &Lexed, place: &Range<usize>) -> bool {
 }
 
 /// The offset of the last byte before `at` that is neither whitespace nor inside a comment.
-fn previous_token_end(b: &[u8], lexed: &Lexed, at: usize) -> Option<usize> {
+pub(crate) fn previous_token_end(b: &[u8], lexed: &Lexed, at: usize) -> Option<usize> {
     let mut i = at;
     loop {
         i = i.checked_sub(1)?;

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use super::Root;
-use super::index::{self, Candidates, Index, Match};
+use super::index::{self, CallsAnswer, Candidates, Index, Match};
 use super::walk;
 use crate::cancel::Cancel;
 use crate::lang::Language;
@@ -39,6 +39,32 @@ impl Indexed {
         word: &str,
         how: Match,
     ) -> Option<Candidates> {
+        self.ask(root, max_bytes, word, |index| {
+            index.candidates(langs, word, how)
+        })
+    }
+
+    /// The index's answer to `candor calls word` over `langs`, from an up-to-date index; `None`
+    /// when there is no usable index or it cannot answer for this word.
+    pub fn calls(
+        &self,
+        root: &Root,
+        max_bytes: u64,
+        langs: &[Language],
+        word: &str,
+    ) -> Option<CallsAnswer> {
+        self.ask(root, max_bytes, word, |index| index.calls_of(langs, word))
+    }
+
+    /// `question` of the index brought up to date (loaded first if need be, saved when the
+    /// refresh changed it).
+    fn ask<T>(
+        &self,
+        root: &Root,
+        max_bytes: u64,
+        word: &str,
+        question: impl FnOnce(&Index) -> Option<T>,
+    ) -> Option<T> {
         if !index::tokens::is_word(word) {
             return None;
         }
@@ -65,7 +91,7 @@ impl Indexed {
         {
             eprintln!("candor: the index could not be saved ({e}); it is used as it is in memory");
         }
-        index.candidates(langs, word, how)
+        question(index)
     }
 }
 

@@ -77,7 +77,7 @@ fn scan(root: &Path) -> Vec<Seen> {
 
 /// What reading one file gave.
 enum Read {
-    Text([u8; 32], Vec<(String, u8)>),
+    Text([u8; 32], Vec<(String, super::tokens::Run)>),
     Special,
 }
 
@@ -174,7 +174,7 @@ pub fn refresh(
                 keep_postings(index, &s.relative, stamp, sha256);
             }
             Read::Text(sha256, runs) => {
-                let runs = runs.iter().map(|(w, r)| (w.as_str(), *r));
+                let runs = runs.iter().map(|(w, r)| (w.as_str(), r));
                 index.add_runs(&s.relative, stamp, sha256, runs);
             }
         }

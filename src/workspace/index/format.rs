@@ -2,12 +2,14 @@
 //! or half-written file is detected, never read), and the body — the limit it was built with,
 //! the vocabulary and each file's stamp, hash and postings. Pure: bytes in, bytes out.
 
-use super::{Entry, Held, Index};
+use super::{Entry, Held, Index, NO_CALLS, Postings, stores_calls};
 use crate::workspace::store::Stamp;
 
 const MAGIC: &[u8; 8] = b"CANDORIX";
 /// Bumped whenever the body's layout or meaning changes; another version is not read.
-pub const VERSION: u32 = 1;
+/// 2: each posting's roles include definition, call, attribute, import and "unsure", and the
+/// calls' positions follow (version 1 had code, string, comment only).
+pub const VERSION: u32 = 2;
 const HEADER: usize = 8 + 4 + 8 + 32;
 
 /// Why an index file cannot be used (then the walk answers).
@@ -41,13 +43,20 @@ pub fn encode(index: &Index) -> Vec<u8> {
             Held::Link => body.push(1),
             Held::Text(postings) => {
                 body.push(2);
-                put(&mut body, postings.len() as u64);
+                put(&mut body, postings.list.len() as u64);
                 let mut last = 0;
-                for (id, roles) in postings {
+                let mut ends = postings.list.iter().filter(|p| p.2 != NO_CALLS).skip(1);
+                for (id, roles, at) in &postings.list {
                     put(&mut body, u64::from(id - last));
                     body.push(*roles);
+                    if *at != NO_CALLS {
+                        // The length of its calls' bytes.
+                        let end = ends.next().map_or(postings.calls.len(), |p| p.2 as usize);
+                        put(&mut body, (end - *at as usize) as u64);
+                    }
                     last = *id;
                 }
+                put_bytes(&mut body, &postings.calls);
             }
         }
     }
@@ -97,16 +106,30 @@ fn body_of(r: &mut Reader<'_>) -> Option<Index> {
             1 => Held::Link,
             2 => {
                 let count = r.num()? as usize;
-                let mut postings = Vec::with_capacity(count.min(1 << 20));
+                let mut list = Vec::with_capacity(count.min(1 << 20));
                 let mut last = 0u32;
+                let mut calls_len = 0u32;
                 for _ in 0..count {
                     last = last.checked_add(u32::try_from(r.num()?).ok()?)?;
                     if last as usize >= index.vocab.len() {
                         return None;
                     }
-                    postings.push((last, r.take(1)?[0]));
+                    let roles = r.take(1)?[0];
+                    let mut at = NO_CALLS;
+                    if stores_calls(roles) {
+                        at = calls_len;
+                        calls_len = calls_len.checked_add(u32::try_from(r.num()?).ok()?)?;
+                    }
+                    list.push((last, roles, at));
                 }
-                Held::Text(postings)
+                let calls = r.bytes()?;
+                if calls.len() != calls_len as usize {
+                    return None;
+                }
+                Held::Text(Postings {
+                    list,
+                    calls: calls.to_vec(),
+                })
             }
             _ => return None,
         };
@@ -132,7 +155,7 @@ fn sha256(bytes: &[u8]) -> [u8; 32] {
 }
 
 /// LEB128.
-fn put(out: &mut Vec<u8>, mut n: u64) {
+pub(super) fn put(out: &mut Vec<u8>, mut n: u64) {
     loop {
         let byte = (n & 0x7f) as u8;
         n >>= 7;
@@ -149,19 +172,23 @@ fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
     out.extend_from_slice(bytes);
 }
 
-struct Reader<'a> {
+pub(super) struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
 }
 
 impl<'a> Reader<'a> {
+    pub(super) fn new(bytes: &'a [u8]) -> Reader<'a> {
+        Reader { bytes, at: 0 }
+    }
+
     fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         let slice = self.bytes.get(self.at..self.at.checked_add(n)?)?;
         self.at += n;
         Some(slice)
     }
 
-    fn num(&mut self) -> Option<u64> {
+    pub(super) fn num(&mut self) -> Option<u64> {
         let mut n = 0u64;
         for shift in (0..64).step_by(7) {
             let byte = self.take(1)?[0];

@@ -60,8 +60,53 @@ pub(crate) enum Held {
     Special,
     /// A symbolic link: a question looks where it leads as the walk does.
     Link,
-    /// Sorted (word id, roles) postings.
-    Text(Vec<(u32, u8)>),
+    /// Its words.
+    Text(Postings),
+}
+
+/// A text file's postings: for each word, its roles and, when they hold every call of it
+/// ([`tokens::CALL`] without [`tokens::UNSURE`]), where the calls are.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Postings {
+    /// Sorted by word id: (word id, roles, offset of its calls in `calls`, or [`NO_CALLS`]).
+    list: Vec<(u32, u8, u32)>,
+    /// For each posting with calls: their count, then (line − the previous call's line, column)
+    /// pairs, LEB128 — as `candor calls` prints them.
+    calls: Vec<u8>,
+}
+
+const NO_CALLS: u32 = u32::MAX;
+
+/// Whether a posting with these roles carries its calls.
+fn stores_calls(roles: u8) -> bool {
+    roles & tokens::CALL != 0 && roles & tokens::UNSURE == 0
+}
+
+impl Postings {
+    fn holds(&self, wanted: &[bool]) -> bool {
+        self.list.iter().any(|(id, _, _)| wanted[*id as usize])
+    }
+
+    fn find(&self, id: u32) -> Option<&(u32, u8, u32)> {
+        let at = self.list.binary_search_by_key(&id, |p| p.0).ok()?;
+        self.list.get(at)
+    }
+
+    /// The (line, column) of the calls stored at `at`.
+    fn calls_at(&self, at: u32) -> Vec<(usize, usize)> {
+        let mut r = format::Reader::new(&self.calls[at as usize..]);
+        let count = r.num().unwrap_or(0) as usize;
+        let mut line = 0u64;
+        let mut found = Vec::with_capacity(count);
+        for _ in 0..count {
+            let (Some(delta), Some(column)) = (r.num(), r.num()) else {
+                break;
+            };
+            line += delta;
+            found.push((line as usize, column as usize));
+        }
+        found
+    }
 }
 
 /// How a name must occur in a file for the file to be a candidate.
@@ -82,6 +127,18 @@ pub struct Candidates {
     /// Of them, the symbolic links.
     pub links: Vec<String>,
     /// How many regular files of the languages the index lists (what the walk would visit).
+    pub walked: usize,
+}
+
+/// The index's answer to `candor calls NAME`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CallsAnswer {
+    /// Files whose text holds the name, with the (line, column) of each of its calls there, as
+    /// read when the index was brought up to date; sorted by path.
+    pub known: Vec<(String, Vec<(usize, usize)>)>,
+    /// Files to read and search as the walk does (what the index cannot answer for); sorted.
+    pub read: Vec<String>,
+    /// How many regular files of the languages the walk would visit.
     pub walked: usize,
 }
 
@@ -131,7 +188,7 @@ impl Index {
         text: &str,
     ) {
         let runs = tokens::runs(lang, text);
-        self.add_runs(path, stamp, sha256, runs.into_iter());
+        self.add_runs(path, stamp, sha256, runs.iter().map(|(w, r)| (*w, r)));
     }
 
     fn add_runs<'a>(
@@ -139,11 +196,26 @@ impl Index {
         path: &str,
         stamp: Stamp,
         sha256: [u8; 32],
-        runs: impl Iterator<Item = (&'a str, u8)>,
+        runs: impl Iterator<Item = (&'a str, &'a tokens::Run)>,
     ) {
-        let mut postings: Vec<(u32, u8)> =
-            runs.map(|(word, roles)| (self.id(word), roles)).collect();
-        postings.sort_unstable();
+        let mut runs: Vec<(u32, &tokens::Run)> =
+            runs.map(|(word, run)| (self.id(word), run)).collect();
+        runs.sort_unstable_by_key(|(id, _)| *id);
+        let mut postings = Postings::default();
+        for (id, run) in runs {
+            let mut at = NO_CALLS;
+            if stores_calls(run.roles) {
+                at = postings.calls.len() as u32;
+                format::put(&mut postings.calls, run.calls.len() as u64);
+                let mut last = 0;
+                for (line, column) in &run.calls {
+                    format::put(&mut postings.calls, u64::from(line - last));
+                    format::put(&mut postings.calls, u64::from(*column));
+                    last = *line;
+                }
+            }
+            postings.list.push((id, run.roles, at));
+        }
         let entry = Entry {
             stamp,
             racy: stamp.is_racy(crate::workspace::store::now_ns()),
@@ -170,7 +242,32 @@ impl Index {
         if !tokens::is_word(word) {
             return None;
         }
-        let wanted: Vec<bool> = match how {
+        let wanted = self.wanted(word, how);
+        let mut found = Candidates::default();
+        for (path, entry) in &self.files {
+            if let Held::Link = entry.held {
+                found.paths.push(path.clone());
+                found.links.push(path.clone());
+                continue;
+            }
+            if !Language::from_path(path).is_some_and(|l| langs.contains(&l)) {
+                continue;
+            }
+            found.walked += 1;
+            let holds = match &entry.held {
+                Held::Text(postings) => postings.holds(&wanted),
+                _ => true,
+            };
+            if holds {
+                found.paths.push(path.clone());
+            }
+        }
+        Some(found)
+    }
+
+    /// For each word id, whether a file holding it holds `word` as `how` asks.
+    fn wanted(&self, word: &str, how: Match) -> Vec<bool> {
+        match how {
             Match::Whole => {
                 let mut wanted = vec![false; self.vocab.len()];
                 if let Some(id) = self.vocab.iter().position(|w| w == word) {
@@ -185,24 +282,42 @@ impl Index {
                     .map(|w| finder.find(w.as_bytes()).is_some())
                     .collect()
             }
-        };
-        let mut found = Candidates::default();
+        }
+    }
+
+    /// What the index knows of the calls of `word` in the files of `langs` (`None` when it
+    /// cannot answer for such a word): for each file whose text holds `word` (as the walk's
+    /// byte search has it), its calls when every one is stored, else the file to read.
+    pub fn calls_of(&self, langs: &[Language], word: &str) -> Option<CallsAnswer> {
+        if !tokens::is_word(word) {
+            return None;
+        }
+        let wanted = self.wanted(word, Match::Substring);
+        let exact = self.vocab.iter().position(|w| w == word).map(|i| i as u32);
+        let mut found = CallsAnswer::default();
         for (path, entry) in &self.files {
-            if let Held::Link = entry.held {
-                found.paths.push(path.clone());
-                found.links.push(path.clone());
-                continue;
-            }
-            if !Language::from_path(path).is_some_and(|l| langs.contains(&l)) {
+            if matches!(entry.held, Held::Link)
+                || !Language::from_path(path).is_some_and(|l| langs.contains(&l))
+            {
                 continue;
             }
             found.walked += 1;
-            let holds = match &entry.held {
-                Held::Text(postings) => postings.iter().any(|(id, _)| wanted[*id as usize]),
-                _ => true,
+            let Held::Text(postings) = &entry.held else {
+                found.read.push(path.clone());
+                continue;
             };
-            if holds {
-                found.paths.push(path.clone());
+            if !postings.holds(&wanted) {
+                continue;
+            }
+            let posting = exact.and_then(|id| postings.find(id));
+            match posting {
+                // Changed so recently that its stamp is not trusted: read as the walk does.
+                _ if entry.racy => found.read.push(path.clone()),
+                Some((_, roles, _)) if roles & tokens::UNSURE != 0 => found.read.push(path.clone()),
+                Some((_, _, at)) if *at != NO_CALLS => {
+                    found.known.push((path.clone(), postings.calls_at(*at)));
+                }
+                _ => found.known.push((path.clone(), Vec::new())),
             }
         }
         Some(found)
@@ -217,7 +332,7 @@ impl Index {
         for entry in self.files.values() {
             if let Held::Text(postings) = &entry.held {
                 status.text_files += 1;
-                status.postings += postings.len();
+                status.postings += postings.list.len();
             }
         }
         status
