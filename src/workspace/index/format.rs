@@ -27,7 +27,7 @@ pub fn encode(index: &Index) -> Vec<u8> {
     let mut body = Vec::new();
     put(&mut body, index.max_bytes);
     put(&mut body, index.vocab.len() as u64);
-    for word in &index.vocab {
+    for word in index.vocab.iter() {
         put_bytes(&mut body, word.as_bytes());
     }
     put(&mut body, index.files.len() as u64);
@@ -88,12 +88,17 @@ pub fn decode(bytes: &[u8]) -> Result<Index, FormatError> {
 fn body_of(r: &mut Reader<'_>) -> Option<Index> {
     let max_bytes = r.num()?;
     let words = r.num()? as usize;
-    let mut vocab = Vec::with_capacity(words.min(1 << 20));
-    for _ in 0..words {
-        vocab.push(String::from_utf8(r.bytes()?.to_vec()).ok()?);
+    let mut failed = false;
+    let vocab = super::vocab::Vocab::from_words((0..words).map_while(|_| {
+        let word = r.bytes();
+        failed |= word.is_none();
+        word
+    }));
+    if failed {
+        return None;
     }
     let mut index = Index::empty(max_bytes);
-    index.vocab = vocab;
+    index.vocab = vocab?;
     for _ in 0..r.num()? {
         let path = String::from_utf8(r.bytes()?.to_vec()).ok()?;
         let size = r.num()?;

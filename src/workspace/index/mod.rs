@@ -8,6 +8,7 @@ mod build;
 mod disk;
 mod format;
 pub mod tokens;
+mod vocab;
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -28,7 +29,7 @@ pub fn encoded_len(index: &Index) -> usize {
 pub struct Index {
     /// The file size limit it was built with (a file over it is [`Held::Special`]).
     pub max_bytes: u64,
-    vocab: Vec<String>,
+    vocab: vocab::Vocab,
     /// Word → id, for adding words; empty until then.
     ids: HashMap<String, u32>,
     /// By project-relative path, as the walk lists them.
@@ -155,7 +156,7 @@ impl Index {
     pub fn empty(max_bytes: u64) -> Index {
         Index {
             max_bytes,
-            vocab: Vec::new(),
+            vocab: vocab::Vocab::default(),
             ids: HashMap::new(),
             files: BTreeMap::new(),
         }
@@ -165,14 +166,13 @@ impl Index {
         // Filled only when words are added (a load leaves it empty: most questions add none).
         if self.ids.len() != self.vocab.len() {
             self.ids = (self.vocab.iter().enumerate())
-                .map(|(id, w)| (w.clone(), id as u32))
+                .map(|(id, w)| (w.to_string(), id as u32))
                 .collect();
         }
         if let Some(id) = self.ids.get(word) {
             return *id;
         }
-        let id = self.vocab.len() as u32;
-        self.vocab.push(word.to_string());
+        let id = self.vocab.push(word);
         self.ids.insert(word.to_string(), id);
         id
     }
@@ -267,22 +267,15 @@ impl Index {
 
     /// For each word id, whether a file holding it holds `word` as `how` asks.
     fn wanted(&self, word: &str, how: Match) -> Vec<bool> {
-        match how {
-            Match::Whole => {
-                let mut wanted = vec![false; self.vocab.len()];
-                if let Some(id) = self.vocab.iter().position(|w| w == word) {
-                    wanted[id] = true;
-                }
-                wanted
-            }
-            Match::Substring => {
-                let finder = memchr::memmem::Finder::new(word.as_bytes());
-                self.vocab
-                    .iter()
-                    .map(|w| finder.find(w.as_bytes()).is_some())
-                    .collect()
-            }
+        let mut wanted = vec![false; self.vocab.len()];
+        let ids = match how {
+            Match::Whole => self.vocab.position(word).into_iter().collect(),
+            Match::Substring => self.vocab.contained(word),
+        };
+        for id in ids {
+            wanted[id as usize] = true;
         }
+        wanted
     }
 
     /// What the index knows of the calls of `word` in the files of `langs` (`None` when it
@@ -293,7 +286,7 @@ impl Index {
             return None;
         }
         let wanted = self.wanted(word, Match::Substring);
-        let exact = self.vocab.iter().position(|w| w == word).map(|i| i as u32);
+        let exact = self.vocab.position(word);
         let mut found = CallsAnswer::default();
         for (path, entry) in &self.files {
             if matches!(entry.held, Held::Link)
