@@ -238,7 +238,14 @@ mod tests {
     fn an_index_reads_back_as_written() {
         let index = sample();
         let bytes = encode(&index);
-        assert_eq!(decode(&bytes).unwrap(), index);
+        let decoded = decode(&bytes).unwrap();
+        assert_eq!(decoded, index);
+        // The call's place, as `candor calls` prints it; `h` (a comment) is a mention only.
+        let answer = decoded.calls_of(&[Language::Python], "g").unwrap();
+        assert_eq!(answer.known, [("a.py".to_string(), vec![(1, 10)])]);
+        assert!(answer.read.is_empty() && answer.walked == 1);
+        let answer = decoded.calls_of(&[Language::Python], "h").unwrap();
+        assert_eq!(answer.known, [("a.py".to_string(), vec![])]);
     }
 
     #[test]
