@@ -2,7 +2,8 @@
 //! or half-written file is detected, never read), and the body — the limit it was built with,
 //! the vocabulary and each file's stamp, hash and postings. Pure: bytes in, bytes out.
 
-use super::{Entry, Held, Index, NO_CALLS, Postings, stores_calls};
+use super::postings::Postings;
+use super::{Entry, Held, Index};
 use crate::workspace::store::Stamp;
 
 const MAGIC: &[u8; 8] = b"CANDORIX";
@@ -43,19 +44,8 @@ pub fn encode(index: &Index) -> Vec<u8> {
             Held::Link => body.push(1),
             Held::Text(postings) => {
                 body.push(2);
-                put(&mut body, postings.list.len() as u64);
-                let mut last = 0;
-                let mut ends = postings.list.iter().filter(|p| p.2 != NO_CALLS).skip(1);
-                for (id, roles, at) in &postings.list {
-                    put(&mut body, u64::from(id - last));
-                    body.push(*roles);
-                    if *at != NO_CALLS {
-                        // The length of its calls' bytes.
-                        let end = ends.next().map_or(postings.calls.len(), |p| p.2 as usize);
-                        put(&mut body, (end - *at as usize) as u64);
-                    }
-                    last = *id;
-                }
+                put(&mut body, u64::from(postings.count));
+                put_bytes(&mut body, &postings.list);
                 put_bytes(&mut body, &postings.calls);
             }
         }
@@ -110,31 +100,11 @@ fn body_of(r: &mut Reader<'_>) -> Option<Index> {
             0 => Held::Special,
             1 => Held::Link,
             2 => {
-                let count = r.num()? as usize;
-                let mut list = Vec::with_capacity(count.min(1 << 20));
-                let mut last = 0u32;
-                let mut calls_len = 0u32;
-                for _ in 0..count {
-                    last = last.checked_add(u32::try_from(r.num()?).ok()?)?;
-                    if last as usize >= index.vocab.len() {
-                        return None;
-                    }
-                    let roles = r.take(1)?[0];
-                    let mut at = NO_CALLS;
-                    if stores_calls(roles) {
-                        at = calls_len;
-                        calls_len = calls_len.checked_add(u32::try_from(r.num()?).ok()?)?;
-                    }
-                    list.push((last, roles, at));
-                }
-                let calls = r.bytes()?;
-                if calls.len() != calls_len as usize {
-                    return None;
-                }
-                Held::Text(Postings {
-                    list,
-                    calls: calls.to_vec(),
-                })
+                // Read in place when asked (`Postings::iter`); the checksum vouches for them.
+                let count = u32::try_from(r.num()?).ok()?;
+                let list = r.bytes()?.to_vec();
+                let calls = r.bytes()?.to_vec();
+                Held::Text(Postings { count, list, calls })
             }
             _ => return None,
         };
@@ -187,7 +157,7 @@ impl<'a> Reader<'a> {
         Reader { bytes, at: 0 }
     }
 
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+    pub(super) fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         let slice = self.bytes.get(self.at..self.at.checked_add(n)?)?;
         self.at += n;
         Some(slice)

@@ -7,6 +7,7 @@
 mod build;
 mod disk;
 mod format;
+mod postings;
 pub mod tokens;
 mod vocab;
 
@@ -14,6 +15,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::lang::Language;
 use crate::workspace::store::Stamp;
+use postings::Postings;
 
 pub use build::{Refreshed, refresh};
 pub use disk::{LoadError, load, save};
@@ -63,51 +65,6 @@ pub(crate) enum Held {
     Link,
     /// Its words.
     Text(Postings),
-}
-
-/// A text file's postings: for each word, its roles and, when they hold every call of it
-/// ([`tokens::CALL`] without [`tokens::UNSURE`]), where the calls are.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct Postings {
-    /// Sorted by word id: (word id, roles, offset of its calls in `calls`, or [`NO_CALLS`]).
-    list: Vec<(u32, u8, u32)>,
-    /// For each posting with calls: their count, then (line − the previous call's line, column)
-    /// pairs, LEB128 — as `candor calls` prints them.
-    calls: Vec<u8>,
-}
-
-const NO_CALLS: u32 = u32::MAX;
-
-/// Whether a posting with these roles carries its calls.
-fn stores_calls(roles: u8) -> bool {
-    roles & tokens::CALL != 0 && roles & tokens::UNSURE == 0
-}
-
-impl Postings {
-    fn holds(&self, wanted: &[bool]) -> bool {
-        self.list.iter().any(|(id, _, _)| wanted[*id as usize])
-    }
-
-    fn find(&self, id: u32) -> Option<&(u32, u8, u32)> {
-        let at = self.list.binary_search_by_key(&id, |p| p.0).ok()?;
-        self.list.get(at)
-    }
-
-    /// The (line, column) of the calls stored at `at`.
-    fn calls_at(&self, at: u32) -> Vec<(usize, usize)> {
-        let mut r = format::Reader::new(&self.calls[at as usize..]);
-        let count = r.num().unwrap_or(0) as usize;
-        let mut line = 0u64;
-        let mut found = Vec::with_capacity(count);
-        for _ in 0..count {
-            let (Some(delta), Some(column)) = (r.num(), r.num()) else {
-                break;
-            };
-            line += delta;
-            found.push((line as usize, column as usize));
-        }
-        found
-    }
 }
 
 /// How a name must occur in a file for the file to be a candidate.
@@ -201,21 +158,10 @@ impl Index {
         let mut runs: Vec<(u32, &tokens::Run)> =
             runs.map(|(word, run)| (self.id(word), run)).collect();
         runs.sort_unstable_by_key(|(id, _)| *id);
-        let mut postings = Postings::default();
-        for (id, run) in runs {
-            let mut at = NO_CALLS;
-            if stores_calls(run.roles) {
-                at = postings.calls.len() as u32;
-                format::put(&mut postings.calls, run.calls.len() as u64);
-                let mut last = 0;
-                for (line, column) in &run.calls {
-                    format::put(&mut postings.calls, u64::from(line - last));
-                    format::put(&mut postings.calls, u64::from(*column));
-                    last = *line;
-                }
-            }
-            postings.list.push((id, run.roles, at));
-        }
+        let postings = Postings::encode(
+            runs.iter()
+                .map(|(id, run)| (*id, run.roles, run.calls.as_slice())),
+        );
         let entry = Entry {
             stamp,
             racy: stamp.is_racy(crate::workspace::store::now_ns()),
@@ -307,8 +253,8 @@ impl Index {
                 // Changed so recently that its stamp is not trusted: read as the walk does.
                 _ if entry.racy => found.read.push(path.clone()),
                 Some((_, roles, _)) if roles & tokens::UNSURE != 0 => found.read.push(path.clone()),
-                Some((_, _, at)) if *at != NO_CALLS => {
-                    found.known.push((path.clone(), postings.calls_at(*at)));
+                Some((_, _, Some(at))) => {
+                    found.known.push((path.clone(), postings.calls_at(at)));
                 }
                 _ => found.known.push((path.clone(), Vec::new())),
             }
@@ -325,7 +271,7 @@ impl Index {
         for entry in self.files.values() {
             if let Held::Text(postings) = &entry.held {
                 status.text_files += 1;
-                status.postings += postings.list.len();
+                status.postings += postings.count as usize;
             }
         }
         status
