@@ -69,8 +69,17 @@ impl Indexed {
             return None;
         }
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut scanned = None;
         if let State::Unread = *state {
-            *state = match index::load(root) {
+            // The files are listed and stated while the index is read (when there is one).
+            let present = root.path().join(".candor/index/index.bin").is_file();
+            let loaded = std::thread::scope(|s| {
+                let scan = present.then(|| s.spawn(|| index::scan_files(root.path())));
+                let loaded = index::load(root);
+                scanned = scan.and_then(|scan| scan.join().ok());
+                loaded
+            });
+            *state = match loaded {
                 Ok(Some(index)) => State::Ready(Box::new(index)),
                 Ok(None) => State::Absent,
                 Err(e) => {
@@ -86,7 +95,8 @@ impl Indexed {
             // Built with another size limit: what it holds of large files is not this one's.
             **index = Index::empty(max_bytes);
         }
-        if index::refresh(index, root.path(), None).changed()
+        let scanned = scanned.unwrap_or_else(|| index::scan_files(root.path()));
+        if index::refresh_from(index, scanned, None).changed()
             && let Err(e) = index::save(root, index)
         {
             eprintln!("candor: the index could not be saved ({e}); it is used as it is in memory");

@@ -119,8 +119,26 @@ pub fn refresh(
     root: &Path,
     progress: Option<&(dyn Fn(usize, usize) + Sync)>,
 ) -> Refreshed {
+    refresh_from(index, scan_files(root), progress)
+}
+
+/// What the walk found under a root, with each file's stamp: [`refresh_from`]'s input, so the
+/// scan can run while the index is read.
+pub struct Scanned(Vec<Seen>);
+
+/// Lists and stats the project's files (every core).
+pub fn scan_files(root: &Path) -> Scanned {
+    Scanned(scan(root))
+}
+
+/// [`refresh`] from a scan already made.
+pub fn refresh_from(
+    index: &mut Index,
+    scanned: Scanned,
+    progress: Option<&(dyn Fn(usize, usize) + Sync)>,
+) -> Refreshed {
     use rayon::prelude::*;
-    let seen = scan(root);
+    let seen = scanned.0;
     let mut refreshed = Refreshed {
         files: seen.len(),
         ..Refreshed::default()

@@ -17,7 +17,7 @@ use crate::lang::Language;
 use crate::workspace::store::Stamp;
 use postings::Postings;
 
-pub use build::{Refreshed, refresh};
+pub use build::{Refreshed, Scanned, refresh, refresh_from, scan_files};
 pub use disk::{LoadError, load, save};
 pub use format::{FormatError, VERSION};
 
