@@ -333,9 +333,9 @@ fn calls(
         max_file_bytes: max,
     };
     let sources = candor::workspace::DiskSources::new(root.clone(), limits);
-    let report = match sources.indexed_candidates(&langs, name) {
-        Some(candidates) => {
-            candor::workspace::search::call_sites_in(root.path(), &candidates, &langs, name, max)
+    let report = match sources.indexed_calls(&langs, name) {
+        Some(answer) => {
+            candor::workspace::search::call_sites_indexed(root.path(), &answer, &langs, name, max)
         }
         None => candor::workspace::search::call_sites(root.path(), &langs, name, max),
     };

@@ -30,8 +30,11 @@ fn sources(root: &Path) -> DiskSources {
 fn line(rng: &mut Rng, lang: Language) -> String {
     let word = |rng: &mut Rng| *rng.pick(WORDS);
     let comment = if lang == Language::Python { "#" } else { "//" };
-    match rng.below(5) {
+    match rng.below(8) {
         0 => format!("{} = {}({})\n", word(rng), word(rng), word(rng)),
+        5 => format!("{}.{}({})\n", word(rng), word(rng), word(rng)),
+        6 => format!("print({}(1)); {}  (2)\n", word(rng), word(rng)),
+        7 => format!("def {}(x): return [{}\n(x)]\n", word(rng), word(rng)),
         1 => format!("{comment} {} and {}x\n", word(rng), word(rng)),
         2 => format!("s = \"{} {}\"\n", word(rng), word(rng)),
         3 => format!("{}.{}{}\n", word(rng), word(rng), word(rng)),
@@ -55,6 +58,41 @@ fn write_random_file(rng: &mut Rng, root: &Path, path: &str) {
     };
     std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
     std::fs::write(root.join(path), bytes).unwrap();
+    // Mostly written "long ago" (a stamp the index trusts, a new one at each write); sometimes
+    // just now (a racy stamp: the file is read again).
+    if !rng.chance(20) {
+        backdate(&root.join(path));
+    }
+}
+
+/// Sets the file's mtime to a distinct moment long past, so that its stamp is trusted and
+/// differs from any earlier stamp of it.
+fn backdate(path: &Path) {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static STEP: AtomicU64 = AtomicU64::new(0);
+    let step = STEP.fetch_add(1, Ordering::Relaxed);
+    let when = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_600_000_000 + step);
+    let file = std::fs::File::options().write(true).open(path).unwrap();
+    file.set_modified(when).unwrap();
+}
+
+/// `candor calls word` over both languages as the binary prints it (`--json`, then the text
+/// lines and the summary), from the index when there is a usable one, else from the walk.
+fn calls_answer(root: &Path, word: &str, with_index: bool) -> String {
+    use candor::workspace::search;
+    let langs = [Language::Rust, Language::Python];
+    let canonical = root.canonicalize().unwrap();
+    let report = match sources(root).indexed_calls(&langs, word) {
+        Some(answer) if with_index => {
+            search::call_sites_indexed(&canonical, &answer, &langs, word, 400)
+        }
+        _ => search::call_sites(&canonical, &langs, word, 400),
+    };
+    let mut out = serde_json::to_string_pretty(&report).unwrap();
+    for hit in &report.calls {
+        out += &format!("\n{}:{}:{}", hit.path, hit.line, hit.column);
+    }
+    out + "\n" + &report.summary(word)
 }
 
 const PATHS: &[&str] = &[
@@ -114,6 +152,11 @@ fn compare_on_random_edits(seed: u64) {
             let with = answers(root, word);
             let without = walk_answers(root, word);
             assert_eq!(with, without, "seed {seed}, round {round}, word {word}");
+            assert_eq!(
+                calls_answer(root, word, true),
+                calls_answer(root, word, false),
+                "candor calls: seed {seed}, round {round}, word {word}"
+            );
         }
         // Edit, remove, add; sometimes an edit that keeps the size.
         for _ in 0..rng.below(4) + 1 {
@@ -129,6 +172,15 @@ fn compare_on_random_edits(seed: u64) {
                         .map(|b| if *b == b'h' { b'H' } else { *b })
                         .collect();
                     std::fs::write(root.join(path), swapped).unwrap();
+                    backdate(&root.join(path));
+                }
+                2 if root.join(path).exists() => {
+                    // The same bytes in another order (same size): the calls move.
+                    let text = std::fs::read_to_string(root.join(path)).unwrap_or_default();
+                    let mut lines: Vec<&str> = text.split_inclusive('\n').collect();
+                    lines.reverse();
+                    std::fs::write(root.join(path), lines.concat()).unwrap();
+                    backdate(&root.join(path));
                 }
                 _ => write_random_file(&mut rng, root, path),
             }
@@ -229,6 +281,74 @@ fn candor_calls_answers_the_same_with_the_index() {
         String::from_utf8_lossy(&after.stdout)
     );
     assert!(String::from_utf8_lossy(&without_e.stdout).contains("e.py"));
+}
+
+/// `candor calls` through the binary: stdout and stderr, text and `--json`.
+fn calls_cli(root: &Path, word: &str) -> String {
+    let mut out = String::new();
+    for args in [vec!["calls", word], vec!["calls", word, "--json"]] {
+        let run = common::candor(root, &args);
+        assert!(run.status.success(), "{run:?}");
+        out += &String::from_utf8_lossy(&run.stdout);
+        out += &String::from_utf8_lossy(&run.stderr);
+    }
+    out
+}
+
+#[test]
+fn a_warm_candor_calls_reads_only_what_changed_and_never_serves_a_stale_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let files: &[(&str, &str)] = &[
+        (
+            "a.py",
+            "def helper():\n    pass\n\nhelper()\nx = obj.helper(1)\n",
+        ),
+        ("b.py", "# helper\nx = 'helper'\nhelpers()\n"),
+        ("c.rs", "fn main() { let x = helper(); s.helper(1); }\n"),
+        ("d.py", "print(helper(1))\n"),
+    ];
+    for (path, text) in files {
+        std::fs::write(root.join(path), text).unwrap();
+        backdate(&root.join(path));
+    }
+    let walked = calls_cli(root, "helper");
+    assert!(
+        walked.contains("a.py:4:1") && walked.contains("a.py:5:9"),
+        "{walked}"
+    );
+    assert!(common::candor(root, &["index"]).status.success());
+    // Answered from the index: the files whose calls it holds are not read; d.py (`print(`
+    // leaves its call to the parser) is.
+    let answer = sources(root)
+        .indexed_calls(&[Language::Rust, Language::Python], "helper")
+        .unwrap();
+    let known: Vec<&str> = answer.known.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(known, ["a.py", "b.py", "c.rs"]);
+    assert_eq!(answer.read, ["d.py"]);
+    assert_eq!(calls_cli(root, "helper"), walked);
+    // The same size, a new stamp, the calls elsewhere: the new positions, never the stored ones.
+    std::fs::write(
+        root.join("a.py"),
+        "helper()\ndef helper():\n    pass\n\nx = obj.helper(1)\n",
+    )
+    .unwrap();
+    backdate(&root.join("a.py"));
+    let moved = calls_cli(root, "helper");
+    assert!(
+        moved.contains("a.py:1:1") && !moved.contains("a.py:4:1"),
+        "{moved}"
+    );
+    std::fs::rename(root.join(".candor/index"), root.join("index.off")).unwrap();
+    assert_eq!(moved, calls_cli(root, "helper"));
+    std::fs::rename(root.join("index.off"), root.join(".candor/index")).unwrap();
+    // Changed just now (a racy stamp): read, not served from the index.
+    std::fs::write(root.join("c.rs"), "fn main() { s.helper(1); helper(); }\n").unwrap();
+    let racy = sources(root)
+        .indexed_calls(&[Language::Rust, Language::Python], "helper")
+        .unwrap();
+    assert!(racy.read.contains(&"c.rs".to_string()), "{racy:?}");
+    assert!(calls_cli(root, "helper").contains("c.rs:1:26"));
 }
 
 #[test]

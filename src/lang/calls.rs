@@ -219,6 +219,14 @@ impl<'t> LineCounter<'t> {
     }
 }
 
+/// The 1-based line and character column `candor calls` prints for the name at `at`; `lines`
+/// has been asked only of smaller offsets of the same text.
+pub(crate) fn line_column(text: &str, lines: &mut LineCounter<'_>, at: usize) -> (usize, usize) {
+    let line = lines.line_of(at);
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    (line + 1, text[line_start..at].chars().count() + 1)
+}
+
 /// [`find_mentions`] by visiting every node of the tree: the reference it is checked against.
 pub fn find_mentions_walk(lang: Language, tree: &Tree, text: &str, name: &str) -> Mentions {
     let mut mentions = Mentions::default();

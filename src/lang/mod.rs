@@ -19,6 +19,7 @@ pub mod python;
 pub mod refs;
 pub mod regions;
 pub mod removal;
+pub mod roles;
 pub mod rust;
 pub mod symbols;
 pub mod syntax;

@@ -74,6 +74,27 @@ fn python_may_call(lang: Language, text: &str, name: &str) -> bool {
     })
 }
 
+/// What [`find_call_names_fast`] decides, from the text alone, for the whole-word occurrence of
+/// a name at `place`, in code (not in a string or comment of `lexed`, the lexer's view of `text`):
+/// `Some(true)` a call, `Some(false)` no call, `None` when only a parse can tell. When every code
+/// occurrence of a name in a file has `Some(_)`, its calls there are exactly the `Some(true)`
+/// ones (the persistent index stores them, so `candor calls` need not read the file).
+pub fn lexical_call(
+    lang: Language,
+    text: &str,
+    lexed: &Lexed,
+    place: &Range<usize>,
+) -> Option<bool> {
+    if !lexical_rules_apply(lang, &text[place.clone()]) {
+        return None;
+    }
+    match lexical_verdict(lang, text.as_bytes(), lexed, place) {
+        Verdict::Call => Some(true),
+        Verdict::NotCall => Some(false),
+        Verdict::Unknown => None,
+    }
+}
+
 /// [`find_call_names_fast`] without the look at what follows each occurrence first.
 fn find_call_names_lexed(lang: Language, text: &str, name: &str) -> (Vec<Range<usize>>, bool) {
     let lexed = lex(lang, text);
@@ -254,9 +275,41 @@ fn lexical_verdict(lang: Language, b: &[u8], lexed: &Lexed, place: &Range<usize>
                 Verdict::Unknown
             }
         }
+        // `a * f(x)`: a product, `f(x)` its right operand.
+        b'*' if python_product(b, lexed, prev) => Verdict::Call,
         // `*` too: tree-sitter-python reads `[*f(x)]` as a call of `*f`.
         b')' | b']' | b'}' | b'\\' | b'\'' | b'"' | b'*' => Verdict::Unknown,
         _ => Verdict::Call,
+    }
+}
+
+/// Python: whether the `*` at `star` is a product's, its left operand ending just before it (a
+/// closing bracket, a string, a number or a name that is not a keyword), not `*args`/`**kw`.
+fn python_product(b: &[u8], lexed: &Lexed, star: usize) -> bool {
+    let Some(left) = previous_token_end(b, lexed, star) else {
+        return false;
+    };
+    let line_of = |at: usize| lexed.logical_lines.partition_point(|s| *s <= at);
+    if line_of(left) != line_of(star) {
+        return false;
+    }
+    if lexed.span_at(left).is_some() {
+        return true;
+    }
+    match b[left] {
+        b')' | b']' | b'}' => true,
+        c if super::lex::is_ident_byte(c) => {
+            let start = b[..=left]
+                .iter()
+                .rposition(|c| !super::lex::is_ident_byte(*c))
+                .map_or(0, |p| p + 1);
+            let word = std::str::from_utf8(&b[start..=left]).unwrap_or("");
+            b[start].is_ascii_digit()
+                || (!word.is_empty()
+                    && !Language::Python.is_keyword(word)
+                    && lexical_rules_apply(Language::Python, word))
+        }
+        _ => false,
     }
 }
 
@@ -348,7 +401,7 @@ fn rust_in_expression(b: &[u8], lexed: &Lexed, place: &Range<usize>) -> bool {
 }
 
 /// The offset of the last byte before `at` that is neither whitespace nor inside a comment.
-fn previous_token_end(b: &[u8], lexed: &Lexed, at: usize) -> Option<usize> {
+pub(crate) fn previous_token_end(b: &[u8], lexed: &Lexed, at: usize) -> Option<usize> {
     let mut i = at;
     loop {
         i = i.checked_sub(1)?;
@@ -503,6 +556,24 @@ fn r() {
             "f",
         );
         same_as_full(Language::Python, "x = f(1\r\n)\r\ny = f\r\n", "f");
+    }
+
+    #[test]
+    fn a_product_s_right_operand_is_told_a_call_from_the_text() {
+        let text = "x = 2 * len(a)\ny = '0'*len(b) + f(a) * len(c) + [1] * len(e)\n\
+                    z = [*len(d)]\nw = f(**len(g))\ndef h(): return *len(f), g\nv = (a\n * len(z))\n";
+        same_as_full(Language::Python, text, "len");
+        let lexed = lex(Language::Python, text);
+        let verdicts: Vec<Option<bool>> = word_matches(text, "len")
+            .into_iter()
+            .map(|at| lexical_call(Language::Python, text, &lexed, &(at..at + 3)))
+            .collect();
+        let told = Some(true);
+        assert_eq!(
+            verdicts,
+            [told, told, told, told, None, None, None, told],
+            "{text}"
+        );
     }
 
     #[test]

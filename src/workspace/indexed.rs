@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use super::Root;
-use super::index::{self, Candidates, Index, Match};
+use super::index::{self, CallsAnswer, Candidates, Index, Match};
 use super::walk;
 use crate::cancel::Cancel;
 use crate::lang::Language;
@@ -39,12 +39,47 @@ impl Indexed {
         word: &str,
         how: Match,
     ) -> Option<Candidates> {
+        self.ask(root, max_bytes, word, |index| {
+            index.candidates(langs, word, how)
+        })
+    }
+
+    /// The index's answer to `candor calls word` over `langs`, from an up-to-date index; `None`
+    /// when there is no usable index or it cannot answer for this word.
+    pub fn calls(
+        &self,
+        root: &Root,
+        max_bytes: u64,
+        langs: &[Language],
+        word: &str,
+    ) -> Option<CallsAnswer> {
+        self.ask(root, max_bytes, word, |index| index.calls_of(langs, word))
+    }
+
+    /// `question` of the index brought up to date (loaded first if need be, saved when the
+    /// refresh changed it).
+    fn ask<T>(
+        &self,
+        root: &Root,
+        max_bytes: u64,
+        word: &str,
+        question: impl FnOnce(&Index) -> Option<T>,
+    ) -> Option<T> {
         if !index::tokens::is_word(word) {
             return None;
         }
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut scanned = None;
         if let State::Unread = *state {
-            *state = match index::load(root) {
+            // The files are listed and stated while the index is read (when there is one).
+            let present = root.path().join(".candor/index/index.bin").is_file();
+            let loaded = std::thread::scope(|s| {
+                let scan = present.then(|| s.spawn(|| index::scan_files(root.path())));
+                let loaded = index::load(root);
+                scanned = scan.and_then(|scan| scan.join().ok());
+                loaded
+            });
+            *state = match loaded {
                 Ok(Some(index)) => State::Ready(Box::new(index)),
                 Ok(None) => State::Absent,
                 Err(e) => {
@@ -60,12 +95,13 @@ impl Indexed {
             // Built with another size limit: what it holds of large files is not this one's.
             **index = Index::empty(max_bytes);
         }
-        if index::refresh(index, root.path(), None).changed()
+        let scanned = scanned.unwrap_or_else(|| index::scan_files(root.path()));
+        if index::refresh_from(index, scanned, None).changed()
             && let Err(e) = index::save(root, index)
         {
             eprintln!("candor: the index could not be saved ({e}); it is used as it is in memory");
         }
-        index.candidates(langs, word, how)
+        question(index)
     }
 }
 

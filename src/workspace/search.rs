@@ -10,7 +10,7 @@ use ignore::WalkState;
 
 use crate::edit::DecodeError;
 use crate::lang::Language;
-use crate::lang::calls::LineCounter;
+use crate::lang::calls::{LineCounter, line_column};
 use crate::lang::regions::find_call_names_fast;
 
 /// One call of the searched name.
@@ -86,35 +86,43 @@ pub fn call_sites(
     report
 }
 
-/// [`call_sites`] over the files the persistent index names (`candidates`, from
-/// `DiskSources::indexed_candidates`): the same report, without reading the other files.
-pub fn call_sites_in(
+/// [`call_sites`] from the persistent index's answer (`DiskSources::indexed_calls`): the calls it
+/// holds for the files whose stamps are unchanged, and the other files (changed too recently to
+/// trust, or what it cannot see into) read and searched as the walk does. The same report.
+pub fn call_sites_indexed(
     root: &Path,
-    candidates: &super::index::Candidates,
+    answer: &super::index::CallsAnswer,
     langs: &[Language],
     name: &str,
     max_file_bytes: u64,
 ) -> SearchReport {
     use rayon::prelude::*;
     let finder = memchr::memmem::Finder::new(name.as_bytes());
-    let report = Mutex::new(SearchReport {
-        files_walked: candidates.walked,
+    let mut report = SearchReport {
+        files_walked: answer.walked - answer.known.len() - answer.read.len(),
         ..SearchReport::default()
-    });
-    candidates.paths.par_iter().for_each(|relative| {
-        let Some(lang) = Language::from_path(relative).filter(|l| langs.contains(l)) else {
-            return;
-        };
-        if candidates.links.binary_search(relative).is_ok() {
-            return;
-        }
-        let path = root.join(relative);
-        let outcome = scan_file(&path, relative, lang, name, &finder, max_file_bytes);
-        let mut report = report.lock().unwrap_or_else(|e| e.into_inner());
-        report.files_walked -= 1;
-        tally(&mut report, relative.clone(), outcome);
-    });
-    let mut report = report.into_inner().unwrap_or_else(|e| e.into_inner());
+    };
+    for (relative, calls) in &answer.known {
+        let hits = calls.iter().map(|(line, column)| CallHit {
+            path: relative.clone(),
+            line: *line,
+            column: *column,
+        });
+        tally(&mut report, relative.clone(), Scan::Parsed(hits.collect()));
+    }
+    let read: Vec<(String, Scan)> = answer
+        .read
+        .par_iter()
+        .filter_map(|relative| {
+            let lang = Language::from_path(relative).filter(|l| langs.contains(l))?;
+            let path = root.join(relative);
+            let outcome = scan_file(&path, relative, lang, name, &finder, max_file_bytes);
+            Some((relative.clone(), outcome))
+        })
+        .collect();
+    for (relative, outcome) in read {
+        tally(&mut report, relative, outcome);
+    }
     report
         .calls
         .sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
@@ -176,13 +184,11 @@ fn scan_file(
         names
             .iter()
             .map(|range| {
-                let at = range.start;
-                let line = lines.line_of(at);
-                let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+                let (line, column) = line_column(text, &mut lines, range.start);
                 CallHit {
                     path: relative.to_string(),
-                    line: line + 1,
-                    column: text[line_start..at].chars().count() + 1,
+                    line,
+                    column,
                 }
             })
             .collect(),

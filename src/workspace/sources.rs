@@ -225,12 +225,11 @@ impl DiskSources {
         self.index.source_files(&self.root, max, build, progress)
     }
 
-    /// The persistent index's answer for `candor calls`: the files of `langs` whose text holds
-    /// `word` (`None` without a usable index).
-    pub fn indexed_candidates(&self, langs: &[Language], word: &str) -> Option<index::Candidates> {
+    /// The persistent index's answer for `candor calls`: the calls of `word` it holds, and the
+    /// files it cannot answer for (`None` without a usable index).
+    pub fn indexed_calls(&self, langs: &[Language], word: &str) -> Option<index::CallsAnswer> {
         let max = self.limits.max_file_bytes;
-        self.index
-            .candidates(&self.root, max, langs, word, Match::Substring)
+        self.index.calls(&self.root, max, langs, word)
     }
 }
 

@@ -77,7 +77,7 @@ fn scan(root: &Path) -> Vec<Seen> {
 
 /// What reading one file gave.
 enum Read {
-    Text([u8; 32], Vec<(String, u8)>),
+    Text([u8; 32], Vec<(String, super::tokens::Run)>),
     Special,
 }
 
@@ -119,8 +119,26 @@ pub fn refresh(
     root: &Path,
     progress: Option<&(dyn Fn(usize, usize) + Sync)>,
 ) -> Refreshed {
+    refresh_from(index, scan_files(root), progress)
+}
+
+/// What the walk found under a root, with each file's stamp: [`refresh_from`]'s input, so the
+/// scan can run while the index is read.
+pub struct Scanned(Vec<Seen>);
+
+/// Lists and stats the project's files (every core).
+pub fn scan_files(root: &Path) -> Scanned {
+    Scanned(scan(root))
+}
+
+/// [`refresh`] from a scan already made.
+pub fn refresh_from(
+    index: &mut Index,
+    scanned: Scanned,
+    progress: Option<&(dyn Fn(usize, usize) + Sync)>,
+) -> Refreshed {
     use rayon::prelude::*;
-    let seen = scan(root);
+    let seen = scanned.0;
     let mut refreshed = Refreshed {
         files: seen.len(),
         ..Refreshed::default()
@@ -174,7 +192,7 @@ pub fn refresh(
                 keep_postings(index, &s.relative, stamp, sha256);
             }
             Read::Text(sha256, runs) => {
-                let runs = runs.iter().map(|(w, r)| (w.as_str(), *r));
+                let runs = runs.iter().map(|(w, r)| (w.as_str(), r));
                 index.add_runs(&s.relative, stamp, sha256, runs);
             }
         }

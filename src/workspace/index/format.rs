@@ -2,12 +2,15 @@
 //! or half-written file is detected, never read), and the body — the limit it was built with,
 //! the vocabulary and each file's stamp, hash and postings. Pure: bytes in, bytes out.
 
+use super::postings::Postings;
 use super::{Entry, Held, Index};
 use crate::workspace::store::Stamp;
 
 const MAGIC: &[u8; 8] = b"CANDORIX";
 /// Bumped whenever the body's layout or meaning changes; another version is not read.
-pub const VERSION: u32 = 1;
+/// 2: each posting's roles include definition, call, attribute, import and "unsure", and the
+/// calls' positions follow (version 1 had code, string, comment only).
+pub const VERSION: u32 = 2;
 const HEADER: usize = 8 + 4 + 8 + 32;
 
 /// Why an index file cannot be used (then the walk answers).
@@ -25,7 +28,7 @@ pub fn encode(index: &Index) -> Vec<u8> {
     let mut body = Vec::new();
     put(&mut body, index.max_bytes);
     put(&mut body, index.vocab.len() as u64);
-    for word in &index.vocab {
+    for word in index.vocab.iter() {
         put_bytes(&mut body, word.as_bytes());
     }
     put(&mut body, index.files.len() as u64);
@@ -41,13 +44,9 @@ pub fn encode(index: &Index) -> Vec<u8> {
             Held::Link => body.push(1),
             Held::Text(postings) => {
                 body.push(2);
-                put(&mut body, postings.len() as u64);
-                let mut last = 0;
-                for (id, roles) in postings {
-                    put(&mut body, u64::from(id - last));
-                    body.push(*roles);
-                    last = *id;
-                }
+                put(&mut body, u64::from(postings.count));
+                put_bytes(&mut body, &postings.list);
+                put_bytes(&mut body, &postings.calls);
             }
         }
     }
@@ -79,12 +78,17 @@ pub fn decode(bytes: &[u8]) -> Result<Index, FormatError> {
 fn body_of(r: &mut Reader<'_>) -> Option<Index> {
     let max_bytes = r.num()?;
     let words = r.num()? as usize;
-    let mut vocab = Vec::with_capacity(words.min(1 << 20));
-    for _ in 0..words {
-        vocab.push(String::from_utf8(r.bytes()?.to_vec()).ok()?);
+    let mut failed = false;
+    let vocab = super::vocab::Vocab::from_words((0..words).map_while(|_| {
+        let word = r.bytes();
+        failed |= word.is_none();
+        word
+    }));
+    if failed {
+        return None;
     }
     let mut index = Index::empty(max_bytes);
-    index.vocab = vocab;
+    index.vocab = vocab?;
     for _ in 0..r.num()? {
         let path = String::from_utf8(r.bytes()?.to_vec()).ok()?;
         let size = r.num()?;
@@ -96,17 +100,11 @@ fn body_of(r: &mut Reader<'_>) -> Option<Index> {
             0 => Held::Special,
             1 => Held::Link,
             2 => {
-                let count = r.num()? as usize;
-                let mut postings = Vec::with_capacity(count.min(1 << 20));
-                let mut last = 0u32;
-                for _ in 0..count {
-                    last = last.checked_add(u32::try_from(r.num()?).ok()?)?;
-                    if last as usize >= index.vocab.len() {
-                        return None;
-                    }
-                    postings.push((last, r.take(1)?[0]));
-                }
-                Held::Text(postings)
+                // Read in place when asked (`Postings::iter`); the checksum vouches for them.
+                let count = u32::try_from(r.num()?).ok()?;
+                let list = r.bytes()?.to_vec();
+                let calls = r.bytes()?.to_vec();
+                Held::Text(Postings { count, list, calls })
             }
             _ => return None,
         };
@@ -132,7 +130,7 @@ fn sha256(bytes: &[u8]) -> [u8; 32] {
 }
 
 /// LEB128.
-fn put(out: &mut Vec<u8>, mut n: u64) {
+pub(super) fn put(out: &mut Vec<u8>, mut n: u64) {
     loop {
         let byte = (n & 0x7f) as u8;
         n >>= 7;
@@ -149,19 +147,23 @@ fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
     out.extend_from_slice(bytes);
 }
 
-struct Reader<'a> {
+pub(super) struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+    pub(super) fn new(bytes: &'a [u8]) -> Reader<'a> {
+        Reader { bytes, at: 0 }
+    }
+
+    pub(super) fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         let slice = self.bytes.get(self.at..self.at.checked_add(n)?)?;
         self.at += n;
         Some(slice)
     }
 
-    fn num(&mut self) -> Option<u64> {
+    pub(super) fn num(&mut self) -> Option<u64> {
         let mut n = 0u64;
         for shift in (0..64).step_by(7) {
             let byte = self.take(1)?[0];
@@ -206,7 +208,14 @@ mod tests {
     fn an_index_reads_back_as_written() {
         let index = sample();
         let bytes = encode(&index);
-        assert_eq!(decode(&bytes).unwrap(), index);
+        let decoded = decode(&bytes).unwrap();
+        assert_eq!(decoded, index);
+        // The call's place, as `candor calls` prints it; `h` (a comment) is a mention only.
+        let answer = decoded.calls_of(&[Language::Python], "g").unwrap();
+        assert_eq!(answer.known, [("a.py".to_string(), vec![(1, 10)])]);
+        assert!(answer.read.is_empty() && answer.walked == 1);
+        let answer = decoded.calls_of(&[Language::Python], "h").unwrap();
+        assert_eq!(answer.known, [("a.py".to_string(), vec![])]);
     }
 
     #[test]

@@ -7,14 +7,17 @@
 mod build;
 mod disk;
 mod format;
+mod postings;
 pub mod tokens;
+mod vocab;
 
 use std::collections::{BTreeMap, HashMap};
 
 use crate::lang::Language;
 use crate::workspace::store::Stamp;
+use postings::Postings;
 
-pub use build::{Refreshed, refresh};
+pub use build::{Refreshed, Scanned, refresh, refresh_from, scan_files};
 pub use disk::{LoadError, load, save};
 pub use format::{FormatError, VERSION};
 
@@ -28,7 +31,7 @@ pub fn encoded_len(index: &Index) -> usize {
 pub struct Index {
     /// The file size limit it was built with (a file over it is [`Held::Special`]).
     pub max_bytes: u64,
-    vocab: Vec<String>,
+    vocab: vocab::Vocab,
     /// Word → id, for adding words; empty until then.
     ids: HashMap<String, u32>,
     /// By project-relative path, as the walk lists them.
@@ -60,8 +63,8 @@ pub(crate) enum Held {
     Special,
     /// A symbolic link: a question looks where it leads as the walk does.
     Link,
-    /// Sorted (word id, roles) postings.
-    Text(Vec<(u32, u8)>),
+    /// Its words.
+    Text(Postings),
 }
 
 /// How a name must occur in a file for the file to be a candidate.
@@ -85,6 +88,18 @@ pub struct Candidates {
     pub walked: usize,
 }
 
+/// The index's answer to `candor calls NAME`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CallsAnswer {
+    /// Files whose text holds the name, with the (line, column) of each of its calls there, as
+    /// read when the index was brought up to date; sorted by path.
+    pub known: Vec<(String, Vec<(usize, usize)>)>,
+    /// Files to read and search as the walk does (what the index cannot answer for); sorted.
+    pub read: Vec<String>,
+    /// How many regular files of the languages the walk would visit.
+    pub walked: usize,
+}
+
 /// Figures for `candor index --status`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Status {
@@ -98,7 +113,7 @@ impl Index {
     pub fn empty(max_bytes: u64) -> Index {
         Index {
             max_bytes,
-            vocab: Vec::new(),
+            vocab: vocab::Vocab::default(),
             ids: HashMap::new(),
             files: BTreeMap::new(),
         }
@@ -108,14 +123,13 @@ impl Index {
         // Filled only when words are added (a load leaves it empty: most questions add none).
         if self.ids.len() != self.vocab.len() {
             self.ids = (self.vocab.iter().enumerate())
-                .map(|(id, w)| (w.clone(), id as u32))
+                .map(|(id, w)| (w.to_string(), id as u32))
                 .collect();
         }
         if let Some(id) = self.ids.get(word) {
             return *id;
         }
-        let id = self.vocab.len() as u32;
-        self.vocab.push(word.to_string());
+        let id = self.vocab.push(word);
         self.ids.insert(word.to_string(), id);
         id
     }
@@ -131,7 +145,7 @@ impl Index {
         text: &str,
     ) {
         let runs = tokens::runs(lang, text);
-        self.add_runs(path, stamp, sha256, runs.into_iter());
+        self.add_runs(path, stamp, sha256, runs.iter().map(|(w, r)| (*w, r)));
     }
 
     fn add_runs<'a>(
@@ -139,11 +153,15 @@ impl Index {
         path: &str,
         stamp: Stamp,
         sha256: [u8; 32],
-        runs: impl Iterator<Item = (&'a str, u8)>,
+        runs: impl Iterator<Item = (&'a str, &'a tokens::Run)>,
     ) {
-        let mut postings: Vec<(u32, u8)> =
-            runs.map(|(word, roles)| (self.id(word), roles)).collect();
-        postings.sort_unstable();
+        let mut runs: Vec<(u32, &tokens::Run)> =
+            runs.map(|(word, run)| (self.id(word), run)).collect();
+        runs.sort_unstable_by_key(|(id, _)| *id);
+        let postings = Postings::encode(
+            runs.iter()
+                .map(|(id, run)| (*id, run.roles, run.calls.as_slice())),
+        );
         let entry = Entry {
             stamp,
             racy: stamp.is_racy(crate::workspace::store::now_ns()),
@@ -170,22 +188,7 @@ impl Index {
         if !tokens::is_word(word) {
             return None;
         }
-        let wanted: Vec<bool> = match how {
-            Match::Whole => {
-                let mut wanted = vec![false; self.vocab.len()];
-                if let Some(id) = self.vocab.iter().position(|w| w == word) {
-                    wanted[id] = true;
-                }
-                wanted
-            }
-            Match::Substring => {
-                let finder = memchr::memmem::Finder::new(word.as_bytes());
-                self.vocab
-                    .iter()
-                    .map(|w| finder.find(w.as_bytes()).is_some())
-                    .collect()
-            }
-        };
+        let wanted = self.wanted(word, how);
         let mut found = Candidates::default();
         for (path, entry) in &self.files {
             if let Held::Link = entry.held {
@@ -198,11 +201,62 @@ impl Index {
             }
             found.walked += 1;
             let holds = match &entry.held {
-                Held::Text(postings) => postings.iter().any(|(id, _)| wanted[*id as usize]),
+                Held::Text(postings) => postings.holds(&wanted),
                 _ => true,
             };
             if holds {
                 found.paths.push(path.clone());
+            }
+        }
+        Some(found)
+    }
+
+    /// For each word id, whether a file holding it holds `word` as `how` asks.
+    fn wanted(&self, word: &str, how: Match) -> Vec<bool> {
+        let mut wanted = vec![false; self.vocab.len()];
+        let ids = match how {
+            Match::Whole => self.vocab.position(word).into_iter().collect(),
+            Match::Substring => self.vocab.contained(word),
+        };
+        for id in ids {
+            wanted[id as usize] = true;
+        }
+        wanted
+    }
+
+    /// What the index knows of the calls of `word` in the files of `langs` (`None` when it
+    /// cannot answer for such a word): for each file whose text holds `word` (as the walk's
+    /// byte search has it), its calls when every one is stored, else the file to read.
+    pub fn calls_of(&self, langs: &[Language], word: &str) -> Option<CallsAnswer> {
+        if !tokens::is_word(word) {
+            return None;
+        }
+        let wanted = self.wanted(word, Match::Substring);
+        let exact = self.vocab.position(word);
+        let mut found = CallsAnswer::default();
+        for (path, entry) in &self.files {
+            if matches!(entry.held, Held::Link)
+                || !Language::from_path(path).is_some_and(|l| langs.contains(&l))
+            {
+                continue;
+            }
+            found.walked += 1;
+            let Held::Text(postings) = &entry.held else {
+                found.read.push(path.clone());
+                continue;
+            };
+            if !postings.holds(&wanted) {
+                continue;
+            }
+            let posting = exact.and_then(|id| postings.find(id));
+            match posting {
+                // Changed so recently that its stamp is not trusted: read as the walk does.
+                _ if entry.racy => found.read.push(path.clone()),
+                Some((_, roles, _)) if roles & tokens::UNSURE != 0 => found.read.push(path.clone()),
+                Some((_, _, Some(at))) => {
+                    found.known.push((path.clone(), postings.calls_at(at)));
+                }
+                _ => found.known.push((path.clone(), Vec::new())),
             }
         }
         Some(found)
@@ -217,7 +271,7 @@ impl Index {
         for entry in self.files.values() {
             if let Held::Text(postings) = &entry.held {
                 status.text_files += 1;
-                status.postings += postings.len();
+                status.postings += postings.count as usize;
             }
         }
         status
