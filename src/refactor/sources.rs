@@ -105,6 +105,10 @@ pub fn sites_of(mentioning: Mentioning, word: &str) -> WordSites {
     }
 }
 
+/// A fact computed from one file's content (a verdict of the references engine, what it learned
+/// there), which the store may keep: its maker knows its type.
+pub type Fact = std::sync::Arc<dyn std::any::Any + Send + Sync>;
+
 /// Work handed to the shell's workers: it runs once, on any thread.
 pub type Job<'a> = Box<dyn FnOnce() + Send + 'a>;
 
@@ -159,6 +163,21 @@ pub trait ParsedFiles: Sync {
     /// The outline of `file`, whose full tree is `tree` (the store may keep it with the tree).
     fn outline(&self, lang: Language, file: &SourceFile, tree: &Tree) -> Vec<Symbol> {
         crate::lang::symbols::outline(lang, tree, &file.text)
+    }
+
+    /// The answer to `question` about the file at `path` whose content has this sha256: the one
+    /// the store kept for the same content and question, else `make`'s (the answer and an
+    /// estimate of its memory), which the store may keep. `question` must name everything else
+    /// the answer depends on (the other files' facts it read, the tree it was computed from). By
+    /// default nothing is kept.
+    fn fact(
+        &self,
+        _path: &str,
+        _sha256: &str,
+        _question: &str,
+        make: &mut dyn FnMut() -> (Fact, usize),
+    ) -> Fact {
+        make().0
     }
 
     /// Runs every job and returns when all are done: on the calling thread by default, on the
