@@ -472,4 +472,21 @@ mod tests {
         store.forget_read("a.py");
         assert_eq!(store.read("a.py", stamp), None);
     }
+
+    #[test]
+    fn a_fact_is_found_only_for_its_content_and_question_and_counts_in_the_bound() {
+        let store = Store::new(usize::MAX);
+        let a = SourceFile::from_text("a.py", "x = 1\n");
+        let fact: Fact = Arc::new(vec![1u32, 2]);
+        store.put_fact("a.py", &a.sha256, "judge t r x", fact, 1000);
+        assert!(store.stats().bytes >= 1000, "{:?}", store.stats());
+        let kept = store.fact("a.py", &a.sha256, "judge t r x").unwrap();
+        assert_eq!(kept.downcast_ref::<Vec<u32>>(), Some(&vec![1, 2]));
+        assert!(store.fact("a.py", &a.sha256, "judge t r2 x").is_none());
+        let changed = SourceFile::from_text("a.py", "x = 2\n");
+        assert!(store.fact("a.py", &changed.sha256, "judge t r x").is_none());
+        assert!(store.fact("b.py", &a.sha256, "judge t r x").is_none());
+        let stats = store.stats();
+        assert_eq!((stats.facts, stats.fact_hits), (1, 1));
+    }
 }
