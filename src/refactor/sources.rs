@@ -218,6 +218,34 @@ pub fn tree_of(sources: &dyn Sources, lang: Language, file: &SourceFile) -> Tree
     sources.parsed().tree_in_passing(lang, file)
 }
 
+/// The local bindings of `name` in `file` read through `tree` (`Locals::new`), computed once per
+/// content, name and tree and kept by the store: the references engine's judge and the refactor
+/// that rewrites the file after it ask the same. The tree is told apart by its size (a partial
+/// tree and the whole tree of one content answer alike for the places they share).
+pub fn locals_of(
+    store: &dyn ParsedFiles,
+    lang: Language,
+    file: &SourceFile,
+    tree: &Tree,
+    name: &str,
+) -> std::sync::Arc<crate::lang::locals::Locals> {
+    let question = format!(
+        "locals {lang:?} {name} {}",
+        tree.root_node().descendant_count()
+    );
+    let fact = store.fact(&file.path, &file.sha256, &question, &mut || {
+        let locals = crate::lang::locals::Locals::new(lang, tree, &file.text, name);
+        let bytes = locals.bytes();
+        (std::sync::Arc::new(locals) as Fact, bytes)
+    });
+    match fact.downcast::<crate::lang::locals::Locals>() {
+        Ok(locals) => locals,
+        Err(_) => std::sync::Arc::new(crate::lang::locals::Locals::new(
+            lang, tree, &file.text, name,
+        )),
+    }
+}
+
 /// Another [`Sources`] whose every tree is a full parse: the reference that the partial trees of
 /// [`ParsedFiles::tree_around_words`] are checked against (same plans, byte for byte).
 pub struct FullTrees<'a>(pub &'a dyn Sources);

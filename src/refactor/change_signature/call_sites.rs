@@ -140,6 +140,7 @@ impl Done {
 /// Stops early (the outcome then incomplete) once `cancel` is set: the caller checks it after.
 pub(super) fn rewrite_file(
     callee: &Callee<'_>,
+    store: &dyn crate::refactor::ParsedFiles,
     file: &SourceFile,
     tree: &Tree,
     cancel: &Cancel,
@@ -147,7 +148,8 @@ pub(super) fn rewrite_file(
     let lang = callee.lang;
     let text = file.text.as_str();
     let path = file.path.as_str();
-    let locals = Locals::new(lang, tree, text, callee.name);
+    // The references engine's judge asked the same of this file and tree.
+    let locals = crate::refactor::sources::locals_of(store, lang, file, tree, callee.name);
     let eol = line_ending(text);
     let is_definition_file = path == callee.definition.0;
     let mut outcome = FileOutcome::default();

@@ -407,7 +407,11 @@ fn project_references(
                 if too_deep {
                     crate::lang::refs::unjudged(&file.text, word, offsets)
                 } else {
-                    resolver.judge(target, &reach, path, tree, &file.text, word, offsets)
+                    let locals =
+                        |name: &str| super::sources::locals_of(store, lang, file, tree, name);
+                    resolver.judge_with_locals(
+                        target, &reach, path, tree, &file.text, word, offsets, &locals,
+                    )
                 }
             });
             for found in found {

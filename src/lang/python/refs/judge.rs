@@ -7,7 +7,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use tree_sitter::{Node, Tree};
 
@@ -27,7 +27,7 @@ use crate::lang::refs::{
 use crate::lang::{Language, node_text};
 
 /// What judging one file needs.
-pub struct File<'a, 't> {
+pub struct File<'a, 't, 'l> {
     pub target: &'a Target,
     pub reach: &'a Reach,
     pub path: &'a str,
@@ -35,13 +35,15 @@ pub struct File<'a, 't> {
     pub text: &'a str,
     pub word: &'a str,
     pub view: View,
-    pub locals: Locals,
+    pub locals: Arc<Locals>,
+    /// Where the local bindings of a name in this file come from.
+    locals_of: &'l dyn Fn(&str) -> Arc<Locals>,
     /// The locals of the other names asked about (the head of `m.word`, a receiver variable),
-    /// built once per name: a file of many `textwrap.dedent(..)` asked for `textwrap` at each.
-    others: RefCell<HashMap<String, Rc<Locals>>>,
+    /// asked once per name: a file of many `textwrap.dedent(..)` asked for `textwrap` at each.
+    others: RefCell<HashMap<String, Arc<Locals>>>,
 }
 
-impl<'a, 't> File<'a, 't> {
+impl<'a, 't, 'l> File<'a, 't, 'l> {
     pub fn new(
         target: &'a Target,
         reach: &'a Reach,
@@ -49,7 +51,8 @@ impl<'a, 't> File<'a, 't> {
         tree: &'t Tree,
         text: &'a str,
         word: &'a str,
-    ) -> File<'a, 't> {
+        locals_of: &'l dyn Fn(&str) -> Arc<Locals>,
+    ) -> File<'a, 't, 'l> {
         File {
             target,
             reach,
@@ -58,7 +61,8 @@ impl<'a, 't> File<'a, 't> {
             text,
             word,
             view: View::build(tree, text, path),
-            locals: Locals::new(Language::Python, tree, text, word),
+            locals: locals_of(word),
+            locals_of,
             others: RefCell::default(),
         }
     }
@@ -172,7 +176,7 @@ impl<'a, 't> File<'a, 't> {
             .others
             .borrow_mut()
             .entry(name.to_string())
-            .or_insert_with(|| Rc::new(Locals::new(Language::Python, self.tree, self.text, name)))
+            .or_insert_with(|| (self.locals_of)(name))
             .clone();
         locals.shadows(at)
     }
