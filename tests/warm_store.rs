@@ -103,3 +103,81 @@ fn a_first_preview_parses_each_file_that_names_the_function_once() {
     let stats = engine.sources().store_stats();
     assert_eq!(stats.parses, 3, "{stats:?}");
 }
+
+fn change(engine: &Engine, new_parameters: serde_json::Value) -> serde_json::Value {
+    let args = json!({
+        "file_path": "pkg/a.py",
+        "function_name": "helper",
+        "new_parameters": new_parameters,
+        "dry_run": true,
+    });
+    engine
+        .call("refactor_change_signature", &args)
+        .unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+#[test]
+fn another_refactor_of_the_same_function_judges_no_file_again() {
+    // The second change of signature asks the references engine the same question about the
+    // same files: every verdict (and what it learned from each file) is the one kept, and the
+    // plan is the one a fresh engine makes.
+    let dir = project();
+    let engine = engine(dir.path());
+    change(
+        &engine,
+        json!([{"name": "a"}, {"name": "b", "default": "0"}]),
+    );
+    let after_first = engine.sources().store_stats();
+    assert!(after_first.facts > 0, "{after_first:?}");
+    let other = json!([{"name": "a"}, {"name": "c", "default": "None"}]);
+    let second = change(&engine, other.clone());
+    let after_second = engine.sources().store_stats();
+    assert_eq!(
+        after_second.facts, after_first.facts,
+        "the second refactor judged files again: {after_first:?} then {after_second:?}"
+    );
+    assert!(
+        after_second.fact_hits > after_first.fact_hits,
+        "{after_second:?}"
+    );
+    let fresh = change(&self::engine(dir.path()), other);
+    assert_eq!(second["data"], fresh["data"]);
+}
+
+#[test]
+fn a_verdict_that_read_a_reexport_is_not_reused_once_the_reexport_changed() {
+    // pkg/d.py calls `helper` through the package, which re-exports it from pkg/a.py: its call
+    // is certain, and changed. Once pkg/__init__.py stops re-exporting it, d.py (unchanged) no
+    // longer calls our function: the verdict kept for d.py must not be reused.
+    let dir = project();
+    std::fs::write(
+        dir.path().join("pkg/__init__.py"),
+        "from .a import helper\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("pkg/d.py"),
+        "from pkg import helper\n\nx = helper(6)\n",
+    )
+    .unwrap();
+    let engine = engine(dir.path());
+    let params = json!([{"name": "b"}, {"name": "a"}]);
+    let first = change(&engine, params.clone());
+    let d_changed = |envelope: &serde_json::Value| {
+        envelope["data"]["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["path"] == "pkg/d.py")
+    };
+    assert!(d_changed(&first), "{first}");
+    std::fs::write(
+        dir.path().join("pkg/__init__.py"),
+        "def helper(a):\n    return a\n",
+    )
+    .unwrap();
+    let second = change(&engine, params.clone());
+    assert!(!d_changed(&second), "{second}");
+    let fresh = change(&self::engine(dir.path()), params);
+    assert_eq!(second["data"], fresh["data"]);
+}

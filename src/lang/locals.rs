@@ -62,6 +62,14 @@ impl Locals {
         locals
     }
 
+    /// An estimate of the memory these bindings hold.
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of::<Locals>()
+            + self.rust.len() * std::mem::size_of::<RustBinding>()
+            + self.functions.len() * std::mem::size_of::<Range<usize>>()
+            + self.python.len() * std::mem::size_of::<PythonScope>()
+    }
+
     /// Whether the name at `node` is one of these local bindings (or is one itself).
     pub fn shadows(&self, at: usize) -> bool {
         match self.lang {

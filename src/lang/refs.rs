@@ -396,6 +396,24 @@ pub trait Resolver: Sync {
         offsets: &[usize],
     ) -> Vec<Found>;
 
+    /// [`judge`](Resolver::judge), taking the local bindings of a name in this file from
+    /// `locals` (the shell keeps them by content, and the refactor that asks next reads the
+    /// same); by default they are not asked for.
+    #[allow(clippy::too_many_arguments)]
+    fn judge_with_locals(
+        &self,
+        target: &Target,
+        reach: &Reach,
+        path: &str,
+        tree: &Tree,
+        text: &str,
+        word: &str,
+        offsets: &[usize],
+        _locals: &dyn Fn(&str) -> std::sync::Arc<crate::lang::locals::Locals>,
+    ) -> Vec<Found> {
+        self.judge(target, reach, path, tree, text, word, offsets)
+    }
+
     /// What already binds `name` where the occurrence at `at` sits (a local, a definition or
     /// import of the module, a member of the class the occurrence is in).
     fn bound_at(&self, tree: &Tree, text: &str, at: usize, name: &str) -> Option<Bound>;

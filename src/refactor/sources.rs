@@ -105,6 +105,10 @@ pub fn sites_of(mentioning: Mentioning, word: &str) -> WordSites {
     }
 }
 
+/// A fact computed from one file's content (a verdict of the references engine, what it learned
+/// there), which the store may keep: its maker knows its type.
+pub type Fact = std::sync::Arc<dyn std::any::Any + Send + Sync>;
+
 /// Work handed to the shell's workers: it runs once, on any thread.
 pub type Job<'a> = Box<dyn FnOnce() + Send + 'a>;
 
@@ -161,6 +165,21 @@ pub trait ParsedFiles: Sync {
         crate::lang::symbols::outline(lang, tree, &file.text)
     }
 
+    /// The answer to `question` about the file at `path` whose content has this sha256: the one
+    /// the store kept for the same content and question, else `make`'s (the answer and an
+    /// estimate of its memory), which the store may keep. `question` must name everything else
+    /// the answer depends on (the other files' facts it read, the tree it was computed from). By
+    /// default nothing is kept.
+    fn fact(
+        &self,
+        _path: &str,
+        _sha256: &str,
+        _question: &str,
+        make: &mut dyn FnMut() -> (Fact, usize),
+    ) -> Fact {
+        make().0
+    }
+
     /// Runs every job and returns when all are done: on the calling thread by default, on the
     /// shell's thread pool for the disk.
     fn run(&self, jobs: Vec<Job<'_>>) {
@@ -197,6 +216,34 @@ pub fn map_in_parallel<T: Sync, R: Send>(
 /// that is not kept.
 pub fn tree_of(sources: &dyn Sources, lang: Language, file: &SourceFile) -> Tree {
     sources.parsed().tree_in_passing(lang, file)
+}
+
+/// The local bindings of `name` in `file` read through `tree` (`Locals::new`), computed once per
+/// content, name and tree and kept by the store: the references engine's judge and the refactor
+/// that rewrites the file after it ask the same. The tree is told apart by its size (a partial
+/// tree and the whole tree of one content answer alike for the places they share).
+pub fn locals_of(
+    store: &dyn ParsedFiles,
+    lang: Language,
+    file: &SourceFile,
+    tree: &Tree,
+    name: &str,
+) -> std::sync::Arc<crate::lang::locals::Locals> {
+    let question = format!(
+        "locals {lang:?} {name} {}",
+        tree.root_node().descendant_count()
+    );
+    let fact = store.fact(&file.path, &file.sha256, &question, &mut || {
+        let locals = crate::lang::locals::Locals::new(lang, tree, &file.text, name);
+        let bytes = locals.bytes();
+        (std::sync::Arc::new(locals) as Fact, bytes)
+    });
+    match fact.downcast::<crate::lang::locals::Locals>() {
+        Ok(locals) => locals,
+        Err(_) => std::sync::Arc::new(crate::lang::locals::Locals::new(
+            lang, tree, &file.text, name,
+        )),
+    }
 }
 
 /// Another [`Sources`] whose every tree is a full parse: the reference that the partial trees of

@@ -15,7 +15,7 @@ use crate::edit::SourceFile;
 use crate::lang::Language;
 use crate::lang::symbols::Symbol;
 use crate::refactor::{
-    Finding, Job, KnownParse, Mentioning, ParsedFiles, SourceError, Sources, WordSites,
+    Fact, Finding, Job, KnownParse, Mentioning, ParsedFiles, SourceError, Sources, WordSites,
 };
 
 use super::index::{self, Match};
@@ -363,6 +363,22 @@ impl ParsedFiles for DiskSources {
                 .clone(),
             None => crate::lang::symbols::outline(lang, tree, &file.text),
         }
+    }
+
+    fn fact(
+        &self,
+        path: &str,
+        sha256: &str,
+        question: &str,
+        make: &mut dyn FnMut() -> (Fact, usize),
+    ) -> Fact {
+        if let Some(fact) = self.store.fact(path, sha256, question) {
+            return fact;
+        }
+        let (fact, bytes) = make();
+        self.store
+            .put_fact(path, sha256, question, fact.clone(), bytes);
+        fact
     }
 
     fn run(&self, jobs: Vec<Job<'_>>) {

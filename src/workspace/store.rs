@@ -1,9 +1,12 @@
 //! The warm store: what `DiskSources` keeps across the requests of a long-lived front end (the
 //! TUI, `candor mcp`) — each project file's full tree (by path and content hash), the partial
 //! trees of files read in passing, and the decoded files themselves with their stamp (size,
-//! mtime, inode), so that an unchanged file is neither read, hashed nor parsed again. Bounded by
-//! an estimate of the memory it holds; the least recently used entry goes first.
+//! mtime, inode), so that an unchanged file is neither read, hashed nor parsed again; and the
+//! facts computed from a file's content (the references engine's verdicts on it for a question,
+//! what it learns from it), so that an unchanged file is not judged again either. Bounded by an
+//! estimate of the memory it holds; the least recently used entry goes first.
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -64,19 +67,26 @@ pub struct StoreStats {
     pub misses: u64,
     /// Parses the store made: full, incremental and partial.
     pub parses: u64,
+    /// Facts computed from a file's content and kept (a verdict of the references engine, what
+    /// it learned from the file): each one a file judged or read for facts.
+    pub facts: u64,
+    /// Facts asked for and found kept for the same content and question.
+    pub fact_hits: u64,
 }
 
 impl std::fmt::Display for StoreStats {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "store: {} entries, {:.1} of {} MB, {} hits, {} misses, {} parses",
+            "store: {} entries, {:.1} of {} MB, {} hits, {} misses, {} parses, {} facts made, {} reused",
             self.entries,
             self.bytes as f64 / 1e6,
             self.max_bytes / 1_000_000,
             self.hits,
             self.misses,
-            self.parses
+            self.parses,
+            self.facts,
+            self.fact_hits
         )
     }
 }
@@ -90,7 +100,12 @@ enum Kind {
     Partial(String),
     /// The decoded file, with its stamp.
     Read,
+    /// A fact of the content: the question it answers (which says what the answer depends on).
+    Fact(String),
 }
+
+/// A fact kept for a file's content: any value its maker knows the type of.
+pub type Fact = Arc<dyn Any + Send + Sync>;
 
 /// A full tree with what is computed from it once per content.
 #[derive(Debug, Clone)]
@@ -106,6 +121,8 @@ enum Held {
     Full(FullTree),
     Partial(Tree),
     Read(Stamp, SourceFile),
+    /// With the estimate of its memory.
+    Fact(Fact, usize),
 }
 
 #[derive(Debug)]
@@ -131,6 +148,8 @@ pub struct Store {
     hits: AtomicU64,
     misses: AtomicU64,
     parses: AtomicU64,
+    facts: AtomicU64,
+    fact_hits: AtomicU64,
 }
 
 /// The estimated memory of a tree: tree-sitter's nodes are a few dozen bytes each.
@@ -146,6 +165,8 @@ impl Store {
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
             parses: AtomicU64::new(0),
+            facts: AtomicU64::new(0),
+            fact_hits: AtomicU64::new(0),
         }
     }
 
@@ -181,6 +202,7 @@ impl Store {
             Held::Full(full) => HeldRef::Full(full.clone()),
             Held::Partial(tree) => HeldRef::Partial(tree.clone()),
             Held::Read(stamp, file) => HeldRef::Read(*stamp, file.clone()),
+            Held::Fact(fact, _) => HeldRef::Fact(fact.clone()),
         };
         Some((entry.sha256.clone(), held))
     }
@@ -191,6 +213,7 @@ impl Store {
                 Held::Full(full) => full.text.len() + tree_bytes(&full.tree),
                 Held::Partial(tree) => tree_bytes(tree),
                 Held::Read(_, file) => file.text.len(),
+                Held::Fact(_, bytes) => *bytes,
             };
         let mut inner = self.lock();
         inner.tick += 1;
@@ -288,6 +311,29 @@ impl Store {
         self.put(&file.path, kind, &file.sha256, Held::Partial(tree));
     }
 
+    /// The fact of `path` with this content that answers `question`, if one is kept. The
+    /// question must name everything else the answer depends on.
+    pub fn fact(&self, path: &str, sha256: &str, question: &str) -> Option<Fact> {
+        let kind = Kind::Fact(question.to_string());
+        let found = match self.get(path, kind, Some(sha256)) {
+            Some((_, HeldRef::Fact(fact))) => Some(fact),
+            _ => None,
+        };
+        if found.is_some() {
+            self.fact_hits.fetch_add(1, Ordering::Relaxed);
+        }
+        found
+    }
+
+    /// Keeps `fact` (about `bytes` of memory) as the answer to `question` for this content of
+    /// `path`; it replaces the answer for an earlier content.
+    pub fn put_fact(&self, path: &str, sha256: &str, question: &str, fact: Fact, bytes: usize) {
+        self.facts.fetch_add(1, Ordering::Relaxed);
+        let kind = Kind::Fact(question.to_string());
+        let bytes = bytes + question.len();
+        self.put(path, kind, sha256, Held::Fact(fact, bytes));
+    }
+
     /// The decoded file at `path` if it was read with this stamp.
     pub fn read(&self, path: &str, stamp: Stamp) -> Option<SourceFile> {
         let found = match self.get(path, Kind::Read, None) {
@@ -319,6 +365,8 @@ impl Store {
             hits: self.hits.load(Ordering::Relaxed),
             misses: self.misses.load(Ordering::Relaxed),
             parses: self.parses.load(Ordering::Relaxed),
+            facts: self.facts.load(Ordering::Relaxed),
+            fact_hits: self.fact_hits.load(Ordering::Relaxed),
         }
     }
 }
@@ -328,6 +376,7 @@ enum HeldRef {
     Full(FullTree),
     Partial(Tree),
     Read(Stamp, SourceFile),
+    Fact(Fact),
 }
 
 /// Removes the least recently used entries until the store is within its bound (the entry just
@@ -422,5 +471,22 @@ mod tests {
         assert_eq!(store.read("a.py", touched), None);
         store.forget_read("a.py");
         assert_eq!(store.read("a.py", stamp), None);
+    }
+
+    #[test]
+    fn a_fact_is_found_only_for_its_content_and_question_and_counts_in_the_bound() {
+        let store = Store::new(usize::MAX);
+        let a = SourceFile::from_text("a.py", "x = 1\n");
+        let fact: Fact = Arc::new(vec![1u32, 2]);
+        store.put_fact("a.py", &a.sha256, "judge t r x", fact, 1000);
+        assert!(store.stats().bytes >= 1000, "{:?}", store.stats());
+        let kept = store.fact("a.py", &a.sha256, "judge t r x").unwrap();
+        assert_eq!(kept.downcast_ref::<Vec<u32>>(), Some(&vec![1, 2]));
+        assert!(store.fact("a.py", &a.sha256, "judge t r2 x").is_none());
+        let changed = SourceFile::from_text("a.py", "x = 2\n");
+        assert!(store.fact("a.py", &changed.sha256, "judge t r x").is_none());
+        assert!(store.fact("b.py", &a.sha256, "judge t r x").is_none());
+        let stats = store.stats();
+        assert_eq!((stats.facts, stats.fact_hits), (1, 1));
     }
 }

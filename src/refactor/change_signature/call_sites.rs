@@ -138,20 +138,19 @@ impl Done {
 /// the file that holds at least the statements around the search words and their enclosing
 /// blocks (`Sources::parse_around_words`).
 /// Stops early (the outcome then incomplete) once `cancel` is set: the caller checks it after.
+/// The locals of the name come from `store` (the references engine's judge asked the same).
 pub(super) fn rewrite_file(
     callee: &Callee<'_>,
+    store: &dyn crate::refactor::ParsedFiles,
     file: &SourceFile,
     tree: &Tree,
     cancel: &Cancel,
 ) -> FileOutcome {
-    let lang = callee.lang;
-    let text = file.text.as_str();
-    let path = file.path.as_str();
-    let locals = Locals::new(lang, tree, text, callee.name);
+    let (lang, text, path) = (callee.lang, file.text.as_str(), file.path.as_str());
+    let locals = crate::refactor::sources::locals_of(store, lang, file, tree, callee.name);
     let eol = line_ending(text);
     let is_definition_file = path == callee.definition.0;
     let mut outcome = FileOutcome::default();
-
     let mentions = find_mentions(lang, tree, text, callee.name);
     // (call, whether it constructs the class of an `__init__`)
     let mut calls: Vec<(CallSite, bool)> = mentions.calls.into_iter().map(|c| (c, false)).collect();

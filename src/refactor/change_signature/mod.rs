@@ -306,7 +306,7 @@ fn search_and_rewrite(
         if cancel.is_cancelled() {
             call_sites::FileOutcome::default()
         } else if source.path == file.path {
-            call_sites::rewrite_file(callee, source, tree, &cancel)
+            call_sites::rewrite_file(callee, store, source, tree, &cancel)
         } else if words
             .iter()
             .all(|word| crate::lang::calls::word_matches(&source.text, word).is_empty())
@@ -316,7 +316,7 @@ fn search_and_rewrite(
             call_sites::FileOutcome::default()
         } else {
             let tree = store.tree_around_words(lang, source, &words);
-            call_sites::rewrite_file(callee, source, &tree, &cancel)
+            call_sites::rewrite_file(callee, store, source, &tree, &cancel)
         }
     });
     cancel.check()?;

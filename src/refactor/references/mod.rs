@@ -12,6 +12,7 @@
 //! against the server's `textDocument/references`. Pure: it reads through `Sources` and asks the
 //! oracle, nothing else.
 
+mod kept;
 mod locate;
 mod oracle;
 pub mod wording;
@@ -334,6 +335,7 @@ fn project_references(
     let mut pending: Vec<String> = vec![target.name.clone()];
     pending.extend(resolver.search_words(target));
     let context = resolver.context_words(target);
+    let asking = kept::Asking::new(store, target);
     for _ in 0..MAX_ROUNDS {
         pending.retain(|word| !searched.contains(word));
         pending.sort();
@@ -372,13 +374,11 @@ fn project_references(
         let before = reach.clone();
         for (path, candidate) in &candidates {
             if let Some(tree) = &candidate.tree {
-                pending.extend(resolver.learn(
-                    target,
-                    path,
-                    tree,
-                    &candidate.file.text,
-                    &mut reach,
-                ));
+                let file = &candidate.file;
+                let parsed_for = candidate.parsed_for.as_ref();
+                pending.extend(asking.learned(file, tree, parsed_for, &mut reach, |reach| {
+                    resolver.learn(target, path, tree, &file.text, reach)
+                }));
             }
         }
         pending.retain(|word| !searched.contains(word));
@@ -389,29 +389,31 @@ fn project_references(
     let mut judged_words: BTreeSet<String> = reach.all_names();
     judged_words.insert(target.name.clone());
     let list: Vec<(&String, &Candidate)> = candidates.iter().collect();
+    let reach_digest = kept::reach_digest(&reach);
     let judged = map_in_parallel(store, &list, &|(path, candidate)| {
         let Some(tree) = &candidate.tree else {
             return Vec::new();
         };
-        let too_deep = crate::lang::refs::nests_deeper_than(tree, crate::lang::refs::MAX_NESTING);
+        let file = &candidate.file;
         let mut out = Vec::new();
         for (word, offsets) in &candidate.words {
             if !judged_words.contains(word) {
                 continue;
             }
-            let found = if too_deep {
-                crate::lang::refs::unjudged(&candidate.file.text, word, offsets)
-            } else {
-                resolver.judge(
-                    target,
-                    &reach,
-                    path,
-                    tree,
-                    &candidate.file.text,
-                    word,
-                    offsets,
-                )
-            };
+            let parsed_for = candidate.parsed_for.as_ref();
+            let found = asking.judged(file, tree, parsed_for, &reach_digest, word, || {
+                let too_deep =
+                    crate::lang::refs::nests_deeper_than(tree, crate::lang::refs::MAX_NESTING);
+                if too_deep {
+                    crate::lang::refs::unjudged(&file.text, word, offsets)
+                } else {
+                    let locals =
+                        |name: &str| super::sources::locals_of(store, lang, file, tree, name);
+                    resolver.judge_with_locals(
+                        target, &reach, path, tree, &file.text, word, offsets, &locals,
+                    )
+                }
+            });
             for found in found {
                 out.push(((*path).clone(), word.clone(), found));
             }

@@ -5,6 +5,10 @@
 //! (`self`/`cls` in the class or a subclass, the class, `super()`, a constructor call, a
 //! variable of evident type); locals through the scopes of their file.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use tree_sitter::{Node, Tree};
 
 use super::receiver::{
@@ -23,7 +27,7 @@ use crate::lang::refs::{
 use crate::lang::{Language, node_text};
 
 /// What judging one file needs.
-pub struct File<'a, 't> {
+pub struct File<'a, 't, 'l> {
     pub target: &'a Target,
     pub reach: &'a Reach,
     pub path: &'a str,
@@ -31,10 +35,15 @@ pub struct File<'a, 't> {
     pub text: &'a str,
     pub word: &'a str,
     pub view: View,
-    pub locals: Locals,
+    pub locals: Arc<Locals>,
+    /// Where the local bindings of a name in this file come from.
+    locals_of: &'l dyn Fn(&str) -> Arc<Locals>,
+    /// The locals of the other names asked about (the head of `m.word`, a receiver variable),
+    /// asked once per name: a file of many `textwrap.dedent(..)` asked for `textwrap` at each.
+    others: RefCell<HashMap<String, Arc<Locals>>>,
 }
 
-impl<'a, 't> File<'a, 't> {
+impl<'a, 't, 'l> File<'a, 't, 'l> {
     pub fn new(
         target: &'a Target,
         reach: &'a Reach,
@@ -42,7 +51,8 @@ impl<'a, 't> File<'a, 't> {
         tree: &'t Tree,
         text: &'a str,
         word: &'a str,
-    ) -> File<'a, 't> {
+        locals_of: &'l dyn Fn(&str) -> Arc<Locals>,
+    ) -> File<'a, 't, 'l> {
         File {
             target,
             reach,
@@ -51,7 +61,9 @@ impl<'a, 't> File<'a, 't> {
             text,
             word,
             view: View::build(tree, text, path),
-            locals: Locals::new(Language::Python, tree, text, word),
+            locals: locals_of(word),
+            locals_of,
+            others: RefCell::default(),
         }
     }
 
@@ -111,10 +123,7 @@ impl<'a, 't> File<'a, 't> {
             }
             Shape::Attribute { object } => {
                 let head = head_of(object)?;
-                if self
-                    .locals_of(node_text(head, self.text))
-                    .shadows(head.start_byte())
-                {
+                if self.shadowed(node_text(head, self.text), head.start_byte()) {
                     return None;
                 }
                 let module = self.view.module_of(&dotted_text(object, self.text)?)?;
@@ -158,12 +167,18 @@ impl<'a, 't> File<'a, 't> {
         self.is_definition_file() && node.byte_range() == self.target.name_range
     }
 
-    fn locals_of(&self, name: &str) -> Locals {
+    /// Whether a local binding of `name` holds the position `at`.
+    fn shadowed(&self, name: &str, at: usize) -> bool {
         if name == self.word {
-            self.locals.clone()
-        } else {
-            Locals::new(Language::Python, self.tree, self.text, name)
+            return self.locals.shadows(at);
         }
+        let locals = self
+            .others
+            .borrow_mut()
+            .entry(name.to_string())
+            .or_insert_with(|| (self.locals_of)(name))
+            .clone();
+        locals.shadows(at)
     }
 
     /// A plain name the file's module level binds (or a `*` import brings).
@@ -381,7 +396,7 @@ impl<'a, 't> File<'a, 't> {
             }
             Receiver::Variable(variable) => {
                 let name = node_text(variable, self.text);
-                if self.locals_of(name).shadows(variable.start_byte()) {
+                if self.shadowed(name, variable.start_byte()) {
                     return match evident_type(variable, self.text) {
                         Some(ty) => self.type_text_verdict(&ty).unwrap_or_else(unknown),
                         None => unknown(),

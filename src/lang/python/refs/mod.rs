@@ -83,7 +83,23 @@ impl Resolver for PythonRefs {
         word: &str,
         offsets: &[usize],
     ) -> Vec<Found> {
-        judge::File::new(target, reach, path, tree, text, word).judge(offsets)
+        let locals =
+            |name: &str| std::sync::Arc::new(Locals::new(Language::Python, tree, text, name));
+        judge::File::new(target, reach, path, tree, text, word, &locals).judge(offsets)
+    }
+
+    fn judge_with_locals(
+        &self,
+        target: &Target,
+        reach: &Reach,
+        path: &str,
+        tree: &Tree,
+        text: &str,
+        word: &str,
+        offsets: &[usize],
+        locals: &dyn Fn(&str) -> std::sync::Arc<Locals>,
+    ) -> Vec<Found> {
+        judge::File::new(target, reach, path, tree, text, word, locals).judge(offsets)
     }
 
     fn bound_at(&self, tree: &Tree, text: &str, at: usize, name: &str) -> Option<Bound> {
