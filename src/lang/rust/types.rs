@@ -641,6 +641,11 @@ fn method_type(
         _ => {
             let bare = strip_references(&receiver_type);
             let owner = bare.split('<').next().unwrap_or(bare).trim();
+            // `rhs: &Self` in an impl: the methods of the impl's type.
+            let owner = match owner {
+                "Self" => scope.self_type?,
+                _ => owner,
+            };
             scope
                 .method_return(owner, method)
                 .map(|ty| self_replaced(&ty, Some(owner)))

@@ -12,6 +12,7 @@ mod early_return;
 mod elsewhere;
 mod flow;
 mod jumps;
+mod lifetimes;
 mod notes;
 mod render;
 mod selection;
@@ -86,7 +87,7 @@ pub fn plan(
         elsewhere: (lang == Language::Rust).then_some(&find_elsewhere as _),
     };
     let mut data_flow = flow::analyse(&context);
-    let shape = signature::shape(&context, &data_flow);
+    let mut shape = signature::shape(&context, &data_flow);
     if !matches!(shape.exit, signature::Exit::Names) {
         // The call hands nothing back: the names read after the selection stay findings.
         data_flow.maybe_unassigned.clear();
@@ -114,6 +115,15 @@ pub fn plan(
         awaits_at,
         python_syntax,
     } = diagnosis;
+    let mut target = target;
+    if lang == Language::Rust {
+        lifetimes::name_returned_lifetime(
+            &mut shape,
+            &mut target.receiver,
+            target.receiver_name.as_deref(),
+            &data_flow,
+        );
+    }
     findings.extend(flow_findings(
         lang,
         &request.file,
@@ -285,5 +295,7 @@ fn line_in_result(
 
 #[cfg(test)]
 mod early_return_tests;
+#[cfg(test)]
+mod lifetimes_tests;
 #[cfg(test)]
 mod tests;
