@@ -608,6 +608,23 @@ fn is_place_base(text: &str, end: usize) -> bool {
     rest.starts_with('[') || rest.starts_with('.') && !rest.starts_with("..")
 }
 
+/// Whether code after the selection (or any code, when a loop runs it again) uses `binding`.
+fn used_after(cx: &Context<'_, '_>, binding: &Occurrence) -> bool {
+    let first = cx.selection.statements.first().copied();
+    let in_loop =
+        first.is_some_and(|s| cx.lang.syntax().loop_around(s, cx.target.region).is_some());
+    in_loop
+        || cx.names.all.iter().any(|o| {
+            o.name == binding.name
+                && o.pos >= cx.selection.moved.end
+                && matches!(o.role, Role::Read | Role::Write)
+                && cx
+                    .names
+                    .resolve(&o.name, o.pos)
+                    .is_some_and(|b| b.pos == binding.pos)
+        })
+}
+
 /// How a Rust local is passed, from its type and its uses in the selection; records the `*`
 /// the body needs when it is passed by reference.
 fn rust_parameter(
@@ -641,9 +658,13 @@ fn rust_parameter(
     let is_reference = ty
         .as_deref()
         .is_some_and(|t| t.trim_start().starts_with('&'));
+    // An `impl FnOnce` the selection calls moves into the new function, when nothing after
+    // the selection needs it.
+    let moved_closure =
+        ty.as_deref().is_some_and(closures::is_once_closure_type) && !used_after(cx, need.binding);
     let (pass, mutable) = if reassigned || has(&[UseKind::Assign]) {
         (Pass::Value, true)
-    } else if is_reference {
+    } else if is_reference || moved_closure {
         (Pass::Value, false)
     } else if has(&[UseKind::Value]) && !copy {
         (Pass::Value, mutated_through)

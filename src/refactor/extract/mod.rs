@@ -298,4 +298,6 @@ mod early_return_tests;
 #[cfg(test)]
 mod lifetimes_tests;
 #[cfg(test)]
+mod once_closure_tests;
+#[cfg(test)]
 mod tests;
