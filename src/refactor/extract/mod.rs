@@ -87,7 +87,7 @@ pub fn plan(
         elsewhere: (lang == Language::Rust).then_some(&find_elsewhere as _),
     };
     let mut data_flow = flow::analyse(&context);
-    let mut shape = signature::shape(&context, &data_flow);
+    let shape = signature::shape(&context, &data_flow);
     if !matches!(shape.exit, signature::Exit::Names) {
         // The call hands nothing back: the names read after the selection stay findings.
         data_flow.maybe_unassigned.clear();
@@ -115,15 +115,6 @@ pub fn plan(
         awaits_at,
         python_syntax,
     } = diagnosis;
-    let mut target = target;
-    if lang == Language::Rust {
-        lifetimes::name_returned_lifetime(
-            &mut shape,
-            &mut target.receiver,
-            target.receiver_name.as_deref(),
-            &data_flow,
-        );
-    }
     findings.extend(flow_findings(
         lang,
         &request.file,
