@@ -19,6 +19,37 @@ pub fn is_plain_closure_type(ty: &str) -> bool {
     ty.starts_with("impl Fn(")
 }
 
+/// Whether a type text is a closure that can be called once only (`impl FnOnce(..)`): a call
+/// moves it.
+pub fn is_once_closure_type(ty: &str) -> bool {
+    ty.trim_start().starts_with("impl FnOnce(")
+}
+
+/// What calling a closure of type `impl Fn(..) -> R` (`FnMut`, `FnOnce`) gives: `R`, or `()`
+/// with no arrow. `None` for any other type.
+pub fn closure_return(ty: &str) -> Option<String> {
+    let rest = ["impl Fn(", "impl FnMut(", "impl FnOnce("]
+        .iter()
+        .find_map(|p| ty.trim().strip_prefix(p))?;
+    // The arguments' parentheses close before the arrow.
+    let mut depth = 1usize;
+    let close = rest.char_indices().find_map(|(i, c)| {
+        match c {
+            '(' | '<' | '[' => depth += 1,
+            ')' | '>' | ']' => depth -= 1,
+            _ => {}
+        }
+        (depth == 0).then_some(i)
+    })?;
+    let after = rest[close + 1..].trim();
+    if after.is_empty() {
+        return Some("()".to_string());
+    }
+    let returned = after.strip_prefix("->")?.trim();
+    (!returned.is_empty() && !returned.contains('+') && !returned.contains("impl "))
+        .then(|| returned.to_string())
+}
+
 /// `impl Fn(u32) -> bool` for a plain closure (see the module's note).
 pub(super) fn closure_type(
     scope: &TypeScope<'_, '_>,
@@ -73,4 +104,26 @@ fn mutates_something(body: Node<'_>) -> bool {
         !found
     });
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_calling_a_closure_type_gives() {
+        assert_eq!(
+            closure_return("impl FnOnce(usize) -> String").as_deref(),
+            Some("String")
+        );
+        assert_eq!(
+            closure_return("impl FnOnce(&mut fmt::Formatter) -> fmt::Result").as_deref(),
+            Some("fmt::Result")
+        );
+        assert_eq!(closure_return("impl FnMut(u8)").as_deref(), Some("()"));
+        assert_eq!(closure_return("impl Fn() -> impl Display"), None);
+        assert_eq!(closure_return("Vec<u8>"), None);
+        assert!(is_once_closure_type("impl FnOnce() -> usize"));
+        assert!(!is_once_closure_type("impl Fn() -> usize"));
+    }
 }

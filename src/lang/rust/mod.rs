@@ -3,6 +3,7 @@
 //! below answer the questions only Rust asks.
 
 pub mod body;
+pub mod borrow_root;
 pub mod closures;
 pub mod elision;
 pub mod expr;

@@ -519,6 +519,11 @@ fn call_type(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Option<
     match function.kind() {
         "identifier" => {
             let name = node_text(function, text);
+            // A local closure typed `impl FnOnce(u8) -> R` (a parameter): its `R`.
+            if let Some(binding) = (scope.resolve)(name, function.start_byte()) {
+                return binding_type_at(scope, binding, depth + 1)
+                    .and_then(|ty| super::closures::closure_return(&ty));
+            }
             if super::items::plain_tuple_struct(scope.root, text, name) {
                 return Some(name.to_string());
             }
@@ -641,6 +646,11 @@ fn method_type(
         _ => {
             let bare = strip_references(&receiver_type);
             let owner = bare.split('<').next().unwrap_or(bare).trim();
+            // `rhs: &Self` in an impl: the methods of the impl's type.
+            let owner = match owner {
+                "Self" => scope.self_type?,
+                _ => owner,
+            };
             scope
                 .method_return(owner, method)
                 .map(|ty| self_replaced(&ty, Some(owner)))

@@ -10,8 +10,8 @@ use tree_sitter::Node;
 
 use crate::lang::Language;
 use crate::lang::names::{Occurrence, Role};
-use crate::lang::rust::closures;
 use crate::lang::rust::types::{self, TypeScope};
+use crate::lang::rust::{borrow_root, closures};
 use crate::lang::syntax::{Owner, UseKind};
 
 use super::diagnose::Context;
@@ -78,6 +78,9 @@ pub struct Returned {
     /// Rust: bound by `let ref name = value;` and not read again in the selection: the new
     /// function binds the value itself and returns it, and the call binds it `ref`.
     pub by_ref: bool,
+    /// Rust: the name the `let`'s value borrows from, when the source says so
+    /// (`let parts = rhs.as_str().split('.');` → `rhs`).
+    pub root: Option<String>,
 }
 
 /// A change to the moved text so a parameter passed by reference means the same: `*` before
@@ -254,8 +257,8 @@ fn handed_back(
         first_binding_inside(cx, &name)
     };
     let line = binding.map_or(cx.selection.first_line + 1, |b| b.line);
-    let (ty, mutable) = match cx.lang {
-        Language::Python => (None, false),
+    let (ty, mutable, root) = match cx.lang {
+        Language::Python => (None, false, None),
         Language::Rust => {
             let at = if declared_inside {
                 binding.map(|b| b.pos)
@@ -281,6 +284,7 @@ fn handed_back(
                     ty: Some(ty),
                     line,
                     by_ref: true,
+                    root: None,
                 };
             }
             let ty = at
@@ -289,7 +293,12 @@ fn handed_back(
             if borrows_inside {
                 flow.ref_returns.push((name.clone(), line));
             }
+            // A `let` of the selection that shadows a parameter (`let rhs = rhs.iter();`) has
+            // its own type, not the parameter's.
             let ty = ty.filter(|_| !borrows_inside).or_else(|| {
+                if declared_inside && at.is_some() {
+                    return None;
+                }
                 flow.parameters
                     .iter()
                     .find(|p| p.name == name)
@@ -298,7 +307,11 @@ fn handed_back(
             let mutable = declared_inside
                 && binding
                     .is_some_and(|b| cx.lang.syntax().binding_is_mutable(cx.target.region, b.pos));
-            (ty, mutable)
+            let root = at
+                .filter(|_| declared_inside)
+                .and_then(|at| borrow_root::let_value_root(scope.root, scope.text, at))
+                .map(str::to_string);
+            (ty, mutable, root)
         }
     };
     Returned {
@@ -308,6 +321,7 @@ fn handed_back(
         ty,
         line,
         by_ref: false,
+        root,
     }
 }
 
@@ -594,6 +608,23 @@ fn is_place_base(text: &str, end: usize) -> bool {
     rest.starts_with('[') || rest.starts_with('.') && !rest.starts_with("..")
 }
 
+/// Whether code after the selection (or any code, when a loop runs it again) uses `binding`.
+fn used_after(cx: &Context<'_, '_>, binding: &Occurrence) -> bool {
+    let first = cx.selection.statements.first().copied();
+    let in_loop =
+        first.is_some_and(|s| cx.lang.syntax().loop_around(s, cx.target.region).is_some());
+    in_loop
+        || cx.names.all.iter().any(|o| {
+            o.name == binding.name
+                && o.pos >= cx.selection.moved.end
+                && matches!(o.role, Role::Read | Role::Write)
+                && cx
+                    .names
+                    .resolve(&o.name, o.pos)
+                    .is_some_and(|b| b.pos == binding.pos)
+        })
+}
+
 /// How a Rust local is passed, from its type and its uses in the selection; records the `*`
 /// the body needs when it is passed by reference.
 fn rust_parameter(
@@ -627,9 +658,13 @@ fn rust_parameter(
     let is_reference = ty
         .as_deref()
         .is_some_and(|t| t.trim_start().starts_with('&'));
+    // An `impl FnOnce` the selection calls moves into the new function, when nothing after
+    // the selection needs it.
+    let moved_closure =
+        ty.as_deref().is_some_and(closures::is_once_closure_type) && !used_after(cx, need.binding);
     let (pass, mutable) = if reassigned || has(&[UseKind::Assign]) {
         (Pass::Value, true)
-    } else if is_reference {
+    } else if is_reference || moved_closure {
         (Pass::Value, false)
     } else if has(&[UseKind::Value]) && !copy {
         (Pass::Value, mutated_through)

@@ -12,6 +12,7 @@ mod early_return;
 mod elsewhere;
 mod flow;
 mod jumps;
+mod lifetimes;
 mod notes;
 mod render;
 mod selection;
@@ -285,5 +286,9 @@ fn line_in_result(
 
 #[cfg(test)]
 mod early_return_tests;
+#[cfg(test)]
+mod lifetimes_tests;
+#[cfg(test)]
+mod once_closure_tests;
 #[cfg(test)]
 mod tests;

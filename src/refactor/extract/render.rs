@@ -155,10 +155,13 @@ fn function_text(
     if let Some(end) = &spec.shape.body_end {
         body.push_str(&format!("{body_indent}{end}{nl}"));
     }
-    let receiver = target
+    let receiver = spec
+        .shape
         .receiver
-        .iter()
+        .as_ref()
+        .or(target.receiver.as_ref())
         .cloned()
+        .into_iter()
         .chain(spec.shape.parameters.iter().cloned())
         .collect::<Vec<_>>()
         .join(", ");

@@ -14,6 +14,7 @@ use super::diagnose::Context;
 use super::early_return::{self, EarlyReturn};
 use super::flow::{DataFlow, Returned};
 use super::jumps::{self, Jumps};
+use super::lifetimes;
 
 /// What the selection hands back through the call, beside its parameters.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,6 +69,9 @@ pub struct Shape {
     /// Rust: the selection's `return`s come back through the new function's value, and the
     /// call site returns (`jump_edits` holds their rewrites).
     pub early_return: Option<EarlyReturn>,
+    /// Rust: the receiver as the new signature writes it when it differs from the enclosing
+    /// function's (`&'a self`, see `lifetimes`).
+    pub receiver: Option<String>,
 }
 
 impl Shape {
@@ -221,6 +225,11 @@ pub fn shape(cx: &Context<'_, '_>, flow: &DataFlow) -> Shape {
         && let Some(function) = cx.target.function
     {
         needed_generics(cx, function, &mut shape);
+        let mut receiver = cx.target.receiver.clone();
+        let receiver_name = cx.target.receiver_name.as_deref();
+        if lifetimes::name_returned_lifetime(&mut shape, &mut receiver, receiver_name, flow) {
+            shape.receiver = receiver;
+        }
     }
     shape
 }
@@ -324,6 +333,7 @@ fn shape_of(cx: &Context<'_, '_>, flow: &DataFlow) -> Shape {
         yield_from: false,
         jump_edits: Vec::new(),
         early_return: None,
+        receiver: None,
     };
     let syntax = cx.lang.syntax();
     let enclosing_return = cx
