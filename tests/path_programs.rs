@@ -28,6 +28,7 @@ fn plant(root: &Path, path: &str, marker: &Path) {
 }
 
 fn call(home: &Path, root: &Path, tool: &str, args: &Value) -> Value {
+    common::servers::patient_auto(&home.join("config"));
     // `.`, `tools` and an empty entry first, then the project's tools folder by its absolute
     // path, then the real PATH.
     let mut path = std::ffi::OsString::from(format!(".:tools::{}:", root.join("tools").display()));

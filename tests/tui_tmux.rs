@@ -156,6 +156,14 @@ impl Session {
         let cache = dir.path().join("cache");
         std::fs::create_dir_all(&config).unwrap();
         std::fs::create_dir_all(&cache).unwrap();
+        // These tests are about what a server's result shows, not about `auto`'s budget (a cold
+        // rust-analyzer takes more than its 5 s to load the demo on a loaded machine).
+        std::fs::create_dir_all(config.join("candor")).unwrap();
+        std::fs::write(
+            config.join("candor/config.toml"),
+            "[auto]\nbudget_ms = 600000\napply_budget_ms = 600000\n",
+        )
+        .unwrap();
         let tmux = Tmux::new(name);
         let command = format!(
             "env XDG_CONFIG_HOME={} XDG_CACHE_HOME={} PATH={} {} {} {}",

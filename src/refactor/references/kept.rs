@@ -1,6 +1,7 @@
 //! The references engine's answers about one file, asked of the shell's store
-//! ([`ParsedFiles::fact`]) so that a file whose content did not change is neither judged nor
-//! learned from again (a second preview, another refactor of the same symbol). Each question
+//! ([`ParsedFiles::fact`]) so that a file whose content did not change is not judged again (a
+//! second preview, another refactor of the same symbol). What the engine learns from a file is
+//! not kept: its question would hold the reach, which grows with every file learned from. Each question
 //! names everything its answer depends on besides the file's content: the target, what the
 //! project is known to reach it through ([`Reach`], which is all the judge knows of the other
 //! files: a re-export in a package's `__init__.py` is in it), the word, and the tree it is read
@@ -63,43 +64,6 @@ impl<'a> Asking<'a> {
         match fact.downcast_ref::<Vec<Found>>() {
             Some(found) => found.clone(),
             None => judge(),
-        }
-    }
-
-    /// What `learn` adds to `reach` from `file` (and the new words it returns), or what it added
-    /// from the same content to the same `reach` before.
-    pub fn learned(
-        &self,
-        file: &SourceFile,
-        tree: &Tree,
-        parsed_for: Option<&BTreeSet<String>>,
-        reach: &mut Reach,
-        learn: impl Fn(&mut Reach) -> Vec<String>,
-    ) -> Vec<String> {
-        if !self.keeps {
-            return learn(reach);
-        }
-        let before = format!("{reach:?}");
-        let question = format!(
-            "learn {} {} {}",
-            self.target,
-            sha256_hex(before.as_bytes()),
-            tree_mark(tree, parsed_for)
-        );
-        let fact = self
-            .store
-            .fact(&file.path, &file.sha256, &question, &mut || {
-                let mut after = reach.clone();
-                let words = learn(&mut after);
-                let bytes = 2 * before.len() + words.iter().map(|w| w.len() + 24).sum::<usize>();
-                (Arc::new((after, words)) as Fact, bytes)
-            });
-        match fact.downcast_ref::<(Reach, Vec<String>)>() {
-            Some((after, words)) => {
-                *reach = after.clone();
-                words.clone()
-            }
-            None => learn(reach),
         }
     }
 }

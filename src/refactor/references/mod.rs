@@ -375,10 +375,9 @@ fn project_references(
         for (path, candidate) in &candidates {
             if let Some(tree) = &candidate.tree {
                 let file = &candidate.file;
-                let parsed_for = candidate.parsed_for.as_ref();
-                pending.extend(asking.learned(file, tree, parsed_for, &mut reach, |reach| {
-                    resolver.learn(target, path, tree, &file.text, reach)
-                }));
+                // Not kept in the store: its question would hold the reach, which grows with
+                // every file learned from (a digest and a copy per file: quadratic).
+                pending.extend(resolver.learn(target, path, tree, &file.text, &mut reach));
             }
         }
         pending.retain(|word| !searched.contains(word));
