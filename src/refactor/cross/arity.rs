@@ -83,7 +83,6 @@ fn check_function_in(
             (file, how)
         })
         .collect();
-    let name = function.name.as_str();
     let digest = crate::edit::sha256_hex(format!("{function:?}").as_bytes());
     let per_file =
         crate::refactor::sources::map_in_parallel(sources.parsed(), &jobs, &|(
@@ -91,10 +90,7 @@ fn check_function_in(
             how,
         )| match how {
             TreeOf::Held(tree) => mismatches(function, path, text, tree),
-            TreeOf::Unchanged => {
-                let tree = unchanged_tree(sources, lang, path, text, name);
-                mismatches(function, path, text, &tree)
-            }
+            TreeOf::Unchanged => unchanged(sources, function, &digest, path, text),
             TreeOf::AroundName => around_name(sources, function, &digest, path, text),
         });
     per_file.into_iter().flatten().collect()
@@ -118,7 +114,44 @@ fn around_name(
     };
     let sha256 = crate::edit::sha256_hex(text.as_bytes());
     let question = format!("arity around-name {digest}");
-    let fact = sources.parsed().fact(path, &sha256, &question, &mut || {
+    kept(sources, path, &sha256, &question, &find)
+}
+
+/// [`mismatches`] in a file the refactor left as it was, read through the store's tree (in
+/// Python the partial tree around the name, asked of the store by the file's content, the
+/// function and the tree's node count; in Rust the full tree, not kept).
+fn unchanged(
+    sources: &dyn crate::refactor::Sources,
+    function: &Function,
+    digest: &str,
+    path: &str,
+    text: &str,
+) -> Vec<Finding> {
+    let (lang, name) = (function.lang, function.name.as_str());
+    let file = match sources.file(path) {
+        Ok(Some(file)) if file.text == text && lang == Language::Python => file,
+        _ => {
+            let tree = unchanged_tree(sources, lang, path, text, name);
+            return mismatches(function, path, text, &tree);
+        }
+    };
+    let tree = sources.parsed().tree_around_words(lang, &file, &[name]);
+    let nodes = tree.root_node().descendant_count();
+    let question = format!("arity unchanged {digest} {nodes}");
+    kept(sources, path, &file.sha256, &question, &|| {
+        mismatches(function, path, text, &tree)
+    })
+}
+
+/// `find`'s findings, or the ones the store kept for the same content of `path` and question.
+fn kept(
+    sources: &dyn crate::refactor::Sources,
+    path: &str,
+    sha256: &str,
+    question: &str,
+    find: &dyn Fn() -> Vec<Finding>,
+) -> Vec<Finding> {
+    let fact = sources.parsed().fact(path, sha256, question, &mut || {
         let found = find();
         let bytes = 64 + found.iter().map(|f| 96 + f.message.len()).sum::<usize>();
         (std::sync::Arc::new(found) as crate::refactor::Fact, bytes)
@@ -363,7 +396,7 @@ mod tests {
     }
 
     #[test]
-    fn the_findings_in_a_changed_file_are_found_once_per_result_text() {
+    fn the_findings_in_a_file_are_found_once_per_content_and_function() {
         let def = "def f(a):\n    pass\n";
         let before = "from a import f\n\nf(1)\n";
         let source = crate::edit::SourceFile::from_text("b.py", before);
@@ -373,7 +406,8 @@ mod tests {
         let sources = Kept {
             files: crate::refactor::MemorySources::new()
                 .with("a.py", def)
-                .with("b.py", before),
+                .with("b.py", before)
+                .with("c.py", "from a import f\n\nf()\n"),
             made: Default::default(),
             kept: Default::default(),
         };
@@ -385,17 +419,22 @@ mod tests {
         let function = Function::find(Language::Python, "a.py", def, &query).unwrap();
         let project = Project::new(Language::Python, &changes, &sources);
         let first = check_function(&project, &function);
-        assert_eq!(first.len(), 1, "{first:?}");
-        assert_eq!(first[0].file, "b.py");
+        let files: Vec<&str> = first.iter().map(|f| f.file.as_str()).collect();
+        assert_eq!(files, ["b.py", "c.py"], "{first:?}");
         assert_eq!(check_function(&project, &function), first);
-        let made = sources.made.lock().unwrap().clone();
-        assert_eq!(made.len(), 1, "made once, asked twice: {made:?}");
-        assert_eq!(made[0].0, "b.py");
+        let mut made = sources.made.lock().unwrap().clone();
+        made.sort();
+        let made: Vec<&str> = made.iter().map(|(path, _)| path.as_str()).collect();
+        assert_eq!(
+            made,
+            ["a.py", "b.py", "c.py"],
+            "each made once, asked twice"
+        );
         // Another function (another digest) is another question.
-        let other =
-            Function::find(Language::Python, "a.py", "def f(a, b):\n    pass\n", &query).unwrap();
+        let def = "def f(a=0, b=0):\n    pass\n";
+        let other = Function::find(Language::Python, "a.py", def, &query).unwrap();
         assert!(check_function(&project, &other).is_empty());
-        assert_eq!(sources.made.lock().unwrap().len(), 2);
+        assert_eq!(sources.made.lock().unwrap().len(), 6);
     }
 
     #[test]
