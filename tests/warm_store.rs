@@ -132,8 +132,11 @@ fn another_refactor_of_the_same_function_judges_no_file_again() {
     let other = json!([{"name": "a"}, {"name": "c", "default": "None"}]);
     let second = change(&engine, other.clone());
     let after_second = engine.sources().store_stats();
-    assert_eq!(
-        after_second.facts, after_first.facts,
+    // The only new facts are the arity check's findings for the new signature (another
+    // function, another question), at most one per file that names it (a.py, b.py, c.py); a
+    // file judged again would add its verdicts and what was learned from it besides.
+    assert!(
+        after_second.facts - after_first.facts <= 3,
         "the second refactor judged files again: {after_first:?} then {after_second:?}"
     );
     assert!(

@@ -9,8 +9,10 @@ use std::sync::Mutex;
 
 use super::Root;
 use super::index::{self, CallsAnswer, Candidates, Index, Match};
+use super::store::{Stamp, Store};
 use super::walk;
 use crate::cancel::Cancel;
+use crate::edit::SourceFile;
 use crate::lang::Language;
 
 /// The index of one project as a process sees it.
@@ -143,17 +145,28 @@ impl Indexed {
     }
 }
 
+/// One file the search found: its bytes as read (with the stamp seen just before the read, when
+/// it is a regular file), or the decoded file the store kept for the stamp it has now.
+#[derive(Debug)]
+pub enum Found {
+    Read(Vec<u8>, Option<Stamp>),
+    Kept(SourceFile),
+}
+
 /// What the walk's `files_containing` gives for `word`, for the candidate files only: each read
 /// with the walk's limits and kept when its bytes contain the word; each link looked through as
-/// the walk does. Sorted by path.
+/// the walk does. A candidate whose stamp (size, mtime, inode) is the one `store` kept its
+/// decoded file with is not read or hashed again (the store only keeps a stamp that was not
+/// racy when read). Sorted by path.
 pub fn containing(
     root: &Root,
     candidates: &Candidates,
     lang: Language,
     word: &str,
     max_bytes: u64,
+    store: &Store,
     cancel: &Cancel,
-) -> Vec<(PathBuf, Result<Vec<u8>, String>)> {
+) -> Vec<(PathBuf, Result<Found, String>)> {
     use rayon::prelude::*;
     let finder = memchr::memmem::Finder::new(word.as_bytes());
     let mut found: Vec<_> = candidates
@@ -165,14 +178,29 @@ pub fn containing(
                 return Vec::new();
             }
             if candidates.links.binary_search(path).is_ok() {
-                return walk::linked_outside(root.path(), &absolute, lang, &finder, max_bytes);
+                let linked = walk::linked_outside(root.path(), &absolute, lang, &finder, max_bytes);
+                return linked
+                    .into_iter()
+                    .map(|(path, bytes)| (path, bytes.map(|b| Found::Read(b, None))))
+                    .collect();
             }
             if !Language::from_path(path).is_some_and(|l| l == lang) {
                 return Vec::new();
             }
+            let stamp = std::fs::symlink_metadata(&absolute)
+                .ok()
+                .filter(|meta| meta.is_file() && meta.len() <= max_bytes)
+                .map(|meta| Stamp::of(&meta));
+            if let Some(file) = stamp.and_then(|stamp| store.read(path, stamp)) {
+                // The BOM is no part of the text, and no word holds U+FEFF.
+                return match finder.find(file.text.as_bytes()) {
+                    None => Vec::new(),
+                    Some(_) => vec![(absolute, Ok(Found::Kept(file)))],
+                };
+            }
             match walk::read_limited(&absolute, max_bytes) {
                 Ok(bytes) if finder.find(&bytes).is_none() => Vec::new(),
-                result => vec![(absolute, result)],
+                result => vec![(absolute, result.map(|b| Found::Read(b, stamp)))],
             }
         })
         .collect();

@@ -19,7 +19,7 @@ use crate::refactor::{
 };
 
 use super::index::{self, Match};
-use super::indexed::Indexed;
+use super::indexed::{Found, Indexed};
 use super::store::{self, Stamp, Store, StoreStats};
 use super::{Root, walk};
 
@@ -144,13 +144,20 @@ impl DiskSources {
                 reason,
             })?;
         let file = decode(&resolved.relative, &bytes)?;
-        match stamp {
-            Some(stamp) if !stamp.is_racy(store::now_ns()) && stamp.size == bytes.len() as u64 => {
-                self.store.put_read(stamp, &file)
-            }
-            _ => self.store.forget_read(&resolved.relative),
-        }
+        self.keep_read(stamp, bytes.len(), &file);
         Ok(Some(file))
+    }
+
+    /// Keeps `file` (decoded from `len` bytes) for its stamp when the stamp can be trusted
+    /// (seen before the read, the same size as what was read, not racy); forgets what was kept
+    /// of the path otherwise.
+    fn keep_read(&self, stamp: Option<Stamp>, len: usize, file: &SourceFile) {
+        match stamp {
+            Some(stamp) if !stamp.is_racy(store::now_ns()) && stamp.size == len as u64 => {
+                self.store.put_read(stamp, file)
+            }
+            _ => self.store.forget_read(&file.path),
+        }
     }
 }
 
@@ -179,22 +186,39 @@ impl DiskSources {
         let mut mentioning = Mentioning::default();
         let max = self.limits.max_file_bytes;
         let found = match self.index.candidates(&self.root, max, &[lang], word, how) {
-            Some(candidates) => {
-                super::indexed::containing(&self.root, &candidates, lang, word, max, cancel)
-            }
-            None => walk::files_containing(self.root.path(), lang, word, max, cancel),
+            Some(candidates) => super::indexed::containing(
+                &self.root,
+                &candidates,
+                lang,
+                word,
+                max,
+                &self.store,
+                cancel,
+            ),
+            None => walk::files_containing(self.root.path(), lang, word, max, cancel)
+                .into_iter()
+                .map(|(path, bytes)| (path, bytes.map(|b| Found::Read(b, None))))
+                .collect(),
         };
         cancel.check().map_err(|e| cancelled(word, e))?;
-        for (absolute, bytes) in found {
+        for (absolute, found) in found {
             let Some(relative) = self.root.relative_of(&absolute) else {
                 continue;
             };
-            match bytes {
+            match found {
                 Err(reason) => mentioning.skipped.push((relative, reason)),
-                Ok(bytes) => match SourceFile::from_bytes(relative.clone(), &bytes) {
-                    Ok(file) => mentioning.files.push(file),
-                    Err(e) => mentioning.skipped.push((relative, e.to_string())),
-                },
+                Ok(Found::Kept(file)) => mentioning.files.push(file),
+                Ok(Found::Read(bytes, stamp)) => {
+                    match SourceFile::from_bytes(relative.clone(), &bytes) {
+                        Ok(file) => {
+                            if stamp.is_some() {
+                                self.keep_read(stamp, bytes.len(), &file);
+                            }
+                            mentioning.files.push(file)
+                        }
+                        Err(e) => mentioning.skipped.push((relative, e.to_string())),
+                    }
+                }
             }
         }
         Ok(mentioning)
@@ -502,6 +526,50 @@ mod tests {
                 max_file_bytes: max,
             },
         )
+    }
+
+    /// Sets the file's mtime `secs_ago` seconds back (older than the racy window).
+    fn age(path: &std::path::Path, secs_ago: u64) {
+        let when = std::time::SystemTime::now() - std::time::Duration::from_secs(secs_ago);
+        let file = std::fs::File::options().write(true).open(path).unwrap();
+        file.set_modified(when).unwrap();
+    }
+
+    #[test]
+    fn an_indexed_search_takes_an_unchanged_file_from_the_store_and_reads_a_changed_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.py");
+        std::fs::write(&a, "helper(1)\n").unwrap();
+        std::fs::write(dir.path().join("b.py"), "x = 1\n").unwrap();
+        age(&a, 60);
+        let s = sources(dir.path(), 1000);
+        assert!(s.indexed_source_files(true, None).is_some());
+        let text = |m: &Mentioning| m.files.iter().map(|f| f.text.clone()).collect::<Vec<_>>();
+        let first = s
+            .mentioning(Language::Python, "helper", &Cancel::never())
+            .unwrap();
+        assert_eq!(text(&first), ["helper(1)\n"]);
+        let hits = s.store_stats().hits;
+        let again = s
+            .mentioning(Language::Python, "helper", &Cancel::never())
+            .unwrap();
+        assert_eq!(again, first);
+        assert_eq!(
+            s.store_stats().hits,
+            hits + 1,
+            "the unchanged file is not read again"
+        );
+        // Rewritten in place (same inode), the same size, another mtime: read again.
+        std::fs::write(&a, "helper(2)\n").unwrap();
+        age(&a, 30);
+        let changed = s
+            .mentioning(Language::Python, "helper", &Cancel::never())
+            .unwrap();
+        assert_eq!(text(&changed), ["helper(2)\n"]);
+        assert_eq!(
+            changed.files[0].sha256,
+            crate::edit::sha256_hex(b"helper(2)\n")
+        );
     }
 
     #[test]

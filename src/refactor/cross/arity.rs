@@ -83,19 +83,83 @@ fn check_function_in(
             (file, how)
         })
         .collect();
-    let name = function.name.as_str();
-    let per_file = crate::refactor::sources::map_in_parallel(sources.parsed(), &jobs, &|(
-        (path, text),
-        how,
-    )| {
-        let tree = match how {
-            TreeOf::Held(tree) => tree.clone(),
-            TreeOf::Unchanged => unchanged_tree(sources, lang, path, text, name),
-            TreeOf::AroundName => crate::lang::partial::parse_around_words(lang, text, &[name]).0,
-        };
-        mismatches(function, path, text, &tree)
-    });
+    let digest = crate::edit::sha256_hex(format!("{function:?}").as_bytes());
+    let per_file =
+        crate::refactor::sources::map_in_parallel(sources.parsed(), &jobs, &|(
+            (path, text),
+            how,
+        )| match how {
+            TreeOf::Held(tree) => mismatches(function, path, text, tree),
+            TreeOf::Unchanged => unchanged(sources, function, &digest, path, text),
+            TreeOf::AroundName => around_name(sources, function, &digest, path, text),
+        });
     per_file.into_iter().flatten().collect()
+}
+
+/// [`mismatches`] in a Python file the refactor changed, read through a partial tree around
+/// the function's name: asked of the store by the text's content and the function (all the
+/// findings depend on besides the text, the tree being a function of both), so that the same
+/// result text is neither parsed nor searched again.
+fn around_name(
+    sources: &dyn crate::refactor::Sources,
+    function: &Function,
+    digest: &str,
+    path: &str,
+    text: &str,
+) -> Vec<Finding> {
+    let find = || {
+        let name = function.name.as_str();
+        let tree = crate::lang::partial::parse_around_words(function.lang, text, &[name]).0;
+        mismatches(function, path, text, &tree)
+    };
+    let sha256 = crate::edit::sha256_hex(text.as_bytes());
+    let question = format!("arity around-name {digest}");
+    kept(sources, path, &sha256, &question, &find)
+}
+
+/// [`mismatches`] in a file the refactor left as it was, read through the store's tree (in
+/// Python the partial tree around the name, asked of the store by the file's content, the
+/// function and the tree's node count; in Rust the full tree, not kept).
+fn unchanged(
+    sources: &dyn crate::refactor::Sources,
+    function: &Function,
+    digest: &str,
+    path: &str,
+    text: &str,
+) -> Vec<Finding> {
+    let (lang, name) = (function.lang, function.name.as_str());
+    let file = match sources.file(path) {
+        Ok(Some(file)) if file.text == text && lang == Language::Python => file,
+        _ => {
+            let tree = unchanged_tree(sources, lang, path, text, name);
+            return mismatches(function, path, text, &tree);
+        }
+    };
+    let tree = sources.parsed().tree_around_words(lang, &file, &[name]);
+    let nodes = tree.root_node().descendant_count();
+    let question = format!("arity unchanged {digest} {nodes}");
+    kept(sources, path, &file.sha256, &question, &|| {
+        mismatches(function, path, text, &tree)
+    })
+}
+
+/// `find`'s findings, or the ones the store kept for the same content of `path` and question.
+fn kept(
+    sources: &dyn crate::refactor::Sources,
+    path: &str,
+    sha256: &str,
+    question: &str,
+    find: &dyn Fn() -> Vec<Finding>,
+) -> Vec<Finding> {
+    let fact = sources.parsed().fact(path, sha256, question, &mut || {
+        let found = find();
+        let bytes = 64 + found.iter().map(|f| 96 + f.message.len()).sum::<usize>();
+        (std::sync::Arc::new(found) as crate::refactor::Fact, bytes)
+    });
+    match fact.downcast_ref::<Vec<Finding>>() {
+        Some(found) => found.clone(),
+        None => find(),
+    }
 }
 
 /// Where the tree of one file of the result comes from.
@@ -277,6 +341,100 @@ mod tests {
             .iter()
             .map(|(call, explicit)| mismatch(&function, call, *explicit).unwrap_or_default())
             .collect()
+    }
+
+    /// A project in memory whose store keeps facts and counts how often each was made.
+    struct Kept {
+        files: crate::refactor::MemorySources,
+        made: std::sync::Mutex<Vec<(String, String)>>,
+        kept: std::sync::Mutex<std::collections::HashMap<String, crate::refactor::Fact>>,
+    }
+
+    impl crate::refactor::Sources for Kept {
+        fn file(
+            &self,
+            path: &str,
+        ) -> Result<Option<crate::edit::SourceFile>, crate::refactor::SourceError> {
+            self.files.file(path)
+        }
+
+        fn files_mentioning(
+            &self,
+            lang: Language,
+            word: &str,
+        ) -> Result<crate::refactor::Mentioning, crate::refactor::SourceError> {
+            self.files.files_mentioning(lang, word)
+        }
+
+        fn dir_exists(&self, path: &str) -> bool {
+            self.files.dir_exists(path)
+        }
+
+        fn parsed(&self) -> &dyn crate::refactor::ParsedFiles {
+            self
+        }
+    }
+
+    impl crate::refactor::ParsedFiles for Kept {
+        fn fact(
+            &self,
+            path: &str,
+            sha256: &str,
+            question: &str,
+            make: &mut dyn FnMut() -> (crate::refactor::Fact, usize),
+        ) -> crate::refactor::Fact {
+            let key = format!("{path} {sha256} {question}");
+            if let Some(fact) = self.kept.lock().unwrap().get(&key) {
+                return fact.clone();
+            }
+            let fact = make().0;
+            let made = (path.to_string(), question.to_string());
+            self.made.lock().unwrap().push(made);
+            self.kept.lock().unwrap().insert(key, fact.clone());
+            fact
+        }
+    }
+
+    #[test]
+    fn the_findings_in_a_file_are_found_once_per_content_and_function() {
+        let def = "def f(a):\n    pass\n";
+        let before = "from a import f\n\nf(1)\n";
+        let source = crate::edit::SourceFile::from_text("b.py", before);
+        let at = before.find("f(1)").unwrap();
+        let edit = crate::edit::TextEdit::new(at..at + 4, "f(1, 2)");
+        let changes = [crate::edit::FileChange::modify(&source, vec![edit]).unwrap()];
+        let sources = Kept {
+            files: crate::refactor::MemorySources::new()
+                .with("a.py", def)
+                .with("b.py", before)
+                .with("c.py", "from a import f\n\nf()\n"),
+            made: Default::default(),
+            kept: Default::default(),
+        };
+        let query = SymbolQuery {
+            name: "f".to_string(),
+            line: None,
+            column: None,
+        };
+        let function = Function::find(Language::Python, "a.py", def, &query).unwrap();
+        let project = Project::new(Language::Python, &changes, &sources);
+        let first = check_function(&project, &function);
+        let files: Vec<&str> = first.iter().map(|f| f.file.as_str()).collect();
+        assert_eq!(files, ["b.py", "c.py"], "{first:?}");
+        assert_eq!(check_function(&project, &function), first);
+        let mut made = sources.made.lock().unwrap().clone();
+        made.sort();
+        let made: Vec<&str> = made.iter().map(|(path, _)| path.as_str()).collect();
+        assert_eq!(
+            made,
+            ["a.py", "b.py", "c.py"],
+            "each made once, asked twice"
+        );
+        // Another function (another digest) is another question.
+        let def = "def f(a=0, b=0):\n    pass\n";
+        let other = Function::find(Language::Python, "a.py", def, &query).unwrap();
+        assert!(check_function(&project, &other).is_empty());
+        assert_eq!(sources.made.lock().unwrap().len(), 6);
     }
 
     #[test]
