@@ -25,26 +25,28 @@ pub fn let_value_root<'t>(root: Node<'t>, text: &'t str, at: usize) -> Option<&'
 }
 
 /// The name a field / method / `&` chain starts from.
-fn chain_root<'t>(expr: Node<'t>, text: &'t str) -> Option<&'t str> {
-    match expr.kind() {
-        "identifier" | "self" => Some(node_text(expr, text)),
-        "field_expression" => chain_root(expr.child_by_field_name("value")?, text),
-        "reference_expression" | "parenthesized_expression" => {
-            let last = expr.named_children(&mut expr.walk()).last()?;
-            chain_root(last, text)
-        }
-        "call_expression" => {
-            let function = expr.child_by_field_name("function")?;
-            let arguments = expr.child_by_field_name("arguments")?;
-            let literal_arguments = arguments
-                .named_children(&mut arguments.walk())
-                .all(|a| a.kind().ends_with("_literal") || a.kind() == "line_comment");
-            if function.kind() != "field_expression" || !literal_arguments {
-                return None;
+fn chain_root<'t>(mut expr: Node<'t>, text: &'t str) -> Option<&'t str> {
+    // A loop, not recursion: a chain or a nest of parentheses can be thousands deep.
+    loop {
+        expr = match expr.kind() {
+            "identifier" | "self" => return Some(node_text(expr, text)),
+            "field_expression" => expr.child_by_field_name("value")?,
+            "reference_expression" | "parenthesized_expression" => {
+                expr.named_children(&mut expr.walk()).last()?
             }
-            chain_root(function.child_by_field_name("value")?, text)
-        }
-        _ => None,
+            "call_expression" => {
+                let function = expr.child_by_field_name("function")?;
+                let arguments = expr.child_by_field_name("arguments")?;
+                let literal_arguments = arguments
+                    .named_children(&mut arguments.walk())
+                    .all(|a| a.kind().ends_with("_literal") || a.kind() == "line_comment");
+                if function.kind() != "field_expression" || !literal_arguments {
+                    return None;
+                }
+                function.child_by_field_name("value")?
+            }
+            _ => return None,
+        };
     }
 }
 
