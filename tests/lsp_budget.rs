@@ -57,13 +57,19 @@ fn line_of(root: &Path, file: &str, needle: &str) -> usize {
 
 /// `candor call` in `root` with `[auto] budget_ms = budget_ms` in the user config.
 fn call(root: &Path, budget_ms: u64, tool: &str, args: &Value) -> Value {
+    call_with_config(
+        root,
+        &format!("[auto]\nbudget_ms = {budget_ms}\n"),
+        tool,
+        args,
+    )
+}
+
+/// `candor call` in `root` with `config` as the user config.
+fn call_with_config(root: &Path, config: &str, tool: &str, args: &Value) -> Value {
     let home = root.join(".no-user-config");
     std::fs::create_dir_all(home.join("candor")).unwrap();
-    std::fs::write(
-        home.join("candor/config.toml"),
-        format!("[auto]\nbudget_ms = {budget_ms}\n"),
-    )
-    .unwrap();
+    std::fs::write(home.join("candor/config.toml"), config).unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_candor"))
         .args(["call", tool, &args.to_string(), "--root"])
         .arg(root)
@@ -461,22 +467,8 @@ fn call_with_budgets(
     tool: &str,
     args: &Value,
 ) -> Value {
-    let home = root.join(".no-user-config");
-    std::fs::create_dir_all(home.join("candor")).unwrap();
-    std::fs::write(
-        home.join("candor/config.toml"),
-        format!("[auto]\nbudget_ms = {budget_ms}\napply_budget_ms = {apply_ms}\n"),
-    )
-    .unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_candor"))
-        .args(["call", tool, &args.to_string(), "--root"])
-        .arg(root)
-        .env("PATH", path_env())
-        .env("XDG_CONFIG_HOME", &home)
-        .env_remove("CANDOR_BACKEND")
-        .output()
-        .unwrap();
-    serde_json::from_slice(&output.stdout).unwrap()
+    let config = format!("[auto]\nbudget_ms = {budget_ms}\napply_budget_ms = {apply_ms}\n");
+    call_with_config(root, &config, tool, args)
 }
 
 fn pylsp_extract_args(root: &Path) -> (String, Value) {

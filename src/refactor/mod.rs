@@ -12,6 +12,8 @@ pub mod guards;
 pub mod inline;
 pub mod inline_variable;
 pub mod introduce_parameter;
+#[cfg(test)]
+pub(crate) mod kept_facts;
 pub mod move_to_file;
 pub mod references;
 pub mod rename;

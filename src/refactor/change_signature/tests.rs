@@ -640,71 +640,16 @@ fn a_parameter_added_to_a_test_function_is_an_error() {
     assert!(!has(&plan, Severity::Error, "is a test function"));
 }
 
-/// A project in memory whose store keeps facts, and counts how often each was made and asked.
-struct KeptFacts {
-    files: MemorySources,
-    /// question, path → (the fact, times made, times asked)
-    facts: std::sync::Mutex<
-        std::collections::HashMap<(String, String), (crate::refactor::Fact, usize, usize)>,
-    >,
-}
-
-impl crate::refactor::Sources for KeptFacts {
-    fn file(&self, path: &str) -> Result<Option<SourceFile>, crate::refactor::SourceError> {
-        self.files.file(path)
-    }
-
-    fn files_mentioning(
-        &self,
-        lang: crate::lang::Language,
-        word: &str,
-    ) -> Result<crate::refactor::Mentioning, crate::refactor::SourceError> {
-        self.files.files_mentioning(lang, word)
-    }
-
-    fn dir_exists(&self, path: &str) -> bool {
-        self.files.dir_exists(path)
-    }
-
-    fn parsed(&self) -> &dyn crate::refactor::ParsedFiles {
-        self
-    }
-}
-
-impl crate::refactor::ParsedFiles for KeptFacts {
-    fn fact(
-        &self,
-        path: &str,
-        sha256: &str,
-        question: &str,
-        make: &mut dyn FnMut() -> (crate::refactor::Fact, usize),
-    ) -> crate::refactor::Fact {
-        let key = (format!("{sha256} {question}"), path.to_string());
-        // Not locked while making: a verdict's maker asks for locals.
-        let kept = self.facts.lock().unwrap().get(&key).map(|e| e.0.clone());
-        let fact = kept.unwrap_or_else(|| make().0);
-        let mut facts = self.facts.lock().unwrap();
-        let entry = facts.entry(key).or_insert_with(|| (fact, 0, 0));
-        if entry.2 == 0 {
-            entry.1 += 1;
-        }
-        entry.2 += 1;
-        entry.0.clone()
-    }
-}
-
 #[test]
 fn the_locals_of_the_function_in_its_file_are_built_once_for_the_judge_and_the_rewrite() {
+    use crate::refactor::kept_facts::KeptFacts;
     // One file of many calls: the references engine's judge and the rewrite of the calls both
     // ask for the locals of `helper` in a.py (one walk of a big file each, before).
     let mut text = String::from("def helper(a, b):\n    return a + b\n\n\ndef main():\n");
     for i in 0..50 {
         text.push_str(&format!("    helper({i}, 1)\n"));
     }
-    let sources = KeptFacts {
-        files: MemorySources::new().with("a.py", &text),
-        facts: Default::default(),
-    };
+    let sources = KeptFacts::new(MemorySources::new().with("a.py", &text));
     let request = ChangeSignatureRequest {
         file: "a.py".to_string(),
         function: SymbolQuery {

@@ -343,58 +343,6 @@ mod tests {
             .collect()
     }
 
-    /// A project in memory whose store keeps facts and counts how often each was made.
-    struct Kept {
-        files: crate::refactor::MemorySources,
-        made: std::sync::Mutex<Vec<(String, String)>>,
-        kept: std::sync::Mutex<std::collections::HashMap<String, crate::refactor::Fact>>,
-    }
-
-    impl crate::refactor::Sources for Kept {
-        fn file(
-            &self,
-            path: &str,
-        ) -> Result<Option<crate::edit::SourceFile>, crate::refactor::SourceError> {
-            self.files.file(path)
-        }
-
-        fn files_mentioning(
-            &self,
-            lang: Language,
-            word: &str,
-        ) -> Result<crate::refactor::Mentioning, crate::refactor::SourceError> {
-            self.files.files_mentioning(lang, word)
-        }
-
-        fn dir_exists(&self, path: &str) -> bool {
-            self.files.dir_exists(path)
-        }
-
-        fn parsed(&self) -> &dyn crate::refactor::ParsedFiles {
-            self
-        }
-    }
-
-    impl crate::refactor::ParsedFiles for Kept {
-        fn fact(
-            &self,
-            path: &str,
-            sha256: &str,
-            question: &str,
-            make: &mut dyn FnMut() -> (crate::refactor::Fact, usize),
-        ) -> crate::refactor::Fact {
-            let key = format!("{path} {sha256} {question}");
-            if let Some(fact) = self.kept.lock().unwrap().get(&key) {
-                return fact.clone();
-            }
-            let fact = make().0;
-            let made = (path.to_string(), question.to_string());
-            self.made.lock().unwrap().push(made);
-            self.kept.lock().unwrap().insert(key, fact.clone());
-            fact
-        }
-    }
-
     #[test]
     fn the_findings_in_a_file_are_found_once_per_content_and_function() {
         let def = "def f(a):\n    pass\n";
@@ -403,14 +351,12 @@ mod tests {
         let at = before.find("f(1)").unwrap();
         let edit = crate::edit::TextEdit::new(at..at + 4, "f(1, 2)");
         let changes = [crate::edit::FileChange::modify(&source, vec![edit]).unwrap()];
-        let sources = Kept {
-            files: crate::refactor::MemorySources::new()
+        let sources = crate::refactor::kept_facts::KeptFacts::new(
+            crate::refactor::MemorySources::new()
                 .with("a.py", def)
                 .with("b.py", before)
                 .with("c.py", "from a import f\n\nf()\n"),
-            made: Default::default(),
-            kept: Default::default(),
-        };
+        );
         let query = SymbolQuery {
             name: "f".to_string(),
             line: None,
