@@ -401,6 +401,11 @@ fn terminal(dir: &Path, root: &Path, name: &str, file: &str) -> Tmux {
     assert!(started.status.success(), "{started:?}");
     tmux.wait_for("the picker", 20, |p| p.contains(" files"));
     tmux.type_text(file);
+    // The list comes once the first session's index is built ("indexing N/M files" until then):
+    // Enter before it finds no match.
+    tmux.wait_for("the file among the matches", 20, |p| {
+        p.contains(&format!("▶ {file}")) && !p.contains("indexing")
+    });
     tmux.send(&["Enter"]);
     tmux.wait_for("the code view", 10, |p| p.contains("line 1/"));
     tmux
