@@ -3,25 +3,8 @@
 //! another file. What the new function returns instead, what the call site does, and what stays
 //! a finding.
 
-use crate::refactor::{ExtractRequest, MemorySources, Plan, Request, Severity};
-
-fn run_in(sources: &MemorySources, path: &str, start: usize, end: usize) -> Plan {
-    let request = ExtractRequest {
-        file: path.to_string(),
-        start_line: start,
-        end_line: end,
-        new_name: "part".to_string(),
-    };
-    crate::refactor::plan(sources, &Request::Extract(request)).expect("a plan")
-}
-
-fn run(text: &str, start: usize, end: usize) -> Plan {
-    run_in(&MemorySources::new().with("a.rs", text), "a.rs", start, end)
-}
-
-fn after(plan: &Plan) -> &str {
-    &plan.changes[0].after
-}
+use super::test_run::{after, run, run_in};
+use crate::refactor::{MemorySources, Plan, Severity};
 
 fn warns_of_return(plan: &Plan) -> bool {
     plan.findings

@@ -2,22 +2,8 @@
 //! named lifetime when the source says which input each value borrows from, the elided-lifetime
 //! warning otherwise.
 
-use crate::refactor::{ExtractRequest, MemorySources, Plan, Request, Severity};
-
-fn run(text: &str, start: usize, end: usize) -> Plan {
-    let request = ExtractRequest {
-        file: "a.rs".to_string(),
-        start_line: start,
-        end_line: end,
-        new_name: "part".to_string(),
-    };
-    let sources = MemorySources::new().with("a.rs", text);
-    crate::refactor::plan(&sources, &Request::Extract(request)).expect("a plan")
-}
-
-fn after(plan: &Plan) -> &str {
-    &plan.changes[0].after
-}
+use super::test_run::{after, run};
+use crate::refactor::{Plan, Severity};
 
 fn warns_of_lifetime(plan: &Plan) -> bool {
     plan.findings

@@ -291,4 +291,6 @@ mod lifetimes_tests;
 #[cfg(test)]
 mod once_closure_tests;
 #[cfg(test)]
+mod test_run;
+#[cfg(test)]
 mod tests;

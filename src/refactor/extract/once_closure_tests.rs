@@ -1,22 +1,7 @@
 //! Rust extract function over a call of an `impl FnOnce` parameter: moved into the new function
 //! when nothing after the selection needs it, and its call typed by the closure's return type.
 
-use crate::refactor::{ExtractRequest, MemorySources, Plan, Request};
-
-fn run(text: &str, start: usize, end: usize) -> Plan {
-    let request = ExtractRequest {
-        file: "a.rs".to_string(),
-        start_line: start,
-        end_line: end,
-        new_name: "part".to_string(),
-    };
-    let sources = MemorySources::new().with("a.rs", text);
-    crate::refactor::plan(&sources, &Request::Extract(request)).expect("a plan")
-}
-
-fn after(plan: &Plan) -> &str {
-    &plan.changes[0].after
-}
+use super::test_run::{after, run};
 
 #[test]
 fn a_once_closure_called_by_the_selection_only_is_moved_and_its_value_typed() {
