@@ -81,14 +81,7 @@ impl Indexed {
                 scanned = scan.and_then(|scan| scan.join().ok());
                 loaded
             });
-            *state = match loaded {
-                Ok(Some(index)) => State::Ready(Box::new(index)),
-                Ok(None) => State::Absent,
-                Err(e) => {
-                    eprintln!("candor: {e}");
-                    State::Broken
-                }
-            };
+            *state = loaded_state(loaded, max_bytes, |e| eprintln!("candor: {e}"));
         }
         let State::Ready(index) = &mut *state else {
             return None;
@@ -122,11 +115,7 @@ impl Indexed {
     ) -> Option<Vec<String>> {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         if let State::Unread = *state {
-            *state = match index::load(root) {
-                Ok(Some(index)) => State::Ready(Box::new(index)),
-                Ok(None) => State::Absent,
-                Err(_) => State::Broken,
-            };
+            *state = loaded_state(index::load(root), max_bytes, |_| {});
         }
         if build && let State::Absent = *state {
             *state = State::Ready(Box::new(Index::empty(max_bytes)));
@@ -142,6 +131,32 @@ impl Indexed {
             let _ = index::save(root, index);
         }
         Some(index.source_paths())
+    }
+}
+
+/// What a process makes of the index it loaded. An index another candor wrote in another format
+/// was made by the user (`candor index`) and is only out of date: it is built again from the
+/// files (the refresh that follows reads them all, and saves it), with a note. A corrupt or
+/// unreadable one is left alone: the walk answers until `candor index --rebuild`.
+fn loaded_state(
+    loaded: Result<Option<Index>, index::LoadError>,
+    max_bytes: u64,
+    note: impl Fn(&dyn std::fmt::Display),
+) -> State {
+    match loaded {
+        Ok(Some(index)) => State::Ready(Box::new(index)),
+        Ok(None) => State::Absent,
+        Err(index::LoadError::Format(index::FormatError::Version { found })) => {
+            note(&format_args!(
+                "the index .candor/index was written by another candor (format {found}, this one reads {}); candor builds it again",
+                index::VERSION
+            ));
+            State::Ready(Box::new(Index::empty(max_bytes)))
+        }
+        Err(e) => {
+            note(&e);
+            State::Broken
+        }
     }
 }
 
