@@ -134,6 +134,33 @@ impl Indexed {
     }
 }
 
+impl Indexed {
+    /// For a long-lived session (`candor mcp`): when the project has no index, builds one and
+    /// saves it, without holding up the questions asked meanwhile (they walk, as without an
+    /// index, until it is ready). Returns how many files it holds, `None` when the project
+    /// already had one (used as it is), has a broken one, or it could not be saved.
+    pub fn build_when_absent(&self, root: &Root, max_bytes: u64) -> Option<Result<usize, String>> {
+        {
+            let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            if let State::Unread = *state {
+                *state = loaded_state(index::load(root), max_bytes, |e| eprintln!("candor: {e}"));
+            }
+            if !matches!(*state, State::Absent) {
+                return None;
+            }
+        }
+        let mut built = Index::empty(max_bytes);
+        index::refresh(&mut built, root.path(), None);
+        let files = built.paths().len();
+        let saved = index::save(root, &built);
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if let State::Absent = *state {
+            *state = State::Ready(Box::new(built));
+        }
+        Some(saved.map(|()| files))
+    }
+}
+
 /// What a process makes of the index it loaded. An index another candor wrote in another format
 /// was made by the user (`candor index`) and is only out of date: it is built again from the
 /// files (the refresh that follows reads them all, and saves it), with a note. A corrupt or
