@@ -151,7 +151,9 @@ fn binding_type_at(scope: &TypeScope<'_, '_>, at: usize, depth: usize) -> Option
                         None => expression_type_at(scope, value, depth + 1)?,
                     }
                 }
-                "closure_parameters" => closure_parameter(scope, declaration, depth)?,
+                "closure_parameters" => {
+                    super::closures::adaptor_parameter(scope, declaration, depth)?
+                }
                 _ => return matched::binding_type(scope, name, depth),
             };
             iterators::tuple_element(&tuple, position)
@@ -174,32 +176,29 @@ fn binding_type_at(scope: &TypeScope<'_, '_>, at: usize, depth: usize) -> Option
             };
             Some(format!("&{inner}"))
         }
+        // `let [a, b] = value;` of an array: each name is an element.
+        "slice_pattern" => {
+            let declaration = holder.parent().filter(|d| d.kind() == "let_declaration")?;
+            let plain = holder
+                .named_children(&mut holder.walk())
+                .all(|c| c.kind() == "identifier");
+            if declaration.child_by_field_name("pattern")?.id() != holder.id() || !plain {
+                return None;
+            }
+            let ty = match declaration.child_by_field_name("type") {
+                Some(ty) => type_text(ty, scope.text),
+                None => {
+                    expression_type_at(scope, declaration.child_by_field_name("value")?, depth + 1)?
+                }
+            };
+            element_of(&ty).filter(|_| ty.starts_with('[') && ty.contains(';'))
+        }
         // `if let Some(x) = ..`, `match r { Ok(v) => .. }`.
         "tuple_struct_pattern" => matched::binding_type(scope, name, depth),
         // `|x|` handed to an adaptor (`v.iter().map(|x| ..)`).
-        "closure_parameters" => closure_parameter(scope, holder, depth),
+        "closure_parameters" => super::closures::adaptor_parameter(scope, holder, depth),
         _ => None,
     }
-}
-
-/// The type of the parameters of a closure handed to an iterator adaptor.
-fn closure_parameter(
-    scope: &TypeScope<'_, '_>,
-    parameters: Node<'_>,
-    depth: usize,
-) -> Option<String> {
-    let closure = parameters.parent()?;
-    let call = closure.parent()?.parent()?;
-    let function = call.child_by_field_name("function")?;
-    if call.kind() != "call_expression" || function.kind() != "field_expression" {
-        return None;
-    }
-    if parameters.named_child_count() != 1 {
-        return None;
-    }
-    let receiver = function.child_by_field_name("value")?;
-    let method = node_text(function.child_by_field_name("field")?, scope.text);
-    iterators::closure_parameter_type(scope, receiver, method, depth)
 }
 
 /// A local the enclosing function returns (its tail, `return x`, `Ok(x)`, `Some(x)`) has the
@@ -552,6 +551,12 @@ fn call_type(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Option<
                 }
                 _ => {}
             }
+            let arguments = expr.child_by_field_name("arguments")?;
+            if let Some(ty) =
+                super::std_types::call_type(scope, &format!("{path}::{name}"), arguments, depth)
+            {
+                return Some(ty);
+            }
             let owner = if path == "Self" {
                 scope.self_type?.to_string()
             } else {
@@ -654,6 +659,9 @@ fn method_type(
             scope
                 .method_return(owner, method)
                 .map(|ty| self_replaced(&ty, Some(owner)))
+                .or_else(|| {
+                    super::std_types::method_type(scope.root, scope.text, &receiver_type, method)
+                })
         }
     }
 }

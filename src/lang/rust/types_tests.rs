@@ -510,3 +510,43 @@ fn probe() {
         vec![Some("Counter".to_string()), None, Some("Named".to_string())]
     );
 }
+
+#[test]
+fn std_functions_and_methods_the_files_uses_resolve_and_array_patterns() {
+    let text = "\
+use core::num::NonZeroUsize;
+use core::ptr;
+use core::slice;
+use std::env;
+use std::fmt;
+fn inline_len() -> NonZeroUsize { todo!() }
+fn probe(p: *const u8, f: &mut fmt::Formatter) {
+    let [first, second] = unsafe { ptr::read(p as *const [u8; 2]) };
+    let len = unsafe { inline_len() }.get();
+    let bytes = unsafe { slice::from_raw_parts(p, len) };
+    let rustc = env::var_os(\"RUSTC\");
+    let width = f.width();
+    let [x, y] = [1u16, 2u16];
+    let unknown = other::read(p);
+}
+";
+    assert_eq!(
+        types_of(
+            text,
+            &[
+                "first", "second", "len", "bytes", "rustc", "width", "x", "y", "unknown"
+            ]
+        ),
+        vec![
+            Some("u8".to_string()),
+            Some("u8".to_string()),
+            Some("usize".to_string()),
+            Some("&[u8]".to_string()),
+            Some("Option<std::ffi::OsString>".to_string()),
+            Some("Option<usize>".to_string()),
+            Some("u16".to_string()),
+            Some("u16".to_string()),
+            None
+        ]
+    );
+}

@@ -11,7 +11,7 @@ use tree_sitter::Node;
 use crate::lang::Language;
 use crate::lang::names::{Occurrence, Role};
 use crate::lang::rust::types::{self, TypeScope};
-use crate::lang::rust::{borrow_root, closures};
+use crate::lang::rust::{borrow_root, closures, std_types};
 use crate::lang::syntax::{Owner, UseKind};
 
 use super::diagnose::Context;
@@ -652,9 +652,11 @@ fn rust_parameter(
     let mutated_through = has(&[UseKind::AssignThrough, UseKind::BorrowMut])
         || binding_mut && has(&[UseKind::MethodCall]);
     // A plain closure (`impl Fn(..)`, neither `move` nor mutating) is `Copy`.
-    let copy = ty
-        .as_deref()
-        .is_some_and(|t| types::is_copy(t) || closures::is_plain_closure_type(t));
+    let copy = ty.as_deref().is_some_and(|t| {
+        types::is_copy(t)
+            || closures::is_plain_closure_type(t)
+            || std_types::is_copy(scope.root, scope.text, t)
+    });
     let is_reference = ty
         .as_deref()
         .is_some_and(|t| t.trim_start().starts_with('&'));
