@@ -81,6 +81,9 @@ pub struct Returned {
     /// Rust: the name the `let`'s value borrows from, when the source says so
     /// (`let parts = rhs.as_str().split('.');` → `rhs`).
     pub root: Option<String>,
+    /// Rust: the `let`'s value is a borrow made from a raw pointer
+    /// (`slice::from_raw_parts(p, n)`), which no input lends.
+    pub raw: bool,
 }
 
 /// A change to the moved text so a parameter passed by reference means the same: `*` before
@@ -257,8 +260,8 @@ fn handed_back(
         first_binding_inside(cx, &name)
     };
     let line = binding.map_or(cx.selection.first_line + 1, |b| b.line);
-    let (ty, mutable, root) = match cx.lang {
-        Language::Python => (None, false, None),
+    let (ty, mutable, root, raw) = match cx.lang {
+        Language::Python => (None, false, None, false),
         Language::Rust => {
             let at = if declared_inside {
                 binding.map(|b| b.pos)
@@ -285,6 +288,7 @@ fn handed_back(
                     line,
                     by_ref: true,
                     root: None,
+                    raw: false,
                 };
             }
             let ty = at
@@ -311,7 +315,13 @@ fn handed_back(
                 .filter(|_| declared_inside)
                 .and_then(|at| borrow_root::let_value_root(scope.root, scope.text, at))
                 .map(str::to_string);
-            (ty, mutable, root)
+            let raw = at
+                .filter(|_| declared_inside)
+                .and_then(|at| borrow_root::let_value(scope.root, at))
+                .is_some_and(|v| {
+                    borrow_root::is_raw_borrow(scope.root, scope.text, v, scope.resolve)
+                });
+            (ty, mutable, root, raw)
         }
     };
     Returned {
@@ -322,6 +332,7 @@ fn handed_back(
         line,
         by_ref: false,
         root,
+        raw,
     }
 }
 

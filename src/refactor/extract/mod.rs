@@ -257,6 +257,15 @@ fn flow_findings(
             w::once_closure_borrowed(&parameter.name, parameter.line, name),
         ));
     }
+    if shape.raw_lifetime
+        && let Some(returned) = &shape.return_type
+    {
+        out.push(Finding::info(
+            file,
+            first_line,
+            w::raw_pointer_lifetime(name, returned),
+        ));
+    }
     for (variable, line) in &data_flow.ref_returns {
         out.push(Finding::error(
             file,
