@@ -127,7 +127,7 @@ fn binding_type_at(scope: &TypeScope<'_, '_>, at: usize, depth: usize) -> Option
             }
             value
                 .and_then(|v| expression_type_at(scope, v, depth + 1))
-                .or_else(|| returned_type(scope, holder, at))
+                .or_else(|| uses::returned_type(scope, holder, at))
                 .or_else(|| uses::from_uses(scope, holder, at, depth + 1))
         }
         // `let (a, b) = f()?;`, `for (i, x) in v.iter().enumerate()`, `|(k, v)|`: the element
@@ -199,65 +199,6 @@ fn binding_type_at(scope: &TypeScope<'_, '_>, at: usize, depth: usize) -> Option
         "closure_parameters" => super::closures::adaptor_parameter(scope, holder, depth),
         _ => None,
     }
-}
-
-/// A local the enclosing function returns (its tail, `return x`, `Ok(x)`, `Some(x)`) has the
-/// function's declared return type (or the value type inside it).
-fn returned_type(scope: &TypeScope<'_, '_>, declaration: Node<'_>, at: usize) -> Option<String> {
-    let text = scope.text;
-    let mut current = declaration.parent();
-    let function = loop {
-        let node = current?;
-        match node.kind() {
-            "function_item" => break node,
-            "closure_expression" | "async_block" => return None,
-            _ => current = node.parent(),
-        }
-    };
-    let declared = return_type(function, text)?;
-    if declared.contains("impl ") {
-        return None;
-    }
-    let body = function.child_by_field_name("body")?;
-    let mut exits: Vec<Node<'_>> = Vec::new();
-    if let Some(tail) = body.named_children(&mut body.walk()).last()
-        && tail.kind() != "expression_statement"
-        && !tail.kind().ends_with("_declaration")
-        && !tail.kind().ends_with("_item")
-    {
-        exits.push(tail);
-    }
-    crate::lang::walk_node(body, |n| {
-        if n.kind() == "return_expression"
-            && let Some(value) = n.named_child(0)
-        {
-            exits.push(value);
-        }
-        !matches!(
-            n.kind(),
-            "closure_expression" | "function_item" | "async_block"
-        )
-    });
-    let is_it = |e: Node<'_>| {
-        e.kind() == "identifier" && (scope.resolve)(node_text(e, text), e.start_byte()) == Some(at)
-    };
-    for exit in exits {
-        if is_it(exit) {
-            return Some(declared);
-        }
-        if exit.kind() == "call_expression"
-            && let (Some(function), Some(arguments)) = (
-                exit.child_by_field_name("function"),
-                exit.child_by_field_name("arguments"),
-            )
-            && matches!(node_text(function, text), "Ok" | "Some")
-            && arguments.named_child_count() == 1
-            && arguments.named_child(0).is_some_and(is_it)
-        {
-            return wrapper(&declared).and_then(|(_, value)| value);
-        }
-    }
-    None
 }
 
 /// Whether the binding whose name starts at byte `at` is a `ref` binding (`let ref r = v;`):
