@@ -111,6 +111,9 @@ pub struct DataFlow {
     /// Rust: returned names the selection binds by `ref` (a borrow of the new function's own
     /// value, which cannot leave it): (name, line).
     pub ref_returns: Vec<(String, usize)>,
+    /// Rust: `impl FnOnce` parameters the selection calls that stay passed by `&` (the code
+    /// after it uses them too), which cannot be called through it (E0507): (name, line).
+    pub once_borrowed: Vec<(String, usize)>,
 }
 
 impl DataFlow {
@@ -688,6 +691,14 @@ fn rust_parameter(
     } else {
         (Pass::Ref, false)
     };
+    if pass != Pass::Value
+        && ty.as_deref().is_some_and(closures::is_once_closure_type)
+        && has(&[UseKind::MethodCall])
+    {
+        let binding = &need.binding;
+        flow.once_borrowed
+            .push((binding.name.clone(), binding.line));
+    }
     if pass != Pass::Value {
         for (use_, kind) in &uses {
             let deref = match kind.kind {

@@ -242,19 +242,11 @@ fn flow_findings(
             ));
         }
     }
-    // An `impl FnOnce` passed by reference cannot be called (E0507): it stays borrowed only
-    // when the code after the selection needs it.
-    let once_borrowed = data_flow.parameters.iter().filter(|p| {
-        p.pass != flow::Pass::Value
-            && p.ty
-                .as_deref()
-                .is_some_and(crate::lang::rust::closures::is_once_closure_type)
-    });
-    for parameter in once_borrowed {
+    for (variable, line) in &data_flow.once_borrowed {
         out.push(Finding::error(
             file,
-            parameter.line,
-            w::once_closure_borrowed(&parameter.name, parameter.line, name),
+            *line,
+            w::once_closure_borrowed(variable, *line, name),
         ));
     }
     if shape.raw_lifetime
