@@ -550,3 +550,31 @@ fn probe(p: *const u8, f: &mut fmt::Formatter) {
         ]
     );
 }
+
+#[test]
+fn let_patterns_of_tuple_structs_and_let_else() {
+    let text = "\
+struct Counter(i32);
+struct Pair(u8, String);
+struct Wrapped<T>(T);
+fn probe(c: &Counter, o: Option<u64>, w: Wrapped<u8>) {
+    let Counter(n) = Counter(0);
+    let Pair(a, b) = make_pair();
+    let Counter(r) = c;
+    let Some(x) = o else { return };
+    let Wrapped(t) = w;
+}
+fn make_pair() -> Pair { todo!() }
+";
+    assert_eq!(
+        types_of(text, &["n", "a", "b", "r", "x", "t"]),
+        vec![
+            Some("i32".to_string()),
+            Some("u8".to_string()),
+            Some("String".to_string()),
+            Some("&i32".to_string()),
+            Some("u64".to_string()),
+            None
+        ]
+    );
+}
