@@ -193,8 +193,12 @@ fn binding_type_at(scope: &TypeScope<'_, '_>, at: usize, depth: usize) -> Option
             };
             element_of(&ty).filter(|_| ty.starts_with('[') && ty.contains(';'))
         }
-        // `if let Some(x) = ..`, `match r { Ok(v) => .. }`.
-        "tuple_struct_pattern" => matched::binding_type(scope, name, depth),
+        // `if let Some(x) = ..`, `match r { Ok(v) => .. }`; a name of a `let` pattern the
+        // function returns has its declared return type.
+        "tuple_struct_pattern" => matched::binding_type(scope, name, depth).or_else(|| {
+            let declaration = holder.parent().filter(|d| d.kind() == "let_declaration")?;
+            uses::returned_type(scope, declaration, at)
+        }),
         // `|x|` handed to an adaptor (`v.iter().map(|x| ..)`).
         "closure_parameters" => super::closures::adaptor_parameter(scope, holder, depth),
         _ => None,

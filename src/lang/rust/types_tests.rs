@@ -578,3 +578,10 @@ fn make_pair() -> Pair { todo!() }
         ]
     );
 }
+
+#[test]
+fn a_let_else_binding_the_function_returns_takes_its_return_type() {
+    // rust-analyzer's `no_parameter_for_variable_used_only_let_else`.
+    let text = "fn probe() -> u32 {\n    let Some(y) = Some(1) else {\n        return 0;\n    };\n    y\n}\n";
+    assert_eq!(types_of(text, &["y"]), vec![Some("u32".to_string())]);
+}
