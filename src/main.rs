@@ -282,7 +282,21 @@ fn index(root: &Path, status: bool, rebuild: bool) -> anyhow::Result<ExitCode> {
                 "up to date".to_string()
             }
         );
+        match index::facts::held(&root) {
+            Some(held) => println!(
+                "facts (.candor/index/facts/): {} entries, {} bytes ({} bytes of disk, bound {})",
+                held.entries,
+                held.bytes,
+                held.disk_bytes,
+                index::facts::DEFAULT_MAX_BYTES
+            ),
+            None => println!("facts (.candor/index/facts/): none kept yet"),
+        }
         return Ok(ExitCode::SUCCESS);
+    }
+    if rebuild {
+        index::facts::clear(&root)
+            .map_err(|e| anyhow::anyhow!("cannot clear the facts kept on disk: {e}"))?;
     }
     let mut built = match loaded {
         Some(found) if !rebuild && found.max_bytes == max => found,
