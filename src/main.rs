@@ -507,6 +507,10 @@ fn call(
         }
     };
     let response = engine.call_json(&tool, &args);
+    // What the store did (parses, facts made, read from disk…), for the tests and the benches.
+    if std::env::var_os("CANDOR_STORE_STATS").is_some() {
+        eprintln!("candor call: {}", engine.sources().store_stats());
+    }
     engine.finish();
     print_out(&serde_json::to_string_pretty(&response.envelope)?)?;
     Ok(ExitCode::from(response.exit_code as u8))
