@@ -69,20 +69,48 @@ pub fn lasting_fact<T: Lasting>(
     question: &str,
     make: impl FnOnce() -> T,
 ) -> Arc<T> {
+    lasting_fact_kept_if(store, path, sha256, question, || (make(), true))
+}
+
+/// Stands in the store for an answer that was not to be kept: never read as one.
+struct Unkept;
+
+/// [`lasting_fact`], where `make` also says whether its answer may be kept (an answer cut short
+/// by a cancelled request is used once and not kept).
+pub fn lasting_fact_kept_if<T: Lasting>(
+    store: &dyn ParsedFiles,
+    path: &str,
+    sha256: &str,
+    question: &str,
+    make: impl FnOnce() -> (T, bool),
+) -> Arc<T> {
     let mut make = Some(make);
     let mut made: Option<Arc<T>> = None;
     let codec = CodecOf::<T>(PhantomData);
     let fact = store.lasting_fact(path, sha256, question, &codec, &mut || {
-        let value = Arc::new((make.take().expect("made once"))());
+        let (value, keep) = (make.take().expect("made once"))();
+        let value = Arc::new(value);
         made = Some(value.clone());
-        let memory = value.memory();
-        (value as Fact, memory)
+        match keep {
+            true => {
+                let memory = value.memory();
+                (value as Fact, memory)
+            }
+            // Of another type: the codec does not write it, and a later ask makes it again.
+            false => (Arc::new(Unkept) as Fact, 0),
+        }
     });
     match fact.downcast::<T>() {
         Ok(value) => value,
-        // Another type kept under this question: not ours to use.
-        Err(_) => made.unwrap_or_else(|| Arc::new((make.take().expect("made once"))())),
+        Err(_) => made.unwrap_or_else(|| Arc::new((make.take().expect("made once"))().0)),
     }
+}
+
+/// `T` decoded from exactly `bytes`.
+pub fn decode_all<T: Lasting>(bytes: &[u8]) -> Option<T> {
+    let codec = CodecOf::<T>(PhantomData);
+    let (fact, _) = codec.decode(bytes)?;
+    Arc::try_unwrap(fact.downcast::<T>().ok()?).ok()
 }
 
 /// Bytes being written: unsigned numbers in LEB128, strings with their length.

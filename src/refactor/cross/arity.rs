@@ -117,9 +117,9 @@ fn around_name(
     kept(sources, path, &sha256, &question, &find)
 }
 
-/// [`mismatches`] in a file the refactor left as it was (in Python read through exactly the
-/// partial tree around the name, asked of the store by the file's content and the function,
-/// parsed only when not kept; in Rust the store's full tree, not kept).
+/// [`mismatches`] in a file the refactor left as it was (in Python read through the store's tree
+/// around the name, asked of the store by the file's content and the function, parsed only when
+/// not kept; in Rust the store's full tree, not kept).
 fn unchanged(
     sources: &dyn crate::refactor::Sources,
     function: &Function,
@@ -135,13 +135,12 @@ fn unchanged(
             return mismatches(function, path, text, &tree);
         }
     };
-    // The tree is named by what determines it (the content and the name): a kept answer
-    // parses nothing.
+    // Asked before any tree is at hand, so a kept answer parses nothing. Any tree holding the
+    // statements around the name finds the same certain calls (what the check has always read
+    // the store's trees on): the one the refactor's search parsed is used.
     let question = format!("arity unchanged {digest} around-name");
     kept(sources, path, &file.sha256, &question, &|| {
-        let tree = sources
-            .parsed()
-            .tree_around_words_exactly(lang, &file, &[name]);
+        let tree = sources.parsed().tree_around_words(lang, &file, &[name]);
         mismatches(function, path, text, &tree)
     })
 }
