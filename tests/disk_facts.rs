@@ -292,3 +292,27 @@ fn without_an_index_nothing_is_kept_on_disk() {
     assert_eq!(stats.written, 0);
     assert!(!root.join(".candor/index").exists());
 }
+
+#[test]
+fn another_build_of_candor_does_not_read_the_facts_this_one_wrote() {
+    let dir = project();
+    let root = dir.path();
+    index(root);
+    let (without, _) = call(root, RENAME.0, RENAME.1, false);
+    call(root, RENAME.0, RENAME.1, true);
+    // The same program, another executable (another mtime): another build as far as the facts
+    // can tell, whose engine may answer otherwise.
+    let other = root.join(".candor/other-candor");
+    std::fs::copy(common::candor_bin(), &other).unwrap();
+    let out = Command::new(&other)
+        .args(["call", RENAME.0, RENAME.1, "--root", root.to_str().unwrap()])
+        .env("CANDOR_BACKEND", "tree-sitter")
+        .env("CANDOR_STORE_STATS", "1")
+        .env("XDG_CONFIG_HOME", root.join(".candor/no-user-config"))
+        .output()
+        .unwrap();
+    let stats = stats_of(&String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.stdout, without);
+    assert_eq!(stats.read, 0, "{stats:?}");
+    assert!(stats.made > 0, "{stats:?}");
+}

@@ -446,9 +446,12 @@ impl ParsedFiles for DiskSources {
         if let Some(fact) = self.store.fact(path, sha256, question) {
             return fact;
         }
-        let disk = self
-            .facts_dir()
-            .map(|facts| (facts, disk_key(codec.tag(), path, sha256, question)));
+        let disk = self.facts_dir().map(|facts| {
+            (
+                facts,
+                disk_key(facts.build(), codec.tag(), path, sha256, question),
+            )
+        });
         if let Some((facts, key)) = &disk
             && let Some((fact, bytes)) = facts.get(key, |payload| codec.decode(payload))
         {
@@ -474,11 +477,11 @@ impl ParsedFiles for DiskSources {
     }
 }
 
-/// The key of a fact on disk: everything its answer depends on (the facts' format, the value's
-/// type, the file's path and content, the question).
-fn disk_key(tag: &str, path: &str, sha256: &str, question: &str) -> String {
+/// The key of a fact on disk: everything its answer depends on (the facts' format, the candor
+/// that computed it, the value's type, the file's path and content, the question).
+fn disk_key(build: &str, tag: &str, path: &str, sha256: &str, question: &str) -> String {
     let format = crate::refactor::lasting::FORMAT;
-    format!("{format}\0{tag}\0{path}\0{sha256}\0{question}")
+    format!("{format}\0{build}\0{tag}\0{path}\0{sha256}\0{question}")
 }
 
 /// Wraps the sources of one refactor and remembers every file a project-wide search had to skip

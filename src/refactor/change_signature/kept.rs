@@ -37,16 +37,14 @@ fn verdicts_digest(callee: &Callee<'_>, path: &str) -> String {
     let Some(engine) = callee.engine else {
         return "none".to_string();
     };
+    // This file's entries only (a range of the sorted sets: not a walk of every file's).
+    let this_file = (path.to_string(), 0)..=(path.to_string(), usize::MAX);
     let mut described = String::new();
-    for (p, at) in &engine.certain {
-        if p == path {
-            described.push_str(&format!("c{at};"));
-        }
+    for (_, at) in engine.certain.range(this_file.clone()) {
+        described.push_str(&format!("c{at};"));
     }
-    for ((p, at), why) in &engine.possible {
-        if p == path {
-            described.push_str(&format!("p{at}:{why};"));
-        }
+    for ((_, at), why) in engine.possible.range(this_file) {
+        described.push_str(&format!("p{at}:{why};"));
     }
     sha256_hex(described.as_bytes())
 }

@@ -2,7 +2,9 @@
 //! process computed (the references engine's verdicts, the arity check's findings), for the next
 //! process, so that an unchanged file is neither parsed nor judged again. Kept only beside an
 //! index (a project without one keeps nothing on disk). One file per fact, named by the digest of
-//! its key (facts' format, type tag, path, content sha256, question); each holds its key and a
+//! its key (facts' format, this build of candor, type tag, path, content sha256, question): a
+//! fact computed by another build of candor, whose engine may answer otherwise, is never read.
+//! Each holds its key and a
 //! sha256 of its bytes: a half-written, truncated or foreign entry is ignored and counted, never
 //! an error or an answer. Written to a temporary file and renamed (two processes writing the same
 //! fact write the same bytes; different facts never meet). Bounded: when the directory holds more
@@ -34,6 +36,8 @@ const CHECK_EVERY: u64 = 2048;
 #[derive(Debug)]
 pub struct FactsDir {
     dir: Dir,
+    /// [`this_build`].
+    build: String,
     max_bytes: u64,
     read: AtomicU64,
     written: AtomicU64,
@@ -60,6 +64,21 @@ pub struct Held {
     pub bytes: u64,
     /// The disk they take (blocks).
     pub disk_bytes: u64,
+}
+
+/// This candor's build: its version and its executable's size and mtime, so that a fact one
+/// build computed is never read by another (whose judge may answer otherwise); `None` when the
+/// executable cannot be told (then nothing is kept on disk).
+fn this_build() -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(std::env::current_exe().ok()?).ok()?;
+    Some(format!(
+        "{} {} {}.{}",
+        env!("CARGO_PKG_VERSION"),
+        meta.len(),
+        meta.mtime(),
+        meta.mtime_nsec()
+    ))
 }
 
 /// The name of the entry of `key`.
@@ -100,15 +119,24 @@ impl FactsDir {
     /// The project's facts directory, created beside its index; `None` when the project has no
     /// index (or `.candor/index` cannot be opened: then nothing is kept).
     pub fn open(root: &Root) -> Option<FactsDir> {
+        let build = this_build()?;
         let candor = journal::candor_dir(root, false).ok()??;
         let index = candor.open_dir(OsStr::new(INDEX_DIR)).ok()??;
         let (dir, _) = index.create_dir(OsStr::new(DIR), 0o777).ok()?;
-        Some(FactsDir::in_dir(dir, DEFAULT_MAX_BYTES))
+        let mut facts = FactsDir::in_dir(dir, DEFAULT_MAX_BYTES);
+        facts.build = build;
+        Some(facts)
+    }
+
+    /// Names the candor that reads and writes these facts (part of every key).
+    pub fn build(&self) -> &str {
+        &self.build
     }
 
     fn in_dir(dir: Dir, max_bytes: u64) -> FactsDir {
         FactsDir {
             dir,
+            build: String::new(),
             max_bytes,
             read: AtomicU64::new(0),
             written: AtomicU64::new(0),
