@@ -310,6 +310,11 @@ impl ParsedFiles for FullTrees<'_> {
         lang.parse(&file.text)
     }
 
+    // Full too (it keeps no fact, so no answer read from this tree is kept under the words).
+    fn tree_around_words_exactly(&self, lang: Language, file: &SourceFile, _: &[&str]) -> Tree {
+        lang.parse(&file.text)
+    }
+
     fn known(&self, path: &str, sha256: &str) -> Option<KnownParse> {
         self.0.parsed().known(path, sha256)
     }
