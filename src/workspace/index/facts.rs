@@ -29,6 +29,8 @@ const ENTRY_FORMAT: u32 = 1;
 const HEADER: usize = MAGIC.len() + 4 + 32;
 /// The default bound of the directory, in bytes of disk it takes.
 pub const DEFAULT_MAX_BYTES: u64 = 64 * 1024 * 1024;
+/// The largest entry read back (a bigger file there is not one of ours).
+const MAX_ENTRY: usize = 64 * 1024 * 1024;
 /// How many entries a process writes between two checks of the bound (the first write checks).
 const CHECK_EVERY: u64 = 2048;
 
@@ -162,7 +164,7 @@ impl FactsDir {
     /// The payload kept for `key`, if a whole entry holds it. `decode` says whether the payload
     /// is good; a bad entry is counted and ignored.
     pub fn get<T>(&self, key: &str, decode: impl FnOnce(&[u8]) -> Option<T>) -> Option<T> {
-        let bytes = self.dir.read_file(OsStr::new(&name_of(key))).ok()??;
+        let bytes = self.read(&name_of(key))?;
         match payload_of(key, &bytes).and_then(decode) {
             Some(value) => {
                 self.read.fetch_add(1, Ordering::Relaxed);
@@ -173,6 +175,32 @@ impl FactsDir {
                 None
             }
         }
+    }
+
+    /// The bytes of the entry `name`, `None` when there is none or it cannot be read: opened
+    /// without following a link or blocking on a FIFO, read without a `stat` (an entry is a few
+    /// hundred bytes: this is most of the cost of a fact read from disk).
+    fn read(&self, name: &str) -> Option<Vec<u8>> {
+        use rustix::fs::{Mode, OFlags};
+        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+        let fd = rustix::fs::openat(self.dir.as_fd(), name, flags, Mode::empty()).ok()?;
+        let mut bytes = vec![0u8; 4096];
+        let mut len = 0;
+        loop {
+            if len == bytes.len() {
+                if len >= MAX_ENTRY {
+                    return None;
+                }
+                bytes.resize(len * 2, 0);
+            }
+            // A FIFO answers EAGAIN, a directory EISDIR: not an entry.
+            match rustix::io::read(&fd, &mut bytes[len..]).ok()? {
+                0 => break,
+                n => len += n,
+            }
+        }
+        bytes.truncate(len);
+        Some(bytes)
     }
 
     /// Keeps `payload` for `key`, as a whole entry or not at all (a failure keeps nothing).
@@ -349,6 +377,27 @@ mod tests {
         );
         assert_eq!(facts.counts().bad, 7);
         assert_eq!(facts.counts().read, 1);
+    }
+
+    #[test]
+    fn a_link_or_a_fifo_in_place_of_an_entry_is_not_read_and_does_not_block() {
+        let (temp, facts) = temp_facts();
+        facts.put("real", b"payload");
+        let real = temp.path().join(name_of("real"));
+        std::fs::write(temp.path().join("elsewhere"), std::fs::read(&real).unwrap()).unwrap();
+        std::fs::remove_file(&real).unwrap();
+        std::os::unix::fs::symlink(temp.path().join("elsewhere"), &real).unwrap();
+        assert_eq!(facts.get("real", |p| Some(p.to_vec())), None);
+        let fifo = name_of("fifo");
+        rustix::fs::mknodat(
+            facts.dir.as_fd(),
+            fifo.as_str(),
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+        assert_eq!(facts.get("fifo", |p| Some(p.to_vec())), None);
     }
 
     #[test]
