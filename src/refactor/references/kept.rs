@@ -11,7 +11,6 @@
 //! next process. Python only: the Rust path keeps judging.
 
 use std::collections::BTreeSet;
-
 use std::sync::Arc;
 
 use super::super::ParsedFiles;
