@@ -348,6 +348,19 @@ pub struct Bound {
     pub what: &'static str,
 }
 
+/// The `from m import …` statements at the top of a file (module as written, each name with
+/// its alias, whether it imports `*`), in order: what [`Resolver::learn`] reads of a file for an
+/// item whatever the reach, so the engine can keep it as a fact and learn without a tree.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TopImports(pub Vec<TopImport>);
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TopImport {
+    pub module: String,
+    pub names: Vec<(String, Option<String>)>,
+    pub star: bool,
+}
+
 /// The references questions one language answers. Methods take trees of that language.
 pub trait Resolver: Sync {
     /// The target whose name token starts at `at` in the file at `path` (a definition, or a
@@ -369,6 +382,30 @@ pub trait Resolver: Sync {
         text: &str,
         reach: &mut Reach,
     ) -> Vec<String>;
+
+    /// Whether [`learn`](Resolver::learn) reads nothing of a file but its
+    /// [`top_imports`](Resolver::top_imports) for this target: the engine then learns through
+    /// [`learn_from_imports`](Resolver::learn_from_imports), keeping the imports as a fact.
+    fn learns_from_imports(&self, _target: &Target) -> bool {
+        false
+    }
+
+    /// The file's top imports, as [`learn_from_imports`](Resolver::learn_from_imports) reads
+    /// them.
+    fn top_imports(&self, _tree: &Tree, _text: &str) -> TopImports {
+        TopImports::default()
+    }
+
+    /// [`learn`](Resolver::learn) from the file's top imports alone.
+    fn learn_from_imports(
+        &self,
+        _target: &Target,
+        _path: &str,
+        _imports: &TopImports,
+        _reach: &mut Reach,
+    ) -> Vec<String> {
+        Vec::new()
+    }
 
     /// The words whose files can hold a reference (beyond the name): an owner class whose
     /// subclasses must be found.

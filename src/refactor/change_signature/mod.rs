@@ -9,6 +9,7 @@ mod arguments;
 mod by_name;
 mod call_sites;
 mod function;
+mod kept;
 mod layout;
 pub mod params;
 mod python;
@@ -302,6 +303,7 @@ fn search_and_rewrite(
     let sources_list: Vec<&SourceFile> = files.values().collect();
     let cancel = sources.cancel();
     cancel.check()?;
+    let digest = kept::callee_digest(callee);
     let outcomes = map_in_parallel(store, &sources_list, &|source| {
         if cancel.is_cancelled() {
             call_sites::FileOutcome::default()
@@ -315,8 +317,7 @@ fn search_and_rewrite(
             // is nothing to rewrite or report, and no tree to parse.
             call_sites::FileOutcome::default()
         } else {
-            let tree = store.tree_around_words(lang, source, &words);
-            call_sites::rewrite_file(callee, store, source, &tree, &cancel)
+            kept::rewrite_file(callee, &digest, store, source, &words, &cancel)
         }
     });
     cancel.check()?;

@@ -9,6 +9,8 @@ mod shape;
 mod target;
 mod view;
 
+use std::collections::BTreeSet;
+
 use tree_sitter::{Node, Tree};
 
 pub use target::absolute_module;
@@ -19,7 +21,9 @@ use crate::lang::locals::Locals;
 use crate::lang::names::NameRole;
 use crate::lang::python::imports::{imported_names, module_level_statements};
 use crate::lang::python::modules::module_parts;
-use crate::lang::refs::{Bound, Found, NoTarget, Reach, Resolver, Target, TargetKind};
+use crate::lang::refs::{
+    Bound, Found, NoTarget, Reach, Resolver, Target, TargetKind, TopImport, TopImports,
+};
 use crate::lang::{Language, node_text, up_from, walk_tree_with_ancestors};
 
 /// Python's [`Resolver`].
@@ -50,9 +54,30 @@ impl Resolver for PythonRefs {
         reach: &mut Reach,
     ) -> Vec<String> {
         match &target.kind {
-            TargetKind::Item => learn_reexports(path, tree, text, reach),
+            TargetKind::Item => learn_reexports(path, &top_imports(tree, text), reach),
             TargetKind::Member(_) => learn_subclasses(path, tree, text, reach),
             TargetKind::Local(_) => Vec::new(),
+        }
+    }
+
+    fn learns_from_imports(&self, target: &Target) -> bool {
+        matches!(target.kind, TargetKind::Item)
+    }
+
+    fn top_imports(&self, tree: &Tree, text: &str) -> TopImports {
+        top_imports(tree, text)
+    }
+
+    fn learn_from_imports(
+        &self,
+        target: &Target,
+        path: &str,
+        imports: &TopImports,
+        reach: &mut Reach,
+    ) -> Vec<String> {
+        match &target.kind {
+            TargetKind::Item => learn_reexports(path, imports, reach),
+            _ => Vec::new(),
         }
     }
 
@@ -257,25 +282,40 @@ fn first_in_scope(
     found
 }
 
+/// The `from m import …` statements at the module level of the file.
+fn top_imports(tree: &Tree, text: &str) -> TopImports {
+    let imports = module_level_statements(tree)
+        .into_iter()
+        .filter(|statement| statement.kind() == "import_from_statement")
+        .map(|statement| TopImport {
+            module: self::shape::from_module(statement, text).to_string(),
+            names: imported_names(statement, text),
+            star: is_star(statement),
+        })
+        .collect();
+    TopImports(imports)
+}
+
 /// `from m import name [as alias]` and `from m import *` at the top of a module that `reach`
 /// exports from: this module exports the target too. The aliases are new words.
-fn learn_reexports(path: &str, tree: &Tree, text: &str, reach: &mut Reach) -> Vec<String> {
-    let view = View::build(tree, text, path);
+fn learn_reexports(path: &str, imports: &TopImports, reach: &mut Reach) -> Vec<String> {
+    use crate::lang::python::modules::import_names_module;
     let here = module_parts(path);
     let mut words = Vec::new();
-    for statement in module_level_statements(tree) {
-        if statement.kind() != "import_from_statement" {
-            continue;
-        }
-        let module = self::shape::from_module(statement, text);
+    for import in &imports.0 {
+        let module = import.module.as_str();
         let mut gained: Vec<String> = Vec::new();
-        for (original, alias) in imported_names(statement, text) {
-            if view.exports_name(reach, module, &original) {
-                gained.push(alias.unwrap_or(original));
+        for (original, alias) in &import.names {
+            let exports = |(parts, names): (&Vec<String>, &BTreeSet<String>)| {
+                names.contains(original) && import_names_module(module, path, parts)
+            };
+            if reach.exports.iter().any(exports) {
+                gained.push(alias.clone().unwrap_or_else(|| original.clone()));
             }
         }
-        if is_star(statement)
-            && let Some(source) = view.export_named(reach, module)
+        let named = |parts: &&Vec<String>| import_names_module(module, path, parts);
+        if import.star
+            && let Some(source) = reach.exports.keys().find(named)
         {
             let names = reach.exports.get(source).cloned().unwrap_or_default();
             gained.extend(names.into_iter().filter(|n| !n.starts_with('_')));

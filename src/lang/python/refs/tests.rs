@@ -12,7 +12,7 @@ fn reexports_through_init_and_star() {
     reach
         .exports
         .insert(vec!["pkg".into(), "b".into()], ["fill".to_string()].into());
-    let words = learn_reexports("pkg/__init__.py", &tree, init, &mut reach);
+    let words = learn_reexports("pkg/__init__.py", &top_imports(&tree, init), &mut reach);
     assert_eq!(words, ["dedent", "fill"]);
     assert_eq!(
         reach

@@ -268,14 +268,6 @@ impl View {
         Some(rest.iter().fold(base, |acc, part| format!("{acc}.{part}")))
     }
 
-    /// The exporting module (its parts) that a module written `module` here names, if any.
-    pub fn export_named<'r>(&self, reach: &'r Reach, module: &str) -> Option<&'r Vec<String>> {
-        reach
-            .exports
-            .keys()
-            .find(|parts| import_names_module(module, &self.path, parts))
-    }
-
     /// Whether `module` (as written here) names a module through which the target is reached
     /// under `name`.
     pub fn exports_name(&self, reach: &Reach, module: &str, name: &str) -> bool {
