@@ -97,8 +97,8 @@ pub const WHOLE_FUNCTIONS: &str = "{fn}";
 /// [`WHOLE_FUNCTIONS`] among the words, Rust: the whole functions around them): a partial tree
 /// when one parses cleanly, else the full tree. Says which it is (`true`: partial).
 pub fn parse_around_words(lang: Language, text: &str, words: &[&str]) -> (Tree, bool) {
-    let whole_functions = lang == Language::Rust && words.contains(&WHOLE_FUNCTIONS);
-    let mut places: Vec<Range<usize>> = words
+    let whole_functions = words.contains(&WHOLE_FUNCTIONS);
+    let places: Vec<Range<usize>> = words
         .iter()
         .filter(|word| **word != WHOLE_FUNCTIONS)
         .flat_map(|word| {
@@ -107,6 +107,21 @@ pub fn parse_around_words(lang: Language, text: &str, words: &[&str]) -> (Tree, 
                 .map(move |at| at..at + word.len())
         })
         .collect();
+    parse_around_places(lang, text, places, whole_functions)
+}
+
+/// A tree of `text` for every question about the statements around `places` and the blocks
+/// enclosing them (with `whole_functions`, Rust: the whole outermost function around a place
+/// inside one, and the whole declaration around a place that is the keyword `use`): a partial
+/// tree when one parses cleanly, else the full tree. Says which it is (`true`: partial).
+/// [`parse_around_words`] with the places given.
+pub fn parse_around_places(
+    lang: Language,
+    text: &str,
+    mut places: Vec<Range<usize>>,
+    whole_functions: bool,
+) -> (Tree, bool) {
+    let whole_functions = lang == Language::Rust && whole_functions;
     places.sort_unstable_by_key(|p| p.start);
     if places.is_empty() {
         return (lang.parse(text), false);

@@ -17,9 +17,15 @@ pub(super) fn check(project: &Project<'_>, request: &RenameRequest) -> Vec<Findi
     let Some(change) = project.change(&request.file) else {
         return Vec::new();
     };
-    let Some(function) =
-        Function::find(project.lang, &request.file, &change.before, &request.symbol)
-    else {
+    // The tree before is the store's (the rename read the definition's file whole).
+    let tree = project.tree(change, false);
+    let Some(function) = Function::find_in(
+        project.lang,
+        &request.file,
+        &change.before,
+        &tree,
+        &request.symbol,
+    ) else {
         return Vec::new();
     };
     let old = function.name.as_str();
