@@ -279,7 +279,8 @@ fn the_checks_of_patterns_and_imports_read_around_the_edits_as_the_whole_files_o
         !crates.is_empty(),
         "none of {CRATES:?} in the cargo registry"
     );
-    let (mut renames, mut changes_compared, mut leaves, mut edits) = (0usize, 0, 0, 0);
+    let (mut renames, mut changes_compared, mut leaves, mut edits, mut refusals) =
+        (0usize, 0, 0, 0, 0);
     for dir in &crates {
         let mut files = BTreeMap::new();
         rust_files(&dir.join("src"), dir, &mut files);
@@ -301,7 +302,18 @@ fn the_checks_of_patterns_and_imports_read_around_the_edits_as_the_whole_files_o
             (usize::MAX - mentions[name.as_str()], path.clone(), *line)
         });
         chosen.truncate(NAMES_PER_CRATE);
-        for (path, name, line) in chosen {
+        // Each name renamed to a fresh name, and the first ones to the next chosen name too (a
+        // new name bound where the rename writes it: refused, by what binds it, on either tree).
+        let renames_of = chosen
+            .iter()
+            .enumerate()
+            .flat_map(|(i, (path, name, line))| {
+                let next = chosen.get(i + 1).filter(|_| i < 12).map(|n| n.1.clone());
+                std::iter::once(format!("{name}_renamed"))
+                    .chain(next)
+                    .map(move |new_name| (path, name, line, new_name))
+            });
+        for (path, name, line, new_name) in renames_of {
             let request = Request::Rename(RenameRequest {
                 file: path.clone(),
                 symbol: SymbolQuery {
@@ -309,10 +321,20 @@ fn the_checks_of_patterns_and_imports_read_around_the_edits_as_the_whole_files_o
                     line: Some(*line),
                     column: None,
                 },
-                new_name: format!("{name}_renamed"),
+                new_name,
                 include_possible: Vec::new(),
             });
-            let Ok(plan) = candor::refactor::plan(&sources, &request) else {
+            // The plan itself (the references judge, the check of the new name) alike.
+            let planned = candor::refactor::plan(&sources, &request);
+            let planned_full = candor::refactor::plan(&FullTrees(&sources), &request);
+            match (&planned, &planned_full) {
+                (Err(p), Err(f)) => {
+                    assert_eq!(p.to_string(), f.to_string(), "{path}:{line} {name}");
+                    refusals += 1;
+                }
+                (p, f) => assert!(p == f, "{path}:{line} {name}: {p:?}\n{f:?}"),
+            }
+            let Ok(plan) = planned else {
                 continue;
             };
             let check = |sources: &dyn candor::refactor::Sources| {
@@ -373,10 +395,10 @@ fn the_checks_of_patterns_and_imports_read_around_the_edits_as_the_whole_files_o
         }
     }
     eprintln!(
-        "{renames} renames, {changes_compared} texts read around their edits, {leaves} use leaves, {edits} edits"
+        "{renames} renames, {refusals} refused, {changes_compared} texts read around their edits, {leaves} use leaves, {edits} edits"
     );
     assert!(
-        renames >= 100 && changes_compared >= 200 && leaves >= 500,
+        renames >= 100 && changes_compared >= 200 && leaves >= 500 && refusals >= 10,
         "{renames} renames, {changes_compared} texts, {leaves} leaves"
     );
 }

@@ -153,21 +153,18 @@ impl<'a> Project<'a> {
             (false, Some(sha256)) => (&change.before, sha256),
             (false, None) => return self.tree(change, false),
         };
-        let words: Vec<&str> = words
-            .iter()
-            .copied()
-            .filter(|w| {
-                *w == crate::lang::partial::WHOLE_FUNCTIONS
-                    || !crate::lang::calls::word_matches(text, w).is_empty()
-            })
-            .collect();
         let file = SourceFile {
             path: change.path.clone(),
             text: text.clone(),
             bom: change.bom,
             sha256: sha256.clone(),
         };
-        self.sources.parsed().tree_around_words(lang, &file, &words)
+        crate::refactor::sources::tree_around_present_words(
+            self.sources.parsed(),
+            lang,
+            &file,
+            words,
+        )
     }
 
     /// The full tree of a change's text that a check already asked for, or (after) the result's

@@ -5,7 +5,11 @@
 //! names everything its answer depends on besides the file's content: the target, what the
 //! project is known to reach it through ([`Reach`], which is all the judge knows of the other
 //! files: a re-export in a package's `__init__.py` is in it), the word, and the tree it is read
-//! from (whole, or partial around which words). Python only: the Rust path keeps judging.
+//! from (whole, or partial around which words). Both languages: the Rust judge, too, reads nothing
+//! of the project but its [`Reach`] (the modules that export the target, learned from every
+//! candidate's `use`s and re-exports, and the types that have a member, from the project's trait
+//! impls), the target, the word, and the file through the tree it is handed. The answer is plain
+//! data (`Vec<Found>`: ranges, lines, roles, verdicts).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -14,15 +18,12 @@ use tree_sitter::Tree;
 
 use super::super::{Fact, ParsedFiles};
 use crate::edit::{SourceFile, sha256_hex};
-use crate::lang::Language;
 use crate::lang::refs::{Found, Reach, Target};
 
 /// What every question of one search shares: the target, in a digest.
 pub(super) struct Asking<'a> {
     store: &'a dyn ParsedFiles,
     target: String,
-    /// Only Python's answers are kept.
-    keeps: bool,
 }
 
 impl<'a> Asking<'a> {
@@ -30,7 +31,6 @@ impl<'a> Asking<'a> {
         Asking {
             store,
             target: sha256_hex(format!("{target:?}").as_bytes()),
-            keeps: target.lang == Language::Python,
         }
     }
 
@@ -46,9 +46,6 @@ impl<'a> Asking<'a> {
         word: &str,
         judge: impl Fn() -> Vec<Found>,
     ) -> Vec<Found> {
-        if !self.keeps {
-            return judge();
-        }
         let question = format!(
             "judge {} {reach} {word} {}",
             self.target,
