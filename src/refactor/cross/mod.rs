@@ -168,7 +168,8 @@ impl<'a> Project<'a> {
     }
 
     /// The full tree of a change's text that a check already asked for, or (after) the result's
-    /// tree the syntax check kept; the tree before of a created file (empty). `None` otherwise.
+    /// tree the syntax check kept, or (before) the store's full tree of the file on disk; the
+    /// tree before of a created file (empty). `None` otherwise.
     fn known_tree(&self, change: &FileChange, after: bool) -> Option<Tree> {
         if let Some(tree) = self.trees.borrow().get(&(change.path.clone(), after)) {
             return Some(tree.clone());
@@ -180,10 +181,14 @@ impl<'a> Project<'a> {
                 .parsed()
                 .result_tree(lang, &change.path, &change.sha256_after);
         }
-        change
-            .sha256_before
-            .is_none()
-            .then(|| self.tree(change, false))
+        match &change.sha256_before {
+            Some(sha256) => self
+                .sources
+                .parsed()
+                .known(&change.path, sha256)
+                .map(|known| known.tree),
+            None => Some(self.tree(change, false)),
+        }
     }
 
     /// The tree of a change's text before (`after` false) or after the refactor, parsed in the
