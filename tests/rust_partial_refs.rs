@@ -232,3 +232,173 @@ fn member_sites_on_trees_around_the_names_are_those_of_full_trees_over_real_crat
         "{partial_trees} partial trees, {sites} sites"
     );
 }
+
+/// The ranges a change's edits replaced (before) or wrote (after).
+fn edited(change: &candor::edit::FileChange, after: bool) -> Vec<std::ops::Range<usize>> {
+    let mut shift: isize = 0;
+    change
+        .edits
+        .iter()
+        .map(|e| {
+            let start = (e.range.start as isize + shift) as usize;
+            shift += e.new_text.len() as isize - e.range.len() as isize;
+            match after {
+                true => start..start + e.new_text.len(),
+                false => e.range.clone(),
+            }
+        })
+        .collect()
+}
+
+/// Every ancestor of the node at `range` (its kind and bytes) below the root.
+fn ancestors_at(tree: &tree_sitter::Tree, range: &std::ops::Range<usize>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut node = tree
+        .root_node()
+        .descendant_for_byte_range(range.start, range.end);
+    while let Some(n) = node {
+        if n.parent().is_some() {
+            out.push(format!("{} {:?}", n.kind(), n.byte_range()));
+        }
+        node = n.parent();
+    }
+    out
+}
+
+#[test]
+fn the_checks_of_patterns_and_imports_read_around_the_edits_as_the_whole_files_over_real_renames() {
+    // `cross::patterns` and `cross::imports` read a change's texts through trees around its edits
+    // (`Project::tree_around_edits`: the whole functions around them, every `use` whole). Over
+    // real renames: the cross-checks' findings through partial trees (`MemorySources`) and full
+    // trees (`FullTrees`) are the same; the `use` leaves of both texts are the whole files'; and
+    // at every edit, the nodes around it are the full tree's nodes.
+    use candor::lang::rust::imports::use_paths;
+    use candor::refactor::{RenameRequest, Request};
+    let crates = registry_crates();
+    assert!(
+        !crates.is_empty(),
+        "none of {CRATES:?} in the cargo registry"
+    );
+    let (mut renames, mut changes_compared, mut leaves, mut edits, mut refusals) =
+        (0usize, 0, 0, 0, 0);
+    for dir in &crates {
+        let mut files = BTreeMap::new();
+        rust_files(&dir.join("src"), dir, &mut files);
+        let mut sources = MemorySources::new();
+        for (path, text) in &files {
+            sources = sources.with(path, text);
+        }
+        let mut mentions: BTreeMap<&str, usize> = BTreeMap::new();
+        let defined = definitions(&files);
+        for (_, name, _) in &defined {
+            let count = files
+                .values()
+                .filter(|t| !word_matches(t, name).is_empty())
+                .count();
+            mentions.insert(name, count);
+        }
+        let mut chosen: Vec<&(String, String, usize)> = defined.iter().collect();
+        chosen.sort_by_key(|(path, name, line)| {
+            (usize::MAX - mentions[name.as_str()], path.clone(), *line)
+        });
+        chosen.truncate(NAMES_PER_CRATE);
+        // Each name renamed to a fresh name, and the first ones to the next chosen name too (a
+        // new name bound where the rename writes it: refused, by what binds it, on either tree).
+        let renames_of = chosen
+            .iter()
+            .enumerate()
+            .flat_map(|(i, (path, name, line))| {
+                let next = chosen.get(i + 1).filter(|_| i < 12).map(|n| n.1.clone());
+                std::iter::once(format!("{name}_renamed"))
+                    .chain(next)
+                    .map(move |new_name| (path, name, line, new_name))
+            });
+        for (path, name, line, new_name) in renames_of {
+            let request = Request::Rename(RenameRequest {
+                file: path.clone(),
+                symbol: SymbolQuery {
+                    name: name.clone(),
+                    line: Some(*line),
+                    column: None,
+                },
+                new_name,
+                include_possible: Vec::new(),
+            });
+            // The plan itself (the references judge, the check of the new name) alike.
+            let planned = candor::refactor::plan(&sources, &request);
+            let planned_full = candor::refactor::plan(&FullTrees(&sources), &request);
+            match (&planned, &planned_full) {
+                (Err(p), Err(f)) => {
+                    assert_eq!(p.to_string(), f.to_string(), "{path}:{line} {name}");
+                    refusals += 1;
+                }
+                (p, f) => assert!(p == f, "{path}:{line} {name}: {p:?}\n{f:?}"),
+            }
+            let Ok(plan) = planned else {
+                continue;
+            };
+            let check = |sources: &dyn candor::refactor::Sources| {
+                candor::refactor::cross::check(
+                    &request,
+                    Language::Rust,
+                    &plan.changes,
+                    sources,
+                    &plan.findings,
+                )
+            };
+            assert_eq!(
+                check(&sources),
+                check(&FullTrees(&sources)),
+                "{}: {path}:{line} `{name}`",
+                dir.display()
+            );
+            renames += 1;
+            for change in &plan.changes {
+                for after in [false, true] {
+                    let text = if after { &change.after } else { &change.before };
+                    let ranges = edited(change, after);
+                    let mut words: Vec<&str> = ranges.iter().map(|r| &text[r.clone()]).collect();
+                    if words.iter().any(|w| {
+                        w.is_empty() || !w.chars().all(|c| c.is_alphanumeric() || c == '_')
+                    }) {
+                        continue;
+                    }
+                    words.sort_unstable();
+                    words.dedup();
+                    words.extend(["use", WHOLE_FUNCTIONS]);
+                    let (partial, is_partial) = parse_around_words(Language::Rust, text, &words);
+                    if !is_partial {
+                        continue;
+                    }
+                    let full = Language::Rust.parse(text);
+                    let leaves_of = |tree: &tree_sitter::Tree| {
+                        use_paths(tree, text)
+                            .into_iter()
+                            .map(|(p, a, d)| (p, a, d.byte_range()))
+                            .collect::<Vec<_>>()
+                    };
+                    let expected = leaves_of(&full);
+                    assert_eq!(leaves_of(&partial), expected, "{}", change.path);
+                    for range in &ranges {
+                        assert_eq!(
+                            ancestors_at(&partial, range),
+                            ancestors_at(&full, range),
+                            "{} at {range:?}",
+                            change.path
+                        );
+                    }
+                    changes_compared += 1;
+                    leaves += expected.len();
+                    edits += ranges.len();
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{renames} renames, {refusals} refused, {changes_compared} texts read around their edits, {leaves} use leaves, {edits} edits"
+    );
+    assert!(
+        renames >= 100 && changes_compared >= 200 && leaves >= 500 && refusals >= 10,
+        "{renames} renames, {changes_compared} texts, {leaves} leaves"
+    );
+}

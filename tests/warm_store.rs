@@ -185,3 +185,101 @@ fn a_verdict_that_read_a_reexport_is_not_reused_once_the_reexport_changed() {
     let fresh = change(&self::engine(dir.path()), params);
     assert_eq!(second["data"], fresh["data"]);
 }
+
+/// A Rust crate: `helper` defined in `a.rs`, re-exported by `lib.rs`, called from `b.rs`
+/// through its module and from `c.rs` through the re-export.
+fn rust_project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("src")).unwrap();
+    let files = [
+        (
+            "src/lib.rs",
+            "pub mod a;\npub mod b;\npub mod c;\n\npub use a::helper;\n",
+        ),
+        ("src/a.rs", "pub fn helper(x: u8) -> u8 {\n    x + 1\n}\n"),
+        (
+            "src/b.rs",
+            "use crate::a::helper;\n\npub fn two() -> u8 {\n    helper(1) + helper(2)\n}\n",
+        ),
+        (
+            "src/c.rs",
+            "use crate::helper;\n\npub fn three() -> u8 {\n    helper(3)\n}\n",
+        ),
+    ];
+    for (path, text) in files {
+        std::fs::write(dir.path().join(path), text).unwrap();
+    }
+    dir
+}
+
+fn rename(engine: &Engine, new_name: &str) -> serde_json::Value {
+    let args = json!({
+        "file_path": "src/a.rs",
+        "symbol_name": "helper",
+        "new_name": new_name,
+        "dry_run": true,
+    });
+    engine
+        .call("refactor_rename_symbol", &args)
+        .unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+fn changed_paths(envelope: &serde_json::Value) -> Vec<String> {
+    envelope["data"]["changes"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{envelope}"))
+        .iter()
+        .map(|c| c["path"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn another_rename_of_the_same_rust_function_judges_no_file_again() {
+    // The Rust verdicts are facts of the store too: a second rename of the same function asks
+    // the same questions of the same files (another new name is not part of them).
+    let dir = rust_project();
+    let engine = engine(dir.path());
+    let first = rename(&engine, "assist");
+    assert_eq!(
+        changed_paths(&first),
+        ["src/a.rs", "src/b.rs", "src/c.rs", "src/lib.rs"],
+        "{first}"
+    );
+    let after_first = engine.sources().store_stats();
+    assert!(after_first.facts >= 4, "{after_first:?}");
+    let second = rename(&engine, "aid");
+    let after_second = engine.sources().store_stats();
+    assert_eq!(
+        after_second.facts, after_first.facts,
+        "the second rename judged files again: {after_first:?} then {after_second:?}"
+    );
+    assert!(
+        after_second.fact_hits >= after_first.fact_hits + 4,
+        "{after_second:?}"
+    );
+    let fresh = rename(&self::engine(dir.path()), "aid");
+    assert_eq!(second["data"], fresh["data"]);
+}
+
+#[test]
+fn a_rust_verdict_that_read_a_reexport_is_not_reused_once_the_reexport_changed() {
+    // c.rs reaches `helper` through lib.rs's `pub use a::helper`: its call is certain, and
+    // renamed. Once lib.rs defines a `helper` of its own instead, c.rs (unchanged) calls that
+    // one: the verdict kept for c.rs must not be reused.
+    let dir = rust_project();
+    let engine = engine(dir.path());
+    let first = rename(&engine, "assist");
+    assert!(
+        changed_paths(&first).contains(&"src/c.rs".to_string()),
+        "{first}"
+    );
+    std::fs::write(
+        dir.path().join("src/lib.rs"),
+        "pub mod a;\npub mod b;\npub mod c;\n\npub fn helper(x: u8) -> u8 {\n    x\n}\n",
+    )
+    .unwrap();
+    let second = rename(&engine, "assist");
+    assert_eq!(changed_paths(&second), ["src/a.rs", "src/b.rs"], "{second}");
+    let fresh = rename(&self::engine(dir.path()), "assist");
+    assert_eq!(second["data"], fresh["data"]);
+}

@@ -89,7 +89,8 @@ pub fn parse_around(
 /// Among the words of [`parse_around_words`] (never a word of a text: it holds braces): Rust
 /// occurrences inside a function are parsed with the whole outermost function around them, not
 /// only their statement. The references judge reads a receiver's binding anywhere in its
-/// function (`let x: T`, a parameter), and the local bindings of the name there.
+/// function (`let x: T`, a parameter), and the local bindings of the name there. A name after
+/// `self.` or after a field (`x.items.name`) reads no binding: its statement is enough.
 pub const WHOLE_FUNCTIONS: &str = "{fn}";
 
 /// A tree of `text` for every question about the statements around the whole-word occurrences
@@ -97,8 +98,8 @@ pub const WHOLE_FUNCTIONS: &str = "{fn}";
 /// [`WHOLE_FUNCTIONS`] among the words, Rust: the whole functions around them): a partial tree
 /// when one parses cleanly, else the full tree. Says which it is (`true`: partial).
 pub fn parse_around_words(lang: Language, text: &str, words: &[&str]) -> (Tree, bool) {
-    let whole_functions = lang == Language::Rust && words.contains(&WHOLE_FUNCTIONS);
-    let mut places: Vec<Range<usize>> = words
+    let whole_functions = words.contains(&WHOLE_FUNCTIONS);
+    let places: Vec<Range<usize>> = words
         .iter()
         .filter(|word| **word != WHOLE_FUNCTIONS)
         .flat_map(|word| {
@@ -107,6 +108,21 @@ pub fn parse_around_words(lang: Language, text: &str, words: &[&str]) -> (Tree, 
                 .map(move |at| at..at + word.len())
         })
         .collect();
+    parse_around_places(lang, text, places, whole_functions)
+}
+
+/// A tree of `text` for every question about the statements around `places` and the blocks
+/// enclosing them (with `whole_functions`, Rust: the whole outermost function around a place
+/// inside one, and the whole declaration around a place that is the keyword `use`): a partial
+/// tree when one parses cleanly, else the full tree. Says which it is (`true`: partial).
+/// [`parse_around_words`] with the places given.
+pub fn parse_around_places(
+    lang: Language,
+    text: &str,
+    mut places: Vec<Range<usize>>,
+    whole_functions: bool,
+) -> (Tree, bool) {
+    let whole_functions = lang == Language::Rust && whole_functions;
     places.sort_unstable_by_key(|p| p.start);
     if places.is_empty() {
         return (lang.parse(text), false);
@@ -478,6 +494,10 @@ fn rust_function_ranges(text: &str, lexed: &Lexed, places: &[Range<usize>]) -> V
     let mut headers_done = vec![false; lexed.braces.len()];
     let mut elsewhere: Vec<Range<usize>> = Vec::new();
     for place in places {
+        if reads_no_binding(text, lexed, place) {
+            elsewhere.push(place.clone());
+            continue;
+        }
         let mut outermost = None;
         let mut brace = innermost_brace(lexed, place);
         while let Some(index) = brace {
@@ -519,6 +539,30 @@ fn rust_function_ranges(text: &str, lexed: &Lexed, places: &[Range<usize>]) -> V
     }
     out.extend(rust_ranges(len, lexed, &elsewhere));
     out
+}
+
+/// Whether a place in code is a name after `.` whose receiver is `self` or a field of a field
+/// (`self.items.name`, `x.kind.name`): no binding of the function is read there (the receiver's
+/// type is `Self`'s or not evident, and a name after a dot is never a pattern's), so the
+/// statement around it is enough. A receiver that is a plain name (`x.name`, `(x).name`) is
+/// typed by its `let` or parameter: the whole function.
+fn reads_no_binding(text: &str, lexed: &Lexed, place: &Range<usize>) -> bool {
+    let before = text[..place.start].trim_end();
+    let Some(receiver) = before.strip_suffix('.').map(str::trim_end) else {
+        return false;
+    };
+    let name_start = receiver
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .map_or(0, |i| {
+            i + receiver[i..].chars().next().map_or(1, char::len_utf8)
+        });
+    let name = &receiver[name_start..];
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        return false;
+    }
+    let chained = receiver[..name_start].trim_end().ends_with('.')
+        && !receiver[..name_start].trim_end().ends_with("..");
+    (name == "self" || chained) && lexed.span_at(place.start).is_none()
 }
 
 /// The innermost brace whose block contains `place`.
@@ -777,6 +821,28 @@ mod tests {
         let (_, partial) =
             parse_around_words(Language::Rust, text, &["target", "use", WHOLE_FUNCTIONS]);
         assert!(partial, "the kept text parses without an error");
+    }
+
+    #[test]
+    fn rust_for_the_judge_keeps_the_statement_of_a_name_after_self_or_a_field_chain() {
+        // `self.items.target()` and `self.target()` read no binding of `f`: their statements;
+        // `x.target()` reads `x`'s `let`: the whole function `g`; `(x).target()` too.
+        let text = "impl A {\n    fn f(&self) -> bool {\n        let n = 1;\n        self.items.target() && self.target()\n    }\n\n    fn g(&self) -> bool {\n        let x: B = y();\n        x.target()\n    }\n\n    fn h(&self) -> bool {\n        let x: B = y();\n        (x).target()\n    }\n}\n";
+        let places: Vec<Range<usize>> = text
+            .match_indices("target")
+            .map(|(i, w)| i..i + w.len())
+            .collect();
+        let lexed = lex(Language::Rust, text);
+        let kept: String = merged(rust_function_ranges(text, &lexed, &places))
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert!(!kept.contains("let n = 1;"), "{kept}");
+        assert!(
+            kept.contains("self.items.target() && self.target()"),
+            "{kept}"
+        );
+        assert_eq!(kept.matches("let x: B = y();").count(), 2, "{kept}");
     }
 
     #[test]

@@ -233,6 +233,27 @@ pub fn map_in_parallel<T: Sync, R: Send>(
     slots.into_iter().flatten().collect()
 }
 
+/// [`ParsedFiles::tree_around_words`] for those of `words` that `file` holds as whole words (and
+/// [`WHOLE_FUNCTIONS`](crate::lang::partial::WHOLE_FUNCTIONS)): a word without an occurrence adds
+/// nothing to the tree, and left out of the question, the store's tree around the words that are
+/// there serves it (the references judge's tree of the file, for a rename's new name).
+pub fn tree_around_present_words(
+    store: &dyn ParsedFiles,
+    lang: Language,
+    file: &SourceFile,
+    words: &[&str],
+) -> Tree {
+    let words: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|w| {
+            *w == crate::lang::partial::WHOLE_FUNCTIONS
+                || !crate::lang::calls::word_matches(&file.text, w).is_empty()
+        })
+        .collect();
+    store.tree_around_words(lang, file, &words)
+}
+
 /// The full tree of `file`: the one the shell already has for this content, else a new parse
 /// that is not kept.
 pub fn tree_of(sources: &dyn Sources, lang: Language, file: &SourceFile) -> Tree {

@@ -17,9 +17,15 @@ pub(super) fn check(project: &Project<'_>, request: &RenameRequest) -> Vec<Findi
     let Some(change) = project.change(&request.file) else {
         return Vec::new();
     };
-    let Some(function) =
-        Function::find(project.lang, &request.file, &change.before, &request.symbol)
-    else {
+    // The tree before is the store's (the rename read the definition's file whole).
+    let tree = project.tree(change, false);
+    let Some(function) = Function::find_in(
+        project.lang,
+        &request.file,
+        &change.before,
+        &tree,
+        &request.symbol,
+    ) else {
         return Vec::new();
     };
     let old = function.name.as_str();
@@ -41,6 +47,11 @@ pub(super) fn check(project: &Project<'_>, request: &RenameRequest) -> Vec<Findi
     let written = format!("{qualifier}::{old}(");
     let mut findings = Vec::new();
     for (path, text) in project.files_mentioning_after(old) {
+        // Only a line holding `Type::old(` is reported: a file without it has none (most files
+        // that name a common method do not).
+        if !text.contains(&written) {
+            continue;
+        }
         let mut in_code = false;
         for (index, line) in text.lines().enumerate() {
             let trimmed = line.trim_start();

@@ -1,6 +1,8 @@
 //! Rust imports a result adds that nothing in the file uses (rust-analyzer's extract of a
 //! `break` adds `use std::ops::ControlFlow;` and then does not use it). A name that may be a
 //! trait is left alone: a trait import is used by method calls that never spell its name.
+//! Both texts are read through trees around the edits, which hold every `use` declaration whole
+//! (`Project::tree_around_edits`): the leaves are those of the whole files.
 
 use std::collections::BTreeSet;
 
@@ -75,11 +77,11 @@ pub(super) fn check(project: &Project<'_>) -> Vec<Finding> {
         .iter()
         .filter(|c| Language::from_path(&c.path) == Some(Language::Rust))
     {
-        let after_tree = project.tree(change, true);
+        let after_tree = project.tree_around_edits(change, true);
         let before: BTreeSet<(Vec<String>, Option<String>)> = if change.created() {
             BTreeSet::new()
         } else {
-            let tree = project.tree(change, false);
+            let tree = project.tree_around_edits(change, false);
             use_paths(&tree, &change.before)
                 .into_iter()
                 .map(|(p, a, _)| (p, a))
@@ -162,6 +164,30 @@ mod tests {
     use super::*;
     use crate::edit::{FileChange, SourceFile};
     use crate::refactor::MemorySources;
+
+    #[test]
+    fn an_import_the_edits_made_unused_is_found_on_the_trees_around_them() {
+        // `helper` renamed `assist` in the `use` only: the new leaf is used nowhere.
+        let before = "use crate::a::helper;\n\nfn f() -> u8 {\n    helper()\n}\n\nfn h() -> u8 {\n    let x = 1;\n    x + 1\n}\n";
+        let run = |before: &str| {
+            let change =
+                super::super::patterns::tests::renamed_at(before, "helper", "assist", &[0]);
+            let changes = vec![change];
+            let sources = MemorySources::new().with("src/lib.rs", before);
+            let project = Project::new(Language::Rust, &changes, &sources);
+            let around = project.tree_around_edits(&changes[0], true);
+            let full = Language::Rust.parse(&changes[0].after);
+            assert!(around.root_node().descendant_count() < full.root_node().descendant_count());
+            check(&project)
+        };
+        let found = run(before);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!((found[0].line, found[0].kind), (1, Some(w::UNUSED_IMPORT)));
+        // The file imported `crate::a::assist` before, far from the edit (unused there too): the
+        // leaf is not the result's. The tree before holds that `use` as well.
+        let imported = format!("{before}\nuse crate::a::assist;\n");
+        assert_eq!(run(&imported), Vec::new());
+    }
 
     #[test]
     fn an_added_import_nothing_uses_is_a_warning() {

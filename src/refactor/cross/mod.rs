@@ -22,6 +22,7 @@
 //! Pure: the project is read through [`Sources`], the result through the plan's changes.
 
 mod arity;
+mod around;
 mod doctests;
 mod extract;
 mod generators;
@@ -140,15 +141,13 @@ impl<'a> Project<'a> {
     /// statements around the whole-word occurrences of `words` and the blocks enclosing them
     /// (`ParsedFiles::tree_around_words`): the full tree when a check already has it or the
     /// syntax check kept the result's, else a partial tree (the store keeps it by content).
+    /// Words with no whole-word occurrence in the text add nothing to the tree and are left
+    /// out of the question, so that the store's tree around the words that are there serves it.
     pub fn tree_around(&self, change: &FileChange, after: bool, words: &[&str]) -> Tree {
-        if let Some(tree) = self.trees.borrow().get(&(change.path.clone(), after)) {
-            return tree.clone();
-        }
-        let lang = Language::from_path(&change.path).unwrap_or(self.lang);
-        let parsed = self.sources.parsed();
-        if after && let Some(tree) = parsed.result_tree(lang, &change.path, &change.sha256_after) {
+        if let Some(tree) = self.known_tree(change, after) {
             return tree;
         }
+        let lang = Language::from_path(&change.path).unwrap_or(self.lang);
         let (text, sha256) = match (after, &change.sha256_before) {
             (true, _) => (&change.after, &change.sha256_after),
             (false, Some(sha256)) => (&change.before, sha256),
@@ -160,7 +159,36 @@ impl<'a> Project<'a> {
             bom: change.bom,
             sha256: sha256.clone(),
         };
-        parsed.tree_around_words(lang, &file, words)
+        crate::refactor::sources::tree_around_present_words(
+            self.sources.parsed(),
+            lang,
+            &file,
+            words,
+        )
+    }
+
+    /// The full tree of a change's text that a check already asked for, or (after) the result's
+    /// tree the syntax check kept, or (before) the store's full tree of the file on disk; the
+    /// tree before of a created file (empty). `None` otherwise.
+    fn known_tree(&self, change: &FileChange, after: bool) -> Option<Tree> {
+        if let Some(tree) = self.trees.borrow().get(&(change.path.clone(), after)) {
+            return Some(tree.clone());
+        }
+        let lang = Language::from_path(&change.path).unwrap_or(self.lang);
+        if after {
+            return self
+                .sources
+                .parsed()
+                .result_tree(lang, &change.path, &change.sha256_after);
+        }
+        match &change.sha256_before {
+            Some(sha256) => self
+                .sources
+                .parsed()
+                .known(&change.path, sha256)
+                .map(|known| known.tree),
+            None => Some(self.tree(change, false)),
+        }
     }
 
     /// The tree of a change's text before (`after` false) or after the refactor, parsed in the

@@ -5,10 +5,14 @@
 //! names everything its answer depends on besides the file's content: the target, what the
 //! project is known to reach it through ([`Reach`], which is all the judge knows of the other
 //! files: a re-export in a package's `__init__.py` is in it), the word, and the tree it is read
-//! from (whole, or exactly the partial tree around which words: no tree is parsed to ask). The
-//! verdicts and a file's top imports (what the engine learns re-exports from, whatever the reach)
-//! are [`Lasting`](crate::refactor::lasting::Lasting): the store may keep them on disk for the
-//! next process. Python only: the Rust path keeps judging.
+//! from (whole, or exactly the partial tree around which words: no tree is parsed to ask). Both
+//! languages: the Rust judge, too, reads nothing of the project but its [`Reach`] (the modules
+//! that export the target, learned from every candidate's `use`s and re-exports, and the types
+//! that have a member, from the project's trait impls), the target, the word, and the file
+//! through the tree it is handed. The verdicts (plain data, `Vec<Found>`) and a file's top imports
+//! (what the engine learns Python re-exports from, whatever the reach) are
+//! [`Lasting`](crate::refactor::lasting::Lasting): the store may keep them on disk for the next
+//! process.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -16,15 +20,12 @@ use std::sync::Arc;
 use super::super::ParsedFiles;
 use super::super::lasting::lasting_fact;
 use crate::edit::{SourceFile, sha256_hex};
-use crate::lang::Language;
 use crate::lang::refs::{Found, Reach, Target, TopImports};
 
 /// What every question of one search shares: the target, in a digest.
 pub(super) struct Asking<'a> {
     store: &'a dyn ParsedFiles,
     target: String,
-    /// Only Python's answers are kept.
-    keeps: bool,
 }
 
 impl<'a> Asking<'a> {
@@ -32,13 +33,7 @@ impl<'a> Asking<'a> {
         Asking {
             store,
             target: sha256_hex(format!("{target:?}").as_bytes()),
-            keeps: target.lang == Language::Python,
         }
-    }
-
-    /// Whether the answers are kept (Python's).
-    pub fn keeps(&self) -> bool {
-        self.keeps
     }
 
     /// The verdicts on the occurrences of `word` in `file` (read through its tree parsed around
@@ -53,9 +48,6 @@ impl<'a> Asking<'a> {
         word: &str,
         judge: impl FnOnce() -> Vec<Found>,
     ) -> Vec<Found> {
-        if !self.keeps {
-            return judge();
-        }
         let question = format!(
             "judge {} {reach} {word} {}",
             self.target,

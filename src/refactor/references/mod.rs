@@ -375,7 +375,7 @@ fn project_references(
     let context = resolver.context_words(target);
     let how = Parsing {
         context,
-        lazy: asking.keeps() && context.is_some() && resolver.learns_from_imports(target),
+        lazy: context.is_some() && resolver.learns_from_imports(target),
     };
     for _ in 0..MAX_ROUNDS {
         pending.retain(|word| !searched.contains(word));

@@ -451,7 +451,23 @@ fn check_collisions(
         let Some(file) = found.files.get(path) else {
             continue;
         };
-        let tree = store.tree_in_passing(lang, file);
+        // Rust: what `first_bound` reads (the locals of the whole functions around the
+        // references, the items of the new name, every `use`) is in a tree around the two names
+        // (the references judge's tree of the file serves it); Python reads the whole file.
+        let tree = match lang {
+            Language::Rust => super::sources::tree_around_present_words(
+                store,
+                lang,
+                file,
+                &[
+                    &target.name,
+                    new_name,
+                    "use",
+                    crate::lang::partial::WHOLE_FUNCTIONS,
+                ],
+            ),
+            Language::Python => store.tree_in_passing(lang, file),
+        };
         let offsets: Vec<usize> = references.iter().map(|r| r.range.start).collect();
         if let Some(bound) = resolver.first_bound(&tree, &file.text, &offsets, new_name) {
             return Err(refuse(path, bound.line, bound.what, w::where_used()));

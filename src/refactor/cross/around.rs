@@ -1,0 +1,117 @@
+//! The trees the checks of what no refactor may write (Rust patterns, imports) read: a change's
+//! text before or after, parsed around its edits only. A pattern the result gets wrong holds an
+//! edit, and so does a new `use` leaf; so the tree holds, whole, every function an edit is in
+//! (elsewhere the statement around the edit and the headers of the blocks around it) and every
+//! `use` declaration of the file (`lang::partial::WHOLE_FUNCTIONS`, the references judge's own
+//! kind of tree). When each edit replaces or writes exactly one whole word (a rename), the tree
+//! is asked of the store around those words: the judge's tree of the text before, and, for the
+//! text after, one the next request finds again.
+
+use std::ops::Range;
+
+use tree_sitter::Tree;
+
+use crate::edit::FileChange;
+use crate::lang::Language;
+use crate::lang::calls::word_matches;
+use crate::lang::partial::{WHOLE_FUNCTIONS, parse_around_places};
+
+use super::{AfterMap, Project};
+
+impl Project<'_> {
+    /// A tree of a change's text before (`after` false) or after that holds every function an
+    /// edit is in, whole (outside functions, the statement around the edit and the headers
+    /// around it), and every `use` declaration whole: a full tree a check already has, else a
+    /// partial one (the full one when that has an error).
+    pub fn tree_around_edits(&self, change: &FileChange, after: bool) -> Tree {
+        let text = if after { &change.after } else { &change.before };
+        let edited = edited_ranges(change, after);
+        if let Some(mut words) = edit_words(text, &edited) {
+            words.extend(["use", WHOLE_FUNCTIONS]);
+            return self.tree_around(change, after, &words);
+        }
+        if let Some(tree) = self.known_tree(change, after) {
+            return tree;
+        }
+        let lang = Language::from_path(&change.path).unwrap_or(self.lang);
+        let mut places = edited;
+        places.extend(word_matches(text, "use").into_iter().map(|at| at..at + 3));
+        parse_around_places(lang, text, places, true).0
+    }
+}
+
+/// The ranges a change's edits replaced in the text before, or wrote in the text after.
+pub(super) fn edited_ranges(change: &FileChange, after: bool) -> Vec<Range<usize>> {
+    match after {
+        true => AfterMap::new(change)
+            .spans()
+            .iter()
+            .map(|(_, a)| a.clone())
+            .collect(),
+        false => change.edits.iter().map(|e| e.range.clone()).collect(),
+    }
+}
+
+/// The words `ranges` of `text` are, when each is exactly one whole-word occurrence of a word
+/// (as `word_matches` finds it); `None` otherwise.
+fn edit_words<'t>(text: &'t str, ranges: &[Range<usize>]) -> Option<Vec<&'t str>> {
+    let mut words: Vec<&str> = Vec::new();
+    for range in ranges {
+        let word = text.get(range.clone()).filter(|w| is_word(w))?;
+        if !words.contains(&word) {
+            words.push(word);
+        }
+    }
+    for word in &words {
+        let found = word_matches(text, word);
+        let all_found = ranges
+            .iter()
+            .filter(|r| &text[(*r).clone()] == *word)
+            .all(|r| found.binary_search(&r.start).is_ok());
+        if !all_found {
+            return None;
+        }
+    }
+    words.sort_unstable();
+    Some(words)
+}
+
+fn is_word(text: &str) -> bool {
+    !text.is_empty() && text.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
+/// Whether `range` touches one of `edited` (sorted, as [`edited_ranges`] gives them): overlaps
+/// it, or ends or starts where it does.
+pub(super) fn touches_edits(edited: &[Range<usize>], range: &Range<usize>) -> bool {
+    let first = edited.partition_point(|e| e.end < range.start);
+    edited.get(first).is_some_and(|e| e.start <= range.end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edits_of_whole_words_give_their_words_and_others_none() {
+        let text = "fn is_void() {}\nlet x = a.is_void();\nlet y = is_voids;\n";
+        let at = |needle: &str| text.find(needle).unwrap();
+        let first = at("is_void");
+        let second = at("a.is_void") + 2;
+        assert_eq!(
+            edit_words(text, &[first..first + 7, second..second + 7]),
+            Some(vec!["is_void"])
+        );
+        // Part of a word, two words, an insertion: not words.
+        let part = at("is_voids");
+        assert_eq!(edit_words(text, &[part..part + 7]), None);
+        assert_eq!(edit_words(text, &[first..first + 9]), None);
+        assert_eq!(edit_words(text, &[first..first]), None);
+        // An edit touching a range, or not.
+        let edited = vec![3..5, 10..12];
+        assert!(touches_edits(&edited, &(0..3)));
+        assert!(touches_edits(&edited, &(6..10)));
+        assert!(touches_edits(&edited, &(11..11)));
+        assert!(!touches_edits(&edited, &(6..9)));
+        assert!(!touches_edits(&edited, &(13..20)));
+    }
+}
