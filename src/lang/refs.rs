@@ -348,6 +348,10 @@ pub struct Bound {
     pub what: &'static str,
 }
 
+/// What a file teaches the engine whatever the reach ([`Resolver::lessons`]): a language's own
+/// plain data, which the shell may keep per file.
+pub type Lessons = std::sync::Arc<dyn std::any::Any + Send + Sync>;
+
 /// The references questions one language answers. Methods take trees of that language.
 pub trait Resolver: Sync {
     /// The target whose name token starts at `at` in the file at `path` (a definition, or a
@@ -369,6 +373,33 @@ pub trait Resolver: Sync {
         text: &str,
         reach: &mut Reach,
     ) -> Vec<String>;
+
+    /// The kind of lessons ([`Resolver::lessons`]) a target learns from, named in the question
+    /// the shell keeps them under; `None` when the language learns in one go
+    /// ([`Resolver::learn`]), which is the default.
+    fn lessons_kind(&self, _target: &Target) -> Option<&'static str> {
+        None
+    }
+
+    /// The part of [`Resolver::learn`] that reads the file: what it teaches whatever the
+    /// reach, as plain data with an estimate of its memory. It depends on the file's content,
+    /// its tree and the [`Resolver::lessons_kind`] of the target, nothing else.
+    fn lessons(&self, target: &Target, path: &str, tree: &Tree, text: &str) -> (Lessons, usize) {
+        let _ = (target, path, tree, text);
+        (std::sync::Arc::new(()), 0)
+    }
+
+    /// Adds `lessons` of the file at `path` to `reach`: the words [`Resolver::learn`] returns.
+    /// `None` when they are not this language's lessons (the caller learns in one go).
+    fn fold(
+        &self,
+        _target: &Target,
+        _path: &str,
+        _lessons: &Lessons,
+        _reach: &mut Reach,
+    ) -> Option<Vec<String>> {
+        None
+    }
 
     /// The words whose files can hold a reference (beyond the name): an owner class whose
     /// subclasses must be found.

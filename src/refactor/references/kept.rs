@@ -1,7 +1,9 @@
 //! The references engine's answers about one file, asked of the shell's store
 //! ([`ParsedFiles::fact`]) so that a file whose content did not change is not judged again (a
 //! second preview, another refactor of the same symbol). What the engine learns from a file is
-//! not kept: its question would hold the reach, which grows with every file learned from. Each question
+//! kept as the file's lessons, whatever the reach ([`crate::lang::refs::Resolver::lessons`]):
+//! the driver folds them into the reach, a question holding the reach would grow with every file
+//! learned from (quadratic). Every other question
 //! names everything its answer depends on besides the file's content: the target, what the
 //! project is known to reach it through ([`Reach`], which is all the judge knows of the other
 //! files: a re-export in a package's `__init__.py` is in it), the word, and the tree it is read
@@ -15,7 +17,7 @@ use tree_sitter::Tree;
 use super::super::{Fact, ParsedFiles};
 use crate::edit::{SourceFile, sha256_hex};
 use crate::lang::Language;
-use crate::lang::refs::{Found, Reach, Target};
+use crate::lang::refs::{Found, Lessons, Reach, Target};
 
 /// What every question of one search shares: the target, in a digest.
 pub(super) struct Asking<'a> {
@@ -65,6 +67,28 @@ impl<'a> Asking<'a> {
             Some(found) => found.clone(),
             None => judge(),
         }
+    }
+}
+
+impl Asking<'_> {
+    /// What `file` (read through `tree`, parsed around `parsed_for` or whole) teaches for lessons
+    /// of `kind`: `teach`'s, or the ones kept for the same content, tree and kind. The question
+    /// holds no reach (the reach grows with every file learned from): the driver folds the
+    /// lessons into it.
+    pub fn lessons(
+        &self,
+        file: &SourceFile,
+        tree: &Tree,
+        parsed_for: Option<&BTreeSet<String>>,
+        kind: &str,
+        teach: impl Fn() -> (Lessons, usize),
+    ) -> Lessons {
+        if !self.keeps {
+            return teach().0;
+        }
+        let question = format!("lessons {kind} {}", tree_mark(tree, parsed_for));
+        self.store
+            .fact(&file.path, &file.sha256, &question, &mut || teach())
     }
 }
 

@@ -28,7 +28,9 @@ use super::{Finding, RefactorError, Sources, map_in_parallel};
 use crate::edit::SourceFile;
 use crate::lang::Language;
 use crate::lang::calls::find_mentions;
-use crate::lang::refs::{Doubt, Found, Reach, Rewrite, Role, Target, TargetKind, Verdict};
+use crate::lang::refs::{
+    Doubt, Found, Reach, Resolver, Rewrite, Role, Target, TargetKind, Verdict,
+};
 use crate::lang::symbols::SymbolQuery;
 use crate::text::columns::Columns;
 use wording as w;
@@ -374,10 +376,9 @@ fn project_references(
         let before = reach.clone();
         for (path, candidate) in &candidates {
             if let Some(tree) = &candidate.tree {
-                let file = &candidate.file;
-                // Not kept in the store: its question would hold the reach, which grows with
-                // every file learned from (a digest and a copy per file: quadratic).
-                pending.extend(resolver.learn(target, path, tree, &file.text, &mut reach));
+                pending.extend(learn(
+                    &asking, resolver, target, path, candidate, tree, &mut reach,
+                ));
             }
         }
         pending.retain(|word| !searched.contains(word));
@@ -433,6 +434,31 @@ fn project_references(
         .files
         .insert(def_file.path.clone(), def_file.clone());
     Ok(gathered)
+}
+
+/// What the file of `candidate` adds to `reach` (the words to search next): the file's lessons,
+/// kept per file content and tree, folded into the reach (a key holding the reach would grow
+/// with every file learned from: quadratic); or the language's learning in one go.
+fn learn(
+    asking: &kept::Asking<'_>,
+    resolver: &dyn Resolver,
+    target: &Target,
+    path: &str,
+    candidate: &Candidate,
+    tree: &Tree,
+    reach: &mut Reach,
+) -> Vec<String> {
+    let file = &candidate.file;
+    if let Some(kind) = resolver.lessons_kind(target) {
+        let parsed_for = candidate.parsed_for.as_ref();
+        let lessons = asking.lessons(file, tree, parsed_for, kind, || {
+            resolver.lessons(target, path, tree, &file.text)
+        });
+        if let Some(words) = resolver.fold(target, path, &lessons, reach) {
+            return words;
+        }
+    }
+    resolver.learn(target, path, tree, &file.text, reach)
 }
 
 /// Parses the candidates that have no tree yet: whole trees, or partial trees around the

@@ -17,7 +17,7 @@ fn query(name: &str) -> SymbolQuery {
     }
 }
 
-fn find_in(sources: &MemorySources, file: &str, symbol: SymbolQuery) -> References {
+fn find_in(sources: &dyn Sources, file: &str, symbol: SymbolQuery) -> References {
     let lang = Language::from_path(file).unwrap();
     let request = ReferencesRequest {
         file: file.to_string(),
@@ -557,5 +557,133 @@ fn the_definition_is_judged_in_its_own_read_when_the_search_reads_another_versio
     assert_eq!(
         found.files["defs.py"].text, defs,
         "the definition's own read"
+    );
+}
+
+/// The files whose lessons (what they teach the engine) a counting store made, in order.
+fn lessons_made(sources: &crate::refactor::kept_facts::KeptFacts) -> Vec<String> {
+    let made = sources.made.lock().unwrap();
+    made.iter()
+        .filter(|(_, question)| question.starts_with("lessons "))
+        .map(|(path, _)| path.clone())
+        .collect()
+}
+
+const LESSONS_PROJECT: &[(&str, &str)] = &[
+    ("pkg/__init__.py", "from .a import helper\n"),
+    ("pkg/a.py", "def helper(x):\n    return x\n"),
+    ("b.py", "from pkg import helper\n\nhelper(1)\n"),
+    ("c.py", "from pkg.a import helper\n\nhelper(2)\n"),
+];
+
+#[test]
+fn what_a_file_teaches_is_made_once_per_content_and_an_edit_makes_only_that_files_again() {
+    use crate::refactor::kept_facts::KeptFacts;
+    let mut sources = KeptFacts::new(project(LESSONS_PROJECT));
+    let fresh = listed(&find_in(
+        &project(LESSONS_PROJECT),
+        "pkg/a.py",
+        query("helper"),
+    ));
+    let first = listed(&find_in(&sources, "pkg/a.py", query("helper")));
+    assert_eq!(first, fresh);
+    assert!(
+        first.contains(&"b.py:3:1 certain Call".to_string()),
+        "{first:?}"
+    );
+    let mut made = lessons_made(&sources);
+    made.sort();
+    made.dedup();
+    assert_eq!(made, ["b.py", "c.py", "pkg/__init__.py", "pkg/a.py"]);
+    let count = lessons_made(&sources).len();
+    // A second search learns everything again from the kept lessons: none is made.
+    let second = listed(&find_in(&sources, "pkg/a.py", query("helper")));
+    assert_eq!(second, fresh);
+    assert_eq!(
+        lessons_made(&sources).len(),
+        count,
+        "{:?}",
+        lessons_made(&sources)
+    );
+    // An edit of c.py: only its lessons are made again.
+    let mut edited = LESSONS_PROJECT.to_vec();
+    edited[3].1 = "from pkg.a import helper\n\nhelper(3)\n";
+    sources.files = project(&edited);
+    let third = listed(&find_in(&sources, "pkg/a.py", query("helper")));
+    assert_eq!(
+        third,
+        listed(&find_in(&project(&edited), "pkg/a.py", query("helper")))
+    );
+    assert_eq!(lessons_made(&sources)[count..], ["c.py"]);
+}
+
+#[test]
+fn a_reexport_added_to_a_package_init_changes_what_a_kept_store_finds() {
+    use crate::refactor::kept_facts::KeptFacts;
+    let mut files = LESSONS_PROJECT.to_vec();
+    files[0].1 = "# helper lives in pkg.a\n";
+    let mut sources = KeptFacts::new(project(&files));
+    let before = listed(&find_in(&sources, "pkg/a.py", query("helper")));
+    assert_eq!(
+        before,
+        listed(&find_in(&project(&files), "pkg/a.py", query("helper")))
+    );
+    assert!(
+        !before.contains(&"b.py:3:1 certain Call".to_string()),
+        "{before:?}"
+    );
+    files[0].1 = "from .a import helper\n";
+    sources.files = project(&files);
+    let after = listed(&find_in(&sources, "pkg/a.py", query("helper")));
+    assert_eq!(
+        after,
+        listed(&find_in(&project(&files), "pkg/a.py", query("helper")))
+    );
+    assert!(
+        after.contains(&"b.py:3:1 certain Call".to_string()),
+        "{after:?}"
+    );
+    // And the subclass a member's search learns from changes the answer the same way.
+    let class = |base: &str| {
+        vec![
+            (
+                "fmt.py",
+                "class Formatter:\n    def dedent(self):\n        return 1\n".to_string(),
+            ),
+            (
+                "app.py",
+                format!(
+                    "from fmt import Formatter\n\nclass Mine({base}):\n    pass\n\nMine().dedent()\n"
+                ),
+            ),
+        ]
+    };
+    let as_project = |files: &[(&'static str, String)]| {
+        let pairs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
+        project(&pairs)
+    };
+    let mut sources = KeptFacts::new(as_project(&class("object")));
+    let stranger = listed(&find_in(&sources, "fmt.py", query("Formatter/dedent")));
+    assert!(
+        !stranger
+            .iter()
+            .any(|r| r.starts_with("app.py:6") && r.contains("certain")),
+        "{stranger:?}"
+    );
+    sources.files = as_project(&class("Formatter"));
+    let derived = listed(&find_in(&sources, "fmt.py", query("Formatter/dedent")));
+    assert_eq!(
+        derived,
+        listed(&find_in(
+            &as_project(&class("Formatter")),
+            "fmt.py",
+            query("Formatter/dedent")
+        ))
+    );
+    assert!(
+        derived
+            .iter()
+            .any(|r| r.starts_with("app.py:6") && r.contains("certain")),
+        "{derived:?}"
     );
 }

@@ -4,22 +4,21 @@
 //! a new name where a rename would put it.
 
 mod judge;
+mod lessons;
 mod receiver;
 mod shape;
 mod target;
 mod view;
 
-use tree_sitter::{Node, Tree};
+use tree_sitter::Tree;
 
 pub use target::absolute_module;
 
-use self::receiver::{class_defines, class_is_owner, class_name};
+use self::receiver::{class_defines, class_name};
 use self::view::View;
 use crate::lang::locals::Locals;
 use crate::lang::names::NameRole;
-use crate::lang::python::imports::{imported_names, module_level_statements};
-use crate::lang::python::modules::module_parts;
-use crate::lang::refs::{Bound, Found, NoTarget, Reach, Resolver, Target, TargetKind};
+use crate::lang::refs::{Bound, Found, Lessons, NoTarget, Reach, Resolver, Target, TargetKind};
 use crate::lang::{Language, node_text, up_from, walk_tree_with_ancestors};
 
 /// Python's [`Resolver`].
@@ -49,11 +48,35 @@ impl Resolver for PythonRefs {
         text: &str,
         reach: &mut Reach,
     ) -> Vec<String> {
-        match &target.kind {
-            TargetKind::Item => learn_reexports(path, tree, text, reach),
-            TargetKind::Member(_) => learn_subclasses(path, tree, text, reach),
-            TargetKind::Local(_) => Vec::new(),
+        match self.lessons_kind(target) {
+            Some(_) => lessons::fold(&python_lessons(target, path, tree, text), path, reach),
+            None => Vec::new(),
         }
+    }
+
+    fn lessons_kind(&self, target: &Target) -> Option<&'static str> {
+        match &target.kind {
+            TargetKind::Item => Some("imports"),
+            TargetKind::Member(_) => Some("classes"),
+            TargetKind::Local(_) => None,
+        }
+    }
+
+    fn lessons(&self, target: &Target, path: &str, tree: &Tree, text: &str) -> (Lessons, usize) {
+        let lessons = python_lessons(target, path, tree, text);
+        let bytes = lessons.bytes();
+        (std::sync::Arc::new(lessons), bytes)
+    }
+
+    fn fold(
+        &self,
+        _target: &Target,
+        path: &str,
+        lessons: &Lessons,
+        reach: &mut Reach,
+    ) -> Option<Vec<String>> {
+        let lessons = lessons.downcast_ref::<lessons::Lessons>()?;
+        Some(lessons::fold(lessons, path, reach))
     }
 
     fn search_words(&self, target: &Target) -> Vec<String> {
@@ -257,73 +280,13 @@ fn first_in_scope(
     found
 }
 
-/// `from m import name [as alias]` and `from m import *` at the top of a module that `reach`
-/// exports from: this module exports the target too. The aliases are new words.
-fn learn_reexports(path: &str, tree: &Tree, text: &str, reach: &mut Reach) -> Vec<String> {
-    let view = View::build(tree, text, path);
-    let here = module_parts(path);
-    let mut words = Vec::new();
-    for statement in module_level_statements(tree) {
-        if statement.kind() != "import_from_statement" {
-            continue;
-        }
-        let module = self::shape::from_module(statement, text);
-        let mut gained: Vec<String> = Vec::new();
-        for (original, alias) in imported_names(statement, text) {
-            if view.exports_name(reach, module, &original) {
-                gained.push(alias.unwrap_or(original));
-            }
-        }
-        if is_star(statement)
-            && let Some(source) = view.export_named(reach, module)
-        {
-            let names = reach.exports.get(source).cloned().unwrap_or_default();
-            gained.extend(names.into_iter().filter(|n| !n.starts_with('_')));
-        }
-        for name in gained {
-            if reach
-                .exports
-                .entry(here.clone())
-                .or_default()
-                .insert(name.clone())
-            {
-                words.push(name);
-            }
-        }
+/// What the file teaches for `target`'s kind ([`Resolver::lessons_kind`]: imports for an item,
+/// classes for a member).
+fn python_lessons(target: &Target, path: &str, tree: &Tree, text: &str) -> lessons::Lessons {
+    match &target.kind {
+        TargetKind::Member(_) => lessons::classes(tree, text, path),
+        _ => lessons::imports(tree, text),
     }
-    words
-}
-
-fn is_star(statement: Node<'_>) -> bool {
-    statement
-        .named_children(&mut statement.walk())
-        .any(|c| c.kind() == "wildcard_import")
-}
-
-/// Classes of the file deriving from an owner class: owners too. Their names are new words
-/// (their own subclasses, and their instances, are found through them).
-fn learn_subclasses(path: &str, tree: &Tree, text: &str, reach: &mut Reach) -> Vec<String> {
-    let view = View::build(tree, text, path);
-    let here = module_parts(path);
-    let mut words = Vec::new();
-    crate::lang::walk_tree(tree, |node| {
-        if node.kind() != "class_definition" {
-            return true;
-        }
-        let name = class_name(node, text).to_string();
-        let derives = node
-            .child_by_field_name("superclasses")
-            .is_some_and(|bases| {
-                bases
-                    .named_children(&mut bases.walk())
-                    .any(|base| class_is_owner(&view, reach, base, text) == Some(true))
-            });
-        if derives && reach.owners.insert((here.clone(), name.clone())) {
-            words.push(name);
-        }
-        true
-    });
-    words
 }
 
 #[cfg(test)]

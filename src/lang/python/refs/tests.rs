@@ -12,7 +12,11 @@ fn reexports_through_init_and_star() {
     reach
         .exports
         .insert(vec!["pkg".into(), "b".into()], ["fill".to_string()].into());
-    let words = learn_reexports("pkg/__init__.py", &tree, init, &mut reach);
+    let words = lessons::fold(
+        &lessons::imports(&tree, init),
+        "pkg/__init__.py",
+        &mut reach,
+    );
     assert_eq!(words, ["dedent", "fill"]);
     assert_eq!(
         reach
@@ -32,7 +36,8 @@ fn subclasses_are_owners() {
     reach
         .owners
         .insert((vec!["fmt".into()], "Formatter".into()));
-    let words = learn_subclasses("app.py", &tree, text, &mut reach);
+    let lessons = lessons::classes(&tree, text, "app.py");
+    let words = lessons::fold(&lessons, "app.py", &mut reach);
     assert_eq!(words, ["A", "B"]);
 }
 
