@@ -73,7 +73,7 @@ pub(super) fn search_words(callee: &Callee<'_>) -> Vec<String> {
     words
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub(super) struct FileOutcome {
     pub edits: Vec<TextEdit>,
     /// The edits of each call rewritten, call by call (the sites of the plan).

@@ -9,6 +9,7 @@ mod arguments;
 mod by_name;
 mod call_sites;
 mod function;
+mod kept;
 mod layout;
 pub mod params;
 mod python;
@@ -302,11 +303,15 @@ fn search_and_rewrite(
     let sources_list: Vec<&SourceFile> = files.values().collect();
     let cancel = sources.cancel();
     cancel.check()?;
+    let asking = kept::Asking::new(store, callee);
+    let cancelled = || cancel.is_cancelled();
     let outcomes = map_in_parallel(store, &sources_list, &|source| {
         if cancel.is_cancelled() {
             call_sites::FileOutcome::default()
         } else if source.path == file.path {
-            call_sites::rewrite_file(callee, store, source, tree, &cancel)
+            asking.outcome(callee, source, tree, &[], &cancelled, || {
+                call_sites::rewrite_file(callee, store, source, tree, &cancel)
+            })
         } else if words
             .iter()
             .all(|word| crate::lang::calls::word_matches(&source.text, word).is_empty())
@@ -316,7 +321,9 @@ fn search_and_rewrite(
             call_sites::FileOutcome::default()
         } else {
             let tree = store.tree_around_words(lang, source, &words);
-            call_sites::rewrite_file(callee, store, source, &tree, &cancel)
+            asking.outcome(callee, source, &tree, &words, &cancelled, || {
+                call_sites::rewrite_file(callee, store, source, &tree, &cancel)
+            })
         }
     });
     cancel.check()?;

@@ -674,3 +674,52 @@ fn the_locals_of_the_function_in_its_file_are_built_once_for_the_judge_and_the_r
         .collect();
     assert_eq!(locals, vec![(1, 2)], "made, asked");
 }
+
+#[test]
+fn the_calls_of_an_unchanged_file_are_rewritten_once_per_change_and_verdicts() {
+    use crate::refactor::kept_facts::KeptFacts;
+    let files = [
+        ("a.py", "def helper(a, b):\n    return a + b\n"),
+        ("b.py", "from a import helper\n\nhelper(1, 2)\n"),
+        ("c.py", "import a\n\nx = a.helper(5, 6)\n"),
+    ];
+    let project = || {
+        let mut sources = MemorySources::new();
+        for (path, text) in files {
+            sources = sources.with(path, text);
+        }
+        sources
+    };
+    let request = |new: &[(&str, Option<&str>, Option<&str>)]| ChangeSignatureRequest {
+        file: "a.py".to_string(),
+        function: SymbolQuery {
+            name: "helper".to_string(),
+            line: None,
+            column: None,
+        },
+        new_parameters: params(new),
+    };
+    let swapped = request(&[("b", None, None), ("a", None, None)]);
+    let rewrites = |sources: &KeptFacts| -> Vec<String> {
+        let made = sources.made.lock().unwrap();
+        made.iter()
+            .filter(|(_, q)| q.starts_with("change-signature "))
+            .map(|(p, _)| p.clone())
+            .collect()
+    };
+    let sources = KeptFacts::new(project());
+    let fresh = format!("{:?}", plan(&project(), &swapped).unwrap());
+    let first = format!("{:?}", plan(&sources, &swapped).unwrap());
+    assert_eq!(first, fresh);
+    assert!(first.contains("helper(6, 5)"), "{first}");
+    assert_eq!(rewrites(&sources), ["a.py", "b.py", "c.py"]);
+    // The same change again: every file's outcome is the kept one.
+    let second = format!("{:?}", plan(&sources, &swapped).unwrap());
+    assert_eq!(second, fresh);
+    assert_eq!(rewrites(&sources).len(), 3);
+    // Another parameter list is another question in every file.
+    let dropped = request(&[("a", None, None)]);
+    let third = format!("{:?}", plan(&sources, &dropped).unwrap());
+    assert_eq!(third, format!("{:?}", plan(&project(), &dropped).unwrap()));
+    assert_eq!(rewrites(&sources).len(), 6);
+}
