@@ -19,6 +19,9 @@ use crate::lang::Language;
 #[derive(Debug, Default)]
 pub struct Indexed {
     state: Mutex<State>,
+    /// The request the index was last brought up to date for: its other questions take the
+    /// index as it is (one `stat` of every file per request, not per word it searches).
+    refreshed_for: Mutex<Option<u64>>,
 }
 
 #[derive(Debug, Default)]
@@ -32,7 +35,8 @@ enum State {
 
 impl Indexed {
     /// The files of `langs` that can hold `word` as `how` asks, from an up-to-date index; `None`
-    /// when there is no usable index or it cannot answer for this word.
+    /// when there is no usable index or it cannot answer for this word. Within one `request`
+    /// (an id unique to it), the index is brought up to date for its first question only.
     pub fn candidates(
         &self,
         root: &Root,
@@ -40,8 +44,9 @@ impl Indexed {
         langs: &[Language],
         word: &str,
         how: Match,
+        request: Option<u64>,
     ) -> Option<Candidates> {
-        self.ask(root, max_bytes, word, |index| {
+        self.ask(root, max_bytes, word, request, |index| {
             index.candidates(langs, word, how)
         })
     }
@@ -55,16 +60,19 @@ impl Indexed {
         langs: &[Language],
         word: &str,
     ) -> Option<CallsAnswer> {
-        self.ask(root, max_bytes, word, |index| index.calls_of(langs, word))
+        self.ask(root, max_bytes, word, None, |index| {
+            index.calls_of(langs, word)
+        })
     }
 
     /// `question` of the index brought up to date (loaded first if need be, saved when the
-    /// refresh changed it).
+    /// refresh changed it), unless it already was for the same `request`.
     fn ask<T>(
         &self,
         root: &Root,
         max_bytes: u64,
         word: &str,
+        request: Option<u64>,
         question: impl FnOnce(&Index) -> Option<T>,
     ) -> Option<T> {
         if !index::tokens::is_word(word) {
@@ -93,10 +101,16 @@ impl Indexed {
         let State::Ready(index) = &mut *state else {
             return None;
         };
+        let mut refreshed_for = self.refreshed_for.lock().unwrap_or_else(|e| e.into_inner());
         if index.max_bytes != max_bytes {
             // Built with another size limit: what it holds of large files is not this one's.
             **index = Index::empty(max_bytes);
+            *refreshed_for = None;
         }
+        if request.is_some() && *refreshed_for == request {
+            return question(index);
+        }
+        *refreshed_for = request;
         let scanned = scanned.unwrap_or_else(|| index::scan_files(root.path()));
         if index::refresh_from(index, scanned, None).changed()
             && let Err(e) = index::save(root, index)
