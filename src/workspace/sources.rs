@@ -647,6 +647,20 @@ mod tests {
             .mentioning(Language::Python, "other", &Cancel::never())
             .unwrap();
         assert_eq!(paths(&outside), ["b.py", "c.py"]);
+        // Another request of the same word, nothing changed since (the files old enough for
+        // their stamps to be trusted): the index's answer is remembered, not worked out again.
+        for name in ["a.py", "b.py", "c.py"] {
+            age(&dir.path().join(name), 60);
+        }
+        let warm = SkipRecorder::new(&s);
+        let found = warm.files_mentioning(Language::Python, "other").unwrap();
+        let reused = s.index.answers_reused();
+        let again = SkipRecorder::new(&s);
+        assert_eq!(
+            again.files_mentioning(Language::Python, "other").unwrap(),
+            found
+        );
+        assert_eq!(s.index.answers_reused(), reused + 1);
     }
 
     #[test]
