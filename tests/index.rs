@@ -213,7 +213,7 @@ proptest! {
 }
 
 #[test]
-fn a_broken_or_older_index_leaves_the_answer_to_the_walk() {
+fn a_broken_index_leaves_the_answer_to_the_walk() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     std::fs::write(root.join("a.py"), "helper(1)\n").unwrap();
@@ -225,11 +225,6 @@ fn a_broken_or_older_index_leaves_the_answer_to_the_walk() {
     let expected = walk_answers(root, "helper");
     for (what, bytes) in [
         ("truncated", good[..good.len() - 4].to_vec()),
-        ("older", {
-            let mut b = good.clone();
-            b[8] = 0;
-            b
-        }),
         ("garbage", b"not an index".to_vec()),
     ] {
         std::fs::write(&file, &bytes).unwrap();
@@ -243,6 +238,45 @@ fn a_broken_or_older_index_leaves_the_answer_to_the_walk() {
     let out = common::candor(root, &["index"]);
     assert!(out.status.success(), "{out:?}");
     assert!(index::load(&Root::new(root).unwrap()).unwrap().is_some());
+}
+
+#[test]
+fn an_index_another_candor_wrote_is_built_again_by_the_first_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(root.join("a.py"), "helper(1)\n").unwrap();
+    std::fs::write(root.join("b.py"), "x = 1\n").unwrap();
+    assert!(common::candor(root, &["index"]).status.success());
+    let file = root.join(".candor/index/index.bin");
+    let mut older = std::fs::read(&file).unwrap();
+    older[8..12].copy_from_slice(&1u32.to_le_bytes());
+    std::fs::write(&file, &older).unwrap();
+    let status = common::candor(root, &["index", "--status"]);
+    assert!(!status.status.success(), "{status:?}");
+    assert!(String::from_utf8_lossy(&status.stderr).contains("format 1"));
+    // A file added since: the rebuilt index must hold it.
+    std::fs::write(root.join("c.py"), "helper(3)\n").unwrap();
+    let calls = common::candor(root, &["calls", "helper", "--json"]);
+    assert!(calls.status.success(), "{calls:?}");
+    let note = String::from_utf8_lossy(&calls.stderr);
+    assert!(
+        note.contains("written by another candor (format 1") && note.contains("builds it again"),
+        "{note}"
+    );
+    let calls = String::from_utf8_lossy(&calls.stdout);
+    assert!(calls.contains("a.py") && calls.contains("c.py"), "{calls}");
+    assert_ne!(
+        std::fs::read(&file).unwrap(),
+        older,
+        "the index was not written again"
+    );
+    assert!(index::load(&Root::new(root).unwrap()).unwrap().is_some());
+    assert!(
+        common::candor(root, &["index", "--status"])
+            .status
+            .success()
+    );
+    assert_eq!(answers(root, "helper"), walk_answers(root, "helper"));
 }
 
 #[test]

@@ -770,3 +770,51 @@ fn cancel_stops_a_change_signature_inside_one_big_file() {
     );
     server.finish();
 }
+
+/// Issue 22: a session on a project with no index builds one beside the calls (which answer
+/// the same before and after it is ready), so the session's later searches read only the files
+/// that can hold the word.
+#[test]
+fn a_session_on_a_project_with_no_index_builds_one_and_answers_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(root.join("lib.py"), "def helper(x, y):\n    return x\n").unwrap();
+    std::fs::write(root.join("a.py"), "from lib import helper\nhelper(1, 2)\n").unwrap();
+    let mut server = Server::initialized(root);
+    let args = json!({"file_path": "lib.py", "function_name": "helper", "new_parameters": [{"name": "x"}],
+        "semantic_edit_backend": "tree-sitter"});
+    let first = server.call(1, "refactor_change_signature", args.clone());
+    let index = root.join(".candor/index/index.bin");
+    let waited = Instant::now();
+    while !index.exists() && waited.elapsed() < TIMEOUT {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(index.exists(), "no index after {:?}", waited.elapsed());
+    let status = common::candor(root, &["index", "--status"]);
+    assert!(status.status.success(), "{status:?}");
+    // A file added since: the search, from the index now, must find it.
+    std::fs::write(
+        root.join("late.py"),
+        "from lib import helper\nhelper(3, 4)\n",
+    )
+    .unwrap();
+    let second = server.call(2, "refactor_change_signature", args);
+    let text = |reply: &Value| {
+        reply["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(first["result"]["isError"], false, "{}", text(&first));
+    assert!(
+        text(&first).contains("a.py") && !text(&first).contains("late.py"),
+        "{}",
+        text(&first)
+    );
+    assert!(
+        text(&second).contains("a.py") && text(&second).contains("late.py"),
+        "{}",
+        text(&second)
+    );
+    server.finish();
+}

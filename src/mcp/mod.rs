@@ -39,6 +39,7 @@ pub fn serve(
         engine.root().path().display()
     );
     let engine = Arc::new(engine);
+    index_in_background(Arc::clone(&engine));
     let mut session = Session::shared(Arc::clone(&engine));
     let output = Mutex::new(output);
     let in_flight: InFlight = Mutex::new(HashMap::new());
@@ -68,6 +69,26 @@ pub fn serve(
             .unwrap_or_else(|_| Err(std::io::Error::other("the MCP worker thread panicked")));
         read.and(worked)
     })
+}
+
+/// A session on a project with no index builds one beside the tool calls (which walk until it is
+/// ready), so that every search after it reads only the files that can hold the word, as the TUI
+/// does; one line on stderr says what it did. Not waited for: a session that ends first leaves
+/// no index (the index is written to a temporary file and renamed, never half-written).
+fn index_in_background(engine: Arc<Engine>) {
+    std::thread::spawn(move || {
+        let started = std::time::Instant::now();
+        match engine.sources().index_when_absent() {
+            Some(Ok(files)) => eprintln!(
+                "candor mcp: indexed the project for its searches: {files} files in {} ms (.candor/index/)",
+                started.elapsed().as_millis()
+            ),
+            Some(Err(e)) => eprintln!(
+                "candor mcp: the project's index could not be saved ({e}); this session uses it in memory"
+            ),
+            None => {}
+        }
+    });
 }
 
 /// One line on stderr per tool call: the tool, how long it took, and what the warm store holds

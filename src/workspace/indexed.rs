@@ -125,14 +125,7 @@ impl Indexed {
                 loaded
             });
             self.forget_answers();
-            *state = match loaded {
-                Ok(Some(index)) => State::Ready(Box::new(index)),
-                Ok(None) => State::Absent,
-                Err(e) => {
-                    eprintln!("candor: {e}");
-                    State::Broken
-                }
-            };
+            *state = loaded_state(loaded, max_bytes, |e| eprintln!("candor: {e}"));
         }
         let State::Ready(index) = &mut *state else {
             return None;
@@ -177,11 +170,7 @@ impl Indexed {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         if let State::Unread = *state {
             self.forget_answers();
-            *state = match index::load(root) {
-                Ok(Some(index)) => State::Ready(Box::new(index)),
-                Ok(None) => State::Absent,
-                Err(_) => State::Broken,
-            };
+            *state = loaded_state(index::load(root), max_bytes, |_| {});
         }
         if build && let State::Absent = *state {
             *state = State::Ready(Box::new(Index::empty(max_bytes)));
@@ -199,6 +188,60 @@ impl Indexed {
             let _ = index::save(root, index);
         }
         Some(index.source_paths())
+    }
+}
+
+impl Indexed {
+    /// For a long-lived session (`candor mcp`): when the project has no index, builds one and
+    /// saves it, without holding up the questions asked meanwhile (they walk, as without an
+    /// index, until it is ready). Returns how many files it holds, `None` when the project
+    /// already had one (used as it is), has a broken one, or it could not be saved.
+    pub fn build_when_absent(&self, root: &Root, max_bytes: u64) -> Option<Result<usize, String>> {
+        {
+            let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            if let State::Unread = *state {
+                *state = loaded_state(index::load(root), max_bytes, |e| eprintln!("candor: {e}"));
+            }
+            if !matches!(*state, State::Absent) {
+                return None;
+            }
+        }
+        let mut built = Index::empty(max_bytes);
+        index::refresh(&mut built, root.path(), None);
+        let files = built.paths().len();
+        let saved = index::save(root, &built);
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if let State::Absent = *state {
+            self.forget_answers();
+            *state = State::Ready(Box::new(built));
+        }
+        Some(saved.map(|()| files))
+    }
+}
+
+/// What a process makes of the index it loaded. An index another candor wrote in another format
+/// was made by the user (`candor index`) and is only out of date: it is built again from the
+/// files (the refresh that follows reads them all, and saves it), with a note. A corrupt or
+/// unreadable one is left alone: the walk answers until `candor index --rebuild`.
+fn loaded_state(
+    loaded: Result<Option<Index>, index::LoadError>,
+    max_bytes: u64,
+    note: impl Fn(&dyn std::fmt::Display),
+) -> State {
+    match loaded {
+        Ok(Some(index)) => State::Ready(Box::new(index)),
+        Ok(None) => State::Absent,
+        Err(index::LoadError::Format(index::FormatError::Version { found })) => {
+            note(&format_args!(
+                "the index .candor/index was written by another candor (format {found}, this one reads {}); candor builds it again",
+                index::VERSION
+            ));
+            State::Ready(Box::new(Index::empty(max_bytes)))
+        }
+        Err(e) => {
+            note(&e);
+            State::Broken
+        }
     }
 }
 

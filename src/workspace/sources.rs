@@ -253,6 +253,13 @@ impl DiskSources {
         self.index.source_files(&self.root, max, build, progress)
     }
 
+    /// For a long-lived session: builds the project's index when it has none, without holding
+    /// up the searches meanwhile ([`Indexed::build_when_absent`]).
+    pub fn index_when_absent(&self) -> Option<Result<usize, String>> {
+        let max = self.limits.max_file_bytes;
+        self.index.build_when_absent(&self.root, max)
+    }
+
     /// The persistent index's answer for `candor calls`: the calls of `word` it holds, and the
     /// files it cannot answer for (`None` without a usable index).
     pub fn indexed_calls(&self, langs: &[Language], word: &str) -> Option<index::CallsAnswer> {
