@@ -282,7 +282,21 @@ fn index(root: &Path, status: bool, rebuild: bool) -> anyhow::Result<ExitCode> {
                 "up to date".to_string()
             }
         );
+        match index::facts::held(&root) {
+            Some(held) => println!(
+                "facts (.candor/index/facts/): {} entries, {} bytes ({} bytes of disk, bound {})",
+                held.entries,
+                held.bytes,
+                held.disk_bytes,
+                index::facts::DEFAULT_MAX_BYTES
+            ),
+            None => println!("facts (.candor/index/facts/): none kept yet"),
+        }
         return Ok(ExitCode::SUCCESS);
+    }
+    if rebuild {
+        index::facts::clear(&root)
+            .map_err(|e| anyhow::anyhow!("cannot clear the facts kept on disk: {e}"))?;
     }
     let mut built = match loaded {
         Some(found) if !rebuild && found.max_bytes == max => found,
@@ -493,6 +507,10 @@ fn call(
         }
     };
     let response = engine.call_json(&tool, &args);
+    // What the store did (parses, facts made, read from disk…), for the tests and the benches.
+    if std::env::var_os("CANDOR_STORE_STATS").is_some() {
+        eprintln!("candor call: {}", engine.sources().store_stats());
+    }
     engine.finish();
     print_out(&serde_json::to_string_pretty(&response.envelope)?)?;
     Ok(ExitCode::from(response.exit_code as u8))

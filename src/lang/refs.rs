@@ -348,9 +348,18 @@ pub struct Bound {
     pub what: &'static str,
 }
 
-/// What a file teaches the engine whatever the reach ([`Resolver::lessons`]): a language's own
-/// plain data, which the shell may keep per file.
-pub type Lessons = std::sync::Arc<dyn std::any::Any + Send + Sync>;
+/// The `from m import …` statements at the top of a file (module as written, each name with
+/// its alias, whether it imports `*`), in order: what [`Resolver::learn`] reads of a file for an
+/// item whatever the reach, so the engine can keep it as a fact and learn without a tree.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TopImports(pub Vec<TopImport>);
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TopImport {
+    pub module: String,
+    pub names: Vec<(String, Option<String>)>,
+    pub star: bool,
+}
 
 /// The references questions one language answers. Methods take trees of that language.
 pub trait Resolver: Sync {
@@ -374,31 +383,28 @@ pub trait Resolver: Sync {
         reach: &mut Reach,
     ) -> Vec<String>;
 
-    /// The kind of lessons ([`Resolver::lessons`]) a target learns from, named in the question
-    /// the shell keeps them under; `None` when the language learns in one go
-    /// ([`Resolver::learn`]), which is the default.
-    fn lessons_kind(&self, _target: &Target) -> Option<&'static str> {
-        None
+    /// Whether [`learn`](Resolver::learn) reads nothing of a file but its
+    /// [`top_imports`](Resolver::top_imports) for this target: the engine then learns through
+    /// [`learn_from_imports`](Resolver::learn_from_imports), keeping the imports as a fact.
+    fn learns_from_imports(&self, _target: &Target) -> bool {
+        false
     }
 
-    /// The part of [`Resolver::learn`] that reads the file: what it teaches whatever the
-    /// reach, as plain data with an estimate of its memory. It depends on the file's content,
-    /// its tree and the [`Resolver::lessons_kind`] of the target, nothing else.
-    fn lessons(&self, target: &Target, path: &str, tree: &Tree, text: &str) -> (Lessons, usize) {
-        let _ = (target, path, tree, text);
-        (std::sync::Arc::new(()), 0)
+    /// The file's top imports, as [`learn_from_imports`](Resolver::learn_from_imports) reads
+    /// them.
+    fn top_imports(&self, _tree: &Tree, _text: &str) -> TopImports {
+        TopImports::default()
     }
 
-    /// Adds `lessons` of the file at `path` to `reach`: the words [`Resolver::learn`] returns.
-    /// `None` when they are not this language's lessons (the caller learns in one go).
-    fn fold(
+    /// [`learn`](Resolver::learn) from the file's top imports alone.
+    fn learn_from_imports(
         &self,
         _target: &Target,
         _path: &str,
-        _lessons: &Lessons,
+        _imports: &TopImports,
         _reach: &mut Reach,
-    ) -> Option<Vec<String>> {
-        None
+    ) -> Vec<String> {
+        Vec::new()
     }
 
     /// The words whose files can hold a reference (beyond the name): an owner class whose

@@ -14,6 +14,7 @@ pub mod inline_variable;
 pub mod introduce_parameter;
 #[cfg(test)]
 pub(crate) mod kept_facts;
+pub mod lasting;
 pub mod move_to_file;
 pub mod references;
 pub mod rename;

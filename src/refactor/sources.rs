@@ -143,6 +143,13 @@ pub trait ParsedFiles: Sync {
         crate::lang::partial::parse_around_words(lang, &file.text, words).0
     }
 
+    /// Exactly `lang::partial::parse_around_words(lang, file, words)`'s tree (the store's when it
+    /// kept one for this content and these words): the tree an answer kept under these words
+    /// was read from, never a full tree or one around more words.
+    fn tree_around_words_exactly(&self, lang: Language, file: &SourceFile, words: &[&str]) -> Tree {
+        crate::lang::partial::parse_around_words(lang, &file.text, words).0
+    }
+
     /// What the store knows of the file at `path` whose content has this sha256; never parses.
     /// The check of a result then re-parses only its edits.
     fn known(&self, _path: &str, _sha256: &str) -> Option<KnownParse> {
@@ -178,6 +185,20 @@ pub trait ParsedFiles: Sync {
         make: &mut dyn FnMut() -> (Fact, usize),
     ) -> Fact {
         make().0
+    }
+
+    /// [`fact`](ParsedFiles::fact) for a value `codec` can write to bytes and read back: the
+    /// store may also keep it on disk for the next process (keyed besides by the codec's tag and
+    /// the facts' format). By default, `fact`.
+    fn lasting_fact(
+        &self,
+        path: &str,
+        sha256: &str,
+        question: &str,
+        _codec: &dyn super::lasting::Codec,
+        make: &mut dyn FnMut() -> (Fact, usize),
+    ) -> Fact {
+        self.fact(path, sha256, question, make)
     }
 
     /// Runs every job and returns when all are done: on the calling thread by default, on the
@@ -286,6 +307,11 @@ impl ParsedFiles for FullTrees<'_> {
     }
 
     fn tree_around_words(&self, lang: Language, file: &SourceFile, _words: &[&str]) -> Tree {
+        lang.parse(&file.text)
+    }
+
+    // Full too (it keeps no fact, so no answer read from this tree is kept under the words).
+    fn tree_around_words_exactly(&self, lang: Language, file: &SourceFile, _: &[&str]) -> Tree {
         lang.parse(&file.text)
     }
 

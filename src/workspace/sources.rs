@@ -14,10 +14,12 @@ use crate::cancel::Cancel;
 use crate::edit::SourceFile;
 use crate::lang::Language;
 use crate::lang::symbols::Symbol;
+use crate::refactor::lasting::Codec;
 use crate::refactor::{
     Fact, Finding, Job, KnownParse, Mentioning, ParsedFiles, SourceError, Sources, WordSites,
 };
 
+use super::index::facts::FactsDir;
 use super::index::{self, Match};
 use super::indexed::{Found, Indexed};
 use super::store::{self, Stamp, Store, StoreStats};
@@ -50,6 +52,9 @@ pub struct DiskSources {
     /// The trees of the latest results the syntax check parsed (language, path, sha256 after),
     /// for the cross-checks of the same request.
     results: Mutex<Vec<ResultTree>>,
+    /// The facts kept on disk for the next process, beside the index (opened at the first
+    /// lasting fact; `None` without an index, or when `CANDOR_DISK_FACTS=0`).
+    facts: std::sync::OnceLock<Option<FactsDir>>,
 }
 
 /// A kept tree of a refactor's result: (language, path, sha256 of the text), tree.
@@ -66,6 +71,7 @@ impl DiskSources {
             store: Store::new((store::DEFAULT_MAX_MB * 1_000_000) as usize),
             index: Indexed::default(),
             results: Mutex::new(Vec::new()),
+            facts: std::sync::OnceLock::new(),
         }
     }
 
@@ -87,7 +93,21 @@ impl DiskSources {
     /// What the warm store holds and how it was used (for `candor mcp`'s log and `candor
     /// debug store`).
     pub fn store_stats(&self) -> StoreStats {
-        self.store.stats()
+        let mut stats = self.store.stats();
+        if let Some(Some(facts)) = self.facts.get() {
+            stats.disk = facts.counts();
+        }
+        stats
+    }
+
+    /// The project's facts on disk, opened once.
+    fn facts_dir(&self) -> Option<&FactsDir> {
+        self.facts
+            .get_or_init(|| {
+                let off = std::env::var("CANDOR_DISK_FACTS").is_ok_and(|v| v.trim() == "0");
+                (!off).then(|| FactsDir::open(&self.root)).flatten()
+            })
+            .as_ref()
     }
 
     /// Remembers `tree` as the parse of `file` (the TUI hands over its trees this way).
@@ -359,6 +379,16 @@ impl ParsedFiles for DiskSources {
         tree
     }
 
+    fn tree_around_words_exactly(&self, lang: Language, file: &SourceFile, words: &[&str]) -> Tree {
+        if let Some(tree) = self.store.partial_exactly(file, words) {
+            return tree;
+        }
+        self.store.count_parse();
+        let tree = crate::lang::partial::parse_around_words(lang, &file.text, words).0;
+        self.store.put_partial(file, words, tree.clone());
+        tree
+    }
+
     fn known(&self, path: &str, sha256: &str) -> Option<KnownParse> {
         let full = self.store.full(path, sha256)?;
         // Computed once per content, outside the store's lock.
@@ -416,11 +446,53 @@ impl ParsedFiles for DiskSources {
         fact
     }
 
+    fn lasting_fact(
+        &self,
+        path: &str,
+        sha256: &str,
+        question: &str,
+        codec: &dyn Codec,
+        make: &mut dyn FnMut() -> (Fact, usize),
+    ) -> Fact {
+        if let Some(fact) = self.store.fact(path, sha256, question) {
+            return fact;
+        }
+        let disk = self.facts_dir().map(|facts| {
+            (
+                facts,
+                disk_key(facts.build(), codec.tag(), path, sha256, question),
+            )
+        });
+        if let Some((facts, key)) = &disk
+            && let Some((fact, bytes)) = facts.get(key, |payload| codec.decode(payload))
+        {
+            self.store
+                .keep_fact(path, sha256, question, fact.clone(), bytes);
+            return fact;
+        }
+        let (fact, bytes) = make();
+        self.store
+            .put_fact(path, sha256, question, fact.clone(), bytes);
+        if let Some((facts, key)) = &disk
+            && let Some(payload) = codec.encode(&fact)
+        {
+            facts.put(key, &payload);
+        }
+        fact
+    }
+
     fn run(&self, jobs: Vec<Job<'_>>) {
         // Split as rayon splits any list: no task and wake-up per job.
         use rayon::prelude::*;
         jobs.into_par_iter().for_each(|job| job());
     }
+}
+
+/// The key of a fact on disk: everything its answer depends on (the facts' format, the candor
+/// that computed it, the value's type, the file's path and content, the question).
+fn disk_key(build: &str, tag: &str, path: &str, sha256: &str, question: &str) -> String {
+    let format = crate::refactor::lasting::FORMAT;
+    format!("{format}\0{build}\0{tag}\0{path}\0{sha256}\0{question}")
 }
 
 /// Wraps the sources of one refactor and remembers every file a project-wide search had to skip

@@ -72,13 +72,16 @@ pub struct StoreStats {
     pub facts: u64,
     /// Facts asked for and found kept for the same content and question.
     pub fact_hits: u64,
+    /// Facts read from the disk (`.candor/index/facts/`), written there, and entries found bad
+    /// there and ignored.
+    pub disk: super::index::facts::DiskCounts,
 }
 
 impl std::fmt::Display for StoreStats {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "store: {} entries, {:.1} of {} MB, {} hits, {} misses, {} parses, {} facts made, {} reused",
+            "store: {} entries, {:.1} of {} MB, {} hits, {} misses, {} parses, {} facts made, {} reused, {} read from disk, {} written, {} bad",
             self.entries,
             self.bytes as f64 / 1e6,
             self.max_bytes / 1_000_000,
@@ -86,7 +89,10 @@ impl std::fmt::Display for StoreStats {
             self.misses,
             self.parses,
             self.facts,
-            self.fact_hits
+            self.fact_hits,
+            self.disk.read,
+            self.disk.written,
+            self.disk.bad
         )
     }
 }
@@ -277,6 +283,16 @@ impl Store {
         self.counted(found)
     }
 
+    /// The partial tree of `file` kept for exactly `words`.
+    pub fn partial_exactly(&self, file: &SourceFile, words: &[&str]) -> Option<Tree> {
+        let kind = Kind::Partial(words.join(" "));
+        let found = match self.get(&file.path, kind, Some(&file.sha256)) {
+            Some((_, HeldRef::Partial(tree))) => Some(tree),
+            _ => None,
+        };
+        self.counted(found)
+    }
+
     /// A partial tree of `file`'s content kept for a set of words that holds every one of
     /// `words` (the fewest such words when there are several).
     fn partial_around_more(&self, file: &SourceFile, words: &[&str]) -> Option<Tree> {
@@ -329,6 +345,12 @@ impl Store {
     /// `path`; it replaces the answer for an earlier content.
     pub fn put_fact(&self, path: &str, sha256: &str, question: &str, fact: Fact, bytes: usize) {
         self.facts.fetch_add(1, Ordering::Relaxed);
+        self.keep_fact(path, sha256, question, fact, bytes);
+    }
+
+    /// Keeps `fact` as [`put_fact`](Store::put_fact) does, for a fact that was not made here
+    /// (read from the disk): not counted as made.
+    pub fn keep_fact(&self, path: &str, sha256: &str, question: &str, fact: Fact, bytes: usize) {
         let kind = Kind::Fact(question.to_string());
         let bytes = bytes + question.len();
         self.put(path, kind, sha256, Held::Fact(fact, bytes));
@@ -367,6 +389,7 @@ impl Store {
             parses: self.parses.load(Ordering::Relaxed),
             facts: self.facts.load(Ordering::Relaxed),
             fact_hits: self.fact_hits.load(Ordering::Relaxed),
+            disk: Default::default(),
         }
     }
 }

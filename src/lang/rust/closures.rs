@@ -1,10 +1,14 @@
 //! Rust closures as the types of a new function's parameters: the body of a closure, and
 //! `impl Fn(A, B) -> R` for a closure whose parameters are typed, whose body's type the
 //! source says, and that neither moves nor mutates what it captures (such a closure is `Copy`,
-//! so it is passed by value and stays usable after the call).
+//! so it is passed by value and stays usable after the call); the type of a closure's parameter
+//! where an iterator adaptor it is handed to says it.
 
 use tree_sitter::Node;
 
+use crate::lang::node_text;
+
+use super::iterators;
 use super::types::{TypeScope, expression_type_at, type_text};
 
 /// The body expression of a closure.
@@ -104,6 +108,26 @@ fn mutates_something(body: Node<'_>) -> bool {
         !found
     });
     found
+}
+
+/// The type of the parameters of a closure handed to an iterator adaptor.
+pub(super) fn adaptor_parameter(
+    scope: &TypeScope<'_, '_>,
+    parameters: Node<'_>,
+    depth: usize,
+) -> Option<String> {
+    let closure = parameters.parent()?;
+    let call = closure.parent()?.parent()?;
+    let function = call.child_by_field_name("function")?;
+    if call.kind() != "call_expression" || function.kind() != "field_expression" {
+        return None;
+    }
+    if parameters.named_child_count() != 1 {
+        return None;
+    }
+    let receiver = function.child_by_field_name("value")?;
+    let method = node_text(function.child_by_field_name("field")?, scope.text);
+    iterators::closure_parameter_type(scope, receiver, method, depth)
 }
 
 #[cfg(test)]

@@ -207,17 +207,26 @@ pub fn inherent_impl_header(impl_item: Node<'_>, text: &str) -> Result<String, S
 /// Whether the file (under `root`) declares `struct name(..)`, a tuple struct without generics:
 /// `name(..)` then makes a value of type `name`.
 pub fn plain_tuple_struct(root: Node<'_>, text: &str, name: &str) -> bool {
-    let mut found = false;
+    plain_tuple_struct_fields(root, text, name).is_some()
+}
+
+/// The declared types of the fields of the file's `struct name(A, B);` (no generics), in order.
+pub fn plain_tuple_struct_fields(root: Node<'_>, text: &str, name: &str) -> Option<Vec<String>> {
+    let mut found = None;
     crate::lang::walk_node(root, |n| {
         if n.kind() == "struct_item"
             && n.child_by_field_name("name")
                 .is_some_and(|x| node_text(x, text) == name)
+            && n.child_by_field_name("type_parameters").is_none()
+            && let Some(body) = n
+                .child_by_field_name("body")
+                .filter(|b| b.kind() == "ordered_field_declaration_list")
         {
-            found = n.child_by_field_name("type_parameters").is_none()
-                && n.child_by_field_name("body")
-                    .is_some_and(|b| b.kind() == "ordered_field_declaration_list");
+            let mut cursor = body.walk();
+            let fields = body.children_by_field_name("type", &mut cursor);
+            found = Some(fields.map(|t| super::types::type_text(t, text)).collect());
         }
-        !found && !matches!(n.kind(), "function_item" | "block")
+        found.is_none() && !matches!(n.kind(), "function_item" | "block")
     });
     found
 }

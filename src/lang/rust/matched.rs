@@ -1,9 +1,10 @@
 //! The type of a name a Rust pattern binds from what the pattern matches: the value of an
-//! `if let`/`while let`/`let`, or the scrutinee of a `match`, through `Some(..)`, `Ok(..)` and
-//! tuples, with Rust's default binding modes (a constructor pattern matched against a
-//! reference binds references: `if let Some(x) = &opt` gives `x: &T`). Anything else (or-
-//! patterns, `&mut` scrutinees, `mut` bindings under a reference) is unknown. Also the value of
-//! an `if`/`match` used as a value: the type of a branch the source says.
+//! `if let`/`while let`/`let` (also `let .. else`), or the scrutinee of a `match`, through
+//! `Some(..)`, `Ok(..)`, the file's own tuple structs (`Counter(n)`) and tuples, with Rust's
+//! default binding modes (a constructor pattern matched against a reference binds references:
+//! `if let Some(x) = &opt` gives `x: &T`). Anything else (or-patterns, `&mut` scrutinees, `mut`
+//! bindings under a reference) is unknown. Also the value of an `if`/`match` used as a value:
+//! the type of a branch the source says.
 
 use tree_sitter::Node;
 
@@ -48,6 +49,15 @@ fn pattern_type(
             .is_some_and(|p| p.id() == pattern.id())
     };
     match parent.kind() {
+        // `let Counter(n) = c;`, `let Some(x) = v else { .. };`: a type written there, or
+        // the value's.
+        "let_declaration" if is_the_pattern(parent) => match parent.child_by_field_name("type") {
+            Some(ty) => Some((super::types::type_text(ty, text), false)),
+            None => {
+                let value = parent.child_by_field_name("value")?;
+                Some((expression_type_at(scope, value, depth + 1)?, false))
+            }
+        },
         "let_condition" if is_the_pattern(parent) => {
             let value = parent.child_by_field_name("value")?;
             Some((expression_type_at(scope, value, depth + 1)?, false))
@@ -67,10 +77,17 @@ fn pattern_type(
         "tuple_struct_pattern" => {
             let constructor = node_text(parent.child_by_field_name("type")?, text);
             let parts: Vec<Node<'_>> = parent.named_children(&mut parent.walk()).skip(1).collect();
-            if parts.len() != 1 || parts[0].id() != pattern.id() {
+            let position = parts.iter().position(|p| p.id() == pattern.id())?;
+            let (outer, by_ref) = peeled(pattern_type(scope, parent, depth)?)?;
+            // `let Counter(n) = c;` of the file's `struct Counter(i32);`: the field's type.
+            if outer == constructor {
+                let fields = super::items::plain_tuple_struct_fields(scope.root, text, &outer)?;
+                return Some((fields.get(position)?.clone(), by_ref))
+                    .filter(|_| fields.len() == parts.len());
+            }
+            if parts.len() != 1 {
                 return None;
             }
-            let (outer, by_ref) = peeled(pattern_type(scope, parent, depth)?)?;
             let inner = match (constructor, wrapper(&outer)?) {
                 ("Some", (Wrapper::Option, Some(value))) => value,
                 ("Ok", (Wrapper::Result, Some(value))) => value,

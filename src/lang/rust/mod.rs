@@ -22,6 +22,7 @@ pub mod paths;
 pub mod patterns;
 pub mod refs;
 pub mod statements;
+pub mod std_types;
 pub mod traits;
 pub mod types;
 pub mod use_edits;

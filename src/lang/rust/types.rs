@@ -127,7 +127,7 @@ fn binding_type_at(scope: &TypeScope<'_, '_>, at: usize, depth: usize) -> Option
             }
             value
                 .and_then(|v| expression_type_at(scope, v, depth + 1))
-                .or_else(|| returned_type(scope, holder, at))
+                .or_else(|| uses::returned_type(scope, holder, at))
                 .or_else(|| uses::from_uses(scope, holder, at, depth + 1))
         }
         // `let (a, b) = f()?;`, `for (i, x) in v.iter().enumerate()`, `|(k, v)|`: the element
@@ -151,7 +151,9 @@ fn binding_type_at(scope: &TypeScope<'_, '_>, at: usize, depth: usize) -> Option
                         None => expression_type_at(scope, value, depth + 1)?,
                     }
                 }
-                "closure_parameters" => closure_parameter(scope, declaration, depth)?,
+                "closure_parameters" => {
+                    super::closures::adaptor_parameter(scope, declaration, depth)?
+                }
                 _ => return matched::binding_type(scope, name, depth),
             };
             iterators::tuple_element(&tuple, position)
@@ -174,91 +176,33 @@ fn binding_type_at(scope: &TypeScope<'_, '_>, at: usize, depth: usize) -> Option
             };
             Some(format!("&{inner}"))
         }
-        // `if let Some(x) = ..`, `match r { Ok(v) => .. }`.
-        "tuple_struct_pattern" => matched::binding_type(scope, name, depth),
+        // `let [a, b] = value;` of an array: each name is an element.
+        "slice_pattern" => {
+            let declaration = holder.parent().filter(|d| d.kind() == "let_declaration")?;
+            let plain = holder
+                .named_children(&mut holder.walk())
+                .all(|c| c.kind() == "identifier");
+            if declaration.child_by_field_name("pattern")?.id() != holder.id() || !plain {
+                return None;
+            }
+            let ty = match declaration.child_by_field_name("type") {
+                Some(ty) => type_text(ty, scope.text),
+                None => {
+                    expression_type_at(scope, declaration.child_by_field_name("value")?, depth + 1)?
+                }
+            };
+            element_of(&ty).filter(|_| ty.starts_with('[') && ty.contains(';'))
+        }
+        // `if let Some(x) = ..`, `match r { Ok(v) => .. }`; a name of a `let` pattern the
+        // function returns has its declared return type.
+        "tuple_struct_pattern" => matched::binding_type(scope, name, depth).or_else(|| {
+            let declaration = holder.parent().filter(|d| d.kind() == "let_declaration")?;
+            uses::returned_type(scope, declaration, at)
+        }),
         // `|x|` handed to an adaptor (`v.iter().map(|x| ..)`).
-        "closure_parameters" => closure_parameter(scope, holder, depth),
+        "closure_parameters" => super::closures::adaptor_parameter(scope, holder, depth),
         _ => None,
     }
-}
-
-/// The type of the parameters of a closure handed to an iterator adaptor.
-fn closure_parameter(
-    scope: &TypeScope<'_, '_>,
-    parameters: Node<'_>,
-    depth: usize,
-) -> Option<String> {
-    let closure = parameters.parent()?;
-    let call = closure.parent()?.parent()?;
-    let function = call.child_by_field_name("function")?;
-    if call.kind() != "call_expression" || function.kind() != "field_expression" {
-        return None;
-    }
-    if parameters.named_child_count() != 1 {
-        return None;
-    }
-    let receiver = function.child_by_field_name("value")?;
-    let method = node_text(function.child_by_field_name("field")?, scope.text);
-    iterators::closure_parameter_type(scope, receiver, method, depth)
-}
-
-/// A local the enclosing function returns (its tail, `return x`, `Ok(x)`, `Some(x)`) has the
-/// function's declared return type (or the value type inside it).
-fn returned_type(scope: &TypeScope<'_, '_>, declaration: Node<'_>, at: usize) -> Option<String> {
-    let text = scope.text;
-    let mut current = declaration.parent();
-    let function = loop {
-        let node = current?;
-        match node.kind() {
-            "function_item" => break node,
-            "closure_expression" | "async_block" => return None,
-            _ => current = node.parent(),
-        }
-    };
-    let declared = return_type(function, text)?;
-    if declared.contains("impl ") {
-        return None;
-    }
-    let body = function.child_by_field_name("body")?;
-    let mut exits: Vec<Node<'_>> = Vec::new();
-    if let Some(tail) = body.named_children(&mut body.walk()).last()
-        && tail.kind() != "expression_statement"
-        && !tail.kind().ends_with("_declaration")
-        && !tail.kind().ends_with("_item")
-    {
-        exits.push(tail);
-    }
-    crate::lang::walk_node(body, |n| {
-        if n.kind() == "return_expression"
-            && let Some(value) = n.named_child(0)
-        {
-            exits.push(value);
-        }
-        !matches!(
-            n.kind(),
-            "closure_expression" | "function_item" | "async_block"
-        )
-    });
-    let is_it = |e: Node<'_>| {
-        e.kind() == "identifier" && (scope.resolve)(node_text(e, text), e.start_byte()) == Some(at)
-    };
-    for exit in exits {
-        if is_it(exit) {
-            return Some(declared);
-        }
-        if exit.kind() == "call_expression"
-            && let (Some(function), Some(arguments)) = (
-                exit.child_by_field_name("function"),
-                exit.child_by_field_name("arguments"),
-            )
-            && matches!(node_text(function, text), "Ok" | "Some")
-            && arguments.named_child_count() == 1
-            && arguments.named_child(0).is_some_and(is_it)
-        {
-            return wrapper(&declared).and_then(|(_, value)| value);
-        }
-    }
-    None
 }
 
 /// Whether the binding whose name starts at byte `at` is a `ref` binding (`let ref r = v;`):
@@ -552,6 +496,12 @@ fn call_type(scope: &TypeScope<'_, '_>, expr: Node<'_>, depth: usize) -> Option<
                 }
                 _ => {}
             }
+            let arguments = expr.child_by_field_name("arguments")?;
+            if let Some(ty) =
+                super::std_types::call_type(scope, &format!("{path}::{name}"), arguments, depth)
+            {
+                return Some(ty);
+            }
             let owner = if path == "Self" {
                 scope.self_type?.to_string()
             } else {
@@ -654,6 +604,9 @@ fn method_type(
             scope
                 .method_return(owner, method)
                 .map(|ty| self_replaced(&ty, Some(owner)))
+                .or_else(|| {
+                    super::std_types::method_type(scope.root, scope.text, &receiver_type, method)
+                })
         }
     }
 }

@@ -510,3 +510,78 @@ fn probe() {
         vec![Some("Counter".to_string()), None, Some("Named".to_string())]
     );
 }
+
+#[test]
+fn std_functions_and_methods_the_files_uses_resolve_and_array_patterns() {
+    let text = "\
+use core::num::NonZeroUsize;
+use core::ptr;
+use core::slice;
+use std::env;
+use std::fmt;
+fn inline_len() -> NonZeroUsize { todo!() }
+fn probe(p: *const u8, f: &mut fmt::Formatter) {
+    let [first, second] = unsafe { ptr::read(p as *const [u8; 2]) };
+    let len = unsafe { inline_len() }.get();
+    let bytes = unsafe { slice::from_raw_parts(p, len) };
+    let rustc = env::var_os(\"RUSTC\");
+    let width = f.width();
+    let [x, y] = [1u16, 2u16];
+    let unknown = other::read(p);
+}
+";
+    assert_eq!(
+        types_of(
+            text,
+            &[
+                "first", "second", "len", "bytes", "rustc", "width", "x", "y", "unknown"
+            ]
+        ),
+        vec![
+            Some("u8".to_string()),
+            Some("u8".to_string()),
+            Some("usize".to_string()),
+            Some("&[u8]".to_string()),
+            Some("Option<std::ffi::OsString>".to_string()),
+            Some("Option<usize>".to_string()),
+            Some("u16".to_string()),
+            Some("u16".to_string()),
+            None
+        ]
+    );
+}
+
+#[test]
+fn let_patterns_of_tuple_structs_and_let_else() {
+    let text = "\
+struct Counter(i32);
+struct Pair(u8, String);
+struct Wrapped<T>(T);
+fn probe(c: &Counter, o: Option<u64>, w: Wrapped<u8>) {
+    let Counter(n) = Counter(0);
+    let Pair(a, b) = make_pair();
+    let Counter(r) = c;
+    let Some(x) = o else { return };
+    let Wrapped(t) = w;
+}
+fn make_pair() -> Pair { todo!() }
+";
+    assert_eq!(
+        types_of(text, &["n", "a", "b", "r", "x", "t"]),
+        vec![
+            Some("i32".to_string()),
+            Some("u8".to_string()),
+            Some("String".to_string()),
+            Some("&i32".to_string()),
+            Some("u64".to_string()),
+            None
+        ]
+    );
+}
+
+#[test]
+fn a_let_else_binding_the_function_returns_takes_its_return_type() {
+    // rust-analyzer's `no_parameter_for_variable_used_only_let_else`.
+    let text = "fn probe() -> u32 {\n    let Some(y) = Some(1) else {\n        return 0;\n    };\n    y\n}\n";
+    assert_eq!(types_of(text, &["y"]), vec![Some("u32".to_string())]);
+}

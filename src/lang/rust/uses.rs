@@ -5,7 +5,8 @@
 //! collection (`Vec::new()`, `HashMap::new()`, `Vec::with_capacity(..)`, `let v: Vec<_>`) the
 //! types of what is pushed or inserted into it, or the parameter it is lent to. One use read
 //! wrong would be a wrong type without a finding, so every use the reading does not know leaves
-//! a number unknown (an `as` cast and a formatting macro say nothing).
+//! a number unknown (an `as` cast and a formatting macro say nothing). A local the function
+//! returns has its declared return type.
 
 use tree_sitter::Node;
 
@@ -13,7 +14,7 @@ use crate::lang::node_text;
 
 use super::types::{
     FLOATS, INTEGERS, TypeScope, element_of, expression_type_at, function_item, generic_parts,
-    strip_reference, strip_references, type_text,
+    return_type, strip_reference, strip_references, type_text, wrapper,
 };
 
 /// Uses are read only this deep in a chain of locals (each use may read another local's type).
@@ -538,4 +539,67 @@ fn collection_use(
         "arguments" => argument(scope, node, parent, depth),
         _ => Neutral,
     }
+}
+
+/// A local the enclosing function returns (its tail, `return x`, `Ok(x)`, `Some(x)`) has the
+/// function's declared return type (or the value type inside it).
+pub(super) fn returned_type(
+    scope: &TypeScope<'_, '_>,
+    declaration: Node<'_>,
+    at: usize,
+) -> Option<String> {
+    let text = scope.text;
+    let mut current = declaration.parent();
+    let function = loop {
+        let node = current?;
+        match node.kind() {
+            "function_item" => break node,
+            "closure_expression" | "async_block" => return None,
+            _ => current = node.parent(),
+        }
+    };
+    let declared = return_type(function, text)?;
+    if declared.contains("impl ") {
+        return None;
+    }
+    let body = function.child_by_field_name("body")?;
+    let mut exits: Vec<Node<'_>> = Vec::new();
+    if let Some(tail) = body.named_children(&mut body.walk()).last()
+        && tail.kind() != "expression_statement"
+        && !tail.kind().ends_with("_declaration")
+        && !tail.kind().ends_with("_item")
+    {
+        exits.push(tail);
+    }
+    crate::lang::walk_node(body, |n| {
+        if n.kind() == "return_expression"
+            && let Some(value) = n.named_child(0)
+        {
+            exits.push(value);
+        }
+        !matches!(
+            n.kind(),
+            "closure_expression" | "function_item" | "async_block"
+        )
+    });
+    let is_it = |e: Node<'_>| {
+        e.kind() == "identifier" && (scope.resolve)(node_text(e, text), e.start_byte()) == Some(at)
+    };
+    for exit in exits {
+        if is_it(exit) {
+            return Some(declared);
+        }
+        if exit.kind() == "call_expression"
+            && let (Some(function), Some(arguments)) = (
+                exit.child_by_field_name("function"),
+                exit.child_by_field_name("arguments"),
+            )
+            && matches!(node_text(function, text), "Ok" | "Some")
+            && arguments.named_child_count() == 1
+            && arguments.named_child(0).is_some_and(is_it)
+        {
+            return wrapper(&declared).and_then(|(_, value)| value);
+        }
+    }
+    None
 }

@@ -1,120 +1,192 @@
-//! Change signature's outcome in one file ([`FileOutcome`]: its edits and findings) asked of the
-//! shell's store ([`ParsedFiles::fact`]), so that a second preview of the same change does not
-//! rewrite the calls of an unchanged file again. The question names everything
-//! `call_sites::rewrite_file` reads besides the file's content: the callee (name, owner,
-//! old and new signatures, the definition and its file's outline — the new parameters are in
-//! them), the references engine's verdicts on that file, and the tree it reads (its size and
-//! the words it was parsed around). Python only: the Rust path keeps rewriting.
+//! Change signature's rewrite of one file the refactor did not start from, as a fact of the
+//! file's content ([`Lasting`]): asked by everything else it depends on — the callee (name,
+//! owner, old and new signatures, definition and its file's outline), the references engine's
+//! verdicts on this file's occurrences, the words its tree is parsed around — so that an
+//! unchanged file is neither parsed nor rewritten again, in this process or (on disk) the next.
+//! Python only; an outcome cut short by a cancelled request is not kept.
 
-use std::sync::Arc;
+use std::collections::BTreeMap;
 
-use tree_sitter::Tree;
-
-use super::call_sites::{Callee, FileOutcome};
-use crate::edit::{SourceFile, sha256_hex};
+use super::call_sites::{Callee, Done, FileOutcome};
+use crate::edit::{SourceFile, TextEdit, sha256_hex};
 use crate::lang::Language;
-use crate::refactor::{Fact, ParsedFiles};
+use crate::refactor::lasting::{Bytes, Lasting, Reader, lasting_fact_kept_if};
+use crate::refactor::{Finding, ParsedFiles};
 
-/// What every question of one change shares: the callee, in a digest.
-pub(super) struct Asking<'a> {
-    store: &'a dyn ParsedFiles,
-    callee: String,
-    keeps: bool,
+/// What every file's question of one request shares: the callee without the engine's verdicts
+/// (asked per file), in a digest.
+pub(super) fn callee_digest(callee: &Callee<'_>) -> String {
+    let described = format!(
+        "{:?} {} {:?} {} {:?} {:?} {:?} {:?} {:?} {}",
+        callee.lang,
+        callee.name,
+        callee.owner,
+        callee.has_receiver,
+        callee.old,
+        callee.new,
+        callee.new_list,
+        callee.definition,
+        callee.definition_outline,
+        callee.engine.is_some()
+    );
+    sha256_hex(described.as_bytes())
 }
 
-/// An outcome kept, or the mark of one cut short by a cancel (never reused).
-struct Kept(Option<FileOutcome>);
-
-impl<'a> Asking<'a> {
-    pub fn new(store: &'a dyn ParsedFiles, callee: &Callee<'_>) -> Asking<'a> {
-        // Everything of the callee but the engine's verdicts, which are asked per file.
-        let described = format!(
-            "{:?} {} {:?} {} {:?} {:?} {} {:?} {:?}",
-            callee.lang,
-            callee.name,
-            callee.owner,
-            callee.has_receiver,
-            callee.old,
-            callee.new,
-            callee.new_list,
-            callee.definition,
-            callee.definition_outline,
-        );
-        Asking {
-            store,
-            callee: sha256_hex(described.as_bytes()),
-            keeps: callee.lang == Language::Python,
-        }
-    }
-
-    /// The outcome of rewriting the calls in `file` read through `tree` (parsed around
-    /// `words`, or whole when `words` is empty): `rewrite`'s, or the one kept for the same
-    /// question. `cancelled` says whether `rewrite` stopped early (its outcome is then not
-    /// kept for another request).
-    pub fn outcome(
-        &self,
-        callee: &Callee<'_>,
-        file: &SourceFile,
-        tree: &Tree,
-        words: &[&str],
-        cancelled: &dyn Fn() -> bool,
-        rewrite: impl Fn() -> FileOutcome,
-    ) -> FileOutcome {
-        if !self.keeps {
-            return rewrite();
-        }
-        let question = format!(
-            "change-signature {} {} {} {}",
-            self.callee,
-            verdicts_digest(callee, &file.path),
-            tree.root_node().descendant_count(),
-            words.join(" "),
-        );
-        let fact = self
-            .store
-            .fact(&file.path, &file.sha256, &question, &mut || {
-                let outcome = rewrite();
-                let bytes = bytes_of(&outcome);
-                let kept = Kept((!cancelled()).then_some(outcome));
-                (Arc::new(kept) as Fact, bytes)
-            });
-        match fact.downcast_ref::<Kept>() {
-            Some(Kept(Some(outcome))) => outcome.clone(),
-            _ => rewrite(),
-        }
-    }
-}
-
-/// The digest of the engine's verdicts on the occurrences in the file at `path`.
+/// The engine's verdicts on the occurrences in `path`, in a digest.
 fn verdicts_digest(callee: &Callee<'_>, path: &str) -> String {
     let Some(engine) = callee.engine else {
-        return "no-engine".to_string();
+        return "none".to_string();
     };
-    let from = (path.to_string(), 0);
-    let to = (path.to_string(), usize::MAX);
-    let certain: Vec<usize> = engine
-        .certain
-        .range(from.clone()..=to.clone())
-        .map(|(_, at)| *at)
-        .collect();
-    let possible: Vec<(&usize, &String)> = engine
-        .possible
-        .range(from..=to)
-        .map(|((_, at), why)| (at, why))
-        .collect();
-    sha256_hex(format!("{certain:?} {possible:?}").as_bytes())
+    // This file's entries only (a range of the sorted sets: not a walk of every file's).
+    let this_file = (path.to_string(), 0)..=(path.to_string(), usize::MAX);
+    let mut described = String::new();
+    for (_, at) in engine.certain.range(this_file.clone()) {
+        described.push_str(&format!("c{at};"));
+    }
+    for ((_, at), why) in engine.possible.range(this_file) {
+        described.push_str(&format!("p{at}:{why};"));
+    }
+    sha256_hex(described.as_bytes())
 }
 
-/// An estimate of the memory an outcome holds, in bytes.
-fn bytes_of(outcome: &FileOutcome) -> usize {
-    let edits = |edits: &[crate::edit::TextEdit]| -> usize {
-        edits.iter().map(|e| 48 + e.new_text.len()).sum()
+/// [`rewrite_file`](super::call_sites::rewrite_file) of `file` read through a tree holding the
+/// statements around `words` (parsed only when the outcome is not kept).
+pub(super) fn rewrite_file(
+    callee: &Callee<'_>,
+    callee_digest: &str,
+    store: &dyn ParsedFiles,
+    file: &SourceFile,
+    words: &[&str],
+    cancel: &crate::cancel::Cancel,
+) -> FileOutcome {
+    let rewrite = |tree: &tree_sitter::Tree| {
+        super::call_sites::rewrite_file(callee, store, file, tree, cancel)
     };
-    256 + edits(&outcome.edits)
-        + outcome.calls.iter().map(|c| 24 + edits(c)).sum::<usize>()
-        + outcome
-            .findings
-            .iter()
-            .map(|f| 96 + f.message.len() + f.file.len())
-            .sum::<usize>()
+    if callee.lang != Language::Python {
+        let tree = store.tree_around_words(callee.lang, file, words);
+        return rewrite(&tree);
+    }
+    let question = format!(
+        "rewrite {callee_digest} {} around {}",
+        verdicts_digest(callee, &file.path),
+        words.join(" ")
+    );
+    let outcome = lasting_fact_kept_if(store, &file.path, &file.sha256, &question, || {
+        // Any tree that holds the statements around the words answers alike (the premise the
+        // rewrite has always read partial trees on, checked against full trees): the one the
+        // references engine parsed is reused.
+        let tree = store.tree_around_words(callee.lang, file, words);
+        let outcome = rewrite(&tree);
+        let whole = !cancel.is_cancelled();
+        (outcome, whole)
+    });
+    FileOutcome::clone(&outcome)
+}
+
+fn encode_edits(out: &mut Bytes, edits: &[TextEdit]) {
+    out.num(edits.len() as u64);
+    for edit in edits {
+        out.num(edit.range.start as u64);
+        out.num(edit.range.end as u64);
+        out.str(&edit.new_text);
+    }
+}
+
+fn decode_edits(from: &mut Reader<'_>) -> Option<Vec<TextEdit>> {
+    (0..from.count()?)
+        .map(|_| {
+            let range = from.usize()?..from.usize()?;
+            Some(TextEdit::new(range, from.str()?))
+        })
+        .collect()
+}
+
+fn encode_counts(out: &mut Bytes, counts: &BTreeMap<String, usize>) {
+    out.num(counts.len() as u64);
+    for (name, n) in counts {
+        out.str(name);
+        out.num(*n as u64);
+    }
+}
+
+fn decode_counts(from: &mut Reader<'_>) -> Option<BTreeMap<String, usize>> {
+    (0..from.count()?)
+        .map(|_| Some((from.str()?.to_string(), from.usize()?)))
+        .collect()
+}
+
+impl Lasting for FileOutcome {
+    const TAG: &'static str = "change-signature-file";
+
+    fn encode(&self, out: &mut Bytes) {
+        encode_edits(out, &self.edits);
+        out.num(self.calls.len() as u64);
+        for call in &self.calls {
+            encode_edits(out, call);
+        }
+        self.findings.encode(out);
+        out.num(self.updated as u64);
+        out.num(self.done.reordered as u64);
+        encode_counts(out, &self.done.dropped);
+        encode_counts(out, &self.done.defaults);
+        encode_counts(out, &self.done.left_to_default);
+    }
+
+    fn decode(from: &mut Reader<'_>) -> Option<Self> {
+        let edits = decode_edits(from)?;
+        let calls = (0..from.count()?)
+            .map(|_| decode_edits(from))
+            .collect::<Option<Vec<_>>>()?;
+        let findings = Vec::<Finding>::decode(from)?;
+        let updated = from.usize()?;
+        let done = Done {
+            reordered: from.usize()?,
+            dropped: decode_counts(from)?,
+            defaults: decode_counts(from)?,
+            left_to_default: decode_counts(from)?,
+        };
+        Some(FileOutcome {
+            edits,
+            calls,
+            findings,
+            updated,
+            done,
+        })
+    }
+
+    fn memory(&self) -> usize {
+        let edits = |e: &[TextEdit]| e.iter().map(|e| 48 + e.new_text.len()).sum::<usize>();
+        128 + edits(&self.edits)
+            + self.calls.iter().map(|c| 24 + edits(c)).sum::<usize>()
+            + self.findings.memory()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_outcome_reads_back_as_written() {
+        let mut done = Done {
+            reordered: 2,
+            ..Done::default()
+        };
+        done.dropped.insert("a".into(), 3);
+        done.left_to_default.insert("b".into(), 1);
+        let outcome = FileOutcome {
+            edits: vec![TextEdit::new(3..9, "x, y"), TextEdit::new(20..20, "")],
+            calls: vec![vec![TextEdit::new(3..9, "x, y")], vec![]],
+            findings: vec![Finding::warning("a.py", 4, "possible call")],
+            updated: 1,
+            done,
+        };
+        let mut out = Bytes::default();
+        outcome.encode(&mut out);
+        let back = crate::refactor::lasting::decode_all::<FileOutcome>(&out.0).unwrap();
+        assert_eq!(format!("{back:?}"), format!("{outcome:?}"));
+        for cut in 0..out.0.len() {
+            assert!(crate::refactor::lasting::decode_all::<FileOutcome>(&out.0[..cut]).is_none());
+        }
+    }
 }

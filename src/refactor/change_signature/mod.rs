@@ -303,15 +303,12 @@ fn search_and_rewrite(
     let sources_list: Vec<&SourceFile> = files.values().collect();
     let cancel = sources.cancel();
     cancel.check()?;
-    let asking = kept::Asking::new(store, callee);
-    let cancelled = || cancel.is_cancelled();
+    let digest = kept::callee_digest(callee);
     let outcomes = map_in_parallel(store, &sources_list, &|source| {
         if cancel.is_cancelled() {
             call_sites::FileOutcome::default()
         } else if source.path == file.path {
-            asking.outcome(callee, source, tree, &[], &cancelled, || {
-                call_sites::rewrite_file(callee, store, source, tree, &cancel)
-            })
+            call_sites::rewrite_file(callee, store, source, tree, &cancel)
         } else if words
             .iter()
             .all(|word| crate::lang::calls::word_matches(&source.text, word).is_empty())
@@ -320,10 +317,7 @@ fn search_and_rewrite(
             // is nothing to rewrite or report, and no tree to parse.
             call_sites::FileOutcome::default()
         } else {
-            let tree = store.tree_around_words(lang, source, &words);
-            asking.outcome(callee, source, &tree, &words, &cancelled, || {
-                call_sites::rewrite_file(callee, store, source, &tree, &cancel)
-            })
+            kept::rewrite_file(callee, &digest, store, source, &words, &cancel)
         }
     });
     cancel.check()?;

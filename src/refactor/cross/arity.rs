@@ -117,9 +117,9 @@ fn around_name(
     kept(sources, path, &sha256, &question, &find)
 }
 
-/// [`mismatches`] in a file the refactor left as it was, read through the store's tree (in
-/// Python the partial tree around the name, asked of the store by the file's content, the
-/// function and the tree's node count; in Rust the full tree, not kept).
+/// [`mismatches`] in a file the refactor left as it was (in Python read through the store's tree
+/// around the name, asked of the store by the file's content and the function, parsed only when
+/// not kept; in Rust the store's full tree, not kept).
 fn unchanged(
     sources: &dyn crate::refactor::Sources,
     function: &Function,
@@ -135,10 +135,12 @@ fn unchanged(
             return mismatches(function, path, text, &tree);
         }
     };
-    let tree = sources.parsed().tree_around_words(lang, &file, &[name]);
-    let nodes = tree.root_node().descendant_count();
-    let question = format!("arity unchanged {digest} {nodes}");
+    // Asked before any tree is at hand, so a kept answer parses nothing. Any tree holding the
+    // statements around the name finds the same certain calls (what the check has always read
+    // the store's trees on): the one the refactor's search parsed is used.
+    let question = format!("arity unchanged {digest} around-name");
     kept(sources, path, &file.sha256, &question, &|| {
+        let tree = sources.parsed().tree_around_words(lang, &file, &[name]);
         mismatches(function, path, text, &tree)
     })
 }
@@ -151,15 +153,9 @@ fn kept(
     question: &str,
     find: &dyn Fn() -> Vec<Finding>,
 ) -> Vec<Finding> {
-    let fact = sources.parsed().fact(path, sha256, question, &mut || {
-        let found = find();
-        let bytes = 64 + found.iter().map(|f| 96 + f.message.len()).sum::<usize>();
-        (std::sync::Arc::new(found) as crate::refactor::Fact, bytes)
-    });
-    match fact.downcast_ref::<Vec<Finding>>() {
-        Some(found) => found.clone(),
-        None => find(),
-    }
+    let found =
+        crate::refactor::lasting::lasting_fact(sources.parsed(), path, sha256, question, find);
+    Vec::clone(&found)
 }
 
 /// Where the tree of one file of the result comes from.

@@ -11,7 +11,7 @@ use tree_sitter::Node;
 use crate::lang::Language;
 use crate::lang::names::{Occurrence, Role};
 use crate::lang::rust::types::{self, TypeScope};
-use crate::lang::rust::{borrow_root, closures};
+use crate::lang::rust::{borrow_root, closures, std_types};
 use crate::lang::syntax::{Owner, UseKind};
 
 use super::diagnose::Context;
@@ -81,6 +81,9 @@ pub struct Returned {
     /// Rust: the name the `let`'s value borrows from, when the source says so
     /// (`let parts = rhs.as_str().split('.');` → `rhs`).
     pub root: Option<String>,
+    /// Rust: the `let`'s value is a borrow made from a raw pointer
+    /// (`slice::from_raw_parts(p, n)`), which no input lends.
+    pub raw: bool,
 }
 
 /// A change to the moved text so a parameter passed by reference means the same: `*` before
@@ -108,6 +111,9 @@ pub struct DataFlow {
     /// Rust: returned names the selection binds by `ref` (a borrow of the new function's own
     /// value, which cannot leave it): (name, line).
     pub ref_returns: Vec<(String, usize)>,
+    /// Rust: `impl FnOnce` parameters the selection calls that stay passed by `&` (the code
+    /// after it uses them too), which cannot be called through it (E0507): (name, line).
+    pub once_borrowed: Vec<(String, usize)>,
 }
 
 impl DataFlow {
@@ -257,8 +263,8 @@ fn handed_back(
         first_binding_inside(cx, &name)
     };
     let line = binding.map_or(cx.selection.first_line + 1, |b| b.line);
-    let (ty, mutable, root) = match cx.lang {
-        Language::Python => (None, false, None),
+    let (ty, mutable, root, raw) = match cx.lang {
+        Language::Python => (None, false, None, false),
         Language::Rust => {
             let at = if declared_inside {
                 binding.map(|b| b.pos)
@@ -285,6 +291,7 @@ fn handed_back(
                     line,
                     by_ref: true,
                     root: None,
+                    raw: false,
                 };
             }
             let ty = at
@@ -311,7 +318,13 @@ fn handed_back(
                 .filter(|_| declared_inside)
                 .and_then(|at| borrow_root::let_value_root(scope.root, scope.text, at))
                 .map(str::to_string);
-            (ty, mutable, root)
+            let raw = at
+                .filter(|_| declared_inside)
+                .and_then(|at| borrow_root::let_value(scope.root, at))
+                .is_some_and(|v| {
+                    borrow_root::is_raw_borrow(scope.root, scope.text, v, scope.resolve)
+                });
+            (ty, mutable, root, raw)
         }
     };
     Returned {
@@ -322,6 +335,7 @@ fn handed_back(
         line,
         by_ref: false,
         root,
+        raw,
     }
 }
 
@@ -652,9 +666,11 @@ fn rust_parameter(
     let mutated_through = has(&[UseKind::AssignThrough, UseKind::BorrowMut])
         || binding_mut && has(&[UseKind::MethodCall]);
     // A plain closure (`impl Fn(..)`, neither `move` nor mutating) is `Copy`.
-    let copy = ty
-        .as_deref()
-        .is_some_and(|t| types::is_copy(t) || closures::is_plain_closure_type(t));
+    let copy = ty.as_deref().is_some_and(|t| {
+        types::is_copy(t)
+            || closures::is_plain_closure_type(t)
+            || std_types::is_copy(scope.root, scope.text, t)
+    });
     let is_reference = ty
         .as_deref()
         .is_some_and(|t| t.trim_start().starts_with('&'));
@@ -675,6 +691,14 @@ fn rust_parameter(
     } else {
         (Pass::Ref, false)
     };
+    if pass != Pass::Value
+        && ty.as_deref().is_some_and(closures::is_once_closure_type)
+        && has(&[UseKind::MethodCall])
+    {
+        let binding = &need.binding;
+        flow.once_borrowed
+            .push((binding.name.clone(), binding.line));
+    }
     if pass != Pass::Value {
         for (use_, kind) in &uses {
             let deref = match kind.kind {

@@ -1,9 +1,12 @@
 //! Rust: a returned borrow that elision cannot tie to an input (two or more reference inputs)
 //! gets a named lifetime `'a` on the reference parameters its values come from, when the
 //! source says where each one comes from (`let parts = rhs.as_str().split('.');` → `rhs`).
+//! A borrow made from a raw pointer in an `unsafe fn` (`slice::from_raw_parts`) gets an
+//! unbounded `'a`, as std's own functions declare it: the caller's use decides it.
 
 use crate::lang::rust::types::has_elided_lifetime;
 
+use super::diagnose::Context;
 use super::flow::DataFlow;
 use super::signature::{Exit, Shape};
 
@@ -75,6 +78,54 @@ pub fn name_returned_lifetime(
         && written.starts_with('&')
     {
         written.insert_str(1, &format!("{NAME} "));
+    }
+    shape.return_type = Some(named(returned));
+    shape.generics = Some(match shape.generics.as_deref() {
+        Some(list) => format!("<{NAME}, {}", list.trim_start_matches('<')),
+        None => format!("<{NAME}>"),
+    });
+    true
+}
+
+/// Names the lifetime of a returned borrow made from a raw pointer (`slice::from_raw_parts`,
+/// which no input lends) with a new, unbounded `'a`, when the new function is an `unsafe fn`
+/// (it is whenever the selection sits in one or in an `unsafe` block) and every returned value
+/// whose type holds a borrow is such a borrow. Returns whether it did.
+pub fn name_raw_lifetime(cx: &Context<'_, '_>, shape: &mut Shape, flow: &DataFlow) -> bool {
+    let Some(returned) = shape.return_type.as_deref() else {
+        return false;
+    };
+    let taken = |s: &str| s.contains(NAME);
+    let unsafe_fn = cx.target.is_unsafe || cx.target.unsafe_block.is_some();
+    if !unsafe_fn
+        || !has_elided_lifetime(returned)
+        || shape.early_return.is_some()
+        || shape.fallible
+        || taken(returned)
+        || shape.generics.as_deref().is_some_and(taken)
+        || shape.parameters.iter().any(|p| taken(p))
+    {
+        return false;
+    }
+    let raw = match shape.exit {
+        Exit::Names => {
+            !flow.returns.is_empty()
+                && flow.returns.iter().all(|value| {
+                    value.raw || value.ty.as_deref().is_some_and(|t| !has_elided_lifetime(t))
+                })
+        }
+        Exit::Tail => cx.selection.tail.is_some_and(|tail| {
+            let resolve = |name: &str, at: usize| cx.names.resolve(name, at).map(|b| b.pos);
+            let mut root = tail;
+            while let Some(parent) = root.parent() {
+                root = parent;
+            }
+            crate::lang::rust::borrow_root::is_raw_borrow(root, cx.text, tail, &resolve)
+        }),
+        _ => false,
+    };
+    if !raw {
+        return false;
     }
     shape.return_type = Some(named(returned));
     shape.generics = Some(match shape.generics.as_deref() {

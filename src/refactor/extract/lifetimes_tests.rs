@@ -52,3 +52,40 @@ fn a_borrow_with_no_single_root_keeps_the_warning() {
     assert!(!after(&plan).contains("<'a>"), "{}", after(&plan));
     assert!(warns_of_lifetime(&plan), "{:?}", plan.findings);
 }
+
+const RAW: &str = "use core::num::NonZeroUsize;\nuse core::{slice, str};\n\nunsafe fn decode_len(ptr: *const u8) -> NonZeroUsize {\n    unsafe { NonZeroUsize::new_unchecked(*ptr as usize) }\n}\n\nunsafe fn as_str(repr: &u64) -> &str {\n    let ptr = repr as *const u64 as *const u8;\n    let len = unsafe { decode_len(ptr) };\n    let slice = unsafe { slice::from_raw_parts(ptr.add(1), len.get()) };\n    // SAFETY: ASCII.\n    unsafe { str::from_utf8_unchecked(slice) }\n}\n";
+
+#[test]
+fn a_borrow_made_from_a_raw_pointer_gets_an_unbounded_lifetime_in_an_unsafe_fn() {
+    // semver's `ptr_as_str`: the slice comes from `slice::from_raw_parts`, no input lends it.
+    let plan = run(RAW, 10, 11);
+    assert!(
+        after(&plan).contains("unsafe fn part<'a>(ptr: *const u8) -> &'a [u8] {"),
+        "{}",
+        after(&plan)
+    );
+    assert!(!warns_of_lifetime(&plan), "{:?}", plan.findings);
+    assert!(
+        plan.findings
+            .iter()
+            .any(|f| f.severity == Severity::Info && f.message.contains("made from a raw pointer"))
+    );
+    // The tail: `len` is `Copy` (std's `NonZeroUsize`), passed by value; the `&str` is the
+    // raw borrow's.
+    let plan = run(RAW, 11, 13);
+    assert!(
+        after(&plan).contains("unsafe fn part<'a>(ptr: *const u8, len: NonZeroUsize) -> &'a str {"),
+        "{}",
+        after(&plan)
+    );
+    assert!(!warns_of_lifetime(&plan), "{:?}", plan.findings);
+}
+
+#[test]
+fn a_borrow_of_a_reference_parameter_keeps_the_warning_in_an_unsafe_fn() {
+    // Guard: `from_utf8_unchecked(s)` borrows `s`, which an input lends.
+    let text = "use core::str;\n\nunsafe fn view<'s>(s: &'s [u8], t: &'s [u8]) -> (&'s str, usize) {\n    let a = unsafe { str::from_utf8_unchecked(s) };\n    let n = t.len();\n    (a, n)\n}\n";
+    let plan = run(text, 4, 5);
+    assert!(!after(&plan).contains("part<'a>"), "{}", after(&plan));
+    assert!(warns_of_lifetime(&plan), "{:?}", plan.findings);
+}

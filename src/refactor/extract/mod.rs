@@ -242,6 +242,22 @@ fn flow_findings(
             ));
         }
     }
+    for (variable, line) in &data_flow.once_borrowed {
+        out.push(Finding::error(
+            file,
+            *line,
+            w::once_closure_borrowed(variable, *line, name),
+        ));
+    }
+    if shape.raw_lifetime
+        && let Some(returned) = &shape.return_type
+    {
+        out.push(Finding::info(
+            file,
+            first_line,
+            w::raw_pointer_lifetime(name, returned),
+        ));
+    }
     for (variable, line) in &data_flow.ref_returns {
         out.push(Finding::error(
             file,

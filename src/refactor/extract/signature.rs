@@ -72,6 +72,9 @@ pub struct Shape {
     /// Rust: the receiver as the new signature writes it when it differs from the enclosing
     /// function's (`&'a self`, see `lifetimes`).
     pub receiver: Option<String>,
+    /// Rust: the returned borrow is made from a raw pointer and its lifetime `'a` is unbounded
+    /// (see `lifetimes::name_raw_lifetime`).
+    pub raw_lifetime: bool,
 }
 
 impl Shape {
@@ -229,6 +232,8 @@ pub fn shape(cx: &Context<'_, '_>, flow: &DataFlow) -> Shape {
         let receiver_name = cx.target.receiver_name.as_deref();
         if lifetimes::name_returned_lifetime(&mut shape, &mut receiver, receiver_name, flow) {
             shape.receiver = receiver;
+        } else {
+            shape.raw_lifetime = lifetimes::name_raw_lifetime(cx, &mut shape, flow);
         }
     }
     shape
@@ -334,6 +339,7 @@ fn shape_of(cx: &Context<'_, '_>, flow: &DataFlow) -> Shape {
         jump_edits: Vec::new(),
         early_return: None,
         receiver: None,
+        raw_lifetime: false,
     };
     let syntax = cx.lang.syntax();
     let enclosing_return = cx

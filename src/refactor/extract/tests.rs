@@ -902,13 +902,14 @@ fn rust_mutated_and_compared_parameters_are_dereferenced() {
 #[test]
 fn rust_a_returned_borrow_tied_to_an_argument_borrowed_at_the_call_is_a_warning() {
     // `len` is passed as `&len`, the only reference in: Rust ties the returned `&str` to it,
-    // though the slice comes from the raw pointer.
-    let text = "use std::num::NonZeroUsize;\nunsafe fn view(ptr: *const u8, len: NonZeroUsize) -> usize {\n    let len2: NonZeroUsize = len;\n    let slice: &str = std::str::from_utf8_unchecked(std::slice::from_raw_parts(ptr, len2.get()));\n    slice.len()\n}\n";
-    let plan = run("a.rs", text, 4, 4, "make").unwrap();
+    // though the slice comes from the raw pointer through a function of the file (std's
+    // `slice::from_raw_parts` called here would give an unbounded `'a`, see `lifetimes_tests`).
+    let text = "struct Len(usize);\nimpl Len {\n    fn get(&self) -> usize {\n        self.0\n    }\n}\nunsafe fn raw_parts<'a>(p: *const u8, n: usize) -> &'a [u8] {\n    std::slice::from_raw_parts(p, n)\n}\nunsafe fn view(ptr: *const u8, len: Len) -> usize {\n    let len2: Len = len;\n    let slice: &str = std::str::from_utf8_unchecked(raw_parts(ptr, len2.get()));\n    slice.len()\n}\n";
+    let plan = run("a.rs", text, 12, 12, "make").unwrap();
     assert!(
         has(
             &plan,
-            4,
+            12,
             Severity::Warning,
             "a borrow that Rust ties to `&len2`, borrowed at the call"
         ),

@@ -356,6 +356,18 @@ pub fn ref_binding_returned(name: &str, line: usize, new_name: &str) -> String {
     )
 }
 
+pub fn raw_pointer_lifetime(new_name: &str, returned: &str) -> String {
+    format!(
+        "`{new_name}` returns `{returned}`, a borrow made from a raw pointer that no input lends: its lifetime `'a` is unbounded, as `slice::from_raw_parts`'s is, and the caller's use decides it; check that the memory outlives that use"
+    )
+}
+
+pub fn once_closure_borrowed(name: &str, line: usize, new_name: &str) -> String {
+    format!(
+        "`{name}` (bound at line {line}) is an `impl FnOnce` and the code after the selection uses it too, so `{new_name}` takes it by reference, and an `impl FnOnce` cannot be called through a reference: it does not compile (E0507); leave the call out of the selection, or make the parameter `impl Fn`"
+    )
+}
+
 pub fn borrow_tied_to_argument(new_name: &str, returned: &str, argument: &str) -> String {
     format!(
         "`{new_name}` returns `{returned}`, a borrow that Rust ties to `&{argument}`, borrowed at the call: if the value does not come from `{argument}` or must outlive it, this will not compile; add a lifetime parameter to its signature"

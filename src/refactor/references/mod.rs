@@ -19,18 +19,17 @@ pub mod wording;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use tree_sitter::Tree;
 
 pub use self::locate::{Located, locate};
 pub use self::oracle::{Oracle, ServerReferences};
-use super::{Finding, RefactorError, Sources, map_in_parallel};
+use super::{Finding, ParsedFiles, RefactorError, Sources, map_in_parallel};
 use crate::edit::SourceFile;
 use crate::lang::Language;
 use crate::lang::calls::find_mentions;
-use crate::lang::refs::{
-    Doubt, Found, Reach, Resolver, Rewrite, Role, Target, TargetKind, Verdict,
-};
+use crate::lang::refs::{Doubt, Found, Reach, Rewrite, Role, Target, TargetKind, Verdict};
 use crate::lang::symbols::SymbolQuery;
 use crate::text::columns::Columns;
 use wording as w;
@@ -307,9 +306,50 @@ struct Candidate {
     file: SourceFile,
     /// word → offsets.
     words: BTreeMap<String, Vec<usize>>,
-    tree: Option<Tree>,
-    /// The words the tree was parsed around; `None` for a whole tree.
+    /// Parsed when first asked: a fact kept for the file's content may make it unneeded.
+    tree: OnceLock<Tree>,
+    /// The words the tree is parsed around; `None` for a whole tree.
     parsed_for: Option<BTreeSet<String>>,
+    /// Whether the tree to read the file through is decided (`parsed_for`).
+    planned: bool,
+}
+
+impl Candidate {
+    fn new(file: SourceFile) -> Candidate {
+        Candidate {
+            file,
+            words: BTreeMap::new(),
+            tree: OnceLock::new(),
+            parsed_for: None,
+            planned: false,
+        }
+    }
+
+    /// The tree the file is read through, parsed now if it was not: around `parsed_for` and
+    /// the context words, exactly that tree when `exact` (the facts asked of the store name it).
+    fn tree(&self, store: &dyn ParsedFiles, lang: Language, how: &Parsing) -> &Tree {
+        self.tree.get_or_init(|| match &self.parsed_for {
+            Some(words) => {
+                let words: Vec<&str> = words
+                    .iter()
+                    .map(String::as_str)
+                    .chain(how.context.unwrap_or(&[]).iter().copied())
+                    .collect();
+                match how.lazy {
+                    true => store.tree_around_words_exactly(lang, &self.file, &words),
+                    false => store.tree_around_words(lang, &self.file, &words),
+                }
+            }
+            None => store.tree_in_passing(lang, &self.file),
+        })
+    }
+}
+
+/// How the candidates' trees are made: around which context words, and whether only when a fact
+/// kept for the file does not answer (then each tree is exactly the one its words name).
+struct Parsing {
+    context: Option<&'static [&'static str]>,
+    lazy: bool,
 }
 
 fn project_references(
@@ -324,20 +364,19 @@ fn project_references(
     let mut gathered = Gathered::new(target);
     let mut reach = resolver.start(target, def_tree, &def_file.text);
     let mut candidates: BTreeMap<String, Candidate> = BTreeMap::new();
-    candidates.insert(
-        def_file.path.clone(),
-        Candidate {
-            file: def_file.clone(),
-            words: BTreeMap::new(),
-            tree: Some(def_tree.clone()),
-            parsed_for: None,
-        },
-    );
+    let mut own = Candidate::new(def_file.clone());
+    own.tree = OnceLock::from(def_tree.clone());
+    own.planned = true;
+    candidates.insert(def_file.path.clone(), own);
     let mut searched: BTreeSet<String> = BTreeSet::new();
     let mut pending: Vec<String> = vec![target.name.clone()];
     pending.extend(resolver.search_words(target));
-    let context = resolver.context_words(target);
     let asking = kept::Asking::new(store, target);
+    let context = resolver.context_words(target);
+    let how = Parsing {
+        context,
+        lazy: asking.keeps() && context.is_some() && resolver.learns_from_imports(target),
+    };
     for _ in 0..MAX_ROUNDS {
         pending.retain(|word| !searched.contains(word));
         pending.sort();
@@ -354,12 +393,9 @@ fn project_references(
                 if path == def_file.path {
                     continue;
                 }
-                let candidate = candidates.entry(path).or_insert_with(|| Candidate {
-                    file,
-                    words: BTreeMap::new(),
-                    tree: None,
-                    parsed_for: None,
-                });
+                let candidate = candidates
+                    .entry(path)
+                    .or_insert_with(|| Candidate::new(file));
                 candidate.words.insert(word.clone(), offsets);
             }
             searched.insert(word);
@@ -372,13 +408,21 @@ fn project_references(
                     .or_insert_with(|| crate::lang::calls::word_matches(&def_file.text, word));
             }
         }
-        parse_candidates(store, lang, &mut candidates, &searched, context);
+        plan_candidates(store, lang, &mut candidates, &searched, &how);
         let before = reach.clone();
         for (path, candidate) in &candidates {
-            if let Some(tree) = &candidate.tree {
-                pending.extend(learn(
-                    &asking, resolver, target, path, candidate, tree, &mut reach,
-                ));
+            let file = &candidate.file;
+            if how.lazy {
+                let tree = || candidate.tree(store, lang, &how);
+                let imports = asking.top_imports(file, candidate.parsed_for.as_ref(), || {
+                    resolver.top_imports(tree(), &file.text)
+                });
+                pending.extend(resolver.learn_from_imports(target, path, &imports, &mut reach));
+            } else {
+                // Not kept in the store: its question would hold the reach, which grows with
+                // every file learned from (a digest and a copy per file: quadratic).
+                let tree = candidate.tree(store, lang, &how);
+                pending.extend(resolver.learn(target, path, tree, &file.text, &mut reach));
             }
         }
         pending.retain(|word| !searched.contains(word));
@@ -391,9 +435,9 @@ fn project_references(
     let list: Vec<(&String, &Candidate)> = candidates.iter().collect();
     let reach_digest = kept::reach_digest(&reach);
     let judged = map_in_parallel(store, &list, &|(path, candidate)| {
-        let Some(tree) = &candidate.tree else {
+        if !candidate.planned {
             return Vec::new();
-        };
+        }
         let file = &candidate.file;
         let mut out = Vec::new();
         for (word, offsets) in &candidate.words {
@@ -401,7 +445,8 @@ fn project_references(
                 continue;
             }
             let parsed_for = candidate.parsed_for.as_ref();
-            let found = asking.judged(file, tree, parsed_for, &reach_digest, word, || {
+            let found = asking.judged(file, parsed_for, &reach_digest, word, || {
+                let tree = candidate.tree(store, lang, &how);
                 let too_deep =
                     crate::lang::refs::nests_deeper_than(tree, crate::lang::refs::MAX_NESTING);
                 if too_deep {
@@ -436,69 +481,33 @@ fn project_references(
     Ok(gathered)
 }
 
-/// What the file of `candidate` adds to `reach` (the words to search next): the file's lessons,
-/// kept per file content and tree, folded into the reach (a key holding the reach would grow
-/// with every file learned from: quadratic); or the language's learning in one go.
-fn learn(
-    asking: &kept::Asking<'_>,
-    resolver: &dyn Resolver,
-    target: &Target,
-    path: &str,
-    candidate: &Candidate,
-    tree: &Tree,
-    reach: &mut Reach,
-) -> Vec<String> {
-    let file = &candidate.file;
-    if let Some(kind) = resolver.lessons_kind(target) {
-        let parsed_for = candidate.parsed_for.as_ref();
-        let lessons = asking.lessons(file, tree, parsed_for, kind, || {
-            resolver.lessons(target, path, tree, &file.text)
-        });
-        if let Some(words) = resolver.fold(target, path, &lessons, reach) {
-            return words;
-        }
-    }
-    resolver.learn(target, path, tree, &file.text, reach)
-}
-
-/// Parses the candidates that have no tree yet: whole trees, or partial trees around the
-/// searched words and the context words, as the language asks.
-fn parse_candidates(
+/// Decides the tree of each candidate that has none yet (whole, or partial around the searched
+/// words and the context words, as the language asks) and parses them now unless the trees are
+/// lazy.
+fn plan_candidates(
     store: &dyn super::ParsedFiles,
     lang: Language,
     candidates: &mut BTreeMap<String, Candidate>,
     searched: &BTreeSet<String>,
-    context: Option<&'static [&'static str]>,
+    how: &Parsing,
 ) {
-    // No tree yet, or a partial one parsed before a word found later (an alias) was known.
-    let stale = |c: &Candidate| match (&c.tree, &c.parsed_for) {
-        (None, _) => true,
-        (Some(_), None) => false,
-        (Some(_), Some(parsed)) => c.words.keys().any(|w| !parsed.contains(w)),
+    // No tree yet, or a partial one planned before a word found later (an alias) was known.
+    let stale = |c: &Candidate| match (c.planned, &c.parsed_for) {
+        (false, _) => true,
+        (true, None) => false,
+        (true, Some(parsed)) => c.words.keys().any(|w| !parsed.contains(w)),
     };
-    let missing: Vec<(&String, &SourceFile)> = candidates
-        .iter()
-        .filter(|(_, c)| stale(c))
-        .map(|(p, c)| (p, &c.file))
-        .collect();
-    if missing.is_empty() {
-        return;
+    let mut missing: Vec<&Candidate> = Vec::new();
+    for candidate in candidates.values_mut().filter(|c| stale(c)) {
+        candidate.tree = OnceLock::new();
+        candidate.parsed_for = how.context.map(|_| searched.clone());
+        candidate.planned = true;
+        missing.push(candidate);
     }
-    let words: Vec<&str> = searched
-        .iter()
-        .map(String::as_str)
-        .chain(context.unwrap_or(&[]).iter().copied())
-        .collect();
-    let trees = map_in_parallel(store, &missing, &|(_, file)| match context {
-        Some(_) => store.tree_around_words(lang, file, &words),
-        None => store.tree_in_passing(lang, file),
-    });
-    let paths: Vec<String> = missing.iter().map(|(p, _)| (*p).clone()).collect();
-    for (path, tree) in paths.into_iter().zip(trees) {
-        if let Some(candidate) = candidates.get_mut(&path) {
-            candidate.tree = Some(tree);
-            candidate.parsed_for = context.map(|_| searched.clone());
-        }
+    if !how.lazy {
+        map_in_parallel(store, &missing, &|candidate| {
+            candidate.tree(store, lang, how);
+        });
     }
 }
 

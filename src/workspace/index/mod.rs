@@ -6,6 +6,7 @@
 
 mod build;
 mod disk;
+pub mod facts;
 mod format;
 mod postings;
 pub mod tokens;

@@ -4,21 +4,26 @@
 //! a new name where a rename would put it.
 
 mod judge;
-mod lessons;
 mod receiver;
 mod shape;
 mod target;
 mod view;
 
-use tree_sitter::Tree;
+use std::collections::BTreeSet;
+
+use tree_sitter::{Node, Tree};
 
 pub use target::absolute_module;
 
-use self::receiver::{class_defines, class_name};
+use self::receiver::{class_defines, class_is_owner, class_name};
 use self::view::View;
 use crate::lang::locals::Locals;
 use crate::lang::names::NameRole;
-use crate::lang::refs::{Bound, Found, Lessons, NoTarget, Reach, Resolver, Target, TargetKind};
+use crate::lang::python::imports::{imported_names, module_level_statements};
+use crate::lang::python::modules::module_parts;
+use crate::lang::refs::{
+    Bound, Found, NoTarget, Reach, Resolver, Target, TargetKind, TopImport, TopImports,
+};
 use crate::lang::{Language, node_text, up_from, walk_tree_with_ancestors};
 
 /// Python's [`Resolver`].
@@ -48,35 +53,32 @@ impl Resolver for PythonRefs {
         text: &str,
         reach: &mut Reach,
     ) -> Vec<String> {
-        match self.lessons_kind(target) {
-            Some(_) => lessons::fold(&python_lessons(target, path, tree, text), path, reach),
-            None => Vec::new(),
-        }
-    }
-
-    fn lessons_kind(&self, target: &Target) -> Option<&'static str> {
         match &target.kind {
-            TargetKind::Item => Some("imports"),
-            TargetKind::Member(_) => Some("classes"),
-            TargetKind::Local(_) => None,
+            TargetKind::Item => learn_reexports(path, &top_imports(tree, text), reach),
+            TargetKind::Member(_) => learn_subclasses(path, tree, text, reach),
+            TargetKind::Local(_) => Vec::new(),
         }
     }
 
-    fn lessons(&self, target: &Target, path: &str, tree: &Tree, text: &str) -> (Lessons, usize) {
-        let lessons = python_lessons(target, path, tree, text);
-        let bytes = lessons.bytes();
-        (std::sync::Arc::new(lessons), bytes)
+    fn learns_from_imports(&self, target: &Target) -> bool {
+        matches!(target.kind, TargetKind::Item)
     }
 
-    fn fold(
+    fn top_imports(&self, tree: &Tree, text: &str) -> TopImports {
+        top_imports(tree, text)
+    }
+
+    fn learn_from_imports(
         &self,
-        _target: &Target,
+        target: &Target,
         path: &str,
-        lessons: &Lessons,
+        imports: &TopImports,
         reach: &mut Reach,
-    ) -> Option<Vec<String>> {
-        let lessons = lessons.downcast_ref::<lessons::Lessons>()?;
-        Some(lessons::fold(lessons, path, reach))
+    ) -> Vec<String> {
+        match &target.kind {
+            TargetKind::Item => learn_reexports(path, imports, reach),
+            _ => Vec::new(),
+        }
     }
 
     fn search_words(&self, target: &Target) -> Vec<String> {
@@ -280,13 +282,88 @@ fn first_in_scope(
     found
 }
 
-/// What the file teaches for `target`'s kind ([`Resolver::lessons_kind`]: imports for an item,
-/// classes for a member).
-fn python_lessons(target: &Target, path: &str, tree: &Tree, text: &str) -> lessons::Lessons {
-    match &target.kind {
-        TargetKind::Member(_) => lessons::classes(tree, text, path),
-        _ => lessons::imports(tree, text),
+/// The `from m import …` statements at the module level of the file.
+fn top_imports(tree: &Tree, text: &str) -> TopImports {
+    let imports = module_level_statements(tree)
+        .into_iter()
+        .filter(|statement| statement.kind() == "import_from_statement")
+        .map(|statement| TopImport {
+            module: self::shape::from_module(statement, text).to_string(),
+            names: imported_names(statement, text),
+            star: is_star(statement),
+        })
+        .collect();
+    TopImports(imports)
+}
+
+/// `from m import name [as alias]` and `from m import *` at the top of a module that `reach`
+/// exports from: this module exports the target too. The aliases are new words.
+fn learn_reexports(path: &str, imports: &TopImports, reach: &mut Reach) -> Vec<String> {
+    use crate::lang::python::modules::import_names_module;
+    let here = module_parts(path);
+    let mut words = Vec::new();
+    for import in &imports.0 {
+        let module = import.module.as_str();
+        let mut gained: Vec<String> = Vec::new();
+        for (original, alias) in &import.names {
+            let exports = |(parts, names): (&Vec<String>, &BTreeSet<String>)| {
+                names.contains(original) && import_names_module(module, path, parts)
+            };
+            if reach.exports.iter().any(exports) {
+                gained.push(alias.clone().unwrap_or_else(|| original.clone()));
+            }
+        }
+        let named = |parts: &&Vec<String>| import_names_module(module, path, parts);
+        if import.star
+            && let Some(source) = reach.exports.keys().find(named)
+        {
+            let names = reach.exports.get(source).cloned().unwrap_or_default();
+            gained.extend(names.into_iter().filter(|n| !n.starts_with('_')));
+        }
+        for name in gained {
+            if reach
+                .exports
+                .entry(here.clone())
+                .or_default()
+                .insert(name.clone())
+            {
+                words.push(name);
+            }
+        }
     }
+    words
+}
+
+fn is_star(statement: Node<'_>) -> bool {
+    statement
+        .named_children(&mut statement.walk())
+        .any(|c| c.kind() == "wildcard_import")
+}
+
+/// Classes of the file deriving from an owner class: owners too. Their names are new words
+/// (their own subclasses, and their instances, are found through them).
+fn learn_subclasses(path: &str, tree: &Tree, text: &str, reach: &mut Reach) -> Vec<String> {
+    let view = View::build(tree, text, path);
+    let here = module_parts(path);
+    let mut words = Vec::new();
+    crate::lang::walk_tree(tree, |node| {
+        if node.kind() != "class_definition" {
+            return true;
+        }
+        let name = class_name(node, text).to_string();
+        let derives = node
+            .child_by_field_name("superclasses")
+            .is_some_and(|bases| {
+                bases
+                    .named_children(&mut bases.walk())
+                    .any(|base| class_is_owner(&view, reach, base, text) == Some(true))
+            });
+        if derives && reach.owners.insert((here.clone(), name.clone())) {
+            words.push(name);
+        }
+        true
+    });
+    words
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use super::shape::dotted_text;
 use super::view::{TopBinding, View};
 use crate::lang::node_text;
 use crate::lang::python::definitions;
-use crate::lang::python::modules::{import_names_module, module_parts};
+use crate::lang::python::modules::module_parts;
 use crate::lang::refs::Reach;
 
 /// Builtin types: a receiver of one of them is never a project class.
@@ -208,109 +208,58 @@ pub fn class_is_owner(
     expression: Node<'_>,
     text: &str,
 ) -> Option<bool> {
-    class_ref(view, expression, text).is_owner(reach, &view.path)
-}
-
-/// A class expression as its file alone reads it: what [`class_is_owner`] needs besides the
-/// reach. Plain data (a file's lessons keep it).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ClassRef {
-    /// The code does not say (not a dotted name, a name bound otherwise than by a class).
-    Unknown,
-    /// Never a project class: a builtin type, a module.
-    NotOwner,
-    /// `m.C` whose `m` names the module written `module` here.
-    InModule { module: String, name: String },
-    /// A class defined at the top of this file.
-    Here(String),
-    /// A name imported here: `from module import original [as name]`.
-    Imported { module: String, original: String },
-    /// A capitalized name nothing at the top of this file binds (no `*` import either).
-    Unbound(String),
-}
-
-/// What the class expression `expression` names, as far as its file (`view`) says.
-pub fn class_ref(view: &View, expression: Node<'_>, text: &str) -> ClassRef {
-    let Some(dotted) = dotted_text(expression, text) else {
-        return ClassRef::Unknown;
-    };
+    let dotted = dotted_text(expression, text)?;
     let (module, name) = match dotted.rsplit_once('.') {
         Some((module, name)) => (view.module_of(module), name.to_string()),
         None => (None, dotted.clone()),
     };
     if let Some(module) = module {
-        return ClassRef::InModule { module, name };
-    }
-    if dotted.contains('.') {
-        return ClassRef::Unknown;
-    }
-    if BUILTIN_TYPES.contains(&name.as_str()) {
-        return ClassRef::NotOwner;
-    }
-    match view.get(&name).last() {
-        Some(TopBinding::Defined { what: "class", .. }) => ClassRef::Here(name),
-        Some(TopBinding::Defined { .. }) => ClassRef::Unknown,
-        Some(TopBinding::From {
-            module, original, ..
-        }) => ClassRef::Imported {
-            module: module.clone(),
-            original: original.clone(),
-        },
-        Some(TopBinding::Module { .. }) => ClassRef::NotOwner,
-        None if starts_uppercase(&name) && view.stars.is_empty() => ClassRef::Unbound(name),
-        None => ClassRef::Unknown,
-    }
-}
-
-impl ClassRef {
-    /// Whether it is one of the owner classes of `reach`, read in the file at `path`:
-    /// `Some(true)`, `Some(false)` known not to be one, `None` when the code does not say.
-    pub fn is_owner(&self, reach: &Reach, path: &str) -> Option<bool> {
-        let owned = |module: &str, name: &str| {
+        return Some(
             reach
                 .owners
                 .iter()
-                .any(|(parts, n)| n == name && import_names_module(module, path, parts))
-        };
-        match self {
-            ClassRef::Unknown => None,
-            ClassRef::NotOwner => Some(false),
-            ClassRef::InModule { module, name } => Some(owned(module, name)),
-            ClassRef::Here(name) => {
-                let here = module_parts(path);
-                Some(
-                    reach
-                        .owners
-                        .iter()
-                        .any(|(parts, n)| n == name && *parts == here),
-                )
-            }
-            ClassRef::Imported { module, original } => {
-                if owned(module, original) {
-                    Some(true)
-                } else if starts_uppercase(original) {
-                    Some(false)
-                } else {
-                    None
-                }
-            }
-            ClassRef::Unbound(name) => {
-                if reach.owners.iter().any(|(_, n)| n == name) {
-                    // A class of the same name defined in a function or a conditional block here.
-                    None
-                } else {
-                    Some(false)
-                }
+                .any(|(parts, n)| *n == name && view.names_module(&module, parts)),
+        );
+    }
+    if dotted.contains('.') {
+        return None;
+    }
+    if BUILTIN_TYPES.contains(&name.as_str()) {
+        return Some(false);
+    }
+    match view.get(&name).last() {
+        Some(TopBinding::Defined { what: "class", .. }) => Some(
+            reach
+                .owners
+                .iter()
+                .any(|(parts, n)| *n == name && *parts == module_parts(&view.path)),
+        ),
+        Some(TopBinding::Defined { .. }) => None,
+        Some(TopBinding::From {
+            module, original, ..
+        }) => {
+            if reach
+                .owners
+                .iter()
+                .any(|(parts, n)| n == original && view.names_module(module, parts))
+            {
+                Some(true)
+            } else if starts_uppercase(original) {
+                Some(false)
+            } else {
+                None
             }
         }
-    }
-
-    /// Whether some reach could make it an owner class (`is_owner` answers `Some(true)`).
-    pub fn may_be_owner(&self) -> bool {
-        matches!(
-            self,
-            ClassRef::InModule { .. } | ClassRef::Here(_) | ClassRef::Imported { .. }
-        )
+        Some(TopBinding::Module { .. }) => Some(false),
+        None if starts_uppercase(&name) && view.stars.is_empty() => {
+            if reach.owners.iter().any(|(_, n)| *n == name) {
+                // A class of the same name defined in a function or a conditional block here.
+                None
+            } else {
+                Some(false)
+            }
+        }
+        None => None,
     }
 }
 

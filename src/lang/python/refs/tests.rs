@@ -12,11 +12,7 @@ fn reexports_through_init_and_star() {
     reach
         .exports
         .insert(vec!["pkg".into(), "b".into()], ["fill".to_string()].into());
-    let words = lessons::fold(
-        &lessons::imports(&tree, init),
-        "pkg/__init__.py",
-        &mut reach,
-    );
+    let words = learn_reexports("pkg/__init__.py", &top_imports(&tree, init), &mut reach);
     assert_eq!(words, ["dedent", "fill"]);
     assert_eq!(
         reach
@@ -36,8 +32,7 @@ fn subclasses_are_owners() {
     reach
         .owners
         .insert((vec!["fmt".into()], "Formatter".into()));
-    let lessons = lessons::classes(&tree, text, "app.py");
-    let words = lessons::fold(&lessons, "app.py", &mut reach);
+    let words = learn_subclasses("app.py", &tree, text, &mut reach);
     assert_eq!(words, ["A", "B"]);
 }
 

@@ -66,24 +66,6 @@ pub fn submodule(from: &str, name: &str) -> String {
     }
 }
 
-/// The exporting module (its parts) that a module written `module` in the file at `path` names,
-/// if any.
-pub fn export_named<'r>(reach: &'r Reach, path: &str, module: &str) -> Option<&'r Vec<String>> {
-    reach
-        .exports
-        .keys()
-        .find(|parts| import_names_module(module, path, parts))
-}
-
-/// Whether `module` (as written in the file at `path`) names a module through which the target
-/// is reached under `name`.
-pub fn exports_name(reach: &Reach, path: &str, module: &str, name: &str) -> bool {
-    reach
-        .exports
-        .iter()
-        .any(|(parts, names)| names.contains(name) && import_names_module(module, path, parts))
-}
-
 impl View {
     pub fn build(tree: &Tree, text: &str, path: &str) -> View {
         let mut view = View {
@@ -289,7 +271,14 @@ impl View {
     /// Whether `module` (as written here) names a module through which the target is reached
     /// under `name`.
     pub fn exports_name(&self, reach: &Reach, module: &str, name: &str) -> bool {
-        exports_name(reach, &self.path, module, name)
+        reach.exports.iter().any(|(parts, names)| {
+            names.contains(name) && import_names_module(module, &self.path, parts)
+        })
+    }
+
+    /// Whether `module` (as written here) is the module `parts`.
+    pub fn names_module(&self, module: &str, parts: &[String]) -> bool {
+        import_names_module(module, &self.path, parts)
     }
 }
 
