@@ -4,6 +4,7 @@
 //! read and searched exactly as the walk would (so the answer is the walk's, byte for byte). No
 //! index, or a broken one: `None`, and the walk answers (a broken one is noted on stderr once).
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -19,7 +20,18 @@ use crate::lang::Language;
 #[derive(Debug, Default)]
 pub struct Indexed {
     state: Mutex<State>,
+    /// The request the index was last brought up to date for: its other questions take the
+    /// index as it is (one `stat` of every file per request, not per word it searches).
+    refreshed_for: Mutex<Option<u64>>,
+    /// The candidates of the questions asked of the index as it is (forgotten whenever it
+    /// changes): a warm session's search does not decode every file's postings again.
+    answers: Mutex<HashMap<(Vec<Language>, String, Match), Candidates>>,
+    /// How many questions an answer remembered answered.
+    reused: std::sync::atomic::AtomicUsize,
 }
+
+/// How many answers [`Indexed`] remembers at most (then it starts again).
+const MAX_ANSWERS: usize = 4096;
 
 #[derive(Debug, Default)]
 enum State {
@@ -32,7 +44,8 @@ enum State {
 
 impl Indexed {
     /// The files of `langs` that can hold `word` as `how` asks, from an up-to-date index; `None`
-    /// when there is no usable index or it cannot answer for this word.
+    /// when there is no usable index or it cannot answer for this word. Within one `request`
+    /// (an id unique to it), the index is brought up to date for its first question only.
     pub fn candidates(
         &self,
         root: &Root,
@@ -40,10 +53,37 @@ impl Indexed {
         langs: &[Language],
         word: &str,
         how: Match,
+        request: Option<u64>,
     ) -> Option<Candidates> {
-        self.ask(root, max_bytes, word, |index| {
-            index.candidates(langs, word, how)
+        let key = (langs.to_vec(), word.to_string(), how);
+        self.ask(root, max_bytes, word, request, |index| {
+            let mut answers = self.answers.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(found) = answers.get(&key) {
+                self.reused
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                return Some(found.clone());
+            }
+            let found = index.candidates(langs, word, how)?;
+            if answers.len() >= MAX_ANSWERS {
+                answers.clear();
+            }
+            answers.insert(key, found.clone());
+            Some(found)
         })
+    }
+
+    /// How many questions were answered by an answer remembered.
+    #[cfg(test)]
+    pub fn answers_reused(&self) -> usize {
+        self.reused.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Forgets the answers of the index as it was (it changed, or was loaded or emptied).
+    fn forget_answers(&self) {
+        self.answers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
     }
 
     /// The index's answer to `candor calls word` over `langs`, from an up-to-date index; `None`
@@ -55,16 +95,19 @@ impl Indexed {
         langs: &[Language],
         word: &str,
     ) -> Option<CallsAnswer> {
-        self.ask(root, max_bytes, word, |index| index.calls_of(langs, word))
+        self.ask(root, max_bytes, word, None, |index| {
+            index.calls_of(langs, word)
+        })
     }
 
     /// `question` of the index brought up to date (loaded first if need be, saved when the
-    /// refresh changed it).
+    /// refresh changed it), unless it already was for the same `request`.
     fn ask<T>(
         &self,
         root: &Root,
         max_bytes: u64,
         word: &str,
+        request: Option<u64>,
         question: impl FnOnce(&Index) -> Option<T>,
     ) -> Option<T> {
         if !index::tokens::is_word(word) {
@@ -81,20 +124,31 @@ impl Indexed {
                 scanned = scan.and_then(|scan| scan.join().ok());
                 loaded
             });
+            self.forget_answers();
             *state = loaded_state(loaded, max_bytes, |e| eprintln!("candor: {e}"));
         }
         let State::Ready(index) = &mut *state else {
             return None;
         };
+        let mut refreshed_for = self.refreshed_for.lock().unwrap_or_else(|e| e.into_inner());
         if index.max_bytes != max_bytes {
             // Built with another size limit: what it holds of large files is not this one's.
             **index = Index::empty(max_bytes);
+            *refreshed_for = None;
+            self.forget_answers();
         }
+        if request.is_some() && *refreshed_for == request {
+            return question(index);
+        }
+        *refreshed_for = request;
         let scanned = scanned.unwrap_or_else(|| index::scan_files(root.path()));
-        if index::refresh_from(index, scanned, None).changed()
-            && let Err(e) = index::save(root, index)
-        {
-            eprintln!("candor: the index could not be saved ({e}); it is used as it is in memory");
+        if index::refresh_from(index, scanned, None).changed() {
+            self.forget_answers();
+            if let Err(e) = index::save(root, index) {
+                eprintln!(
+                    "candor: the index could not be saved ({e}); it is used as it is in memory"
+                );
+            }
         }
         question(index)
     }
@@ -115,6 +169,7 @@ impl Indexed {
     ) -> Option<Vec<String>> {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         if let State::Unread = *state {
+            self.forget_answers();
             *state = loaded_state(index::load(root), max_bytes, |_| {});
         }
         if build && let State::Absent = *state {
@@ -125,8 +180,10 @@ impl Indexed {
         };
         if index.max_bytes != max_bytes {
             **index = Index::empty(max_bytes);
+            self.forget_answers();
         }
         if index::refresh(index, root.path(), progress).changed() {
+            self.forget_answers();
             // Not saved: the list is right all the same, and the next save tries again.
             let _ = index::save(root, index);
         }
@@ -155,6 +212,7 @@ impl Indexed {
         let saved = index::save(root, &built);
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         if let State::Absent = *state {
+            self.forget_answers();
             *state = State::Ready(Box::new(built));
         }
         Some(saved.map(|()| files))

@@ -189,7 +189,7 @@ impl DiskSources {
         word: &str,
         cancel: &Cancel,
     ) -> Result<Mentioning, SourceError> {
-        self.mentioning_as(lang, word, Match::Substring, cancel)
+        self.mentioning_as(lang, word, Match::Substring, cancel, None)
     }
 
     /// The files of `lang` whose text holds `word` as `how` asks (a superset for
@@ -201,11 +201,15 @@ impl DiskSources {
         word: &str,
         how: Match,
         cancel: &Cancel,
+        request: Option<u64>,
     ) -> Result<Mentioning, SourceError> {
         pause_before_first_search();
         let mut mentioning = Mentioning::default();
         let max = self.limits.max_file_bytes;
-        let found = match self.index.candidates(&self.root, max, &[lang], word, how) {
+        let found = match self
+            .index
+            .candidates(&self.root, max, &[lang], word, how, request)
+        {
             Some(candidates) => super::indexed::containing(
                 &self.root,
                 &candidates,
@@ -254,7 +258,7 @@ impl DiskSources {
         word: &str,
         cancel: &Cancel,
     ) -> Result<WordSites, SourceError> {
-        let mentioning = self.mentioning_as(lang, word, Match::Whole, cancel)?;
+        let mentioning = self.mentioning_as(lang, word, Match::Whole, cancel, None)?;
         Ok(crate::refactor::sites_of(mentioning, word))
     }
 
@@ -503,7 +507,12 @@ pub struct SkipRecorder<'a> {
     cancel: Cancel,
     /// The answers of [`Sources::files_mentioning`] so far, by language and word.
     searched: Mutex<HashMap<(Language, String), Mentioning>>,
+    /// This request's id: the index is brought up to date for its first search only.
+    request: u64,
 }
+
+/// The id of the next request ([`SkipRecorder::new`]).
+static NEXT_REQUEST: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl<'a> SkipRecorder<'a> {
     pub fn new(inner: &'a DiskSources) -> SkipRecorder<'a> {
@@ -512,6 +521,7 @@ impl<'a> SkipRecorder<'a> {
             skipped: Mutex::new(BTreeMap::new()),
             cancel: Cancel::never(),
             searched: Mutex::new(HashMap::new()),
+            request: NEXT_REQUEST.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
 
@@ -521,7 +531,13 @@ impl<'a> SkipRecorder<'a> {
         if let Some(found) = self.searched.lock().ok().and_then(|s| s.get(&key).cloned()) {
             return Ok(found);
         }
-        let mentioning = self.inner.mentioning(lang, word, &self.cancel)?;
+        let mentioning = self.inner.mentioning_as(
+            lang,
+            word,
+            Match::Substring,
+            &self.cancel,
+            Some(self.request),
+        )?;
         if let Ok(mut searched) = self.searched.lock() {
             searched.insert(key, mentioning.clone());
         }
@@ -682,6 +698,48 @@ mod tests {
             next.word_sites(Language::Python, "helper").unwrap(),
             s.word_sites(Language::Python, "helper").unwrap()
         );
+    }
+
+    #[test]
+    fn a_request_brings_the_index_up_to_date_for_its_first_search_only() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.py"), "helper(1)\n").unwrap();
+        let s = sources(dir.path(), 1000);
+        assert!(s.indexed_source_files(true, None).is_some());
+        let paths = |m: &Mentioning| m.files.iter().map(|f| f.path.clone()).collect::<Vec<_>>();
+        let request = SkipRecorder::new(&s);
+        let first = request
+            .files_mentioning(Language::Python, "helper")
+            .unwrap();
+        assert_eq!(paths(&first), ["a.py"]);
+        // Written while the request runs: its other words are searched in the index as it was
+        // at its first search (no second `stat` of every file).
+        std::fs::write(dir.path().join("b.py"), "other(2)\n").unwrap();
+        let other = request.files_mentioning(Language::Python, "other").unwrap();
+        assert_eq!(paths(&other), Vec::<String>::new());
+        // The next request brings the index up to date, and so does a search outside a request.
+        let next = SkipRecorder::new(&s);
+        let found = next.files_mentioning(Language::Python, "other").unwrap();
+        assert_eq!(paths(&found), ["b.py"]);
+        std::fs::write(dir.path().join("c.py"), "other(3)\n").unwrap();
+        let outside = s
+            .mentioning(Language::Python, "other", &Cancel::never())
+            .unwrap();
+        assert_eq!(paths(&outside), ["b.py", "c.py"]);
+        // Another request of the same word, nothing changed since (the files old enough for
+        // their stamps to be trusted): the index's answer is remembered, not worked out again.
+        for name in ["a.py", "b.py", "c.py"] {
+            age(&dir.path().join(name), 60);
+        }
+        let warm = SkipRecorder::new(&s);
+        let found = warm.files_mentioning(Language::Python, "other").unwrap();
+        let reused = s.index.answers_reused();
+        let again = SkipRecorder::new(&s);
+        assert_eq!(
+            again.files_mentioning(Language::Python, "other").unwrap(),
+            found
+        );
+        assert_eq!(s.index.answers_reused(), reused + 1);
     }
 
     #[test]

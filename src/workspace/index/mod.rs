@@ -69,7 +69,7 @@ pub(crate) enum Held {
 }
 
 /// How a name must occur in a file for the file to be a candidate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Match {
     /// As a whole word (`word_matches`).
     Whole,
