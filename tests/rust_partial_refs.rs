@@ -27,7 +27,18 @@ const CRATES: &[&str] = &[
 /// How many definitions per crate are searched (the ones named in the most files first).
 const NAMES_PER_CRATE: usize = 45;
 
+/// The registry crates of `CRATES` that are present (at least one, or the test cannot mean
+/// anything: it fails).
 fn registry_crates() -> Vec<PathBuf> {
+    let found = present_registry_crates();
+    assert!(
+        !found.is_empty(),
+        "none of {CRATES:?} under $CARGO_HOME/registry/src: fetch them with `cargo fetch`"
+    );
+    found
+}
+
+fn present_registry_crates() -> Vec<PathBuf> {
     let home = std::env::var_os("CARGO_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")))
@@ -92,37 +103,47 @@ fn definitions(files: &BTreeMap<String, String>) -> Vec<(String, String, usize)>
     out
 }
 
+/// A crate's files as the engine's in-memory sources.
+fn memory_sources(files: &BTreeMap<String, String>) -> MemorySources {
+    let mut sources = MemorySources::new();
+    for (path, text) in files {
+        sources = sources.with(path, text);
+    }
+    sources
+}
+
+/// The first `NAMES_PER_CRATE` definitions whose name the most files mention: the searches that
+/// read the most.
+fn most_mentioned<'a>(
+    files: &BTreeMap<String, String>,
+    defined: &'a [(String, String, usize)],
+) -> Vec<&'a (String, String, usize)> {
+    let mut mentions: BTreeMap<&str, usize> = BTreeMap::new();
+    for (_, name, _) in defined {
+        let count = files
+            .values()
+            .filter(|t| !word_matches(t, name).is_empty())
+            .count();
+        mentions.insert(name, count);
+    }
+    let mut chosen: Vec<&(String, String, usize)> = defined.iter().collect();
+    chosen.sort_by_key(|(path, name, line)| {
+        (usize::MAX - mentions[name.as_str()], path.clone(), *line)
+    });
+    chosen.truncate(NAMES_PER_CRATE);
+    chosen
+}
+
 #[test]
 fn the_rust_judge_answers_on_partial_trees_as_on_full_trees_over_real_crates() {
     let crates = registry_crates();
-    assert!(
-        !crates.is_empty(),
-        "none of {CRATES:?} under $CARGO_HOME/registry/src: fetch them with `cargo fetch`"
-    );
     let (mut compared, mut partial_trees, mut with_references) = (0usize, 0usize, 0usize);
     for dir in &crates {
         let mut files = BTreeMap::new();
         rust_files(&dir.join("src"), dir, &mut files);
-        let mut sources = MemorySources::new();
-        for (path, text) in &files {
-            sources = sources.with(path, text);
-        }
-        // The definitions whose name the most files mention: the searches that read the most.
-        let mut mentions: BTreeMap<&str, usize> = BTreeMap::new();
+        let sources = memory_sources(&files);
         let defined = definitions(&files);
-        let names: BTreeSet<&str> = defined.iter().map(|(_, n, _)| n.as_str()).collect();
-        for name in &names {
-            let count = files
-                .values()
-                .filter(|t| !word_matches(t, name).is_empty())
-                .count();
-            mentions.insert(name, count);
-        }
-        let mut chosen: Vec<&(String, String, usize)> = defined.iter().collect();
-        chosen.sort_by_key(|(path, name, line)| {
-            (usize::MAX - mentions[name.as_str()], path.clone(), *line)
-        });
-        chosen.truncate(NAMES_PER_CRATE);
+        let chosen = most_mentioned(&files, &defined);
         for (path, name, line) in chosen {
             let request = ReferencesRequest {
                 file: path.clone(),
@@ -191,10 +212,6 @@ fn member_sites_on_trees_around_the_names_are_those_of_full_trees_over_real_crat
     // the old and the new name on trees of the statements around them.
     use candor::lang::rust::members::member_sites;
     let crates = registry_crates();
-    assert!(
-        !crates.is_empty(),
-        "none of {CRATES:?} in the cargo registry"
-    );
     let (mut partial_trees, mut sites) = (0usize, 0usize);
     for dir in &crates {
         let mut files = BTreeMap::new();
@@ -275,33 +292,14 @@ fn the_checks_of_patterns_and_imports_read_around_the_edits_as_the_whole_files_o
     use candor::lang::rust::imports::use_paths;
     use candor::refactor::{RenameRequest, Request};
     let crates = registry_crates();
-    assert!(
-        !crates.is_empty(),
-        "none of {CRATES:?} in the cargo registry"
-    );
     let (mut renames, mut changes_compared, mut leaves, mut edits, mut refusals) =
         (0usize, 0, 0, 0, 0);
     for dir in &crates {
         let mut files = BTreeMap::new();
         rust_files(&dir.join("src"), dir, &mut files);
-        let mut sources = MemorySources::new();
-        for (path, text) in &files {
-            sources = sources.with(path, text);
-        }
-        let mut mentions: BTreeMap<&str, usize> = BTreeMap::new();
+        let sources = memory_sources(&files);
         let defined = definitions(&files);
-        for (_, name, _) in &defined {
-            let count = files
-                .values()
-                .filter(|t| !word_matches(t, name).is_empty())
-                .count();
-            mentions.insert(name, count);
-        }
-        let mut chosen: Vec<&(String, String, usize)> = defined.iter().collect();
-        chosen.sort_by_key(|(path, name, line)| {
-            (usize::MAX - mentions[name.as_str()], path.clone(), *line)
-        });
-        chosen.truncate(NAMES_PER_CRATE);
+        let chosen = most_mentioned(&files, &defined);
         // Each name renamed to a fresh name, and the first ones to the next chosen name too (a
         // new name bound where the rename writes it: refused, by what binds it, on either tree).
         let renames_of = chosen
