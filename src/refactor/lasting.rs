@@ -10,6 +10,8 @@ use std::sync::Arc;
 use super::sources::{Fact, ParsedFiles};
 use crate::lang::refs::{Doubt, Found, Rewrite, Role, TopImport, TopImports, Verdict};
 use crate::refactor::{Finding, Severity};
+use crate::text::leb128;
+pub use crate::text::leb128::Reader;
 
 /// The version of the facts' encodings: part of every key on disk, so a candor that encodes a
 /// fact differently never reads another's.
@@ -48,10 +50,10 @@ impl<T: Lasting> Codec for CodecOf<T> {
     }
 
     fn decode(&self, bytes: &[u8]) -> Option<(Fact, usize)> {
-        let mut reader = Reader { bytes, at: 0 };
+        let mut reader = Reader::new(bytes);
         let value = T::decode(&mut reader)?;
         // Every byte read: a longer entry is not this value.
-        if reader.at != bytes.len() {
+        if !reader.is_at_end() {
             return None;
         }
         let memory = value.memory();
@@ -113,66 +115,17 @@ pub fn decode_all<T: Lasting>(bytes: &[u8]) -> Option<T> {
     Arc::try_unwrap(fact.downcast::<T>().ok()?).ok()
 }
 
-/// Bytes being written: unsigned numbers in LEB128, strings with their length.
+/// Bytes being written: unsigned numbers and strings, as [`leb128`] writes them.
 #[derive(Debug, Default)]
 pub struct Bytes(pub Vec<u8>);
 
 impl Bytes {
-    pub fn num(&mut self, mut n: u64) {
-        loop {
-            let byte = (n & 0x7f) as u8;
-            n >>= 7;
-            if n == 0 {
-                self.0.push(byte);
-                return;
-            }
-            self.0.push(byte | 0x80);
-        }
+    pub fn num(&mut self, n: u64) {
+        leb128::put(&mut self.0, n);
     }
 
     pub fn str(&mut self, s: &str) {
-        self.num(s.len() as u64);
-        self.0.extend_from_slice(s.as_bytes());
-    }
-}
-
-/// Bytes being read back; every method is `None` past the end or on a malformed value.
-#[derive(Debug)]
-pub struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Reader<'a> {
-    pub fn num(&mut self) -> Option<u64> {
-        let mut n: u64 = 0;
-        for shift in (0..64).step_by(7) {
-            let byte = *self.bytes.get(self.at)?;
-            self.at += 1;
-            n |= u64::from(byte & 0x7f).checked_shl(shift)?;
-            if byte & 0x80 == 0 {
-                return Some(n);
-            }
-        }
-        None
-    }
-
-    pub fn usize(&mut self) -> Option<usize> {
-        usize::try_from(self.num()?).ok()
-    }
-
-    pub fn str(&mut self) -> Option<&'a str> {
-        let len = self.usize()?;
-        let end = self.at.checked_add(len)?;
-        let s = std::str::from_utf8(self.bytes.get(self.at..end)?).ok()?;
-        self.at = end;
-        Some(s)
-    }
-
-    /// A count of items that each take at least one byte (so a bad count cannot reserve much).
-    pub fn count(&mut self) -> Option<usize> {
-        let n = self.usize()?;
-        (n <= self.bytes.len() - self.at).then_some(n)
+        leb128::put_bytes(&mut self.0, s.as_bytes());
     }
 }
 

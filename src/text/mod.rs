@@ -4,6 +4,7 @@
 //! [`surgery`].
 
 pub mod columns;
+pub mod leb128;
 pub mod normalize;
 pub mod surgery;
 

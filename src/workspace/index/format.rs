@@ -4,6 +4,7 @@
 
 use super::postings::Postings;
 use super::{Entry, Held, Index};
+use crate::text::leb128::{Reader, put, put_bytes};
 use crate::workspace::store::Stamp;
 
 const MAGIC: &[u8; 8] = b"CANDORIX";
@@ -72,7 +73,7 @@ pub fn decode(bytes: &[u8]) -> Result<Index, FormatError> {
     if body.len() as u64 != len || sha256(body)[..] != bytes[20..52] {
         return Err(FormatError::Corrupt);
     }
-    body_of(&mut Reader { bytes: body, at: 0 }).ok_or(FormatError::Corrupt)
+    body_of(&mut Reader::new(body)).ok_or(FormatError::Corrupt)
 }
 
 fn body_of(r: &mut Reader<'_>) -> Option<Index> {
@@ -121,64 +122,12 @@ fn body_of(r: &mut Reader<'_>) -> Option<Index> {
         };
         index.files.insert(path, entry);
     }
-    (r.at == r.bytes.len()).then_some(index)
+    r.is_at_end().then_some(index)
 }
 
 fn sha256(bytes: &[u8]) -> [u8; 32] {
     use sha2::Digest;
     sha2::Sha256::digest(bytes).into()
-}
-
-/// LEB128.
-pub(super) fn put(out: &mut Vec<u8>, mut n: u64) {
-    loop {
-        let byte = (n & 0x7f) as u8;
-        n >>= 7;
-        if n == 0 {
-            out.push(byte);
-            return;
-        }
-        out.push(byte | 0x80);
-    }
-}
-
-fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
-    put(out, bytes.len() as u64);
-    out.extend_from_slice(bytes);
-}
-
-pub(super) struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Reader<'a> {
-    pub(super) fn new(bytes: &'a [u8]) -> Reader<'a> {
-        Reader { bytes, at: 0 }
-    }
-
-    pub(super) fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        let slice = self.bytes.get(self.at..self.at.checked_add(n)?)?;
-        self.at += n;
-        Some(slice)
-    }
-
-    pub(super) fn num(&mut self) -> Option<u64> {
-        let mut n = 0u64;
-        for shift in (0..64).step_by(7) {
-            let byte = self.take(1)?[0];
-            n |= u64::from(byte & 0x7f) << shift;
-            if byte & 0x80 == 0 {
-                return Some(n);
-            }
-        }
-        None
-    }
-
-    fn bytes(&mut self) -> Option<&'a [u8]> {
-        let len = usize::try_from(self.num()?).ok()?;
-        self.take(len)
-    }
 }
 
 #[cfg(test)]

@@ -3,8 +3,8 @@
 //! ([`tokens::CALL`] without [`tokens::UNSURE`]), the length of its calls' bytes — and read in
 //! place when a question asks, so loading the index allocates nothing per posting. Pure.
 
-use super::format::{Reader, put};
 use super::tokens;
+use crate::text::leb128::{Reader, put};
 
 /// One file's postings.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
