@@ -86,6 +86,29 @@ impl Indexed {
             .clear();
     }
 
+    /// Puts what was loaded in place of the index not read yet ([`loaded_state`]).
+    fn take_loaded(
+        &self,
+        state: &mut State,
+        loaded: Result<Option<Index>, index::LoadError>,
+        max_bytes: u64,
+        note: impl Fn(&dyn std::fmt::Display),
+    ) {
+        self.forget_answers();
+        *state = loaded_state(loaded, max_bytes, note);
+    }
+
+    /// Empties `index` when it was built with another size limit (what it holds of large files
+    /// is not this one's); whether it did.
+    fn empty_if_other_limit(&self, index: &mut Index, max_bytes: u64) -> bool {
+        if index.max_bytes == max_bytes {
+            return false;
+        }
+        *index = Index::empty(max_bytes);
+        self.forget_answers();
+        true
+    }
+
     /// The index's answer to `candor calls word` over `langs`, from an up-to-date index; `None`
     /// when there is no usable index or it cannot answer for this word.
     pub fn calls(
@@ -124,18 +147,14 @@ impl Indexed {
                 scanned = scan.and_then(|scan| scan.join().ok());
                 loaded
             });
-            self.forget_answers();
-            *state = loaded_state(loaded, max_bytes, |e| eprintln!("candor: {e}"));
+            self.take_loaded(&mut state, loaded, max_bytes, |e| eprintln!("candor: {e}"));
         }
         let State::Ready(index) = &mut *state else {
             return None;
         };
         let mut refreshed_for = self.refreshed_for.lock().unwrap_or_else(|e| e.into_inner());
-        if index.max_bytes != max_bytes {
-            // Built with another size limit: what it holds of large files is not this one's.
-            **index = Index::empty(max_bytes);
+        if self.empty_if_other_limit(index, max_bytes) {
             *refreshed_for = None;
-            self.forget_answers();
         }
         if request.is_some() && *refreshed_for == request {
             return question(index);
@@ -169,8 +188,7 @@ impl Indexed {
     ) -> Option<Vec<String>> {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         if let State::Unread = *state {
-            self.forget_answers();
-            *state = loaded_state(index::load(root), max_bytes, |_| {});
+            self.take_loaded(&mut state, index::load(root), max_bytes, |_| {});
         }
         if build && let State::Absent = *state {
             *state = State::Ready(Box::new(Index::empty(max_bytes)));
@@ -178,10 +196,7 @@ impl Indexed {
         let State::Ready(index) = &mut *state else {
             return None;
         };
-        if index.max_bytes != max_bytes {
-            **index = Index::empty(max_bytes);
-            self.forget_answers();
-        }
+        self.empty_if_other_limit(index, max_bytes);
         if index::refresh(index, root.path(), progress).changed() {
             self.forget_answers();
             // Not saved: the list is right all the same, and the next save tries again.
@@ -200,7 +215,8 @@ impl Indexed {
         {
             let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
             if let State::Unread = *state {
-                *state = loaded_state(index::load(root), max_bytes, |e| eprintln!("candor: {e}"));
+                let loaded = index::load(root);
+                self.take_loaded(&mut state, loaded, max_bytes, |e| eprintln!("candor: {e}"));
             }
             if !matches!(*state, State::Absent) {
                 return None;
