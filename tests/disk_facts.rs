@@ -304,13 +304,27 @@ fn another_build_of_candor_does_not_read_the_facts_this_one_wrote() {
     // can tell, whose engine may answer otherwise.
     let other = root.join(".candor/other-candor");
     std::fs::copy(common::candor_bin(), &other).unwrap();
-    let out = Command::new(&other)
-        .args(["call", RENAME.0, RENAME.1, "--root", root.to_str().unwrap()])
-        .env("CANDOR_BACKEND", "tree-sitter")
-        .env("CANDOR_STORE_STATS", "1")
-        .env("XDG_CONFIG_HOME", root.join(".candor/no-user-config"))
-        .output()
-        .unwrap();
+    let run = || {
+        Command::new(&other)
+            .args(["call", RENAME.0, RENAME.1, "--root", root.to_str().unwrap()])
+            .env("CANDOR_BACKEND", "tree-sitter")
+            .env("CANDOR_STORE_STATS", "1")
+            .env("XDG_CONFIG_HOME", root.join(".candor/no-user-config"))
+            .output()
+    };
+    // A test running beside this one may fork while the copy's write handle is open: the child
+    // holds it until it execs, and running the copy meanwhile fails with "text file busy".
+    let mut out = run();
+    for _ in 0..100 {
+        match &out {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                out = run();
+            }
+            _ => break,
+        }
+    }
+    let out = out.unwrap();
     let stats = stats_of(&String::from_utf8_lossy(&out.stderr));
     assert_eq!(out.stdout, without);
     assert_eq!(stats.read, 0, "{stats:?}");
