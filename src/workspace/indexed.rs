@@ -265,8 +265,30 @@ fn loaded_state(
 /// it is a regular file), or the decoded file the store kept for the stamp it has now.
 #[derive(Debug)]
 pub enum Found {
-    Read(Vec<u8>, Option<Stamp>),
+    Read(Read),
     Kept(SourceFile),
+}
+
+/// A file's bytes as read.
+#[derive(Debug)]
+pub struct Read {
+    pub bytes: Vec<u8>,
+    /// Its stamp seen just before the read, when it is a regular file.
+    pub stamp: Option<Stamp>,
+    /// The sha256 the index holds for them, when the file had the index's trusted stamp once
+    /// read (then they are the bytes the index hashed).
+    pub sha256: Option<[u8; 32]>,
+}
+
+impl Read {
+    /// Bytes read with nothing known of them.
+    pub fn bytes(bytes: Vec<u8>) -> Found {
+        Found::Read(Read {
+            bytes,
+            stamp: None,
+            sha256: None,
+        })
+    }
 }
 
 /// What the walk's `files_containing` gives for `word`, for the candidate files only: each read
@@ -285,10 +307,8 @@ pub fn containing(
 ) -> Vec<(PathBuf, Result<Found, String>)> {
     use rayon::prelude::*;
     let finder = memchr::memmem::Finder::new(word.as_bytes());
-    let mut found: Vec<_> = candidates
-        .paths
-        .par_iter()
-        .flat_map_iter(|path| {
+    let mut found: Vec<_> = (candidates.paths.par_iter().enumerate())
+        .flat_map_iter(|(at, path)| {
             let absolute = root.path().join(path);
             if cancel.is_cancelled() {
                 return Vec::new();
@@ -297,7 +317,7 @@ pub fn containing(
                 let linked = walk::linked_outside(root.path(), &absolute, lang, &finder, max_bytes);
                 return linked
                     .into_iter()
-                    .map(|(path, bytes)| (path, bytes.map(|b| Found::Read(b, None))))
+                    .map(|(path, bytes)| (path, bytes.map(Read::bytes)))
                     .collect();
             }
             if !Language::from_path(path).is_some_and(|l| l == lang) {
@@ -314,9 +334,21 @@ pub fn containing(
                     Some(_) => vec![(absolute, Ok(Found::Kept(file)))],
                 };
             }
-            match walk::read_limited(&absolute, max_bytes) {
-                Ok(bytes) if finder.find(&bytes).is_none() => Vec::new(),
-                result => vec![(absolute, result.map(|b| Found::Read(b, stamp)))],
+            match walk::read_limited_stamped(&absolute, max_bytes) {
+                Ok((bytes, _)) if finder.find(&bytes).is_none() => Vec::new(),
+                Ok((bytes, after)) => {
+                    let known = candidates.known.get(at).copied().flatten();
+                    let sha256 = known
+                        .filter(|(trusted, _)| after == Some(*trusted))
+                        .map(|(_, sha256)| sha256);
+                    let read = Read {
+                        bytes,
+                        stamp,
+                        sha256,
+                    };
+                    vec![(absolute, Ok(Found::Read(read)))]
+                }
+                Err(e) => vec![(absolute, Err(e))],
             }
         })
         .collect();

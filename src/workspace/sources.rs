@@ -221,7 +221,7 @@ impl DiskSources {
             ),
             None => walk::files_containing(self.root.path(), lang, word, max, cancel)
                 .into_iter()
-                .map(|(path, bytes)| (path, bytes.map(|b| Found::Read(b, None))))
+                .map(|(path, bytes)| (path, bytes.map(super::indexed::Read::bytes)))
                 .collect(),
         };
         cancel.check().map_err(|e| cancelled(word, e))?;
@@ -232,8 +232,17 @@ impl DiskSources {
             match found {
                 Err(reason) => mentioning.skipped.push((relative, reason)),
                 Ok(Found::Kept(file)) => mentioning.files.push(file),
-                Ok(Found::Read(bytes, stamp)) => {
-                    match SourceFile::from_bytes(relative.clone(), &bytes) {
+                Ok(Found::Read(read)) => {
+                    let (bytes, stamp) = (&read.bytes, read.stamp);
+                    let decoded = match read.sha256 {
+                        Some(sha256) => SourceFile::from_hashed_bytes(
+                            relative.clone(),
+                            bytes,
+                            hex::encode(sha256),
+                        ),
+                        None => SourceFile::from_bytes(relative.clone(), bytes),
+                    };
+                    match decoded {
                         Ok(file) => {
                             if stamp.is_some() {
                                 self.keep_read(stamp, bytes.len(), &file);
@@ -639,7 +648,12 @@ mod tests {
         age(&a, 60);
         let s = sources(dir.path(), 1000);
         assert!(s.indexed_source_files(true, None).is_some());
-        let text = |m: &Mentioning| m.files.iter().map(|f| f.text.clone()).collect::<Vec<_>>();
+        let text = |m: &Mentioning| {
+            m.files
+                .iter()
+                .map(|f| f.text.to_string())
+                .collect::<Vec<_>>()
+        };
         let first = s
             .mentioning(Language::Python, "helper", &Cancel::never())
             .unwrap();

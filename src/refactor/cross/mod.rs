@@ -155,7 +155,7 @@ impl<'a> Project<'a> {
         };
         let file = SourceFile {
             path: change.path.clone(),
-            text: text.clone(),
+            text: text.as_str().into(),
             bom: change.bom,
             sha256: sha256.clone(),
         };
@@ -213,7 +213,7 @@ impl<'a> Project<'a> {
             (Some(sha256), false) => {
                 let before = SourceFile {
                     path: change.path.clone(),
-                    text: change.before.clone(),
+                    text: change.before.as_str().into(),
                     bom: change.bom,
                     sha256: sha256.clone(),
                 };
@@ -298,7 +298,7 @@ impl<'a> Project<'a> {
             .map(|m| m.files)
             .unwrap_or_default()
             .into_iter()
-            .map(|f: SourceFile| (f.path, f.text))
+            .map(|f: SourceFile| (f.path, f.text.to_string()))
             .collect();
         for change in self.changes {
             if Language::from_path(&change.path) != Some(self.lang) {

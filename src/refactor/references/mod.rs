@@ -227,7 +227,7 @@ impl Gathered {
                 let counter = match &mut columns {
                     Some((at, counter)) if *at == path => counter,
                     slot => {
-                        let text = files.get(&path).map_or("", |f| f.text.as_str());
+                        let text = files.get(&path).map_or("", |f| &*f.text);
                         &mut slot.insert((path.clone(), Columns::new(text))).1
                     }
                 };

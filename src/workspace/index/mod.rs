@@ -87,6 +87,10 @@ pub struct Candidates {
     pub links: Vec<String>,
     /// How many regular files of the languages the index lists (what the walk would visit).
     pub walked: usize,
+    /// For each path, the stamp the index trusts it with and the sha256 of its content then
+    /// (`None` for a link, a file it does not see into, or one changed just before it was
+    /// indexed): a file that still has this stamp after it is read has this content.
+    pub known: Vec<Option<(Stamp, [u8; 32])>>,
 }
 
 /// The index's answer to `candor calls NAME`.
@@ -195,6 +199,7 @@ impl Index {
             if let Held::Link = entry.held {
                 found.paths.push(path.clone());
                 found.links.push(path.clone());
+                found.known.push(None);
                 continue;
             }
             if !Language::from_path(path).is_some_and(|l| langs.contains(&l)) {
@@ -207,6 +212,10 @@ impl Index {
             };
             if holds {
                 found.paths.push(path.clone());
+                let trusted = matches!(entry.held, Held::Text(_)) && !entry.racy;
+                found
+                    .known
+                    .push(trusted.then_some((entry.stamp, entry.sha256)));
             }
         }
         Some(found)
