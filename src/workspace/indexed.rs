@@ -355,3 +355,75 @@ pub fn containing(
     found.sort_by(|a, b| a.0.cmp(&b.0));
     found
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn age(path: &std::path::Path, secs_ago: u64) {
+        let when = std::time::SystemTime::now() - std::time::Duration::from_secs(secs_ago);
+        let file = std::fs::File::options().write(true).open(path).unwrap();
+        file.set_modified(when).unwrap();
+    }
+
+    fn sha(text: &str) -> [u8; 32] {
+        let hex = crate::edit::sha256_hex(text.as_bytes());
+        hex::decode(hex).unwrap().try_into().unwrap()
+    }
+
+    #[test]
+    fn a_candidate_read_with_the_stamp_the_index_trusts_takes_its_hash_from_the_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = [
+            ("a.py", "helper(1)\n"),
+            ("b.py", "helper(2)\n"),
+            ("c.py", "helper(3)\n"),
+        ];
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        // c.py was changed just before the index was built: its stamp is not trusted.
+        age(&dir.path().join("a.py"), 60);
+        age(&dir.path().join("b.py"), 60);
+        let root = Root::new(dir.path()).unwrap();
+        let mut built = Index::empty(1000);
+        index::refresh(&mut built, root.path(), None);
+        index::save(&root, &built).unwrap();
+
+        let indexed = Indexed::default();
+        let langs = [Language::Python];
+        let candidates = indexed
+            .candidates(&root, 1000, &langs, "helper", index::Match::Whole, None)
+            .expect("the index answers");
+        // b.py changes after the question's refresh, before it is read (same size, another
+        // mtime): its bytes are not the ones the index hashed.
+        std::fs::write(dir.path().join("b.py"), "helper(4)\n").unwrap();
+        age(&dir.path().join("b.py"), 30);
+        let store = Store::new(1 << 20);
+        let found = containing(
+            &root,
+            &candidates,
+            Language::Python,
+            "helper",
+            1000,
+            &store,
+            &Cancel::never(),
+        );
+        let taken: Vec<(String, Option<[u8; 32]>)> = found
+            .into_iter()
+            .map(|(path, found)| {
+                let name = path.file_name().unwrap().to_string_lossy().to_string();
+                match found {
+                    Ok(Found::Read(read)) => (name, read.sha256),
+                    other => panic!("{name}: {other:?}"),
+                }
+            })
+            .collect();
+        let expected = [
+            ("a.py".to_string(), Some(sha("helper(1)\n"))),
+            ("b.py".to_string(), None),
+            ("c.py".to_string(), None),
+        ];
+        assert_eq!(taken, expected);
+    }
+}
