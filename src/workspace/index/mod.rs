@@ -194,6 +194,11 @@ impl Index {
             return None;
         }
         let wanted = self.wanted(word, how);
+        eprintln!(
+            "DEBUG candidates {word} {how:?} last={:?} n={}",
+            wanted.last,
+            self.vocab.len()
+        );
         let mut found = Candidates::default();
         for (path, entry) in &self.files {
             if let Held::Link = entry.held {
@@ -221,17 +226,13 @@ impl Index {
         Some(found)
     }
 
-    /// For each word id, whether a file holding it holds `word` as `how` asks.
-    fn wanted(&self, word: &str, how: Match) -> Vec<bool> {
-        let mut wanted = vec![false; self.vocab.len()];
-        let ids = match how {
+    /// The word ids a file holding `word` as `how` asks holds one of.
+    fn wanted(&self, word: &str, how: Match) -> postings::Wanted {
+        let ids: Vec<u32> = match how {
             Match::Whole => self.vocab.position(word).into_iter().collect(),
             Match::Substring => self.vocab.contained(word),
         };
-        for id in ids {
-            wanted[id as usize] = true;
-        }
-        wanted
+        postings::Wanted::new(self.vocab.len(), ids)
     }
 
     /// What the index knows of the calls of `word` in the files of `langs` (`None` when it
