@@ -66,6 +66,13 @@ pub fn check(
     existing: &[Finding],
 ) -> Vec<Finding> {
     let project = Project::new(lang, changes, sources);
+    let names = match request {
+        Request::Rename(r) if members::asks_trees(lang, r) => {
+            Some([r.symbol.name.as_str(), r.new_name.as_str()])
+        }
+        _ => None,
+    };
+    project.prepare_trees_around_edits(names);
     let mut findings = match request {
         Request::Inline(r) => {
             let mut found = inline::check(&project, r);
