@@ -580,7 +580,7 @@ fn check_plan(sources: &MemorySources, plan: &refactor::Plan) -> Result<(), Stri
         }
         match (change.kind, sources.files.get(path)) {
             (ChangeKind::Modify, Some(source)) => {
-                if change.before != source.text
+                if change.before.as_str() != &*source.text
                     || change.sha256_before.as_deref() != Some(source.sha256.as_str())
                     || change.bom != source.bom
                 {

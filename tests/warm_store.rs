@@ -283,3 +283,50 @@ fn a_rust_verdict_that_read_a_reexport_is_not_reused_once_the_reexport_changed()
     let fresh = rename(&self::engine(dir.path()), "assist");
     assert_eq!(second["data"], fresh["data"]);
 }
+
+/// A crate whose `Shape::is_empty` (a method of no trait) is called once, beside `DECOY_FILES`
+/// files calling the `is_empty` of slices.
+fn rust_method_project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("src")).unwrap();
+    let mut lib = "pub mod shape;\n".to_string();
+    for i in 0..DECOY_FILES {
+        lib.push_str(&format!("pub mod d{i};\n"));
+        let decoy = format!("pub fn d{i}(v: &[u8]) -> bool {{\n    v.is_empty()\n}}\n");
+        std::fs::write(dir.path().join(format!("src/d{i}.rs")), decoy).unwrap();
+    }
+    std::fs::write(dir.path().join("src/lib.rs"), lib).unwrap();
+    let shape = "pub struct Shape {\n    items: Vec<u8>,\n}\n\nimpl Shape {\n    pub fn is_empty(&self) -> bool {\n        self.items.is_empty()\n    }\n}\n\npub fn blank(s: &Shape) -> bool {\n    s.is_empty()\n}\n";
+    std::fs::write(dir.path().join("src/shape.rs"), shape).unwrap();
+    dir
+}
+
+const DECOY_FILES: usize = 6;
+
+#[test]
+fn a_rust_method_of_no_trait_is_renamed_by_a_new_engine_without_parsing_the_files_judged_before() {
+    // Nothing a file holds widens the reach of such a method (no re-export, no trait impl): a
+    // candidate is parsed only when no verdict kept on disk answers for it.
+    let dir = rust_method_project();
+    let first = engine(dir.path());
+    assert!(first.sources().indexed_source_files(true, None).is_some());
+    let args = json!({
+        "file_path": "src/shape.rs",
+        "symbol_name": "is_empty",
+        "new_name": "is_void",
+        "dry_run": true,
+    });
+    let before = first.call("refactor_rename_symbol", &args).unwrap();
+    assert_eq!(changed_paths(&before), ["src/shape.rs"], "{before}");
+    let cold = first.sources().store_stats();
+    assert!(cold.parses > DECOY_FILES as u64, "{cold:?}");
+    let second = engine(dir.path());
+    let after = second.call("refactor_rename_symbol", &args).unwrap();
+    assert_eq!(before["data"], after["data"]);
+    let warm = second.sources().store_stats();
+    assert!(warm.disk.read >= DECOY_FILES as u64, "{warm:?}");
+    assert!(
+        warm.parses <= 2,
+        "the decoys were parsed again though their verdicts were kept: {warm:?}"
+    );
+}

@@ -174,7 +174,7 @@ impl FileChange {
             bom: source.bom,
             sha256_before: Some(source.sha256.clone()),
             sha256_after: sha256_hex(&source::with_bom(source.bom, &after)),
-            before: source.text.clone(),
+            before: source.text.to_string(),
             after,
             edits,
         })
@@ -352,7 +352,7 @@ mod tests {
     fn file_change_keeps_bom_and_hashes() {
         let source = SourceFile::from_bytes("a.py", b"\xEF\xBB\xBFx = 1\n").unwrap();
         assert!(source.bom);
-        assert_eq!(source.text, "x = 1\n");
+        assert_eq!(&*source.text, "x = 1\n");
         let change = FileChange::modify(&source, vec![TextEdit::new(4..5, "2")]).unwrap();
         assert_eq!(change.after_bytes(), b"\xEF\xBB\xBFx = 2\n");
         assert_eq!(

@@ -11,7 +11,7 @@ pub struct SourceFile {
     /// Project-relative path with `/` separators.
     pub path: String,
     /// The text after the BOM, byte for byte (line endings untouched).
-    pub text: String,
+    pub text: std::sync::Arc<str>,
     pub bom: bool,
     /// sha256 (hex) of the bytes on disk, BOM included.
     pub sha256: String,
@@ -28,7 +28,16 @@ pub enum DecodeError {
 impl SourceFile {
     /// Decodes the bytes of a file; binary and non-UTF-8 content is refused.
     pub fn from_bytes(path: impl Into<String>, bytes: &[u8]) -> Result<SourceFile, DecodeError> {
-        let sha256 = sha256_hex(bytes);
+        SourceFile::from_hashed_bytes(path, bytes, sha256_hex(bytes))
+    }
+
+    /// [`SourceFile::from_bytes`] for bytes whose sha256 (hex) is known already (the index
+    /// hashed them, and the file's stamp says they have not changed since): not hashed again.
+    pub fn from_hashed_bytes(
+        path: impl Into<String>,
+        bytes: &[u8],
+        sha256: String,
+    ) -> Result<SourceFile, DecodeError> {
         let (bom, body) = match bytes.strip_prefix(BOM) {
             Some(rest) => (true, rest),
             None => (false, bytes),
@@ -37,7 +46,7 @@ impl SourceFile {
             return Err(DecodeError::Binary);
         }
         let text = match std::str::from_utf8(body) {
-            Ok(text) => text.to_string(),
+            Ok(text) => std::sync::Arc::<str>::from(text),
             Err(e) => {
                 let line = body[..e.valid_up_to()]
                     .iter()
@@ -61,7 +70,7 @@ impl SourceFile {
         SourceFile {
             path: path.into(),
             sha256: sha256_hex(text.as_bytes()),
-            text,
+            text: text.into(),
             bom: false,
         }
     }

@@ -383,6 +383,13 @@ pub trait Resolver: Sync {
         reach: &mut Reach,
     ) -> Vec<String>;
 
+    /// Whether [`learn`](Resolver::learn) learns nothing from any file for this target (a
+    /// method of no trait: no file widens its reach): the engine then parses a candidate only
+    /// when no verdict kept for it answers.
+    fn learns_nothing(&self, _target: &Target) -> bool {
+        false
+    }
+
     /// Whether [`learn`](Resolver::learn) reads nothing of a file but its
     /// [`top_imports`](Resolver::top_imports) for this target: the engine then learns through
     /// [`learn_from_imports`](Resolver::learn_from_imports), keeping the imports as a fact.

@@ -22,7 +22,7 @@ fn rename_plan() -> (Vec<FileChange>, Vec<FileChange>, Vec<Site>) {
     let bases = vec![FileChange::modify(&b, vec![]).unwrap()];
     let texts = [("a.py", a.text.clone()), ("b.py", b.text.clone())];
     let sites = tags.finish(Tool::RenameSymbol, |p| {
-        texts.iter().find(|(q, _)| *q == p).map(|(_, t)| t.as_str())
+        texts.iter().find(|(q, _)| *q == p).map(|(_, t)| &**t)
     });
     (changes, bases, sites)
 }

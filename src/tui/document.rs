@@ -54,7 +54,7 @@ impl Document {
     /// re-parses a changed file incrementally).
     pub fn with_tree(source: SourceFile, tree: Tree) -> Result<Document, String> {
         let language = Document::language_of(&source)?;
-        let text = source.text;
+        let text = source.text.to_string();
         let lines = line_ranges(&text);
         let highlights = highlight::highlight_lines(language, &tree, &text, &lines);
         let symbols = symbols::outline(language, &tree, &text);

@@ -265,8 +265,30 @@ fn loaded_state(
 /// it is a regular file), or the decoded file the store kept for the stamp it has now.
 #[derive(Debug)]
 pub enum Found {
-    Read(Vec<u8>, Option<Stamp>),
+    Read(Read),
     Kept(SourceFile),
+}
+
+/// A file's bytes as read.
+#[derive(Debug)]
+pub struct Read {
+    pub bytes: Vec<u8>,
+    /// Its stamp seen just before the read, when it is a regular file.
+    pub stamp: Option<Stamp>,
+    /// The sha256 the index holds for them, when the file had the index's trusted stamp once
+    /// read (then they are the bytes the index hashed).
+    pub sha256: Option<[u8; 32]>,
+}
+
+impl Read {
+    /// Bytes read with nothing known of them.
+    pub fn bytes(bytes: Vec<u8>) -> Found {
+        Found::Read(Read {
+            bytes,
+            stamp: None,
+            sha256: None,
+        })
+    }
 }
 
 /// What the walk's `files_containing` gives for `word`, for the candidate files only: each read
@@ -285,10 +307,8 @@ pub fn containing(
 ) -> Vec<(PathBuf, Result<Found, String>)> {
     use rayon::prelude::*;
     let finder = memchr::memmem::Finder::new(word.as_bytes());
-    let mut found: Vec<_> = candidates
-        .paths
-        .par_iter()
-        .flat_map_iter(|path| {
+    let mut found: Vec<_> = (candidates.paths.par_iter().enumerate())
+        .flat_map_iter(|(at, path)| {
             let absolute = root.path().join(path);
             if cancel.is_cancelled() {
                 return Vec::new();
@@ -297,7 +317,7 @@ pub fn containing(
                 let linked = walk::linked_outside(root.path(), &absolute, lang, &finder, max_bytes);
                 return linked
                     .into_iter()
-                    .map(|(path, bytes)| (path, bytes.map(|b| Found::Read(b, None))))
+                    .map(|(path, bytes)| (path, bytes.map(Read::bytes)))
                     .collect();
             }
             if !Language::from_path(path).is_some_and(|l| l == lang) {
@@ -314,12 +334,96 @@ pub fn containing(
                     Some(_) => vec![(absolute, Ok(Found::Kept(file)))],
                 };
             }
-            match walk::read_limited(&absolute, max_bytes) {
-                Ok(bytes) if finder.find(&bytes).is_none() => Vec::new(),
-                result => vec![(absolute, result.map(|b| Found::Read(b, stamp)))],
+            match walk::read_limited_stamped(&absolute, max_bytes) {
+                Ok((bytes, _)) if finder.find(&bytes).is_none() => Vec::new(),
+                Ok((bytes, after)) => {
+                    let known = candidates.known.get(at).copied().flatten();
+                    let sha256 = known
+                        .filter(|(trusted, _)| after == Some(*trusted))
+                        .map(|(_, sha256)| sha256);
+                    let read = Read {
+                        bytes,
+                        stamp,
+                        sha256,
+                    };
+                    vec![(absolute, Ok(Found::Read(read)))]
+                }
+                Err(e) => vec![(absolute, Err(e))],
             }
         })
         .collect();
     found.sort_by(|a, b| a.0.cmp(&b.0));
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn age(path: &std::path::Path, secs_ago: u64) {
+        let when = std::time::SystemTime::now() - std::time::Duration::from_secs(secs_ago);
+        let file = std::fs::File::options().write(true).open(path).unwrap();
+        file.set_modified(when).unwrap();
+    }
+
+    fn sha(text: &str) -> [u8; 32] {
+        let hex = crate::edit::sha256_hex(text.as_bytes());
+        hex::decode(hex).unwrap().try_into().unwrap()
+    }
+
+    #[test]
+    fn a_candidate_read_with_the_stamp_the_index_trusts_takes_its_hash_from_the_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = [
+            ("a.py", "helper(1)\n"),
+            ("b.py", "helper(2)\n"),
+            ("c.py", "helper(3)\n"),
+        ];
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        // c.py was changed just before the index was built: its stamp is not trusted.
+        age(&dir.path().join("a.py"), 60);
+        age(&dir.path().join("b.py"), 60);
+        let root = Root::new(dir.path()).unwrap();
+        let mut built = Index::empty(1000);
+        index::refresh(&mut built, root.path(), None);
+        index::save(&root, &built).unwrap();
+
+        let indexed = Indexed::default();
+        let langs = [Language::Python];
+        let candidates = indexed
+            .candidates(&root, 1000, &langs, "helper", index::Match::Whole, None)
+            .expect("the index answers");
+        // b.py changes after the question's refresh, before it is read (same size, another
+        // mtime): its bytes are not the ones the index hashed.
+        std::fs::write(dir.path().join("b.py"), "helper(4)\n").unwrap();
+        age(&dir.path().join("b.py"), 30);
+        let store = Store::new(1 << 20);
+        let found = containing(
+            &root,
+            &candidates,
+            Language::Python,
+            "helper",
+            1000,
+            &store,
+            &Cancel::never(),
+        );
+        let taken: Vec<(String, Option<[u8; 32]>)> = found
+            .into_iter()
+            .map(|(path, found)| {
+                let name = path.file_name().unwrap().to_string_lossy().to_string();
+                match found {
+                    Ok(Found::Read(read)) => (name, read.sha256),
+                    other => panic!("{name}: {other:?}"),
+                }
+            })
+            .collect();
+        let expected = [
+            ("a.py".to_string(), Some(sha("helper(1)\n"))),
+            ("b.py".to_string(), None),
+            ("c.py".to_string(), None),
+        ];
+        assert_eq!(taken, expected);
+    }
 }

@@ -221,27 +221,45 @@ impl DiskSources {
             ),
             None => walk::files_containing(self.root.path(), lang, word, max, cancel)
                 .into_iter()
-                .map(|(path, bytes)| (path, bytes.map(|b| Found::Read(b, None))))
+                .map(|(path, bytes)| (path, bytes.map(super::indexed::Read::bytes)))
                 .collect(),
         };
         cancel.check().map_err(|e| cancelled(word, e))?;
-        for (absolute, found) in found {
-            let Some(relative) = self.root.relative_of(&absolute) else {
-                continue;
-            };
-            match found {
-                Err(reason) => mentioning.skipped.push((relative, reason)),
-                Ok(Found::Kept(file)) => mentioning.files.push(file),
-                Ok(Found::Read(bytes, stamp)) => {
-                    match SourceFile::from_bytes(relative.clone(), &bytes) {
-                        Ok(file) => {
-                            if stamp.is_some() {
-                                self.keep_read(stamp, bytes.len(), &file);
-                            }
-                            mentioning.files.push(file)
-                        }
-                        Err(e) => mentioning.skipped.push((relative, e.to_string())),
+        // Decoded (UTF-8 checked, hashed unless the index vouches for the hash) on every core.
+        use rayon::prelude::*;
+        let decoded: Vec<_> = found
+            .into_par_iter()
+            .filter_map(|(absolute, found)| {
+                let relative = self.root.relative_of(&absolute)?;
+                let decoded = match found {
+                    Err(reason) => Err(reason),
+                    Ok(Found::Kept(file)) => Ok((file, None)),
+                    Ok(Found::Read(read)) => {
+                        let decoded = match read.sha256 {
+                            Some(sha256) => SourceFile::from_hashed_bytes(
+                                relative.clone(),
+                                &read.bytes,
+                                hex::encode(sha256),
+                            ),
+                            None => SourceFile::from_bytes(relative.clone(), &read.bytes),
+                        };
+                        let read_as = read.stamp.map(|stamp| (stamp, read.bytes.len()));
+                        decoded
+                            .map(|file| (file, read_as))
+                            .map_err(|e| e.to_string())
                     }
+                };
+                Some((relative, decoded))
+            })
+            .collect();
+        for (relative, decoded) in decoded {
+            match decoded {
+                Err(reason) => mentioning.skipped.push((relative, reason)),
+                Ok((file, read_as)) => {
+                    if let Some((stamp, len)) = read_as {
+                        self.keep_read(Some(stamp), len, &file);
+                    }
+                    mentioning.files.push(file)
                 }
             }
         }
@@ -259,7 +277,7 @@ impl DiskSources {
         cancel: &Cancel,
     ) -> Result<WordSites, SourceError> {
         let mentioning = self.mentioning_as(lang, word, Match::Whole, cancel, None)?;
-        Ok(crate::refactor::sites_of(mentioning, word))
+        Ok(sites_on_every_core(mentioning, word))
     }
 
     /// The project's Rust and Python files from the persistent index, as the walk lists them
@@ -308,6 +326,23 @@ fn pause_before_first_search() {
                 std::thread::sleep(std::time::Duration::from_millis(ms));
             }
         });
+    }
+}
+
+/// [`crate::refactor::sites_of`], each file searched on any core (the same answer, in order).
+fn sites_on_every_core(mentioning: Mentioning, word: &str) -> WordSites {
+    use rayon::prelude::*;
+    let files = mentioning
+        .files
+        .into_par_iter()
+        .filter_map(|file| {
+            let offsets = crate::lang::calls::word_matches(&file.text, word);
+            (!offsets.is_empty()).then_some((file, offsets))
+        })
+        .collect();
+    WordSites {
+        files,
+        skipped: mentioning.skipped,
     }
 }
 
@@ -594,7 +629,7 @@ impl Sources for SkipRecorder<'_> {
     /// are those of its substring candidates that hold the word whole).
     fn word_sites(&self, lang: Language, word: &str) -> Result<WordSites, SourceError> {
         let mentioning = self.files_mentioning(lang, word)?;
-        Ok(crate::refactor::sites_of(mentioning, word))
+        Ok(sites_on_every_core(mentioning, word))
     }
 
     fn dir_exists(&self, path: &str) -> bool {
@@ -639,7 +674,12 @@ mod tests {
         age(&a, 60);
         let s = sources(dir.path(), 1000);
         assert!(s.indexed_source_files(true, None).is_some());
-        let text = |m: &Mentioning| m.files.iter().map(|f| f.text.clone()).collect::<Vec<_>>();
+        let text = |m: &Mentioning| {
+            m.files
+                .iter()
+                .map(|f| f.text.to_string())
+                .collect::<Vec<_>>()
+        };
         let first = s
             .mentioning(Language::Python, "helper", &Cancel::never())
             .unwrap();

@@ -256,7 +256,7 @@ impl Store {
 
     pub fn put_full(&self, file: &SourceFile, tree: Tree) -> FullTree {
         let full = FullTree {
-            text: Arc::from(file.text.as_str()),
+            text: Arc::from(&*file.text),
             tree,
             errors: Default::default(),
             outline: Default::default(),

@@ -198,6 +198,15 @@ pub(crate) fn linked_outside(
 /// Reads a regular file of at most `max_bytes`; the error says why not, as a clause ("is …").
 /// The limit holds for what is read, not only for the size seen before (the file may grow).
 pub fn read_limited(path: &Path, max_bytes: u64) -> Result<Vec<u8>, String> {
+    read_limited_stamped(path, max_bytes).map(|(bytes, _)| bytes)
+}
+
+/// [`read_limited`], with the file's stamp as it is once read (`fstat` of the handle read, after
+/// the read): the same as a stamp seen before the read means no change came in between.
+pub fn read_limited_stamped(
+    path: &Path,
+    max_bytes: u64,
+) -> Result<(Vec<u8>, Option<crate::workspace::store::Stamp>), String> {
     use std::io::Read;
     let too_large = |len: u64| {
         format!(
@@ -213,13 +222,18 @@ pub fn read_limited(path: &Path, max_bytes: u64) -> Result<Vec<u8>, String> {
     }
     let file = std::fs::File::open(path).map_err(|e| format!("cannot be read ({e})"))?;
     let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(max_bytes.saturating_add(1))
+    (&file)
+        .take(max_bytes.saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot be read ({e})"))?;
     if bytes.len() as u64 > max_bytes {
         return Err(too_large(bytes.len() as u64));
     }
-    Ok(bytes)
+    let stamp = file
+        .metadata()
+        .ok()
+        .map(|meta| crate::workspace::store::Stamp::of(&meta));
+    Ok((bytes, stamp))
 }
 
 #[cfg(test)]

@@ -171,7 +171,7 @@ impl EditedFiles {
             self.files.insert(
                 path.to_string(),
                 EditedFile {
-                    text: file.text.clone(),
+                    text: file.text.to_string(),
                     base: Some(file),
                 },
             );
@@ -287,7 +287,7 @@ impl EditedFiles {
         for (path, file) in self.files {
             match file.base {
                 Some(base) => {
-                    if base.text == file.text {
+                    if *base.text == *file.text {
                         continue;
                     }
                     let edits = minimal_edits(&base.text, &file.text);

@@ -88,9 +88,13 @@ impl ServerOracle<'_> {
         let answer = answer.map_err(|e| e.reason())?;
         let locations = locations_in_project(self.root, &answer, |path| {
             if path == file.path {
-                return Some(file.text.clone());
+                return Some(file.text.to_string());
             }
-            self.sources.file(path).ok().flatten().map(|f| f.text)
+            self.sources
+                .file(path)
+                .ok()
+                .flatten()
+                .map(|f| f.text.to_string())
         });
         usable_answer(
             server_name(session),

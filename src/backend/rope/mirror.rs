@@ -242,13 +242,13 @@ mod tests {
         );
         assert!(!mirror.root().join("pkg/__init__.py").exists());
         assert_eq!(
-            mirror.read("pkg/a.py").unwrap().text,
+            &*mirror.read("pkg/a.py").unwrap().text,
             "def f():\n    return 2\n"
         );
 
         // A new module exists only in the mirror, until the next sync.
         mirror.create_empty("pkg/new.py").unwrap();
-        assert_eq!(mirror.read("pkg/new.py").unwrap().text, "");
+        assert_eq!(&*mirror.read("pkg/new.py").unwrap().text, "");
         assert!(!project.path().join("pkg/new.py").exists());
         mirror.sync(&sources, &files(project.path()), &[]).unwrap();
         assert!(!mirror.root().join("pkg/new.py").exists());

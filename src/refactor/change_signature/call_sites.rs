@@ -146,7 +146,7 @@ pub(super) fn rewrite_file(
     tree: &Tree,
     cancel: &Cancel,
 ) -> FileOutcome {
-    let (lang, text, path) = (callee.lang, file.text.as_str(), file.path.as_str());
+    let (lang, text, path) = (callee.lang, &*file.text, file.path.as_str());
     let locals = crate::refactor::sources::locals_of(store, lang, file, tree, callee.name);
     let eol = line_ending(text);
     let is_definition_file = path == callee.definition.0;

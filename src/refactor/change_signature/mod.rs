@@ -65,7 +65,7 @@ pub fn plan(
     let file = sources.file(path)?.ok_or_else(|| SourceError::Missing {
         path: path.to_string(),
     })?;
-    let text = file.text.as_str();
+    let text = &*file.text;
     let store = sources.parsed();
     let tree = store.tree(lang, &file);
     let symbols = store.outline(lang, &file, &tree);
@@ -201,10 +201,7 @@ pub fn plan(
     });
     plan.changes = builder.build(|p| files.get(p).or_else(|| family.get(p)))?;
     plan.sites = tags.finish(Tool::ChangeSignature, |p| {
-        files
-            .get(p)
-            .or_else(|| family.get(p))
-            .map(|f| f.text.as_str())
+        files.get(p).or_else(|| family.get(p)).map(|f| &*f.text)
     });
     plan.caveat_notes.extend(w::arguments_note(&done));
     details.call_sites_updated = updated;

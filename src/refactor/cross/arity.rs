@@ -129,7 +129,7 @@ fn unchanged(
 ) -> Vec<Finding> {
     let (lang, name) = (function.lang, function.name.as_str());
     let file = match sources.file(path) {
-        Ok(Some(file)) if file.text == text && lang == Language::Python => file,
+        Ok(Some(file)) if &*file.text == text && lang == Language::Python => file,
         _ => {
             let tree = unchanged_tree(sources, lang, path, text, name);
             return mismatches(function, path, text, &tree);
@@ -178,7 +178,7 @@ fn unchanged_tree(
     name: &str,
 ) -> tree_sitter::Tree {
     match sources.file(path) {
-        Ok(Some(file)) if file.text == text => match lang {
+        Ok(Some(file)) if &*file.text == text => match lang {
             Language::Python => sources.parsed().tree_around_words(lang, &file, &[name]),
             Language::Rust => sources.parsed().tree_in_passing(lang, &file),
         },

@@ -17,6 +17,54 @@ use crate::lang::calls::word_matches;
 use crate::lang::partial::{WHOLE_FUNCTIONS, parse_around_places};
 
 use super::{AfterMap, Project};
+use crate::edit::SourceFile;
+use crate::refactor::sources::{map_in_parallel, tree_around_present_words};
+
+impl Project<'_> {
+    /// Asks the store, on every core, for the trees around the edits of the Rust changes (text
+    /// before and after) that [`tree_around_edits`](Project::tree_around_edits) asks it for
+    /// by words: the checks then find them kept rather than parsing one file after another.
+    /// Nothing when fewer than two are to be made. A rename's checks ask first for the trees
+    /// around both names (`cross::members`), which serve the others: `names` are those.
+    pub fn prepare_trees_around_edits(&self, names: Option<[&str; 2]>) {
+        let mut wanted: Vec<(SourceFile, Vec<&str>)> = Vec::new();
+        let rust = |c: &&FileChange| Language::from_path(&c.path) == Some(Language::Rust);
+        for change in self.changes.iter().filter(rust) {
+            for after in [false, true] {
+                let (text, sha256) = match (after, &change.sha256_before) {
+                    (true, _) => (&change.after, &change.sha256_after),
+                    (false, Some(sha256)) => (&change.before, sha256),
+                    (false, None) => continue,
+                };
+                let words = match names {
+                    Some(names) => Some(names.to_vec()),
+                    None => edit_words(text, &edited_ranges(change, after)),
+                };
+                let Some(mut words) = words else {
+                    continue;
+                };
+                if self.known_tree(change, after).is_some() {
+                    continue;
+                }
+                words.extend(["use", WHOLE_FUNCTIONS]);
+                let file = SourceFile {
+                    path: change.path.clone(),
+                    text: text.as_str().into(),
+                    bom: change.bom,
+                    sha256: sha256.clone(),
+                };
+                wanted.push((file, words));
+            }
+        }
+        if wanted.len() < 2 {
+            return;
+        }
+        let store = self.sources.parsed();
+        map_in_parallel(store, &wanted, &|(file, words)| {
+            tree_around_present_words(store, Language::Rust, file, words);
+        });
+    }
+}
 
 impl Project<'_> {
     /// A tree of a change's text before (`after` false) or after that holds every function an

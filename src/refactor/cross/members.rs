@@ -8,9 +8,15 @@ use crate::refactor::{Finding, RenameRequest};
 use super::wording as w;
 use super::{Project, line_at};
 
+/// Whether the check reads the changes' trees (around both names) for this rename.
+pub(super) fn asks_trees(lang: Language, request: &RenameRequest) -> bool {
+    let (old, new) = (request.symbol.name.as_str(), request.new_name.as_str());
+    lang == Language::Rust && old != new && !old.is_empty() && !new.is_empty()
+}
+
 pub(super) fn check(project: &Project<'_>, request: &RenameRequest) -> Vec<Finding> {
     let (old, new) = (request.symbol.name.as_str(), request.new_name.as_str());
-    if project.lang != Language::Rust || old == new || old.is_empty() || new.is_empty() {
+    if !asks_trees(project.lang, request) {
         return Vec::new();
     }
     let count = |sites: &[(usize, MemberKind)], kind: MemberKind| {

@@ -66,6 +66,13 @@ pub fn check(
     existing: &[Finding],
 ) -> Vec<Finding> {
     let project = Project::new(lang, changes, sources);
+    let names = match request {
+        Request::Rename(r) if members::asks_trees(lang, r) => {
+            Some([r.symbol.name.as_str(), r.new_name.as_str()])
+        }
+        _ => None,
+    };
+    project.prepare_trees_around_edits(names);
     let mut findings = match request {
         Request::Inline(r) => {
             let mut found = inline::check(&project, r);
@@ -155,7 +162,7 @@ impl<'a> Project<'a> {
         };
         let file = SourceFile {
             path: change.path.clone(),
-            text: text.clone(),
+            text: text.as_str().into(),
             bom: change.bom,
             sha256: sha256.clone(),
         };
@@ -213,7 +220,7 @@ impl<'a> Project<'a> {
             (Some(sha256), false) => {
                 let before = SourceFile {
                     path: change.path.clone(),
-                    text: change.before.clone(),
+                    text: change.before.as_str().into(),
                     bom: change.bom,
                     sha256: sha256.clone(),
                 };
@@ -298,7 +305,7 @@ impl<'a> Project<'a> {
             .map(|m| m.files)
             .unwrap_or_default()
             .into_iter()
-            .map(|f: SourceFile| (f.path, f.text))
+            .map(|f: SourceFile| (f.path, f.text.to_string()))
             .collect();
         for change in self.changes {
             if Language::from_path(&change.path) != Some(self.lang) {

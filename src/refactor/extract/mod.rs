@@ -46,7 +46,7 @@ pub fn plan(
             message: w::pick_another_name(&message),
         })?;
 
-    let text = file.text.as_str();
+    let text = &*file.text;
     let tree = sources.parsed().tree(lang, &file);
     let lines = LineIndex::new(text);
     let selection = selection::snap(

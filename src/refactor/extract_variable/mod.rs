@@ -40,7 +40,7 @@ pub fn plan(
             param: "new_name",
             message: w::pick_another_name(&message),
         })?;
-    let text = file.text.as_str();
+    let text = &*file.text;
     let tree = sources.parsed().tree(lang, &file);
     let lines = LineIndex::new(text);
     let range = selected_range(text, &lines, request)?;
@@ -142,7 +142,7 @@ pub fn plan(
         let edit = TextEdit::new(node.byte_range(), name.to_string());
         tags.tag(&request.file, vec![edit], SiteKind::Occurrence);
     }
-    let sites = tags.finish(Tool::ExtractVariable, |_| Some(file.text.as_str()));
+    let sites = tags.finish(Tool::ExtractVariable, |_| Some(&*file.text));
 
     let mut caveat_notes = Vec::new();
     if request.replace_all {

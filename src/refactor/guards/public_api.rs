@@ -97,14 +97,24 @@ impl Project<'_> {
     fn before(&self, path: &str) -> Option<String> {
         match self.changes.iter().find(|c| c.path == path) {
             Some(c) => Some(c.before.clone()).filter(|_| c.sha256_before.is_some()),
-            None => self.sources.file(path).ok().flatten().map(|f| f.text),
+            None => self
+                .sources
+                .file(path)
+                .ok()
+                .flatten()
+                .map(|f| f.text.to_string()),
         }
     }
 
     fn after(&self, path: &str) -> Option<String> {
         match self.changes.iter().find(|c| c.path == path) {
             Some(c) => Some(c.after.clone()),
-            None => self.sources.file(path).ok().flatten().map(|f| f.text),
+            None => self
+                .sources
+                .file(path)
+                .ok()
+                .flatten()
+                .map(|f| f.text.to_string()),
         }
     }
 

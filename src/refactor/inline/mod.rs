@@ -545,7 +545,7 @@ impl Progress<'_> {
         }
         let changes = self.builder.build(|path| files.get(path).copied())?;
         let sites = self.tags.finish(Tool::InlineFunction, |path| {
-            files.get(path).map(|f| f.text.as_str())
+            files.get(path).map(|f| &*f.text)
         });
         let details = Details::Inline(InlineDetails {
             function_name: symbol.name_path.clone(),

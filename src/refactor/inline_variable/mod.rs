@@ -30,7 +30,7 @@ pub fn plan(
         .ok_or_else(|| SourceError::Missing {
             path: request.file.clone(),
         })?;
-    let text = file.text.as_str();
+    let text = &*file.text;
     let tree = sources.parsed().tree(lang, &file);
     let lines = LineIndex::new(text);
     let (line, column) = (request.line, request.column);

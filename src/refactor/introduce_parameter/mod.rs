@@ -74,7 +74,7 @@ pub fn plan(
     let file = sources.file(path)?.ok_or_else(|| SourceError::Missing {
         path: path.to_string(),
     })?;
-    let text = file.text.as_str();
+    let text = &*file.text;
     let store = sources.parsed();
     let tree = store.tree(lang, &file);
     let range = selection(request, text)?;

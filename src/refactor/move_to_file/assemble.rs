@@ -46,9 +46,7 @@ impl Move<'_> {
             loaded.insert(&file.path, file);
         }
         let changes = builder.build(|path| loaded.get(path).copied())?;
-        let sites = tags.finish(Tool::MoveToFile, |path| {
-            loaded.get(path).map(|f| f.text.as_str())
-        });
+        let sites = tags.finish(Tool::MoveToFile, |path| loaded.get(path).map(|f| &*f.text));
         Ok((changes, block_start, sites))
     }
 

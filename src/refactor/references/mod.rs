@@ -227,7 +227,7 @@ impl Gathered {
                 let counter = match &mut columns {
                     Some((at, counter)) if *at == path => counter,
                     slot => {
-                        let text = files.get(&path).map_or("", |f| f.text.as_str());
+                        let text = files.get(&path).map_or("", |f| &*f.text);
                         &mut slot.insert((path.clone(), Columns::new(text))).1
                     }
                 };
@@ -373,9 +373,10 @@ fn project_references(
     pending.extend(resolver.search_words(target));
     let asking = kept::Asking::new(store, target);
     let context = resolver.context_words(target);
+    let learns_nothing = resolver.learns_nothing(target);
     let how = Parsing {
         context,
-        lazy: context.is_some() && resolver.learns_from_imports(target),
+        lazy: context.is_some() && (learns_nothing || resolver.learns_from_imports(target)),
     };
     for _ in 0..MAX_ROUNDS {
         pending.retain(|word| !searched.contains(word));
@@ -412,6 +413,9 @@ fn project_references(
         let before = reach.clone();
         for (path, candidate) in &candidates {
             let file = &candidate.file;
+            if learns_nothing {
+                break;
+            }
             if how.lazy {
                 let tree = || candidate.tree(store, lang, &how);
                 let imports = asking.top_imports(file, candidate.parsed_for.as_ref(), || {

@@ -555,7 +555,7 @@ fn the_definition_is_judged_in_its_own_read_when_the_search_reads_another_versio
         ]
     );
     assert_eq!(
-        found.files["defs.py"].text, defs,
+        &*found.files["defs.py"].text, defs,
         "the definition's own read"
     );
 }

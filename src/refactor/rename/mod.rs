@@ -224,7 +224,7 @@ pub fn plan_from(
     }
     let changes = builder.build(|path| found.files.get(path))?;
     let sites = tags.finish(Tool::RenameSymbol, |path| {
-        found.files.get(path).map(|f| f.text.as_str())
+        found.files.get(path).map(|f| &*f.text)
     });
     let site_bases = sites::bases_for(&sites, &changes, |path| {
         FileChange::modify(found.files.get(path)?, Vec::new()).ok()

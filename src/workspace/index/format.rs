@@ -11,7 +11,9 @@ const MAGIC: &[u8; 8] = b"CANDORIX";
 /// Bumped whenever the body's layout or meaning changes; another version is not read.
 /// 2: each posting's roles include definition, call, attribute, import and "unsure", and the
 /// calls' positions follow (version 1 had code, string, comment only).
-pub const VERSION: u32 = 2;
+/// 3: the vocabulary is one text, each word followed by a newline (it was each word's length
+/// and bytes: loading it made one slice per word).
+pub const VERSION: u32 = 3;
 const HEADER: usize = 8 + 4 + 8 + 32;
 
 /// Why an index file cannot be used (then the walk answers).
@@ -28,10 +30,7 @@ pub enum FormatError {
 pub fn encode(index: &Index) -> Vec<u8> {
     let mut body = Vec::new();
     put(&mut body, index.max_bytes);
-    put(&mut body, index.vocab.len() as u64);
-    for word in index.vocab.iter() {
-        put_bytes(&mut body, word.as_bytes());
-    }
+    put_bytes(&mut body, index.vocab.text().as_bytes());
     put(&mut body, index.files.len() as u64);
     for (path, entry) in &index.files {
         put_bytes(&mut body, path.as_bytes());
@@ -78,18 +77,9 @@ pub fn decode(bytes: &[u8]) -> Result<Index, FormatError> {
 
 fn body_of(r: &mut Reader<'_>) -> Option<Index> {
     let max_bytes = r.num()?;
-    let words = r.num()? as usize;
-    let mut failed = false;
-    let vocab = super::vocab::Vocab::from_words((0..words).map_while(|_| {
-        let word = r.bytes();
-        failed |= word.is_none();
-        word
-    }));
-    if failed {
-        return None;
-    }
+    let text = std::str::from_utf8(r.bytes()?).ok()?;
     let mut index = Index::empty(max_bytes);
-    index.vocab = vocab?;
+    index.vocab = super::vocab::Vocab::from_text(text.to_string())?;
     for _ in 0..r.num()? {
         let path = String::from_utf8(r.bytes()?.to_vec()).ok()?;
         let size = r.num()?;

@@ -87,6 +87,10 @@ pub struct Candidates {
     pub links: Vec<String>,
     /// How many regular files of the languages the index lists (what the walk would visit).
     pub walked: usize,
+    /// For each path, the stamp the index trusts it with and the sha256 of its content then
+    /// (`None` for a link, a file it does not see into, or one changed just before it was
+    /// indexed): a file that still has this stamp after it is read has this content.
+    pub known: Vec<Option<(Stamp, [u8; 32])>>,
 }
 
 /// The index's answer to `candor calls NAME`.
@@ -190,11 +194,17 @@ impl Index {
             return None;
         }
         let wanted = self.wanted(word, how);
+        eprintln!(
+            "DEBUG candidates {word} {how:?} last={:?} n={}",
+            wanted.last,
+            self.vocab.len()
+        );
         let mut found = Candidates::default();
         for (path, entry) in &self.files {
             if let Held::Link = entry.held {
                 found.paths.push(path.clone());
                 found.links.push(path.clone());
+                found.known.push(None);
                 continue;
             }
             if !Language::from_path(path).is_some_and(|l| langs.contains(&l)) {
@@ -207,22 +217,22 @@ impl Index {
             };
             if holds {
                 found.paths.push(path.clone());
+                let trusted = matches!(entry.held, Held::Text(_)) && !entry.racy;
+                found
+                    .known
+                    .push(trusted.then_some((entry.stamp, entry.sha256)));
             }
         }
         Some(found)
     }
 
-    /// For each word id, whether a file holding it holds `word` as `how` asks.
-    fn wanted(&self, word: &str, how: Match) -> Vec<bool> {
-        let mut wanted = vec![false; self.vocab.len()];
-        let ids = match how {
+    /// The word ids a file holding `word` as `how` asks holds one of.
+    fn wanted(&self, word: &str, how: Match) -> postings::Wanted {
+        let ids: Vec<u32> = match how {
             Match::Whole => self.vocab.position(word).into_iter().collect(),
             Match::Substring => self.vocab.contained(word),
         };
-        for id in ids {
-            wanted[id as usize] = true;
-        }
-        wanted
+        postings::Wanted::new(self.vocab.len(), ids)
     }
 
     /// What the index knows of the calls of `word` in the files of `langs` (`None` when it

@@ -21,6 +21,30 @@ pub(crate) struct Postings {
 /// One posting: word id, roles, and where its calls start in `calls` (`None`: not stored).
 pub(crate) type Posting = (u32, u8, Option<usize>);
 
+/// The word ids a question looks for.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Wanted {
+    /// For each word id, whether it is wanted.
+    pub(crate) ids: Vec<bool>,
+    /// The greatest wanted id.
+    pub(crate) last: Option<u32>,
+}
+
+impl Wanted {
+    /// `ids` of a vocabulary of `len` words (an id beyond it is not wanted).
+    pub(crate) fn new(len: usize, ids: impl IntoIterator<Item = u32>) -> Wanted {
+        let mut wanted = Wanted {
+            ids: vec![false; len],
+            last: None,
+        };
+        for id in ids.into_iter().filter(|id| (*id as usize) < len) {
+            wanted.ids[id as usize] = true;
+            wanted.last = wanted.last.max(Some(id));
+        }
+        wanted
+    }
+}
+
 /// Whether a posting with these roles carries its calls.
 fn stores_calls(roles: u8) -> bool {
     roles & tokens::CALL != 0 && roles & tokens::UNSURE == 0
@@ -69,10 +93,15 @@ impl Postings {
         })
     }
 
-    /// Whether a posting's word is `wanted`.
-    pub(super) fn holds(&self, wanted: &[bool]) -> bool {
+    /// Whether a posting's word is `wanted` (read no further than its last wanted id: the
+    /// postings are in id order).
+    pub(super) fn holds(&self, wanted: &Wanted) -> bool {
+        let Some(last) = wanted.last else {
+            return false;
+        };
         self.iter()
-            .any(|(id, _, _)| wanted.get(id as usize).copied().unwrap_or(false))
+            .take_while(|(id, _, _)| *id <= last)
+            .any(|(id, _, _)| wanted.ids[id as usize])
     }
 
     pub(super) fn find(&self, id: u32) -> Option<Posting> {

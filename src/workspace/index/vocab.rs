@@ -37,20 +37,20 @@ impl Vocab {
         self.ends.len() as u32 - 1
     }
 
-    /// Builds it from the words' bytes as read from disk; `None` when one is not UTF-8 or
-    /// holds a newline.
-    pub(crate) fn from_words<'a>(words: impl Iterator<Item = &'a [u8]>) -> Option<Vocab> {
-        let mut bytes = Vec::new();
-        let mut ends = Vec::new();
-        for word in words {
-            if memchr::memchr(b'\n', word).is_some() {
-                return None;
-            }
-            bytes.extend_from_slice(word);
-            ends.push(u32::try_from(bytes.len()).ok()?);
-            bytes.push(b'\n');
+    /// What it keeps: `word\n` for each word, in id order (how the index file stores it).
+    pub(crate) fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Builds it from [`Vocab::text`] as read from disk; `None` when that does not end with a
+    /// newline (a word cut short).
+    pub(crate) fn from_text(text: String) -> Option<Vocab> {
+        if !text.is_empty() && !text.ends_with('\n') {
+            return None;
         }
-        let text = String::from_utf8(bytes).ok()?;
+        let ends = memchr::memchr_iter(b'\n', text.as_bytes())
+            .map(|end| u32::try_from(end).ok())
+            .collect::<Option<Vec<u32>>>()?;
         Some(Vocab { text, ends })
     }
 
@@ -99,8 +99,8 @@ mod tests {
         assert_eq!(vocab.contained("é"), [3]);
         assert_eq!(vocab.position("aba"), Some(1));
         assert_eq!(vocab.position("a"), None);
-        let bytes: Vec<&[u8]> = vocab.iter().map(str::as_bytes).collect();
-        assert_eq!(Vocab::from_words(bytes.into_iter()), Some(vocab));
-        assert_eq!(Vocab::from_words([&b"a\nb"[..]].into_iter()), None);
+        assert_eq!(Vocab::from_text(vocab.text().to_string()), Some(vocab));
+        assert_eq!(Vocab::from_text(String::new()), Some(Vocab::default()));
+        assert_eq!(Vocab::from_text("a\nb".to_string()), None);
     }
 }

@@ -62,6 +62,14 @@ impl Resolver for RustRefs {
         }
     }
 
+    fn learns_nothing(&self, target: &Target) -> bool {
+        // What `learn` reads: re-exports for an item, the impls of a member's trait.
+        match &target.kind {
+            TargetKind::Member(member) => member.trait_name.is_none(),
+            TargetKind::Item | TargetKind::Local(_) => false,
+        }
+    }
+
     fn search_words(&self, target: &Target) -> Vec<String> {
         match &target.kind {
             // Files that glob-import the defining module name it.

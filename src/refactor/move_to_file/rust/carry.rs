@@ -283,7 +283,7 @@ impl<'a, 'm> Carrier<'a, 'm> {
             let file_path = self.place.file_of(m, segments)?;
             let file = m.sources.file(&file_path).ok()??;
             let tree = crate::refactor::tree_of(m.sources, Language::Rust, &file);
-            Some((file_path, tree, file.text))
+            Some((file_path, tree, file.text.to_string()))
         };
         if let Some((_, tree, text)) = read(segments) {
             return bindings(Language::Rust, &tree, &text)
@@ -308,7 +308,7 @@ impl<'a, 'm> Carrier<'a, 'm> {
     fn traits(&mut self, back: &mut ImportBack, siblings: &mut Vec<(String, usize)>) {
         let m = self.m;
         let extra = self.crate_traits();
-        let target_text = m.target.map_or("", |t| t.text.as_str());
+        let target_text = m.target.map_or("", |t| &*t.text);
         let moved = m.moved_names();
         for piece in &m.pieces {
             let needed = needed_traits_with(

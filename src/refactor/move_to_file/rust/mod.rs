@@ -691,7 +691,7 @@ pub(super) fn location_macro_notes(m: &Move<'_>) -> Vec<Note> {
 /// Traits the moved code calls methods of (`Write` for `f.write_char(..)`), that the source has
 /// in scope and the target does not.
 pub(super) fn trait_notes(m: &Move<'_>, carried: &std::collections::BTreeSet<String>) -> Vec<Note> {
-    let target_text = m.target.map_or("", |t| t.text.as_str());
+    let target_text = m.target.map_or("", |t| &*t.text);
     let moved = m.moved_names();
     let mut notes = Vec::new();
     for piece in &m.pieces {
