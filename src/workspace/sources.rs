@@ -110,6 +110,14 @@ impl DiskSources {
             .as_ref()
     }
 
+    /// Writes the facts this process computed and has not written yet as one pack (the end of a
+    /// request: [`SkipRecorder`]'s drop).
+    pub fn flush_facts(&self) {
+        if let Some(Some(facts)) = self.facts.get() {
+            facts.flush();
+        }
+    }
+
     /// Remembers `tree` as the parse of `file` (the TUI hands over its trees this way).
     pub fn remember_tree(&self, file: &SourceFile, tree: Tree) {
         self.store.put_full(file, tree);
@@ -573,6 +581,13 @@ impl<'a> SkipRecorder<'a> {
                 )
             })
             .collect()
+    }
+}
+
+impl Drop for SkipRecorder<'_> {
+    /// The request is over: the facts it computed go to disk as one pack.
+    fn drop(&mut self) {
+        self.inner.flush_facts();
     }
 }
 
