@@ -683,6 +683,36 @@ mod tests {
     }
 
     #[test]
+    fn the_facts_a_request_made_are_on_disk_as_one_pack_when_it_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.py");
+        std::fs::write(&a, "helper(1)\n").unwrap();
+        age(&a, 60);
+        let s = sources(dir.path(), 1000);
+        assert!(s.indexed_source_files(true, None).is_some());
+        let facts = dir.path().join(".candor/index/facts");
+        let packs = || {
+            std::fs::read_dir(&facts).map_or(0, |d| {
+                d.filter(|e| e.as_ref().unwrap().path().to_string_lossy().ends_with(".pack"))
+                    .count()
+            })
+        };
+        for (n, question) in ["first request", "second request"].into_iter().enumerate() {
+            let request = SkipRecorder::new(&s);
+            crate::refactor::lasting::lasting_fact(
+                request.parsed(),
+                "a.py",
+                "sha",
+                question,
+                Vec::<Finding>::new,
+            );
+            assert_eq!(packs(), n, "written before the request ended");
+            drop(request);
+            assert_eq!(packs(), n + 1, "not written when the request ended");
+        }
+    }
+
+    #[test]
     fn a_request_searches_each_word_once_and_its_word_sites_are_the_whole_words() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.py"), "helper(1)\n").unwrap();
