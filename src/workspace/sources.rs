@@ -693,8 +693,14 @@ mod tests {
         let facts = dir.path().join(".candor/index/facts");
         let packs = || {
             std::fs::read_dir(&facts).map_or(0, |d| {
-                d.filter(|e| e.as_ref().unwrap().path().to_string_lossy().ends_with(".pack"))
-                    .count()
+                d.filter(|e| {
+                    e.as_ref()
+                        .unwrap()
+                        .path()
+                        .to_string_lossy()
+                        .ends_with(".pack")
+                })
+                .count()
             })
         };
         for (n, question) in ["first request", "second request"].into_iter().enumerate() {

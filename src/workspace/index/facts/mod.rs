@@ -334,7 +334,7 @@ impl FactsDir {
             return;
         }
         let mut facts: Vec<(Digest, (String, Vec<u8>))> = pending.into_iter().collect();
-        facts.sort_by(|a, b| a.0.cmp(&b.0));
+        facts.sort_by_key(|a| a.0);
         let entries: Vec<(Digest, Vec<u8>)> = facts
             .iter()
             .map(|(digest, (key, payload))| (*digest, pack::entry(key, payload)))
@@ -456,7 +456,7 @@ impl FactsDir {
                 kept.push((row.digest, entry.to_vec()));
             }
         }
-        kept.sort_by(|a, b| a.0.cmp(&b.0));
+        kept.sort_by_key(|a| a.0);
         let borrowed: Vec<(Digest, &[u8])> = kept.iter().map(|(d, e)| (*d, &e[..])).collect();
         if self.write_pack(&pack::encode_entries(&borrowed)).is_none() {
             return false;
