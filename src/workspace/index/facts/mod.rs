@@ -93,8 +93,8 @@ struct Pack {
 #[derive(Debug)]
 enum Body {
     Whole(Vec<u8>),
-    /// A big pack: each entry is read with one `pread` when asked.
-    File(std::fs::File),
+    /// A big pack (and its size): each entry is read with one `pread` when asked.
+    File(std::fs::File, u64),
 }
 
 impl Packs {
@@ -231,10 +231,15 @@ impl FactsDir {
             Body::Whole(bytes) => pack::entry_at(bytes, &row)
                 .and_then(|entry| pack::payload_of(key, entry))
                 .and_then(decode),
-            Body::File(file) => {
-                let mut entry = vec![0u8; row.len.min(MAX_ENTRY) as usize];
-                (row.len <= MAX_ENTRY)
-                    .then(|| file.read_exact_at(&mut entry, row.offset).ok())
+            Body::File(file, size) => {
+                // A row pointing past the end is bad before anything is allocated for it.
+                let fits = row.len <= MAX_ENTRY
+                    && row
+                        .offset
+                        .checked_add(u64::from(row.len))
+                        .is_some_and(|end| end <= *size);
+                let mut entry = vec![0u8; if fits { row.len as usize } else { 0 }];
+                fits.then(|| file.read_exact_at(&mut entry, row.offset).ok())
                     .flatten()
                     .and_then(|()| pack::payload_of(key, &entry))
                     .and_then(decode)
@@ -312,7 +317,7 @@ impl FactsDir {
         Ok(Some((
             Pack {
                 name,
-                body: Body::File(file),
+                body: Body::File(file, size),
             },
             rows,
         )))
