@@ -284,8 +284,9 @@ fn index(root: &Path, status: bool, rebuild: bool) -> anyhow::Result<ExitCode> {
         );
         match index::facts::held(&root) {
             Some(held) => println!(
-                "facts (.candor/index/facts/): {} entries, {} bytes ({} bytes of disk, bound {})",
+                "facts (.candor/index/facts/): {} entries in {} packs, {} bytes ({} bytes of disk, bound {})",
                 held.entries,
+                held.packs,
                 held.bytes,
                 held.disk_bytes,
                 index::facts::DEFAULT_MAX_BYTES

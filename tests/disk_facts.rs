@@ -1,8 +1,9 @@
 //! The facts on disk (issue 22, item 2): beside an index, the references engine's verdicts and
-//! what it learns from a file are kept in `.candor/index/facts/`, so that the next process
-//! neither parses nor judges an unchanged candidate again; an edited file is judged again, a
-//! corrupt entry is ignored, two processes writing at once lose nothing, and every envelope is
-//! byte-identical to one made without the facts. Each call is its own `candor` process.
+//! what it learns from a file are kept in `.candor/index/facts/`, one pack per request, so that
+//! the next process neither parses nor judges an unchanged candidate again; an edited file is
+//! judged again, a corrupt entry is ignored, two processes writing at once lose nothing, and
+//! every envelope is byte-identical to one made without the facts. Each call is its own `candor`
+//! process.
 
 mod common;
 
@@ -130,6 +131,32 @@ fn facts_dir(root: &Path) -> std::path::PathBuf {
     root.join(".candor/index/facts")
 }
 
+/// The packs in the facts directory, oldest first (their names start with the time).
+fn packs(root: &Path) -> Vec<std::path::PathBuf> {
+    let mut packs: Vec<_> = std::fs::read_dir(facts_dir(root))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".pack"))
+        .collect();
+    packs.sort();
+    packs
+}
+
+/// A pack's key table: (offset, length) of each entry, from its header (magic, entry format,
+/// count) and its rows (digest of 20 bytes, offset, length).
+fn rows(pack: &[u8]) -> Vec<(usize, usize)> {
+    assert_eq!(&pack[..8], b"cndrpack");
+    let count = u32::from_le_bytes(pack[12..16].try_into().unwrap()) as usize;
+    (0..count)
+        .map(|i| {
+            let row = &pack[16 + 32 * i..16 + 32 * (i + 1)];
+            let offset = u64::from_le_bytes(row[20..28].try_into().unwrap()) as usize;
+            let len = u32::from_le_bytes(row[28..32].try_into().unwrap()) as usize;
+            (offset, len)
+        })
+        .collect()
+}
+
 #[test]
 fn a_second_process_parses_no_unchanged_candidate_and_answers_alike() {
     let dir = project();
@@ -138,8 +165,12 @@ fn a_second_process_parses_no_unchanged_candidate_and_answers_alike() {
     let (without, _) = call(root, RENAME.0, RENAME.1, false);
     let (first, made) = call(root, RENAME.0, RENAME.1, true);
     assert!(made.written > 0, "{made:?}");
-    assert!(facts_dir(root).is_dir());
+    // One pack for the request, nothing else in the directory.
+    assert_eq!(packs(root).len(), 1);
+    assert_eq!(std::fs::read_dir(facts_dir(root)).unwrap().count(), 1);
     let (second, kept) = call(root, RENAME.0, RENAME.1, true);
+    // A process that computed nothing new writes no pack.
+    assert_eq!(packs(root).len(), 1);
     assert_eq!(
         first, without,
         "the envelope changed with the facts on disk"
@@ -173,6 +204,7 @@ fn a_second_process_parses_no_unchanged_candidate_and_answers_alike() {
         "{status}"
     );
     assert!(!status.contains(" 0 entries"), "{status}");
+    assert!(status.contains(" packs, "), "{status}");
     // `--rebuild` clears them.
     index_rebuild(root);
     assert!(!facts_dir(root).exists());
@@ -217,30 +249,54 @@ fn a_corrupt_or_cut_entry_is_ignored_and_the_answer_is_right() {
     index(root);
     let (without, _) = call(root, RENAME.0, RENAME.1, false);
     call(root, RENAME.0, RENAME.1, true);
-    let entries: Vec<_> = std::fs::read_dir(facts_dir(root))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert!(entries.len() > 2);
-    for (i, path) in entries.iter().enumerate() {
-        let mut bytes = std::fs::read(path).unwrap();
-        match i % 3 {
-            // Cut (a write that stopped half-way).
-            0 => bytes.truncate(bytes.len() / 2),
+    let path = packs(root).remove(0);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let rows = rows(&bytes);
+    assert!(rows.len() > 2);
+    for (i, &(offset, len)) in rows.iter().enumerate() {
+        match i % 2 {
             // A flipped bit in the payload.
-            1 => *bytes.last_mut().unwrap() ^= 0x20,
-            // Another entry's bytes under this name.
-            _ => bytes = std::fs::read(&entries[(i + 1) % entries.len()]).unwrap(),
+            0 => bytes[offset + len - 1] ^= 0x20,
+            // Another entry's bytes under this key's digest.
+            _ => {
+                let (other, other_len) = rows[(i + 1) % rows.len()];
+                let row = 16 + 32 * i;
+                bytes[row + 20..row + 28].copy_from_slice(&(other as u64).to_le_bytes());
+                bytes[row + 28..row + 32].copy_from_slice(&(other_len as u32).to_le_bytes());
+            }
         }
-        std::fs::write(path, bytes).unwrap();
     }
+    // And cut (a write that stopped half-way) inside the last entry.
+    bytes.pop();
+    std::fs::write(&path, bytes).unwrap();
     let (with, stats) = call(root, RENAME.0, RENAME.1, true);
     assert_eq!(with, without);
-    assert!(stats.bad >= entries.len() as u64 - 1, "{stats:?}");
-    // The bad entries were written again, whole.
+    assert!(stats.bad >= rows.len() as u64 - 1, "{stats:?}");
+    // The bad entries were written again, whole, in a newer pack.
+    assert_eq!(packs(root).len(), 2);
     let (again, fixed) = call(root, RENAME.0, RENAME.1, true);
     assert_eq!(again, without);
     assert_eq!((fixed.bad, fixed.made), (0, 0), "{fixed:?}");
+}
+
+#[test]
+fn entries_of_the_old_one_file_per_fact_layout_are_not_read_and_are_removed() {
+    let dir = project();
+    let root = dir.path();
+    index(root);
+    let (without, _) = call(root, RENAME.0, RENAME.1, false);
+    std::fs::create_dir_all(facts_dir(root)).unwrap();
+    let mut old = b"cndrfact".to_vec();
+    old.extend_from_slice(&1u32.to_le_bytes());
+    old.extend_from_slice(&[7u8; 200]);
+    let old_name = facts_dir(root).join("0123456789abcdef0123456789abcdef01234567");
+    std::fs::write(&old_name, &old).unwrap();
+    let (with, stats) = call(root, RENAME.0, RENAME.1, true);
+    assert_eq!(with, without);
+    assert_eq!(stats.bad, 0, "{stats:?}");
+    assert!(stats.written > 0, "{stats:?}");
+    assert!(!old_name.exists());
+    assert_eq!(std::fs::read_dir(facts_dir(root)).unwrap().count(), 1);
 }
 
 #[test]
@@ -281,6 +337,8 @@ fn two_processes_writing_at_once_lose_nothing() {
             })
             .count();
         assert_eq!(temps, 0);
+        // Each wrote its own pack (or found the other's first and wrote none).
+        assert!((1..=2).contains(&packs(root).len()), "{:?}", packs(root));
     }
 }
 

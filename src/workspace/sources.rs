@@ -110,6 +110,14 @@ impl DiskSources {
             .as_ref()
     }
 
+    /// Writes the facts this process computed and has not written yet as one pack (the end of a
+    /// request: [`SkipRecorder`]'s drop).
+    pub fn flush_facts(&self) {
+        if let Some(Some(facts)) = self.facts.get() {
+            facts.flush();
+        }
+    }
+
     /// Remembers `tree` as the parse of `file` (the TUI hands over its trees this way).
     pub fn remember_tree(&self, file: &SourceFile, tree: Tree) {
         self.store.put_full(file, tree);
@@ -611,6 +619,13 @@ impl<'a> SkipRecorder<'a> {
     }
 }
 
+impl Drop for SkipRecorder<'_> {
+    /// The request is over: the facts it computed go to disk as one pack.
+    fn drop(&mut self) {
+        self.inner.flush_facts();
+    }
+}
+
 impl Sources for SkipRecorder<'_> {
     fn file(&self, path: &str) -> Result<Option<SourceFile>, SourceError> {
         self.cancel.check().map_err(|e| cancelled(path, e))?;
@@ -705,6 +720,42 @@ mod tests {
             changed.files[0].sha256,
             crate::edit::sha256_hex(b"helper(2)\n")
         );
+    }
+
+    #[test]
+    fn the_facts_a_request_made_are_on_disk_as_one_pack_when_it_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.py");
+        std::fs::write(&a, "helper(1)\n").unwrap();
+        age(&a, 60);
+        let s = sources(dir.path(), 1000);
+        assert!(s.indexed_source_files(true, None).is_some());
+        let facts = dir.path().join(".candor/index/facts");
+        let packs = || {
+            std::fs::read_dir(&facts).map_or(0, |d| {
+                d.filter(|e| {
+                    e.as_ref()
+                        .unwrap()
+                        .path()
+                        .to_string_lossy()
+                        .ends_with(".pack")
+                })
+                .count()
+            })
+        };
+        for (n, question) in ["first request", "second request"].into_iter().enumerate() {
+            let request = SkipRecorder::new(&s);
+            crate::refactor::lasting::lasting_fact(
+                request.parsed(),
+                "a.py",
+                "sha",
+                question,
+                Vec::<Finding>::new,
+            );
+            assert_eq!(packs(), n, "written before the request ended");
+            drop(request);
+            assert_eq!(packs(), n + 1, "not written when the request ended");
+        }
     }
 
     #[test]
