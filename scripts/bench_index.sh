@@ -15,6 +15,12 @@ RUNS=${1:-3}
 BIN=${CANDOR_BIN:-${CARGO_TARGET_DIR:-target}/release/candor}
 WORK=${BENCH_DIR:-/tmp/candor-bench-index}
 export CANDOR_BACKEND=tree-sitter XDG_CONFIG_HOME=$WORK/no-user-config
+for needed in rg "$BIN"; do
+  if ! command -v "$needed" >/dev/null 2>&1; then
+    echo "bench_index.sh: $needed not found (the figures are ratios to \`rg -w\`: install ripgrep; build candor with \`cargo build --release\`)" >&2
+    exit 2
+  fi
+done
 mkdir -p "$WORK"
 STDLIB=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
 if [ ! -d "$WORK/Lib" ]; then
