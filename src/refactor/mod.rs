@@ -39,7 +39,7 @@ pub use details::{
 pub use findings::{Finding, Severity};
 pub use sources::{
     Fact, FullTrees, Job, KnownParse, MemorySources, Mentioning, ParseOnDemand, ParsedFiles,
-    SourceError, Sources, WordSites, map_in_parallel, sites_of, tree_of,
+    SourceError, Sources, WordSites, map_in_parallel, sites_in, sites_of, tree_of,
 };
 
 /// `refactor_extract_function`: move lines `start_line..=end_line` into `new_name`.

@@ -91,18 +91,19 @@ pub trait Sources: Sync {
 /// The whole-word occurrences of `word` in the files that mention it (those without one are
 /// dropped).
 pub fn sites_of(mentioning: Mentioning, word: &str) -> WordSites {
-    let files = mentioning
-        .files
-        .into_iter()
-        .filter_map(|file| {
-            let offsets = crate::lang::calls::word_matches(&file.text, word);
-            (!offsets.is_empty()).then_some((file, offsets))
-        })
+    let files = (mentioning.files.into_iter())
+        .filter_map(|file| sites_in(file, word))
         .collect();
     WordSites {
         files,
         skipped: mentioning.skipped,
     }
+}
+
+/// `file` with the offsets of the whole-word occurrences of `word` in it, if it has any.
+pub fn sites_in(file: SourceFile, word: &str) -> Option<(SourceFile, Vec<usize>)> {
+    let offsets = crate::lang::calls::word_matches(&file.text, word);
+    (!offsets.is_empty()).then_some((file, offsets))
 }
 
 /// A fact computed from one file's content (a verdict of the references engine, what it learned

@@ -340,18 +340,11 @@ fn pause_before_first_search() {
 /// [`crate::refactor::sites_of`], each file searched on any core (the same answer, in order).
 fn sites_on_every_core(mentioning: Mentioning, word: &str) -> WordSites {
     use rayon::prelude::*;
-    let files = mentioning
-        .files
-        .into_par_iter()
-        .filter_map(|file| {
-            let offsets = crate::lang::calls::word_matches(&file.text, word);
-            (!offsets.is_empty()).then_some((file, offsets))
-        })
+    let Mentioning { files, skipped } = mentioning;
+    let files = (files.into_par_iter())
+        .filter_map(|file| crate::refactor::sites_in(file, word))
         .collect();
-    WordSites {
-        files,
-        skipped: mentioning.skipped,
-    }
+    WordSites { files, skipped }
 }
 
 fn cancelled(path: &str, e: crate::cancel::Cancelled) -> SourceError {

@@ -97,25 +97,21 @@ impl Project<'_> {
     fn before(&self, path: &str) -> Option<String> {
         match self.changes.iter().find(|c| c.path == path) {
             Some(c) => Some(c.before.clone()).filter(|_| c.sha256_before.is_some()),
-            None => self
-                .sources
-                .file(path)
-                .ok()
-                .flatten()
-                .map(|f| f.text.to_string()),
+            None => self.unchanged(path),
         }
     }
 
     fn after(&self, path: &str) -> Option<String> {
         match self.changes.iter().find(|c| c.path == path) {
             Some(c) => Some(c.after.clone()),
-            None => self
-                .sources
-                .file(path)
-                .ok()
-                .flatten()
-                .map(|f| f.text.to_string()),
+            None => self.unchanged(path),
         }
+    }
+
+    /// The text of a file the refactor does not change, as it is on disk.
+    fn unchanged(&self, path: &str) -> Option<String> {
+        let file = self.sources.file(path).ok().flatten()?;
+        Some(file.text.to_string())
     }
 
     /// Paths of the Python files (before the result) that contain `word`, changed ones too.

@@ -194,11 +194,6 @@ impl Index {
             return None;
         }
         let wanted = self.wanted(word, how);
-        eprintln!(
-            "DEBUG candidates {word} {how:?} last={:?} n={}",
-            wanted.last,
-            self.vocab.len()
-        );
         let mut found = Candidates::default();
         for (path, entry) in &self.files {
             if let Held::Link = entry.held {

@@ -25,9 +25,9 @@ pub(crate) type Posting = (u32, u8, Option<usize>);
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Wanted {
     /// For each word id, whether it is wanted.
-    pub(crate) ids: Vec<bool>,
+    ids: Vec<bool>,
     /// The greatest wanted id.
-    pub(crate) last: Option<u32>,
+    last: Option<u32>,
 }
 
 impl Wanted {
