@@ -137,5 +137,5 @@ echo "index size: $idx bytes for $src source bytes ($(python3 -c "print(f'{100*$
 "$BIN" call refactor_change_signature "$DEDENT" --root "$LIB" >/dev/null 2>&1
 if [ -d "$LIB/.candor/index/facts" ]; then
   facts=$(du -sb "$LIB/.candor/index/facts" | cut -f1); facts_disk=$(du -sk "$LIB/.candor/index/facts" | cut -f1)
-  echo "facts after one dedent call: $(find "$LIB/.candor/index/facts" -type f | wc -l) entries, $facts bytes ($facts_disk KB of disk)"
+  echo "facts after one dedent call: $("$BIN" index --status --root "$LIB" 2>/dev/null | sed -n 's/^facts[^:]*: \([0-9]* entries in [0-9]* packs\).*/\1/p'), $facts bytes ($facts_disk KB of disk)"
 fi
