@@ -99,6 +99,8 @@ struct Shared {
     /// Why the reader stopped, when it was not a clean end of stream.
     broken: Mutex<Option<String>>,
     stderr_tail: Mutex<VecDeque<String>>,
+    /// Whether the server's stderr reached its end (every line it wrote is in `stderr_tail`).
+    stderr_ended: AtomicBool,
 }
 
 impl Shared {
@@ -173,6 +175,7 @@ impl Client {
             alive: AtomicBool::new(true),
             broken: Mutex::new(None),
             stderr_tail: Mutex::new(VecDeque::new()),
+            stderr_ended: AtomicBool::new(false),
         });
         let (tx, rx) = mpsc::channel::<Vec<u8>>();
         spawn_thread("candor-lsp-writer", move || write_loop(stdin, rx));
@@ -383,6 +386,14 @@ impl Client {
                 Some(code) => format!("exit status {code}"),
                 None => "killed by a signal".to_string(),
             });
+        // The last line it wrote may still be on its way through the stderr thread: once the
+        // server is gone, its stderr ends soon (a child of its own may hold it open: not long).
+        if status.is_some() {
+            let deadline = Instant::now() + Duration::from_millis(500);
+            while !self.shared.stderr_ended.load(Ordering::Acquire) && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
         let broken = self.shared.broken.lock().ok().and_then(|b| b.clone());
         ClientError::Exited {
             method: method.to_string(),
@@ -470,7 +481,10 @@ fn stderr_loop(stderr: std::process::ChildStderr, shared: &Shared) {
     loop {
         line.clear();
         match reader.read_until(b'\n', &mut line) {
-            Ok(0) | Err(_) => return,
+            Ok(0) | Err(_) => {
+                shared.stderr_ended.store(true, Ordering::Release);
+                return;
+            }
             Ok(_) => {
                 if let Ok(mut tail) = shared.stderr_tail.lock() {
                     if tail.len() == STDERR_TAIL_LINES {
