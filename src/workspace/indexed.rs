@@ -280,7 +280,7 @@ pub struct Read {
     pub sha256: Option<[u8; 32]>,
 }
 
-impl Read {
+impl Found {
     /// Bytes read with nothing known of them.
     pub fn bytes(bytes: Vec<u8>) -> Found {
         Found::Read(Read {
@@ -288,6 +288,23 @@ impl Read {
             stamp: None,
             sha256: None,
         })
+    }
+}
+
+impl Read {
+    /// The file at `relative` these bytes hold (hashed unless the index vouched for the hash),
+    /// with the stamp and length it was read with (when it is a regular file).
+    pub fn decode(
+        self,
+        relative: &str,
+    ) -> Result<(SourceFile, Option<(Stamp, usize)>), crate::edit::DecodeError> {
+        let file = match self.sha256 {
+            Some(sha256) => {
+                SourceFile::from_hashed_bytes(relative, &self.bytes, hex::encode(sha256))
+            }
+            None => SourceFile::from_bytes(relative, &self.bytes),
+        }?;
+        Ok((file, self.stamp.map(|stamp| (stamp, self.bytes.len()))))
     }
 }
 
@@ -317,7 +334,7 @@ pub fn containing(
                 let linked = walk::linked_outside(root.path(), &absolute, lang, &finder, max_bytes);
                 return linked
                     .into_iter()
-                    .map(|(path, bytes)| (path, bytes.map(Read::bytes)))
+                    .map(|(path, bytes)| (path, bytes.map(Found::bytes)))
                     .collect();
             }
             if !Language::from_path(path).is_some_and(|l| l == lang) {

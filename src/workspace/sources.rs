@@ -229,7 +229,7 @@ impl DiskSources {
             ),
             None => walk::files_containing(self.root.path(), lang, word, max, cancel)
                 .into_iter()
-                .map(|(path, bytes)| (path, bytes.map(super::indexed::Read::bytes)))
+                .map(|(path, bytes)| (path, bytes.map(Found::bytes)))
                 .collect(),
         };
         cancel.check().map_err(|e| cancelled(word, e))?;
@@ -242,20 +242,7 @@ impl DiskSources {
                 let decoded = match found {
                     Err(reason) => Err(reason),
                     Ok(Found::Kept(file)) => Ok((file, None)),
-                    Ok(Found::Read(read)) => {
-                        let decoded = match read.sha256 {
-                            Some(sha256) => SourceFile::from_hashed_bytes(
-                                relative.clone(),
-                                &read.bytes,
-                                hex::encode(sha256),
-                            ),
-                            None => SourceFile::from_bytes(relative.clone(), &read.bytes),
-                        };
-                        let read_as = read.stamp.map(|stamp| (stamp, read.bytes.len()));
-                        decoded
-                            .map(|file| (file, read_as))
-                            .map_err(|e| e.to_string())
-                    }
+                    Ok(Found::Read(read)) => read.decode(&relative).map_err(|e| e.to_string()),
                 };
                 Some((relative, decoded))
             })

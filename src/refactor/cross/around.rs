@@ -16,7 +16,7 @@ use crate::lang::Language;
 use crate::lang::calls::word_matches;
 use crate::lang::partial::{WHOLE_FUNCTIONS, parse_around_places};
 
-use super::{AfterMap, Project};
+use super::{AfterMap, Project, text_of};
 use crate::edit::SourceFile;
 use crate::refactor::sources::{map_in_parallel, tree_around_present_words};
 
@@ -31,14 +31,15 @@ impl Project<'_> {
         let rust = |c: &&FileChange| Language::from_path(&c.path) == Some(Language::Rust);
         for change in self.changes.iter().filter(rust) {
             for after in [false, true] {
-                let (text, sha256) = match (after, &change.sha256_before) {
-                    (true, _) => (&change.after, &change.sha256_after),
-                    (false, Some(sha256)) => (&change.before, sha256),
-                    (false, None) => continue,
+                let Some(file) = text_of(change, after) else {
+                    continue;
                 };
                 let words = match names {
                     Some(names) => Some(names.to_vec()),
-                    None => edit_words(text, &edited_ranges(change, after)),
+                    None => {
+                        let text = if after { &change.after } else { &change.before };
+                        edit_words(text, &edited_ranges(change, after))
+                    }
                 };
                 let Some(mut words) = words else {
                     continue;
@@ -47,12 +48,6 @@ impl Project<'_> {
                     continue;
                 }
                 words.extend(["use", WHOLE_FUNCTIONS]);
-                let file = SourceFile {
-                    path: change.path.clone(),
-                    text: text.as_str().into(),
-                    bom: change.bom,
-                    sha256: sha256.clone(),
-                };
                 wanted.push((file, words));
             }
         }

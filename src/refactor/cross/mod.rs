@@ -124,6 +124,22 @@ pub fn check(
     findings
 }
 
+/// A change's text before (`after` false) or after, as the file it is (its path, BOM and
+/// sha256); `None` for the text before of a created file.
+pub(crate) fn text_of(change: &FileChange, after: bool) -> Option<SourceFile> {
+    let (text, sha256) = match (after, &change.sha256_before) {
+        (true, _) => (&change.after, &change.sha256_after),
+        (false, Some(sha256)) => (&change.before, sha256),
+        (false, None) => return None,
+    };
+    Some(SourceFile {
+        path: change.path.clone(),
+        text: text.as_str().into(),
+        bom: change.bom,
+        sha256: sha256.clone(),
+    })
+}
+
 /// The project as the result would leave it, with the trees of the changed files: each text is
 /// parsed once, whatever the number of checks that ask.
 pub(crate) struct Project<'a> {
@@ -155,16 +171,8 @@ impl<'a> Project<'a> {
             return tree;
         }
         let lang = Language::from_path(&change.path).unwrap_or(self.lang);
-        let (text, sha256) = match (after, &change.sha256_before) {
-            (true, _) => (&change.after, &change.sha256_after),
-            (false, Some(sha256)) => (&change.before, sha256),
-            (false, None) => return self.tree(change, false),
-        };
-        let file = SourceFile {
-            path: change.path.clone(),
-            text: text.as_str().into(),
-            bom: change.bom,
-            sha256: sha256.clone(),
+        let Some(file) = text_of(change, after) else {
+            return self.tree(change, false);
         };
         crate::refactor::sources::tree_around_present_words(
             self.sources.parsed(),

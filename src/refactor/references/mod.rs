@@ -411,11 +411,10 @@ fn project_references(
         }
         plan_candidates(store, lang, &mut candidates, &searched, &how);
         let before = reach.clone();
-        for (path, candidate) in &candidates {
+        // Nothing to learn: the loop would parse for nothing.
+        let learning = candidates.iter().filter(|_| !learns_nothing);
+        for (path, candidate) in learning {
             let file = &candidate.file;
-            if learns_nothing {
-                break;
-            }
             if how.lazy {
                 let tree = || candidate.tree(store, lang, &how);
                 let imports = asking.top_imports(file, candidate.parsed_for.as_ref(), || {
