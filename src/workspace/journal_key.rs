@@ -87,8 +87,11 @@ impl Key {
             .and_then(|mut f| f.read_exact(&mut bytes))
             .map_err(|e| error(format!("no random bytes from /dev/urandom: {e}")))?;
         // Written whole under a temporary name, then linked in place: two processes creating it
-        // at once both end up with the one that won.
-        let temp = path.with_extension(format!("tmp-{}", std::process::id()));
+        // at once both end up with the one that won. The name is this call's own (two threads
+        // of one process removed each other's temporary file when it was the process's).
+        static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let temp = path.with_extension(format!("tmp-{}-{call}", std::process::id()));
         let written = (|| -> std::io::Result<()> {
             let _ = std::fs::remove_file(&temp);
             let mut file = OpenOptions::new()
@@ -203,6 +206,24 @@ mod tests {
             )),
             "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"
         );
+    }
+
+    #[test]
+    fn threads_creating_the_key_at_once_all_get_the_one_that_won() {
+        for _ in 0..20 {
+            let home = tempfile::tempdir().unwrap();
+            let path = home.path().join("state/candor/journal.key");
+            let keys: Vec<Result<Key, KeyError>> = std::thread::scope(|s| {
+                let threads: Vec<_> = (0..8).map(|_| s.spawn(|| Key::at(&path, true))).collect();
+                threads.into_iter().map(|t| t.join().unwrap()).collect()
+            });
+            let first = keys[0].as_ref().expect("created");
+            for key in &keys {
+                assert_eq!(key.as_ref().ok(), Some(first));
+            }
+            let left: Vec<_> = std::fs::read_dir(path.parent().unwrap()).unwrap().collect();
+            assert_eq!(left.len(), 1, "no temporary file left");
+        }
     }
 
     #[test]
