@@ -148,6 +148,9 @@ pub fn refresh_from(
     let before = index.files.len();
     index.files.retain(|path, _| listed.contains(path.as_str()));
     refreshed.removed = before - index.files.len();
+    if refreshed.removed > 0 {
+        index.files_changed();
+    }
     let stale: Vec<&Seen> = seen
         .iter()
         .filter(|s| match (index.files.get(&s.relative), s.stamp) {

@@ -37,7 +37,7 @@ pub fn load(root: &Root) -> Result<Option<Index>, LoadError> {
     let Some(bytes) = dir.read_file(OsStr::new(FILE)).map_err(|e| io(&e))? else {
         return Ok(None);
     };
-    Ok(Some(format::decode(&bytes)?))
+    Ok(Some(format::decode(bytes)?))
 }
 
 /// Writes `index` as the project's index (creating `.candor/index/`); the error says why not.

@@ -1,11 +1,15 @@
-//! The index file's bytes: a magic, a format version, the body's length and sha256 (so a corrupt
+//! The index file's bytes: a magic, a format version, the body's length and CRC-32 (so a corrupt
 //! or half-written file is detected, never read), and the body — the limit it was built with,
-//! the vocabulary and each file's stamp, hash and postings. Pure: bytes in, bytes out.
+//! the vocabulary, each file's stamp, hash and postings, and which files hold each word. Pure:
+//! bytes in, bytes out.
 
+use super::inverted::Inverted;
 use super::postings::Postings;
+use super::shared::Shared;
 use super::{Entry, Held, Index};
 use crate::text::leb128::{Reader, put, put_bytes};
 use crate::workspace::store::Stamp;
+use std::sync::Arc;
 
 const MAGIC: &[u8; 8] = b"CANDORIX";
 /// Bumped whenever the body's layout or meaning changes; another version is not read.
@@ -13,8 +17,10 @@ const MAGIC: &[u8; 8] = b"CANDORIX";
 /// calls' positions follow (version 1 had code, string, comment only).
 /// 3: the vocabulary is one text, each word followed by a newline (it was each word's length
 /// and bytes: loading it made one slice per word).
-pub const VERSION: u32 = 3;
-const HEADER: usize = 8 + 4 + 8 + 32;
+/// 4: the files holding each word follow the files ([`Inverted`]), and the body's checksum is a
+/// CRC-32 (a sha256 of the body took longer to check than the question took to answer).
+pub const VERSION: u32 = 4;
+const HEADER: usize = 8 + 4 + 8 + 4;
 
 /// Why an index file cannot be used (then the walk answers).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -50,16 +56,20 @@ pub fn encode(index: &Index) -> Vec<u8> {
             }
         }
     }
+    let (starts, lists) = index.inverted().parts();
+    put_bytes(&mut body, starts);
+    put_bytes(&mut body, lists);
     let mut out = Vec::with_capacity(HEADER + body.len());
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.extend_from_slice(&(body.len() as u64).to_le_bytes());
-    out.extend_from_slice(&sha256(&body));
+    out.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
     out.extend_from_slice(&body);
     out
 }
 
-pub fn decode(bytes: &[u8]) -> Result<Index, FormatError> {
+/// The index `bytes` hold; its postings and word lists are read in place (parts of `bytes`).
+pub fn decode(bytes: Vec<u8>) -> Result<Index, FormatError> {
     if bytes.len() < HEADER || &bytes[..8] != MAGIC {
         return Err(FormatError::NotAnIndex);
     }
@@ -69,19 +79,29 @@ pub fn decode(bytes: &[u8]) -> Result<Index, FormatError> {
     }
     let len = u64::from_le_bytes(bytes[12..20].try_into().unwrap_or_default());
     let body = &bytes[HEADER..];
-    if body.len() as u64 != len || sha256(body)[..] != bytes[20..52] {
+    if body.len() as u64 != len || crc32fast::hash(body).to_le_bytes()[..] != bytes[20..24] {
         return Err(FormatError::Corrupt);
     }
-    body_of(&mut Reader::new(body)).ok_or(FormatError::Corrupt)
+    let bytes = Arc::new(bytes);
+    body_of(&mut Reader::new(&bytes[HEADER..]), &bytes).ok_or(FormatError::Corrupt)
 }
 
-fn body_of(r: &mut Reader<'_>) -> Option<Index> {
+fn body_of(r: &mut Reader<'_>, buffer: &Arc<Vec<u8>>) -> Option<Index> {
+    let shared = |r: &mut Reader<'_>| r.bytes().and_then(|part| Shared::part_of(buffer, part));
     let max_bytes = r.num()?;
     let text = std::str::from_utf8(r.bytes()?).ok()?;
     let mut index = Index::empty(max_bytes);
     index.vocab = super::vocab::Vocab::from_text(text.to_string())?;
     for _ in 0..r.num()? {
         let path = String::from_utf8(r.bytes()?.to_vec()).ok()?;
+        // In order, each once: a file's ordinal in the word lists is its place in this order.
+        if index
+            .files
+            .last_key_value()
+            .is_some_and(|(last, _)| *last >= path)
+        {
+            return None;
+        }
         let size = r.num()?;
         let mtime_ns = i128::from_le_bytes(r.take(16)?.try_into().ok()?);
         let inode = r.num()?;
@@ -93,8 +113,8 @@ fn body_of(r: &mut Reader<'_>) -> Option<Index> {
             2 => {
                 // Read in place when asked (`Postings::iter`); the checksum vouches for them.
                 let count = u32::try_from(r.num()?).ok()?;
-                let list = r.bytes()?.to_vec();
-                let calls = r.bytes()?.to_vec();
+                let list = shared(r)?;
+                let calls = shared(r)?;
                 Held::Text(Postings { count, list, calls })
             }
             _ => return None,
@@ -112,12 +132,10 @@ fn body_of(r: &mut Reader<'_>) -> Option<Index> {
         };
         index.files.insert(path, entry);
     }
+    let (starts, lists) = (shared(r)?, shared(r)?);
+    let inverted = Inverted::from_parts(index.vocab.len(), starts, lists)?;
+    index.inverted = inverted.into();
     r.is_at_end().then_some(index)
-}
-
-fn sha256(bytes: &[u8]) -> [u8; 32] {
-    use sha2::Digest;
-    sha2::Sha256::digest(bytes).into()
 }
 
 #[cfg(test)]
@@ -147,7 +165,7 @@ mod tests {
     fn an_index_reads_back_as_written() {
         let index = sample();
         let bytes = encode(&index);
-        let decoded = decode(&bytes).unwrap();
+        let decoded = decode(bytes).unwrap();
         assert_eq!(decoded, index);
         // The call's place, as `candor calls` prints it; `h` (a comment) is a mention only.
         let answer = decoded.calls_of(&[Language::Python], "g").unwrap();
@@ -158,16 +176,50 @@ mod tests {
     }
 
     #[test]
+    fn the_word_lists_read_back_are_those_of_the_files_and_follow_their_changes() {
+        let stamp = Stamp {
+            size: 9,
+            mtime_ns: 1,
+            inode: 1,
+        };
+        let mut index = sample();
+        index.add_text("c.py", stamp, [1; 32], Language::Python, "g(h)\n");
+        let mut read = decode(encode(&index)).unwrap();
+        assert_eq!(read.inverted.get(), Some(index.inverted()));
+        let paths = |index: &Index, word| {
+            (index.candidates(
+                &[Language::Python],
+                word,
+                crate::workspace::index::Match::Whole,
+            ))
+            .unwrap()
+            .paths
+        };
+        // b.py is a link: every question reads it.
+        assert_eq!(paths(&read, "g"), ["a.py", "b.py", "c.py"]);
+        assert_eq!(paths(&read, "f"), ["a.py", "b.py"]);
+        // A file added before the others (their ordinals move), one that no longer holds `g`.
+        read.add_text("0.py", stamp, [2; 32], Language::Python, "f()\n");
+        read.add_text("c.py", stamp, [3; 32], Language::Python, "h\n");
+        assert_eq!(paths(&read, "g"), ["a.py", "b.py"]);
+        assert_eq!(paths(&read, "f"), ["0.py", "a.py", "b.py"]);
+        assert_eq!(paths(&read, "h"), ["a.py", "b.py", "c.py"]);
+    }
+
+    #[test]
     fn a_corrupt_truncated_or_other_version_file_is_refused() {
         let bytes = encode(&sample());
         let mut flipped = bytes.clone();
         let last = flipped.len() - 3;
         flipped[last] ^= 1;
-        assert_eq!(decode(&flipped), Err(FormatError::Corrupt));
-        assert_eq!(decode(&bytes[..bytes.len() - 5]), Err(FormatError::Corrupt));
+        assert_eq!(decode(flipped), Err(FormatError::Corrupt));
+        assert_eq!(
+            decode(bytes[..bytes.len() - 5].to_vec()),
+            Err(FormatError::Corrupt)
+        );
         let mut old = bytes.clone();
         old[8] = 0;
-        assert_eq!(decode(&old), Err(FormatError::Version { found: 0 }));
-        assert_eq!(decode(b"hello"), Err(FormatError::NotAnIndex));
+        assert_eq!(decode(old), Err(FormatError::Version { found: 0 }));
+        assert_eq!(decode(b"hello".to_vec()), Err(FormatError::NotAnIndex));
     }
 }

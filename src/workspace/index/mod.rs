@@ -8,14 +8,18 @@ mod build;
 mod disk;
 pub mod facts;
 mod format;
+mod inverted;
 mod postings;
+mod shared;
 pub mod tokens;
 mod vocab;
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::OnceLock;
 
 use crate::lang::Language;
 use crate::workspace::store::Stamp;
+use inverted::Inverted;
 use postings::Postings;
 
 pub use build::{Refreshed, Scanned, refresh, refresh_from, scan_files};
@@ -37,6 +41,9 @@ pub struct Index {
     ids: HashMap<String, u32>,
     /// By project-relative path, as the walk lists them.
     files: BTreeMap<String, Entry>,
+    /// Which files hold each word (by their ordinal in `files`): read with the index, or built
+    /// from the postings when first asked after a change.
+    inverted: OnceLock<Inverted>,
 }
 
 /// Equal when they hold the same files and words (the lookup table is a cache).
@@ -121,7 +128,43 @@ impl Index {
             vocab: vocab::Vocab::default(),
             ids: HashMap::new(),
             files: BTreeMap::new(),
+            inverted: OnceLock::new(),
         }
+    }
+
+    /// Which files hold each word, as the files are now.
+    fn inverted(&self) -> &Inverted {
+        self.inverted.get_or_init(|| {
+            let files: Vec<(u32, Vec<u32>)> = (self.files.values().enumerate())
+                .filter_map(|(ordinal, entry)| match &entry.held {
+                    Held::Text(postings) => {
+                        Some((ordinal as u32, postings.iter().map(|p| p.0).collect()))
+                    }
+                    _ => None,
+                })
+                .collect();
+            Inverted::build(self.vocab.len(), &files)
+        })
+    }
+
+    /// Forgets what was derived from the files (one was added, replaced or removed).
+    fn files_changed(&mut self) {
+        self.inverted = OnceLock::new();
+    }
+
+    /// Sets a file's entry; what was derived from the files is forgotten unless it held the
+    /// same (a link or a file the index does not see into is set again at every refresh).
+    fn put(&mut self, path: &str, entry: Entry) {
+        let same = (self.files.get(path)).is_some_and(|old| old.held == entry.held);
+        self.files.insert(path.to_string(), entry);
+        if !same {
+            self.files_changed();
+        }
+    }
+
+    /// For each file, in order, whether its postings hold one of the words `ids`.
+    fn holding(&self, ids: &[u32]) -> Vec<bool> {
+        self.inverted().holding(self.files.len(), ids)
     }
 
     fn id(&mut self, word: &str) -> u32 {
@@ -173,7 +216,7 @@ impl Index {
             sha256,
             held: Held::Text(postings),
         };
-        self.files.insert(path.to_string(), entry);
+        self.put(path, entry);
     }
 
     /// Records a file the index does not see into.
@@ -184,7 +227,7 @@ impl Index {
             sha256: [0; 32],
             held,
         };
-        self.files.insert(path.to_string(), entry);
+        self.put(path, entry);
     }
 
     /// The files of `langs` that can hold `word` as `how` asks; `None` when the index cannot
@@ -193,9 +236,9 @@ impl Index {
         if !tokens::is_word(word) {
             return None;
         }
-        let wanted = self.wanted(word, how);
+        let holding = self.holding(&self.wanted(word, how));
         let mut found = Candidates::default();
-        for (path, entry) in &self.files {
+        for ((path, entry), holds) in self.files.iter().zip(holding) {
             if let Held::Link = entry.held {
                 found.paths.push(path.clone());
                 found.links.push(path.clone());
@@ -206,11 +249,7 @@ impl Index {
                 continue;
             }
             found.walked += 1;
-            let holds = match &entry.held {
-                Held::Text(postings) => postings.holds(&wanted),
-                _ => true,
-            };
-            if holds {
+            if holds || !matches!(entry.held, Held::Text(_)) {
                 found.paths.push(path.clone());
                 let trusted = matches!(entry.held, Held::Text(_)) && !entry.racy;
                 found
@@ -222,12 +261,11 @@ impl Index {
     }
 
     /// The word ids a file holding `word` as `how` asks holds one of.
-    fn wanted(&self, word: &str, how: Match) -> postings::Wanted {
-        let ids: Vec<u32> = match how {
+    fn wanted(&self, word: &str, how: Match) -> Vec<u32> {
+        match how {
             Match::Whole => self.vocab.position(word).into_iter().collect(),
             Match::Substring => self.vocab.contained(word),
-        };
-        postings::Wanted::new(self.vocab.len(), ids)
+        }
     }
 
     /// What the index knows of the calls of `word` in the files of `langs` (`None` when it
@@ -237,10 +275,10 @@ impl Index {
         if !tokens::is_word(word) {
             return None;
         }
-        let wanted = self.wanted(word, Match::Substring);
+        let holding = self.holding(&self.wanted(word, Match::Substring));
         let exact = self.vocab.position(word);
         let mut found = CallsAnswer::default();
-        for (path, entry) in &self.files {
+        for ((path, entry), holds) in self.files.iter().zip(holding) {
             if matches!(entry.held, Held::Link)
                 || !Language::from_path(path).is_some_and(|l| langs.contains(&l))
             {
@@ -251,7 +289,7 @@ impl Index {
                 found.read.push(path.clone());
                 continue;
             };
-            if !postings.holds(&wanted) {
+            if !holds {
                 continue;
             }
             let posting = exact.and_then(|id| postings.find(id));

@@ -3,6 +3,7 @@
 //! ([`tokens::CALL`] without [`tokens::UNSURE`]), the length of its calls' bytes — and read in
 //! place when a question asks, so loading the index allocates nothing per posting. Pure.
 
+use super::shared::Shared;
 use super::tokens;
 use crate::text::leb128::{Reader, put};
 
@@ -12,38 +13,14 @@ pub(crate) struct Postings {
     /// How many postings `list` holds.
     pub(super) count: u32,
     /// The encoded postings, sorted by word id.
-    pub(super) list: Vec<u8>,
+    pub(super) list: Shared,
     /// For each posting with calls: their count, then (line − the previous call's line, column)
     /// pairs, LEB128 — as `candor calls` prints them.
-    pub(super) calls: Vec<u8>,
+    pub(super) calls: Shared,
 }
 
 /// One posting: word id, roles, and where its calls start in `calls` (`None`: not stored).
 pub(crate) type Posting = (u32, u8, Option<usize>);
-
-/// The word ids a question looks for.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Wanted {
-    /// For each word id, whether it is wanted.
-    ids: Vec<bool>,
-    /// The greatest wanted id.
-    last: Option<u32>,
-}
-
-impl Wanted {
-    /// `ids` of a vocabulary of `len` words (an id beyond it is not wanted).
-    pub(crate) fn new(len: usize, ids: impl IntoIterator<Item = u32>) -> Wanted {
-        let mut wanted = Wanted {
-            ids: vec![false; len],
-            last: None,
-        };
-        for id in ids.into_iter().filter(|id| (*id as usize) < len) {
-            wanted.ids[id as usize] = true;
-            wanted.last = wanted.last.max(Some(id));
-        }
-        wanted
-    }
-}
 
 /// Whether a posting with these roles carries its calls.
 fn stores_calls(roles: u8) -> bool {
@@ -55,26 +32,30 @@ impl Postings {
     pub(super) fn encode<'a>(
         sorted: impl Iterator<Item = (u32, u8, &'a [(u32, u32)])>,
     ) -> Postings {
-        let mut postings = Postings::default();
+        let (mut count, mut list, mut calls_bytes) = (0, Vec::new(), Vec::new());
         let mut last_id = 0;
         for (id, roles, calls) in sorted {
-            put(&mut postings.list, u64::from(id - last_id));
-            postings.list.push(roles);
+            put(&mut list, u64::from(id - last_id));
+            list.push(roles);
             if stores_calls(roles) {
-                let start = postings.calls.len();
-                put(&mut postings.calls, calls.len() as u64);
+                let start = calls_bytes.len();
+                put(&mut calls_bytes, calls.len() as u64);
                 let mut last = 0;
                 for (line, column) in calls {
-                    put(&mut postings.calls, u64::from(line - last));
-                    put(&mut postings.calls, u64::from(*column));
+                    put(&mut calls_bytes, u64::from(line - last));
+                    put(&mut calls_bytes, u64::from(*column));
                     last = *line;
                 }
-                put(&mut postings.list, (postings.calls.len() - start) as u64);
+                put(&mut list, (calls_bytes.len() - start) as u64);
             }
-            postings.count += 1;
+            count += 1;
             last_id = id;
         }
-        postings
+        Postings {
+            count,
+            list: list.into(),
+            calls: calls_bytes.into(),
+        }
     }
 
     /// Each posting, in id order (a malformed list ends early).
@@ -91,17 +72,6 @@ impl Postings {
             }
             Some((id, roles, at))
         })
-    }
-
-    /// Whether a posting's word is `wanted` (read no further than its last wanted id: the
-    /// postings are in id order).
-    pub(super) fn holds(&self, wanted: &Wanted) -> bool {
-        let Some(last) = wanted.last else {
-            return false;
-        };
-        self.iter()
-            .take_while(|(id, _, _)| *id <= last)
-            .any(|(id, _, _)| wanted.ids[id as usize])
     }
 
     pub(super) fn find(&self, id: u32) -> Option<Posting> {
