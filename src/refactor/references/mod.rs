@@ -412,20 +412,32 @@ fn project_references(
         plan_candidates(store, lang, &mut candidates, &searched, &how);
         let before = reach.clone();
         // Nothing to learn: the loop would parse for nothing.
-        let learning = candidates.iter().filter(|_| !learns_nothing);
-        for (path, candidate) in learning {
-            let file = &candidate.file;
-            if how.lazy {
-                let tree = || candidate.tree(store, lang, &how);
-                let imports = asking.top_imports(file, candidate.parsed_for.as_ref(), || {
-                    resolver.top_imports(tree(), &file.text)
-                });
+        let learning: Vec<(&String, &Candidate)> =
+            candidates.iter().filter(|_| !learns_nothing).collect();
+        if how.lazy {
+            // Each file's imports are a fact of its content alone: read (or parsed for) on
+            // every core, then learned from in order.
+            let imports = map_in_parallel(store, &learning, &|(_, candidate)| {
+                let file = &candidate.file;
+                asking.top_imports(file, candidate.parsed_for.as_ref(), || {
+                    resolver.top_imports(candidate.tree(store, lang, &how), &file.text)
+                })
+            });
+            for ((path, _), imports) in learning.iter().zip(imports) {
                 pending.extend(resolver.learn_from_imports(target, path, &imports, &mut reach));
-            } else {
+            }
+        } else {
+            for (path, candidate) in learning {
                 // Not kept in the store: its question would hold the reach, which grows with
                 // every file learned from (a digest and a copy per file: quadratic).
                 let tree = candidate.tree(store, lang, &how);
-                pending.extend(resolver.learn(target, path, tree, &file.text, &mut reach));
+                pending.extend(resolver.learn(
+                    target,
+                    path,
+                    tree,
+                    &candidate.file.text,
+                    &mut reach,
+                ));
             }
         }
         pending.retain(|word| !searched.contains(word));
