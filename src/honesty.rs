@@ -64,6 +64,20 @@ impl Tool {
         }
     }
 
+    /// Whether it searches the project's other files for the name it works on (then the
+    /// persistent index is worth loading as soon as the request starts).
+    pub fn searches_project(self) -> bool {
+        match self {
+            Tool::ExtractFunction | Tool::ExtractVariable | Tool::InlineVariable => false,
+            Tool::InlineFunction
+            | Tool::MoveToFile
+            | Tool::ChangeSignature
+            | Tool::RenameSymbol
+            | Tool::SafeDelete
+            | Tool::IntroduceParameter => true,
+        }
+    }
+
     /// A human label ("extract function").
     pub fn label(self) -> &'static str {
         match self {

@@ -507,7 +507,16 @@ fn call(
             return Ok(ExitCode::from(error.code.exit_code() as u8));
         }
     };
-    let response = engine.call_json(&tool, &args);
+    // A tool that searches the project reads the index and scans the project on another thread
+    // while it reads and parses its own file.
+    let searches = candor::honesty::Tool::from_name(&tool).is_some_and(|t| t.searches_project());
+    let response = std::thread::scope(|s| {
+        let sources = engine.sources();
+        if searches {
+            s.spawn(|| sources.prefetch_index());
+        }
+        engine.call_json(&tool, &args)
+    });
     // What the store did (parses, facts made, read from disk…), for the tests and the benches.
     if std::env::var_os("CANDOR_STORE_STATS").is_some() {
         eprintln!("candor call: {}", engine.sources().store_stats());

@@ -28,6 +28,8 @@ pub struct Indexed {
     answers: Mutex<HashMap<(Vec<Language>, String, Match), Candidates>>,
     /// How many questions an answer remembered answered.
     reused: std::sync::atomic::AtomicUsize,
+    /// The project's files listed and stated by [`Indexed::prefetch`], for the first refresh.
+    prefetched: Mutex<Option<index::Scanned>>,
 }
 
 /// How many answers [`Indexed`] remembers at most (then it starts again).
@@ -139,15 +141,7 @@ impl Indexed {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let mut scanned = None;
         if let State::Unread = *state {
-            // The files are listed and stated while the index is read (when there is one).
-            let present = root.path().join(".candor/index/index.bin").is_file();
-            let loaded = std::thread::scope(|s| {
-                let scan = present.then(|| s.spawn(|| index::scan_files(root.path())));
-                let loaded = index::load(root);
-                scanned = scan.and_then(|scan| scan.join().ok());
-                loaded
-            });
-            self.take_loaded(&mut state, loaded, max_bytes, |e| eprintln!("candor: {e}"));
+            scanned = self.load(&mut state, root, max_bytes);
         }
         let State::Ready(index) = &mut *state else {
             return None;
@@ -160,7 +154,14 @@ impl Indexed {
             return question(index);
         }
         *refreshed_for = request;
-        let scanned = scanned.unwrap_or_else(|| index::scan_files(root.path()));
+        let prefetched = || {
+            self.prefetched
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take()
+        };
+        let scanned =
+            (scanned.or_else(prefetched)).unwrap_or_else(|| index::scan_files(root.path()));
         if index::refresh_from(index, scanned, None).changed() {
             self.forget_answers();
             if let Err(e) = index::save(root, index) {
@@ -170,6 +171,36 @@ impl Indexed {
             }
         }
         question(index)
+    }
+}
+
+impl Indexed {
+    /// Reads the index into `state` (not read yet), listing and stating the project's files
+    /// meanwhile when there is one; that scan, for the refresh that follows.
+    fn load(&self, state: &mut State, root: &Root, max_bytes: u64) -> Option<index::Scanned> {
+        let present = root.path().join(".candor/index/index.bin").is_file();
+        let mut scanned = None;
+        let loaded = std::thread::scope(|s| {
+            let scan = present.then(|| s.spawn(|| index::scan_files(root.path())));
+            let loaded = index::load(root);
+            scanned = scan.and_then(|scan| scan.join().ok());
+            loaded
+        });
+        self.take_loaded(state, loaded, max_bytes, |e| eprintln!("candor: {e}"));
+        scanned
+    }
+
+    /// For a request about to ask the index (a `candor call` of a tool that searches the
+    /// project), on a thread of its own while the request reads its own file: reads the index
+    /// and lists and states the project's files, so that its first question finds both done.
+    /// Nothing when the index was read already. The scan is the request's: it is taken by the
+    /// first refresh, as a scan made then would be.
+    pub fn prefetch(&self, root: &Root, max_bytes: u64) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if let State::Unread = *state {
+            let scanned = self.load(&mut state, root, max_bytes);
+            *self.prefetched.lock().unwrap_or_else(|e| e.into_inner()) = scanned;
+        }
     }
 }
 

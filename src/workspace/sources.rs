@@ -286,6 +286,12 @@ impl DiskSources {
         self.index.source_files(&self.root, max, build, progress)
     }
 
+    /// Reads the persistent index and scans the project now, for a request about to search it
+    /// ([`Indexed::prefetch`]).
+    pub fn prefetch_index(&self) {
+        self.index.prefetch(&self.root, self.limits.max_file_bytes);
+    }
+
     /// For a long-lived session: builds the project's index when it has none, without holding
     /// up the searches meanwhile ([`Indexed::build_when_absent`]).
     pub fn index_when_absent(&self) -> Option<Result<usize, String>> {

@@ -126,6 +126,12 @@ pub fn refresh(
 /// scan can run while the index is read.
 pub struct Scanned(Vec<Seen>);
 
+impl std::fmt::Debug for Scanned {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Scanned({} files)", self.0.len())
+    }
+}
+
 /// Lists and stats the project's files (every core).
 pub fn scan_files(root: &Path) -> Scanned {
     Scanned(scan(root))
