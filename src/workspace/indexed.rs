@@ -420,6 +420,41 @@ mod tests {
     }
 
     #[test]
+    fn a_prefetched_index_answers_as_one_read_at_the_question_and_its_scan_serves_once() {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in [("a.py", "helper(1)\n"), ("b.py", "other()\n")] {
+            std::fs::write(dir.path().join(name), text).unwrap();
+            age(&dir.path().join(name), 60);
+        }
+        let root = Root::new(dir.path()).unwrap();
+        let langs = [Language::Python];
+        let ask = |indexed: &Indexed| {
+            indexed.candidates(&root, 1000, &langs, "helper", index::Match::Whole, None)
+        };
+        // No index: nothing read, nothing scanned, the walk answers.
+        let without = Indexed::default();
+        without.prefetch(&root, 1000);
+        assert!(without.prefetched.lock().unwrap().is_none());
+        assert_eq!(ask(&without), None);
+
+        let mut built = Index::empty(1000);
+        index::refresh(&mut built, root.path(), None);
+        index::save(&root, &built).unwrap();
+        // c.py comes after the index was saved: the refresh finds it from the scan.
+        std::fs::write(dir.path().join("c.py"), "helper(3)\n").unwrap();
+        let prefetched = Indexed::default();
+        prefetched.prefetch(&root, 1000);
+        assert!(prefetched.prefetched.lock().unwrap().is_some());
+        let answer = ask(&prefetched).expect("the index answers");
+        assert_eq!(answer.paths, ["a.py", "c.py"]);
+        assert_eq!(Some(answer), ask(&Indexed::default()));
+        assert!(
+            prefetched.prefetched.lock().unwrap().is_none(),
+            "taken once"
+        );
+    }
+
+    #[test]
     fn a_candidate_read_with_the_stamp_the_index_trusts_takes_its_hash_from_the_index() {
         let dir = tempfile::tempdir().unwrap();
         let files = [
