@@ -161,6 +161,91 @@ pub(super) fn touches_edits(edited: &[Range<usize>], range: &Range<usize>) -> bo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::edit::TextEdit;
+    use crate::lang::symbols::SymbolQuery;
+    use crate::refactor::{
+        MemorySources, Mentioning, ParsedFiles, RenameRequest, Request, SourceError, Sources,
+    };
+    use std::sync::Mutex;
+
+    /// Files in memory whose store notes the words each tree is asked around, by text.
+    struct Asked {
+        files: MemorySources,
+        asked: Mutex<Vec<(String, Vec<String>)>>,
+    }
+
+    impl Sources for Asked {
+        fn file(&self, path: &str) -> Result<Option<SourceFile>, SourceError> {
+            self.files.file(path)
+        }
+
+        fn files_mentioning(&self, lang: Language, word: &str) -> Result<Mentioning, SourceError> {
+            self.files.files_mentioning(lang, word)
+        }
+
+        fn dir_exists(&self, path: &str) -> bool {
+            self.files.dir_exists(path)
+        }
+
+        fn parsed(&self) -> &dyn ParsedFiles {
+            self
+        }
+    }
+
+    impl ParsedFiles for Asked {
+        fn tree_around_words(&self, lang: Language, file: &SourceFile, words: &[&str]) -> Tree {
+            let noted = words.iter().map(|w| w.to_string()).collect();
+            self.asked
+                .lock()
+                .unwrap()
+                .push((file.text.to_string(), noted));
+            crate::lang::partial::parse_around_words(lang, &file.text, words).0
+        }
+    }
+
+    #[test]
+    fn a_renames_checks_read_a_text_before_without_the_new_name_only_around_its_uses() {
+        // `len` renamed `size` in a file that calls it (not the definition's): the text before
+        // has no `size`, so only the imports check reads it, around its `use`s; the text after
+        // is read around the edits.
+        let before =
+            "use crate::a::A;\n\nfn f(a: &A) -> usize {\n    let n = 1;\n    a.len() + n\n}\n";
+        let source = SourceFile::from_text("src/b.rs", before);
+        let at = before.find("len").unwrap();
+        let change = FileChange::modify(&source, vec![TextEdit::new(at..at + 3, "size")]).unwrap();
+        let asked = Asked {
+            files: MemorySources::new().with("src/b.rs", before),
+            asked: Mutex::default(),
+        };
+        let request = Request::Rename(RenameRequest {
+            file: "src/a.rs".to_string(),
+            symbol: SymbolQuery {
+                name: "len".to_string(),
+                line: Some(3),
+                column: None,
+            },
+            new_name: "size".to_string(),
+            include_possible: Vec::new(),
+        });
+        let changes = vec![change];
+        crate::refactor::cross::check(&request, Language::Rust, &changes, &asked, &[]);
+        let asked = asked.asked.into_inner().unwrap();
+        let of_before: Vec<&Vec<String>> = asked
+            .iter()
+            .filter(|(text, _)| text == before)
+            .map(|(_, words)| words)
+            .collect();
+        assert!(!of_before.is_empty(), "{asked:?}");
+        for words in of_before {
+            assert_eq!(words, &["use", WHOLE_FUNCTIONS], "{asked:?}");
+        }
+        assert!(
+            asked
+                .iter()
+                .any(|(text, words)| text == &changes[0].after && words.contains(&"size".into())),
+            "{asked:?}"
+        );
+    }
 
     #[test]
     fn edits_of_whole_words_give_their_words_and_others_none() {
