@@ -287,7 +287,8 @@ fn the_checks_of_patterns_and_imports_read_around_the_edits_as_the_whole_files_o
     // `cross::patterns` and `cross::imports` read a change's texts through trees around its edits
     // (`Project::tree_around_edits`: the whole functions around them, every `use` whole). Over
     // real renames: the cross-checks' findings through partial trees (`MemorySources`) and full
-    // trees (`FullTrees`) are the same; the `use` leaves of both texts are the whole files'; and
+    // trees (`FullTrees`) are the same; the `use` leaves of both texts are the whole files' (on
+    // trees around the edits, and around the `use`s alone); and
     // at every edit, the nodes around it are the full tree's nodes.
     use candor::lang::rust::imports::use_paths;
     use candor::refactor::{RenameRequest, Request};
@@ -377,6 +378,10 @@ fn the_checks_of_patterns_and_imports_read_around_the_edits_as_the_whole_files_o
                     };
                     let expected = leaves_of(&full);
                     assert_eq!(leaves_of(&partial), expected, "{}", change.path);
+                    // The tree around the `use`s alone (`Project::tree_around_uses`) too.
+                    let (uses, _) =
+                        parse_around_words(Language::Rust, text, &["use", WHOLE_FUNCTIONS]);
+                    assert_eq!(leaves_of(&uses), expected, "{} (uses)", change.path);
                     for range in &ranges {
                         assert_eq!(
                             ancestors_at(&partial, range),

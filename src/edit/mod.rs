@@ -180,6 +180,21 @@ impl FileChange {
         })
     }
 
+    /// The file as it is, with no edit: a plan's base for sites it does not write by default.
+    /// Its bytes after are its bytes before, whose hash the file has: not hashed again.
+    pub fn unchanged(source: &SourceFile) -> FileChange {
+        FileChange {
+            path: source.path.clone(),
+            kind: ChangeKind::Modify,
+            bom: source.bom,
+            sha256_before: Some(source.sha256.clone()),
+            sha256_after: source.sha256.clone(),
+            before: source.text.to_string(),
+            after: source.text.to_string(),
+            edits: Vec::new(),
+        }
+    }
+
     /// The same file changed by other `edits` (offsets in `before`), from the same bytes: the
     /// hash of the base is kept, the result and its hash are computed again.
     pub fn with_edits(&self, edits: Vec<TextEdit>) -> Result<FileChange, EditError> {
@@ -291,6 +306,17 @@ impl ChangeSetBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unchanged_file_is_a_change_without_edits() {
+        for bytes in [&b"fn f() {}\r\n"[..], b"\xEF\xBB\xBFfn g() {}\n"] {
+            let source = SourceFile::from_bytes("src/lib.rs", bytes).unwrap();
+            assert_eq!(
+                FileChange::unchanged(&source),
+                FileChange::modify(&source, Vec::new()).unwrap()
+            );
+        }
+    }
 
     #[test]
     fn validate_sorts_and_rejects_overlaps() {

@@ -90,7 +90,8 @@ pub fn parse_around(
 /// occurrences inside a function are parsed with the whole outermost function around them, not
 /// only their statement. The references judge reads a receiver's binding anywhere in its
 /// function (`let x: T`, a parameter), and the local bindings of the name there. A name after
-/// `self.` or after a field (`x.items.name`) reads no binding: its statement is enough.
+/// `self.` or after a field (`x.items.name`) reads no binding: its statement is enough; so is a
+/// `use` that declares nothing (in a comment, a string or a macro's arguments).
 pub const WHOLE_FUNCTIONS: &str = "{fn}";
 
 /// A tree of `text` for every question about the statements around the whole-word occurrences
@@ -494,7 +495,7 @@ fn rust_function_ranges(text: &str, lexed: &Lexed, places: &[Range<usize>]) -> V
     let mut headers_done = vec![false; lexed.braces.len()];
     let mut elsewhere: Vec<Range<usize>> = Vec::new();
     for place in places {
-        if reads_no_binding(text, lexed, place) {
+        if reads_no_binding(text, lexed, place) || declares_nothing(text, lexed, place) {
             elsewhere.push(place.clone());
             continue;
         }
@@ -563,6 +564,16 @@ fn reads_no_binding(text: &str, lexed: &Lexed, place: &Range<usize>) -> bool {
     let chained = receiver[..name_start].trim_end().ends_with('.')
         && !receiver[..name_start].trim_end().ends_with("..");
     (name == "self" || chained) && lexed.span_at(place.start).is_none()
+}
+
+/// Whether a place is the word `use` where no `use` declaration can be: in a string or a
+/// comment (a doc example's `use`), or in a macro's token tree (`Token![use]`), which
+/// tree-sitter never parses as code. It is asked for the declarations only: the statement
+/// around it is enough, not the whole function around it.
+fn declares_nothing(text: &str, lexed: &Lexed, place: &Range<usize>) -> bool {
+    text.get(place.clone()) == Some("use")
+        && (lexed.span_at(place.start).is_some()
+            || lexed.token_tree_at(place.start) == Some(super::lex::TokenTree::Macro))
 }
 
 /// The innermost brace whose block contains `place`.
@@ -843,6 +854,30 @@ mod tests {
             "{kept}"
         );
         assert_eq!(kept.matches("let x: B = y();").count(), 2, "{kept}");
+    }
+
+    #[test]
+    fn rust_for_the_judge_keeps_the_statement_of_a_use_that_declares_nothing() {
+        // A `use` in a doc comment, a string or a macro's arguments declares nothing: its
+        // statement, not its function; a `use` declaration in a function keeps it whole.
+        let text = "fn f(input: I) -> bool {\n    let n = 1;\n    input.peek(Token![use])\n}\n\n/// Then use it.\nfn g() -> u8 {\n    let m = 2;\n    // use it twice\n    m\n}\n\nfn h() -> &'static str {\n    let k = 3;\n    \"use\"\n}\n\nfn i() -> u8 {\n    let j = 4;\n    use a::b;\n    j\n}\n";
+        let places: Vec<Range<usize>> = crate::lang::calls::word_matches(text, "use")
+            .into_iter()
+            .map(|at| at..at + 3)
+            .collect();
+        assert_eq!(places.len(), 5);
+        let lexed = lex(Language::Rust, text);
+        let kept: String = merged(rust_function_ranges(text, &lexed, &places))
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        for other in ["let n = 1;", "let m = 2;", "let k = 3;"] {
+            assert!(!kept.contains(other), "{kept}");
+        }
+        assert!(kept.contains("input.peek(Token![use])"), "{kept}");
+        assert!(kept.contains("let j = 4;\n    use a::b;"), "{kept}");
+        let (_, partial) = parse_around_words(Language::Rust, text, &["use", WHOLE_FUNCTIONS]);
+        assert!(partial, "the kept text parses without an error");
     }
 
     #[test]

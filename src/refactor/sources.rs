@@ -60,6 +60,12 @@ pub trait Sources: Sync {
     /// Whether the project-relative directory exists ("" is the root).
     fn dir_exists(&self, path: &str) -> bool;
 
+    /// Searches now for what a later [`files_mentioning`](Sources::files_mentioning) of `word`
+    /// in this request will ask, so that the search can run beside other work: the answer is
+    /// kept for that call, and nothing of it is told (no skipped file reported) until then. By
+    /// default nothing is searched.
+    fn search_ahead(&self, _lang: Language, _word: &str) {}
+
     /// Which files of `lang` can hold the name `word`, and where: every whole-word occurrence,
     /// in code, strings and comments. The one question the references engine asks of the
     /// project; an index answers it without reading every file. By default, the files

@@ -625,6 +625,13 @@ impl Sources for SkipRecorder<'_> {
         Ok(mentioning)
     }
 
+    fn search_ahead(&self, lang: Language, word: &str) {
+        // Kept by `mentioning_once`; a failed search is made again when asked.
+        if self.cancel.check().is_ok() {
+            let _ = self.mentioning_once(lang, word);
+        }
+    }
+
     /// The whole-word sites of the files that mention `word`: the same files, skipped ones
     /// included, as the inner sources' own whole-word search (the index's whole-word candidates
     /// are those of its substring candidates that hold the word whole).

@@ -3,6 +3,7 @@
 //! (`Foo { ref baz: i }`). Syntactic facts for the cross-checks.
 
 use std::collections::BTreeSet;
+use std::ops::Range;
 
 use tree_sitter::{Node, Tree};
 
@@ -20,12 +21,27 @@ pub struct BadPattern {
 
 /// Every or-pattern of `tree` whose alternatives do not bind the same names.
 pub fn uneven_or_patterns(tree: &Tree, text: &str) -> Vec<BadPattern> {
+    uneven_or_patterns_within(tree, text, |_| true)
+}
+
+/// [`uneven_or_patterns`] among the nodes whose byte range `within` accepts, and whose
+/// ancestors' ranges it accepts too: the walk does not enter a node it refuses. A question
+/// about the patterns that overlap some ranges is answered so without walking the whole tree
+/// (a node overlaps a range only if its ancestors do).
+pub fn uneven_or_patterns_within(
+    tree: &Tree,
+    text: &str,
+    within: impl Fn(&Range<usize>) -> bool,
+) -> Vec<BadPattern> {
     let mut found = Vec::new();
     // An or-pattern is written with `|`: a text without one has none (no walk).
     if memchr::memchr(b'|', text.as_bytes()).is_none() {
         return found;
     }
     walk_tree_with_ancestors(tree, |node, ancestors| {
+        if !within(&node.byte_range()) {
+            return false;
+        }
         let outermost = ancestors.last().is_none_or(|p| p.kind() != "or_pattern");
         if node.kind() == "or_pattern" && outermost {
             let mut alternatives = Vec::new();
@@ -53,8 +69,21 @@ pub fn uneven_or_patterns(tree: &Tree, text: &str) -> Vec<BadPattern> {
 
 /// Every field pattern with `ref` or `mut` before a `name: pattern` form.
 pub fn invalid_field_patterns(tree: &Tree, text: &str) -> Vec<BadPattern> {
+    invalid_field_patterns_within(tree, text, |_| true)
+}
+
+/// [`invalid_field_patterns`] among the nodes `within` accepts, as for
+/// [`uneven_or_patterns_within`].
+pub fn invalid_field_patterns_within(
+    tree: &Tree,
+    text: &str,
+    within: impl Fn(&Range<usize>) -> bool,
+) -> Vec<BadPattern> {
     let mut found = Vec::new();
     walk_tree_with_ancestors(tree, |node, _| {
+        if !within(&node.byte_range()) {
+            return false;
+        }
         if node.kind() == "field_pattern" && node.child_by_field_name("pattern").is_some() {
             let mut cursor = node.walk();
             let modified = node
@@ -143,6 +172,24 @@ mod tests {
                 (6, vec!["bar".to_string(), "foo".to_string()]),
                 (9, vec!["v".to_string()])
             ]
+        );
+    }
+
+    #[test]
+    fn the_walk_within_ranges_finds_the_bad_patterns_there_only() {
+        // Two uneven or-patterns and two invalid field patterns; only the second of each
+        // overlaps the range asked about.
+        let text = "fn f(x: (u8, u8), y: Foo) {\n    match x {\n        (a, _) | (_, b) => {}\n    }\n    let Foo { ref i: j } = y;\n    match x {\n        (c, _) | (_, d) => {}\n    }\n    let Foo { mut k: l } = y;\n}\n";
+        let tree = Language::Rust.parse(text);
+        let from = text.find("match x {\n        (c").unwrap();
+        let within = |r: &Range<usize>| r.start <= text.len() && r.end >= from;
+        let lines = |found: Vec<BadPattern>| found.iter().map(|b| b.line).collect::<Vec<_>>();
+        assert_eq!(lines(uneven_or_patterns(&tree, text)), [3, 7]);
+        assert_eq!(lines(uneven_or_patterns_within(&tree, text, within)), [7]);
+        assert_eq!(lines(invalid_field_patterns(&tree, text)), [5, 9]);
+        assert_eq!(
+            lines(invalid_field_patterns_within(&tree, text, within)),
+            [9]
         );
     }
 

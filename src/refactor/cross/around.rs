@@ -21,11 +21,14 @@ use crate::edit::SourceFile;
 use crate::refactor::sources::{map_in_parallel, tree_around_present_words};
 
 impl Project<'_> {
-    /// Asks the store, on every core, for the trees around the edits of the Rust changes (text
-    /// before and after) that [`tree_around_edits`](Project::tree_around_edits) asks it for
-    /// by words: the checks then find them kept rather than parsing one file after another.
-    /// Nothing when fewer than two are to be made. A rename's checks ask first for the trees
-    /// around both names (`cross::members`), which serve the others: `names` are those.
+    /// Asks the store, on every core, for the trees the checks of the Rust changes will ask it
+    /// for by words: of the text after, the trees around the edits
+    /// ([`tree_around_edits`](Project::tree_around_edits)); of the text before, the trees
+    /// around its `use`s ([`tree_around_uses`](Project::tree_around_uses)). The checks then
+    /// find them kept rather than parsing one file after another. Nothing when fewer than two
+    /// are to be made. A rename's checks ask first for the trees around both names
+    /// (`cross::members`), which serve the others: `names` are those; before, the members
+    /// check asks them only of a text that has the new name.
     pub fn prepare_trees_around_edits(&self, names: Option<[&str; 2]>) {
         let mut wanted: Vec<(SourceFile, Vec<&str>)> = Vec::new();
         let rust = |c: &&FileChange| Language::from_path(&c.path) == Some(Language::Rust);
@@ -34,20 +37,23 @@ impl Project<'_> {
                 let Some(file) = text_of(change, after) else {
                     continue;
                 };
-                let words = match names {
-                    Some(names) => Some(names.to_vec()),
-                    None => {
-                        let text = if after { &change.after } else { &change.before };
-                        edit_words(text, &edited_ranges(change, after))
+                if self.known_tree(change, after).is_some() {
+                    continue;
+                }
+                let words = match (after, names) {
+                    (true, Some(names)) => Some(names.to_vec()),
+                    (true, None) => edit_words(&change.after, &edited_ranges(change, true)),
+                    // Before, the members check reads the new name's sites where the text has
+                    // it; otherwise only the imports check reads the text, its `use`s alone.
+                    (false, Some([old, new])) if !word_matches(&change.before, new).is_empty() => {
+                        Some(vec![old, new])
                     }
+                    (false, _) => has_uses(&change.before).then(Vec::new),
                 };
                 let Some(mut words) = words else {
                     continue;
                 };
-                if self.known_tree(change, after).is_some() {
-                    continue;
-                }
-                words.extend(["use", WHOLE_FUNCTIONS]);
+                words.extend(USES);
                 wanted.push((file, words));
             }
         }
@@ -61,7 +67,29 @@ impl Project<'_> {
     }
 }
 
+/// The words a tree around a change's `use` declarations is asked around: `use`, each
+/// declaration whole (and the whole function around one inside a function).
+const USES: [&str; 2] = ["use", WHOLE_FUNCTIONS];
+
+/// Whether `text` holds the word `use`: a text without it has no `use` declaration.
+fn has_uses(text: &str) -> bool {
+    !word_matches(text, "use").is_empty()
+}
+
 impl Project<'_> {
+    /// A tree of a change's text before (`after` false) or after that holds every `use`
+    /// declaration whole, all the imports check reads of the text before: a full tree a check
+    /// already has, else a partial tree around the word `use` (cheaper than one around the
+    /// edits, whose whole functions it need not parse), which the store's tree around more
+    /// words serves (the references judge's). `None` when the text has no `use` declaration.
+    pub fn tree_around_uses(&self, change: &FileChange, after: bool) -> Option<Tree> {
+        if let Some(tree) = self.known_tree(change, after) {
+            return Some(tree);
+        }
+        let text = if after { &change.after } else { &change.before };
+        has_uses(text).then(|| self.tree_around(change, after, &USES))
+    }
+
     /// A tree of a change's text before (`after` false) or after that holds every function an
     /// edit is in, whole (outside functions, the statement around the edit and the headers
     /// around it), and every `use` declaration whole: a full tree a check already has, else a
@@ -70,7 +98,7 @@ impl Project<'_> {
         let text = if after { &change.after } else { &change.before };
         let edited = edited_ranges(change, after);
         if let Some(mut words) = edit_words(text, &edited) {
-            words.extend(["use", WHOLE_FUNCTIONS]);
+            words.extend(USES);
             return self.tree_around(change, after, &words);
         }
         if let Some(tree) = self.known_tree(change, after) {
@@ -133,6 +161,91 @@ pub(super) fn touches_edits(edited: &[Range<usize>], range: &Range<usize>) -> bo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::edit::TextEdit;
+    use crate::lang::symbols::SymbolQuery;
+    use crate::refactor::{
+        MemorySources, Mentioning, ParsedFiles, RenameRequest, Request, SourceError, Sources,
+    };
+    use std::sync::Mutex;
+
+    /// Files in memory whose store notes the words each tree is asked around, by text.
+    struct Asked {
+        files: MemorySources,
+        asked: Mutex<Vec<(String, Vec<String>)>>,
+    }
+
+    impl Sources for Asked {
+        fn file(&self, path: &str) -> Result<Option<SourceFile>, SourceError> {
+            self.files.file(path)
+        }
+
+        fn files_mentioning(&self, lang: Language, word: &str) -> Result<Mentioning, SourceError> {
+            self.files.files_mentioning(lang, word)
+        }
+
+        fn dir_exists(&self, path: &str) -> bool {
+            self.files.dir_exists(path)
+        }
+
+        fn parsed(&self) -> &dyn ParsedFiles {
+            self
+        }
+    }
+
+    impl ParsedFiles for Asked {
+        fn tree_around_words(&self, lang: Language, file: &SourceFile, words: &[&str]) -> Tree {
+            let noted = words.iter().map(|w| w.to_string()).collect();
+            self.asked
+                .lock()
+                .unwrap()
+                .push((file.text.to_string(), noted));
+            crate::lang::partial::parse_around_words(lang, &file.text, words).0
+        }
+    }
+
+    #[test]
+    fn a_renames_checks_read_a_text_before_without_the_new_name_only_around_its_uses() {
+        // `len` renamed `size` in a file that calls it (not the definition's): the text before
+        // has no `size`, so only the imports check reads it, around its `use`s; the text after
+        // is read around the edits.
+        let before =
+            "use crate::a::A;\n\nfn f(a: &A) -> usize {\n    let n = 1;\n    a.len() + n\n}\n";
+        let source = SourceFile::from_text("src/b.rs", before);
+        let at = before.find("len").unwrap();
+        let change = FileChange::modify(&source, vec![TextEdit::new(at..at + 3, "size")]).unwrap();
+        let asked = Asked {
+            files: MemorySources::new().with("src/b.rs", before),
+            asked: Mutex::default(),
+        };
+        let request = Request::Rename(RenameRequest {
+            file: "src/a.rs".to_string(),
+            symbol: SymbolQuery {
+                name: "len".to_string(),
+                line: Some(3),
+                column: None,
+            },
+            new_name: "size".to_string(),
+            include_possible: Vec::new(),
+        });
+        let changes = vec![change];
+        crate::refactor::cross::check(&request, Language::Rust, &changes, &asked, &[]);
+        let asked = asked.asked.into_inner().unwrap();
+        let of_before: Vec<&Vec<String>> = asked
+            .iter()
+            .filter(|(text, _)| text == before)
+            .map(|(_, words)| words)
+            .collect();
+        assert!(!of_before.is_empty(), "{asked:?}");
+        for words in of_before {
+            assert_eq!(words, &["use", WHOLE_FUNCTIONS], "{asked:?}");
+        }
+        assert!(
+            asked
+                .iter()
+                .any(|(text, words)| text == &changes[0].after && words.contains(&"size".into())),
+            "{asked:?}"
+        );
+    }
 
     #[test]
     fn edits_of_whole_words_give_their_words_and_others_none() {

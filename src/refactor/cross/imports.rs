@@ -1,8 +1,9 @@
 //! Rust imports a result adds that nothing in the file uses (rust-analyzer's extract of a
 //! `break` adds `use std::ops::ControlFlow;` and then does not use it). A name that may be a
 //! trait is left alone: a trait import is used by method calls that never spell its name.
-//! Both texts are read through trees around the edits, which hold every `use` declaration whole
-//! (`Project::tree_around_edits`): the leaves are those of the whole files.
+//! The text after is read through a tree around the edits, the text before through one around
+//! its `use`s; both hold every `use` declaration whole (`Project::tree_around_edits`,
+//! `Project::tree_around_uses`): the leaves are those of the whole files.
 
 use std::collections::BTreeSet;
 
@@ -78,15 +79,18 @@ pub(super) fn check(project: &Project<'_>) -> Vec<Finding> {
         .filter(|c| Language::from_path(&c.path) == Some(Language::Rust))
     {
         let after_tree = project.tree_around_edits(change, true);
-        let before: BTreeSet<(Vec<String>, Option<String>)> = if change.created() {
-            BTreeSet::new()
-        } else {
-            let tree = project.tree_around_edits(change, false);
-            use_paths(&tree, &change.before)
-                .into_iter()
-                .map(|(p, a, _)| (p, a))
-                .collect()
+        let before_tree = match change.created() {
+            true => None,
+            false => project.tree_around_uses(change, false),
         };
+        let before: BTreeSet<(Vec<String>, Option<String>)> = before_tree
+            .map(|tree| {
+                use_paths(&tree, &change.before)
+                    .into_iter()
+                    .map(|(p, a, _)| (p, a))
+                    .collect()
+            })
+            .unwrap_or_default();
         let leaves = use_paths(&after_tree, &change.after);
         let declarations: Vec<std::ops::Range<usize>> =
             leaves.iter().map(|(_, _, d)| d.byte_range()).collect();

@@ -2,6 +2,7 @@
 //! `i` also renamed the method `i` of the same impl) touched a different symbol than its target.
 
 use crate::lang::Language;
+use crate::lang::calls::word_matches;
 use crate::lang::rust::members::{MemberKind, member_sites};
 use crate::refactor::{Finding, RenameRequest};
 
@@ -37,18 +38,22 @@ pub(super) fn check(project: &Project<'_>, request: &RenameRequest) -> Vec<Findi
             &change.after,
             new,
         );
-        let (before_old, before_new) = if change.created() {
+        // Before, the old name's sites tell the target's kind (in its file), and the new
+        // name's are those the result already had: a text without the new name as a word has
+        // none, and needs no tree.
+        let target_line = request.symbol.line.filter(|_| change.path == request.file);
+        let has_new = !word_matches(&change.before, new).is_empty();
+        let (before_old, before_new) = if change.created() || (target_line.is_none() && !has_new) {
             (Vec::new(), Vec::new())
         } else {
             let tree = project.tree_around(change, false, &words);
-            (
-                member_sites(&tree, &change.before, old),
-                member_sites(&tree, &change.before, new),
-            )
+            let sites = |name: &str, wanted: bool| match wanted {
+                true => member_sites(&tree, &change.before, name),
+                false => Vec::new(),
+            };
+            (sites(old, target_line.is_some()), sites(new, has_new))
         };
-        if change.path == request.file
-            && let Some(line) = request.symbol.line
-        {
+        if let Some(line) = target_line {
             target = target.or(before_old
                 .iter()
                 .find(|(at, _)| line_at(&change.before, *at) == line)

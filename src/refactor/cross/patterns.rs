@@ -6,7 +6,10 @@
 //! touches an edit is wrong are the whole texts before and after compared.
 
 use crate::lang::Language;
-use crate::lang::rust::patterns::{BadPattern, invalid_field_patterns, uneven_or_patterns};
+use crate::lang::rust::patterns::{
+    BadPattern, invalid_field_patterns, invalid_field_patterns_within, uneven_or_patterns,
+    uneven_or_patterns_within,
+};
 use crate::refactor::Finding;
 
 use super::Project;
@@ -25,9 +28,11 @@ pub(super) fn check(project: &Project<'_>) -> Vec<Finding> {
         let edited = edited_ranges(change, true);
         let touched =
             |bad: &BadPattern| touches_edits(&edited, &(bad.offset..bad.offset + bad.text.len()));
-        let wrong_at_an_edit = uneven_or_patterns(&around, &change.after)
+        // A pattern touches an edit only inside nodes that touch it: the walks enter no other.
+        let near = |range: &std::ops::Range<usize>| touches_edits(&edited, range);
+        let wrong_at_an_edit = uneven_or_patterns_within(&around, &change.after, near)
             .iter()
-            .chain(&invalid_field_patterns(&around, &change.after))
+            .chain(&invalid_field_patterns_within(&around, &change.after, near))
             .any(touched);
         if wrong_at_an_edit {
             findings.extend(whole_file(project, change));

@@ -12,6 +12,33 @@ use crate::lang::refs::{NoTarget, Target, TargetKind, module_of_path};
 use crate::lang::symbols::{LookupError, Symbol, SymbolKind, SymbolQuery, resolve};
 use crate::refactor::{RefactorError, SourceError, Sources};
 
+/// The full tree of the file a query names. A query by a plain name alone (no column, no
+/// container, not a lifetime) names an item of the file's outline, whose references are then
+/// searched for in the project by that name: the parse runs beside that search
+/// ([`Sources::search_ahead`]), each on a core.
+fn tree_beside_search(
+    sources: &dyn Sources,
+    lang: Language,
+    file: &SourceFile,
+    query: &SymbolQuery,
+) -> Tree {
+    let store = sources.parsed();
+    let name = query.name.as_str();
+    let plain = query.column.is_none()
+        && !name.is_empty()
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    if !plain {
+        return store.tree(lang, file);
+    }
+    let mut tree = None;
+    let slot = &mut tree;
+    store.run(vec![
+        Box::new(move || *slot = Some(store.tree(lang, file))),
+        Box::new(move || sources.search_ahead(lang, name)),
+    ]);
+    tree.unwrap_or_else(|| store.tree(lang, file))
+}
+
 /// How many re-exports a lookup follows before it gives up.
 const MAX_HOPS: usize = 8;
 
@@ -30,7 +57,7 @@ pub fn locate(
 ) -> Result<Located, RefactorError> {
     let file = read(sources, path)?;
     let store = sources.parsed();
-    let tree = store.tree(lang, &file);
+    let tree = tree_beside_search(sources, lang, &file, query);
     let resolver = lang.resolver();
     // A lifetime is named with its `'` (`'a`); its name token is the word after it.
     let last = query
@@ -322,5 +349,56 @@ mod tests {
         assert_eq!(name_at(text, 2, 18), None, "the `+`");
         assert_eq!(word_at(text, text.find("größe").unwrap()), "größe");
         assert_eq!(name_at(text, 9, 1), None);
+    }
+
+    /// Files in memory that note each word searched ahead.
+    struct Ahead {
+        files: crate::refactor::MemorySources,
+        words: std::sync::Mutex<Vec<String>>,
+    }
+
+    impl Sources for Ahead {
+        fn file(&self, path: &str) -> Result<Option<SourceFile>, SourceError> {
+            self.files.file(path)
+        }
+
+        fn files_mentioning(
+            &self,
+            lang: Language,
+            word: &str,
+        ) -> Result<crate::refactor::Mentioning, SourceError> {
+            self.files.files_mentioning(lang, word)
+        }
+
+        fn dir_exists(&self, path: &str) -> bool {
+            self.files.dir_exists(path)
+        }
+
+        fn search_ahead(&self, _lang: Language, word: &str) {
+            self.words.lock().unwrap().push(word.to_string());
+        }
+    }
+
+    #[test]
+    fn a_query_by_a_plain_name_searches_for_it_beside_the_parse() {
+        let text = "pub struct P;\nimpl P {\n    pub fn size(&self) -> u8 {\n        let n = 1;\n        n\n    }\n}\n";
+        let ahead = Ahead {
+            files: crate::refactor::MemorySources::new().with("src/lib.rs", text),
+            words: std::sync::Mutex::default(),
+        };
+        let query = |name: &str, column: Option<usize>| SymbolQuery {
+            name: name.to_string(),
+            line: Some(3),
+            column,
+        };
+        let located = locate(&ahead, "src/lib.rs", &query("size", None), Language::Rust);
+        assert_eq!(located.ok().map(|l| l.target.name), Some("size".into()));
+        assert_eq!(*ahead.words.lock().unwrap(), ["size"]);
+        // A container (maybe a function's local), a column (maybe a local), a lifetime: no
+        // search is sure to follow.
+        for (name, column) in [("P/size", None), ("size/n", None), ("size", Some(12))] {
+            let _ = locate(&ahead, "src/lib.rs", &query(name, column), Language::Rust);
+        }
+        assert_eq!(*ahead.words.lock().unwrap(), ["size"]);
     }
 }

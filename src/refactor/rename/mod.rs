@@ -227,7 +227,7 @@ pub fn plan_from(
         found.files.get(path).map(|f| &*f.text)
     });
     let site_bases = sites::bases_for(&sites, &changes, |path| {
-        FileChange::modify(found.files.get(path)?, Vec::new()).ok()
+        found.files.get(path).map(FileChange::unchanged)
     });
     let files_changed = changes.iter().map(|c| c.path.clone()).collect();
     let details = RenameDetails {
