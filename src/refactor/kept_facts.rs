@@ -4,9 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use crate::edit::SourceFile;
-use crate::lang::Language;
-use crate::refactor::{Fact, MemorySources, Mentioning, ParsedFiles, SourceError, Sources};
+use crate::refactor::{Fact, MemorySources, ParsedFiles};
 
 /// (sha256 and question, path) → (the fact, times made, times asked).
 type Facts = HashMap<(String, String), (Fact, usize, usize)>;
@@ -28,23 +26,39 @@ impl KeptFacts {
     }
 }
 
-impl Sources for KeptFacts {
-    fn file(&self, path: &str) -> Result<Option<SourceFile>, SourceError> {
-        self.files.file(path)
-    }
+/// Implements [`Sources`] for a test double that holds its project in a `files:
+/// MemorySources` field and is its own store (it implements [`ParsedFiles`] itself).
+macro_rules! sources_in_memory_with_own_store {
+    ($double:ty) => {
+        impl $crate::refactor::Sources for $double {
+            fn file(
+                &self,
+                path: &str,
+            ) -> Result<Option<$crate::edit::SourceFile>, $crate::refactor::SourceError> {
+                $crate::refactor::Sources::file(&self.files, path)
+            }
 
-    fn files_mentioning(&self, lang: Language, word: &str) -> Result<Mentioning, SourceError> {
-        self.files.files_mentioning(lang, word)
-    }
+            fn files_mentioning(
+                &self,
+                lang: $crate::lang::Language,
+                word: &str,
+            ) -> Result<$crate::refactor::Mentioning, $crate::refactor::SourceError> {
+                $crate::refactor::Sources::files_mentioning(&self.files, lang, word)
+            }
 
-    fn dir_exists(&self, path: &str) -> bool {
-        self.files.dir_exists(path)
-    }
+            fn dir_exists(&self, path: &str) -> bool {
+                $crate::refactor::Sources::dir_exists(&self.files, path)
+            }
 
-    fn parsed(&self) -> &dyn ParsedFiles {
-        self
-    }
+            fn parsed(&self) -> &dyn $crate::refactor::ParsedFiles {
+                self
+            }
+        }
+    };
 }
+pub(crate) use sources_in_memory_with_own_store;
+
+sources_in_memory_with_own_store!(KeptFacts);
 
 impl ParsedFiles for KeptFacts {
     fn fact(

@@ -163,9 +163,7 @@ mod tests {
     use super::*;
     use crate::edit::TextEdit;
     use crate::lang::symbols::SymbolQuery;
-    use crate::refactor::{
-        MemorySources, Mentioning, ParsedFiles, RenameRequest, Request, SourceError, Sources,
-    };
+    use crate::refactor::{MemorySources, ParsedFiles, RenameRequest, Request};
     use std::sync::Mutex;
 
     /// Files in memory whose store notes the words each tree is asked around, by text.
@@ -174,23 +172,7 @@ mod tests {
         asked: Mutex<Vec<(String, Vec<String>)>>,
     }
 
-    impl Sources for Asked {
-        fn file(&self, path: &str) -> Result<Option<SourceFile>, SourceError> {
-            self.files.file(path)
-        }
-
-        fn files_mentioning(&self, lang: Language, word: &str) -> Result<Mentioning, SourceError> {
-            self.files.files_mentioning(lang, word)
-        }
-
-        fn dir_exists(&self, path: &str) -> bool {
-            self.files.dir_exists(path)
-        }
-
-        fn parsed(&self) -> &dyn ParsedFiles {
-            self
-        }
-    }
+    crate::refactor::kept_facts::sources_in_memory_with_own_store!(Asked);
 
     impl ParsedFiles for Asked {
         fn tree_around_words(&self, lang: Language, file: &SourceFile, words: &[&str]) -> Tree {
