@@ -147,7 +147,7 @@ pub fn check_syntax_with_trees(
 
 /// From this many edits in one Python file with a known tree, the syntax check re-parses the
 /// whole tree around them instead of parsing the statements they touch.
-const WHOLE_FROM_EDITS: usize = 2_000;
+pub(crate) const WHOLE_FROM_EDITS: usize = 2_000;
 
 fn check_change(
     lang: Language,
