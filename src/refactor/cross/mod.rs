@@ -206,6 +206,23 @@ impl<'a> Project<'a> {
         }
     }
 
+    /// The tree before a change to a file on disk (`sha256` before) that its result is re-parsed
+    /// from around the edits: the one a check already asked for, or the store's whole tree when
+    /// the edits are few (the definition's file a search parsed: a new parameter of a function
+    /// with 100,000 calls in its own file is one edit, and 1.2 s for a whole parse). `None`: one
+    /// parse of the result costs less than parsing the text before and then re-parsing it
+    /// around every edit (a change of signature with 100,000 calls: 0.5 s).
+    fn tree_to_reparse_from(&self, change: &FileChange, sha256: &str) -> Option<Tree> {
+        if (self.trees.borrow()).contains_key(&(change.path.clone(), false)) {
+            return Some(self.tree(change, false));
+        }
+        if change.edits.len() >= crate::refactor::findings::WHOLE_FROM_EDITS {
+            return None;
+        }
+        let known = self.sources.parsed().known(&change.path, sha256)?;
+        Some(known.tree)
+    }
+
     /// The tree of a change's text before (`after` false) or after the refactor, parsed in the
     /// language of its path (the request's when the path says none).
     pub fn tree(&self, change: &FileChange, after: bool) -> Tree {
@@ -235,17 +252,11 @@ impl<'a> Project<'a> {
                 self.sources.parsed().tree_in_passing(lang, &before)
             }
             // The result of a change to a file on disk: re-parsed from the tree before, only
-            // around its edits (as the syntax check of every plan does), when a check already
-            // asked for that tree; otherwise one parse of the result costs less than parsing the
-            // text before and then re-parsing it around every edit (a change of signature with
-            // 100,000 calls: 0.5 s).
-            (Some(_), true)
-                if self
-                    .trees
-                    .borrow()
-                    .contains_key(&(change.path.clone(), false)) =>
+            // around its edits (as the syntax check of every plan does), when that tree is at
+            // hand ([`Project::tree_to_reparse_from`]).
+            (Some(sha256), true)
+                if let Some(before) = self.tree_to_reparse_from(change, sha256) =>
             {
-                let before = self.tree(change, false);
                 let edits = change
                     .edits
                     .iter()
@@ -254,25 +265,6 @@ impl<'a> Project<'a> {
                     lang,
                     &change.before,
                     &before,
-                    edits,
-                    &change.after,
-                )
-            }
-            // The store holds the whole tree before (the definition's file a search parsed) and
-            // the edits are few: re-parsed around them, not parsed whole (a new parameter of a
-            // function with 100,000 calls in its own file: one edit, 1.2 s for a whole parse).
-            (Some(sha256), true)
-                if change.edits.len() < crate::refactor::findings::WHOLE_FROM_EDITS
-                    && let Some(known) = self.sources.parsed().known(&change.path, sha256) =>
-            {
-                let edits = change
-                    .edits
-                    .iter()
-                    .map(|e| (e.range.clone(), e.new_text.as_str()));
-                crate::lang::incremental::reparse_edits(
-                    lang,
-                    &change.before,
-                    &known.tree,
                     edits,
                     &change.after,
                 )

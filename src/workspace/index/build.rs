@@ -151,12 +151,7 @@ pub fn refresh_from(
     };
     let listed: std::collections::HashSet<&str> =
         seen.iter().map(|s| s.relative.as_str()).collect();
-    let before = index.files.len();
-    index.files.retain(|path, _| listed.contains(path.as_str()));
-    refreshed.removed = before - index.files.len();
-    if refreshed.removed > 0 {
-        index.files_changed();
-    }
+    refreshed.removed = index.keep_only(&listed);
     let stale: Vec<&Seen> = seen
         .iter()
         .filter(|s| match (index.files.get(&s.relative), s.stamp) {

@@ -162,6 +162,18 @@ impl Index {
         }
     }
 
+    /// Removes the files `listed` does not hold; how many. What was derived from the files is
+    /// forgotten when any went.
+    fn keep_only(&mut self, listed: &std::collections::HashSet<&str>) -> usize {
+        let before = self.files.len();
+        self.files.retain(|path, _| listed.contains(path.as_str()));
+        let removed = before - self.files.len();
+        if removed > 0 {
+            self.files_changed();
+        }
+        removed
+    }
+
     /// For each file, in order, whether its postings hold one of the words `ids`.
     fn holding(&self, ids: &[u32]) -> Vec<bool> {
         self.inverted().holding(self.files.len(), ids)
