@@ -7,7 +7,8 @@ use crate::lang::calls::CallSite;
 use crate::lang::symbols::SymbolQuery;
 use crate::refactor::Finding;
 
-use super::Project;
+use super::{Project, ResultText};
+use crate::edit::SourceFile;
 use crate::lang::callee::{Function, ParamKind};
 
 /// The calls of the function `query` designates in `file`, as the result has it.
@@ -58,40 +59,37 @@ fn check_function_in(
     if function.wrapped {
         return Vec::new();
     }
-    let files: Vec<(String, String)> = project
+    let files: Vec<(String, ResultText<'_>)> = project
         .files_mentioning_after(&function.name)
         .into_iter()
         .filter(|(_, text)| !crate::lang::calls::word_matches(text, &function.name).is_empty())
         .collect();
     // What the project holds is asked here: `Project` is for one thread.
     let (sources, lang) = (project.sources, project.lang);
-    let jobs: Vec<(&(String, String), TreeOf)> = files
+    let jobs: Vec<(&str, &str, TreeOf)> = files
         .iter()
-        .map(|file @ (path, text)| {
-            let how = match parsed {
-                Some((at, after, tree)) if at == path && after == text => {
-                    TreeOf::Held(tree.clone())
-                }
-                _ if project.change(path).is_none() => TreeOf::Unchanged,
-                _ if lang == Language::Python => TreeOf::AroundName,
-                _ => TreeOf::Held(
-                    project
-                        .held_tree_after(path, text)
-                        .unwrap_or_else(|| lang.parse(text)),
-                ),
+        .map(|(path, text)| {
+            let how = match text {
+                ResultText::Unchanged(file) => TreeOf::Unchanged(file),
+                ResultText::Changed(change) => match parsed {
+                    Some((at, after, tree)) if at == path && after == &**text => {
+                        TreeOf::Held(tree.clone())
+                    }
+                    _ if lang == Language::Python => TreeOf::AroundName,
+                    _ => TreeOf::Held(project.tree(change, true)),
+                },
             };
-            (file, how)
+            (path.as_str(), &**text, how)
         })
         .collect();
     let digest = crate::edit::sha256_hex(format!("{function:?}").as_bytes());
     let per_file =
-        crate::refactor::sources::map_in_parallel(sources.parsed(), &jobs, &|(
-            (path, text),
-            how,
-        )| match how {
-            TreeOf::Held(tree) => mismatches(function, path, text, tree),
-            TreeOf::Unchanged => unchanged(sources, function, &digest, path, text),
-            TreeOf::AroundName => around_name(sources, function, &digest, path, text),
+        crate::refactor::sources::map_in_parallel(sources.parsed(), &jobs, &|(path, text, how)| {
+            match how {
+                TreeOf::Held(tree) => mismatches(function, path, text, tree),
+                TreeOf::Unchanged(file) => unchanged(sources, function, &digest, file),
+                TreeOf::AroundName => around_name(sources, function, &digest, path, text),
+            }
         });
     per_file.into_iter().flatten().collect()
 }
@@ -117,31 +115,27 @@ fn around_name(
     kept(sources, path, &sha256, &question, &find)
 }
 
-/// [`mismatches`] in a file the refactor left as it was (in Python read through the store's tree
-/// around the name, asked of the store by the file's content and the function, parsed only when
-/// not kept; in Rust the store's full tree, not kept).
+/// [`mismatches`] in a file the refactor left as it was, as the project's search read it: in
+/// Python through the store's tree around the name, asked of the store by the file's content
+/// and the function (parsed only when not kept); in Rust through the store's full tree, not kept.
 fn unchanged(
     sources: &dyn crate::refactor::Sources,
     function: &Function,
     digest: &str,
-    path: &str,
-    text: &str,
+    file: &SourceFile,
 ) -> Vec<Finding> {
     let (lang, name) = (function.lang, function.name.as_str());
-    let file = match sources.file(path) {
-        Ok(Some(file)) if &*file.text == text && lang == Language::Python => file,
-        _ => {
-            let tree = unchanged_tree(sources, lang, path, text, name);
-            return mismatches(function, path, text, &tree);
-        }
-    };
+    if lang != Language::Python {
+        let tree = sources.parsed().tree_in_passing(lang, file);
+        return mismatches(function, &file.path, &file.text, &tree);
+    }
     // Asked before any tree is at hand, so a kept answer parses nothing. Any tree holding the
     // statements around the name finds the same certain calls (what the check has always read
     // the store's trees on): the one the refactor's search parsed is used.
     let question = format!("arity unchanged {digest} around-name");
-    kept(sources, path, &file.sha256, &question, &|| {
-        let tree = sources.parsed().tree_around_words(lang, &file, &[name]);
-        mismatches(function, path, text, &tree)
+    kept(sources, &file.path, &file.sha256, &question, &|| {
+        let tree = sources.parsed().tree_around_words(lang, file, &[name]);
+        mismatches(function, &file.path, &file.text, &tree)
     })
 }
 
@@ -159,31 +153,13 @@ fn kept(
 }
 
 /// Where the tree of one file of the result comes from.
-enum TreeOf {
+enum TreeOf<'a> {
     /// The tree at hand (the definition's file, a changed Rust file).
     Held(tree_sitter::Tree),
     /// A file the refactor did not change: the store's.
-    Unchanged,
+    Unchanged(&'a SourceFile),
     /// A Python file the refactor changed: a partial parse of its new text around the name.
     AroundName,
-}
-
-/// The tree of a file the refactor did not change, enough to find the calls of `name`: in
-/// Python the partial tree around the name, in Rust the store's full tree.
-fn unchanged_tree(
-    sources: &dyn crate::refactor::Sources,
-    lang: Language,
-    path: &str,
-    text: &str,
-    name: &str,
-) -> tree_sitter::Tree {
-    match sources.file(path) {
-        Ok(Some(file)) if &*file.text == text => match lang {
-            Language::Python => sources.parsed().tree_around_words(lang, &file, &[name]),
-            Language::Rust => sources.parsed().tree_in_passing(lang, &file),
-        },
-        _ => lang.parse(text),
-    }
 }
 
 /// One error finding per certain call of `function` in one file of the result.

@@ -275,18 +275,6 @@ impl<'a> Project<'a> {
         tree
     }
 
-    /// The tree of `text`, the file at `path` after the refactor (from
-    /// [`files_mentioning_after`](Project::files_mentioning_after)), when the refactor changed
-    /// it; `None` when it did not (that tree is the store's, and may be asked for on another
-    /// thread).
-    pub fn held_tree_after(&self, path: &str, text: &str) -> Option<Tree> {
-        match self.change(path) {
-            Some(change) if change.after == text => Some(self.tree(change, true)),
-            Some(_) => Some(self.lang.parse(text)),
-            None => None,
-        }
-    }
-
     /// The changes of files in the request's language.
     pub fn own_changes(&self) -> impl Iterator<Item = &'a FileChange> + '_ {
         self.changes
@@ -316,27 +304,48 @@ impl<'a> Project<'a> {
     }
 
     /// Every file of the language whose text after the refactor contains `word`, with that text,
-    /// in path order (changed files as the result has them, created ones included).
-    pub fn files_mentioning_after(&self, word: &str) -> Vec<(String, String)> {
-        let mut files: BTreeMap<String, String> = self
+    /// in path order (changed files as the result has them, created ones included). The texts
+    /// are shared, not copied: a search touches megabytes of files.
+    pub fn files_mentioning_after(&self, word: &str) -> Vec<(String, ResultText<'a>)> {
+        let mut files: BTreeMap<String, ResultText<'a>> = self
             .sources
             .files_mentioning(self.lang, word)
             .map(|m| m.files)
             .unwrap_or_default()
             .into_iter()
-            .map(|f: SourceFile| (f.path, f.text.to_string()))
+            .map(|f: SourceFile| (f.path.clone(), ResultText::Unchanged(f)))
             .collect();
         for change in self.changes {
             if Language::from_path(&change.path) != Some(self.lang) {
                 continue;
             }
             if change.after.contains(word) {
-                files.insert(change.path.clone(), change.after.clone());
+                files.insert(change.path.clone(), ResultText::Changed(change));
             } else {
                 files.remove(&change.path);
             }
         }
         files.into_iter().collect()
+    }
+}
+
+/// The text of one file of the result ([`Project::files_mentioning_after`]), read as a `str`.
+#[derive(Debug, Clone)]
+pub(crate) enum ResultText<'a> {
+    /// A file the refactor left as it was: as the project's search read it.
+    Unchanged(SourceFile),
+    /// A file the refactor changed or created: its text after.
+    Changed(&'a FileChange),
+}
+
+impl std::ops::Deref for ResultText<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        match self {
+            ResultText::Unchanged(file) => &file.text,
+            ResultText::Changed(change) => &change.after,
+        }
     }
 }
 
