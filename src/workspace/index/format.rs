@@ -36,7 +36,7 @@ pub enum FormatError {
 pub fn encode(index: &Index) -> Vec<u8> {
     let mut body = Vec::new();
     put(&mut body, index.max_bytes);
-    put_bytes(&mut body, index.vocab.text().as_bytes());
+    put_bytes(&mut body, index.vocab.text());
     put(&mut body, index.files.len() as u64);
     for (path, entry) in &index.files {
         put_bytes(&mut body, path.as_bytes());
@@ -89,9 +89,8 @@ pub fn decode(bytes: Vec<u8>) -> Result<Index, FormatError> {
 fn body_of(r: &mut Reader<'_>, buffer: &Arc<Vec<u8>>) -> Option<Index> {
     let shared = |r: &mut Reader<'_>| r.bytes().and_then(|part| Shared::part_of(buffer, part));
     let max_bytes = r.num()?;
-    let text = std::str::from_utf8(r.bytes()?).ok()?;
     let mut index = Index::empty(max_bytes);
-    index.vocab = super::vocab::Vocab::from_text(text.to_string())?;
+    index.vocab = super::vocab::Vocab::loaded(shared(r)?)?;
     for _ in 0..r.num()? {
         let path = String::from_utf8(r.bytes()?.to_vec()).ok()?;
         // In order, each once: a file's ordinal in the word lists is its place in this order.
