@@ -60,11 +60,11 @@ pub trait Sources: Sync {
     /// Whether the project-relative directory exists ("" is the root).
     fn dir_exists(&self, path: &str) -> bool;
 
-    /// Searches now for what a later [`files_mentioning`](Sources::files_mentioning) of `word`
-    /// in this request will ask, so that the search can run beside other work: the answer is
-    /// kept for that call, and nothing of it is told (no skipped file reported) until then. By
-    /// default nothing is searched.
-    fn search_ahead(&self, _lang: Language, _word: &str) {}
+    /// Searches now for what later [`files_mentioning`](Sources::files_mentioning) of each of
+    /// `words` in this request will ask, so that the search can run beside other work: the
+    /// answers are kept for those calls, and nothing of them is told (no skipped file reported)
+    /// until then. By default nothing is searched.
+    fn search_ahead(&self, _lang: Language, _words: &[&str]) {}
 
     /// Which files of `lang` can hold the name `word`, and where: every whole-word occurrence,
     /// in code, strings and comments. The one question the references engine asks of the
@@ -310,6 +310,10 @@ impl Sources for FullTrees<'_> {
 
     fn dir_exists(&self, path: &str) -> bool {
         self.0.dir_exists(path)
+    }
+
+    fn search_ahead(&self, lang: Language, words: &[&str]) {
+        self.0.search_ahead(lang, words)
     }
 
     fn word_sites(&self, lang: Language, word: &str) -> Result<WordSites, SourceError> {

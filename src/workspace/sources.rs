@@ -211,30 +211,75 @@ impl DiskSources {
         cancel: &Cancel,
         request: Option<u64>,
     ) -> Result<Mentioning, SourceError> {
+        let mut each = self.mentioning_each(lang, &[word], how, cancel, request)?;
+        Ok(each.pop().unwrap_or_default())
+    }
+
+    /// [`DiskSources::mentioning_as`] of each of `words`, in order: without an index one walk
+    /// reads every file once for all of them.
+    fn mentioning_each(
+        &self,
+        lang: Language,
+        words: &[&str],
+        how: Match,
+        cancel: &Cancel,
+        request: Option<u64>,
+    ) -> Result<Vec<Mentioning>, SourceError> {
         pause_before_first_search();
-        let mut mentioning = Mentioning::default();
         let max = self.limits.max_file_bytes;
-        let found = match self
-            .index
-            .candidates(&self.root, max, &[lang], word, how, request)
-        {
-            Some(candidates) => super::indexed::containing(
-                &self.root,
-                &candidates,
-                lang,
-                word,
-                max,
-                &self.store,
-                cancel,
-            ),
-            None => walk::files_containing(self.root.path(), lang, word, max, cancel)
-                .into_iter()
-                .map(|(path, bytes)| (path, bytes.map(Found::bytes)))
-                .collect(),
+        let Some(first) = words.first() else {
+            return Ok(Vec::new());
         };
-        cancel.check().map_err(|e| cancelled(word, e))?;
-        // Decoded (UTF-8 checked, hashed unless the index vouches for the hash) on every core.
+        let candidates =
+            |word: &str| (self.index).candidates(&self.root, max, &[lang], word, how, request);
+        let found_each: Vec<Vec<(std::path::PathBuf, Result<Found, String>)>> =
+            match candidates(first) {
+                Some(first_candidates) => {
+                    let mut found_each = Vec::with_capacity(words.len());
+                    let mut asked = Some(first_candidates);
+                    for word in words {
+                        let Some(candidates) = asked.take().or_else(|| candidates(word)) else {
+                            break;
+                        };
+                        cancel.check().map_err(|e| cancelled(word, e))?;
+                        found_each.push(super::indexed::containing(
+                            &self.root,
+                            &candidates,
+                            lang,
+                            word,
+                            max,
+                            &self.store,
+                            cancel,
+                        ));
+                    }
+                    found_each
+                }
+                None => walk::files_containing_each(self.root.path(), lang, words, max, cancel)
+                    .into_iter()
+                    .map(|files| {
+                        (files.into_iter())
+                            .map(|(path, bytes)| (path, bytes.map(Found::bytes)))
+                            .collect()
+                    })
+                    .collect(),
+            };
+        let mut each = Vec::with_capacity(words.len());
+        for (word, found) in words.iter().zip(found_each) {
+            cancel.check().map_err(|e| cancelled(word, e))?;
+            each.push(self.decoded(found));
+        }
+        // The index went away between two words (another process removed it): the rest walk.
+        for word in &words[each.len()..] {
+            each.push(self.mentioning_as(lang, word, how, cancel, request)?);
+        }
+        Ok(each)
+    }
+
+    /// The files found, decoded (UTF-8 checked, hashed unless the index vouches for the hash)
+    /// on every core, each one read kept by its stamp; the ones that cannot be decoded skipped.
+    fn decoded(&self, found: Vec<(std::path::PathBuf, Result<Found, String>)>) -> Mentioning {
         use rayon::prelude::*;
+        let mut mentioning = Mentioning::default();
         let decoded: Vec<_> = found
             .into_par_iter()
             .filter_map(|(absolute, found)| {
@@ -258,7 +303,7 @@ impl DiskSources {
                 }
             }
         }
-        Ok(mentioning)
+        mentioning
     }
 }
 
@@ -625,10 +670,31 @@ impl Sources for SkipRecorder<'_> {
         Ok(mentioning)
     }
 
-    fn search_ahead(&self, lang: Language, word: &str) {
-        // Kept by `mentioning_once`; a failed search is made again when asked.
-        if self.cancel.check().is_ok() {
-            let _ = self.mentioning_once(lang, word);
+    fn search_ahead(&self, lang: Language, words: &[&str]) {
+        // Kept as `mentioning_once` keeps them, all in one walk when the project has no index;
+        // a failed search is made again when asked.
+        if self.cancel.check().is_err() {
+            return;
+        }
+        let mut missing: Vec<&str> = match self.searched.lock() {
+            Ok(searched) => (words.iter().copied())
+                .filter(|word| !searched.contains_key(&(lang, word.to_string())))
+                .collect(),
+            Err(_) => return,
+        };
+        missing.sort_unstable();
+        missing.dedup();
+        let found = (self.inner).mentioning_each(
+            lang,
+            &missing,
+            Match::Substring,
+            &self.cancel,
+            Some(self.request),
+        );
+        if let (Ok(found), Ok(mut searched)) = (found, self.searched.lock()) {
+            for (word, mentioning) in missing.into_iter().zip(found) {
+                searched.insert((lang, word.to_string()), mentioning);
+            }
         }
     }
 

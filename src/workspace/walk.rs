@@ -81,21 +81,42 @@ pub fn stream_source_files(
     });
 }
 
+/// A file the walk found, with its bytes or why it could not be searched.
+pub type FoundFile = (std::path::PathBuf, Result<Vec<u8>, String>);
+
 /// Files of `lang` under `root` whose bytes contain `needle`, read and filtered in parallel
-/// during the walk (which stops early, with what it found so far, once `cancel` is set). Returns (path, bytes) sorted by path; a file that could not be searched (over
-/// `max_bytes`, unreadable) comes with `Err(reason)` so the caller can report it.
+/// during the walk (which stops early, with what it found so far, once `cancel` is set).
+/// Returns (path, bytes) sorted by path; a file that could not be searched (over `max_bytes`,
+/// unreadable) comes with `Err(reason)` so the caller can report it.
 pub fn files_containing(
     root: &Path,
     lang: Language,
     needle: &str,
     max_bytes: u64,
     cancel: &Cancel,
-) -> Vec<(std::path::PathBuf, Result<Vec<u8>, String>)> {
-    let finder = memchr::memmem::Finder::new(needle.as_bytes()).into_owned();
-    let found = Mutex::new(Vec::new());
+) -> Vec<FoundFile> {
+    files_containing_each(root, lang, &[needle], max_bytes, cancel)
+        .pop()
+        .unwrap_or_default()
+}
+
+/// [`files_containing`] of each of `needles`, in one walk: each file is read once, and each
+/// needle's list is the one a walk for it alone returns (a file that could not be searched is
+/// in every list).
+pub fn files_containing_each(
+    root: &Path,
+    lang: Language,
+    needles: &[&str],
+    max_bytes: u64,
+    cancel: &Cancel,
+) -> Vec<Vec<FoundFile>> {
+    let finders: Vec<memchr::memmem::Finder<'static>> = needles
+        .iter()
+        .map(|needle| memchr::memmem::Finder::new(needle.as_bytes()).into_owned())
+        .collect();
+    let found: Mutex<Vec<Vec<FoundFile>>> = Mutex::new(vec![Vec::new(); needles.len()]);
     walker(root).build_parallel().run(|| {
-        let finder = finder.clone();
-        let found = &found;
+        let (finders, found) = (&finders, &found);
         Box::new(move |entry| {
             // Checked before every file: a cancelled request stops walking at once.
             if cancel.is_cancelled() {
@@ -105,11 +126,12 @@ pub fn files_containing(
                 return WalkState::Continue;
             };
             if entry.path_is_symlink() {
-                let outside = linked_outside(root, entry.path(), lang, &finder, max_bytes);
-                found
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .extend(outside);
+                let outside: Vec<Vec<FoundFile>> = (finders.iter())
+                    .map(|finder| linked_outside(root, entry.path(), lang, finder, max_bytes))
+                    .collect();
+                for (list, more) in lock(found).iter_mut().zip(outside) {
+                    list.extend(more);
+                }
                 return WalkState::Continue;
             }
             if !entry.file_type().is_some_and(|t| t.is_file())
@@ -117,19 +139,32 @@ pub fn files_containing(
             {
                 return WalkState::Continue;
             }
-            match read_limited(entry.path(), max_bytes) {
-                Ok(bytes) if finder.find(&bytes).is_none() => {}
-                result => found
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push((entry.into_path(), result)),
+            let read = read_limited(entry.path(), max_bytes);
+            let holding: Vec<usize> = (0..finders.len())
+                .filter(|i| match &read {
+                    Ok(bytes) => finders[*i].find(bytes).is_some(),
+                    Err(_) => true,
+                })
+                .collect();
+            if let Some((&last, rest)) = holding.split_last() {
+                let mut found = lock(found);
+                for i in rest {
+                    found[*i].push((entry.path().to_path_buf(), read.clone()));
+                }
+                found[last].push((entry.into_path(), read));
             }
             WalkState::Continue
         })
     });
-    let mut files = found.into_inner().unwrap_or_else(|e| e.into_inner());
-    files.sort_by(|a, b| a.0.cmp(&b.0));
-    files
+    let mut lists = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    for files in &mut lists {
+        files.sort_by(|a, b| a.0.cmp(&b.0));
+    }
+    lists
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// How many entries of a folder outside the project, reached through a link, are looked through
@@ -145,7 +180,7 @@ pub(crate) fn linked_outside(
     lang: Language,
     finder: &memchr::memmem::Finder<'_>,
     max_bytes: u64,
-) -> Vec<(std::path::PathBuf, Result<Vec<u8>, String>)> {
+) -> Vec<FoundFile> {
     let Ok(target) = link.canonicalize() else {
         return Vec::new();
     };
@@ -260,6 +295,50 @@ mod tests {
         let hits = files_containing(root, Language::Python, "helper", 1 << 20, &Cancel::never());
         assert_eq!(hits.len(), 1);
         assert!(hits[0].0.ends_with("pkg/a.py"));
+    }
+
+    #[test]
+    fn one_walk_for_several_needles_finds_for_each_what_its_own_walk_finds() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("pkg")).unwrap();
+        std::fs::write(
+            root.join("pkg/a.py"),
+            "import textwrap\ntextwrap.dedent(x)\n",
+        )
+        .unwrap();
+        std::fs::write(root.join("pkg/b.py"), "from textwrap import *\n").unwrap();
+        std::fs::write(root.join("pkg/c.py"), "dedent = 1\n").unwrap();
+        std::fs::write(root.join("pkg/d.py"), "x = 1\n").unwrap();
+        // Over the limit: it cannot be searched, so every needle's list names it.
+        std::fs::write(root.join("pkg/e.py"), "y = 2\n".repeat(100)).unwrap();
+        let needles = ["dedent", "textwrap", "absent"];
+        let each = files_containing_each(root, Language::Python, &needles, 100, &Cancel::never());
+        assert_eq!(each.len(), 3);
+        let names = |files: &[FoundFile]| -> Vec<(String, bool)> {
+            (files.iter())
+                .map(|(path, read)| {
+                    let name = path.strip_prefix(root).unwrap().display().to_string();
+                    (name, read.is_ok())
+                })
+                .collect()
+        };
+        let named = |list: &[(&str, bool)]| -> Vec<(String, bool)> {
+            list.iter().map(|(n, ok)| (n.to_string(), *ok)).collect()
+        };
+        assert_eq!(
+            names(&each[0]),
+            named(&[("pkg/a.py", true), ("pkg/c.py", true), ("pkg/e.py", false)])
+        );
+        assert_eq!(
+            names(&each[1]),
+            named(&[("pkg/a.py", true), ("pkg/b.py", true), ("pkg/e.py", false)])
+        );
+        assert_eq!(names(&each[2]), named(&[("pkg/e.py", false)]));
+        for (needle, found) in needles.iter().zip(&each) {
+            let alone = files_containing(root, Language::Python, needle, 100, &Cancel::never());
+            assert_eq!(&alone, found, "{needle}");
+        }
     }
 
     #[test]

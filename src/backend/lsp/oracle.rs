@@ -206,6 +206,10 @@ impl Sources for WithOracle<'_> {
         self.inner.dir_exists(path)
     }
 
+    fn search_ahead(&self, lang: Language, words: &[&str]) {
+        self.inner.search_ahead(lang, words)
+    }
+
     fn word_sites(&self, lang: Language, word: &str) -> Result<WordSites, SourceError> {
         self.inner.word_sites(lang, word)
     }
@@ -226,6 +230,60 @@ impl Sources for WithOracle<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Sources that only remember the words searched ahead.
+    #[derive(Default)]
+    struct AskedAhead(std::sync::Mutex<Vec<String>>);
+
+    impl Sources for AskedAhead {
+        fn file(&self, _path: &str) -> Result<Option<SourceFile>, SourceError> {
+            Ok(None)
+        }
+
+        fn files_mentioning(
+            &self,
+            _lang: Language,
+            _word: &str,
+        ) -> Result<Mentioning, SourceError> {
+            Ok(Mentioning::default())
+        }
+
+        fn dir_exists(&self, _path: &str) -> bool {
+            false
+        }
+
+        fn search_ahead(&self, _lang: Language, words: &[&str]) {
+            let mut asked = self.0.lock().unwrap();
+            asked.extend(words.iter().map(|word| word.to_string()));
+        }
+    }
+
+    struct NoServer;
+
+    impl Oracle for NoServer {
+        fn references(
+            &self,
+            _lang: Language,
+            _file: &SourceFile,
+            _at: usize,
+        ) -> Option<Result<ServerReferences, String>> {
+            None
+        }
+    }
+
+    #[test]
+    fn the_wrappers_a_heuristic_plan_runs_through_pass_the_search_ahead_on() {
+        // Every heuristic plan runs through `WithOracle`: a search ahead it dropped ran late,
+        // after the parse it was meant to run beside.
+        let inner = AskedAhead::default();
+        let checked = WithOracle {
+            inner: &inner,
+            oracle: &NoServer,
+        };
+        checked.search_ahead(Language::Python, &["dedent", "textwrap"]);
+        crate::refactor::FullTrees(&checked).search_ahead(Language::Rust, &["len"]);
+        assert_eq!(*inner.0.lock().unwrap(), ["dedent", "textwrap", "len"]);
+    }
 
     #[test]
     fn utf16_positions_become_byte_ranges_of_project_files() {

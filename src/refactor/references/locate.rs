@@ -14,8 +14,9 @@ use crate::refactor::{RefactorError, SourceError, Sources};
 
 /// The full tree of the file a query names. A query by a plain name alone (no column, no
 /// container, not a lifetime) names an item of the file's outline, whose references are then
-/// searched for in the project by that name: the parse runs beside that search
-/// ([`Sources::search_ahead`]), each on a core.
+/// searched for in the project by that name — in Python, a module-level item, also by its
+/// module's name (the files that star-import the module re-export it) —: the parse runs beside
+/// that search ([`Sources::search_ahead`]), each on a core.
 fn tree_beside_search(
     sources: &dyn Sources,
     lang: Language,
@@ -30,11 +31,17 @@ fn tree_beside_search(
     if !plain {
         return store.tree(lang, file);
     }
+    let module = match lang {
+        Language::Python => module_of_path(lang, &file.path).pop(),
+        // A plain name may be a method's, searched with its trait's name, not its module's.
+        Language::Rust => None,
+    };
+    let words: Vec<&str> = std::iter::once(name).chain(module.as_deref()).collect();
     let mut tree = None;
     let slot = &mut tree;
     store.run(vec![
         Box::new(move || *slot = Some(store.tree(lang, file))),
-        Box::new(move || sources.search_ahead(lang, name)),
+        Box::new(|| sources.search_ahead(lang, &words)),
     ]);
     tree.unwrap_or_else(|| store.tree(lang, file))
 }
@@ -374,8 +381,9 @@ mod tests {
             self.files.dir_exists(path)
         }
 
-        fn search_ahead(&self, _lang: Language, word: &str) {
-            self.words.lock().unwrap().push(word.to_string());
+        fn search_ahead(&self, _lang: Language, words: &[&str]) {
+            let mut asked = self.words.lock().unwrap();
+            asked.extend(words.iter().map(|word| word.to_string()));
         }
     }
 
@@ -400,5 +408,21 @@ mod tests {
             let _ = locate(&ahead, "src/lib.rs", &query(name, column), Language::Rust);
         }
         assert_eq!(*ahead.words.lock().unwrap(), ["size"]);
+        // A Python module-level item: its module's name too, which the references engine
+        // searches for the star imports of the module.
+        let ahead = Ahead {
+            files: crate::refactor::MemorySources::new()
+                .with("pkg/textwrap.py", "def dedent(text):\n    return text\n"),
+            words: std::sync::Mutex::default(),
+        };
+        let query = SymbolQuery {
+            name: "dedent".to_string(),
+            line: None,
+            column: None,
+        };
+        let located = locate(&ahead, "pkg/textwrap.py", &query, Language::Python);
+        let module = located.ok().and_then(|l| l.target.module.last().cloned());
+        assert_eq!(module.as_deref(), Some("textwrap"));
+        assert_eq!(*ahead.words.lock().unwrap(), ["dedent", "textwrap"]);
     }
 }
