@@ -388,21 +388,18 @@ fn main() {
             FileChange::modify(&source, edits).unwrap()
         };
         // Few edits: the items they touch tell, and no whole tree is made.
-        let few = swaps(WHOLE_FROM_EDITS - 1, "1, 0");
+        let check = |change: FileChange, store: &KeptResults| {
+            let known = [known(&change)];
+            check_syntax_with(Language::Rust, &[change], &known, store)
+        };
         let store = KeptResults::default();
-        assert!(
-            check_syntax_with(Language::Rust, &[few.clone()], &[known(&few)], &store).is_empty()
-        );
+        assert!(check(swaps(WHOLE_FROM_EDITS - 1, "1, 0"), &store).is_empty());
         assert!(store.0.lock().unwrap().is_empty());
         // As many as the limit: the whole result, with the same verdicts, kept for the checks.
-        let many = swaps(WHOLE_FROM_EDITS, "1, 0");
         let store = KeptResults::default();
-        assert!(
-            check_syntax_with(Language::Rust, &[many.clone()], &[known(&many)], &store).is_empty()
-        );
+        assert!(check(swaps(WHOLE_FROM_EDITS, "1, 0"), &store).is_empty());
         assert_eq!(*store.0.lock().unwrap(), ["src/main.rs"]);
-        let broken = swaps(WHOLE_FROM_EDITS, "1,, 0");
-        let found = check_syntax_with(Language::Rust, &[broken.clone()], &[known(&broken)], &store);
+        let found = check(swaps(WHOLE_FROM_EDITS, "1,, 0"), &store);
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(found[0].is_syntax_error());
     }
