@@ -185,6 +185,21 @@ impl Function {
     /// (`Type::m(x, …)`, `Class.m(obj, …)`). None where the file defines another function of the
     /// name.
     pub fn certain_calls(&self, file: &str, text: &str, tree: &Tree) -> Vec<(CallSite, bool)> {
+        self.certain_calls_where(file, text, tree, &|_, _| true)
+    }
+
+    /// Those of [`certain_calls`](Function::certain_calls) that `wanted` keeps (given the call
+    /// and whether it passes the receiver), in the same order. The locals of the name (a walk of
+    /// the whole tree) are collected only when a plain call is wanted: a check that asks only
+    /// about the calls that do not fit needs none when every call fits (a change of signature
+    /// that rewrote 100,000 calls in one file: 0.37 s).
+    pub fn certain_calls_where(
+        &self,
+        file: &str,
+        text: &str,
+        tree: &Tree,
+        wanted: &dyn Fn(&CallSite, bool) -> bool,
+    ) -> Vec<(CallSite, bool)> {
         let outline = symbols::outline(self.lang, tree, text);
         if self.shadowed_in(file, &outline) {
             return Vec::new();
@@ -192,7 +207,12 @@ impl Function {
         let mentions = find_mentions(self.lang, tree, text, &self.name);
         // A call of a local of the same name (`op = lambda x: …`, `let op = |x| …;`, a parameter)
         // is not a call of the function.
-        let locals = Locals::new(self.lang, tree, text, &self.name);
+        let locals = std::cell::OnceCell::new();
+        let shadowed = |call: &CallSite| {
+            locals
+                .get_or_init(|| Locals::new(self.lang, tree, text, &self.name))
+                .shadows(call.name_range.start)
+        };
         let same_file = file == self.file;
         let imported = mentions
             .references
@@ -204,9 +224,6 @@ impl Function {
         mentions
             .calls
             .into_iter()
-            .filter(|call| {
-                !matches!(call.form, CallForm::Plain) || !locals.shadows(call.name_range.start)
-            })
             .filter_map(|call| {
                 let explicit = match (&call.form, &self.owner) {
                     (CallForm::Plain, None) => (same_file || imported).then_some(false),
@@ -241,6 +258,9 @@ impl Function {
                 };
                 explicit.map(|e| (call, e))
             })
+            // The locals last: what they cost is paid only for the calls the caller wants.
+            .filter(|(call, explicit)| wanted(call, *explicit))
+            .filter(|(call, _)| !matches!(call.form, CallForm::Plain) || !shadowed(call))
             .collect()
     }
 
@@ -503,6 +523,25 @@ mod tests {
             ),
             Vec::<usize>::new()
         );
+    }
+
+    #[test]
+    fn the_wanted_certain_calls_are_the_certain_calls_it_keeps() {
+        let text = "def helper(a):\n    return a\n\n\ndef f(helper):\n    return helper(1, 2)\n\n\ndef g():\n    return helper(3) + helper(4, 5)\n";
+        let f = find(Language::Python, "pkg/util.py", text, "helper");
+        let tree = Language::Python.parse(text);
+        let lines = |calls: Vec<(CallSite, bool)>| -> Vec<usize> {
+            calls.into_iter().map(|(c, _)| c.line).collect()
+        };
+        let two_args = |call: &CallSite, _: bool| call.args.len() == 2;
+        let all = lines(f.certain_calls("pkg/util.py", text, &tree));
+        assert_eq!(all, vec![10, 10]);
+        // The call with two arguments in `f` is a call of the parameter: still not certain when
+        // it is one the caller wants.
+        let wanted = lines(f.certain_calls_where("pkg/util.py", text, &tree, &two_args));
+        assert_eq!(wanted, vec![10]);
+        let none = lines(f.certain_calls_where("pkg/util.py", text, &tree, &|_, _| false));
+        assert!(none.is_empty());
     }
 
     #[test]

@@ -145,8 +145,8 @@ pub fn check_syntax_with_trees(
     check_syntax_with(lang, changes, known, &ParseOnDemand)
 }
 
-/// From this many edits in one Python file with a known tree, the syntax check re-parses the
-/// whole tree around them instead of parsing the statements they touch.
+/// From this many edits in one file with a known tree, the syntax check re-parses the whole
+/// tree around them instead of parsing the statements (Python) or items (Rust) they touch.
 pub(crate) const WHOLE_FROM_EDITS: usize = 2_000;
 
 fn check_change(
@@ -174,9 +174,13 @@ fn check_change(
         {
             return None;
         }
+        // Rust likewise: 100,000 edits touch nearly every item, and the items' parse (1.1 s) is
+        // followed by a parse of the whole result for the cross-checks (0.8 s); the whole
+        // result's parse is both.
         Some(known)
             if lang == Language::Rust
                 && known.errors.is_empty()
+                && change.edits.len() < WHOLE_FROM_EDITS
                 && partial::rust_items_clean(
                     &change.before,
                     &change.after,
@@ -323,6 +327,7 @@ fn had_a_syntax_error(line: usize) -> String {
 mod tests {
     use super::*;
     use crate::edit::{SourceFile, TextEdit};
+    use tree_sitter::Tree;
 
     #[test]
     fn a_broken_result_is_an_error_finding() {
@@ -334,6 +339,69 @@ mod tests {
         assert_eq!(findings[0].severity, Severity::Error);
         let fine = FileChange::modify(&source, vec![TextEdit::new(20..21, "2")]).unwrap();
         assert!(check_syntax(&[fine]).is_empty());
+    }
+
+    /// A store that only records the result trees handed to it.
+    #[derive(Default)]
+    struct KeptResults(std::sync::Mutex<Vec<String>>);
+
+    impl ParsedFiles for KeptResults {
+        fn keep_result_tree(&self, _lang: Language, path: &str, _sha256: &str, _tree: &Tree) {
+            self.0.lock().unwrap().push(path.to_string());
+        }
+    }
+
+    #[test]
+    fn a_rust_file_with_many_edits_is_parsed_whole_once_for_the_cross_checks() {
+        let mut text = String::from(
+            "fn f(a: u8, b: u8) {}
+fn main() {
+",
+        );
+        for i in 0..WHOLE_FROM_EDITS {
+            text.push_str(&format!(
+                "    f({}, 1);
+",
+                i % 200
+            ));
+        }
+        text.push_str(
+            "}
+",
+        );
+        let source = SourceFile::from_text("src/main.rs", text.clone());
+        let known = |change: &FileChange| {
+            let tree = Language::Rust.parse(&change.before);
+            let errors = syntax_errors(&tree, &change.before);
+            Some(KnownParse { tree, errors })
+        };
+        let swaps = |count: usize, new_text: &str| -> FileChange {
+            let edits = text
+                .match_indices("f(")
+                .skip(1)
+                .take(count)
+                .map(|(at, _)| {
+                    let close = at + text[at..].find(')').unwrap();
+                    TextEdit::new(at + 2..close, new_text)
+                })
+                .collect();
+            FileChange::modify(&source, edits).unwrap()
+        };
+        // Few edits: the items they touch tell, and no whole tree is made.
+        let check = |change: FileChange, store: &KeptResults| {
+            let known = [known(&change)];
+            check_syntax_with(Language::Rust, &[change], &known, store)
+        };
+        let store = KeptResults::default();
+        assert!(check(swaps(WHOLE_FROM_EDITS - 1, "1, 0"), &store).is_empty());
+        assert!(store.0.lock().unwrap().is_empty());
+        // As many as the limit: the whole result, with the same verdicts, kept for the checks.
+        let store = KeptResults::default();
+        assert!(check(swaps(WHOLE_FROM_EDITS, "1, 0"), &store).is_empty());
+        assert_eq!(*store.0.lock().unwrap(), ["src/main.rs"]);
+        let found = check(swaps(WHOLE_FROM_EDITS, "1,, 0"), &store);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].is_syntax_error());
     }
 
     #[test]

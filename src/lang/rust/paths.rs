@@ -76,15 +76,25 @@ fn relative_base(here: &[String]) -> Vec<String> {
 
 /// The module path of the code at `node`: its file's, plus the inline `mod`s around it.
 pub fn module_at(file_path: &str, node: Node<'_>, text: &str) -> Vec<String> {
+    module_above(file_path, node, &[], text)
+}
+
+/// [`module_at`], with the ancestors of `node` a walk already knows (root first, as
+/// [`up_from`](crate::lang::up_from) takes them): each [`Node::parent`] is a walk down from the
+/// root, and a name deep in a function of 100,000 statements climbed through every level.
+pub fn module_above<'t>(
+    file_path: &str,
+    node: Node<'t>,
+    ancestors: &[Node<'t>],
+    text: &str,
+) -> Vec<String> {
     let mut inner = Vec::new();
-    let mut current = node.parent();
-    while let Some(n) = current {
+    for n in crate::lang::up_from(node, ancestors) {
         if n.kind() == "mod_item"
             && let Some(name) = n.child_by_field_name("name")
         {
             inner.push(node_text(name, text).to_string());
         }
-        current = n.parent();
     }
     inner.reverse();
     let mut path = module_of_file(file_path);

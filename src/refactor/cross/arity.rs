@@ -169,8 +169,13 @@ fn mismatches(
     text: &str,
     tree: &tree_sitter::Tree,
 ) -> Vec<Finding> {
+    // Only the calls that do not fit are asked whether they are certain: the calls a change of
+    // signature rewrote fit, and then the locals of the name are not collected.
+    let misfits = |call: &CallSite, explicit_receiver: bool| {
+        mismatch(function, call, explicit_receiver).is_some()
+    };
     let mut findings = Vec::new();
-    for (call, explicit_receiver) in function.certain_calls(path, text, tree) {
+    for (call, explicit_receiver) in function.certain_calls_where(path, text, tree, &misfits) {
         if let Some(problem) = mismatch(function, &call, explicit_receiver) {
             findings.push(
                 Finding::error(
@@ -370,6 +375,26 @@ mod tests {
         assert_eq!(found[3], "passes `e=`, which `f` does not take");
         assert_eq!(found[4], "passes `a` both by position and by keyword");
         assert_eq!(found[5], "", "unpacked arguments are not judged");
+    }
+
+    #[test]
+    fn only_the_certain_calls_that_do_not_fit_are_findings() {
+        let text = "def f(a):\n    pass\n\n\ndef g(f):\n    return f(1, 2)\n\n\ndef h():\n    return f(1) + f(1, 2)\n";
+        let query = SymbolQuery {
+            name: "f".to_string(),
+            line: None,
+            column: None,
+        };
+        let function = Function::find(Language::Python, "a.py", text, &query).unwrap();
+        let tree = Language::Python.parse(text);
+        let found = mismatches(&function, "a.py", text, &tree);
+        // The same misfit in `g` calls its parameter, not the function.
+        let lines: Vec<usize> = found.iter().map(|f| f.line).collect();
+        assert_eq!(lines, [10], "{found:?}");
+        assert!(
+            found[0].message.contains("passes 2 positional arguments"),
+            "{found:?}"
+        );
     }
 
     #[test]

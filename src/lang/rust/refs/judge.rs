@@ -17,7 +17,7 @@ use crate::lang::refs::{
 use crate::lang::rust::imports::segments_of;
 use crate::lang::rust::items::is_definition_kind;
 use crate::lang::rust::macros::takes_expressions;
-use crate::lang::rust::paths::{last_type_segment, list_prefix, module_at};
+use crate::lang::rust::paths::{last_type_segment, list_prefix, module_above};
 use crate::lang::{Language, node_text};
 
 pub struct File<'a, 't> {
@@ -66,7 +66,7 @@ impl<'a, 't> File<'a, 't> {
                 TargetKind::Item if self.target.label == super::macros::MACRO => {
                     super::macros::judge(self.tree, node, self.target, self.path, self.text)
                 }
-                TargetKind::Item => self.item(node),
+                TargetKind::Item => self.item(node, &ancestors),
                 TargetKind::Member(member) => self.member(node, member),
                 TargetKind::Local(local) if super::generic::is_generic(self.target) => {
                     super::generic::judge(node, self.target, local, self.text)
@@ -78,7 +78,7 @@ impl<'a, 't> File<'a, 't> {
                 continue;
             }
             // The name of an invocation is not in that invocation's arguments.
-            let outside = match super::macros::invocation_of(node) {
+            let outside = match super::macros::invocation_above(node, &ancestors) {
                 Some(own) => match ancestors.iter().position(|a| a.id() == own.id()) {
                     Some(i) => &ancestors[..i],
                     None => &ancestors[..],
@@ -102,8 +102,10 @@ impl<'a, 't> File<'a, 't> {
 
     // -- items ---------------------------------------------------------------------------------
 
-    fn item(&self, node: Node<'t>) -> Option<Found> {
-        let parent = node.parent()?;
+    /// `ancestors`: those of `node`, root first (a name deep in a long function climbs them
+    /// here, not from the root at each step).
+    fn item(&self, node: Node<'t>, ancestors: &[Node<'t>]) -> Option<Found> {
+        let parent = crate::lang::up_from(node, ancestors).next()?;
         let at = node.start_byte();
         if self.is_target(node) {
             return Some(Found::new(node, Role::Definition, Verdict::Certain));
@@ -114,8 +116,10 @@ impl<'a, 't> File<'a, 't> {
         if node.kind() == "field_identifier" || node.kind() == "shorthand_field_identifier" {
             return None;
         }
-        let here = module_at(self.path, node, self.text);
-        if let Some(use_declaration) = crate::lang::ancestor_of_kind(node, "use_declaration") {
+        let here = module_above(self.path, node, ancestors, self.text);
+        if let Some(use_declaration) =
+            crate::lang::up_from(node, ancestors).find(|n| n.kind() == "use_declaration")
+        {
             return self.in_use(node, parent, use_declaration, &here);
         }
         let scoped = matches!(
@@ -129,7 +133,7 @@ impl<'a, 't> File<'a, 't> {
             let modules = modules_of(&head, &here, &self.uses, at);
             return self
                 .exported_by_any(&modules)
-                .then(|| Found::new(node, call_or_use(node), Verdict::Certain));
+                .then(|| Found::new(node, call_or_use(node, ancestors), Verdict::Certain));
         }
         // A path's head names a module or a type: ours only when the target is a type.
         let is_type = matches!(
@@ -138,12 +142,12 @@ impl<'a, 't> File<'a, 't> {
         );
         if (is_path_head(node, parent) && !is_type)
             || self.locals.shadows(at)
-            || is_binding_pattern(node)
+            || crate::lang::locals::is_rust_binding(node, ancestors)
         {
             return None;
         }
         let verdict = self.plain(&here, at)?;
-        Some(Found::new(node, call_or_use(node), verdict))
+        Some(Found::new(node, call_or_use(node, ancestors), verdict))
     }
 
     /// A plain name in module `here`: ours when the module reaches it (it is defined or
@@ -295,7 +299,7 @@ impl<'a, 't> File<'a, 't> {
                         }
                     }
                 };
-                Some(Found::new(node, call_or_use(node), verdict))
+                Some(Found::new(node, call_or_use(node, &[]), verdict))
             }
             "token_tree" => {
                 // `.name` or `Type::name` among a macro's tokens.
@@ -430,7 +434,7 @@ impl<'a, 't> File<'a, 't> {
         let role = if occurrence.role == NameRole::Bind {
             Role::Definition
         } else {
-            call_or_use(node)
+            call_or_use(node, &[])
         };
         let found = Found::new(node, role, Verdict::Certain);
         let shorthand = node.kind() == "shorthand_field_identifier"
@@ -456,9 +460,10 @@ fn modifiers_before(node: Node<'_>) -> std::ops::Range<usize> {
     }
 }
 
-fn call_or_use(node: Node<'_>) -> Role {
+/// `ancestors`: those of `node` already known, root first (may be none).
+fn call_or_use<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> Role {
     let mut current = node;
-    while let Some(parent) = current.parent() {
+    for parent in crate::lang::up_from(node, ancestors) {
         match parent.kind() {
             "scoped_identifier" | "generic_function" => current = parent,
             "call_expression" if parent.child_by_field_name("function") == Some(current) => {
@@ -489,11 +494,6 @@ fn is_path_head(node: Node<'_>, parent: Node<'_>) -> bool {
         parent.kind(),
         "scoped_identifier" | "scoped_type_identifier" | "scoped_use_list"
     ) && parent.child_by_field_name("path") == Some(node)
-}
-
-/// A name a pattern binds (a new local).
-fn is_binding_pattern(node: Node<'_>) -> bool {
-    crate::lang::locals::is_rust_binding(node, &[])
 }
 
 /// The name of a macro (not one of the expression macros) whose arguments hold the node.

@@ -17,11 +17,17 @@ fn is_definition_name(node: Node<'_>, parent: Node<'_>) -> bool {
 
 /// The macro an invocation's name token calls (`name!`, `crate::name!`): the invocation.
 pub fn invocation_of(node: Node<'_>) -> Option<Node<'_>> {
-    let parent = node.parent()?;
+    invocation_above(node, &[])
+}
+
+/// [`invocation_of`], with the ancestors of `node` already known (root first).
+pub fn invocation_above<'t>(node: Node<'t>, ancestors: &[Node<'t>]) -> Option<Node<'t>> {
+    let mut up = crate::lang::up_from(node, ancestors);
+    let parent = up.next()?;
     if parent.kind() == "macro_invocation" && parent.child_by_field_name("macro") == Some(node) {
         return Some(parent);
     }
-    let invocation = parent.parent()?;
+    let invocation = up.next()?;
     (parent.kind() == "scoped_identifier"
         && parent.child_by_field_name("name") == Some(node)
         && invocation.kind() == "macro_invocation"
