@@ -31,10 +31,14 @@ fn tree_beside_search(
     if !plain {
         return store.tree(lang, file);
     }
+    // Only a guess of what the search will ask (a wrong one costs a search, never a result): a
+    // Python name defined at the top of its file is a module-level item; a plain name may also
+    // be a method's, searched with its class's or trait's name, not its module's.
     let module = match lang {
-        Language::Python => module_of_path(lang, &file.path).pop(),
-        // A plain name may be a method's, searched with its trait's name, not its module's.
-        Language::Rust => None,
+        Language::Python if defined_at_top_level(&file.text, name) => {
+            module_of_path(lang, &file.path).pop()
+        }
+        _ => None,
     };
     let words: Vec<&str> = std::iter::once(name).chain(module.as_deref()).collect();
     let mut tree = None;
@@ -44,6 +48,24 @@ fn tree_beside_search(
         Box::new(|| sources.search_ahead(lang, &words)),
     ]);
     tree.unwrap_or_else(|| store.tree(lang, file))
+}
+
+/// Whether a line of `text` starts (unindented) with a Python definition of `name`: `def`,
+/// `async def`, `class`, or an assignment or annotation of it.
+fn defined_at_top_level(text: &str, name: &str) -> bool {
+    let defines = |line: &str| {
+        let line = line.strip_prefix("async ").unwrap_or(line);
+        let rest = ["def ", "class "]
+            .iter()
+            .find_map(|keyword| line.strip_prefix(keyword))
+            .map(str::trim_start)
+            .unwrap_or(line);
+        rest.strip_prefix(name).is_some_and(|after| {
+            !after.starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                && (rest.len() != line.len() || after.trim_start().starts_with(['=', ':']))
+        })
+    };
+    text.lines().any(defines)
 }
 
 /// How many re-exports a lookup follows before it gives up.
@@ -424,5 +446,34 @@ mod tests {
         let module = located.ok().and_then(|l| l.target.module.last().cloned());
         assert_eq!(module.as_deref(), Some("textwrap"));
         assert_eq!(*ahead.words.lock().unwrap(), ["dedent", "textwrap"]);
+        // A method by its plain name and line: searched with its class's name, which the
+        // engine asks next; its module's is not guessed.
+        let ahead = Ahead {
+            files: crate::refactor::MemorySources::new().with(
+                "pkg/shapes.py",
+                "class Shape:\n    def area(self):\n        return 0\n",
+            ),
+            words: std::sync::Mutex::default(),
+        };
+        let query = SymbolQuery {
+            name: "area".to_string(),
+            line: Some(2),
+            column: None,
+        };
+        let _ = locate(&ahead, "pkg/shapes.py", &query, Language::Python);
+        assert_eq!(*ahead.words.lock().unwrap(), ["area"]);
+    }
+
+    #[test]
+    fn a_python_definition_at_the_top_of_its_file_is_told_from_the_text() {
+        let text = "import os\n\nasync def fetch(x):\n    pass\nclass Box :\n    def put(self):\n        pass\nLIMIT: int = 3\nname = 1\nnamed = 2\ndef names(): pass\n";
+        for name in ["fetch", "Box", "LIMIT", "name", "named", "names"] {
+            assert!(defined_at_top_level(text, name), "{name}");
+        }
+        // Indented, a longer name, a mention, a call at the top.
+        for name in ["put", "nam", "os", "x", "fet"] {
+            assert!(!defined_at_top_level(text, name), "{name}");
+        }
+        assert!(!defined_at_top_level("print(value)\n", "print"));
     }
 }
