@@ -601,21 +601,53 @@ impl<'a> SkipRecorder<'a> {
 
     /// [`Sources::files_mentioning`] through the inner sources, once per language and word.
     fn mentioning_once(&self, lang: Language, word: &str) -> Result<Mentioning, SourceError> {
-        let key = (lang, word.to_string());
-        if let Some(found) = self.searched.lock().ok().and_then(|s| s.get(&key).cloned()) {
-            return Ok(found);
+        Ok(self
+            .mentioning_each_once(lang, &[word])?
+            .pop()
+            .unwrap_or_default())
+    }
+
+    /// [`SkipRecorder::mentioning_once`] of each of `words`: the ones not searched yet are
+    /// searched together (one walk for all of them when the project has no index), and kept.
+    fn mentioning_each_once(
+        &self,
+        lang: Language,
+        words: &[&str],
+    ) -> Result<Vec<Mentioning>, SourceError> {
+        let kept = |word: &str| -> Option<Mentioning> {
+            let searched = self.searched.lock().ok()?;
+            searched.get(&(lang, word.to_string())).cloned()
+        };
+        let mut found: Vec<Option<Mentioning>> = words.iter().map(|word| kept(word)).collect();
+        let mut missing: Vec<&str> = (words.iter().zip(&found))
+            .filter(|(_, found)| found.is_none())
+            .map(|(word, _)| *word)
+            .collect();
+        missing.sort_unstable();
+        missing.dedup();
+        if missing.is_empty() {
+            return Ok(found.into_iter().flatten().collect());
         }
-        let mentioning = self.inner.mentioning_as(
+        let request = Some(self.request);
+        let searched = (self.inner).mentioning_each(
             lang,
-            word,
+            &missing,
             Match::Substring,
             &self.cancel,
-            Some(self.request),
+            request,
         )?;
-        if let Ok(mut searched) = self.searched.lock() {
-            searched.insert(key, mentioning.clone());
+        let searched: HashMap<&str, Mentioning> = missing.into_iter().zip(searched).collect();
+        if let Ok(mut kept) = self.searched.lock() {
+            for (word, mentioning) in &searched {
+                kept.insert((lang, word.to_string()), mentioning.clone());
+            }
         }
-        Ok(mentioning)
+        for (word, slot) in words.iter().zip(&mut found) {
+            if slot.is_none() {
+                *slot = searched.get(word).cloned();
+            }
+        }
+        Ok(found.into_iter().map(Option::unwrap_or_default).collect())
     }
 
     /// Stops reading files once `cancel` is set (the refactor then fails, nothing written).
@@ -671,30 +703,9 @@ impl Sources for SkipRecorder<'_> {
     }
 
     fn search_ahead(&self, lang: Language, words: &[&str]) {
-        // Kept as `mentioning_once` keeps them, all in one walk when the project has no index;
-        // a failed search is made again when asked.
-        if self.cancel.check().is_err() {
-            return;
-        }
-        let mut missing: Vec<&str> = match self.searched.lock() {
-            Ok(searched) => (words.iter().copied())
-                .filter(|word| !searched.contains_key(&(lang, word.to_string())))
-                .collect(),
-            Err(_) => return,
-        };
-        missing.sort_unstable();
-        missing.dedup();
-        let found = (self.inner).mentioning_each(
-            lang,
-            &missing,
-            Match::Substring,
-            &self.cancel,
-            Some(self.request),
-        );
-        if let (Ok(found), Ok(mut searched)) = (found, self.searched.lock()) {
-            for (word, mentioning) in missing.into_iter().zip(found) {
-                searched.insert((lang, word.to_string()), mentioning);
-            }
+        // Kept by `mentioning_each_once`; a failed search is made again when asked.
+        if self.cancel.check().is_ok() {
+            let _ = self.mentioning_each_once(lang, words);
         }
     }
 
