@@ -264,7 +264,7 @@ fn index(root: &Path, status: bool, rebuild: bool) -> anyhow::Result<ExitCode> {
         };
         let size = index::encoded_len(&found);
         let held = found.status();
-        let changed = index::refresh(&mut found, root.path(), None);
+        let changed = index::refresh(&mut found, &root, None);
         println!(
             "index (format {}): {} files ({} text), {} distinct words, {} postings, {} bytes; {}",
             index::VERSION,
@@ -298,6 +298,9 @@ fn index(root: &Path, status: bool, rebuild: bool) -> anyhow::Result<ExitCode> {
     if rebuild {
         index::facts::clear(&root)
             .map_err(|e| anyhow::anyhow!("cannot clear the facts kept on disk: {e}"))?;
+        // A rebuild walks the project whatever the last walk's listing says.
+        index::forget_listing(&root)
+            .map_err(|e| anyhow::anyhow!("cannot remove the listing kept on disk: {e}"))?;
     }
     let mut built = match loaded {
         Some(found) if !rebuild && found.max_bytes == max => found,
@@ -309,7 +312,7 @@ fn index(root: &Path, status: bool, rebuild: bool) -> anyhow::Result<ExitCode> {
             eprint!("\rcandor index: {done}/{total} files read");
         }
     };
-    let refreshed = index::refresh(&mut built, root.path(), Some(&progress));
+    let refreshed = index::refresh(&mut built, &root, Some(&progress));
     if refreshed.read > 0 {
         eprintln!();
     }

@@ -141,11 +141,7 @@ fn compare_on_random_edits(seed: u64) {
         }
     }
     let mut built = index::Index::empty(400);
-    index::refresh(
-        &mut built,
-        &Root::new(root).unwrap().path().to_path_buf(),
-        None,
-    );
+    index::refresh(&mut built, &Root::new(root).unwrap(), None);
     index::save(&Root::new(root).unwrap(), &built).unwrap();
     for round in 0..4 {
         for word in WORDS.iter().chain(&["elp", "a.b"]) {
@@ -188,7 +184,7 @@ fn compare_on_random_edits(seed: u64) {
     }
     // The index lists exactly the files the walk would.
     let mut fresh = index::load(&Root::new(root).unwrap()).unwrap().unwrap();
-    index::refresh(&mut fresh, &root.canonicalize().unwrap(), None);
+    index::refresh(&mut fresh, &Root::new(root).unwrap(), None);
     let walked: Vec<String> = walk::source_files(
         &root.canonicalize().unwrap(),
         &[Language::Python, Language::Rust],

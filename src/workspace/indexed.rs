@@ -160,8 +160,7 @@ impl Indexed {
                 .unwrap_or_else(|e| e.into_inner())
                 .take()
         };
-        let scanned =
-            (scanned.or_else(prefetched)).unwrap_or_else(|| index::scan_files(root.path()));
+        let scanned = (scanned.or_else(prefetched)).unwrap_or_else(|| index::scan_files(root));
         if index::refresh_from(index, scanned, None).changed() {
             self.forget_answers();
             if let Err(e) = index::save(root, index) {
@@ -181,7 +180,7 @@ impl Indexed {
         let present = root.path().join(".candor/index/index.bin").is_file();
         let mut scanned = None;
         let loaded = std::thread::scope(|s| {
-            let scan = present.then(|| s.spawn(|| index::scan_files(root.path())));
+            let scan = present.then(|| s.spawn(|| index::scan_files(root)));
             let loaded = index::load(root);
             scanned = scan.and_then(|scan| scan.join().ok());
             loaded
@@ -228,7 +227,7 @@ impl Indexed {
             return None;
         };
         self.empty_if_other_limit(index, max_bytes);
-        if index::refresh(index, root.path(), progress).changed() {
+        if index::refresh(index, root, progress).changed() {
             self.forget_answers();
             // Not saved: the list is right all the same, and the next save tries again.
             let _ = index::save(root, index);
@@ -254,7 +253,7 @@ impl Indexed {
             }
         }
         let mut built = Index::empty(max_bytes);
-        index::refresh(&mut built, root.path(), None);
+        index::refresh(&mut built, &root, None);
         let files = built.paths().len();
         let saved = index::save(root, &built);
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
@@ -438,7 +437,7 @@ mod tests {
         assert_eq!(ask(&without), None);
 
         let mut built = Index::empty(1000);
-        index::refresh(&mut built, root.path(), None);
+        index::refresh(&mut built, &root, None);
         index::save(&root, &built).unwrap();
         // c.py comes after the index was saved: the refresh finds it from the scan.
         std::fs::write(dir.path().join("c.py"), "helper(3)\n").unwrap();
@@ -470,7 +469,7 @@ mod tests {
         age(&dir.path().join("b.py"), 60);
         let root = Root::new(dir.path()).unwrap();
         let mut built = Index::empty(1000);
-        index::refresh(&mut built, root.path(), None);
+        index::refresh(&mut built, &root, None);
         index::save(&root, &built).unwrap();
 
         let indexed = Indexed::default();

@@ -43,9 +43,13 @@ impl Stamp {
     /// tick would leave the stamp as it is (git's "racily clean" files): such a stamp is not
     /// trusted.
     pub fn is_racy(&self, now_ns: i128) -> bool {
-        now_ns - self.mtime_ns < 2_000_000_000
+        now_ns - self.mtime_ns < RACY_NS
     }
 }
+
+/// How long after a change a stamp is not trusted, in nanoseconds: longer than any file
+/// system's clock tick.
+pub const RACY_NS: i128 = 2_000_000_000;
 
 /// The time now in nanoseconds since the epoch (0 if the clock is before it).
 pub fn now_ns() -> i128 {

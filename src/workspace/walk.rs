@@ -9,8 +9,12 @@ use ignore::{WalkBuilder, WalkState};
 use crate::cancel::Cancel;
 use crate::lang::Language;
 
+/// The folders the walk never enters (below the root): candor's own, and build and cache output.
+pub(crate) const SKIPPED_DIRS: [&str; 4] = [".candor", "target", "node_modules", "__pycache__"];
+
 /// Builds the walker every project scan uses: hidden files skipped, .gitignore / .ignore /
 /// git excludes honoured even outside a git repository, `.candor/` and `target/` never entered.
+
 pub(crate) fn walker(root: &Path) -> WalkBuilder {
     let mut builder = WalkBuilder::new(root);
     builder
@@ -24,10 +28,7 @@ pub(crate) fn walker(root: &Path) -> WalkBuilder {
             let name = entry.file_name();
             !(entry.depth() > 0
                 && entry.file_type().is_some_and(|t| t.is_dir())
-                && (name == ".candor"
-                    || name == "target"
-                    || name == "node_modules"
-                    || name == "__pycache__"))
+                && SKIPPED_DIRS.iter().any(|skipped| name == *skipped))
         });
     builder
 }

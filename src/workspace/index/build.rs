@@ -9,9 +9,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ignore::WalkState;
 
+use super::disk;
+use super::listing::{DirStamp, Listed, Listing};
 use super::{Entry, Held, Index};
 use crate::edit::SourceFile;
 use crate::lang::Language;
+use crate::workspace::Root;
 use crate::workspace::store::Stamp;
 use crate::workspace::walk;
 
@@ -42,32 +45,59 @@ struct Seen {
     link: bool,
 }
 
-/// Every file of a language candor knows, and every symbolic link, as the walk lists them.
-fn scan(root: &Path) -> Vec<Seen> {
-    let found = Mutex::new(Vec::new());
+/// What a walk of the project found: the files, and the directories it entered with their
+/// stamps (for the listing kept beside the index).
+struct Walked {
+    seen: Vec<Seen>,
+    dirs: Vec<(String, DirStamp)>,
+}
+
+/// Every file of a language candor knows, and every symbolic link, as the walk lists them; and
+/// every directory it entered.
+fn scan(root: &Path) -> Walked {
+    let found = Mutex::new(Walked {
+        seen: Vec::new(),
+        dirs: Vec::new(),
+    });
     walk::walker(root).build_parallel().run(|| {
         Box::new(|entry| {
             let Ok(entry) = entry else {
                 return WalkState::Continue;
             };
             let link = entry.path_is_symlink();
+            let is_dir = !link && entry.file_type().is_some_and(|t| t.is_dir());
             let file = entry.file_type().is_some_and(|t| t.is_file())
                 && entry
                     .path()
                     .to_str()
                     .and_then(Language::from_path)
                     .is_some();
-            if (link || file)
-                && let Ok(relative) = entry.path().strip_prefix(root)
-                && let Some(relative) = relative.to_str()
-            {
+            let Some(relative) = (entry.path().strip_prefix(root).ok())
+                .and_then(|relative| relative.to_str())
+                .map(|relative| relative.replace('\\', "/"))
+            else {
+                return WalkState::Continue;
+            };
+            if is_dir {
+                // A directory the walk cannot stat is never trusted (the listing is not kept).
+                let stamp = entry.metadata().ok().map(|meta| DirStamp::of(&meta));
+                let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
+                match stamp {
+                    Some(stamp) => found.dirs.push((relative, stamp)),
+                    None => found.dirs.push((relative, DirStamp::UNTRUSTED)),
+                }
+            } else if link || file {
                 let seen = Seen {
-                    relative: relative.replace('\\', "/"),
+                    relative,
                     stamp: entry.metadata().ok().map(|m| Stamp::of(&m)),
                     absolute: entry.into_path(),
                     link,
                 };
-                found.lock().unwrap_or_else(|e| e.into_inner()).push(seen);
+                found
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .seen
+                    .push(seen);
             }
             WalkState::Continue
         })
@@ -116,7 +146,7 @@ fn read_one(path: &Path, relative: &str, max_bytes: u64, old: Option<&Entry>) ->
 /// (done, to read) as files are read.
 pub fn refresh(
     index: &mut Index,
-    root: &Path,
+    root: &Root,
     progress: Option<&(dyn Fn(usize, usize) + Sync)>,
 ) -> Refreshed {
     refresh_from(index, scan_files(root), progress)
@@ -132,9 +162,41 @@ impl std::fmt::Debug for Scanned {
     }
 }
 
-/// Lists and stats the project's files (every core).
-pub fn scan_files(root: &Path) -> Scanned {
-    Scanned(scan(root))
+/// Lists and stats the project's files (every core): from the listing kept beside the index
+/// when nothing it rests on changed (each listed file and directory is stated, nothing is
+/// walked), else by walking the project, and then the listing is kept for the next scan.
+pub fn scan_files(root: &Root) -> Scanned {
+    let path = root.path();
+    let kept = disk::load_listing(root);
+    if let Some(stated) = kept.as_ref().and_then(|listing| listing.check(path)) {
+        let seen = stated
+            .into_iter()
+            .map(|s| Seen {
+                relative: s.relative,
+                absolute: s.absolute,
+                stamp: Some(s.stamp),
+                link: s.link,
+            })
+            .collect();
+        return Scanned(seen);
+    }
+    let started = crate::workspace::store::now_ns();
+    let walked = scan(path);
+    let entries = (walked.seen.iter())
+        .map(|s| Listed {
+            relative: s.relative.clone(),
+            link: s.link,
+        })
+        .collect();
+    // Changed within the racy window before the walk began: not trusted.
+    let since = started - crate::workspace::store::RACY_NS;
+    if let Some(listing) = Listing::record(path, entries, walked.dirs, since)
+        && kept.as_ref() != Some(&listing)
+    {
+        // Only a help for the next scan: one not kept walks.
+        let _ = disk::save_listing(root, &listing);
+    }
+    Scanned(walked.seen)
 }
 
 /// [`refresh`] from a scan already made.
@@ -143,7 +205,6 @@ pub fn refresh_from(
     scanned: Scanned,
     progress: Option<&(dyn Fn(usize, usize) + Sync)>,
 ) -> Refreshed {
-    use rayon::prelude::*;
     let seen = scanned.0;
     let mut refreshed = Refreshed {
         files: seen.len(),
@@ -161,26 +222,24 @@ pub fn refresh_from(
         .collect();
     let done = AtomicUsize::new(0);
     let max_bytes = index.max_bytes;
-    let read: Vec<Read> = stale
-        .par_iter()
-        .map(|s| {
-            let result = if s.link {
-                Read::Special
-            } else {
-                read_one(
-                    &s.absolute,
-                    &s.relative,
-                    max_bytes,
-                    index.files.get(&s.relative),
-                )
-            };
-            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-            if let Some(progress) = progress {
-                progress(n, stale.len());
-            }
-            result
-        })
-        .collect();
+    // Not on rayon's pool: the index's lock is held (see `threads`).
+    let read: Vec<Read> = super::threads::map_on_cores(&stale, |s| {
+        let result = if s.link {
+            Read::Special
+        } else {
+            read_one(
+                &s.absolute,
+                &s.relative,
+                max_bytes,
+                index.files.get(&s.relative),
+            )
+        };
+        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+        if let Some(progress) = progress {
+            progress(n, stale.len());
+        }
+        result
+    });
     refreshed.read = stale.len();
     for (s, result) in stale.into_iter().zip(read) {
         let old = index.files.get(&s.relative).cloned();
@@ -216,5 +275,204 @@ fn keep_postings(index: &mut Index, path: &str, stamp: Stamp, sha256: [u8; 32]) 
             entry.racy = stamp.is_racy(now);
         }
         _ => index.add_runs(path, stamp, sha256, std::iter::empty()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the walk lists now: (path, link), sorted.
+    fn walked(root: &Path) -> Vec<(String, bool)> {
+        let mut listed: Vec<_> = (scan(root).seen.into_iter())
+            .map(|s| (s.relative, s.link))
+            .collect();
+        listed.sort();
+        listed
+    }
+
+    /// The listing of a walk now, every stamp trusted (the files were backdated).
+    fn record(root: &Path) -> Listing {
+        let walk = scan(root);
+        let entries = (walk.seen.iter())
+            .map(|s| Listed {
+                relative: s.relative.clone(),
+                link: s.link,
+            })
+            .collect();
+        Listing::record(root, entries, walk.dirs, i128::MAX).expect("a listing")
+    }
+
+    /// What a scan from the listing lists, when it trusts it.
+    fn from_listing(listing: &Listing, root: &Path) -> Option<Vec<(String, bool)>> {
+        let stated = listing.check(root)?;
+        Some(stated.into_iter().map(|s| (s.relative, s.link)).collect())
+    }
+
+    /// Sets the mtime of everything under `dir` (itself included, `.git` too) a minute back.
+    fn backdate_all(dir: &Path) {
+        let when = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+        for entry in walkdir(dir) {
+            if let Ok(file) = std::fs::File::open(&entry) {
+                let _ = file.set_modified(when);
+            }
+        }
+    }
+
+    fn walkdir(dir: &Path) -> Vec<PathBuf> {
+        let mut all = vec![dir.to_path_buf()];
+        if let Ok(entries) = std::fs::read_dir(dir) {
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() && !path.is_symlink() {
+                    all.extend(walkdir(&path));
+                } else if !path.is_symlink() {
+                    all.push(path);
+                }
+            }
+        }
+        all
+    }
+
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    /// A project inside `outer/` (whose ignore files apply to it too).
+    fn project() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap().join("outer/proj");
+        write(&root.join("a.py"), "a = 1\n");
+        write(&root.join("pkg/b.py"), "b = 1\n");
+        write(&root.join("pkg/sub/c.rs"), "fn c() {}\n");
+        write(&root.join("ignored/x.py"), "x = 1\n");
+        write(&root.join(".gitignore"), "ignored/\n");
+        write(&root.join("notes.txt"), "not a source\n");
+        std::os::unix::fs::symlink("a.py", root.join("link.py")).unwrap();
+        (dir, root)
+    }
+
+    #[test]
+    fn the_listing_stands_for_the_walk_until_what_it_rests_on_changes() {
+        type Change = fn(&Path);
+        let changes: [(&str, Change); 13] = [
+            ("a file added", |root| write(&root.join("pkg/new.py"), "")),
+            ("a file removed", |root| {
+                std::fs::remove_file(root.join("a.py")).unwrap()
+            }),
+            ("a folder added", |root| write(&root.join("pkg/d/e.py"), "")),
+            ("a file renamed", |root| {
+                std::fs::rename(root.join("pkg/b.py"), root.join("pkg/b2.py")).unwrap()
+            }),
+            ("the ignore file edited in place", |root| {
+                std::fs::write(root.join(".gitignore"), "ignored/\npkg/\n").unwrap()
+            }),
+            ("an ignore file added below", |root| {
+                write(&root.join("pkg/.ignore"), "b.py\n")
+            }),
+            ("an ignore file added above the root", |root| {
+                write(&root.parent().unwrap().join(".gitignore"), "*.rs\n")
+            }),
+            ("a git exclude added", |root| {
+                write(&root.join(".git/info/exclude"), "a.py\n")
+            }),
+            ("a file made a link", |root| {
+                std::fs::remove_file(root.join("pkg/b.py")).unwrap();
+                std::os::unix::fs::symlink("../a.py", root.join("pkg/b.py")).unwrap();
+            }),
+            ("a folder replaced by a link to a copy", |root| {
+                let copy = root.parent().unwrap().join("copy");
+                write(&copy.join("c.rs"), "fn c() {}\n");
+                std::fs::remove_dir_all(root.join("pkg/sub")).unwrap();
+                std::os::unix::fs::symlink(&copy, root.join("pkg/sub")).unwrap();
+            }),
+            ("the ignored folder unignored", |root| {
+                std::fs::write(root.join(".gitignore"), "\n").unwrap()
+            }),
+            ("a folder's permissions changed", |root| {
+                use std::os::unix::fs::PermissionsExt;
+                let sub = root.join("pkg/sub");
+                std::fs::set_permissions(&sub, std::fs::Permissions::from_mode(0o700)).unwrap();
+            }),
+            ("a file edited", |root| {
+                std::fs::write(root.join("a.py"), "a = 2\n").unwrap()
+            }),
+        ];
+        for (what, change) in changes {
+            let (_dir, root) = project();
+            if what == "a git exclude added" {
+                // `.git` is there already (with no exclude): only the exclude is new.
+                std::fs::create_dir_all(root.join(".git/info")).unwrap();
+            }
+            backdate_all(root.parent().unwrap());
+            let listing = record(&root);
+            let before = walked(&root);
+            assert_eq!(
+                from_listing(&listing, &root),
+                Some(before.clone()),
+                "{what}"
+            );
+            assert_eq!(
+                Listing::decode(&listing.encode()).as_ref(),
+                Some(&listing),
+                "{what}"
+            );
+            // Past the file system's clock tick: the change gets a stamp of its own.
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            change(&root);
+            let now = walked(&root);
+            let scanned = from_listing(&listing, &root);
+            if what == "a file edited" {
+                // Only the file's stamp moved: the listing stands, the stat sees the change.
+                assert_eq!(scanned, Some(now.clone()), "{what}");
+                let stated = listing.check(&root).unwrap();
+                let a = stated.iter().find(|s| s.relative == "a.py").unwrap();
+                assert_eq!(a.stamp.size, 6);
+            } else {
+                assert_eq!(scanned, None, "{what}: the listing must not stand");
+            }
+            if !matches!(what, "a file edited" | "a folder's permissions changed") {
+                assert_ne!(now, before, "{what}: the change must change the walk");
+            }
+        }
+    }
+
+    #[test]
+    fn a_listing_is_kept_only_beside_an_index_and_only_once_nothing_in_it_is_racy() {
+        let (_dir, root_path) = project();
+        let root = Root::new(&root_path).unwrap();
+        // No index: nothing is written.
+        scan_files(&root);
+        assert!(!root_path.join(".candor").exists());
+        std::fs::create_dir_all(root_path.join(".candor/index")).unwrap();
+        // Just written: racy, not kept.
+        let listed = |scanned: Scanned| {
+            let mut listed: Vec<_> = scanned
+                .0
+                .into_iter()
+                .map(|s| (s.relative, s.link))
+                .collect();
+            listed.sort();
+            listed
+        };
+        assert_eq!(listed(scan_files(&root)), walked(&root_path));
+        assert!(disk::load_listing(&root).is_none());
+        // Older than the racy window (ctimes cannot be set back: wait it out).
+        std::thread::sleep(std::time::Duration::from_nanos(
+            crate::workspace::store::RACY_NS as u64 + 100_000_000,
+        ));
+        assert_eq!(listed(scan_files(&root)), walked(&root_path));
+        let kept = disk::load_listing(&root).expect("kept");
+        assert!(kept.check(&root_path).is_some());
+        // A file added: the listing no longer stands, the scan walks and finds it.
+        write(&root_path.join("pkg/new.py"), "");
+        assert!(kept.check(&root_path).is_none());
+        let after = listed(scan_files(&root));
+        assert!(after.contains(&("pkg/new.py".to_string(), false)));
+        assert_eq!(after, walked(&root_path));
+        // `candor index --rebuild` forgets it.
+        disk::forget_listing(&root).unwrap();
+        assert!(disk::load_listing(&root).is_none());
     }
 }

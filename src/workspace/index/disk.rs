@@ -1,18 +1,22 @@
 //! The index on disk: `<root>/.candor/index/index.bin`, opened from the root's handle one name
 //! at a time (a symbolic link at `.candor` or `index` is refused, never followed), written to a
 //! temporary file and renamed over the old one, so a reader sees the old index or the new one,
-//! whole. Two processes writing at once: the last rename wins and both indexes are valid.
+//! whole. Two processes writing at once: the last rename wins and both indexes are valid. The
+//! listing of the last walk (`listing.bin`) is kept beside it the same way.
 
 use std::ffi::OsStr;
 use std::io::Write;
 
 use super::Index;
 use super::format::{self, FormatError};
+use super::listing::Listing;
 use crate::workspace::Root;
 use crate::workspace::journal;
 
 const DIR: &str = "index";
 const FILE: &str = "index.bin";
+/// The listing of the last walk ([`Listing`]).
+const LISTING: &str = "listing.bin";
 
 /// Why the index on disk cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -42,6 +46,52 @@ pub fn load(root: &Root) -> Result<Option<Index>, LoadError> {
 
 /// Writes `index` as the project's index (creating `.candor/index/`); the error says why not.
 pub fn save(root: &Root, index: &Index) -> Result<(), String> {
+    write_whole(root, FILE, &format::encode(index), true)
+}
+
+/// The listing of the project's last walk kept beside the index, `None` when there is none or
+/// it cannot be used (the scan then walks).
+pub fn load_listing(root: &Root) -> Option<Listing> {
+    let candor = journal::candor_dir(root, false).ok()??;
+    let dir = candor.open_dir(OsStr::new(DIR)).ok()??;
+    let bytes = dir.read_file(OsStr::new(LISTING)).ok()??;
+    Listing::decode(&bytes)
+}
+
+/// Keeps `listing` beside the index, when the project has one (`.candor/index/`).
+pub fn save_listing(root: &Root, listing: &Listing) -> Result<(), String> {
+    let has_index = journal::candor_dir(root, false)
+        .ok()
+        .flatten()
+        .and_then(|candor| candor.open_dir(OsStr::new(DIR)).ok().flatten())
+        .is_some();
+    if !has_index {
+        return Ok(());
+    }
+    // Not synced: a listing lost or torn in a crash is refused by its checksum, and walked.
+    write_whole(root, LISTING, &listing.encode(), false)
+}
+
+/// Removes the listing kept beside the index: the next scan walks the project.
+pub fn forget_listing(root: &Root) -> Result<(), String> {
+    let Some(candor) = journal::candor_dir(root, false).map_err(|e| e.to_string())? else {
+        return Ok(());
+    };
+    let Some(dir) = candor
+        .open_dir(OsStr::new(DIR))
+        .map_err(|e| e.to_string())?
+    else {
+        return Ok(());
+    };
+    match dir.remove_file(OsStr::new(LISTING)) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.to_string()),
+        _ => Ok(()),
+    }
+}
+
+/// Writes `bytes` as `.candor/index/<name>` (creating the folder): to a temporary file, then
+/// renamed over the old one, so a reader sees one whole file or the other.
+fn write_whole(root: &Root, name: &str, bytes: &[u8], durable: bool) -> Result<(), String> {
     let candor = journal::candor_dir(root, true)
         .map_err(|e| e.to_string())?
         .ok_or("`.candor` is missing")?;
@@ -50,18 +100,21 @@ pub fn save(root: &Root, index: &Index) -> Result<(), String> {
         .create_dir(OsStr::new(DIR), 0o777)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     let temp = format!(
-        "{FILE}.{}.{}.tmp",
+        "{name}.{}.{}.tmp",
         std::process::id(),
         crate::workspace::store::now_ns()
     );
     let written = dir.create_new(OsStr::new(&temp)).and_then(|mut file| {
-        file.write_all(&format::encode(index))?;
-        file.sync_all()
+        file.write_all(bytes)?;
+        if durable {
+            file.sync_all()?;
+        }
+        Ok(())
     });
-    let renamed = written.and_then(|()| dir.rename(OsStr::new(&temp), OsStr::new(FILE)));
+    let renamed = written.and_then(|()| dir.rename(OsStr::new(&temp), OsStr::new(name)));
     if let Err(e) = renamed {
         let _ = dir.remove_file(OsStr::new(&temp));
-        return Err(format!("{}: {e}", path.join(FILE).display()));
+        return Err(format!("{}: {e}", path.join(name).display()));
     }
     Ok(())
 }

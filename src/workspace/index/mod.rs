@@ -9,8 +9,10 @@ mod disk;
 pub mod facts;
 mod format;
 mod inverted;
+mod listing;
 mod postings;
 mod shared;
+mod threads;
 pub mod tokens;
 mod vocab;
 
@@ -23,7 +25,7 @@ use inverted::Inverted;
 use postings::Postings;
 
 pub use build::{Refreshed, Scanned, refresh, refresh_from, scan_files};
-pub use disk::{LoadError, load, save};
+pub use disk::{LoadError, forget_listing, load, save};
 pub use format::{FormatError, VERSION};
 
 /// The size of `index` on disk, in bytes.
