@@ -232,41 +232,39 @@ impl DiskSources {
         };
         let candidates =
             |word: &str| (self.index).candidates(&self.root, max, &[lang], word, how, request);
-        let found_each: Vec<Vec<(std::path::PathBuf, Result<Found, String>)>> =
-            match candidates(first) {
-                Some(first_candidates) => {
-                    let mut found_each = Vec::with_capacity(words.len());
-                    let mut asked = Some(first_candidates);
-                    for word in words {
-                        let Some(candidates) = asked.take().or_else(|| candidates(word)) else {
-                            break;
-                        };
-                        cancel.check().map_err(|e| cancelled(word, e))?;
-                        found_each.push(super::indexed::containing(
-                            &self.root,
-                            &candidates,
-                            lang,
-                            word,
-                            max,
-                            &self.store,
-                            cancel,
-                        ));
-                    }
-                    found_each
-                }
-                None => walk::files_containing_each(self.root.path(), lang, words, max, cancel)
-                    .into_iter()
-                    .map(|files| {
-                        (files.into_iter())
-                            .map(|(path, bytes)| (path, bytes.map(Found::bytes)))
-                            .collect()
-                    })
-                    .collect(),
-            };
         let mut each = Vec::with_capacity(words.len());
-        for (word, found) in words.iter().zip(found_each) {
-            cancel.check().map_err(|e| cancelled(word, e))?;
-            each.push(self.decoded(found));
+        match candidates(first) {
+            Some(first_candidates) => {
+                let mut asked = Some(first_candidates);
+                for word in words {
+                    let Some(candidates) = asked.take().or_else(|| candidates(word)) else {
+                        break;
+                    };
+                    cancel.check().map_err(|e| cancelled(word, e))?;
+                    let found = super::indexed::containing(
+                        &self.root,
+                        &candidates,
+                        lang,
+                        word,
+                        max,
+                        &self.store,
+                        cancel,
+                    );
+                    // Decoded and kept before the next word: a file that holds both is read once.
+                    each.push(self.decoded(found));
+                }
+            }
+            None => {
+                let found_each =
+                    walk::files_containing_each(self.root.path(), lang, words, max, cancel);
+                for (word, files) in words.iter().zip(found_each) {
+                    cancel.check().map_err(|e| cancelled(word, e))?;
+                    let found = (files.into_iter())
+                        .map(|(path, bytes)| (path, bytes.map(Found::bytes)))
+                        .collect();
+                    each.push(self.decoded(found));
+                }
+            }
         }
         // The index went away between two words (another process removed it): the rest walk.
         for word in &words[each.len()..] {
@@ -332,9 +330,13 @@ impl DiskSources {
     }
 
     /// Reads the persistent index and scans the project now, for a request about to search it
-    /// ([`Indexed::prefetch`]).
+    /// ([`Indexed::prefetch`]), and then the tables of the facts kept beside it.
     pub fn prefetch_index(&self) {
         self.index.prefetch(&self.root, self.limits.max_file_bytes);
+        // Then the tables of the facts kept on disk, which the engine asks once it has searched.
+        if let Some(facts) = self.facts_dir() {
+            facts.read_tables();
+        }
     }
 
     /// For a long-lived session: builds the project's index when it has none, without holding

@@ -254,6 +254,15 @@ impl FactsDir {
         value
     }
 
+    /// Reads the tables of the packs not read yet now, so that the first [`FactsDir::get`] finds
+    /// them read (a request reads them on a thread of its own while it searches).
+    pub fn read_tables(&self) {
+        let mut packs = self.packs.lock().unwrap_or_else(|e| e.into_inner());
+        if packs.stale {
+            self.list(&mut packs);
+        }
+    }
+
     /// Reads the tables of the packs not read yet, oldest first.
     fn list(&self, packs: &mut Packs) {
         packs.stale = false;
