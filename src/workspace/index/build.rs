@@ -52,6 +52,18 @@ struct Walked {
     dirs: Vec<(String, DirStamp)>,
 }
 
+impl Walked {
+    /// What it listed, for the listing.
+    fn listed(&self) -> Vec<Listed> {
+        (self.seen.iter())
+            .map(|s| Listed {
+                relative: s.relative.clone(),
+                link: s.link,
+            })
+            .collect()
+    }
+}
+
 /// Every file of a language candor knows, and every symbolic link, as the walk lists them; and
 /// every directory it entered.
 fn scan(root: &Path) -> Walked {
@@ -182,12 +194,7 @@ pub fn scan_files(root: &Root) -> Scanned {
     }
     let started = crate::workspace::store::now_ns();
     let walked = scan(path);
-    let entries = (walked.seen.iter())
-        .map(|s| Listed {
-            relative: s.relative.clone(),
-            link: s.link,
-        })
-        .collect();
+    let entries = walked.listed();
     // Changed within the racy window before the walk began: not trusted.
     let since = started - crate::workspace::store::RACY_NS;
     if let Some(listing) = Listing::record(path, entries, walked.dirs, since)
@@ -294,13 +301,7 @@ mod tests {
     /// The listing of a walk now, every stamp trusted (the files were backdated).
     fn record(root: &Path) -> Listing {
         let walk = scan(root);
-        let entries = (walk.seen.iter())
-            .map(|s| Listed {
-                relative: s.relative.clone(),
-                link: s.link,
-            })
-            .collect();
-        Listing::record(root, entries, walk.dirs, i128::MAX).expect("a listing")
+        Listing::record(root, walk.listed(), walk.dirs, i128::MAX).expect("a listing")
     }
 
     /// What a scan from the listing lists, when it trusts it.

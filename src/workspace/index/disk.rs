@@ -11,6 +11,7 @@ use super::Index;
 use super::format::{self, FormatError};
 use super::listing::Listing;
 use crate::workspace::Root;
+use crate::workspace::dir::Dir;
 use crate::workspace::journal;
 
 const DIR: &str = "index";
@@ -31,13 +32,10 @@ pub enum LoadError {
 
 /// The project's index, `None` when it has none.
 pub fn load(root: &Root) -> Result<Option<Index>, LoadError> {
+    let Some(dir) = index_dir(root).map_err(LoadError::Io)? else {
+        return Ok(None);
+    };
     let io = |e: &dyn std::fmt::Display| LoadError::Io(e.to_string());
-    let Some(candor) = journal::candor_dir(root, false).map_err(|e| io(&e))? else {
-        return Ok(None);
-    };
-    let Some(dir) = candor.open_dir(OsStr::new(DIR)).map_err(|e| io(&e))? else {
-        return Ok(None);
-    };
     let Some(bytes) = dir.read_file(OsStr::new(FILE)).map_err(|e| io(&e))? else {
         return Ok(None);
     };
@@ -52,20 +50,16 @@ pub fn save(root: &Root, index: &Index) -> Result<(), String> {
 /// The listing of the project's last walk kept beside the index, `None` when there is none or
 /// it cannot be used (the scan then walks).
 pub fn load_listing(root: &Root) -> Option<Listing> {
-    let candor = journal::candor_dir(root, false).ok()??;
-    let dir = candor.open_dir(OsStr::new(DIR)).ok()??;
-    let bytes = dir.read_file(OsStr::new(LISTING)).ok()??;
+    let bytes = index_dir(root)
+        .ok()??
+        .read_file(OsStr::new(LISTING))
+        .ok()??;
     Listing::decode(&bytes)
 }
 
 /// Keeps `listing` beside the index, when the project has one (`.candor/index/`).
 pub fn save_listing(root: &Root, listing: &Listing) -> Result<(), String> {
-    let has_index = journal::candor_dir(root, false)
-        .ok()
-        .flatten()
-        .and_then(|candor| candor.open_dir(OsStr::new(DIR)).ok().flatten())
-        .is_some();
-    if !has_index {
+    if index_dir(root)?.is_none() {
         return Ok(());
     }
     // Not synced: a listing lost or torn in a crash is refused by its checksum, and walked.
@@ -74,19 +68,22 @@ pub fn save_listing(root: &Root, listing: &Listing) -> Result<(), String> {
 
 /// Removes the listing kept beside the index: the next scan walks the project.
 pub fn forget_listing(root: &Root) -> Result<(), String> {
-    let Some(candor) = journal::candor_dir(root, false).map_err(|e| e.to_string())? else {
-        return Ok(());
-    };
-    let Some(dir) = candor
-        .open_dir(OsStr::new(DIR))
-        .map_err(|e| e.to_string())?
-    else {
+    let Some(dir) = index_dir(root)? else {
         return Ok(());
     };
     match dir.remove_file(OsStr::new(LISTING)) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.to_string()),
         _ => Ok(()),
     }
+}
+
+/// `.candor/index/`, opened from the root's handle one name at a time; `None` when it does not
+/// exist.
+fn index_dir(root: &Root) -> Result<Option<Dir>, String> {
+    let Some(candor) = journal::candor_dir(root, false).map_err(|e| e.to_string())? else {
+        return Ok(None);
+    };
+    candor.open_dir(OsStr::new(DIR)).map_err(|e| e.to_string())
 }
 
 /// Writes `bytes` as `.candor/index/<name>` (creating the folder): to a temporary file, then

@@ -59,22 +59,33 @@ pub fn encode(index: &Index) -> Vec<u8> {
     let (starts, lists) = index.inverted().parts();
     put_bytes(&mut body, starts);
     put_bytes(&mut body, lists);
+    framed(MAGIC, VERSION, &body)
+}
+
+/// `body` behind a header: `magic`, `version`, the body's length and CRC-32 (the index's file
+/// and the walk's listing are both framed so).
+pub(super) fn framed(magic: &[u8; 8], version: u32, body: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEADER + body.len());
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(magic);
+    out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&(body.len() as u64).to_le_bytes());
-    out.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
-    out.extend_from_slice(&body);
+    out.extend_from_slice(&crc32fast::hash(body).to_le_bytes());
+    out.extend_from_slice(body);
     out
 }
 
-/// The index `bytes` hold; its postings and word lists are read in place (parts of `bytes`).
-pub fn decode(bytes: Vec<u8>) -> Result<Index, FormatError> {
-    if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+/// The body [`framed`] put behind its header, when `bytes` start with `magic`, are of `version`
+/// and hold the whole body its checksum vouches for.
+pub(super) fn unframed<'a>(
+    bytes: &'a [u8],
+    magic: &[u8; 8],
+    version: u32,
+) -> Result<&'a [u8], FormatError> {
+    if bytes.len() < HEADER || &bytes[..8] != magic {
         return Err(FormatError::NotAnIndex);
     }
     let found = u32::from_le_bytes(bytes[8..12].try_into().unwrap_or_default());
-    if found != VERSION {
+    if found != version {
         return Err(FormatError::Version { found });
     }
     let len = u64::from_le_bytes(bytes[12..20].try_into().unwrap_or_default());
@@ -82,6 +93,12 @@ pub fn decode(bytes: Vec<u8>) -> Result<Index, FormatError> {
     if body.len() as u64 != len || crc32fast::hash(body).to_le_bytes()[..] != bytes[20..24] {
         return Err(FormatError::Corrupt);
     }
+    Ok(body)
+}
+
+/// The index `bytes` hold; its postings and word lists are read in place (parts of `bytes`).
+pub fn decode(bytes: Vec<u8>) -> Result<Index, FormatError> {
+    unframed(&bytes, MAGIC, VERSION)?;
     let bytes = Arc::new(bytes);
     body_of(&mut Reader::new(&bytes[HEADER..]), &bytes).ok_or(FormatError::Corrupt)
 }

@@ -11,6 +11,7 @@ use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
+use super::format::{framed, unframed};
 use super::threads::map_on_cores;
 use crate::text::leb128::{Reader, put, put_bytes};
 use crate::workspace::store::Stamp;
@@ -18,7 +19,6 @@ use crate::workspace::store::Stamp;
 const MAGIC: &[u8; 8] = b"CANDORLS";
 /// Bumped whenever the body's layout or meaning changes; another version is not read.
 const VERSION: u32 = 1;
-const HEADER: usize = 8 + 4 + 8 + 4;
 
 /// The ignore files the walker reads in a directory it enters (and in each one above the root).
 const IGNORE_FILES: [&str; 2] = [".gitignore", ".ignore"];
@@ -283,30 +283,13 @@ impl Listing {
                 }
             }
         }
-        let mut out = Vec::with_capacity(HEADER + body.len());
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&(body.len() as u64).to_le_bytes());
-        out.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
-        out.extend_from_slice(&body);
-        out
+        framed(MAGIC, VERSION, &body)
     }
 
     /// The listing `bytes` hold; `None` when they are not a whole, well-formed listing of this
     /// version (then the scan walks, and writes a new one).
     pub fn decode(bytes: &[u8]) -> Option<Listing> {
-        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
-            return None;
-        }
-        let version = u32::from_le_bytes(bytes[8..12].try_into().ok()?);
-        let len = u64::from_le_bytes(bytes[12..20].try_into().ok()?);
-        let body = &bytes[HEADER..];
-        if version != VERSION
-            || body.len() as u64 != len
-            || crc32fast::hash(body).to_le_bytes()[..] != bytes[20..24]
-        {
-            return None;
-        }
+        let body = unframed(bytes, MAGIC, VERSION).ok()?;
         let r = &mut Reader::new(body);
         let path = |r: &mut Reader<'_>| Some(PathBuf::from(OsStr::from_bytes(r.bytes()?)));
         let i128_at = |r: &mut Reader<'_>| Some(i128::from_le_bytes(r.take(16)?.try_into().ok()?));
