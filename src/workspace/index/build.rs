@@ -92,12 +92,9 @@ fn scan(root: &Path) -> Walked {
             };
             if is_dir {
                 // A directory the walk cannot stat is never trusted (the listing is not kept).
-                let stamp = entry.metadata().ok().map(|meta| DirStamp::of(&meta));
-                let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
-                match stamp {
-                    Some(stamp) => found.dirs.push((relative, stamp)),
-                    None => found.dirs.push((relative, DirStamp::UNTRUSTED)),
-                }
+                let stamp =
+                    (entry.metadata().ok()).map_or(DirStamp::UNTRUSTED, |meta| DirStamp::of(&meta));
+                (found.lock().unwrap_or_else(|e| e.into_inner()).dirs).push((relative, stamp));
             } else if link || file {
                 let seen = Seen {
                     relative,
