@@ -48,6 +48,9 @@ impl Project<'_> {
                     (false, Some([old, new])) if !word_matches(&change.before, new).is_empty() => {
                         Some(vec![old, new])
                     }
+                    // Word for word, the imports check reads the `use`s before off the text
+                    // after (`imports::leaves_before_off_word_edits`).
+                    (false, _) if word_for_word(change) => None,
                     (false, _) => has_uses(&change.before).then(Vec::new),
                 };
                 let Some(mut words) = words else {
@@ -147,6 +150,34 @@ fn edit_words<'t>(text: &'t str, ranges: &[Range<usize>]) -> Option<Vec<&'t str>
     Some(words)
 }
 
+/// Whether every edit of `change` writes one whole word in place of one whole word (a rename's
+/// edits), neither of them a keyword, weak ones included: the text's tokens are then the same
+/// kinds around and at the edits, and a parse of it the same shape, before and after.
+pub(super) fn word_for_word(change: &FileChange) -> bool {
+    let lang = Language::from_path(&change.path).unwrap_or(Language::Rust);
+    let plain = |word: &&str| !lang.is_keyword(word) && !WEAK_KEYWORDS.contains(word);
+    [false, true].into_iter().all(|after| {
+        let text = if after { &change.after } else { &change.before };
+        edit_words(text, &edited_ranges(change, after)).is_some_and(|w| w.iter().all(plain))
+    })
+}
+
+/// Words that are keywords in some places only (Rust's `union`, `default`, `macro_rules`, `raw`,
+/// `safe`, `auto`; Python's soft keywords): a word edit that writes or removes one may change how
+/// the text around it parses.
+const WEAK_KEYWORDS: &[&str] = &[
+    "union",
+    "default",
+    "macro_rules",
+    "raw",
+    "safe",
+    "auto",
+    "match",
+    "case",
+    "type",
+    "_",
+];
+
 fn is_word(text: &str) -> bool {
     !text.is_empty() && text.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
@@ -185,16 +216,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_renames_checks_read_a_text_before_without_the_new_name_only_around_its_uses() {
-        // `len` renamed `size` in a file that calls it (not the definition's): the text before
-        // has no `size`, so only the imports check reads it, around its `use`s; the text after
-        // is read around the edits.
-        let before =
-            "use crate::a::A;\n\nfn f(a: &A) -> usize {\n    let n = 1;\n    a.len() + n\n}\n";
-        let source = SourceFile::from_text("src/b.rs", before);
-        let at = before.find("len").unwrap();
-        let change = FileChange::modify(&source, vec![TextEdit::new(at..at + 3, "size")]).unwrap();
+    /// The words each text of `change` was asked around by the checks of renaming `len` `size`.
+    fn asked_by_checks(before: &str, change: FileChange) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
         let asked = Asked {
             files: MemorySources::new().with("src/b.rs", before),
             asked: Mutex::default(),
@@ -209,24 +232,80 @@ mod tests {
             new_name: "size".to_string(),
             include_possible: Vec::new(),
         });
-        let changes = vec![change];
-        crate::refactor::cross::check(&request, Language::Rust, &changes, &asked, &[]);
+        let after = change.after.clone();
+        crate::refactor::cross::check(&request, Language::Rust, &[change], &asked, &[]);
         let asked = asked.asked.into_inner().unwrap();
-        let of_before: Vec<&Vec<String>> = asked
-            .iter()
-            .filter(|(text, _)| text == before)
-            .map(|(_, words)| words)
-            .collect();
-        assert!(!of_before.is_empty(), "{asked:?}");
-        for words in of_before {
-            assert_eq!(words, &["use", WHOLE_FUNCTIONS], "{asked:?}");
-        }
-        assert!(
+        let of = |text: &str| -> Vec<Vec<String>> {
             asked
                 .iter()
-                .any(|(text, words)| text == &changes[0].after && words.contains(&"size".into())),
-            "{asked:?}"
+                .filter(|(t, _)| t == text)
+                .map(|(_, words)| words.clone())
+                .collect()
+        };
+        (of(before), of(&after))
+    }
+
+    #[test]
+    fn a_renames_checks_read_a_text_before_without_the_new_name_only_around_its_uses() {
+        // `len` renamed `size` in a file that calls it (not the definition's): the text before
+        // has no `size`. Word for word, nothing reads it at all (the imports check reads its
+        // `use`s off the text after); the text after is read around the edits.
+        let before =
+            "use crate::a::A;\n\nfn f(a: &A) -> usize {\n    let n = 1;\n    a.len() + n\n}\n";
+        let source = SourceFile::from_text("src/b.rs", before);
+        let at = before.find("len").unwrap();
+        let renamed = FileChange::modify(&source, vec![TextEdit::new(at..at + 3, "size")]).unwrap();
+        let (of_before, of_after) = asked_by_checks(before, renamed);
+        assert_eq!(of_before, Vec::<Vec<String>>::new());
+        assert!(
+            of_after.iter().any(|words| words.contains(&"size".into())),
+            "{of_after:?}"
         );
+        // An edit that writes more than a word: the imports check reads the text before, and
+        // only around its `use`s.
+        let call = before.find("len()").unwrap();
+        let more =
+            FileChange::modify(&source, vec![TextEdit::new(call..call + 5, "size(n)")]).unwrap();
+        let (of_before, _) = asked_by_checks(before, more);
+        assert!(!of_before.is_empty());
+        for words in of_before {
+            assert_eq!(words, ["use", WHOLE_FUNCTIONS]);
+        }
+    }
+
+    #[test]
+    fn word_for_word_is_a_change_of_whole_words_none_a_keyword() {
+        let before = "use crate::a::len;\nfn f() -> usize {\n    len() + lens()\n}\n";
+        let source = SourceFile::from_text("src/b.rs", before);
+        let change = |edits: Vec<TextEdit>| FileChange::modify(&source, edits).unwrap();
+        let at = before.find("len;").unwrap();
+        let call = before.find("len()").unwrap();
+        let lens = before.find("lens").unwrap();
+        assert!(word_for_word(&change(vec![
+            TextEdit::new(at..at + 3, "size"),
+            TextEdit::new(call..call + 3, "size"),
+        ])));
+        // Part of a word, more than a word, an insertion, a keyword or a weak one: not so.
+        assert!(!word_for_word(&change(vec![TextEdit::new(
+            lens..lens + 3,
+            "size"
+        )])));
+        assert!(!word_for_word(&change(vec![TextEdit::new(
+            call..call + 5,
+            "size(1)"
+        )])));
+        assert!(!word_for_word(&change(vec![TextEdit::new(
+            call..call,
+            "x"
+        )])));
+        assert!(!word_for_word(&change(vec![TextEdit::new(
+            call..call + 3,
+            "match"
+        )])));
+        assert!(!word_for_word(&change(vec![TextEdit::new(
+            call..call + 3,
+            "union"
+        )])));
     }
 
     #[test]
