@@ -25,7 +25,7 @@ mod sources;
 
 use serde::Serialize;
 
-use crate::edit::{EditError, FileChange};
+use crate::edit::{EditError, FileChange, SourceFile};
 use crate::honesty::{CaveatNote, Tool};
 use crate::lang::Language;
 use crate::lang::symbols::{LookupError, SymbolQuery};
@@ -251,8 +251,8 @@ pub struct Plan {
     pub caveat_notes: Vec<CaveatNote>,
     /// The places a user may leave out (`data.sites`), each with its edits.
     pub sites: Vec<sites::Site>,
-    /// For the files where only sites left out by default write: the file with no edits.
-    pub site_bases: Vec<FileChange>,
+    /// The files where only sites left out by default write, as read.
+    pub site_bases: Vec<SourceFile>,
 }
 
 impl Plan {

@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 use super::findings::Finding;
 use super::sites_wording as w;
 use super::{Details, Plan};
-use crate::edit::{EditError, FileChange, TextEdit};
+use crate::edit::{EditError, FileChange, SourceFile, TextEdit};
 use crate::honesty::Tool;
 use crate::text::LineIndex;
 
@@ -193,13 +193,13 @@ impl SiteTags {
     }
 }
 
-/// The base texts a plan's sites need beyond its changes: for each file where only sites left
-/// out by default would write, a change with no edits (its `before` and hash).
+/// The files a plan's sites need beyond its changes: each file where only sites left out by
+/// default would write, as read (a cheap copy: its text is shared).
 pub fn bases_for(
     sites: &[Site],
     changes: &[FileChange],
-    base: impl Fn(&str) -> Option<FileChange>,
-) -> Vec<FileChange> {
+    base: impl Fn(&str) -> Option<SourceFile>,
+) -> Vec<SourceFile> {
     let changed: BTreeSet<&str> = changes.iter().map(|c| c.path.as_str()).collect();
     let files: BTreeSet<&str> = sites
         .iter()
@@ -299,19 +299,9 @@ pub fn choose(
     }
     let mut out = Vec::with_capacity(changes.len());
     let touched: BTreeSet<&str> = drop.keys().chain(add.keys()).copied().collect();
-    let mut seen = BTreeSet::new();
-    for change in changes.iter().chain(bases) {
+    // A file's edits without those dropped, with those added; `None` when it is then unchanged.
+    let rebuilt = |change: &FileChange| -> Result<Option<FileChange>, ChoiceError> {
         let path = change.path.as_str();
-        if !seen.insert(path) {
-            continue;
-        }
-        let is_base = !changes.iter().any(|c| c.path == path);
-        if !touched.contains(path) {
-            if !is_base {
-                out.push(change.clone());
-            }
-            continue;
-        }
         let dropped = drop.get(path).map(Vec::as_slice).unwrap_or(&[]);
         let mut edits: Vec<TextEdit> = change
             .edits
@@ -323,8 +313,22 @@ pub fn choose(
             edits.extend(added.iter().map(|e| (*e).clone()));
         }
         let rebuilt = change.with_edits(edits)?;
-        if rebuilt.before != rebuilt.after || rebuilt.created() {
-            out.push(rebuilt);
+        Ok((rebuilt.before != rebuilt.after || rebuilt.created()).then_some(rebuilt))
+    };
+    let mut seen = BTreeSet::new();
+    for change in changes {
+        if !seen.insert(change.path.as_str()) {
+            continue;
+        }
+        match touched.contains(change.path.as_str()) {
+            true => out.extend(rebuilt(change)?),
+            false => out.push(change.clone()),
+        }
+    }
+    // A file only sites left out by default write: changed once the choice writes one.
+    for base in bases {
+        if seen.insert(base.path.as_str()) && touched.contains(base.path.as_str()) {
+            out.extend(rebuilt(&FileChange::unchanged(base))?);
         }
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
@@ -342,12 +346,15 @@ pub fn choose(
 
 /// What leaving `site` out means, at the site.
 fn left_out_finding(tool: Tool, plan: &Plan, site: &Site) -> Finding {
-    let before = plan
-        .changes
-        .iter()
-        .chain(&plan.site_bases)
+    let before = (plan.changes.iter())
         .find(|c| c.path == site.file)
-        .map_or("", |c| c.before.as_str());
+        .map(|c| c.before.as_str())
+        .or_else(|| {
+            (plan.site_bases.iter())
+                .find(|b| b.path == site.file)
+                .map(|b| &*b.text)
+        })
+        .unwrap_or("");
     let old = site
         .edits
         .first()

@@ -7,7 +7,7 @@ fn file(path: &str, text: &str) -> SourceFile {
 }
 
 /// `def f` renamed to `g` in a.py with two references, one possible reference in b.py left out.
-fn rename_plan() -> (Vec<FileChange>, Vec<FileChange>, Vec<Site>) {
+fn rename_plan() -> (Vec<FileChange>, Vec<SourceFile>, Vec<Site>) {
     let a = file("a.py", "def f():\n    pass\nf()\nf()\n");
     let b = file("b.py", "x.f()\n");
     let def = TextEdit::new(4..5, "g");
@@ -19,7 +19,7 @@ fn rename_plan() -> (Vec<FileChange>, Vec<FileChange>, Vec<Site>) {
     tags.tag("a.py", vec![r2.clone()], SiteKind::Reference);
     tags.tag_with("b.py", vec![possible], SiteKind::Reference, false, false);
     let changes = vec![FileChange::modify(&a, vec![def, r1, r2]).unwrap()];
-    let bases = vec![FileChange::modify(&b, vec![]).unwrap()];
+    let bases = vec![b.clone()];
     let texts = [("a.py", a.text.clone()), ("b.py", b.text.clone())];
     let sites = tags.finish(Tool::RenameSymbol, |p| {
         texts.iter().find(|(q, _)| *q == p).map(|(_, t)| &**t)
@@ -27,7 +27,7 @@ fn rename_plan() -> (Vec<FileChange>, Vec<FileChange>, Vec<Site>) {
     (changes, bases, sites)
 }
 
-fn plan_of(changes: Vec<FileChange>, bases: Vec<FileChange>, sites: Vec<Site>) -> Plan {
+fn plan_of(changes: Vec<FileChange>, bases: Vec<SourceFile>, sites: Vec<Site>) -> Plan {
     Plan {
         changes,
         site_bases: bases,

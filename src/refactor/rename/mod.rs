@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use super::references::{self, Reference, References, ReferencesRequest};
 use super::sites::{self, SiteKind, SiteTags};
 use super::{Details, Finding, Plan, RefactorError, RenameDetails, RenameRequest, Sources};
-use crate::edit::{ChangeSetBuilder, FileChange, TextEdit};
+use crate::edit::{ChangeSetBuilder, TextEdit};
 use crate::honesty::Tool;
 use crate::lang::Language;
 use crate::lang::refs::{Rewrite, Role, TargetKind};
@@ -226,9 +226,7 @@ pub fn plan_from(
     let sites = tags.finish(Tool::RenameSymbol, |path| {
         found.files.get(path).map(|f| &*f.text)
     });
-    let site_bases = sites::bases_for(&sites, &changes, |path| {
-        found.files.get(path).map(FileChange::unchanged)
-    });
+    let site_bases = sites::bases_for(&sites, &changes, |path| found.files.get(path).cloned());
     let files_changed = changes.iter().map(|c| c.path.clone()).collect();
     let details = RenameDetails {
         old_name: target.name.clone(),
