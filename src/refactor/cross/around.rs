@@ -286,26 +286,17 @@ mod tests {
             TextEdit::new(call..call + 3, "size"),
         ])));
         // Part of a word, more than a word, an insertion, a keyword or a weak one: not so.
-        assert!(!word_for_word(&change(vec![TextEdit::new(
-            lens..lens + 3,
-            "size"
-        )])));
-        assert!(!word_for_word(&change(vec![TextEdit::new(
-            call..call + 5,
-            "size(1)"
-        )])));
-        assert!(!word_for_word(&change(vec![TextEdit::new(
-            call..call,
-            "x"
-        )])));
-        assert!(!word_for_word(&change(vec![TextEdit::new(
-            call..call + 3,
-            "match"
-        )])));
-        assert!(!word_for_word(&change(vec![TextEdit::new(
-            call..call + 3,
-            "union"
-        )])));
+        let one_edit_not_so = [
+            (lens..lens + 3, "size"),
+            (call..call + 5, "size(1)"),
+            (call..call, "x"),
+            (call..call + 3, "match"),
+            (call..call + 3, "union"),
+        ];
+        for (range, new) in one_edit_not_so {
+            let edit = TextEdit::new(range, new);
+            assert!(!word_for_word(&change(vec![edit.clone()])), "{edit:?}");
+        }
     }
 
     #[test]
