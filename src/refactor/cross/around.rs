@@ -26,9 +26,10 @@ impl Project<'_> {
     /// ([`tree_around_edits`](Project::tree_around_edits)); of the text before, the trees
     /// around its `use`s ([`tree_around_uses`](Project::tree_around_uses)). The checks then
     /// find them kept rather than parsing one file after another. Nothing when fewer than two
-    /// are to be made. A rename's checks ask first for the trees around both names
-    /// (`cross::members`), which serve the others: `names` are those; before, the members
-    /// check asks them only of a text that has the new name.
+    /// are to be made. A rename's checks ask first for the trees around its names
+    /// (`cross::members`), which serve the others: `names` are the old and the new; after,
+    /// the members check asks around the new name only (the edits), before, around both and
+    /// only of a text that has the new name.
     pub fn prepare_trees_around_edits(&self, names: Option<[&str; 2]>) {
         let mut wanted: Vec<(SourceFile, Vec<&str>)> = Vec::new();
         let rust = |c: &&FileChange| Language::from_path(&c.path) == Some(Language::Rust);
@@ -41,7 +42,7 @@ impl Project<'_> {
                     continue;
                 }
                 let words = match (after, names) {
-                    (true, Some(names)) => Some(names.to_vec()),
+                    (true, Some([_, new])) => Some(vec![new]),
                     (true, None) => edit_words(&change.after, &edited_ranges(change, true)),
                     // Before, the members check reads the new name's sites where the text has
                     // it; otherwise only the imports check reads the text, its `use`s alone.
@@ -247,20 +248,20 @@ mod tests {
 
     #[test]
     fn a_renames_checks_read_a_text_before_without_the_new_name_only_around_its_uses() {
-        // `len` renamed `size` in a file that calls it (not the definition's): the text before
-        // has no `size`. Word for word, nothing reads it at all (the imports check reads its
-        // `use`s off the text after); the text after is read around the edits.
-        let before =
-            "use crate::a::A;\n\nfn f(a: &A) -> usize {\n    let n = 1;\n    a.len() + n\n}\n";
+        // `len` renamed `size` in a file that calls it (not the definition's), where a call of
+        // another `len` stays: the text before has no `size`. Word for word, nothing reads it at
+        // all (the imports check reads its `use`s off the text after); the text after is read
+        // around the edits only, not around the `len` left.
+        let before = "use crate::a::A;\n\nfn f(a: &A) -> usize {\n    let n = 1;\n    a.len() + n\n}\n\nfn g(v: &[u8]) -> usize {\n    v.len()\n}\n";
         let source = SourceFile::from_text("src/b.rs", before);
         let at = before.find("len").unwrap();
         let renamed = FileChange::modify(&source, vec![TextEdit::new(at..at + 3, "size")]).unwrap();
         let (of_before, of_after) = asked_by_checks(before, renamed);
         assert_eq!(of_before, Vec::<Vec<String>>::new());
-        assert!(
-            of_after.iter().any(|words| words.contains(&"size".into())),
-            "{of_after:?}"
-        );
+        assert!(!of_after.is_empty());
+        for words in &of_after {
+            assert_eq!(words, &["size", "use", WHOLE_FUNCTIONS], "{of_after:?}");
+        }
         // An edit that writes more than a word: the imports check reads the text before, and
         // only around its `use`s.
         let call = before.find("len()").unwrap();

@@ -28,13 +28,16 @@ pub(super) fn check(project: &Project<'_>, request: &RenameRequest) -> Vec<Findi
     let mut new_sites: Vec<(&str, &str, Vec<(usize, MemberKind)>, [usize; 2])> = Vec::new();
     let mut target: Option<MemberKind> = None;
     // A site is read from its name, its parent and grandparent (`member_sites`): a tree of the
-    // statements around the two names answers as the whole tree. Asked with the whole functions
-    // and the `use` declarations, it is also the tree the patterns and imports checks read around
-    // the rename's edits (one parse of each text), and before, the references judge's tree.
+    // statements around the names answers as the whole tree. Asked with the whole functions and
+    // the `use` declarations, it is also the tree the patterns and imports checks read around the
+    // rename's edits (one parse of each text), and before, the references judge's tree. After,
+    // only the new name's sites are read: the old name's places left (possible references not
+    // renamed, often many) are not parsed.
     let words = [old, new, "use", crate::lang::partial::WHOLE_FUNCTIONS];
+    let words_after = [new, "use", crate::lang::partial::WHOLE_FUNCTIONS];
     for change in project.own_changes() {
         let after = member_sites(
-            &project.tree_around(change, true, &words),
+            &project.tree_around(change, true, &words_after),
             &change.after,
             new,
         );
