@@ -174,33 +174,26 @@ fn check_change(
         {
             return None;
         }
-        // Rust: first the statements around the edits, as for a file without a known tree; a
-        // method renamed in a large `impl` made the items' check below parse the whole `impl`.
+        // Rust: first the statements around the edits, as for a file without a known tree (a
+        // method renamed in a large `impl` made the items' check parse the whole `impl`); then
+        // the items the edits touch, with the same item boundaries around them. Not for 100,000
+        // edits: they touch nearly every item, and the items' parse (1.1 s) is followed by a
+        // parse of the whole result for the cross-checks (0.8 s); the whole result's parse is
+        // both.
         Some(known)
             if lang == Language::Rust
                 && known.errors.is_empty()
                 && change.edits.len() < WHOLE_FROM_EDITS
-                && edits_parse_clean(lang, change) =>
-        {
-            return None;
-        }
-        // Then the items the edits touch, with the same item boundaries around them. Not for
-        // 100,000 edits: they touch nearly every item, and the items' parse (1.1 s) is
-        // followed by a parse of the whole result for the cross-checks (0.8 s); the whole
-        // result's parse is both.
-        Some(known)
-            if lang == Language::Rust
-                && known.errors.is_empty()
-                && change.edits.len() < WHOLE_FROM_EDITS
-                && partial::rust_items_clean(
-                    &change.before,
-                    &change.after,
-                    &change
-                        .edits
-                        .iter()
-                        .map(|e| (e.range.clone(), e.new_text.len()))
-                        .collect::<Vec<_>>(),
-                ) =>
+                && (edits_parse_clean(lang, change)
+                    || partial::rust_items_clean(
+                        &change.before,
+                        &change.after,
+                        &change
+                            .edits
+                            .iter()
+                            .map(|e| (e.range.clone(), e.new_text.len()))
+                            .collect::<Vec<_>>(),
+                    )) =>
         {
             return None;
         }
