@@ -69,6 +69,21 @@ def run_check(check: str, root: Path, limit: int = 600) -> subprocess.CompletedP
         return subprocess.CompletedProcess(check, 124, out, err + f"\nFAILED: the check ran over {limit} s (a loop?) and was ended")
 
 
+def top_level_split(params: str) -> list:
+    """The parameters of a one-line list, split at the commas outside brackets (`Either<L, R>`)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(params):
+        if ch in "<([{":
+            depth += 1
+        elif ch in ">)]}" and depth > 0 and not (ch == ">" and params[i - 1:i] == "-"):
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(params[start:i])
+            start = i + 1
+    parts.append(params[start:])
+    return parts
+
+
 def functions(path: Path, lang: str):
     pattern = r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:unsafe\s+)?fn\s+(\w+)" if lang == "rust" else r"^\s*(?:async\s+)?def\s+(\w+)"
     names = []
@@ -209,7 +224,7 @@ def main() -> int:
         else:
             text = path.read_text(errors="replace").splitlines()[line - 1]
             m = re.search(r"\((.*)\)", text)
-            params = [p.strip() for p in (m.group(1).split(",") if m else []) if p.strip()]
+            params = [p.strip() for p in (top_level_split(m.group(1)) if m else []) if p.strip()]
             new = []
             for p in params:
                 if p in ("self", "&self", "&mut self", "mut self", "cls") or p.startswith(("*", "/")):

@@ -2,7 +2,7 @@
 //! local is bound once and read; no read of an inlined local is left without a binding in its
 //! scope.
 
-use crate::lang::vars::{self, Occurrence};
+use crate::lang::vars::{self, Occurrence, Scope};
 use crate::lang::{Language, syntax_errors};
 use crate::refactor::{ExtractVariableRequest, Finding, InlineVariableRequest};
 use crate::text::LineIndex;
@@ -35,7 +35,11 @@ pub(super) fn check_extract(
         .iter()
         .any(|(_, o)| matches!(o, Occurrence::Read | Occurrence::Mutation));
     let message = match (bound, read) {
-        (1, true) => return place_moved(project, request, &change.after, &found),
+        (1, true) => {
+            let mut findings = place_moved(project, request, &change.after, &found);
+            findings.extend(module_attribute(lang, request, &change.after, &found, &before));
+            return findings;
+        }
         (0, _) => format!(
             "the result binds no new local `{name}`: the extract did not create the variable it was asked for"
         ),
@@ -73,6 +77,54 @@ fn place_moved(
         })
         .take(1)
         .collect()
+}
+
+/// Python: the new variable is bound at the module's top level, so it is one more attribute of
+/// the module: code that lists a module's names (`dir()`, `vars()`, a test comparing
+/// namespaces, `from … import *` without `__all__`) sees it. toolz's tests broke that way with
+/// no warning.
+fn module_attribute(
+    lang: Language,
+    request: &ExtractVariableRequest,
+    after: &str,
+    found: &[(tree_sitter::Node<'_>, Occurrence)],
+    before: &[(tree_sitter::Node<'_>, Occurrence)],
+) -> Option<Finding> {
+    if lang != Language::Python {
+        return None;
+    }
+    let at_module = |list: &[(tree_sitter::Node<'_>, Occurrence)]| -> Vec<usize> {
+        list.iter()
+            .filter(|(n, o)| {
+                *o == Occurrence::Binding && matches!(vars::scope_of(lang, *n), Scope::Module(_))
+            })
+            .map(|(n, _)| n.start_byte())
+            .collect()
+    };
+    let now = at_module(found);
+    if now.len() <= at_module(before).len() {
+        return None;
+    }
+    let name = &request.new_name;
+    let line = LineIndex::new(after).line_of(*now.first()?) + 1;
+    let star_takes_it = !name.starts_with('_') && !binds_dunder_all(after);
+    Some(
+        Finding::warning(
+            &request.file,
+            line,
+            super::wording::module_attribute(name, star_takes_it),
+        )
+        .with_kind(super::wording::MODULE_ATTRIBUTE),
+    )
+}
+
+/// Whether a Python module assigns `__all__` at its top level (then `from … import *` takes
+/// only the names it lists).
+fn binds_dunder_all(text: &str) -> bool {
+    text.lines().any(|line| {
+        line.strip_prefix("__all__")
+            .is_some_and(|rest| rest.trim_start().starts_with(['=', ':', '+']))
+    })
 }
 
 pub(super) fn check_inline(project: &Project<'_>, request: &InlineVariableRequest) -> Vec<Finding> {
@@ -196,6 +248,58 @@ mod tests {
         let found = check_extract(&project, &request);
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(found[0].message.contains("never read"));
+    }
+
+    fn extract_request(name: &str) -> ExtractVariableRequest {
+        ExtractVariableRequest {
+            file: "f.py".into(),
+            start_line: 4,
+            start_column: 2,
+            end_line: 4,
+            end_column: 13,
+            new_name: name.into(),
+            replace_all: false,
+        }
+    }
+
+    #[test]
+    fn a_variable_bound_at_module_level_is_a_new_attribute_of_the_module_and_says_so() {
+        // toolz's test compares the names of `toolz.curried.exceptions` with `vars()`: a
+        // decorator extracted at module level broke it, with no warning.
+        let sources = MemorySources::new();
+        let before = "import toolz\n\n\n@toolz.curry\ndef merge(d):\n    return d\n";
+        let extracted = |name: &str, before: &str| {
+            before.replace("@toolz.curry", &format!("{name} = toolz.curry\n@{name}"))
+        };
+        let after = extracted("curried", before);
+        let changes = [change("f.py", before, &after)];
+        let project = Project::new(Language::Python, &changes, &sources);
+        let found = check_extract(&project, &extract_request("curried"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].severity, crate::refactor::Severity::Warning);
+        assert_eq!(found[0].line, 4);
+        assert_eq!(found[0].kind, Some(super::super::wording::MODULE_ATTRIBUTE));
+        assert!(found[0].message.contains("`curried` is bound at module level"));
+        assert!(found[0].message.contains("`from … import *` now imports it"));
+
+        // With `__all__`, or a private name, `import *` does not take it; `vars()` still does.
+        let listed = format!("__all__ = ['merge']\n{before}");
+        for (before, name) in [(listed.as_str(), "curried"), (before, "_curried")] {
+            let after = extracted(name, before);
+            let changes = [change("f.py", before, &after)];
+            let project = Project::new(Language::Python, &changes, &sources);
+            let found = check_extract(&project, &extract_request(name));
+            assert_eq!(found.len(), 1, "{found:?}");
+            assert!(found[0].message.contains("bound at module level"));
+            assert!(!found[0].message.contains("import *"), "{found:?}");
+        }
+
+        // Inside a function, the variable is a local: nothing to say.
+        let before = "def f(w, h):\n    return w * h + 1\n";
+        let after = "def f(w, h):\n    size = w * h\n    return size + 1\n";
+        let changes = [change("f.py", before, after)];
+        let project = Project::new(Language::Python, &changes, &sources);
+        assert_eq!(check_extract(&project, &extract_request("size")), Vec::new());
     }
 
     #[test]

@@ -168,6 +168,21 @@ pub fn place_moved(expr: &str, name: &str) -> String {
     )
 }
 
+pub const MODULE_ATTRIBUTE: &str = "cross.module_attribute";
+
+pub fn module_attribute(name: &str, star_takes_it: bool) -> String {
+    let star = if star_takes_it {
+        format!(
+            ", and `from … import *` now imports it (the module has no `__all__`; `_{name}` would keep it out)"
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "`{name}` is bound at module level: it is a new attribute of the module, which code that lists the module's names sees (`dir()`, `vars()`, a test that compares namespaces){star}"
+    )
+}
+
 pub const MISSING_LIFETIME: &str = "cross.missing_lifetime";
 
 /// `inputs`: how many lifetimes the parameters have (0, or 2 and more, with no `&self`).
