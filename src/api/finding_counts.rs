@@ -1,7 +1,7 @@
 //! Findings counted: per severity, and per kind, where a finding's kind is the stable key it
 //! carries (`inline.call_inlined`, whatever line its message names), else its message without
-//! the place it names (`` `has` appears in a string at a.py:12; not updated`` is of the kind
-//! `` `has` appears in a string; not updated``). The JSON's `data.finding_counts`, and the
+//! the places and lines it names (`` `has` appears in a string at a.py:12; not updated`` is of
+//! the kind `` `has` appears in a string; not updated``). The JSON's `data.finding_counts`, and the
 //! warning panel's folded notes. Pure, linear in the findings; every finding stays in
 //! `data.findings`.
 
@@ -49,7 +49,7 @@ pub fn count(findings: &[Finding]) -> FindingCounts {
         }
         let kind = match finding.kind {
             Some(kind) => kind.to_string(),
-            None => finding_kind(&finding.message),
+            None => without_lines(&finding_kind(&finding.message)),
         };
         match seen.entry((finding.severity, kind)) {
             Entry::Occupied(known) => counts.by_kind[*known.get()].count += 1,
@@ -111,27 +111,43 @@ pub fn finding_kind(message: &str) -> String {
         .to_string()
 }
 
-/// The message of a finding that has a kind without the lines it names (`at line 6`, `line 6`,
-/// `lines 1-3`): the words are the kind's, the numbers the finding's.
+/// A message without the lines it names (`at line 6`, `line 6`, `(lines 1-3)`), with the
+/// punctuation that followed them kept: the words are the kind's, the numbers the finding's.
 fn without_lines(message: &str) -> String {
     let words: Vec<&str> = message.split(' ').collect();
-    let mut kept: Vec<&str> = Vec::new();
+    let mut kept: Vec<String> = Vec::new();
     let mut i = 0;
     while i < words.len() {
-        let is_lines = matches!(words[i], "line" | "lines" | "(line" | "(lines")
-            && words.get(i + 1).is_some_and(|n| {
-                let n = n.trim_end_matches([';', ',', ':', ')', '.']);
-                !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit() || b == b'-')
-            });
-        if is_lines {
-            if kept.last() == Some(&"at") {
-                kept.pop();
+        let number = words.get(i + 1).map(|n| {
+            let bare = n.trim_end_matches([';', ',', ':', ')', '.']);
+            (bare, &n[bare.len()..])
+        });
+        match number {
+            Some((bare, tail))
+                if matches!(words[i], "line" | "lines" | "(line" | "(lines")
+                    && !bare.is_empty()
+                    && bare.bytes().all(|b| b.is_ascii_digit() || b == b'-') =>
+            {
+                // `(line 6)` goes whole, parentheses and all.
+                let tail = match words[i].starts_with('(') {
+                    true => tail.strip_prefix(')').unwrap_or(tail),
+                    false => tail,
+                };
+                if kept.last().is_some_and(|w| w == "at") {
+                    kept.pop();
+                }
+                match kept.last_mut() {
+                    Some(last) => last.push_str(tail),
+                    None if !tail.is_empty() => kept.push(tail.to_string()),
+                    None => {}
+                }
+                i += 2;
             }
-            i += 2;
-            continue;
+            _ => {
+                kept.push(words[i].to_string());
+                i += 1;
+            }
         }
-        kept.push(words[i]);
-        i += 1;
     }
     kept.join(" ")
 }
@@ -206,17 +222,37 @@ mod tests {
         assert_eq!(
             kinds,
             vec![
-                (
-                    Severity::Error,
-                    "the result has a syntax error at line 10",
-                    1
-                ),
+                (Severity::Error, "the result has a syntax error", 1),
                 (Severity::Warning, "`f` is used without being called", 1),
                 (Severity::Info, "`f` appears in a string; not updated", 7),
                 (Severity::Info, "`f` appears in a comment; not updated", 1),
             ]
         );
         assert_eq!(counts.by_kind[2].first, 1);
+    }
+
+    #[test]
+    fn findings_without_a_kind_fold_by_their_message_without_the_lines_it_names() {
+        // Extract variable's notes on the occurrences it left: 4,999 kinds for 4,999 notes.
+        let findings: Vec<Finding> = (10..=12)
+            .map(|line| {
+                Finding::info(
+                    "a.py",
+                    line,
+                    format!(
+                        "identical expression at line {line} left as it is: it is in or after the loop or branch at line 9, where candor does not follow it (lines 3-4); see line 2."
+                    ),
+                )
+            })
+            .collect();
+        let counts = count(&findings);
+        let kinds: Vec<(&str, &str, usize)> = counts
+            .by_kind
+            .iter()
+            .map(|k| (k.kind.as_str(), k.message.as_str(), k.count))
+            .collect();
+        let folded = "identical expression left as it is: it is in or after the loop or branch, where candor does not follow it; see.";
+        assert_eq!(kinds, vec![(folded, folded, 3)]);
     }
 
     #[test]

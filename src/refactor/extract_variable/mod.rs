@@ -257,21 +257,27 @@ impl Others<'_> {
         let mut findings = Vec::new();
         for c in candidates.into_iter().filter(|c| c.id() != expr.id()) {
             let line = self.lines.line_of(c.start_byte()) + 1;
-            let message = if self.effects {
-                Some(w::left_effects(line))
+            let left = if self.effects {
+                Some((w::left_effects(line), w::LEFT_EFFECTS))
             } else if let Some((_, why)) = stop.as_ref().filter(|(from, _)| c.start_byte() >= *from)
             {
                 Some(match why {
-                    Stop::Write { name, line: at } => w::left_after_write(line, name, *at),
-                    Stop::Boundary { line: at } => w::left_after_boundary(line, *at),
+                    Stop::Write { name, line: at } => {
+                        (w::left_after_write(line, name, *at), w::LEFT_AFTER_WRITE)
+                    }
+                    Stop::Boundary { line: at } => {
+                        (w::left_after_boundary(line, *at), w::LEFT_AFTER_BOUNDARY)
+                    }
                 })
             } else {
                 let hazard =
                     vars::statement_of(lang, c).and_then(|(s, _)| vars::hazard(lang, c, s));
-                hazard.map(|_| w::left_hazard(line))
+                hazard.map(|_| (w::left_hazard(line), w::LEFT_HAZARD))
             };
-            match message {
-                Some(message) => findings.push(Finding::info(self.file, line, message)),
+            match left {
+                Some((message, kind)) => {
+                    findings.push(Finding::info(self.file, line, message).with_kind(kind))
+                }
                 None => replaced.push(c),
             }
         }

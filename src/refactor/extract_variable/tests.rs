@@ -51,6 +51,7 @@ fn replace_all_stops_at_a_write_and_says_so() {
     assert_eq!(plan.findings.len(), 1, "{:?}", plan.findings);
     assert_eq!(plan.findings[0].line, 5);
     assert!(plan.findings[0].message.contains("line 4 may change `a`"));
+    assert_eq!(plan.findings[0].kind, Some(w::LEFT_AFTER_WRITE));
 }
 
 #[test]

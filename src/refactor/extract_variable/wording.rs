@@ -87,6 +87,12 @@ pub fn name_taken(name: &str, line: usize) -> String {
     )
 }
 
+/// The kinds of the notes on an identical expression left as it is, one per reason.
+pub const LEFT_EFFECTS: &str = "extract_variable.left_calls";
+pub const LEFT_AFTER_WRITE: &str = "extract_variable.left_after_write";
+pub const LEFT_AFTER_BOUNDARY: &str = "extract_variable.left_after_branch";
+pub const LEFT_HAZARD: &str = "extract_variable.left_sometimes_run";
+
 pub fn left_effects(line: usize) -> String {
     format!(
         "identical expression at line {line} left as it is: the expression calls something, and each evaluation may give another value or do something again"
