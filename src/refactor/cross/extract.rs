@@ -1,13 +1,14 @@
 //! Cross-checks of an extract: the new function is defined once, the code that replaced the
-//! selection calls it, its calls match its parameters, (Rust) a borrow it returns has a lifetime,
-//! and (Python) none of its locals is only ever updated in place.
+//! selection calls it, its calls match its parameters, (Rust) a borrow it returns has a lifetime
+//! and the generics it names are its own, and (Python) none of its locals is only ever updated
+//! in place.
 
 use crate::lang::calls::find_mentions;
 use crate::lang::symbols::{self, Symbol};
 use crate::lang::{Language, syntax_errors};
 use crate::refactor::{ExtractRequest, Finding};
 
-use super::{Project, after_range, arity, jumps, lifetimes, line_at, unbound};
+use super::{Project, after_range, arity, generics, jumps, lifetimes, line_at, unbound};
 use crate::lang::callee::Function;
 
 pub(super) fn check(project: &Project<'_>, request: &ExtractRequest) -> Vec<Finding> {
@@ -102,6 +103,15 @@ pub(super) fn check(project: &Project<'_>, request: &ExtractRequest) -> Vec<Find
             &after_tree,
             symbol,
         ));
+        if lang == Language::Rust {
+            findings.extend(generics::check(
+                &request.file,
+                (&change.before, &before_tree),
+                request.start_line,
+                (&change.after, &after_tree),
+                symbol,
+            ));
+        }
     }
     if lang == Language::Python {
         findings.extend(unbound::python_unbound_updates(

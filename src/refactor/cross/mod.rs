@@ -26,6 +26,7 @@ mod around;
 mod doctests;
 mod extract;
 mod generators;
+mod generics;
 mod imports;
 mod inline;
 mod inline_traits;

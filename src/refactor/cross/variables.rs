@@ -37,7 +37,13 @@ pub(super) fn check_extract(
     let message = match (bound, read) {
         (1, true) => {
             let mut findings = place_moved(project, request, &change.after, &found);
-            findings.extend(module_attribute(lang, request, &change.after, &found, &before));
+            findings.extend(module_attribute(
+                lang,
+                request,
+                &change.after,
+                &found,
+                &before,
+            ));
             return findings;
         }
         (0, _) => format!(
@@ -279,8 +285,16 @@ mod tests {
         assert_eq!(found[0].severity, crate::refactor::Severity::Warning);
         assert_eq!(found[0].line, 4);
         assert_eq!(found[0].kind, Some(super::super::wording::MODULE_ATTRIBUTE));
-        assert!(found[0].message.contains("`curried` is bound at module level"));
-        assert!(found[0].message.contains("`from … import *` now imports it"));
+        assert!(
+            found[0]
+                .message
+                .contains("`curried` is bound at module level")
+        );
+        assert!(
+            found[0]
+                .message
+                .contains("`from … import *` now imports it")
+        );
 
         // With `__all__`, or a private name, `import *` does not take it; `vars()` still does.
         let listed = format!("__all__ = ['merge']\n{before}");
@@ -299,7 +313,10 @@ mod tests {
         let after = "def f(w, h):\n    size = w * h\n    return size + 1\n";
         let changes = [change("f.py", before, after)];
         let project = Project::new(Language::Python, &changes, &sources);
-        assert_eq!(check_extract(&project, &extract_request("size")), Vec::new());
+        assert_eq!(
+            check_extract(&project, &extract_request("size")),
+            Vec::new()
+        );
     }
 
     #[test]

@@ -168,6 +168,26 @@ pub fn place_moved(expr: &str, name: &str) -> String {
     )
 }
 
+pub const UNDECLARED_GENERICS: &str = "cross.undeclared_generics";
+
+/// `missing`: the source function's generic parameters the new function names and does not
+/// declare, in the order it names them.
+pub fn undeclared_generics(new_name: &str, source: &str, missing: &[String]) -> String {
+    let quoted: Vec<String> = missing.iter().map(|m| format!("`{m}`")).collect();
+    let listed = match quoted.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    let (them, are) = match missing.len() {
+        1 => ("it", "is a generic parameter"),
+        _ => ("them", "are generic parameters"),
+    };
+    format!(
+        "`{new_name}` names {listed}, which {are} of `{source}` that `{new_name}` does not declare: it does not compile (E0261 for a lifetime, E0412 for a type, E0425 for a const); declare {them} on `{new_name}`, with the bounds and `where` predicates about {them}"
+    )
+}
+
 pub const MODULE_ATTRIBUTE: &str = "cross.module_attribute";
 
 pub fn module_attribute(name: &str, star_takes_it: bool) -> String {

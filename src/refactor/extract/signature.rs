@@ -289,31 +289,25 @@ fn needed_generics(cx: &Context<'_, '_>, function: Node<'_>, shape: &mut Shape) 
         .collect();
     let (list, where_clause) = generics::generics_for(function, cx.text, &used);
     if let Some(list) = &list {
-        let names: Vec<String> = list
+        // What the list declares: `used`, and the generics their bounds name.
+        let declared: Vec<String> = list
             .strip_prefix('<')
             .and_then(|l| l.strip_suffix('>'))
             .map(|inner| types::split_top_level(inner, ','))
             .unwrap_or_default()
             .iter()
-            .map(|e| {
-                let e = e.trim();
-                let e = e.strip_prefix("const ").unwrap_or(e);
-                e.split(|c: char| c == ':' || c == '=' || c.is_whitespace())
-                    .next()
-                    .unwrap_or("")
-                    .to_string()
-            })
-            .filter(|n| !n.is_empty() && !n.starts_with('\''))
+            .map(|e| generics::declared_name(e).to_string())
+            .filter(|n| !n.is_empty())
             .collect();
-        let inferred = |n: &String| shape.parameters.iter().any(|p| generics::mentions(p, n));
+        let names: Vec<&String> = declared.iter().filter(|n| !n.starts_with('\'')).collect();
+        let inferred = |n: &&String| shape.parameters.iter().any(|p| generics::mentions(p, n));
         if !names.iter().all(inferred) {
+            let names: Vec<&str> = names.iter().map(|n| n.as_str()).collect();
             shape.turbofish = format!("::<{}>", names.join(", "));
         }
-    }
-    if list.is_some() {
-        shape.generics = list;
+        shape.generics = Some(list.clone());
         shape.where_clause = where_clause;
-        shape.declared_generics = used;
+        shape.declared_generics = declared;
     }
 }
 
