@@ -245,14 +245,8 @@ mod tests {
                 )
             })
             .collect();
-        let counts = count(&findings);
-        let kinds: Vec<(&str, &str, usize)> = counts
-            .by_kind
-            .iter()
-            .map(|k| (k.kind.as_str(), k.message.as_str(), k.count))
-            .collect();
         let folded = "identical expression left as it is: it is in or after the loop or branch, where candor does not follow it; see.";
-        assert_eq!(kinds, vec![(folded, folded, 3)]);
+        assert_eq!(kinds_and_messages(&findings), owned(&[(folded, folded, 3)]));
     }
 
     #[test]
@@ -267,15 +261,25 @@ mod tests {
                 .with_kind("inline.call_inlined")
             })
             .collect();
-        let counts = count(&findings);
-        let kinds: Vec<(&str, &str, usize)> = counts
-            .by_kind
-            .iter()
-            .map(|k| (k.kind.as_str(), k.message.as_str(), k.count))
-            .collect();
         assert_eq!(
-            kinds,
-            vec![("inline.call_inlined", "inlined the call of `f`", 3)]
+            kinds_and_messages(&findings),
+            owned(&[("inline.call_inlined", "inlined the call of `f`", 3)])
         );
+    }
+
+    /// Each kind of `findings`' counts, with its message and count.
+    fn kinds_and_messages(findings: &[Finding]) -> Vec<(String, String, usize)> {
+        count(findings)
+            .by_kind
+            .into_iter()
+            .map(|k| (k.kind, k.message, k.count))
+            .collect()
+    }
+
+    fn owned(kinds: &[(&str, &str, usize)]) -> Vec<(String, String, usize)> {
+        kinds
+            .iter()
+            .map(|(kind, message, count)| (kind.to_string(), message.to_string(), *count))
+            .collect()
     }
 }
