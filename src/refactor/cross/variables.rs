@@ -1,6 +1,6 @@
 //! Cross-checks of extract variable and inline variable, on the result of any backend: the new
-//! local is bound once and read; no read of an inlined local is left without a binding in its
-//! scope.
+//! local is bound once and read (and, bound at a Python module's top level, is said to be a new
+//! attribute of the module); no read of an inlined local is left without a binding in its scope.
 
 use crate::lang::vars::{self, Occurrence, Scope};
 use crate::lang::{Language, syntax_errors};
