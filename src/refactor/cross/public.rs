@@ -2,11 +2,13 @@
 //! import of it broken (`from pkg.make import has_own`, `use crate::make::has_own;`): an error
 //! at each import in the project. A removed function that was public API (listed in the
 //! module's `__all__`, or `pub` at the root of a Rust library) may be imported by code outside
-//! the project (its tests, its users): a warning.
+//! the project (its tests, its users): a warning. A removed method the language itself calls (a
+//! Python `__dunder__`, a Rust method of `impl Trait for T`): an error.
 
 use crate::lang::Language;
 use crate::lang::callee::Function;
 use crate::lang::calls::{ReferenceKind, find_mentions, word_matches};
+use crate::lang::rust::items::implemented_trait;
 use crate::lang::symbols;
 use crate::refactor::{Finding, InlineRequest};
 
@@ -27,10 +29,25 @@ pub(super) fn check(project: &Project<'_>, request: &InlineRequest) -> Vec<Findi
         return Vec::new();
     }
     if function.owner.is_some() {
-        let line = symbols::outline(lang, &before_tree, &change.before)
-            .iter()
-            .find(|s| s.name_path == function.name_path)
-            .map_or(1, |s| s.line);
+        let outline = symbols::outline(lang, &before_tree, &change.before);
+        let symbol = outline.iter().find(|s| s.name_path == function.name_path);
+        let line = symbol.map_or(1, |s| s.line);
+        // Rust: a method of `impl Trait for T` is the impl's; rust-analyzer's inline of
+        // either's `Extend::extend` deleted it (E0046).
+        let implemented = symbol
+            .filter(|_| lang == Language::Rust)
+            .and_then(|s| lang.syntax().function_named(&before_tree, &s.name_range))
+            .and_then(|node| implemented_trait(node, &change.before));
+        if let Some(implemented) = implemented {
+            return vec![
+                Finding::error(
+                    &request.file,
+                    line,
+                    w::removed_trait_method(&function.name, implemented),
+                )
+                .with_kind(w::REMOVED_TRAIT_METHOD),
+            ];
+        }
         return special_method_removed(lang, request, line, &function);
     }
     let mut findings = Vec::new();
@@ -186,6 +203,27 @@ mod tests {
                 column: None,
             },
         }
+    }
+
+    #[test]
+    fn removing_a_method_of_a_trait_impl_is_an_error() {
+        // rust-analyzer's inline of either's `Extend::extend` for `(A, B)`.
+        let before = "impl<A: Extend<u8>> Extend<u8> for (A,) {\n    fn extend<T: IntoIterator<Item = u8>>(&mut self, iter: T) {\n        self.0.extend(iter)\n    }\n}\n\nfn fill(pair: &mut (Vec<u8>,)) {\n    pair.extend([1]);\n}\n";
+        let after = "impl<A: Extend<u8>> Extend<u8> for (A,) {\n}\n\nfn fill(pair: &mut (Vec<u8>,)) {\n    pair.0.extend([1]);\n}\n";
+        let changes = vec![
+            FileChange::modify(
+                &SourceFile::from_text("src/lib.rs", before),
+                crate::backend::lsp::minimal_edits(before, after),
+            )
+            .unwrap(),
+        ];
+        let sources = MemorySources::new().with("src/lib.rs", before);
+        let project = Project::new(Language::Rust, &changes, &sources);
+        let found = check(&project, &request("src/lib.rs", "extend"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].line, 2);
+        assert_eq!(found[0].kind, Some(w::REMOVED_TRAIT_METHOD));
+        assert!(found[0].message.contains("`impl Extend<u8>`"), "{found:?}");
     }
 
     #[test]

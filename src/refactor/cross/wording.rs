@@ -15,6 +15,13 @@ pub const REMOVED_BUT_IMPORTED: &str = "cross.removed_but_imported";
 pub const REMOVED_PUBLIC: &str = "cross.removed_public";
 pub const PATCH_LEFT: &str = "cross.patch_left";
 pub const REMOVED_SPECIAL: &str = "cross.removed_special";
+pub const REMOVED_TRAIT_METHOD: &str = "cross.removed_trait_method";
+
+pub fn removed_trait_method(name: &str, implemented: &str) -> String {
+    format!(
+        "the inline removed `{name}` from an `impl {implemented}`: the impl no longer has every item the trait requires (E0046), or, where the trait has a default body, calls through the trait now run that one instead"
+    )
+}
 pub const INLINED_NAME_MISSING: &str = "cross.inlined_name_missing";
 
 pub fn return_in_block(function: &str, inlined: &str) -> String {
