@@ -35,6 +35,7 @@ mod jumps;
 mod keywords;
 mod lifetimes;
 mod members;
+mod module_of;
 mod patches;
 mod patterns;
 mod public;
@@ -103,6 +104,7 @@ pub fn check(
         Request::Move(r) => {
             let mut found = traits::check(&project, r);
             found.extend(patches::check(&project, r));
+            found.extend(module_of::check(&project, r));
             found.extend(guards::public_api::check(request, lang, changes, sources));
             found
         }

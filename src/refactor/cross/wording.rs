@@ -242,3 +242,20 @@ pub fn doc_example_left(written: &str, new_name: &str) -> String {
         "this documentation example still calls `{written}`, which the rename changed to `{new_name}`: `cargo test` compiles the example and fails (E0599/E0425); rename it in the example too"
     )
 }
+
+pub const MODULE_CHANGED: &str = "cross.module_changed";
+
+/// `kind`: "function" or "class".
+pub fn module_changed(kind: &str, name: &str, old: &str, new: &str) -> String {
+    format!(
+        "the {kind} `{name}` is now defined in `{new}`: its `__module__` is `{new}`, not `{old}`, and so is the module its repr names, where pickle records it (data pickled before the move names `{old}.{name}` and loads only while `{old}` still has `{name}`) and the key of any registry keyed by module and name"
+    )
+}
+
+pub const MODULE_READ: &str = "cross.module_read";
+
+pub fn module_read(name: &str, old: &str, new: &str) -> String {
+    format!(
+        "reads `{name}.__module__`, which is now `{new}` (it was `{old}`): a comparison with the old module's name no longer holds"
+    )
+}
