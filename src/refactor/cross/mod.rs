@@ -31,11 +31,11 @@ mod imports;
 mod inline;
 mod inline_traits;
 mod introduced;
+mod introspection;
 mod jumps;
 mod keywords;
 mod lifetimes;
 mod members;
-mod module_of;
 mod patches;
 mod patterns;
 mod public;
@@ -104,7 +104,7 @@ pub fn check(
         Request::Move(r) => {
             let mut found = traits::check(&project, r);
             found.extend(patches::check(&project, r));
-            found.extend(module_of::check(&project, r));
+            found.extend(introspection::check_move(&project, r));
             found.extend(guards::public_api::check(request, lang, changes, sources));
             found
         }
@@ -112,6 +112,7 @@ pub fn check(
             let mut found = members::check(&project, r);
             found.extend(keywords::check(&project, r));
             found.extend(doctests::check(&project, r));
+            found.extend(introspection::check_rename(&project, r));
             found.extend(guards::public_api::check(request, lang, changes, sources));
             found
         }

@@ -259,3 +259,12 @@ pub fn module_read(name: &str, old: &str, new: &str) -> String {
         "reads `{name}.__module__`, which is now `{new}` (it was `{old}`): a comparison with the old module's name no longer holds"
     )
 }
+
+pub const NAME_READ: &str = "cross.name_read";
+
+/// `attribute`: `__name__` or `__qualname__`.
+pub fn name_read(new: &str, attribute: &str, old: &str) -> String {
+    format!(
+        "reads `{new}.{attribute}`, which now says `{new}` where it said `{old}`: a comparison with the old name, or a key made from it (a registry, a dispatch table) no longer matches"
+    )
+}

@@ -1,19 +1,21 @@
-//! Python move: a function or class moved to another module answers `__module__` with the new
-//! module, and so do its repr, the place pickle records for it and any registry keyed by module
-//! and name. Said once at the moved definition (an info); a place that reads the moved name's
-//! `__module__` is a warning (toolz's `assert merge.__module__ == 'toolz.curried.exceptions'`
-//! failed after `merge` moved, and nothing said why).
+//! Python: what a moved or renamed function or class says of itself changes with it. After a
+//! move, `__module__` (and with it its repr, the place pickle records for it and any registry
+//! keyed by module and name): said once at the moved definition (an info), and a place that reads
+//! the moved name's `__module__` is a warning (toolz's `assert merge.__module__ ==
+//! 'toolz.curried.exceptions'` failed after `merge` moved, and nothing said why). After a rename,
+//! `__name__` and `__qualname__`: a place that reads them is a warning (a comparison with the old
+//! name, a registry keyed by `f.__name__`).
 
 use tree_sitter::Node;
 
 use crate::lang::Language;
 use crate::lang::python::modules::module_parts;
-use crate::refactor::{Finding, MoveRequest};
+use crate::refactor::{Finding, MoveRequest, RenameRequest};
 
 use super::wording as w;
 use super::{Project, line_at};
 
-pub(super) fn check(project: &Project<'_>, request: &MoveRequest) -> Vec<Finding> {
+pub(super) fn check_move(project: &Project<'_>, request: &MoveRequest) -> Vec<Finding> {
     if project.lang != Language::Python || request.file == request.target_file {
         return Vec::new();
     }
@@ -55,7 +57,7 @@ pub(super) fn check(project: &Project<'_>, request: &MoveRequest) -> Vec<Finding
         if !names_a_module {
             continue;
         }
-        for at in module_reads(&text, moved) {
+        for (at, _) in attribute_reads(&text, moved, &["__module__"]) {
             findings.push(
                 Finding::warning(&path, line_at(&text, at), w::module_read(moved, &old, &new))
                     .with_kind(w::MODULE_READ),
@@ -63,6 +65,73 @@ pub(super) fn check(project: &Project<'_>, request: &MoveRequest) -> Vec<Finding
         }
     }
     findings
+}
+
+pub(super) fn check_rename(project: &Project<'_>, request: &RenameRequest) -> Vec<Finding> {
+    if project.lang != Language::Python {
+        return Vec::new();
+    }
+    let old = request
+        .symbol
+        .name
+        .rsplit(['/', '.'])
+        .next()
+        .unwrap_or_default();
+    let new = request.new_name.as_str();
+    if old.is_empty() || new.is_empty() || old == new {
+        return Vec::new();
+    }
+    // A function or class of the new name that a changed file defines and did not before: what
+    // was renamed is one (a variable or a parameter has no `__name__` of its own).
+    let renamed_definition = project.changes.iter().any(|change| {
+        defines_word(&change.after, new)
+            && !defines_word(&change.before, new)
+            && any_definition(project.tree(change, true).root_node(), &change.after, new)
+    });
+    if !renamed_definition {
+        return Vec::new();
+    }
+    // Only the changed files: a read of `new.__name__` elsewhere is of another `new`.
+    let mut findings = Vec::new();
+    for change in project.changes {
+        for (at, attribute) in attribute_reads(&change.after, new, &["__name__", "__qualname__"]) {
+            findings.push(
+                Finding::warning(
+                    &change.path,
+                    line_at(&change.after, at),
+                    w::name_read(new, attribute, old),
+                )
+                .with_kind(w::NAME_READ),
+            );
+        }
+    }
+    findings
+}
+
+/// Whether `text` holds `def name` or `class name` (the words, any spaces between): the cheap
+/// test before a tree is asked.
+fn defines_word(text: &str, name: &str) -> bool {
+    crate::lang::calls::word_matches(text, name)
+        .into_iter()
+        .any(|at| {
+            let before = text[..at].trim_end_matches([' ', '\t']);
+            before.len() < at && (before.ends_with("def") || before.ends_with("class"))
+        })
+}
+
+/// Whether a function or class named `name` is defined anywhere under `node`.
+fn any_definition(node: Node<'_>, text: &str, name: &str) -> bool {
+    if matches!(node.kind(), "function_definition" | "class_definition")
+        && node
+            .child_by_field_name("name")
+            .and_then(|n| text.get(n.byte_range()))
+            == Some(name)
+    {
+        return true;
+    }
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor)
+        .any(|child| any_definition(child, text, name))
 }
 
 /// `pkg.recipes` for `pkg/recipes.py` (and `src/pkg/recipes.py`), `pkg` for `pkg/__init__.py`.
@@ -94,9 +163,10 @@ fn top_level_definition(root: Node<'_>, text: &str, name: &str) -> Option<(&'sta
     None
 }
 
-/// The offsets of each `name.__module__` in code (spaces around the dot allowed) and
-/// `getattr(name, '__module__'…` (`name` or `module.name`) in `text`, `name` a whole word.
-fn module_reads(text: &str, name: &str) -> Vec<usize> {
+/// Each read of one of `attributes` of `name` in code: `name.attribute` (spaces around the dot
+/// allowed) and `getattr(name, 'attribute'…` (`name` or `module.name`), `name` a whole word; with
+/// the offset of `name` and the attribute read.
+fn attribute_reads<'a>(text: &str, name: &str, attributes: &[&'a str]) -> Vec<(usize, &'a str)> {
     let mut found = Vec::new();
     let mut lexed = None;
     for at in crate::lang::calls::word_matches(text, name) {
@@ -107,10 +177,11 @@ fn module_reads(text: &str, name: &str) -> Vec<usize> {
         }
         let rest = &text[at + name.len()..];
         let after_dot = rest.trim_start_matches([' ', '\t']);
-        if let Some(after) = after_dot.strip_prefix('.')
-            && ends_with_word(after.trim_start_matches([' ', '\t']), "__module__")
-        {
-            found.push(at);
+        if let Some(after) = after_dot.strip_prefix('.') {
+            let after = after.trim_start_matches([' ', '\t']);
+            if let Some(attribute) = attributes.iter().find(|a| starts_with_word(after, a)) {
+                found.push((at, *attribute));
+            }
             continue;
         }
         // `getattr(name, …` or `getattr(module.name, …`.
@@ -122,8 +193,17 @@ fn module_reads(text: &str, name: &str) -> Vec<usize> {
             && let Some(after) = after_dot.strip_prefix(',')
         {
             let after = after.trim_start_matches([' ', '\t']);
-            if after.starts_with("'__module__'") || after.starts_with("\"__module__\"") {
-                found.push(at);
+            // `'attribute'` or `"attribute"`.
+            let quoted = |attribute: &str| {
+                let quote = after.chars().next().filter(|c| matches!(c, '\'' | '"'));
+                quote.is_some_and(|q| {
+                    after[1..]
+                        .strip_prefix(attribute)
+                        .is_some_and(|rest| rest.starts_with(q))
+                })
+            };
+            if let Some(attribute) = attributes.iter().find(|a| quoted(a)) {
+                found.push((at, *attribute));
             }
         }
     }
@@ -131,7 +211,7 @@ fn module_reads(text: &str, name: &str) -> Vec<usize> {
 }
 
 /// Whether `text` starts with the whole word `word`.
-fn ends_with_word(text: &str, word: &str) -> bool {
+fn starts_with_word(text: &str, word: &str) -> bool {
     text.strip_prefix(word).is_some_and(|rest| {
         !rest
             .chars()
@@ -180,7 +260,7 @@ mod tests {
             FileChange::create("toolz/curried/merging.py", moved),
         ];
         let project = Project::new(Language::Python, &changes, &sources);
-        check(&project, request)
+        check_move(&project, request)
     }
 
     #[test]
@@ -224,10 +304,78 @@ mod tests {
     #[test]
     fn reads_of_the_module_are_found_around_spaces_and_only_as_the_whole_word() {
         let text = "a = f.__module__\nb = f . __module__\nc = getattr(f, \"__module__\")\nd = ff.__module__\ne = f.__module__x\ng = getattr(m.f, '__module__')\nh = getattr(f, '__name__')\n# f.__module__\ni = 'f.__module__'\n";
-        let lines: Vec<usize> = module_reads(text, "f")
+        let lines: Vec<usize> = attribute_reads(text, "f", &["__module__"])
             .iter()
-            .map(|at| line_at(text, *at))
+            .map(|(at, _)| line_at(text, *at))
             .collect();
         assert_eq!(lines, vec![1, 2, 3, 6]);
+    }
+
+    /// `before` with every whole word `old` written `new`.
+    fn renamed(path: &str, before: &str, old: &str, new: &str) -> FileChange {
+        let source = SourceFile::from_text(path, before);
+        let edits = crate::lang::calls::word_matches(before, old)
+            .into_iter()
+            .map(|at| TextEdit::new(at..at + old.len(), new))
+            .collect();
+        FileChange::modify(&source, edits).unwrap()
+    }
+
+    fn rename_request(name: &str, new_name: &str) -> RenameRequest {
+        RenameRequest {
+            file: "m.py".into(),
+            symbol: SymbolQuery {
+                name: name.into(),
+                line: None,
+                column: None,
+            },
+            new_name: new_name.into(),
+            include_possible: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_renamed_function_whose_name_is_read_is_a_warning_where_it_is_read() {
+        let module = "def helper(x):\n    return x\n\n\nREGISTRY = {helper.__name__: helper}\n";
+        let test = "from m import helper\n\n\ndef test_name():\n    assert helper.__name__ == 'helper'\n    assert getattr(helper, \"__qualname__\")\n    # helper.__name__ in a comment\n    assert helper.__doc__ is None\n";
+        let changes = vec![
+            renamed("m.py", module, "helper", "assist"),
+            renamed("test_m.py", test, "helper", "assist"),
+        ];
+        let sources = MemorySources::new()
+            .with("m.py", module)
+            .with("test_m.py", test);
+        let project = Project::new(Language::Python, &changes, &sources);
+        let found = check_rename(&project, &rename_request("helper", "assist"));
+        let places: Vec<_> = found
+            .iter()
+            .map(|f| (f.kind, f.file.as_str(), f.line))
+            .collect();
+        assert_eq!(
+            places,
+            vec![
+                (Some(w::NAME_READ), "m.py", 5),
+                (Some(w::NAME_READ), "test_m.py", 5),
+                (Some(w::NAME_READ), "test_m.py", 6),
+            ],
+            "{found:#?}"
+        );
+        let says = [
+            (1, "`assist.__name__`"),
+            (1, "`helper`"),
+            (2, "`assist.__qualname__`"),
+        ];
+        for (i, words) in says {
+            assert!(found[i].message.contains(words), "{}", found[i].message);
+        }
+    }
+
+    #[test]
+    fn a_renamed_variable_has_no_name_of_its_own_and_says_nothing() {
+        let module = "import functools\n\nwrapped = functools.partial(print)\nLABEL = wrapped.__name__ if hasattr(wrapped, '__name__') else ''\n";
+        let changes = vec![renamed("m.py", module, "wrapped", "bound")];
+        let sources = MemorySources::new().with("m.py", module);
+        let project = Project::new(Language::Python, &changes, &sources);
+        assert!(check_rename(&project, &rename_request("wrapped", "bound")).is_empty());
     }
 }
