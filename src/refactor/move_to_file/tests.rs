@@ -505,7 +505,25 @@ fn a_rust_move_into_a_module_only_some_builds_compile_is_an_error() {
         "{:?}",
         into.findings
     );
-    // Out of a gated module into an ungated one: nothing is lost.
+    // Out of a gated module into an ungated one: nothing is lost, but the moved code now builds
+    // where the gated module did not, without what only those builds have: a warning.
     let out = plan(&sources, &request("src/serde.rs", "ser", "src/parse.rs")).unwrap();
     assert_eq!(gated(&out), 0, "{:?}", out.findings);
+    let ungated: Vec<_> = (out.findings.iter())
+        .filter(|f| f.severity == Severity::Warning && f.message.contains("in builds without it"))
+        .collect();
+    assert_eq!(ungated.len(), 1, "{:?}", out.findings);
+    assert!(
+        ungated[0].message.contains("#[cfg(feature = \"serde\")]"),
+        "{}",
+        ungated[0].message
+    );
+    // From a gated module to another under the same `cfg`, or to an ungated one from an
+    // ungated one: nothing to say.
+    let alike = plan(&sources, &request("src/parse.rs", "all", "src/checks.rs")).unwrap();
+    assert!(
+        !(alike.findings.iter()).any(|f| f.message.contains("in builds without it")),
+        "{:?}",
+        alike.findings
+    );
 }

@@ -534,6 +534,12 @@ pub fn gated_target(target: &str, cfg: &str, file: &str, what: &str) -> String {
     )
 }
 
+pub fn ungated_source(source: &str, cfg: &str, file: &str, target: &str, what: &str) -> String {
+    format!(
+        "{source} is compiled only in the builds `{cfg}` selects (its `mod` in {file}), and {target} in builds without it too: moved there, {what} is compiled in those builds as well, where what it uses from the gated builds alone (an optional dependency, items under the same `cfg`) is missing and the build fails; put `{cfg}` on it and on the imports it brought, or move it into a module under the same `cfg`"
+    )
+}
+
 pub fn private_module_on_the_way(
     module: &str,
     file: &str,

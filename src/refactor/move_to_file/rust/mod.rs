@@ -252,8 +252,8 @@ pub(super) struct Located {
     pub source_is_api: bool,
     /// The name other crates use for this one.
     pub crate_name: Option<String>,
-    /// The `#[cfg(…)]` of the modules on the source's path.
-    pub source_cfgs: Vec<String>,
+    /// The `#[cfg(…)]` of the modules on the source's path, with the file that declares each.
+    pub source_cfgs: Vec<(String, String)>,
 }
 
 pub(super) fn locate(m: &Move<'_>) -> Result<Located, String> {
@@ -276,9 +276,14 @@ pub(super) fn locate(m: &Move<'_>) -> Result<Located, String> {
             .find(|r| declarations(m.sources, &krate, r, &source_segments).is_ok())
             .ok_or_else(|| w::not_a_module_of_the_crate(source, &krate.src()))?
     };
-    let source_cfgs: Vec<String> = declarations(m.sources, &krate, &root, &source_segments)
-        .map(|chain| chain.into_iter().filter_map(|(_, d)| d.cfg).collect())
-        .unwrap_or_default();
+    let source_cfgs: Vec<(String, String)> =
+        declarations(m.sources, &krate, &root, &source_segments)
+            .map(|chain| {
+                (chain.into_iter())
+                    .filter_map(|(file, d)| Some((file, d.cfg?)))
+                    .collect()
+            })
+            .unwrap_or_default();
     let source_is_api = root.ends_with("lib.rs")
         && declarations(m.sources, &krate, &root, &source_segments)
             .is_ok_and(|chain| chain.iter().all(|(_, d)| d.public));
@@ -336,7 +341,7 @@ fn gated_target(m: &Move<'_>, located: &Located) -> Option<Note> {
         .chain
         .iter()
         .find_map(|(file, d)| d.cfg.as_ref().map(|c| (file, c)))?;
-    if located.source_cfgs.contains(cfg) {
+    if located.source_cfgs.iter().any(|(_, c)| c == cfg) {
         return None;
     }
     let what = m
@@ -346,6 +351,29 @@ fn gated_target(m: &Move<'_>, located: &Located) -> Option<Note> {
         At::Moved(m.symbol.range.start),
         Severity::Error,
         w::gated_target(&m.target_path, cfg, file, &what),
+    ))
+}
+
+/// A warning at the moved item when a module on the source's path is compiled only under a
+/// `#[cfg(…)]` that no module on the target's path has: the moved code now compiles in every
+/// build, and what it uses that only those builds have (an optional dependency, items under the
+/// same `cfg`) is missing from the others (either's `serialize`, moved out of `#[cfg(feature =
+/// "serde")] mod serde_untagged_optional;` into `iterator.rs`, took `use serde::…` with it, and
+/// the default build no longer compiled: E0432).
+fn ungated_source(m: &Move<'_>, located: &Located) -> Option<Note> {
+    let (file, cfg) = located.source_cfgs.iter().find(|(_, cfg)| {
+        !located
+            .chain
+            .iter()
+            .any(|(_, d)| d.cfg.as_ref() == Some(cfg))
+    })?;
+    let what = m
+        .importable_name()
+        .map_or_else(|| "the moved code".to_string(), |n| format!("`{n}`"));
+    Some(Note::new(
+        At::Moved(m.symbol.range.start),
+        Severity::Warning,
+        w::ungated_source(&m.source.path, cfg, file, &m.target_path, &what),
     ))
 }
 
@@ -410,6 +438,8 @@ pub(super) fn import_back(m: &Move<'_>, uses: &[usize]) -> Result<ImportBack, Re
     // A module compiled only under a `cfg` the source's modules do not share takes the item out
     // of the other builds.
     back.notes.extend(gated_target(m, &located));
+    // And out of one into a module every build compiles, the other way round.
+    back.notes.extend(ungated_source(m, &located));
 
     if let Some(parent) = &located.undeclared_in {
         declare_module(m, &located, parent, &mut back)?;
