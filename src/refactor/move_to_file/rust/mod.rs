@@ -344,13 +344,10 @@ fn gated_target(m: &Move<'_>, located: &Located) -> Option<Note> {
     if located.source_cfgs.iter().any(|(_, c)| c == cfg) {
         return None;
     }
-    let what = m
-        .importable_name()
-        .map_or_else(|| "the moved code".to_string(), |n| format!("`{n}`"));
-    Some(Note::new(
-        At::Moved(m.symbol.range.start),
+    Some(at_moved(
+        m,
         Severity::Error,
-        w::gated_target(&m.target_path, cfg, file, &what),
+        w::gated_target(&m.target_path, cfg, file, &moved_what(m)),
     ))
 }
 
@@ -367,14 +364,22 @@ fn ungated_source(m: &Move<'_>, located: &Located) -> Option<Note> {
             .iter()
             .any(|(_, d)| d.cfg.as_ref() == Some(cfg))
     })?;
-    let what = m
-        .importable_name()
-        .map_or_else(|| "the moved code".to_string(), |n| format!("`{n}`"));
-    Some(Note::new(
-        At::Moved(m.symbol.range.start),
+    Some(at_moved(
+        m,
         Severity::Warning,
-        w::ungated_source(&m.source.path, cfg, file, &m.target_path, &what),
+        w::ungated_source(&m.source.path, cfg, file, &m.target_path, &moved_what(m)),
     ))
+}
+
+/// What moves, as the `cfg` notes name it: `` `name` `` or "the moved code".
+fn moved_what(m: &Move<'_>) -> String {
+    m.importable_name()
+        .map_or_else(|| "the moved code".to_string(), |n| format!("`{n}`"))
+}
+
+/// A note at the moved item.
+fn at_moved(m: &Move<'_>, severity: Severity, message: String) -> Note {
+    Note::new(At::Moved(m.symbol.range.start), severity, message)
 }
 
 pub(super) fn crate_path(segments: &[String], name: &str) -> String {
