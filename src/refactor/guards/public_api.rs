@@ -207,21 +207,24 @@ fn lost_paths(
     if (listed || imported_elsewhere) && !kept_in_module {
         paths.push((format!("{}.{name}", dotted(file)), file.to_string()));
     }
-    // Re-exported by a package's `__init__.py`.
+    // Re-exported by a package's `__init__.py` (by name or by `*`), or by any other module's
+    // `from module import *` (attrs' `attrs/setters.py` is `from attr.setters import *`): a
+    // third file's import by name is rewritten by the move, a `*` is not.
     let stem = module.last().cloned().unwrap_or_default();
     let new_module = module_parts(new_file);
     for init in project
         .paths_mentioning(&stem)
         .into_iter()
-        .filter(|p| p.ends_with("__init__.py") && p != file)
+        .filter(|p| p.ends_with(".py") && p != file && p != new_file)
     {
         let Some(init_before) = project.before(&init) else {
             continue;
         };
         let tree = Language::Python.parse(&init_before);
         let imports = from_module(&tree, &init_before, &init, name, &module);
-        let re_exported = imports.imported.iter().any(|n| n == name)
-            || (imports.imported.iter().any(|n| n == "*") && before.star_exports(name));
+        let by_name = init.ends_with("__init__.py") && imports.imported.iter().any(|n| n == name);
+        let re_exported =
+            by_name || (imports.imported.iter().any(|n| n == "*") && before.star_exports(name));
         if !re_exported {
             continue;
         }

@@ -148,3 +148,55 @@ fn a_rename_of_a_star_re_exported_name_suggests_the_alias_in_its_module() {
         "`take` was public API at `pkg.take`; importers now reach it at `pkg.first_n` (re-export it with `take = first_n` in pkg/recipes.py (and `'take'` kept in its `__all__`) to keep the old path)"
     );
 }
+
+#[test]
+fn a_move_out_of_a_module_another_module_star_imports_is_a_warning() {
+    // attrs: `attrs/setters.py` is `from attr.setters import *`; moving `pipe` out of
+    // `attr/setters.py` took `attrs.setters.pipe` away (an ImportError in its tests).
+    let setters = "def pipe(*setters):\n    return setters\n\n\ndef frozen(_, __, ___):\n    raise TypeError\n";
+    let setters_after = "def frozen(_, __, ___):\n    raise TypeError\n";
+    let facade = "from attr.setters import *  # noqa: F403\n";
+    let request = Request::Move(MoveRequest {
+        file: "src/attr/setters.py".to_string(),
+        symbol: query("pipe"),
+        target_file: "src/attr/piping.py".to_string(),
+    });
+    let project = [
+        ("src/attr/setters.py", setters),
+        ("src/attrs/setters.py", facade),
+    ];
+    let result = [
+        ("src/attr/setters.py", setters_after),
+        (
+            "src/attr/piping.py",
+            "def pipe(*setters):\n    return setters\n",
+        ),
+    ];
+    let findings = run(&request, &project, &result);
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert!(
+        findings[0]
+            .message
+            .starts_with("`pipe` was public API at `attrs.setters.pipe`"),
+        "{}",
+        findings[0].message
+    );
+    // A private name is not what `*` takes: nothing lost.
+    let private = Request::Move(MoveRequest {
+        file: "src/attr/setters.py".to_string(),
+        symbol: query("_pipe"),
+        target_file: "src/attr/piping.py".to_string(),
+    });
+    let project = [
+        ("src/attr/setters.py", &*setters.replace("pipe", "_pipe")),
+        ("src/attrs/setters.py", facade),
+    ];
+    let result = [
+        ("src/attr/setters.py", setters_after),
+        (
+            "src/attr/piping.py",
+            "def _pipe(*setters):\n    return setters\n",
+        ),
+    ];
+    assert_eq!(run(&private, &project, &result), vec![]);
+}
