@@ -16,6 +16,12 @@ pub fn module_parts(path: &str) -> Vec<String> {
     parts
 }
 
+/// The dotted name a module file is imported by: `pkg.recipes` for `pkg/recipes.py` (and
+/// `src/pkg/recipes.py`), `pkg` for `pkg/__init__.py`.
+pub fn dotted_module(path: &str) -> String {
+    module_parts(path.strip_prefix("src/").unwrap_or(path)).join(".")
+}
+
 /// Whether `module` as written in an import of `importer` (`pkg.util`, `.util`, `.`) names
 /// the module whose parts are `target`. Absolute imports match on their trailing parts (the
 /// import root depends on `sys.path`); relative ones resolve from the importer's package.

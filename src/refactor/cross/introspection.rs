@@ -9,7 +9,7 @@
 use tree_sitter::Node;
 
 use crate::lang::Language;
-use crate::lang::python::modules::module_parts;
+use crate::lang::python::modules::dotted_module;
 use crate::refactor::{Finding, MoveRequest, RenameRequest};
 
 use super::wording as w;
@@ -31,7 +31,10 @@ pub(super) fn check_move(project: &Project<'_>, request: &MoveRequest) -> Vec<Fi
         // A variable has no `__module__`; a result without the definition is another check's.
         return Vec::new();
     };
-    let (old, new) = (dotted(&request.file), dotted(&request.target_file));
+    let (old, new) = (
+        dotted_module(&request.file),
+        dotted_module(&request.target_file),
+    );
     if old == new || old.is_empty() || new.is_empty() {
         return Vec::new();
     }
@@ -132,11 +135,6 @@ fn any_definition(node: Node<'_>, text: &str, name: &str) -> bool {
     let mut cursor = node.walk();
     node.named_children(&mut cursor)
         .any(|child| any_definition(child, text, name))
-}
-
-/// `pkg.recipes` for `pkg/recipes.py` (and `src/pkg/recipes.py`), `pkg` for `pkg/__init__.py`.
-fn dotted(path: &str) -> String {
-    module_parts(path.strip_prefix("src/").unwrap_or(path)).join(".")
 }
 
 /// "function" or "class", and the offset of the top-level definition of `name` in `root`.

@@ -9,7 +9,7 @@
 use crate::edit::FileChange;
 use crate::lang::Language;
 use crate::lang::python::imports::{dunder_all_strings, from_module, string_value};
-use crate::lang::python::modules::module_parts;
+use crate::lang::python::modules::{dotted_module, module_parts};
 use crate::refactor::{Finding, Request, Sources};
 
 use super::wording as w;
@@ -41,7 +41,7 @@ pub fn check(
     let (new_path, re_export) = match request {
         // The moved name is at its new module; a re-export in the old one keeps every old path.
         Request::Move(_) => (
-            format!("{}.{name}", dotted(new_file)),
+            format!("{}.{name}", dotted_module(new_file)),
             w::python_move_re_export(
                 &format!("from {} import {name}", import_from(file, new_file)),
                 file,
@@ -205,7 +205,7 @@ fn lost_paths(
             .filter(|p| p.as_str() != file && !p.ends_with("__init__.py"))
             .any(|p| imports_by_name(project.before(p).as_deref(), p, name, &module));
     if (listed || imported_elsewhere) && !kept_in_module {
-        paths.push((format!("{}.{name}", dotted(file)), file.to_string()));
+        paths.push((format!("{}.{name}", dotted_module(file)), file.to_string()));
     }
     // Re-exported by a package's `__init__.py` (by name or by `*`), or by any other module's
     // `from module import *` (attrs' `attrs/setters.py` is `from attr.setters import *`): a
@@ -249,7 +249,10 @@ fn lost_paths(
                 && Module::read(&project.after(new_file).unwrap_or_default(), name)
                     .star_exports(name));
         if !binds && !through_star {
-            paths.insert(0, (format!("{}.{name}", dotted(&init)), init.clone()));
+            paths.insert(
+                0,
+                (format!("{}.{name}", dotted_module(&init)), init.clone()),
+            );
         }
     }
     (!paths.is_empty()).then_some(Lost { paths, listed })
@@ -268,11 +271,6 @@ fn imports_by_name(text: Option<&str>, path: &str, name: &str, module: &[String]
         .any(|n| n == name)
 }
 
-/// `pkg.recipes` for `pkg/recipes.py` (and `src/pkg/recipes.py`), `pkg` for `pkg/__init__.py`.
-fn dotted(path: &str) -> String {
-    module_parts(path.strip_prefix("src/").unwrap_or(path)).join(".")
-}
-
 /// How `file` imports from `new_file`: `.sets` in the same package, else the dotted path.
 fn import_from(file: &str, new_file: &str) -> String {
     let (dir, new_dir) = (
@@ -282,7 +280,7 @@ fn import_from(file: &str, new_file: &str) -> String {
     let new_module = module_parts(new_file);
     match new_module.last() {
         Some(last) if dir == new_dir && !dir.is_empty() => format!(".{last}"),
-        _ => dotted(new_file),
+        _ => dotted_module(new_file),
     }
 }
 
