@@ -8,6 +8,7 @@
 
 use crate::edit::FileChange;
 use crate::lang::Language;
+use crate::lang::calls::word_matches;
 use crate::lang::python::imports::{dunder_all_strings, from_module, string_value};
 use crate::lang::python::modules::{dotted_module, module_parts};
 use crate::refactor::{Finding, Request, Sources};
@@ -220,6 +221,10 @@ fn lost_paths(
         let Some(init_before) = project.before(&init) else {
             continue;
         };
+        // Another module re-exports by `*` only: one without it is not parsed.
+        if !init.ends_with("__init__.py") && !has_star_import(&init_before) {
+            continue;
+        }
         let tree = Language::Python.parse(&init_before);
         let imports = from_module(&tree, &init_before, &init, name, &module);
         let by_name = init.ends_with("__init__.py") && imports.imported.iter().any(|n| n == name);
@@ -256,6 +261,14 @@ fn lost_paths(
         }
     }
     (!paths.is_empty()).then_some(Lost { paths, listed })
+}
+
+/// Whether `text` may hold a `from … import *`: the word `import` followed by `*` (the
+/// cheap test before a module is parsed for it).
+fn has_star_import(text: &str) -> bool {
+    word_matches(text, "import")
+        .into_iter()
+        .any(|at| text[at + "import".len()..].trim_start().starts_with('*'))
 }
 
 /// Whether the file at `path` imports `name` itself from `module` (`from pkg.recipes import
