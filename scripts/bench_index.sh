@@ -65,6 +65,7 @@ first_facts=$(RUNS=1 ms "$BIN" call refactor_change_signature "$DEDENT" --root "
 row "change signature dedent, warm index, facts not kept yet" "$first_facts" "$rg_dedent"
 warm=$(ms "$BIN" call refactor_change_signature "$DEDENT" --root "$LIB")
 row "change signature dedent, dry run, warm index" "$warm" "$rg_dedent"
+row "same, heaps not advised as huge pages (CANDOR_HUGE_PAGES=0)" "$(CANDOR_HUGE_PAGES=0 ms "$BIN" call refactor_change_signature "$DEDENT" --root "$LIB")" "$rg_dedent"
 
 # One `candor mcp` session, the same call 1 + 10 times: the wall time of the first and the
 # median of the next ten, as the client sees them. Twice: with no facts on disk (the first call
@@ -119,6 +120,7 @@ rm -rf "$RS/.candor"
 row "rename is_empty, dry run, no index" "$(ms "$BIN" call refactor_rename_symbol "$RENAME" --root "$RS")" "$rg_rs"
 "$BIN" index --root "$RS" >/dev/null 2>&1
 row "rename is_empty, dry run, warm index" "$(ms "$BIN" call refactor_rename_symbol "$RENAME" --root "$RS")" "$rg_rs"
+row "same, heaps not advised as huge pages (CANDOR_HUGE_PAGES=0)" "$(CANDOR_HUGE_PAGES=0 ms "$BIN" call refactor_rename_symbol "$RENAME" --root "$RS")" "$rg_rs"
 read -r first second < <(mcp_session "$RS" refactor_rename_symbol "$RENAME")
 row "rename is_empty, mcp session, first call" "$first" "$rg_rs"
 row "rename is_empty, mcp session, next calls (median of 10)" "$second" "$rg_rs"

@@ -12,6 +12,7 @@ pub mod edit;
 pub mod honesty;
 pub mod lang;
 pub mod mcp;
+pub mod process_memory;
 pub mod programs;
 pub mod refactor;
 pub mod text;

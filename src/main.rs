@@ -147,6 +147,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    candor::process_memory::prefer_huge_pages();
     let cli = Cli::parse();
     if let Ok(program) = std::env::current_exe() {
         candor::backend::lsp::cargo_guard::enable(program);
