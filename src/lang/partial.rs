@@ -90,8 +90,9 @@ pub fn parse_around(
 /// occurrences inside a function are parsed with the whole outermost function around them, not
 /// only their statement. The references judge reads a receiver's binding anywhere in its
 /// function (`let x: T`, a parameter), and the local bindings of the name there. A name after
-/// `self.` or after a field (`x.items.name`) reads no binding: its statement is enough; so is a
-/// `use` that declares nothing (in a comment, a string or a macro's arguments).
+/// `self.` or after a field (`x.items.name`) reads no binding: its statement is enough. The word
+/// `use` is asked for its declarations only: one that declares nothing (in a comment, a string
+/// or a macro's arguments, as in syn's `Token![use]` and its doc comments) brings nothing.
 pub const WHOLE_FUNCTIONS: &str = "{fn}";
 
 /// A tree of `text` for every question about the statements around the whole-word occurrences
@@ -129,6 +130,16 @@ pub fn parse_around_places(
         return (lang.parse(text), false);
     }
     let lexed = super::lex::lex(lang, text);
+    // The keyword that opens an import (Python's `import`, Rust's `use`) is asked for its
+    // declarations only, never as a name: in a string or a comment it brings nothing (unless
+    // nothing else is left).
+    let declares_nothing = |place: &Range<usize>| {
+        text.get(place.clone()) == Some(import_keyword(lang))
+            && lexed.span_at(place.start).is_some()
+    };
+    if places.iter().any(|p| !declares_nothing(p)) {
+        places.retain(|p| !declares_nothing(p));
+    }
     let partial = if whole_functions {
         let ranges = merged(rust_function_ranges(text, &lexed, &places));
         (!ranges.is_empty())
@@ -140,6 +151,14 @@ pub fn parse_around_places(
     match partial {
         Some(tree) => (tree, true),
         None => (lang.parse(text), false),
+    }
+}
+
+/// The keyword an import declaration starts with (`from … import` has it too).
+fn import_keyword(lang: Language) -> &'static str {
+    match lang {
+        Language::Python => "import",
+        Language::Rust => "use",
     }
 }
 
@@ -495,7 +514,10 @@ fn rust_function_ranges(text: &str, lexed: &Lexed, places: &[Range<usize>]) -> V
     let mut headers_done = vec![false; lexed.braces.len()];
     let mut elsewhere: Vec<Range<usize>> = Vec::new();
     for place in places {
-        if reads_no_binding(text, lexed, place) || declares_nothing(text, lexed, place) {
+        if declares_nothing(text, lexed, place) {
+            continue;
+        }
+        if reads_no_binding(text, lexed, place) {
             elsewhere.push(place.clone());
             continue;
         }
@@ -568,8 +590,8 @@ fn reads_no_binding(text: &str, lexed: &Lexed, place: &Range<usize>) -> bool {
 
 /// Whether a place is the word `use` where no `use` declaration can be: in a string or a
 /// comment (a doc example's `use`), or in a macro's token tree (`Token![use]`), which
-/// tree-sitter never parses as code. It is asked for the declarations only: the statement
-/// around it is enough, not the whole function around it.
+/// tree-sitter never parses as code. It is asked for the declarations only: such a place
+/// brings nothing into the tree.
 fn declares_nothing(text: &str, lexed: &Lexed, place: &Range<usize>) -> bool {
     text.get(place.clone()) == Some("use")
         && (lexed.span_at(place.start).is_some()
@@ -857,9 +879,9 @@ mod tests {
     }
 
     #[test]
-    fn rust_for_the_judge_keeps_the_statement_of_a_use_that_declares_nothing() {
-        // A `use` in a doc comment, a string or a macro's arguments declares nothing: its
-        // statement, not its function; a `use` declaration in a function keeps it whole.
+    fn rust_for_the_judge_keeps_nothing_of_a_use_that_declares_nothing() {
+        // A `use` in a doc comment, a string or a macro's arguments declares nothing: nothing
+        // of it is kept; a `use` declaration in a function keeps the function whole.
         let text = "fn f(input: I) -> bool {\n    let n = 1;\n    input.peek(Token![use])\n}\n\n/// Then use it.\nfn g() -> u8 {\n    let m = 2;\n    // use it twice\n    m\n}\n\nfn h() -> &'static str {\n    let k = 3;\n    \"use\"\n}\n\nfn i() -> u8 {\n    let j = 4;\n    use a::b;\n    j\n}\n";
         let places: Vec<Range<usize>> = crate::lang::calls::word_matches(text, "use")
             .into_iter()
@@ -874,10 +896,45 @@ mod tests {
         for other in ["let n = 1;", "let m = 2;", "let k = 3;"] {
             assert!(!kept.contains(other), "{kept}");
         }
-        assert!(kept.contains("input.peek(Token![use])"), "{kept}");
+        for nothing in ["Token![use]", "Then use it", "use it twice", "\"use\""] {
+            assert!(!kept.contains(nothing), "{kept}");
+        }
         assert!(kept.contains("let j = 4;\n    use a::b;"), "{kept}");
         let (_, partial) = parse_around_words(Language::Rust, text, &["use", WHOLE_FUNCTIONS]);
         assert!(partial, "the kept text parses without an error");
+    }
+
+    #[test]
+    fn an_import_keyword_in_a_string_or_comment_brings_nothing() {
+        let kept = |lang: Language, text: &str, words: &[&str]| -> String {
+            let (tree, partial) = parse_around_words(lang, text, words);
+            assert!(partial);
+            tree.included_ranges()
+                .iter()
+                .map(|r| &text[r.start_byte..r.end_byte])
+                .collect()
+        };
+        let python = "import os\n\n\ndef f():\n    \"\"\"How to import it.\"\"\"\n    x = 1\n    return dedent(x)\n\n\n# import nothing\nclass A:\n    y = 'import'\n";
+        let got = kept(Language::Python, python, &["dedent", "import"]);
+        assert!(
+            got.contains("import os") && got.contains("return dedent(x)"),
+            "{got}"
+        );
+        for nothing in ["How to import", "# import nothing", "y = 'import'"] {
+            assert!(!got.contains(nothing), "{got}");
+        }
+        let rust = "use a::b;\n\n/// use it\nfn g() {}\n\nfn f() -> u8 {\n    let s = \"use\";\n    target()\n}\n";
+        let got = kept(Language::Rust, rust, &["target", "use"]);
+        assert!(
+            got.contains("use a::b;") && got.contains("target()"),
+            "{got}"
+        );
+        for nothing in ["/// use it", "fn g()", "let s = \"use\";"] {
+            assert!(!got.contains(nothing), "{got}");
+        }
+        // Only such places: they are kept rather than nothing asked.
+        let got = kept(Language::Rust, "/// use it\nfn g() {}\n", &["use"]);
+        assert!(got.contains("/// use it"), "{got}");
     }
 
     #[test]
