@@ -52,14 +52,14 @@ mod glibc {
             // heap is the aligned `THREAD_HEAP` around it. The thread then ends, and the next
             // thread started is given that arena; with two arenas at most, every later thread
             // shares one of the two advised heaps.
-            let made = std::thread::spawn(|| {
+            // A thread that cannot be started (a limit on threads) leaves the arenas as they are.
+            let made = std::thread::Builder::new().spawn(|| {
                 advise_heap_of_a_block(|start| {
                     let base = start / THREAD_HEAP * THREAD_HEAP;
                     Some((start, base + THREAD_HEAP - start))
                 })
-            })
-            .join();
-            if made.is_ok() {
+            });
+            if made.is_ok_and(|thread| thread.join().is_ok()) {
                 // SAFETY: as above.
                 unsafe { libc::mallopt(libc::M_ARENA_MAX, 2) };
             }
