@@ -744,31 +744,50 @@ fn cancel_stops_a_change_signature_inside_one_big_file() {
     // A new session for the call to cancel: cold like the one measured (this session's store
     // now holds the verdicts, so a second call is mostly the cross-checks).
     server.finish();
-    let mut server = Server::initialized(dir.path());
+    // Twice at most: a burst of load from elsewhere on the machine can stretch one attempt; a
+    // cancel that does not stop the call fails both.
+    let mut attempts = Vec::new();
+    for attempt in 1..=2 {
+        let freed = session_free_after_cancel(dir.path(), &slow(3), &small, full_time);
+        // What the cancelled call went on doing after the cancel, beyond the small call itself.
+        let lingered = freed.saturating_sub(small_time);
+        attempts.push(lingered);
+        if lingered < full_time / 5 {
+            eprintln!(
+                "one file of 6,000 calls: a whole call {full_time:?}; after the cancel the session was free in {freed:?} (the small call alone {small_time:?}; attempt {attempt})"
+            );
+            return;
+        }
+    }
+    panic!(
+        "the cancelled call went on for {attempts:?} after the cancel, in each attempt (a whole call takes {full_time:?})"
+    );
+}
 
+/// Starts a session, sends `slow`, cancels it a third of `full_time` in, then calls the small
+/// inline: how long after the cancel the session answered it (the cancelled call never is).
+fn session_free_after_cancel(
+    root: &std::path::Path,
+    slow: &serde_json::Value,
+    small: &serde_json::Value,
+    full_time: Duration,
+) -> Duration {
+    let mut server = Server::initialized(root);
     // Cancelled a third into the call, in its per-site loops (the cross-checks that follow them
     // do not look at the token yet: a cancel there waits for them, up to a third of the call on
     // a fast machine, and is seen right after them).
-    server.send_raw(format!("{}\n", slow(3)).as_bytes());
+    server.send_raw(format!("{slow}\n").as_bytes());
     std::thread::sleep(full_time / 3);
     let cancelled = Instant::now();
     server.send_raw(
         b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":3,\"reason\":\"test\"}}\n",
     );
-    let next = server.call(4, "refactor_inline_function", small);
+    let next = server.call(4, "refactor_inline_function", small.clone());
     let freed = cancelled.elapsed();
     assert_eq!(next["result"]["isError"], false, "{next}");
-    // What the cancelled call went on doing after the cancel, beyond the small call itself.
-    let lingered = freed.saturating_sub(small_time);
-    assert!(
-        lingered < full_time / 5,
-        "the cancelled call went on for {lingered:?} after the cancel (a whole call takes {full_time:?})"
-    );
     server.assert_no_reply_pending("after cancel");
-    eprintln!(
-        "one file of 6,000 calls: a whole call {full_time:?}; after the cancel the session was free in {freed:?} (the small call alone {small_time:?})"
-    );
     server.finish();
+    freed
 }
 
 /// Issue 22: a session on a project with no index builds one beside the calls (which answer
