@@ -131,14 +131,13 @@ pub fn parse_around_places(
     }
     let lexed = super::lex::lex(lang, text);
     // The keyword that opens an import (Python's `import`, Rust's `use`) is asked for its
-    // declarations only, never as a name: in a string or a comment it brings nothing (unless
+    // declarations only, never as a name: where it declares nothing it brings nothing (unless
     // nothing else is left).
-    let declares_nothing = |place: &Range<usize>| {
-        text.get(place.clone()) == Some(import_keyword(lang))
-            && lexed.span_at(place.start).is_some()
-    };
-    if places.iter().any(|p| !declares_nothing(p)) {
-        places.retain(|p| !declares_nothing(p));
+    if places
+        .iter()
+        .any(|p| !declares_nothing(lang, text, &lexed, p))
+    {
+        places.retain(|p| !declares_nothing(lang, text, &lexed, p));
     }
     let partial = if whole_functions {
         let ranges = merged(rust_function_ranges(text, &lexed, &places));
@@ -514,10 +513,9 @@ fn rust_function_ranges(text: &str, lexed: &Lexed, places: &[Range<usize>]) -> V
     let mut headers_done = vec![false; lexed.braces.len()];
     let mut elsewhere: Vec<Range<usize>> = Vec::new();
     for place in places {
-        if declares_nothing(text, lexed, place) {
-            continue;
-        }
-        if reads_no_binding(text, lexed, place) {
+        if reads_no_binding(text, lexed, place)
+            || declares_nothing(Language::Rust, text, lexed, place)
+        {
             elsewhere.push(place.clone());
             continue;
         }
@@ -588,12 +586,13 @@ fn reads_no_binding(text: &str, lexed: &Lexed, place: &Range<usize>) -> bool {
     (name == "self" || chained) && lexed.span_at(place.start).is_none()
 }
 
-/// Whether a place is the word `use` where no `use` declaration can be: in a string or a
-/// comment (a doc example's `use`), or in a macro's token tree (`Token![use]`), which
-/// tree-sitter never parses as code. It is asked for the declarations only: such a place
-/// brings nothing into the tree.
-fn declares_nothing(text: &str, lexed: &Lexed, place: &Range<usize>) -> bool {
-    text.get(place.clone()) == Some("use")
+/// Whether a place is the import keyword ([`import_keyword`]) where no import can be: in a
+/// string or a comment (a doc example's `use`), or in a Rust macro's token tree
+/// (`Token![use]`), which tree-sitter never parses as code. [`parse_around_places`] leaves such
+/// places out while anything else is asked; when nothing else is, a Rust one keeps its
+/// statement, not the function around it.
+fn declares_nothing(lang: Language, text: &str, lexed: &Lexed, place: &Range<usize>) -> bool {
+    text.get(place.clone()) == Some(import_keyword(lang))
         && (lexed.span_at(place.start).is_some()
             || lexed.token_tree_at(place.start) == Some(super::lex::TokenTree::Macro))
 }
@@ -883,15 +882,12 @@ mod tests {
         // A `use` in a doc comment, a string or a macro's arguments declares nothing: nothing
         // of it is kept; a `use` declaration in a function keeps the function whole.
         let text = "fn f(input: I) -> bool {\n    let n = 1;\n    input.peek(Token![use])\n}\n\n/// Then use it.\nfn g() -> u8 {\n    let m = 2;\n    // use it twice\n    m\n}\n\nfn h() -> &'static str {\n    let k = 3;\n    \"use\"\n}\n\nfn i() -> u8 {\n    let j = 4;\n    use a::b;\n    j\n}\n";
-        let places: Vec<Range<usize>> = crate::lang::calls::word_matches(text, "use")
-            .into_iter()
-            .map(|at| at..at + 3)
-            .collect();
-        assert_eq!(places.len(), 5);
-        let lexed = lex(Language::Rust, text);
-        let kept: String = merged(rust_function_ranges(text, &lexed, &places))
-            .into_iter()
-            .map(|r| &text[r])
+        assert_eq!(crate::lang::calls::word_matches(text, "use").len(), 5);
+        let (tree, partial) = parse_around_words(Language::Rust, text, &["use", WHOLE_FUNCTIONS]);
+        let kept: String = tree
+            .included_ranges()
+            .iter()
+            .map(|r| &text[r.start_byte..r.end_byte])
             .collect();
         for other in ["let n = 1;", "let m = 2;", "let k = 3;"] {
             assert!(!kept.contains(other), "{kept}");
@@ -900,7 +896,6 @@ mod tests {
             assert!(!kept.contains(nothing), "{kept}");
         }
         assert!(kept.contains("let j = 4;\n    use a::b;"), "{kept}");
-        let (_, partial) = parse_around_words(Language::Rust, text, &["use", WHOLE_FUNCTIONS]);
         assert!(partial, "the kept text parses without an error");
     }
 
@@ -938,8 +933,10 @@ mod tests {
             assert!(absent.iter().all(|a| !got.contains(a)), "{got}");
         }
         // Only such places: they are kept rather than nothing asked.
-        let got = kept(Language::Rust, "/// use it\nfn g() {}\n", &["use"]);
-        assert!(got.contains("/// use it"), "{got}");
+        for words in [&["use"][..], &["use", WHOLE_FUNCTIONS]] {
+            let got = kept(Language::Rust, "/// use it\nfn g() {}\n", words);
+            assert!(got.contains("/// use it"), "{got}");
+        }
     }
 
     #[test]
