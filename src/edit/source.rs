@@ -38,28 +38,35 @@ impl SourceFile {
         bytes: &[u8],
         sha256: String,
     ) -> Result<SourceFile, DecodeError> {
-        let (bom, body) = match bytes.strip_prefix(BOM) {
-            Some(rest) => (true, rest),
-            None => (false, bytes),
-        };
-        if memchr::memchr(0, &body[..body.len().min(64 * 1024)]).is_some() {
-            return Err(DecodeError::Binary);
-        }
-        let text = match std::str::from_utf8(body) {
-            Ok(text) => std::sync::Arc::<str>::from(text),
-            Err(e) => {
-                let line = body[..e.valid_up_to()]
-                    .iter()
-                    .filter(|b| **b == b'\n')
-                    .count()
-                    + 1;
-                return Err(DecodeError::NotUtf8 { line });
-            }
-        };
+        let (bom, body) = split_bom(bytes);
+        let text = std::sync::Arc::<str>::from(checked_text(body)?);
         Ok(SourceFile {
             path: path.into(),
             text,
             bom,
+            sha256,
+        })
+    }
+
+    /// [`SourceFile::from_hashed_bytes`] for bytes read into a shared buffer (hashed here when
+    /// `sha256` is `None`): UTF-8 without a BOM becomes the text as it is, not a copy of it.
+    pub fn from_shared_bytes(
+        path: impl Into<String>,
+        bytes: std::sync::Arc<[u8]>,
+        sha256: Option<String>,
+    ) -> Result<SourceFile, DecodeError> {
+        let sha256 = sha256.unwrap_or_else(|| sha256_hex(&bytes));
+        if bytes.starts_with(BOM) {
+            return SourceFile::from_hashed_bytes(path, &bytes, sha256);
+        }
+        checked_text(&bytes)?;
+        // SAFETY: `checked_text` found the bytes valid UTF-8, and `str` is laid out as `[u8]`.
+        let text =
+            unsafe { std::sync::Arc::from_raw(std::sync::Arc::into_raw(bytes) as *const str) };
+        Ok(SourceFile {
+            path: path.into(),
+            text,
+            bom: false,
             sha256,
         })
     }
@@ -81,6 +88,30 @@ impl SourceFile {
     }
 }
 
+/// Whether `bytes` start with a BOM, and what follows it.
+fn split_bom(bytes: &[u8]) -> (bool, &[u8]) {
+    match bytes.strip_prefix(BOM) {
+        Some(rest) => (true, rest),
+        None => (false, bytes),
+    }
+}
+
+/// `body` (a file's bytes after its BOM) as text: binary (a NUL in its first 64 KiB) and
+/// non-UTF-8 bytes are refused.
+fn checked_text(body: &[u8]) -> Result<&str, DecodeError> {
+    if memchr::memchr(0, &body[..body.len().min(64 * 1024)]).is_some() {
+        return Err(DecodeError::Binary);
+    }
+    std::str::from_utf8(body).map_err(|e| {
+        let line = body[..e.valid_up_to()]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count()
+            + 1;
+        DecodeError::NotUtf8 { line }
+    })
+}
+
 pub(super) fn with_bom(bom: bool, text: &str) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(text.len() + 3);
     if bom {
@@ -93,4 +124,39 @@ pub(super) fn with_bom(bom: bool, text: &str) -> Vec<u8> {
 /// Lower-case hex sha256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn shared_bytes_decode_as_bytes_do_and_plain_text_keeps_its_buffer() {
+        let cases: [&[u8]; 5] = [
+            b"def f():\n    return 1\n",
+            b"\xEF\xBB\xBFx = 1\n",
+            b"a\n\xFF\n",
+            b"a\0b",
+            b"",
+        ];
+        for bytes in cases {
+            let shared: Arc<[u8]> = Arc::from(bytes);
+            let hashed = SourceFile::from_shared_bytes("f.py", shared.clone(), None);
+            assert_eq!(hashed, SourceFile::from_bytes("f.py", bytes), "{bytes:?}");
+            let given = SourceFile::from_shared_bytes("f.py", shared, Some("given".into()));
+            assert_eq!(given.map(|f| f.sha256), hashed.map(|_| "given".to_string()));
+        }
+        let shared: Arc<[u8]> = Arc::from(&b"x = 1\n"[..]);
+        let at = shared.as_ptr();
+        let file = SourceFile::from_shared_bytes("f.py", shared, None).unwrap();
+        assert_eq!(
+            file.text.as_ptr(),
+            at,
+            "the text is the buffer read, not a copy"
+        );
+        let with_bom: Arc<[u8]> = Arc::from(&b"\xEF\xBB\xBFx = 1\n"[..]);
+        let file = SourceFile::from_shared_bytes("f.py", with_bom, None).unwrap();
+        assert_eq!((&*file.text, file.bom), ("x = 1\n", true));
+    }
 }

@@ -299,10 +299,11 @@ pub enum Found {
     Kept(SourceFile),
 }
 
-/// A file's bytes as read.
+/// A file's bytes as read, in the buffer its decoded text keeps (no copy when they are UTF-8
+/// without a BOM).
 #[derive(Debug)]
 pub struct Read {
-    pub bytes: Vec<u8>,
+    pub bytes: std::sync::Arc<[u8]>,
     /// Its stamp seen just before the read, when it is a regular file.
     pub stamp: Option<Stamp>,
     /// The sha256 the index holds for them, when the file had the index's trusted stamp once
@@ -314,7 +315,7 @@ impl Found {
     /// Bytes read with nothing known of them.
     pub fn bytes(bytes: Vec<u8>) -> Found {
         Found::Read(Read {
-            bytes,
+            bytes: bytes.into(),
             stamp: None,
             sha256: None,
         })
@@ -328,13 +329,10 @@ impl Read {
         self,
         relative: &str,
     ) -> Result<(SourceFile, Option<(Stamp, usize)>), crate::edit::DecodeError> {
-        let file = match self.sha256 {
-            Some(sha256) => {
-                SourceFile::from_hashed_bytes(relative, &self.bytes, hex::encode(sha256))
-            }
-            None => SourceFile::from_bytes(relative, &self.bytes),
-        }?;
-        Ok((file, self.stamp.map(|stamp| (stamp, self.bytes.len()))))
+        let len = self.bytes.len();
+        let sha256 = self.sha256.map(hex::encode);
+        let file = SourceFile::from_shared_bytes(relative, self.bytes, sha256)?;
+        Ok((file, self.stamp.map(|stamp| (stamp, len))))
     }
 }
 
@@ -381,7 +379,7 @@ pub fn containing(
                     Some(_) => vec![(absolute, Ok(Found::Kept(file)))],
                 };
             }
-            match walk::read_limited_stamped(&absolute, max_bytes) {
+            match walk::read_shared_stamped(&absolute, max_bytes) {
                 Ok((bytes, _)) if finder.find(&bytes).is_none() => Vec::new(),
                 Ok((bytes, after)) => {
                     let known = candidates.known.get(at).copied().flatten();

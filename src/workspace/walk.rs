@@ -2,12 +2,13 @@
 //! byte prefilter that keeps the project-wide search from parsing files that cannot match.
 
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use ignore::{WalkBuilder, WalkState};
 
 use crate::cancel::Cancel;
 use crate::lang::Language;
+use crate::workspace::store::Stamp;
 
 /// The folders the walk never enters (below the root): candor's own, and build and cache output.
 pub(crate) const SKIPPED_DIRS: [&str; 4] = [".candor", "target", "node_modules", "__pycache__"];
@@ -242,34 +243,83 @@ pub fn read_limited(path: &Path, max_bytes: u64) -> Result<Vec<u8>, String> {
 pub fn read_limited_stamped(
     path: &Path,
     max_bytes: u64,
-) -> Result<(Vec<u8>, Option<crate::workspace::store::Stamp>), String> {
+) -> Result<(Vec<u8>, Option<Stamp>), String> {
     use std::io::Read;
-    let too_large = |len: u64| {
-        format!(
-            "is {len} bytes, over the {max_bytes}-byte limit (raise `max_file_bytes` in the config file to allow it)"
-        )
+    let (file, len) = open_limited(path, max_bytes)?;
+    let mut bytes = Vec::with_capacity(len as usize);
+    (&file)
+        .take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(too_large(bytes.len() as u64, max_bytes));
+    }
+    Ok((bytes, stamp_of(&file)))
+}
+
+/// [`read_limited_stamped`] into a shared buffer of the size the file had when opened, which a
+/// [`crate::edit::SourceFile`] takes as its text without a copy
+/// ([`crate::edit::SourceFile::from_shared_bytes`]). A file that changed size meanwhile is read
+/// again as [`read_limited_stamped`] reads it.
+pub fn read_shared_stamped(
+    path: &Path,
+    max_bytes: u64,
+) -> Result<(Arc<[u8]>, Option<Stamp>), String> {
+    use std::io::Read;
+    let (file, len) = open_limited(path, max_bytes)?;
+    // SAFETY: zero bytes are valid `u8`s.
+    let mut shared: Arc<[u8]> =
+        unsafe { Arc::<[u8]>::new_zeroed_slice(len as usize).assume_init() };
+    let buffer = Arc::get_mut(&mut shared).expect("a buffer just made has one owner");
+    let mut filled = 0;
+    while filled < buffer.len() {
+        match (&file).read(&mut buffer[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(unreadable(e)),
+        }
+    }
+    let grew = loop {
+        match (&file).read(&mut [0u8; 1]) {
+            Ok(n) => break n > 0,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(unreadable(e)),
+        }
     };
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot be read ({e})"))?;
+    if grew || filled < buffer.len() {
+        let (bytes, stamp) = read_limited_stamped(path, max_bytes)?;
+        return Ok((Arc::from(bytes), stamp));
+    }
+    Ok((shared, stamp_of(&file)))
+}
+
+/// The regular file at `path`, opened, and its length when it is at most `max_bytes`.
+fn open_limited(path: &Path, max_bytes: u64) -> Result<(std::fs::File, u64), String> {
+    let meta = std::fs::metadata(path).map_err(unreadable)?;
     if !meta.is_file() {
         return Err("is not a regular file".to_string());
     }
     if meta.len() > max_bytes {
-        return Err(too_large(meta.len()));
+        return Err(too_large(meta.len(), max_bytes));
     }
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot be read ({e})"))?;
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    (&file)
-        .take(max_bytes.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot be read ({e})"))?;
-    if bytes.len() as u64 > max_bytes {
-        return Err(too_large(bytes.len() as u64));
-    }
-    let stamp = file
-        .metadata()
-        .ok()
-        .map(|meta| crate::workspace::store::Stamp::of(&meta));
-    Ok((bytes, stamp))
+    let file = std::fs::File::open(path).map_err(unreadable)?;
+    Ok((file, meta.len()))
+}
+
+/// The stamp of an open file as it is now (`fstat` of its handle).
+fn stamp_of(file: &std::fs::File) -> Option<Stamp> {
+    file.metadata().ok().map(|meta| Stamp::of(&meta))
+}
+
+fn unreadable(e: std::io::Error) -> String {
+    format!("cannot be read ({e})")
+}
+
+fn too_large(len: u64, max_bytes: u64) -> String {
+    format!(
+        "is {len} bytes, over the {max_bytes}-byte limit (raise `max_file_bytes` in the config file to allow it)"
+    )
 }
 
 #[cfg(test)]
