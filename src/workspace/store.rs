@@ -39,6 +39,15 @@ impl Stamp {
         }
     }
 
+    /// [`Stamp::of`] from what `fstatat` gave (the same fields as the metadata's).
+    pub fn of_stat(stat: &rustix::fs::Stat) -> Stamp {
+        Stamp {
+            size: stat.st_size as u64,
+            mtime_ns: i128::from(stat.st_mtime) * 1_000_000_000 + i128::from(stat.st_mtime_nsec),
+            inode: stat.st_ino,
+        }
+    }
+
     /// Whether the file was changed so shortly before `now_ns` that a change in the same clock
     /// tick would leave the stamp as it is (git's "racily clean" files): such a stamp is not
     /// trusted.

@@ -114,7 +114,7 @@ pub struct Listing {
     probes: Vec<(PathBuf, Probe)>,
 }
 
-/// What a scan stats for a listed file: the walk's own `symlink_metadata`.
+/// What a scan stats for a listed file: what the walk's own `symlink_metadata` sees.
 pub struct Stated {
     pub relative: String,
     pub absolute: PathBuf,
@@ -204,28 +204,14 @@ impl Listing {
                     && (self.probes.iter())
                         .all(|(path, probe)| Probe::observe(path) == Some(*probe))
             });
-            let stated = map_on_cores(&self.entries, |listed| {
-                let absolute = root.join(&listed.relative);
-                let meta = std::fs::symlink_metadata(&absolute).ok()?;
-                let kind = meta.file_type();
-                let same_kind = if listed.link {
-                    kind.is_symlink()
-                } else {
-                    kind.is_file()
-                };
-                same_kind.then(|| Stated {
-                    relative: listed.relative.clone(),
-                    absolute,
-                    stamp: Stamp::of(&meta),
-                    link: listed.link,
-                })
-            });
+            let runs = runs_by_directory(&self.entries);
+            let stated = map_on_cores(&runs, |run| stat_run(root, &self.entries[run.clone()]));
             (unchanged.join().unwrap_or(false), stated)
         });
         if !unchanged {
             return None;
         }
-        stated.into_iter().collect()
+        stated.into_iter().flatten().collect()
     }
 
     /// Whether every path stays inside the root through directories the listing holds: each
@@ -348,6 +334,58 @@ fn parent(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(parent, _)| parent)
 }
 
+/// How many listed files [`stat_run`] states at most through one handle of their directory (the
+/// runs are spread over the cores).
+const RUN: usize = 32;
+
+/// `entries` (sorted by path) cut into runs of files in the same directory, at most [`RUN`] each.
+fn runs_by_directory(entries: &[Listed]) -> Vec<std::ops::Range<usize>> {
+    let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
+    for (at, listed) in entries.iter().enumerate() {
+        match runs.last_mut() {
+            Some(run)
+                if run.len() < RUN
+                    && parent(&entries[run.start].relative) == parent(&listed.relative) =>
+            {
+                run.end = at + 1
+            }
+            _ => runs.push(at..at + 1),
+        }
+    }
+    runs
+}
+
+/// The files of one run (one directory), each as the walk's `symlink_metadata` sees it, stated
+/// by name through one handle of their directory (a lookup of one name each, not of the whole
+/// path); `None` for one that is gone or is no longer the kind it was.
+fn stat_run(root: &Path, run: &[Listed]) -> Vec<Option<Stated>> {
+    use rustix::fs::{AtFlags, FileType, Mode, OFlags};
+    let Some(first) = run.first() else {
+        return Vec::new();
+    };
+    let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let Ok(dir) = rustix::fs::open(root.join(parent(&first.relative)), flags, Mode::empty()) else {
+        return run.iter().map(|_| None).collect();
+    };
+    let state = |listed: &Listed| {
+        let stat =
+            rustix::fs::statat(&dir, name(&listed.relative), AtFlags::SYMLINK_NOFOLLOW).ok()?;
+        let kind = FileType::from_raw_mode(stat.st_mode);
+        let same_kind = if listed.link {
+            kind == FileType::Symlink
+        } else {
+            kind == FileType::RegularFile
+        };
+        same_kind.then(|| Stated {
+            relative: listed.relative.clone(),
+            absolute: root.join(&listed.relative),
+            stamp: Stamp::of_stat(&stat),
+            link: listed.link,
+        })
+    };
+    run.iter().map(state).collect()
+}
+
 /// The last part of `path`.
 fn name(path: &str) -> &str {
     path.rsplit_once('/').map_or(path, |(_, name)| name)
@@ -449,5 +487,75 @@ mod tests {
         }));
         assert!(!reads_back(&|l| l.entries.reverse()));
         assert!(!reads_back(&|l| l.root = PathBuf::from("p")));
+    }
+
+    #[test]
+    fn files_stated_through_their_directory_are_what_the_walks_lstat_sees() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("pkg/deep")).unwrap();
+        let mut entries = vec![listed("a.py")];
+        std::fs::write(root.join("a.py"), "a = 1\n").unwrap();
+        for i in 0..(RUN + 3) {
+            let relative = format!("pkg/m{i:03}.py");
+            std::fs::write(root.join(&relative), "x = 1\n".repeat(i + 1)).unwrap();
+            entries.push(listed(&relative));
+        }
+        std::fs::write(root.join("pkg/deep/z.py"), "z = 1\n").unwrap();
+        entries.push(listed("pkg/deep/z.py"));
+        std::os::unix::fs::symlink("../a.py", root.join("pkg/link.py")).unwrap();
+        entries.push(Listed {
+            relative: "pkg/link.py".to_string(),
+            link: true,
+        });
+        entries.sort_by(|a, b| a.relative.cmp(&b.relative));
+
+        let runs = runs_by_directory(&entries);
+        assert_eq!(runs.iter().map(|r| r.len()).sum::<usize>(), entries.len());
+        for run in &runs {
+            assert!(run.len() <= RUN);
+            let first = parent(&entries[run.start].relative);
+            assert!(
+                entries[run.clone()]
+                    .iter()
+                    .all(|e| parent(&e.relative) == first)
+            );
+        }
+        let stated: Vec<Option<Stated>> = (runs.iter())
+            .flat_map(|run| stat_run(root, &entries[run.clone()]))
+            .collect();
+        for (listed, stated) in entries.iter().zip(&stated) {
+            let meta = std::fs::symlink_metadata(root.join(&listed.relative)).unwrap();
+            let stated = stated.as_ref().expect(&listed.relative);
+            assert_eq!(stated.stamp, Stamp::of(&meta), "{}", listed.relative);
+            assert_eq!(stated.absolute, root.join(&listed.relative));
+            assert_eq!(
+                (&stated.relative, stated.link),
+                (&listed.relative, listed.link)
+            );
+        }
+
+        // Gone, or no longer the kind listed (a file where a link was, a directory where a file
+        // was), or in a directory that is gone: not stated.
+        std::fs::remove_file(root.join("a.py")).unwrap();
+        std::fs::remove_file(root.join("pkg/link.py")).unwrap();
+        std::fs::write(root.join("pkg/link.py"), "now a file\n").unwrap();
+        std::fs::remove_file(root.join("pkg/m000.py")).unwrap();
+        std::fs::create_dir(root.join("pkg/m000.py")).unwrap();
+        std::fs::remove_dir_all(root.join("pkg/deep")).unwrap();
+        let gone = ["a.py", "pkg/link.py", "pkg/m000.py", "pkg/deep/z.py"];
+        for run in &runs {
+            for (listed, stated) in entries[run.clone()]
+                .iter()
+                .zip(stat_run(root, &entries[run.clone()]))
+            {
+                assert_eq!(
+                    stated.is_none(),
+                    gone.contains(&listed.relative.as_str()),
+                    "{}",
+                    listed.relative
+                );
+            }
+        }
     }
 }

@@ -8,10 +8,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// How many items a thread takes at a time.
 const BATCH: usize = 16;
 
+/// How many cores this process may use, asked once (it reads the cgroup's files each time).
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// `f` of each of `items`, in order, computed on as many threads as there are cores (the
 /// caller's among them), each taking the next items as it goes.
 pub(crate) fn map_on_cores<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = cores();
     let threads = cores.min(items.len().div_ceil(BATCH));
     if threads <= 1 {
         return items.iter().map(f).collect();
