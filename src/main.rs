@@ -519,19 +519,15 @@ fn call(
         if searches {
             s.spawn(|| sources.prefetch_index());
         }
-        engine.call_json(&tool, &args)
+        engine.call_text(&tool, &args)
     });
     // What the store did (parses, facts made, read from disk…), for the tests and the benches.
     if std::env::var_os("CANDOR_STORE_STATS").is_some() {
         eprintln!("candor call: {}", engine.sources().store_stats());
     }
     engine.finish();
-    print_out(&serde_json::to_string_pretty(&response.envelope)?)?;
-    let exit_code = ExitCode::from(response.exit_code as u8);
-    // The process exits next: the envelope (a value per finding and per site, a hundred thousand
-    // for a large change) is left to the operating system rather than freed one by one.
-    std::mem::forget(response);
-    Ok(exit_code)
+    print_out(&response.text)?;
+    Ok(ExitCode::from(response.exit_code as u8))
 }
 
 /// `candor undo [--list | --id ID]`, through the engine.

@@ -316,3 +316,48 @@ fn undo_restores_a_partial_apply_byte_for_byte() {
     );
     assert_eq!(snapshot(dir.path()), before);
 }
+
+/// `candor call` writes its envelope straight from the result, not through a JSON value: the
+/// bytes it prints are the engine's value pretty-printed, for a preview with findings, sites and
+/// details, one with a site left out, another tool's, and an error.
+#[test]
+fn the_printed_envelope_is_the_engines_value_pretty_printed() {
+    let dir = project(&[
+        ("app.py", RENAME_APP.as_bytes()),
+        ("use.py", RENAME_USE.as_bytes()),
+        ("duck.py", b"def g(o):\n    return o.helper(1)\n"),
+    ]);
+    let engine = Engine::open(dir.path(), Some(BackendChoice::TreeSitter)).unwrap();
+    let preview = engine
+        .call("refactor_rename_symbol", &rename_args())
+        .unwrap();
+    assert!(
+        !preview["data"]["findings"].as_array().unwrap().is_empty()
+            && !preview["data"]["sites"].as_array().unwrap().is_empty(),
+        "{preview:#}"
+    );
+    let left_out = with(
+        &rename_args(),
+        json!({"exclude_sites": [site_at(&preview, "app.py", 7)]}),
+    );
+    let requests = [
+        ("refactor_rename_symbol", rename_args()),
+        ("refactor_rename_symbol", left_out),
+        (
+            "refactor_change_signature",
+            json!({"file_path": "app.py", "function_name": "helper", "new_parameters": [{"name": "x"}, {"name": "y", "default": "0"}]}),
+        ),
+        (
+            "refactor_rename_symbol",
+            json!({"file_path": "gone.py", "symbol_name": "helper", "new_name": "aid"}),
+        ),
+    ];
+    for (tool, args) in requests {
+        let root = dir.path().to_str().unwrap();
+        let out = candor(dir.path(), &["call", tool, &args.to_string(), "--root", root]);
+        let response = engine.call_json(tool, &args);
+        let expected = serde_json::to_string_pretty(&response.envelope).unwrap() + "\n";
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), expected, "{tool} {args}");
+        assert_eq!(out.status.code(), Some(response.exit_code), "{tool} {args}");
+    }
+}

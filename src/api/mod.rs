@@ -60,6 +60,12 @@ pub struct Response {
     pub exit_code: i32,
 }
 
+/// [`Response`] as the text `candor call` prints.
+pub struct TextResponse {
+    pub text: String,
+    pub exit_code: i32,
+}
+
 impl Engine {
     /// Opens `root` with its config files and the user's trust in it; `backend` (from
     /// `--backend` or `CANDOR_BACKEND`) overrides the config's default.
@@ -197,6 +203,32 @@ impl Engine {
         args: &Value,
         cancel: &Cancel,
     ) -> Result<Value, ApiError> {
+        self.call_then(tool_name, args, cancel, |success| success.to_value())
+    }
+
+    /// `candor call TOOL ARGS` as the text it prints (never failing: errors become envelopes) and
+    /// its exit code: [`Engine::call_json`]'s envelope, written straight from the result.
+    pub fn call_text(&self, tool_name: &str, args: &Value) -> TextResponse {
+        match self.call_then(tool_name, args, &Cancel::never(), |success| {
+            success.to_text()
+        }) {
+            Ok(text) => TextResponse { text, exit_code: 0 },
+            Err(error) => TextResponse {
+                text: serde_json::to_string_pretty(&envelope::error(tool_name, &error))
+                    .unwrap_or_default(),
+                exit_code: error.code.exit_code(),
+            },
+        }
+    }
+
+    /// [`Engine::call_cancellable`], the success envelope handed to `render`.
+    fn call_then<R>(
+        &self,
+        tool_name: &str,
+        args: &Value,
+        cancel: &Cancel,
+        render: impl FnOnce(&envelope::Success<'_>) -> R,
+    ) -> Result<R, ApiError> {
         let call = self.parse(tool_name, args)?;
         let recovered = self.recover()?;
         self.check_expected_hashes(&call.options)
@@ -236,7 +268,9 @@ impl Engine {
             cancel.check().map_err(cancelled)?;
             self.apply(&preview.outcome, &call.options)?
         };
-        envelope::success(&call, &preview, applied.as_ref(), cancel).map_err(cancelled)
+        let success =
+            envelope::success(&call, &preview, applied.as_ref(), cancel).map_err(cancelled)?;
+        Ok(render(&success))
     }
 
     /// Rolls back the project's interrupted writes, if any (see `write::recover_interrupted`).
