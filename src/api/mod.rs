@@ -221,8 +221,9 @@ impl Engine {
         }
     }
 
-    /// [`Engine::call_cancellable`], the success envelope handed to `render`.
-    fn call_then<R>(
+    /// [`Engine::call_cancellable`], the success envelope handed to `render` (to write it as text
+    /// without building it as a value first).
+    pub fn call_then<R>(
         &self,
         tool_name: &str,
         args: &Value,

@@ -109,16 +109,21 @@ pub fn call_cancellable(
             .with_data(json!({"param": "arguments"})));
         }
     };
-    let answer = engine.call_cancellable(tool.name(), &arguments, cancel);
+    // The envelope is written as text straight from the result (and built as a value only where
+    // the revision has `structuredContent`); nobody reads the answer of a cancelled request, so
+    // it is not written at all then.
+    let structured = at_least(version, STRUCTURED_SINCE);
+    let answer = engine.call_then(tool.name(), &arguments, cancel, |success| {
+        (!cancel.is_cancelled())
+            .then(|| (success.to_text(), structured.then(|| success.to_value())))
+    });
+    let cancelled = || RpcError::new(super::protocol::INTERNAL_ERROR, "the request was cancelled");
     if cancel.is_cancelled() {
-        // Nobody reads the answer of a cancelled request: do not serialize it.
-        return Err(RpcError::new(
-            super::protocol::INTERNAL_ERROR,
-            "the request was cancelled",
-        ));
+        return Err(cancelled());
     }
     match answer {
-        Ok(success) => Ok(result(success, false, version)),
+        Ok(None) => Err(cancelled()),
+        Ok(Some((text, value))) => Ok(result_of(text, value, false)),
         Err(error) if error.code == ErrorCode::MissingParam => {
             let param = error.param.clone().unwrap_or_default();
             Err(
@@ -140,9 +145,16 @@ fn tool_names() -> Vec<&'static str> {
 /// revision has it, as `structuredContent`.
 pub fn result(envelope: Value, is_error: bool, version: &str) -> Value {
     let text = serde_json::to_string_pretty(&envelope).unwrap_or_else(|_| envelope.to_string());
+    let structured = at_least(version, STRUCTURED_SINCE).then_some(envelope);
+    result_of(text, structured, is_error)
+}
+
+/// [`result`] of an envelope already written as text (and as a value where the revision has
+/// `structuredContent`).
+fn result_of(text: String, structured: Option<Value>, is_error: bool) -> Value {
     let mut result = Map::new();
     result.insert("content".into(), json!([{"type": "text", "text": text}]));
-    if at_least(version, STRUCTURED_SINCE) {
+    if let Some(envelope) = structured {
         result.insert("structuredContent".into(), envelope);
     }
     result.insert("isError".into(), json!(is_error));
