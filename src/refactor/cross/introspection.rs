@@ -97,18 +97,116 @@ pub(super) fn check_rename(project: &Project<'_>, request: &RenameRequest) -> Ve
     // Only the changed files: a read of `new.__name__` elsewhere is of another `new`.
     let mut findings = Vec::new();
     for change in project.changes {
+        let mut read_on = std::collections::BTreeSet::new();
         for (at, attribute) in attribute_reads(&change.after, new, &["__name__", "__qualname__"]) {
+            let line = line_at(&change.after, at);
+            read_on.insert(line);
+            findings.push(
+                Finding::warning(&change.path, line, w::name_read(new, attribute, old))
+                    .with_kind(w::NAME_READ),
+            );
+        }
+        // Where it is handed on as a value, what receives it can read its name: toolz's
+        // `compose(f, g)` names itself `f_of_g`, and a test compared that name (a rename of `g`
+        // broke it, and nothing said so). Not on a line whose read is said above.
+        let tree = project.tree_around(change, true, &[new]);
+        for (at, receiver) in value_uses(tree.root_node(), &change.after, new) {
+            let line = line_at(&change.after, at);
+            if read_on.contains(&line) {
+                continue;
+            }
             findings.push(
                 Finding::warning(
                     &change.path,
-                    line_at(&change.after, at),
-                    w::name_read(new, attribute, old),
+                    line,
+                    w::name_handed_on(new, old, receiver.as_deref()),
                 )
-                .with_kind(w::NAME_READ),
+                .with_kind(w::NAME_HANDED_ON),
             );
         }
     }
     findings
+}
+
+/// The callables that only call what they are given (or test it), never read its name: a
+/// function handed to them keeps its behaviour whatever it is called.
+const ONLY_CALL_IT: [&str; 22] = [
+    "map",
+    "filter",
+    "sorted",
+    "sort",
+    "min",
+    "max",
+    "sum",
+    "any",
+    "all",
+    "reduce",
+    "starmap",
+    "accumulate",
+    "filterfalse",
+    "takewhile",
+    "dropwhile",
+    "groupby",
+    "iter",
+    "callable",
+    "isinstance",
+    "issubclass",
+    "hasattr",
+    "getattr",
+];
+
+/// Each place under `root` where `name` (a whole identifier in code) is handed on as a value:
+/// an argument of a call (with the callee as written), a keyword argument's value, an element
+/// of a list, tuple, set or dict, an assignment's value, a returned or yielded value. Not a call
+/// of it, an attribute of it, its definition, nor an argument of a callable in [`ONLY_CALL_IT`]
+/// or a `key=` argument.
+fn value_uses(root: Node<'_>, text: &str, name: &str) -> Vec<(usize, Option<String>)> {
+    let field_is = |parent: Node<'_>, field: &str, node: Node<'_>| {
+        parent
+            .child_by_field_name(field)
+            .is_some_and(|n| n.id() == node.id())
+    };
+    // The callee of the call whose argument list is `list`, as written, unless it only calls.
+    let callee = |list: Node<'_>| -> Option<Option<String>> {
+        let call = list.parent().filter(|p| p.kind() == "call")?;
+        let written = text.get(call.child_by_field_name("function")?.byte_range())?;
+        let last = written.rsplit('.').next().unwrap_or(written).trim();
+        (!ONLY_CALL_IT.contains(&last)).then(|| Some(written.to_string()))
+    };
+    let mut found = Vec::new();
+    for at in crate::lang::calls::word_matches(text, name) {
+        let Some(node) = root.descendant_for_byte_range(at, at + name.len()) else {
+            continue;
+        };
+        if node.kind() != "identifier" || node.byte_range() != (at..at + name.len()) {
+            continue;
+        }
+        let Some(parent) = node.parent() else {
+            continue;
+        };
+        let receiver = match parent.kind() {
+            "argument_list" => callee(parent),
+            "keyword_argument" if field_is(parent, "value", node) => {
+                let key = parent
+                    .child_by_field_name("name")
+                    .and_then(|n| text.get(n.byte_range()));
+                match key {
+                    Some("key") => None,
+                    _ => parent.parent().and_then(callee),
+                }
+            }
+            "list" | "tuple" | "set" | "expression_list" | "return_statement" | "yield" => {
+                Some(None)
+            }
+            "pair" if field_is(parent, "value", node) => Some(None),
+            "assignment" if field_is(parent, "right", node) => Some(None),
+            _ => None,
+        };
+        if let Some(receiver) = receiver {
+            found.push((at, receiver));
+        }
+    }
+    found
 }
 
 /// Whether `text` holds `def name` or `class name` (the words, any spaces between): the cheap
@@ -366,6 +464,31 @@ mod tests {
         for (i, words) in says {
             assert!(found[i].message.contains(words), "{}", found[i].message);
         }
+    }
+
+    #[test]
+    fn a_renamed_function_handed_on_as_a_value_is_a_warning_where_it_is_handed_on() {
+        // toolz's test_compose_metadata: `compose(f, g).__name__ == 'f_of_g'`.
+        let module = "from toolz import compose\n\n\ndef f(a):\n    return a\n\n\ndef g(a):\n    return a\n\n\ncomposed = compose(f, g)\nassert composed.__name__ == 'f_of_g'\nmapped = list(map(g, [1]))\nordered = sorted([2, 1], key=g)\nvalue = g(3)\nalias = g\nHANDLERS = {'g': g}\nthread = Thread(target=g)\n# compose(f, g) in a comment\ntext = 'compose(f, g)'\n";
+        let changes = vec![renamed("m.py", module, "g", "swept")];
+        let sources = MemorySources::new().with("m.py", module);
+        let project = Project::new(Language::Python, &changes, &sources);
+        let found = check_rename(&project, &rename_request("g", "swept"));
+        let places: Vec<_> = found.iter().map(|f| (f.kind, f.line)).collect();
+        let handed = Some(w::NAME_HANDED_ON);
+        assert_eq!(
+            places,
+            vec![(handed, 12), (handed, 17), (handed, 18), (handed, 19)],
+            "{found:#?}"
+        );
+        for words in ["`compose`", "`swept`", "`g`"] {
+            assert!(found[0].message.contains(words), "{}", found[0].message);
+        }
+        assert!(
+            found[3].message.contains("`Thread`"),
+            "{}",
+            found[3].message
+        );
     }
 
     #[test]

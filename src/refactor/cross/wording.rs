@@ -262,6 +262,19 @@ pub fn module_read(name: &str, old: &str, new: &str) -> String {
 
 pub const NAME_READ: &str = "cross.name_read";
 
+pub const NAME_HANDED_ON: &str = "cross.name_handed_on";
+
+/// `receiver`: the callee it is passed to, as written, when it is an argument.
+pub fn name_handed_on(new: &str, old: &str, receiver: Option<&str>) -> String {
+    let handed = match receiver {
+        Some(callee) => format!("passes `{new}` to `{callee}`"),
+        None => format!("hands `{new}` on as a value"),
+    };
+    format!(
+        "{handed}: what receives it can read its name (`__name__`), which now says `{new}` where it said `{old}` — a name it shows, compares or keys on changes with it"
+    )
+}
+
 /// `attribute`: `__name__` or `__qualname__`.
 pub fn name_read(new: &str, attribute: &str, old: &str) -> String {
     format!(
