@@ -354,10 +354,17 @@ fn the_printed_envelope_is_the_engines_value_pretty_printed() {
     ];
     for (tool, args) in requests {
         let root = dir.path().to_str().unwrap();
-        let out = candor(dir.path(), &["call", tool, &args.to_string(), "--root", root]);
+        let out = candor(
+            dir.path(),
+            &["call", tool, &args.to_string(), "--root", root],
+        );
         let response = engine.call_json(tool, &args);
         let expected = serde_json::to_string_pretty(&response.envelope).unwrap() + "\n";
-        assert_eq!(String::from_utf8(out.stdout).unwrap(), expected, "{tool} {args}");
+        assert_eq!(
+            String::from_utf8(out.stdout).unwrap(),
+            expected,
+            "{tool} {args}"
+        );
         assert_eq!(out.status.code(), Some(response.exit_code), "{tool} {args}");
     }
 }

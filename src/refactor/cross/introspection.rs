@@ -109,6 +109,9 @@ pub(super) fn check_rename(project: &Project<'_>, request: &RenameRequest) -> Ve
         // Where it is handed on as a value, what receives it can read its name: toolz's
         // `compose(f, g)` names itself `f_of_g`, and a test compared that name (a rename of `g`
         // broke it, and nothing said so). Not on a line whose read is said above.
+        if !maybe_handed_on(&change.after, new) {
+            continue;
+        }
         let tree = project.tree_around(change, true, &[new]);
         for (at, receiver) in value_uses(tree.root_node(), &change.after, new) {
             let line = line_at(&change.after, at);
@@ -126,6 +129,28 @@ pub(super) fn check_rename(project: &Project<'_>, request: &RenameRequest) -> Ve
         }
     }
     findings
+}
+
+/// Whether some whole word `name` in `text` may be a value handed on, as the text alone says:
+/// not followed by `(` (a call), `.` (an attribute) or `=` (a name bound or a keyword), not after
+/// `def` or `class`, not on a line that starts an import. The cheap test before a tree is asked
+/// (the renamed name is mostly called and imported).
+fn maybe_handed_on(text: &str, name: &str) -> bool {
+    crate::lang::calls::word_matches(text, name)
+        .into_iter()
+        .any(|at| {
+            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let line = text[line_start..at].trim_start();
+            let before = text[..at].trim_end_matches([' ', '\t']);
+            let after = text[at + name.len()..].trim_start_matches([' ', '\t']);
+            let bound = after.starts_with('=') && !after.starts_with("==");
+            !(after.starts_with(['(', '.'])
+                || bound
+                || before.ends_with("def")
+                || before.ends_with("class")
+                || line.starts_with("from ")
+                || line.starts_with("import "))
+        })
 }
 
 /// The callables that only call what they are given (or test it), never read its name: a
@@ -489,6 +514,19 @@ mod tests {
             "{}",
             found[3].message
         );
+    }
+
+    #[test]
+    fn only_a_name_that_may_be_handed_on_asks_for_a_tree() {
+        let called =
+            "from m import g\nimport g\n\n\ndef g(a):\n    return g(a) + g .x\n\ng = 3\nf(g=1)\n";
+        assert!(!maybe_handed_on(called, "g"));
+        for handed in ["f(g)", "x = g", "return g", "f(a, g)", "x = [g]", "g == h"] {
+            assert!(
+                maybe_handed_on(&format!("{called}{handed}\n"), "g"),
+                "{handed}"
+            );
+        }
     }
 
     #[test]
