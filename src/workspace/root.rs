@@ -167,13 +167,7 @@ impl Root {
     /// not, as a clause ("is …"). The limit holds for what is read, not only for the size seen
     /// before (the file may grow).
     pub fn read_limited(&self, resolved: &Resolved, max_bytes: u64) -> Result<Vec<u8>, String> {
-        use std::io::Read;
-        let too_large = |len: u64| {
-            format!(
-                "is {len} bytes, over the {max_bytes}-byte limit (raise `max_file_bytes` in the config file to allow it)"
-            )
-        };
-        let unreadable = |e: std::io::Error| format!("cannot be read ({e})");
+        use super::walk::{read_capped, too_large, unreadable};
         let (dir, name) = self
             .parent_of(&resolved.real_relative)
             .map_err(unreadable)?
@@ -190,16 +184,9 @@ impl Root {
         };
         let len = file.metadata().map_err(unreadable)?.len();
         if len > max_bytes {
-            return Err(too_large(len));
+            return Err(too_large(len, max_bytes));
         }
-        let mut bytes = Vec::with_capacity(len as usize);
-        file.take(max_bytes.saturating_add(1))
-            .read_to_end(&mut bytes)
-            .map_err(unreadable)?;
-        if bytes.len() as u64 > max_bytes {
-            return Err(too_large(bytes.len() as u64));
-        }
-        Ok(bytes)
+        read_capped(&file, len, max_bytes)
     }
 
     /// Resolves a user path (relative to the root, or absolute under it). Refuses a path that

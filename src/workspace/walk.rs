@@ -244,17 +244,28 @@ pub fn read_limited_stamped(
     path: &Path,
     max_bytes: u64,
 ) -> Result<(Vec<u8>, Option<Stamp>), String> {
-    use std::io::Read;
     let (file, len) = open_limited(path, max_bytes)?;
+    let bytes = read_capped(&file, len, max_bytes)?;
+    Ok((bytes, stamp_of(&file)))
+}
+
+/// The rest of `file`, whose size was seen as `len`, refused past `max_bytes`: the limit holds
+/// for what is read, not only for the size seen before (the file may grow).
+pub(crate) fn read_capped(
+    mut file: &std::fs::File,
+    len: u64,
+    max_bytes: u64,
+) -> Result<Vec<u8>, String> {
+    use std::io::Read;
     let mut bytes = Vec::with_capacity(len as usize);
-    (&file)
+    (&mut file)
         .take(max_bytes.saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(unreadable)?;
     if bytes.len() as u64 > max_bytes {
         return Err(too_large(bytes.len() as u64, max_bytes));
     }
-    Ok((bytes, stamp_of(&file)))
+    Ok(bytes)
 }
 
 /// [`read_limited_stamped`] into a shared buffer of the size the file had when opened, which a
@@ -312,11 +323,13 @@ fn stamp_of(file: &std::fs::File) -> Option<Stamp> {
     file.metadata().ok().map(|meta| Stamp::of(&meta))
 }
 
-fn unreadable(e: std::io::Error) -> String {
+/// Why a file could not be read, as a clause ("cannot be read (…)").
+pub(crate) fn unreadable(e: std::io::Error) -> String {
     format!("cannot be read ({e})")
 }
 
-fn too_large(len: u64, max_bytes: u64) -> String {
+/// Why a file of `len` bytes is not read, as a clause ("is … bytes, over …").
+pub(crate) fn too_large(len: u64, max_bytes: u64) -> String {
     format!(
         "is {len} bytes, over the {max_bytes}-byte limit (raise `max_file_bytes` in the config file to allow it)"
     )
