@@ -133,12 +133,13 @@ pub fn parse_around_places(
     // The keyword that opens an import (Python's `import`, Rust's `use`) is asked for its
     // declarations only, never as a name: where it declares nothing it brings nothing (unless
     // nothing else is left).
-    if places
-        .iter()
-        .any(|p| !declares_nothing(lang, text, &lexed, p))
-    {
-        places.retain(|p| !declares_nothing(lang, text, &lexed, p));
-    }
+    let (empty, declaring): (Vec<_>, Vec<_>) =
+        (places.into_iter()).partition(|p| declares_nothing(lang, text, &lexed, p));
+    let places = if declaring.is_empty() {
+        empty
+    } else {
+        declaring
+    };
     let partial = if whole_functions {
         let ranges = merged(rust_function_ranges(text, &lexed, &places));
         (!ranges.is_empty())
