@@ -50,12 +50,11 @@ impl Success<'_> {
 
 impl<'a> Success<'a> {
     /// Sets `key` (in place when it is there already, as a map's insert does).
-    fn set_field(&mut self, key: &str, field: Field<'a>) -> &mut Self {
+    fn set_field(&mut self, key: &str, field: Field<'a>) {
         match self.data.iter_mut().find(|(k, _)| k == key) {
             Some((_, slot)) => *slot = field,
             None => self.data.push((key.to_string(), field)),
         }
-        self
     }
 
     fn insert(&mut self, key: &str, value: Value) {
