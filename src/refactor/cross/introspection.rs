@@ -109,11 +109,12 @@ pub(super) fn check_rename(project: &Project<'_>, request: &RenameRequest) -> Ve
         // Where it is handed on as a value, what receives it can read its name: toolz's
         // `compose(f, g)` names itself `f_of_g`, and a test compared that name (a rename of `g`
         // broke it, and nothing said so). Not on a line whose read is said above.
-        if !maybe_handed_on(&change.after, new) {
+        let words = crate::lang::calls::word_matches(&change.after, new);
+        if !maybe_handed_on(&change.after, new, &words) {
             continue;
         }
         let tree = project.tree_around(change, true, &[new]);
-        for (at, receiver) in value_uses(tree.root_node(), &change.after, new) {
+        for (at, receiver) in value_uses(tree.root_node(), &change.after, new, &words) {
             let line = line_at(&change.after, at);
             if read_on.contains(&line) {
                 continue;
@@ -131,26 +132,25 @@ pub(super) fn check_rename(project: &Project<'_>, request: &RenameRequest) -> Ve
     findings
 }
 
-/// Whether some whole word `name` in `text` may be a value handed on, as the text alone says:
+/// Whether some whole word `name` in `text` (at `words`) may be a value handed on, as the text
+/// alone says:
 /// not followed by `(` (a call), `.` (an attribute) or `=` (a name bound or a keyword), not after
 /// `def` or `class`, not on a line that starts an import. The cheap test before a tree is asked
 /// (the renamed name is mostly called and imported).
-fn maybe_handed_on(text: &str, name: &str) -> bool {
-    crate::lang::calls::word_matches(text, name)
-        .into_iter()
-        .any(|at| {
-            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-            let line = text[line_start..at].trim_start();
-            let before = text[..at].trim_end_matches([' ', '\t']);
-            let after = text[at + name.len()..].trim_start_matches([' ', '\t']);
-            let bound = after.starts_with('=') && !after.starts_with("==");
-            !(after.starts_with(['(', '.'])
-                || bound
-                || before.ends_with("def")
-                || before.ends_with("class")
-                || line.starts_with("from ")
-                || line.starts_with("import "))
-        })
+fn maybe_handed_on(text: &str, name: &str, words: &[usize]) -> bool {
+    words.iter().any(|&at| {
+        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let line = text[line_start..at].trim_start();
+        let before = text[..at].trim_end_matches([' ', '\t']);
+        let after = text[at + name.len()..].trim_start_matches([' ', '\t']);
+        let bound = after.starts_with('=') && !after.starts_with("==");
+        !(after.starts_with(['(', '.'])
+            || bound
+            || before.ends_with("def")
+            || before.ends_with("class")
+            || line.starts_with("from ")
+            || line.starts_with("import "))
+    })
 }
 
 /// The callables that only call what they are given (or test it), never read its name: a
@@ -180,12 +180,18 @@ const ONLY_CALL_IT: [&str; 22] = [
     "getattr",
 ];
 
-/// Each place under `root` where `name` (a whole identifier in code) is handed on as a value:
+/// Each place under `root` where `name` (a whole identifier in code, at one of `words`) is
+/// handed on as a value:
 /// an argument of a call (with the callee as written), a keyword argument's value, an element
 /// of a list, tuple, set or dict, an assignment's value, a returned or yielded value. Not a call
 /// of it, an attribute of it, its definition, nor an argument of a callable in [`ONLY_CALL_IT`]
 /// or a `key=` argument.
-fn value_uses(root: Node<'_>, text: &str, name: &str) -> Vec<(usize, Option<String>)> {
+fn value_uses(
+    root: Node<'_>,
+    text: &str,
+    name: &str,
+    words: &[usize],
+) -> Vec<(usize, Option<String>)> {
     let field_is = |parent: Node<'_>, field: &str, node: Node<'_>| {
         parent
             .child_by_field_name(field)
@@ -199,7 +205,7 @@ fn value_uses(root: Node<'_>, text: &str, name: &str) -> Vec<(usize, Option<Stri
         (!ONLY_CALL_IT.contains(&last)).then(|| Some(written.to_string()))
     };
     let mut found = Vec::new();
-    for at in crate::lang::calls::word_matches(text, name) {
+    for &at in words {
         let Some(node) = root.descendant_for_byte_range(at, at + name.len()) else {
             continue;
         };
@@ -455,19 +461,24 @@ mod tests {
         }
     }
 
+    /// The findings of renaming `old` to `new` in `files` (path, text before), each file's
+    /// whole words `old` rewritten.
+    fn rename_findings(files: &[(&str, &str)], old: &str, new: &str) -> Vec<Finding> {
+        let changes: Vec<FileChange> = (files.iter())
+            .map(|(path, text)| renamed(path, text, old, new))
+            .collect();
+        let sources = (files.iter()).fold(MemorySources::new(), |sources, (path, text)| {
+            sources.with(path, text)
+        });
+        let project = Project::new(Language::Python, &changes, &sources);
+        check_rename(&project, &rename_request(old, new))
+    }
+
     #[test]
     fn a_renamed_function_whose_name_is_read_is_a_warning_where_it_is_read() {
         let module = "def helper(x):\n    return x\n\n\nREGISTRY = {helper.__name__: helper}\n";
         let test = "from m import helper\n\n\ndef test_name():\n    assert helper.__name__ == 'helper'\n    assert getattr(helper, \"__qualname__\")\n    # helper.__name__ in a comment\n    assert helper.__doc__ is None\n";
-        let changes = vec![
-            renamed("m.py", module, "helper", "assist"),
-            renamed("test_m.py", test, "helper", "assist"),
-        ];
-        let sources = MemorySources::new()
-            .with("m.py", module)
-            .with("test_m.py", test);
-        let project = Project::new(Language::Python, &changes, &sources);
-        let found = check_rename(&project, &rename_request("helper", "assist"));
+        let found = rename_findings(&[("m.py", module), ("test_m.py", test)], "helper", "assist");
         let places: Vec<_> = found
             .iter()
             .map(|f| (f.kind, f.file.as_str(), f.line))
@@ -495,10 +506,7 @@ mod tests {
     fn a_renamed_function_handed_on_as_a_value_is_a_warning_where_it_is_handed_on() {
         // toolz's test_compose_metadata: `compose(f, g).__name__ == 'f_of_g'`.
         let module = "from toolz import compose\n\n\ndef f(a):\n    return a\n\n\ndef g(a):\n    return a\n\n\ncomposed = compose(f, g)\nassert composed.__name__ == 'f_of_g'\nmapped = list(map(g, [1]))\nordered = sorted([2, 1], key=g)\nvalue = g(3)\nalias = g\nHANDLERS = {'g': g}\nthread = Thread(target=g)\n# compose(f, g) in a comment\ntext = 'compose(f, g)'\n";
-        let changes = vec![renamed("m.py", module, "g", "swept")];
-        let sources = MemorySources::new().with("m.py", module);
-        let project = Project::new(Language::Python, &changes, &sources);
-        let found = check_rename(&project, &rename_request("g", "swept"));
+        let found = rename_findings(&[("m.py", module)], "g", "swept");
         let places: Vec<_> = found.iter().map(|f| (f.kind, f.line)).collect();
         let handed = Some(w::NAME_HANDED_ON);
         assert_eq!(
@@ -520,21 +528,17 @@ mod tests {
     fn only_a_name_that_may_be_handed_on_asks_for_a_tree() {
         let called =
             "from m import g\nimport g\n\n\ndef g(a):\n    return g(a) + g .x\n\ng = 3\nf(g=1)\n";
-        assert!(!maybe_handed_on(called, "g"));
+        let maybe =
+            |text: &str| maybe_handed_on(text, "g", &crate::lang::calls::word_matches(text, "g"));
+        assert!(!maybe(called));
         for handed in ["f(g)", "x = g", "return g", "f(a, g)", "x = [g]", "g == h"] {
-            assert!(
-                maybe_handed_on(&format!("{called}{handed}\n"), "g"),
-                "{handed}"
-            );
+            assert!(maybe(&format!("{called}{handed}\n")), "{handed}");
         }
     }
 
     #[test]
     fn a_renamed_variable_has_no_name_of_its_own_and_says_nothing() {
         let module = "import functools\n\nwrapped = functools.partial(print)\nLABEL = wrapped.__name__ if hasattr(wrapped, '__name__') else ''\n";
-        let changes = vec![renamed("m.py", module, "wrapped", "bound")];
-        let sources = MemorySources::new().with("m.py", module);
-        let project = Project::new(Language::Python, &changes, &sources);
-        assert!(check_rename(&project, &rename_request("wrapped", "bound")).is_empty());
+        assert!(rename_findings(&[("m.py", module)], "wrapped", "bound").is_empty());
     }
 }
