@@ -41,6 +41,8 @@ pub fn count(findings: &[Finding]) -> FindingCounts {
     let mut counts = FindingCounts::default();
     // (severity, kind) → index in `by_kind`.
     let mut seen: HashMap<(Severity, String), usize> = HashMap::new();
+    // A message → its kind: hundreds of findings often say the same ("call unchanged").
+    let mut kind_of_message: HashMap<&str, String> = HashMap::new();
     for (index, finding) in findings.iter().enumerate() {
         match finding.severity {
             Severity::Error => counts.error += 1,
@@ -49,7 +51,9 @@ pub fn count(findings: &[Finding]) -> FindingCounts {
         }
         let kind = match finding.kind {
             Some(kind) => kind.to_string(),
-            None => without_lines(&finding_kind(&finding.message)),
+            None => (kind_of_message.entry(&finding.message))
+                .or_insert_with(|| without_lines(&finding_kind(&finding.message)))
+                .clone(),
         };
         match seen.entry((finding.severity, kind)) {
             Entry::Occupied(known) => counts.by_kind[*known.get()].count += 1,

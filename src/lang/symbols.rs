@@ -83,6 +83,29 @@ pub fn outline(lang: Language, tree: &Tree, text: &str) -> Vec<Symbol> {
     outline_walking(lang, tree, text, true)
 }
 
+/// Whether [`outline`] lists a function or method named `name`, without building the outline:
+/// only the places that spell `name` are looked at, each asked whether it is the name of a
+/// function's definition (what the outline makes a function or a method of).
+pub fn defines_function_named(tree: &Tree, text: &str, name: &str) -> bool {
+    if name.is_empty() {
+        return false;
+    }
+    let root = tree.root_node();
+    memchr::memmem::find_iter(text.as_bytes(), name.as_bytes()).any(|at| {
+        root.descendant_for_byte_range(at, at + name.len())
+            .filter(|node| node.byte_range() == (at..at + name.len()))
+            .and_then(|node| {
+                let definition = node.parent()?;
+                let is_function = matches!(
+                    definition.kind(),
+                    "function_item" | "function_signature_item" | "function_definition"
+                );
+                Some(is_function && definition.child_by_field_name("name") == Some(node))
+            })
+            .unwrap_or(false)
+    })
+}
+
 /// [`outline`] visiting every node of the tree: the reference it is checked against
 /// (`examples/regions_check.rs`).
 #[doc(hidden)]
@@ -514,6 +537,79 @@ mod tests {
 
     fn outline_of(lang: Language, text: &str) -> Vec<Symbol> {
         outline(lang, &lang.parse(text), text)
+    }
+
+    #[test]
+    fn a_function_is_named_exactly_where_the_outline_lists_one() {
+        let python = "import helper
+
+@deco
+async def run(x):
+    def inner(): return helper(x)
+    return inner
+
+class K:
+    def meth(self):
+        s = 'def helper'
+        return self.run
+
+runner = run
+# def ghost(): pass
+";
+        let rust = "trait T {
+    fn sig(&self);
+    fn with_body(&self) {}
+}
+
+impl K {
+    pub fn meth(&self) -> u8 { helper(1) }
+}
+
+macro_rules! m { () => { fn in_macro() {} } }
+
+fn r#raw() {}
+
+fn outer() { fn nested() {} let s = \"fn ghost\"; }
+
+extern \"C\" { fn ext(); }
+";
+        let names = [
+            "run",
+            "inner",
+            "meth",
+            "helper",
+            "runner",
+            "K",
+            "ghost",
+            "sig",
+            "with_body",
+            "in_macro",
+            "raw",
+            "r#raw",
+            "outer",
+            "nested",
+            "ext",
+            "T",
+            "",
+        ];
+        for (lang, text) in [(Language::Python, python), (Language::Rust, rust)] {
+            let tree = lang.parse(text);
+            let symbols = outline(lang, &tree, text);
+            for name in names {
+                let listed = symbols.iter().any(|s| {
+                    matches!(s.kind, SymbolKind::Function | SymbolKind::Method) && s.name == name
+                });
+                assert_eq!(
+                    defines_function_named(&tree, text, name),
+                    listed,
+                    "{lang:?} {name:?}"
+                );
+            }
+        }
+        // Some of each answer, or the comparison proves nothing.
+        let tree = Language::Python.parse(python);
+        assert!(defines_function_named(&tree, python, "inner"));
+        assert!(!defines_function_named(&tree, python, "helper"));
     }
 
     #[test]

@@ -14,6 +14,8 @@ use std::path::{Component, Path};
 use rustix::fs::{AtFlags, FileType, Mode, OFlags, RenameFlags};
 use rustix::io::Errno;
 
+use super::mapped::Bytes;
+
 /// An open directory. Names given to its methods are single path components (never `/`, `.`
 /// or `..`); a name that is a symbolic link is never followed.
 #[derive(Debug)]
@@ -203,6 +205,16 @@ impl Dir {
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes)?;
         Ok(Some(bytes))
+    }
+
+    /// The bytes of the regular file `name`, mapped read-only ([`Bytes::map`]: the file must
+    /// be replaced by a rename, never shrunk in place, while they are held); `None` when there
+    /// is none.
+    pub fn map_file(&self, name: &OsStr) -> std::io::Result<Option<Bytes>> {
+        let Some(file) = self.open_file(name)? else {
+            return Ok(None);
+        };
+        Bytes::map(&file).map(Some)
     }
 
     /// Creates the new file `name` (it must not exist) with exactly `mode` and `bytes`, fsynced.

@@ -313,9 +313,9 @@ pub struct Read {
 
 impl Found {
     /// Bytes read with nothing known of them.
-    pub fn bytes(bytes: Vec<u8>) -> Found {
+    pub fn bytes(bytes: std::sync::Arc<[u8]>) -> Found {
         Found::Read(Read {
-            bytes: bytes.into(),
+            bytes,
             stamp: None,
             sha256: None,
         })

@@ -8,6 +8,7 @@ pub mod index;
 mod indexed;
 pub mod journal;
 pub mod journal_key;
+pub mod mapped;
 mod replace;
 mod root;
 pub mod search;

@@ -257,13 +257,8 @@ impl DiskSources {
             None => {
                 let found_each =
                     walk::files_containing_each(self.root.path(), lang, words, max, cancel);
-                for (word, files) in words.iter().zip(found_each) {
-                    cancel.check().map_err(|e| cancelled(word, e))?;
-                    let found = (files.into_iter())
-                        .map(|(path, bytes)| (path, bytes.map(Found::bytes)))
-                        .collect();
-                    each.push(self.decoded(found));
-                }
+                cancel.check().map_err(|e| cancelled(first, e))?;
+                each = self.decoded_each(found_each);
             }
         }
         // The index went away between two words (another process removed it): the rest walk.
@@ -271,6 +266,40 @@ impl DiskSources {
             each.push(self.mentioning_as(lang, word, how, cancel, request)?);
         }
         Ok(each)
+    }
+
+    /// [`DiskSources::decoded`] of each of the walk's lists, a file found for several words
+    /// decoded (and hashed) once and shared by their lists, which keep their order.
+    fn decoded_each(&self, lists: Vec<Vec<walk::FoundFile>>) -> Vec<Mentioning> {
+        let mut distinct = BTreeMap::new();
+        for (path, read) in lists.iter().flatten() {
+            distinct.entry(path).or_insert(read);
+        }
+        let found = (distinct.into_iter())
+            .map(|(path, read)| (path.clone(), read.clone().map(Found::bytes)))
+            .collect();
+        let all = self.decoded(found);
+        let files: HashMap<&str, &SourceFile> =
+            (all.files.iter()).map(|f| (f.path.as_str(), f)).collect();
+        let skipped: HashMap<&str, &String> = (all.skipped.iter())
+            .map(|(path, why)| (path.as_str(), why))
+            .collect();
+        (lists.iter())
+            .map(|list| {
+                let mut mentioning = Mentioning::default();
+                for relative in list
+                    .iter()
+                    .filter_map(|(path, _)| self.root.relative_of(path))
+                {
+                    if let Some(file) = files.get(relative.as_str()) {
+                        mentioning.files.push((*file).clone());
+                    } else if let Some(why) = skipped.get(relative.as_str()) {
+                        mentioning.skipped.push((relative, (*why).clone()));
+                    }
+                }
+                mentioning
+            })
+            .collect()
     }
 
     /// The files found, decoded (UTF-8 checked, hashed unless the index vouches for the hash)

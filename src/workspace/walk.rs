@@ -84,7 +84,8 @@ pub fn stream_source_files(
 }
 
 /// A file the walk found, with its bytes or why it could not be searched.
-pub type FoundFile = (std::path::PathBuf, Result<Vec<u8>, String>);
+/// (Shared: a file that holds several needles is one buffer in each of their lists.)
+pub type FoundFile = (std::path::PathBuf, Result<Arc<[u8]>, String>);
 
 /// Files of `lang` under `root` whose bytes contain `needle`, read and filtered in parallel
 /// during the walk (which stops early, with what it found so far, once `cancel` is set).
@@ -119,6 +120,9 @@ pub fn files_containing_each(
     let found: Mutex<Vec<Vec<FoundFile>>> = Mutex::new(vec![Vec::new(); needles.len()]);
     walker(root).build_parallel().run(|| {
         let (finders, found) = (&finders, &found);
+        // One buffer per thread, read into again for each file: most files hold no needle and
+        // are dropped, so only the ones kept are copied out (once, shared by their needles).
+        let mut buffer = Vec::new();
         Box::new(move |entry| {
             // Checked before every file: a cancelled request stops walking at once.
             if cancel.is_cancelled() {
@@ -141,14 +145,15 @@ pub fn files_containing_each(
             {
                 return WalkState::Continue;
             }
-            let read = read_limited(entry.path(), max_bytes);
+            let read = read_limited_into(entry.path(), max_bytes, &mut buffer);
             let holding: Vec<usize> = (0..finders.len())
                 .filter(|i| match &read {
-                    Ok(bytes) => finders[*i].find(bytes).is_some(),
+                    Ok(()) => finders[*i].find(&buffer).is_some(),
                     Err(_) => true,
                 })
                 .collect();
             if let Some((&last, rest)) = holding.split_last() {
+                let read = read.map(|()| Arc::<[u8]>::from(buffer.as_slice()));
                 let mut found = lock(found);
                 for i in rest {
                     found[*i].push((entry.path().to_path_buf(), read.clone()));
@@ -235,7 +240,24 @@ pub(crate) fn linked_outside(
 /// Reads a regular file of at most `max_bytes`; the error says why not, as a clause ("is …").
 /// The limit holds for what is read, not only for the size seen before (the file may grow).
 pub fn read_limited(path: &Path, max_bytes: u64) -> Result<Vec<u8>, String> {
-    read_limited_stamped(path, max_bytes).map(|(bytes, _)| bytes)
+    let (file, len) = open_limited(path, max_bytes)?;
+    read_capped(&file, len, max_bytes)
+}
+
+/// [`read_limited`] into `buffer` (cleared first, its memory kept from one file to the next).
+pub fn read_limited_into(path: &Path, max_bytes: u64, buffer: &mut Vec<u8>) -> Result<(), String> {
+    use std::io::Read;
+    buffer.clear();
+    let (file, len) = open_limited(path, max_bytes)?;
+    buffer.reserve(len as usize);
+    (&file)
+        .take(max_bytes.saturating_add(1))
+        .read_to_end(buffer)
+        .map_err(unreadable)?;
+    if buffer.len() as u64 > max_bytes {
+        return Err(too_large(buffer.len() as u64, max_bytes));
+    }
+    Ok(())
 }
 
 /// [`read_limited`], with the file's stamp as it is once read (`fstat` of the handle read, after
@@ -278,17 +300,16 @@ pub fn read_shared_stamped(
 ) -> Result<(Arc<[u8]>, Option<Stamp>), String> {
     use std::io::Read;
     let (file, len) = open_limited(path, max_bytes)?;
-    // SAFETY: zero bytes are valid `u8`s.
-    let mut shared: Arc<[u8]> =
-        unsafe { Arc::<[u8]>::new_zeroed_slice(len as usize).assume_init() };
+    // Not cleared first: the reads write every byte before any is read (checked below).
+    let mut shared = Arc::<[u8]>::new_uninit_slice(len as usize);
     let buffer = Arc::get_mut(&mut shared).expect("a buffer just made has one owner");
     let mut filled = 0;
     while filled < buffer.len() {
-        match (&file).read(&mut buffer[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(unreadable(e)),
+        match rustix::io::read(&file, &mut buffer[filled..]) {
+            Ok((read, _)) if read.is_empty() => break,
+            Ok((read, _)) => filled += read.len(),
+            Err(rustix::io::Errno::INTR) => {}
+            Err(e) => return Err(unreadable(e.into())),
         }
     }
     let grew = loop {
@@ -302,19 +323,36 @@ pub fn read_shared_stamped(
         let (bytes, stamp) = read_limited_stamped(path, max_bytes)?;
         return Ok((Arc::from(bytes), stamp));
     }
+    // SAFETY: the reads filled all `len` bytes (`filled == len`, checked just above).
+    let shared = unsafe { shared.assume_init() };
     Ok((shared, stamp_of(&file)))
 }
 
 /// The regular file at `path`, opened, and its length when it is at most `max_bytes`.
+/// Opened first and then asked its kind and size through the handle (one walk of the path, and
+/// the answer is about the file read): without blocking, so a FIFO is refused, not waited on.
 fn open_limited(path: &Path, max_bytes: u64) -> Result<(std::fs::File, u64), String> {
-    let meta = std::fs::metadata(path).map_err(unreadable)?;
+    use std::os::unix::fs::OpenOptionsExt;
+    let not_regular = || "is not a regular file".to_string();
+    let opened = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path);
+    let file = match opened {
+        Ok(file) => file,
+        // A socket cannot be opened at all: it is still "not a regular file", as it always said.
+        Err(e) => match std::fs::metadata(path) {
+            Ok(meta) if !meta.is_file() => return Err(not_regular()),
+            _ => return Err(unreadable(e)),
+        },
+    };
+    let meta = file.metadata().map_err(unreadable)?;
     if !meta.is_file() {
-        return Err("is not a regular file".to_string());
+        return Err(not_regular());
     }
     if meta.len() > max_bytes {
         return Err(too_large(meta.len(), max_bytes));
     }
-    let file = std::fs::File::open(path).map_err(unreadable)?;
     Ok((file, meta.len()))
 }
 
@@ -362,6 +400,38 @@ mod tests {
     }
 
     #[test]
+    fn what_is_not_a_regular_file_is_refused_without_waiting_for_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("pipe.py");
+        rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+        )
+        .unwrap();
+        // Opened for reading with no writer, a FIFO would block this test forever.
+        assert_eq!(
+            read_limited(&fifo, 100),
+            Err("is not a regular file".to_string())
+        );
+        assert_eq!(
+            read_limited(dir.path(), 100),
+            Err("is not a regular file".to_string())
+        );
+        let gone = read_limited(&dir.path().join("gone.py"), 100).unwrap_err();
+        assert!(gone.starts_with("cannot be read ("), "{gone}");
+        std::fs::write(dir.path().join("big.py"), "x = 1\n".repeat(50)).unwrap();
+        assert_eq!(
+            read_limited(&dir.path().join("big.py"), 100),
+            Err(too_large(300, 100))
+        );
+        let mut buffer = b"left over from another file".to_vec();
+        std::fs::write(dir.path().join("small.py"), "y = 2\n").unwrap();
+        read_limited_into(&dir.path().join("small.py"), 100, &mut buffer).unwrap();
+        assert_eq!(buffer, b"y = 2\n");
+    }
+
+    #[test]
     fn one_walk_for_several_needles_finds_for_each_what_its_own_walk_finds() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
@@ -399,6 +469,15 @@ mod tests {
             named(&[("pkg/a.py", true), ("pkg/b.py", true), ("pkg/e.py", false)])
         );
         assert_eq!(names(&each[2]), named(&[("pkg/e.py", false)]));
+        // Each file's own bytes (one buffer is read into for every file), and a file found for
+        // two needles is one buffer in both lists.
+        for (path, read) in each.iter().flatten() {
+            if let Ok(bytes) = read {
+                assert_eq!(&bytes[..], &std::fs::read(path).unwrap()[..], "{path:?}");
+            }
+        }
+        let a = |list: &[FoundFile]| list[0].1.clone().unwrap();
+        assert!(Arc::ptr_eq(&a(&each[0]), &a(&each[1])));
         for (needle, found) in needles.iter().zip(&each) {
             let alone = files_containing(root, Language::Python, needle, 100, &Cancel::never());
             assert_eq!(&alone, found, "{needle}");

@@ -806,6 +806,9 @@ fn other_definitions(callee: &Callee<'_>, tree: &Tree, text: &str, path: &str) -
     let computed;
     let symbols = if path == callee.definition.0 {
         callee.definition_outline
+    } else if !crate::lang::symbols::defines_function_named(tree, text, callee.name) {
+        // Most files only call it: no outline to build.
+        return Vec::new();
     } else {
         computed = outline(callee.lang, tree, text);
         &computed[..]

@@ -36,7 +36,8 @@ pub fn load(root: &Root) -> Result<Option<Index>, LoadError> {
         return Ok(None);
     };
     let io = |e: &dyn std::fmt::Display| LoadError::Io(e.to_string());
-    let Some(bytes) = dir.read_file(OsStr::new(FILE)).map_err(|e| io(&e))? else {
+    // Mapped, not read: a new index is renamed over this one, never written into it.
+    let Some(bytes) = dir.map_file(OsStr::new(FILE)).map_err(|e| io(&e))? else {
         return Ok(None);
     };
     Ok(Some(format::decode(bytes)?))

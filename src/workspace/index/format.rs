@@ -8,6 +8,7 @@ use super::postings::Postings;
 use super::shared::Shared;
 use super::{Entry, Held, Index};
 use crate::text::leb128::{Reader, put, put_bytes};
+use crate::workspace::mapped::Bytes;
 use crate::workspace::store::Stamp;
 use std::sync::Arc;
 
@@ -97,13 +98,14 @@ pub(super) fn unframed<'a>(
 }
 
 /// The index `bytes` hold; its postings and word lists are read in place (parts of `bytes`).
-pub fn decode(bytes: Vec<u8>) -> Result<Index, FormatError> {
+pub fn decode(bytes: impl Into<Bytes>) -> Result<Index, FormatError> {
+    let bytes = bytes.into();
     unframed(&bytes, MAGIC, VERSION)?;
     let bytes = Arc::new(bytes);
     body_of(&mut Reader::new(&bytes[HEADER..]), &bytes).ok_or(FormatError::Corrupt)
 }
 
-fn body_of(r: &mut Reader<'_>, buffer: &Arc<Vec<u8>>) -> Option<Index> {
+fn body_of(r: &mut Reader<'_>, buffer: &Arc<Bytes>) -> Option<Index> {
     let shared = |r: &mut Reader<'_>| r.bytes().and_then(|part| Shared::part_of(buffer, part));
     let max_bytes = r.num()?;
     let mut index = Index::empty(max_bytes);

@@ -1,19 +1,22 @@
 //! A part of a buffer many owners share: what the index holds of each file (its postings) and
-//! the word lists are slices of the one buffer the index file was read into, not copies of it.
+//! the word lists are slices of the one buffer the index file was read (or mapped) into, not
+//! copies of it.
 
 use std::ops::{Deref, Range};
 use std::sync::Arc;
 
+use crate::workspace::mapped::Bytes;
+
 /// Bytes, owned alone or a part of a shared buffer; compared by content.
 #[derive(Clone, Default)]
 pub(crate) struct Shared {
-    buffer: Arc<Vec<u8>>,
+    buffer: Arc<Bytes>,
     range: Range<usize>,
 }
 
 impl Shared {
     /// The part of `buffer` that `part` (a slice of it) is; `None` when it is not one.
-    pub(crate) fn part_of(buffer: &Arc<Vec<u8>>, part: &[u8]) -> Option<Shared> {
+    pub(crate) fn part_of(buffer: &Arc<Bytes>, part: &[u8]) -> Option<Shared> {
         let start = (part.as_ptr() as usize).checked_sub(buffer.as_ptr() as usize)?;
         let range = start..start.checked_add(part.len())?;
         (range.end <= buffer.len()).then(|| Shared {
@@ -27,7 +30,7 @@ impl From<Vec<u8>> for Shared {
     fn from(bytes: Vec<u8>) -> Shared {
         let range = 0..bytes.len();
         Shared {
-            buffer: Arc::new(bytes),
+            buffer: Arc::new(Bytes::from(bytes)),
             range,
         }
     }
@@ -61,7 +64,7 @@ mod tests {
 
     #[test]
     fn a_part_is_the_slice_it_was_made_from_and_only_a_slice_of_the_buffer_is_one() {
-        let buffer = Arc::new(b"hello world".to_vec());
+        let buffer = Arc::new(Bytes::from(b"hello world".to_vec()));
         let part = Shared::part_of(&buffer, &buffer[6..]).unwrap();
         assert_eq!(&*part, b"world");
         assert_eq!(part, Shared::from(b"world".to_vec()));
