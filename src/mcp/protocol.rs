@@ -245,6 +245,11 @@ pub fn result_line(id: &Value, result: Value) -> String {
     json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string()
 }
 
+/// [`result_line`] of a result already written as compact JSON: the same bytes.
+pub fn written_result_line(id: &Value, result: &str) -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#)
+}
+
 /// The line of an error response (no line ending).
 pub fn error_line(id: &Value, error: &RpcError) -> String {
     json!({"jsonrpc": "2.0", "id": id, "error": error.to_json()}).to_string()

@@ -13,7 +13,7 @@ use crate::cancel::Cancel;
 
 use super::protocol::{
     self, INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, Message, RpcError, SUPPORTED_VERSIONS,
-    error_line, kind_of, result_line,
+    error_line, kind_of, result_line, written_result_line,
 };
 use super::tools;
 
@@ -70,7 +70,8 @@ pub fn run_call(engine: &Engine, job: &ToolCallJob, cancel: &Cancel) -> Option<S
         return None;
     }
     Some(match answer {
-        Ok(result) => result_line(&job.id, result),
+        Ok(tools::Answer::Value(result)) => result_line(&job.id, result),
+        Ok(tools::Answer::Written(result)) => written_result_line(&job.id, &result),
         Err(error) => error_line(&job.id, &error),
     })
 }

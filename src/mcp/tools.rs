@@ -60,13 +60,34 @@ fn title(tool: Tool) -> String {
     }
 }
 
+/// A `CallToolResult`: built as a value, or already written as compact JSON (a success,
+/// written straight from its envelope: a large refactor has a value per finding and per site,
+/// and building them as values, twice, took most of a warm call).
+#[derive(Debug)]
+pub enum Answer {
+    Value(Value),
+    Written(String),
+}
+
+impl Answer {
+    /// The result as a value (for the tests and the in-line path; a reply is written from the
+    /// answer as it is).
+    pub fn into_value(self) -> Value {
+        match self {
+            Answer::Value(value) => value,
+            Answer::Written(text) => serde_json::from_str(&text)
+                .expect("a result written by serde_json reads back as JSON"),
+        }
+    }
+}
+
 /// `tools/call`: validates the request's own shape, runs the tool, and builds the result.
 pub fn call(
     engine: &Engine,
     params: Option<&Map<String, Value>>,
     version: &str,
 ) -> Result<Value, RpcError> {
-    call_cancellable(engine, params, version, &Cancel::never())
+    call_cancellable(engine, params, version, &Cancel::never()).map(Answer::into_value)
 }
 
 /// [`call`], stopping early once `cancel` is set (`notifications/cancelled`).
@@ -75,7 +96,7 @@ pub fn call_cancellable(
     params: Option<&Map<String, Value>>,
     version: &str,
     cancel: &Cancel,
-) -> Result<Value, RpcError> {
+) -> Result<Answer, RpcError> {
     let empty = Map::new();
     let params = params.unwrap_or(&empty);
     let name = match params.get("name") {
@@ -109,13 +130,25 @@ pub fn call_cancellable(
             .with_data(json!({"param": "arguments"})));
         }
     };
-    // The envelope is written as text straight from the result (and built as a value only where
-    // the revision has `structuredContent`); nobody reads the answer of a cancelled request, so
-    // it is not written at all then.
+    // The envelope is written as text straight from the result, and so is the whole result
+    // (with the envelope again as `structuredContent` where the revision has it); nobody reads
+    // the answer of a cancelled request, so it is not written at all then.
     let structured = at_least(version, STRUCTURED_SINCE);
     let answer = engine.call_then(tool.name(), &arguments, cancel, |success| {
-        (!cancel.is_cancelled())
-            .then(|| (success.to_text(), structured.then(|| success.to_value())))
+        (!cancel.is_cancelled()).then(|| {
+            let text = success.to_text();
+            let written = Written {
+                content: [TextContent {
+                    kind: "text",
+                    text: &text,
+                }],
+                structured_content: structured.then_some(success),
+                is_error: false,
+            };
+            serde_json::to_string(&written)
+                .map(Answer::Written)
+                .unwrap_or_else(|_| Answer::Value(result_of(text.clone(), None, false)))
+        })
     });
     let cancelled = || RpcError::new(super::protocol::INTERNAL_ERROR, "the request was cancelled");
     if cancel.is_cancelled() {
@@ -123,7 +156,7 @@ pub fn call_cancellable(
     }
     match answer {
         Ok(None) => Err(cancelled()),
-        Ok(Some((text, value))) => Ok(result_of(text, value, false)),
+        Ok(Some(answer)) => Ok(answer),
         Err(error) if error.code == ErrorCode::MissingParam => {
             let param = error.param.clone().unwrap_or_default();
             Err(
@@ -133,7 +166,11 @@ pub fn call_cancellable(
                 })),
             )
         }
-        Err(error) => Ok(result(envelope::error(tool.name(), &error), true, version)),
+        Err(error) => Ok(Answer::Value(result(
+            envelope::error(tool.name(), &error),
+            true,
+            version,
+        ))),
     }
 }
 
@@ -147,6 +184,23 @@ pub fn result(envelope: Value, is_error: bool, version: &str) -> Value {
     let text = serde_json::to_string_pretty(&envelope).unwrap_or_else(|_| envelope.to_string());
     let structured = at_least(version, STRUCTURED_SINCE).then_some(envelope);
     result_of(text, structured, is_error)
+}
+
+/// A successful `CallToolResult` as [`result_of`] builds it, written from the envelope itself.
+#[derive(serde::Serialize)]
+struct Written<'a> {
+    content: [TextContent<'a>; 1],
+    #[serde(rename = "structuredContent", skip_serializing_if = "Option::is_none")]
+    structured_content: Option<&'a envelope::Success<'a>>,
+    #[serde(rename = "isError")]
+    is_error: bool,
+}
+
+#[derive(serde::Serialize)]
+struct TextContent<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    text: &'a str,
 }
 
 /// [`result`] of an envelope already written as text (and as a value where the revision has
@@ -199,6 +253,41 @@ mod tests {
             assert_eq!(tool["annotations"]["readOnlyHint"], false);
         }
         assert_eq!(tools[0]["title"], "Extract function");
+    }
+
+    #[test]
+    fn a_success_written_straight_from_the_envelope_is_the_result_built_as_a_value() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("a.py"),
+            "def f(x):\n    return x\n\n\nprint(f(1), f(2))  # f(3)\ns = 'f(4) \\u00e9 \"q\"'\n",
+        )
+        .unwrap();
+        let engine = engine(dir.path());
+        let arguments = json!({"file_path": "a.py", "function_name": "f", "new_parameters": [{"name": "x"}, {"name": "y", "default": "None"}], "dry_run": true});
+        let envelope = engine
+            .call("refactor_change_signature", &arguments)
+            .unwrap();
+        let envelope_text = serde_json::to_string_pretty(&envelope).unwrap();
+        let request = params(json!({"name": "refactor_change_signature", "arguments": arguments}));
+        for version in ["2025-06-18", "2025-03-26", "2024-11-05"] {
+            let answer = call_cancellable(&engine, Some(&request), version, &Cancel::never());
+            let Ok(Answer::Written(written)) = answer else {
+                panic!("a success is written: {answer:?}");
+            };
+            let structured = at_least(version, STRUCTURED_SINCE).then(|| envelope.clone());
+            let built = result_of(envelope_text.clone(), structured, false);
+            assert_eq!(written, built.to_string(), "{version}");
+            let id = json!(7);
+            assert_eq!(
+                crate::mcp::protocol::written_result_line(&id, &written),
+                crate::mcp::protocol::result_line(&id, built),
+            );
+        }
+        assert!(
+            envelope_text.contains("call_sites_updated"),
+            "{envelope_text}"
+        );
     }
 
     #[test]

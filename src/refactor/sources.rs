@@ -6,6 +6,7 @@
 //! [`MemorySources`], which parses when asked and works on the calling thread.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use tree_sitter::Tree;
 
@@ -194,6 +195,15 @@ pub trait ParsedFiles: Sync {
         make().0
     }
 
+    /// The offsets of the whole-word occurrences of `word` in `file`: a request asks them of
+    /// each file its search found several times (the sites, the planner's filter, the
+    /// cross-checks), and a long-lived front end again at each request, so the shell's store
+    /// keeps them by content (not a fact made: no file is judged for them). Computed here by
+    /// default.
+    fn word_offsets(&self, file: &SourceFile, word: &str) -> Arc<Vec<usize>> {
+        Arc::new(crate::lang::calls::word_matches(&file.text, word))
+    }
+
     /// [`fact`](ParsedFiles::fact) for a value `codec` can write to bytes and read back: the
     /// store may also keep it on disk for the next process (keyed besides by the codec's tag and
     /// the facts' format). By default, `fact`.
@@ -353,6 +363,10 @@ impl ParsedFiles for FullTrees<'_> {
 
     fn outline(&self, lang: Language, file: &SourceFile, tree: &Tree) -> Vec<Symbol> {
         self.0.parsed().outline(lang, file, tree)
+    }
+
+    fn word_offsets(&self, file: &SourceFile, word: &str) -> Arc<Vec<usize>> {
+        self.0.parsed().word_offsets(file, word)
     }
 
     fn run(&self, jobs: Vec<Job<'_>>) {

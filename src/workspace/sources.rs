@@ -6,7 +6,7 @@
 //! and re-parsed incrementally, and the thread pool their work runs on.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use tree_sitter::Tree;
 
@@ -268,6 +268,21 @@ impl DiskSources {
         Ok(each)
     }
 
+    /// [`crate::refactor::sites_of`], each file searched on any core (the same answer, in
+    /// order), its offsets as the store keeps them for its content
+    /// ([`ParsedFiles::word_offsets`]).
+    fn sites_on_every_core(&self, mentioning: Mentioning, word: &str) -> WordSites {
+        use rayon::prelude::*;
+        let Mentioning { files, skipped } = mentioning;
+        let files = (files.into_par_iter())
+            .filter_map(|file| {
+                let offsets = self.word_offsets(&file, word);
+                (!offsets.is_empty()).then(|| (file, offsets.to_vec()))
+            })
+            .collect();
+        WordSites { files, skipped }
+    }
+
     /// [`DiskSources::decoded`] of each of the walk's lists, a file found for several words
     /// decoded (and hashed) once and shared by their lists, which keep their order.
     fn decoded_each(&self, lists: Vec<Vec<walk::FoundFile>>) -> Vec<Mentioning> {
@@ -344,7 +359,7 @@ impl DiskSources {
         cancel: &Cancel,
     ) -> Result<WordSites, SourceError> {
         let mentioning = self.mentioning_as(lang, word, Match::Whole, cancel, None)?;
-        Ok(sites_on_every_core(mentioning, word))
+        Ok(self.sites_on_every_core(mentioning, word))
     }
 
     /// The project's Rust and Python files from the persistent index, as the walk lists them
@@ -404,16 +419,6 @@ fn pause_before_first_search() {
             }
         });
     }
-}
-
-/// [`crate::refactor::sites_of`], each file searched on any core (the same answer, in order).
-fn sites_on_every_core(mentioning: Mentioning, word: &str) -> WordSites {
-    use rayon::prelude::*;
-    let Mentioning { files, skipped } = mentioning;
-    let files = (files.into_par_iter())
-        .filter_map(|file| crate::refactor::sites_in(file, word))
-        .collect();
-    WordSites { files, skipped }
 }
 
 fn cancelled(path: &str, e: crate::cancel::Cancelled) -> SourceError {
@@ -533,6 +538,18 @@ impl ParsedFiles for DiskSources {
                 .clone(),
             None => crate::lang::symbols::outline(lang, tree, &file.text),
         }
+    }
+
+    fn word_offsets(&self, file: &SourceFile, word: &str) -> Arc<Vec<usize>> {
+        let question = format!("word offsets\0{word}");
+        let kept = self.store.fact(&file.path, &file.sha256, &question);
+        if let Some(offsets) = kept.and_then(|fact| fact.downcast::<Vec<usize>>().ok()) {
+            return offsets;
+        }
+        let offsets = Arc::new(crate::lang::calls::word_matches(&file.text, word));
+        let bytes = 64 + offsets.len() * std::mem::size_of::<usize>();
+        (self.store).keep_fact(&file.path, &file.sha256, &question, offsets.clone(), bytes);
+        offsets
     }
 
     fn fact(
@@ -745,7 +762,7 @@ impl Sources for SkipRecorder<'_> {
     /// are those of its substring candidates that hold the word whole).
     fn word_sites(&self, lang: Language, word: &str) -> Result<WordSites, SourceError> {
         let mentioning = self.files_mentioning(lang, word)?;
-        Ok(sites_on_every_core(mentioning, word))
+        Ok(self.inner.sites_on_every_core(mentioning, word))
     }
 
     fn dir_exists(&self, path: &str) -> bool {

@@ -308,7 +308,7 @@ fn search_and_rewrite(
             call_sites::rewrite_file(callee, store, source, tree, &cancel)
         } else if words
             .iter()
-            .all(|word| crate::lang::calls::word_matches(&source.text, word).is_empty())
+            .all(|word| store.word_offsets(source, word).is_empty())
         {
             // The search matches inside longer words too (`dedented`): with no whole word there
             // is nothing to rewrite or report, and no tree to parse.

@@ -62,7 +62,15 @@ fn check_function_in(
     let files: Vec<(String, ResultText<'_>)> = project
         .files_mentioning_after(&function.name)
         .into_iter()
-        .filter(|(_, text)| !crate::lang::calls::word_matches(text, &function.name).is_empty())
+        .filter(|(_, text)| match text {
+            // Asked of the store: the search found the same words in the same files.
+            ResultText::Unchanged(file) => !(project.sources.parsed())
+                .word_offsets(file, &function.name)
+                .is_empty(),
+            ResultText::Changed(_) => {
+                !crate::lang::calls::word_matches(text, &function.name).is_empty()
+            }
+        })
         .collect();
     // What the project holds is asked here: `Project` is for one thread.
     let (sources, lang) = (project.sources, project.lang);

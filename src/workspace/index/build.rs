@@ -195,7 +195,7 @@ pub fn scan_files(root: &Root) -> Scanned {
     // Changed within the racy window before the walk began: not trusted.
     let since = started - crate::workspace::store::RACY_NS;
     if let Some(listing) = Listing::record(path, entries, walked.dirs, since)
-        && kept.as_ref() != Some(&listing)
+        && kept.as_deref() != Some(&listing)
     {
         // Only a help for the next scan: one not kept walks.
         let _ = disk::save_listing(root, &listing);

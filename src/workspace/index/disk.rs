@@ -6,6 +6,8 @@
 
 use std::ffi::OsStr;
 use std::io::Write;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 use super::Index;
 use super::format::{self, FormatError};
@@ -13,6 +15,7 @@ use super::listing::Listing;
 use crate::workspace::Root;
 use crate::workspace::dir::Dir;
 use crate::workspace::journal;
+use crate::workspace::store::Stamp;
 
 const DIR: &str = "index";
 const FILE: &str = "index.bin";
@@ -49,13 +52,32 @@ pub fn save(root: &Root, index: &Index) -> Result<(), String> {
 }
 
 /// The listing of the project's last walk kept beside the index, `None` when there is none or
-/// it cannot be used (the scan then walks).
-pub fn load_listing(root: &Root) -> Option<Listing> {
-    let bytes = index_dir(root)
+/// it cannot be used (the scan then walks). The last one read is kept by the root and the stamp
+/// of its file, and not read again while that stands: a long-lived session scans before each
+/// request, and reading and checking the listing again took longer than its files' stats.
+pub fn load_listing(root: &Root) -> Option<Arc<Listing>> {
+    use std::io::Read;
+    static LAST: Mutex<Option<(PathBuf, Stamp, Arc<Listing>)>> = Mutex::new(None);
+    let mut file = index_dir(root)
         .ok()??
-        .read_file(OsStr::new(LISTING))
+        .open_file(OsStr::new(LISTING))
         .ok()??;
-    Listing::decode(&bytes)
+    let stamp = Stamp::of(&file.metadata().ok()?);
+    // A racy stamp may be the same for two listings written within one tick: read it again.
+    let trusted = !stamp.is_racy(crate::workspace::store::now_ns());
+    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+    if trusted
+        && let Some((at, kept, listing)) = last.as_ref()
+        && at == root.path()
+        && *kept == stamp
+    {
+        return Some(Arc::clone(listing));
+    }
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).ok()?;
+    let listing = Arc::new(Listing::decode(&bytes)?);
+    *last = trusted.then(|| (root.path().to_path_buf(), stamp, Arc::clone(&listing)));
+    Some(listing)
 }
 
 /// Keeps `listing` beside the index, when the project has one (`.candor/index/`).

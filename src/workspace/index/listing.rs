@@ -112,6 +112,9 @@ pub struct Listing {
     dirs: Vec<(String, DirStamp)>,
     /// Each path that decides what the walk skips, with what stood there.
     probes: Vec<(PathBuf, Probe)>,
+    /// `entries` cut into the runs [`Listing::check`] states together ([`runs_by_directory`]):
+    /// worked out once per listing, which a long-lived session checks at every request.
+    runs: Vec<std::ops::Range<usize>>,
 }
 
 /// What a scan stats for a listed file: what the walk's own `symlink_metadata` sees.
@@ -123,6 +126,22 @@ pub struct Stated {
 }
 
 impl Listing {
+    fn new(
+        root: PathBuf,
+        entries: Vec<Listed>,
+        dirs: Vec<(String, DirStamp)>,
+        probes: Vec<(PathBuf, Probe)>,
+    ) -> Listing {
+        let runs = runs_by_directory(&entries);
+        Listing {
+            root,
+            entries,
+            dirs,
+            probes,
+            runs,
+        }
+    }
+
     /// The listing of a walk of `root` that listed `entries` and entered `dirs` (with the stamp
     /// each had when the walk entered it), with the rules read now. `None` when it cannot be
     /// trusted: a directory or ignore file changed at or after `since_ns` (the walk's start
@@ -177,12 +196,7 @@ impl Listing {
         {
             return None;
         }
-        let listing = Listing {
-            root: root.to_path_buf(),
-            entries,
-            dirs,
-            probes,
-        };
+        let listing = Listing::new(root.to_path_buf(), entries, dirs, probes);
         listing.well_formed().then_some(listing)
     }
 
@@ -204,8 +218,7 @@ impl Listing {
                     && (self.probes.iter())
                         .all(|(path, probe)| Probe::observe(path) == Some(*probe))
             });
-            let runs = runs_by_directory(&self.entries);
-            let stated = map_on_cores(&runs, |run| stat_run(root, &self.entries[run.clone()]));
+            let stated = map_on_cores(&self.runs, |run| stat_run(root, &self.entries[run.clone()]));
             (unchanged.join().unwrap_or(false), stated)
         });
         if !unchanged {
@@ -319,12 +332,7 @@ impl Listing {
                 Some((at, probe))
             })
             .collect::<Option<Vec<_>>>()?;
-        let listing = Listing {
-            root,
-            entries,
-            dirs,
-            probes,
-        };
+        let listing = Listing::new(root, entries, dirs, probes);
         (r.is_at_end() && listing.well_formed()).then_some(listing)
     }
 }
@@ -421,11 +429,11 @@ mod tests {
     }
 
     fn sample() -> Listing {
-        Listing {
-            root: PathBuf::from("/p"),
-            entries: vec![listed("a.py"), listed("pkg/b.py")],
-            dirs: vec![(String::new(), stamp(1)), ("pkg".to_string(), stamp(2))],
-            probes: vec![
+        Listing::new(
+            PathBuf::from("/p"),
+            vec![listed("a.py"), listed("pkg/b.py")],
+            vec![(String::new(), stamp(1)), ("pkg".to_string(), stamp(2))],
+            vec![
                 (PathBuf::from("/p/.gitignore"), Probe::Absent),
                 (
                     PathBuf::from("/p/.ignore"),
@@ -437,7 +445,7 @@ mod tests {
                 ),
                 (PathBuf::from("/p/.git"), Probe::Dir),
             ],
-        }
+        )
     }
 
     #[test]

@@ -302,10 +302,17 @@ fn learn_reexports(path: &str, imports: &TopImports, reach: &mut Reach) -> Vec<S
     use crate::lang::python::modules::import_names_module;
     let here = module_parts(path);
     let mut words = Vec::new();
+    // Every name some module exports: most names a file imports are none of them, and are
+    // passed over without asking each module.
+    let mut exported: std::collections::HashSet<String> =
+        reach.exports.values().flatten().cloned().collect();
     for import in &imports.0 {
         let module = import.module.as_str();
         let mut gained: Vec<String> = Vec::new();
         for (original, alias) in &import.names {
+            if !exported.contains(original) {
+                continue;
+            }
             let exports = |(parts, names): (&Vec<String>, &BTreeSet<String>)| {
                 names.contains(original) && import_names_module(module, path, parts)
             };
@@ -327,6 +334,7 @@ fn learn_reexports(path: &str, imports: &TopImports, reach: &mut Reach) -> Vec<S
                 .or_default()
                 .insert(name.clone())
             {
+                exported.insert(name.clone());
                 words.push(name);
             }
         }
