@@ -9,6 +9,7 @@ mod indexed;
 pub mod journal;
 pub mod journal_key;
 pub mod mapped;
+mod recorder;
 mod replace;
 mod root;
 pub mod search;
@@ -19,5 +20,6 @@ pub mod undo;
 pub mod walk;
 pub mod write;
 
+pub use recorder::SkipRecorder;
 pub use root::{Resolved, Root};
-pub use sources::{DiskSources, Limits, SkipRecorder};
+pub use sources::{DiskSources, Limits};

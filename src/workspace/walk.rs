@@ -246,18 +246,9 @@ pub fn read_limited(path: &Path, max_bytes: u64) -> Result<Vec<u8>, String> {
 
 /// [`read_limited`] into `buffer` (cleared first, its memory kept from one file to the next).
 pub fn read_limited_into(path: &Path, max_bytes: u64, buffer: &mut Vec<u8>) -> Result<(), String> {
-    use std::io::Read;
     buffer.clear();
     let (file, len) = open_limited(path, max_bytes)?;
-    buffer.reserve(len as usize);
-    (&file)
-        .take(max_bytes.saturating_add(1))
-        .read_to_end(buffer)
-        .map_err(unreadable)?;
-    if buffer.len() as u64 > max_bytes {
-        return Err(too_large(buffer.len() as u64, max_bytes));
-    }
-    Ok(())
+    read_capped_into(&file, len, max_bytes, buffer)
 }
 
 /// [`read_limited`], with the file's stamp as it is once read (`fstat` of the handle read, after
@@ -274,20 +265,32 @@ pub fn read_limited_stamped(
 /// The rest of `file`, whose size was seen as `len`, refused past `max_bytes`: the limit holds
 /// for what is read, not only for the size seen before (the file may grow).
 pub(crate) fn read_capped(
-    mut file: &std::fs::File,
+    file: &std::fs::File,
     len: u64,
     max_bytes: u64,
 ) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    read_capped_into(file, len, max_bytes, &mut bytes)?;
+    Ok(bytes)
+}
+
+/// [`read_capped`] into `buffer` (empty, or cleared by the caller).
+fn read_capped_into(
+    mut file: &std::fs::File,
+    len: u64,
+    max_bytes: u64,
+    buffer: &mut Vec<u8>,
+) -> Result<(), String> {
     use std::io::Read;
-    let mut bytes = Vec::with_capacity(len as usize);
+    buffer.reserve(len as usize);
     (&mut file)
         .take(max_bytes.saturating_add(1))
-        .read_to_end(&mut bytes)
+        .read_to_end(buffer)
         .map_err(unreadable)?;
-    if bytes.len() as u64 > max_bytes {
-        return Err(too_large(bytes.len() as u64, max_bytes));
+    if buffer.len() as u64 > max_bytes {
+        return Err(too_large(buffer.len() as u64, max_bytes));
     }
-    Ok(bytes)
+    Ok(())
 }
 
 /// [`read_limited_stamped`] into a shared buffer of the size the file had when opened, which a
