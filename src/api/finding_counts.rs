@@ -91,69 +91,122 @@ pub fn count(findings: &[Finding]) -> FindingCounts {
 /// The message without the places it names: `at path:line` and `path:line` go, with the
 /// punctuation that followed them kept.
 pub fn finding_kind(message: &str) -> String {
-    let mut words: Vec<String> = Vec::new();
+    // A place has a `:`: a message without one keeps every word.
+    let mut kind = match message.contains(':') {
+        true => without_places(message),
+        false => message.to_string(),
+    };
+    for (spaced, tight) in [(" ;", ";"), (" ,", ",")] {
+        if kind.contains(spaced) {
+            kind = kind.replace(spaced, tight);
+        }
+    }
+    match kind.trim() {
+        trimmed if trimmed.len() == kind.len() => kind,
+        trimmed => trimmed.to_string(),
+    }
+}
+
+/// The message's words, those that name a place left out (with an `at` or `in` before them),
+/// the punctuation after them kept.
+fn without_places(message: &str) -> String {
+    let mut words = Words::with_capacity(message.len());
     for word in message.split(' ') {
         let bare = word.trim_end_matches([';', ',', ':', ')', '.']);
         if is_place(bare) {
             let tail = &word[bare.len()..];
-            if words.last().is_some_and(|w| w == "at" || w == "in") {
+            if matches!(words.last(), Some("at" | "in")) {
                 words.pop();
             }
-            match words.last_mut() {
-                Some(last) => last.push_str(tail),
-                None => words.push(tail.to_string()),
-            }
+            words.extend_last(tail);
         } else {
-            words.push(word.to_string());
+            words.push(word);
         }
     }
-    words
-        .join(" ")
-        .replace(" ;", ";")
-        .replace(" ,", ",")
-        .trim()
-        .to_string()
+    words.joined
 }
 
 /// A message without the lines it names (`at line 6`, `line 6`, `(lines 1-3)`), with the
 /// punctuation that followed them kept: the words are the kind's, the numbers the finding's.
 fn without_lines(message: &str) -> String {
-    let words: Vec<&str> = message.split(' ').collect();
-    let mut kept: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        let number = words.get(i + 1).map(|n| {
+    // Every word that names lines holds `line`.
+    if !message.contains("line") {
+        return message.to_string();
+    }
+    let mut words = Words::with_capacity(message.len());
+    let mut rest = message.split(' ').peekable();
+    while let Some(word) = rest.next() {
+        let number = rest.peek().map(|n| {
             let bare = n.trim_end_matches([';', ',', ':', ')', '.']);
             (bare, &n[bare.len()..])
         });
         match number {
             Some((bare, tail))
-                if matches!(words[i], "line" | "lines" | "(line" | "(lines")
+                if matches!(word, "line" | "lines" | "(line" | "(lines")
                     && !bare.is_empty()
                     && bare.bytes().all(|b| b.is_ascii_digit() || b == b'-') =>
             {
                 // `(line 6)` goes whole, parentheses and all.
-                let tail = match words[i].starts_with('(') {
+                let tail = match word.starts_with('(') {
                     true => tail.strip_prefix(')').unwrap_or(tail),
                     false => tail,
                 };
-                if kept.last().is_some_and(|w| w == "at") {
-                    kept.pop();
+                if words.last() == Some("at") {
+                    words.pop();
                 }
-                match kept.last_mut() {
-                    Some(last) => last.push_str(tail),
-                    None if !tail.is_empty() => kept.push(tail.to_string()),
-                    None => {}
+                if words.last().is_some() || !tail.is_empty() {
+                    words.extend_last(tail);
                 }
-                i += 2;
+                rest.next();
             }
-            _ => {
-                kept.push(words[i].to_string());
-                i += 1;
-            }
+            _ => words.push(word),
         }
     }
-    kept.join(" ")
+    words.joined
+}
+
+/// Words joined by single spaces as they are kept, in one string: the last can be dropped or
+/// added to. What `Vec<String>` and `join(" ")` would give, without a string per word.
+struct Words {
+    joined: String,
+    /// Where each word starts in `joined`.
+    starts: Vec<usize>,
+}
+
+impl Words {
+    fn with_capacity(bytes: usize) -> Words {
+        Words {
+            joined: String::with_capacity(bytes),
+            starts: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, word: &str) {
+        if !self.starts.is_empty() {
+            self.joined.push(' ');
+        }
+        self.starts.push(self.joined.len());
+        self.joined.push_str(word);
+    }
+
+    fn last(&self) -> Option<&str> {
+        self.starts.last().map(|&start| &self.joined[start..])
+    }
+
+    fn pop(&mut self) {
+        if let Some(start) = self.starts.pop() {
+            // The space before it goes with it.
+            self.joined.truncate(start.saturating_sub(1));
+        }
+    }
+
+    /// Adds `tail` to the last word, or makes it the first.
+    fn extend_last(&mut self, tail: &str) {
+        match self.starts.is_empty() {
+            true => self.push(tail),
+            false => self.joined.push_str(tail),
+        }
+    }
 }
 
 /// `src/a.py:12`, `a.rs:3`.
@@ -171,6 +224,110 @@ fn is_place(word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // The kinds as first written, a string per word: what the one-string version must give.
+    /// The message without the places it names: `at path:line` and `path:line` go, with the
+    /// punctuation that followed them kept.
+    fn plain_finding_kind(message: &str) -> String {
+        let mut words: Vec<String> = Vec::new();
+        for word in message.split(' ') {
+            let bare = word.trim_end_matches([';', ',', ':', ')', '.']);
+            if is_place(bare) {
+                let tail = &word[bare.len()..];
+                if words.last().is_some_and(|w| w == "at" || w == "in") {
+                    words.pop();
+                }
+                match words.last_mut() {
+                    Some(last) => last.push_str(tail),
+                    None => words.push(tail.to_string()),
+                }
+            } else {
+                words.push(word.to_string());
+            }
+        }
+        words
+            .join(" ")
+            .replace(" ;", ";")
+            .replace(" ,", ",")
+            .trim()
+            .to_string()
+    }
+
+    /// A message without the lines it names (`at line 6`, `line 6`, `(lines 1-3)`), with the
+    /// punctuation that followed them kept: the words are the kind's, the numbers the finding's.
+    fn plain_without_lines(message: &str) -> String {
+        let words: Vec<&str> = message.split(' ').collect();
+        let mut kept: Vec<String> = Vec::new();
+        let mut i = 0;
+        while i < words.len() {
+            let number = words.get(i + 1).map(|n| {
+                let bare = n.trim_end_matches([';', ',', ':', ')', '.']);
+                (bare, &n[bare.len()..])
+            });
+            match number {
+                Some((bare, tail))
+                    if matches!(words[i], "line" | "lines" | "(line" | "(lines")
+                        && !bare.is_empty()
+                        && bare.bytes().all(|b| b.is_ascii_digit() || b == b'-') =>
+                {
+                    // `(line 6)` goes whole, parentheses and all.
+                    let tail = match words[i].starts_with('(') {
+                        true => tail.strip_prefix(')').unwrap_or(tail),
+                        false => tail,
+                    };
+                    if kept.last().is_some_and(|w| w == "at") {
+                        kept.pop();
+                    }
+                    match kept.last_mut() {
+                        Some(last) => last.push_str(tail),
+                        None if !tail.is_empty() => kept.push(tail.to_string()),
+                        None => {}
+                    }
+                    i += 2;
+                }
+                _ => {
+                    kept.push(words[i].to_string());
+                    i += 1;
+                }
+            }
+        }
+        kept.join(" ")
+    }
+
+    #[test]
+    fn kinds_are_what_a_string_per_word_gives() {
+        // `|`-separated, the empty word among them.
+        let words: Vec<&str> = concat!(
+            "at|in|line|lines|(line|(lines|6|1-3|6)|6);|a.py:12|src/a.py:12;|a.py:12,|x:1|",
+            "`a.py:3`||;|,|word|calls|(see|a.rs:3.|a.rs:3):|-|1-|line:|at,|12|é.py:4|in;"
+        )
+        .split('|')
+        .collect();
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |below: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % below
+        };
+        for _ in 0..20_000 {
+            let len = next(9);
+            let message: Vec<&str> = (0..len).map(|_| words[next(words.len())]).collect();
+            let message = message.join(" ");
+            assert_eq!(
+                finding_kind(&message),
+                plain_finding_kind(&message),
+                "{message:?}"
+            );
+            assert_eq!(
+                without_lines(&message),
+                plain_without_lines(&message),
+                "{message:?}"
+            );
+            let kind = finding_kind(&message);
+            assert_eq!(without_lines(&kind), plain_without_lines(&kind), "{kind:?}");
+        }
+    }
 
     #[test]
     fn kinds_leave_out_the_places() {

@@ -304,7 +304,8 @@ pub enum Found {
 #[derive(Debug)]
 pub struct Read {
     pub bytes: std::sync::Arc<[u8]>,
-    /// Its stamp seen just before the read, when it is a regular file.
+    /// Its stamp seen before the read (by the request's scan, or a `stat` just before), when it
+    /// is a regular file.
     pub stamp: Option<Stamp>,
     /// The sha256 the index holds for them, when the file had the index's trusted stamp once
     /// read (then they are the bytes the index hashed).
@@ -340,7 +341,8 @@ impl Read {
 /// with the walk's limits and kept when its bytes contain the word; each link looked through as
 /// the walk does. A candidate whose stamp (size, mtime, inode) is the one `store` kept its
 /// decoded file with is not read or hashed again (the store only keeps a stamp that was not
-/// racy when read). Sorted by path.
+/// racy when read), nor searched when that content is the one the index holds the word for.
+/// The stamp of a file the index trusts is the one the request's refresh saw. Sorted by path.
 pub fn containing(
     root: &Root,
     candidates: &Candidates,
@@ -368,24 +370,35 @@ pub fn containing(
             if !Language::from_path(path).is_some_and(|l| l == lang) {
                 return Vec::new();
             }
-            let stamp = std::fs::symlink_metadata(&absolute)
-                .ok()
-                .filter(|meta| meta.is_file() && meta.len() <= max_bytes)
-                .map(|meta| Stamp::of(&meta));
+            // The index was brought up to date for this request: a file it sees into has the
+            // stamp the request's scan found, as a `stat` now would say.
+            let known = candidates.known.get(at).copied().flatten();
+            let stamp = match known {
+                Some((trusted, _)) => Some(trusted),
+                None => std::fs::symlink_metadata(&absolute)
+                    .ok()
+                    .filter(|meta| meta.is_file() && meta.len() <= max_bytes)
+                    .map(|meta| Stamp::of(&meta)),
+            };
             if let Some(file) = stamp.and_then(|stamp| store.read(path, stamp)) {
-                // The BOM is no part of the text, and no word holds U+FEFF.
-                return match finder.find(file.text.as_bytes()) {
-                    None => Vec::new(),
-                    Some(_) => vec![(absolute, Ok(Found::Kept(file)))],
+                // The index holds the word for this very content (its runs are slices of the
+                // text): nothing to look for. Else the BOM is no part of the text, and no word
+                // holds U+FEFF.
+                let indexed = known.is_some_and(|(_, sha256)| is_sha256_of(&file, &sha256));
+                return match indexed || finder.find(file.text.as_bytes()).is_some() {
+                    false => Vec::new(),
+                    true => vec![(absolute, Ok(Found::Kept(file)))],
                 };
             }
             match walk::read_shared_stamped(&absolute, max_bytes) {
-                Ok((bytes, _)) if finder.find(&bytes).is_none() => Vec::new(),
                 Ok((bytes, after)) => {
-                    let known = candidates.known.get(at).copied().flatten();
                     let sha256 = known
                         .filter(|(trusted, _)| after == Some(*trusted))
                         .map(|(_, sha256)| sha256);
+                    // The bytes the index holds the word for need no search.
+                    if sha256.is_none() && finder.find(&bytes).is_none() {
+                        return Vec::new();
+                    }
                     let read = Read {
                         bytes,
                         stamp,
@@ -401,6 +414,12 @@ pub fn containing(
     found
 }
 
+/// Whether `sha256` is the digest of the file's content (its hex, decoded).
+fn is_sha256_of(file: &SourceFile, sha256: &[u8; 32]) -> bool {
+    let mut kept = [0u8; 32];
+    hex::decode_to_slice(&file.sha256, &mut kept).is_ok_and(|()| kept == *sha256)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -414,6 +433,41 @@ mod tests {
     fn sha(text: &str) -> [u8; 32] {
         let hex = crate::edit::sha256_hex(text.as_bytes());
         hex::decode(hex).unwrap().try_into().unwrap()
+    }
+
+    /// The candidates for `helper` of an index built and saved for the project now.
+    fn candidates_for_helper(root: &Root) -> Candidates {
+        let mut built = Index::empty(1000);
+        index::refresh(&mut built, root, None);
+        index::save(root, &built).unwrap();
+        (Indexed::default())
+            .candidates(
+                root,
+                1000,
+                &[Language::Python],
+                "helper",
+                Match::Whole,
+                None,
+            )
+            .expect("the index answers")
+    }
+
+    /// [`containing`] `helper` among `candidates`.
+    fn containing_helper(
+        root: &Root,
+        candidates: &Candidates,
+        store: &Store,
+    ) -> Vec<(PathBuf, Result<Found, String>)> {
+        let never = Cancel::never();
+        containing(
+            root,
+            candidates,
+            Language::Python,
+            "helper",
+            1000,
+            store,
+            &never,
+        )
     }
 
     #[test]
@@ -466,29 +520,12 @@ mod tests {
         age(&dir.path().join("a.py"), 60);
         age(&dir.path().join("b.py"), 60);
         let root = Root::new(dir.path()).unwrap();
-        let mut built = Index::empty(1000);
-        index::refresh(&mut built, &root, None);
-        index::save(&root, &built).unwrap();
-
-        let indexed = Indexed::default();
-        let langs = [Language::Python];
-        let candidates = indexed
-            .candidates(&root, 1000, &langs, "helper", index::Match::Whole, None)
-            .expect("the index answers");
+        let candidates = candidates_for_helper(&root);
         // b.py changes after the question's refresh, before it is read (same size, another
         // mtime): its bytes are not the ones the index hashed.
         std::fs::write(dir.path().join("b.py"), "helper(4)\n").unwrap();
         age(&dir.path().join("b.py"), 30);
-        let store = Store::new(1 << 20);
-        let found = containing(
-            &root,
-            &candidates,
-            Language::Python,
-            "helper",
-            1000,
-            &store,
-            &Cancel::never(),
-        );
+        let found = containing_helper(&root, &candidates, &Store::new(1 << 20));
         let taken: Vec<(String, Option<[u8; 32]>)> = found
             .into_iter()
             .map(|(path, found)| {
@@ -505,5 +542,31 @@ mod tests {
             ("c.py".to_string(), None),
         ];
         assert_eq!(taken, expected);
+    }
+
+    #[test]
+    fn a_kept_file_is_taken_on_the_index_word_only_when_it_is_the_content_the_index_saw() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.py"), "helper(1)\n").unwrap();
+        age(&dir.path().join("a.py"), 60);
+        let root = Root::new(dir.path()).unwrap();
+        let candidates = candidates_for_helper(&root);
+        let (stamp, _) = candidates.known[0].expect("a trusted stamp");
+        let found = |kept: &str| {
+            let store = Store::new(1 << 20);
+            store.put_read(stamp, &SourceFile::from_text("a.py", kept));
+            let found = containing_helper(&root, &candidates, &store);
+            let texts: Vec<String> = (found.into_iter())
+                .map(|(_, found)| match found {
+                    Ok(Found::Kept(file)) => file.text.to_string(),
+                    other => panic!("{other:?}"),
+                })
+                .collect();
+            texts
+        };
+        // The content the index saw: taken as it is kept.
+        assert_eq!(found("helper(1)\n"), ["helper(1)\n"]);
+        // Another content kept with that stamp: searched, and it does not hold the word.
+        assert!(found("other(1)\n").is_empty());
     }
 }

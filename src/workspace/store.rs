@@ -123,6 +123,78 @@ enum Kind {
     Fact(String),
 }
 
+impl Kind {
+    fn as_ref(&self) -> KindRef<'_> {
+        match self {
+            Kind::Full => KindRef::Full,
+            Kind::Partial(words) => KindRef::Partial(words),
+            Kind::Read => KindRef::Read,
+            Kind::Fact(question) => KindRef::Fact(question),
+        }
+    }
+}
+
+/// A [`Kind`] as asked, borrowing the words or the question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum KindRef<'a> {
+    Full,
+    Partial(&'a str),
+    Read,
+    Fact(&'a str),
+}
+
+/// An entry's key: the file's path and which of its things.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Key {
+    path: String,
+    kind: Kind,
+}
+
+/// A key by its parts: an entry is looked up with borrowed ones, not a copy of its path and
+/// question (hundreds of lookups a request).
+trait AsKey {
+    fn parts(&self) -> (&str, KindRef<'_>);
+}
+
+impl AsKey for Key {
+    fn parts(&self) -> (&str, KindRef<'_>) {
+        (&self.path, self.kind.as_ref())
+    }
+}
+
+impl AsKey for (&str, KindRef<'_>) {
+    fn parts(&self) -> (&str, KindRef<'_>) {
+        (self.0, self.1)
+    }
+}
+
+// A key hashes and compares by its parts, kept or asked alike (what `Borrow` requires).
+impl std::hash::Hash for Key {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.parts().hash(state)
+    }
+}
+
+impl std::hash::Hash for dyn AsKey + '_ {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.parts().hash(state)
+    }
+}
+
+impl PartialEq for dyn AsKey + '_ {
+    fn eq(&self, other: &Self) -> bool {
+        self.parts() == other.parts()
+    }
+}
+
+impl Eq for dyn AsKey + '_ {}
+
+impl<'a> std::borrow::Borrow<dyn AsKey + 'a> for Key {
+    fn borrow(&self) -> &(dyn AsKey + 'a) {
+        self
+    }
+}
+
 /// A fact kept for a file's content: any value its maker knows the type of.
 pub type Fact = Arc<dyn Any + Send + Sync>;
 
@@ -154,7 +226,7 @@ struct Entry {
 
 #[derive(Debug, Default)]
 struct Inner {
-    entries: HashMap<(String, Kind), Entry>,
+    entries: HashMap<Key, Entry>,
     bytes: usize,
     tick: u64,
 }
@@ -208,11 +280,23 @@ impl Store {
         found
     }
 
-    fn get(&self, path: &str, kind: Kind, sha256: Option<&str>) -> Option<(String, HeldRef)> {
+    fn get(&self, path: &str, kind: KindRef<'_>, sha256: Option<&str>) -> Option<HeldRef> {
+        self.get_with(path, kind, sha256, |_| ())
+            .map(|(held, ())| held)
+    }
+
+    /// [`Store::get`], with what `also` takes of the entry.
+    fn get_with<R>(
+        &self,
+        path: &str,
+        kind: KindRef<'_>,
+        sha256: Option<&str>,
+        also: impl FnOnce(&Entry) -> R,
+    ) -> Option<(HeldRef, R)> {
         let mut inner = self.lock();
         inner.tick += 1;
         let tick = inner.tick;
-        let entry = inner.entries.get_mut(&(path.to_string(), kind))?;
+        let entry = inner.entries.get_mut(&(path, kind) as &dyn AsKey)?;
         if sha256.is_some_and(|sha| sha != entry.sha256) {
             return None;
         }
@@ -223,7 +307,7 @@ impl Store {
             Held::Read(stamp, file) => HeldRef::Read(*stamp, file.clone()),
             Held::Fact(fact, _) => HeldRef::Fact(fact.clone()),
         };
-        Some((entry.sha256.clone(), held))
+        Some((held, also(entry)))
     }
 
     fn put(&self, path: &str, kind: Kind, sha256: &str, held: Held) {
@@ -242,7 +326,11 @@ impl Store {
             bytes,
             used: inner.tick,
         };
-        if let Some(old) = inner.entries.insert((path.to_string(), kind), entry) {
+        let key = Key {
+            path: path.to_string(),
+            kind,
+        };
+        if let Some(old) = inner.entries.insert(key, entry) {
             inner.bytes -= old.bytes;
         }
         inner.bytes += bytes;
@@ -251,8 +339,8 @@ impl Store {
 
     /// The full tree of `path` with this content.
     pub fn full(&self, path: &str, sha256: &str) -> Option<FullTree> {
-        let found = match self.get(path, Kind::Full, Some(sha256)) {
-            Some((_, HeldRef::Full(full))) => Some(full),
+        let found = match self.get(path, KindRef::Full, Some(sha256)) {
+            Some(HeldRef::Full(full)) => Some(full),
             _ => None,
         };
         self.counted(found)
@@ -261,8 +349,8 @@ impl Store {
     /// The full tree of `path` kept for any content, with that content's hash (the base of an
     /// incremental parse); not counted as a hit or miss.
     pub fn any_full(&self, path: &str) -> Option<(String, FullTree)> {
-        match self.get(path, Kind::Full, None) {
-            Some((sha, HeldRef::Full(full))) => Some((sha, full)),
+        match self.get_with(path, KindRef::Full, None, |e| e.sha256.clone()) {
+            Some((HeldRef::Full(full), sha)) => Some((sha, full)),
             _ => None,
         }
     }
@@ -288,9 +376,10 @@ impl Store {
     /// answers the same questions about them: a search for `dedent` reuses the tree the
     /// references engine parsed around `dedent`, `textwrap` and `import`).
     pub fn partial(&self, file: &SourceFile, words: &[&str]) -> Option<Tree> {
-        let kind = Kind::Partial(words.join(" "));
+        let words_joined = words.join(" ");
+        let kind = KindRef::Partial(&words_joined);
         let found = match self.get(&file.path, kind, Some(&file.sha256)) {
-            Some((_, HeldRef::Partial(tree))) => Some(tree),
+            Some(HeldRef::Partial(tree)) => Some(tree),
             _ => self.partial_around_more(file, words),
         };
         self.counted(found)
@@ -298,9 +387,10 @@ impl Store {
 
     /// The partial tree of `file` kept for exactly `words`.
     pub fn partial_exactly(&self, file: &SourceFile, words: &[&str]) -> Option<Tree> {
-        let kind = Kind::Partial(words.join(" "));
+        let words_joined = words.join(" ");
+        let kind = KindRef::Partial(&words_joined);
         let found = match self.get(&file.path, kind, Some(&file.sha256)) {
-            Some((_, HeldRef::Partial(tree))) => Some(tree),
+            Some(HeldRef::Partial(tree)) => Some(tree),
             _ => None,
         };
         self.counted(found)
@@ -315,8 +405,8 @@ impl Store {
         let entry = inner
             .entries
             .iter_mut()
-            .filter(|((path, _), entry)| *path == file.path && entry.sha256 == file.sha256)
-            .filter_map(|((_, kind), entry)| match kind {
+            .filter(|(key, entry)| key.path == file.path && entry.sha256 == file.sha256)
+            .filter_map(|(key, entry)| match &key.kind {
                 Kind::Partial(kept) => {
                     let kept: Vec<&str> = kept.split(' ').collect();
                     words
@@ -343,9 +433,8 @@ impl Store {
     /// The fact of `path` with this content that answers `question`, if one is kept. The
     /// question must name everything else the answer depends on.
     pub fn fact(&self, path: &str, sha256: &str, question: &str) -> Option<Fact> {
-        let kind = Kind::Fact(question.to_string());
-        let found = match self.get(path, kind, Some(sha256)) {
-            Some((_, HeldRef::Fact(fact))) => Some(fact),
+        let found = match self.get(path, KindRef::Fact(question), Some(sha256)) {
+            Some(HeldRef::Fact(fact)) => Some(fact),
             _ => None,
         };
         if found.is_some() {
@@ -371,8 +460,8 @@ impl Store {
 
     /// The decoded file at `path` if it was read with this stamp.
     pub fn read(&self, path: &str, stamp: Stamp) -> Option<SourceFile> {
-        let found = match self.get(path, Kind::Read, None) {
-            Some((_, HeldRef::Read(kept, file))) if kept == stamp => Some(file),
+        let found = match self.get(path, KindRef::Read, None) {
+            Some(HeldRef::Read(kept, file)) if kept == stamp => Some(file),
             _ => None,
         };
         self.counted(found)
@@ -386,7 +475,7 @@ impl Store {
     /// Forgets the decoded file at `path` (it changed and its stamp is not trusted).
     pub fn forget_read(&self, path: &str) {
         let mut inner = self.lock();
-        if let Some(old) = inner.entries.remove(&(path.to_string(), Kind::Read)) {
+        if let Some(old) = inner.entries.remove(&(path, KindRef::Read) as &dyn AsKey) {
             inner.bytes -= old.bytes;
         }
     }

@@ -462,6 +462,11 @@ impl LspPool {
         server_override: &ServerOverride,
         f: impl FnOnce(&mut session::Session) -> R,
     ) -> Option<Result<R, String>> {
+        // No server of the language started: nothing to find (and no `PATH` to search for one).
+        let any_started = self.slots.lock().ok()?.keys().any(|key| key.lang == lang);
+        if !any_started {
+            return None;
+        }
         let command =
             servers::resolve_command(lang, root.path(), &self.settings, server_override).ok()?;
         let workspace = servers::workspace_root(lang, root, file).ok()?;

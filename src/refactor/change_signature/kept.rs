@@ -39,12 +39,13 @@ fn verdicts_digest(callee: &Callee<'_>, path: &str) -> String {
     };
     // This file's entries only (a range of the sorted sets: not a walk of every file's).
     let this_file = (path.to_string(), 0)..=(path.to_string(), usize::MAX);
+    use std::fmt::Write;
     let mut described = String::new();
     for (_, at) in engine.certain.range(this_file.clone()) {
-        described.push_str(&format!("c{at};"));
+        let _ = write!(described, "c{at};");
     }
     for ((_, at), why) in engine.possible.range(this_file) {
-        described.push_str(&format!("p{at}:{why};"));
+        let _ = write!(described, "p{at}:{why};");
     }
     sha256_hex(described.as_bytes())
 }

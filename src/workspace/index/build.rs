@@ -40,7 +40,6 @@ impl Refreshed {
 /// A file the walk found.
 struct Seen {
     relative: String,
-    absolute: PathBuf,
     stamp: Option<Stamp>,
     link: bool,
 }
@@ -99,7 +98,6 @@ fn scan(root: &Path) -> Walked {
                 let seen = Seen {
                     relative,
                     stamp: entry.metadata().ok().map(|m| Stamp::of(&m)),
-                    absolute: entry.into_path(),
                     link,
                 };
                 found
@@ -163,11 +161,15 @@ pub fn refresh(
 
 /// What the walk found under a root, with each file's stamp: [`refresh_from`]'s input, so the
 /// scan can run while the index is read.
-pub struct Scanned(Vec<Seen>);
+pub struct Scanned {
+    /// The root the files are under.
+    root: PathBuf,
+    seen: Vec<Seen>,
+}
 
 impl std::fmt::Debug for Scanned {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Scanned({} files)", self.0.len())
+        write!(f, "Scanned({} files)", self.seen.len())
     }
 }
 
@@ -182,12 +184,14 @@ pub fn scan_files(root: &Root) -> Scanned {
             .into_iter()
             .map(|s| Seen {
                 relative: s.relative,
-                absolute: s.absolute,
                 stamp: Some(s.stamp),
                 link: s.link,
             })
             .collect();
-        return Scanned(seen);
+        return Scanned {
+            root: path.to_path_buf(),
+            seen,
+        };
     }
     let started = crate::workspace::store::now_ns();
     let walked = scan(path);
@@ -200,7 +204,13 @@ pub fn scan_files(root: &Root) -> Scanned {
         // Only a help for the next scan: one not kept walks.
         let _ = disk::save_listing(root, &listing);
     }
-    Scanned(walked.seen)
+    // In the index's order, as a listing's are: an unchanged project is then seen at a glance.
+    let mut seen = walked.seen;
+    seen.sort_unstable_by(|a, b| a.relative.cmp(&b.relative));
+    Scanned {
+        root: path.to_path_buf(),
+        seen,
+    }
 }
 
 /// [`refresh`] from a scan already made.
@@ -209,19 +219,24 @@ pub fn refresh_from(
     scanned: Scanned,
     progress: Option<&(dyn Fn(usize, usize) + Sync)>,
 ) -> Refreshed {
-    let seen = scanned.0;
+    let Scanned { root, seen } = scanned;
     let mut refreshed = Refreshed {
         files: seen.len(),
         ..Refreshed::default()
     };
+    if stands_as_indexed(index, &seen) {
+        return refreshed;
+    }
     let listed: std::collections::HashSet<&str> =
         seen.iter().map(|s| s.relative.as_str()).collect();
     refreshed.removed = index.keep_only(&listed);
     let stale: Vec<&Seen> = seen
         .iter()
-        .filter(|s| match (index.files.get(&s.relative), s.stamp) {
-            (Some(entry), Some(stamp)) => entry.racy || entry.stamp != stamp,
-            _ => true,
+        .filter(|s| {
+            !index
+                .files
+                .get(&s.relative)
+                .is_some_and(|entry| stands(entry, s))
         })
         .collect();
     let done = AtomicUsize::new(0);
@@ -232,7 +247,7 @@ pub fn refresh_from(
             Read::Special
         } else {
             read_one(
-                &s.absolute,
+                &root.join(&s.relative),
                 &s.relative,
                 max_bytes,
                 index.files.get(&s.relative),
@@ -268,6 +283,25 @@ pub fn refresh_from(
         }
     }
     refreshed
+}
+
+/// Whether the scan found the files the index holds, in its order, each as its entry has it
+/// ([`stands`]): then the refresh has nothing to read or change. What a long-lived session finds at most of
+/// its requests, answered without a lookup.
+fn stands_as_indexed(index: &Index, seen: &[Seen]) -> bool {
+    index.files.len() == seen.len()
+        && (index.files.iter().zip(seen))
+            .all(|((path, entry), s)| *path == s.relative && stands(entry, s))
+}
+
+/// Whether the file the scan saw is as its entry has it: the stamp the index trusts, or a link
+/// still a link with its stamp (recorded again, it would be the same entry).
+fn stands(entry: &Entry, seen: &Seen) -> bool {
+    let trusted = match entry.held {
+        Held::Link => seen.link,
+        _ => !seen.link && !entry.racy,
+    };
+    trusted && seen.stamp == Some(entry.stamp)
 }
 
 /// The file's content is what was indexed (or it has no words at all): only its stamp changes.
@@ -437,6 +471,44 @@ mod tests {
     }
 
     #[test]
+    fn a_refresh_that_finds_every_stamp_as_indexed_reads_nothing() {
+        let (_dir, root_path) = project();
+        // Not text the index sees into: its stamp is trusted all the same.
+        std::fs::write(root_path.join("pkg/latin1.py"), b"s = '\xe9'\n").unwrap();
+        let long_ago = |relative: &str, secs: u64| {
+            let when = std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs);
+            let file = std::fs::File::options()
+                .write(true)
+                .open(root_path.join(relative));
+            file.unwrap().set_modified(when).unwrap();
+        };
+        for file in ["a.py", "pkg/b.py", "pkg/sub/c.rs", "pkg/latin1.py"] {
+            long_ago(file, 1_600_000_000);
+        }
+        let root = Root::new(&root_path).unwrap();
+        let mut index = Index::empty(1000);
+        let first = refresh(&mut index, &root, None);
+        assert_eq!((first.files, first.read), (5, 5));
+        // A link is never trusted with what it leads to; as it stands, nothing is to be read.
+        let again = refresh(&mut index, &root, None);
+        assert_eq!(
+            (again.files, again.read, again.updated, again.removed),
+            (5, 0, 0, 0)
+        );
+        // One stamp moved: that file alone is read, and what it says now is what is asked.
+        write(&root_path.join("pkg/b.py"), "b = helper()\n");
+        long_ago("pkg/b.py", 1_600_000_100);
+        let changed = refresh(&mut index, &root, None);
+        assert_eq!((changed.read, changed.updated, changed.removed), (1, 1, 0));
+        let holding = index.candidates(&[Language::Python], "helper", super::super::Match::Whole);
+        assert!(holding.unwrap().paths.contains(&"pkg/b.py".to_string()));
+        // Gone: removed, nothing read.
+        std::fs::remove_file(root_path.join("pkg/latin1.py")).unwrap();
+        let gone = refresh(&mut index, &root, None);
+        assert_eq!((gone.files, gone.read, gone.removed), (4, 0, 1));
+    }
+
+    #[test]
     fn a_listing_is_kept_only_beside_an_index_and_only_once_nothing_in_it_is_racy() {
         let (_dir, root_path) = project();
         let root = Root::new(&root_path).unwrap();
@@ -447,7 +519,7 @@ mod tests {
         // Just written: racy, not kept.
         let listed = |scanned: Scanned| {
             let mut listed: Vec<_> = scanned
-                .0
+                .seen
                 .into_iter()
                 .map(|s| (s.relative, s.link))
                 .collect();

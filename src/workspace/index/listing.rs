@@ -49,6 +49,15 @@ impl DirStamp {
         }
     }
 
+    /// [`DirStamp::of`] from what `fstatat` gave (the same fields as the metadata's).
+    fn of_stat(stat: &rustix::fs::Stat) -> DirStamp {
+        DirStamp {
+            mtime_ns: i128::from(stat.st_mtime) * 1_000_000_000 + i128::from(stat.st_mtime_nsec),
+            ctime_ns: i128::from(stat.st_ctime) * 1_000_000_000 + i128::from(stat.st_ctime_nsec),
+            inode: stat.st_ino,
+        }
+    }
+
     /// Whether it changed at or after `since_ns` (the ctime moves with the mtime).
     fn changed_since(&self, since_ns: i128) -> bool {
         self.ctime_ns.max(self.mtime_ns) >= since_ns
@@ -120,7 +129,6 @@ pub struct Listing {
 /// What a scan stats for a listed file: what the walk's own `symlink_metadata` sees.
 pub struct Stated {
     pub relative: String,
-    pub absolute: PathBuf,
     pub stamp: Stamp,
     pub link: bool,
 }
@@ -210,11 +218,7 @@ impl Listing {
         // unless all of them stand.
         let (unchanged, stated) = std::thread::scope(|s| {
             let unchanged = s.spawn(|| {
-                let dir_stands = |(dir, stamp): &(String, DirStamp)| {
-                    std::fs::symlink_metadata(root.join(dir))
-                        .is_ok_and(|meta| meta.is_dir() && DirStamp::of(&meta) == *stamp)
-                };
-                self.dirs.iter().all(dir_stands)
+                self.dirs_stand(root)
                     && (self.probes.iter())
                         .all(|(path, probe)| Probe::observe(path) == Some(*probe))
             });
@@ -225,6 +229,27 @@ impl Listing {
             return None;
         }
         stated.into_iter().flatten().collect()
+    }
+
+    /// Whether every directory is still one, with its stamp: each stated through the root (a
+    /// path looked up from there, not from `/`).
+    fn dirs_stand(&self, root: &Path) -> bool {
+        use rustix::fs::{AtFlags, FileType, Mode, OFlags};
+        let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        let Ok(top) = rustix::fs::open(root, flags, Mode::empty()) else {
+            return false;
+        };
+        let stands = |(dir, stamp): &(String, DirStamp)| {
+            let stat = match dir.as_str() {
+                "" => rustix::fs::fstat(&top),
+                dir => rustix::fs::statat(&top, dir, AtFlags::SYMLINK_NOFOLLOW),
+            };
+            stat.is_ok_and(|stat| {
+                FileType::from_raw_mode(stat.st_mode) == FileType::Directory
+                    && DirStamp::of_stat(&stat) == *stamp
+            })
+        };
+        self.dirs.iter().all(stands)
     }
 
     /// Whether every path stays inside the root through directories the listing holds: each
@@ -386,7 +411,6 @@ fn stat_run(root: &Path, run: &[Listed]) -> Vec<Option<Stated>> {
         };
         same_kind.then(|| Stated {
             relative: listed.relative.clone(),
-            absolute: root.join(&listed.relative),
             stamp: Stamp::of_stat(&stat),
             link: listed.link,
         })
@@ -536,7 +560,6 @@ mod tests {
             let meta = std::fs::symlink_metadata(root.join(&listed.relative)).unwrap();
             let stated = stated.as_ref().expect(&listed.relative);
             assert_eq!(stated.stamp, Stamp::of(&meta), "{}", listed.relative);
-            assert_eq!(stated.absolute, root.join(&listed.relative));
             assert_eq!(
                 (&stated.relative, stated.link),
                 (&listed.relative, listed.link)

@@ -233,11 +233,17 @@ impl Index {
         self.put(path, entry);
     }
 
-    /// Records a file the index does not see into.
+    /// Records a file the index does not see into. A link's stamp is its own, not what it
+    /// leads to: never trusted. Any other's is, as a text file's (a question reads such a file
+    /// as the walk does whatever its entry says; the stamp only spares the refresh a read).
     pub(crate) fn add_special(&mut self, path: &str, stamp: Stamp, held: Held) {
+        let racy = match held {
+            Held::Link => true,
+            _ => stamp.is_racy(crate::workspace::store::now_ns()),
+        };
         let entry = Entry {
             stamp,
-            racy: true,
+            racy,
             sha256: [0; 32],
             held,
         };

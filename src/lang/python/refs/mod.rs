@@ -300,17 +300,16 @@ fn top_imports(tree: &Tree, text: &str) -> TopImports {
 /// exports from: this module exports the target too. The aliases are new words.
 fn learn_reexports(path: &str, imports: &TopImports, reach: &mut Reach) -> Vec<String> {
     use crate::lang::python::modules::import_names_module;
-    let here = module_parts(path);
+    // This module's parts, worked out for the first name it gains (most files gain none).
+    let mut here: Option<Vec<String>> = None;
     let mut words = Vec::new();
-    // Every name some module exports: most names a file imports are none of them, and are
-    // passed over without asking each module.
-    let mut exported: std::collections::HashSet<String> =
-        reach.exports.values().flatten().cloned().collect();
     for import in &imports.0 {
         let module = import.module.as_str();
         let mut gained: Vec<String> = Vec::new();
         for (original, alias) in &import.names {
-            if !exported.contains(original) {
+            // Most names a file imports no module exports: passed over without asking whether
+            // the import names each module.
+            if !reach.exports.values().any(|names| names.contains(original)) {
                 continue;
             }
             let exports = |(parts, names): (&Vec<String>, &BTreeSet<String>)| {
@@ -328,13 +327,13 @@ fn learn_reexports(path: &str, imports: &TopImports, reach: &mut Reach) -> Vec<S
             gained.extend(names.into_iter().filter(|n| !n.starts_with('_')));
         }
         for name in gained {
+            let here = here.get_or_insert_with(|| module_parts(path));
             if reach
                 .exports
                 .entry(here.clone())
                 .or_default()
                 .insert(name.clone())
             {
-                exported.insert(name.clone());
                 words.push(name);
             }
         }
