@@ -26,6 +26,13 @@ pub enum DecodeError {
 }
 
 impl SourceFile {
+    /// The sha256 of its bytes as bytes (`None` if `sha256` is not 64 hex digits).
+    pub fn sha256_bytes(&self) -> Option<[u8; 32]> {
+        let mut bytes = [0u8; 32];
+        hex::decode_to_slice(&self.sha256, &mut bytes).ok()?;
+        Some(bytes)
+    }
+
     /// Decodes the bytes of a file; binary and non-UTF-8 content is refused.
     pub fn from_bytes(path: impl Into<String>, bytes: &[u8]) -> Result<SourceFile, DecodeError> {
         SourceFile::from_hashed_bytes(path, bytes, sha256_hex(bytes))

@@ -384,7 +384,7 @@ pub fn containing(
                 // The index holds the word for this very content (its runs are slices of the
                 // text): nothing to look for. Else the BOM is no part of the text, and no word
                 // holds U+FEFF.
-                let indexed = known.is_some_and(|(_, sha256)| is_sha256_of(&file, &sha256));
+                let indexed = known.is_some_and(|(_, sha256)| file.sha256_bytes() == Some(sha256));
                 return match indexed || finder.find(file.text.as_bytes()).is_some() {
                     false => Vec::new(),
                     true => vec![(absolute, Ok(Found::Kept(file)))],
@@ -412,12 +412,6 @@ pub fn containing(
         .collect();
     found.sort_by(|a, b| a.0.cmp(&b.0));
     found
-}
-
-/// Whether `sha256` is the digest of the file's content (its hex, decoded).
-fn is_sha256_of(file: &SourceFile, sha256: &[u8; 32]) -> bool {
-    let mut kept = [0u8; 32];
-    hex::decode_to_slice(&file.sha256, &mut kept).is_ok_and(|()| kept == *sha256)
 }
 
 #[cfg(test)]

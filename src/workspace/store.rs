@@ -34,7 +34,7 @@ impl Stamp {
         use std::os::unix::fs::MetadataExt;
         Stamp {
             size: meta.len(),
-            mtime_ns: i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()),
+            mtime_ns: nanos(meta.mtime(), meta.mtime_nsec()),
             inode: meta.ino(),
         }
     }
@@ -43,7 +43,7 @@ impl Stamp {
     pub fn of_stat(stat: &rustix::fs::Stat) -> Stamp {
         Stamp {
             size: stat.st_size as u64,
-            mtime_ns: i128::from(stat.st_mtime) * 1_000_000_000 + i128::from(stat.st_mtime_nsec),
+            mtime_ns: nanos(stat.st_mtime, stat.st_mtime_nsec as i64),
             inode: stat.st_ino,
         }
     }
@@ -59,6 +59,11 @@ impl Stamp {
 /// How long after a change a stamp is not trusted, in nanoseconds: longer than any file
 /// system's clock tick.
 pub const RACY_NS: i128 = 2_000_000_000;
+
+/// A time a `stat` gives (seconds and nanoseconds since the epoch) in nanoseconds.
+pub fn nanos(secs: i64, nsec: i64) -> i128 {
+    i128::from(secs) * 1_000_000_000 + i128::from(nsec)
+}
 
 /// The time now in nanoseconds since the epoch (0 if the clock is before it).
 pub fn now_ns() -> i128 {

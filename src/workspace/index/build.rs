@@ -125,10 +125,7 @@ fn read_one(path: &Path, relative: &str, max_bytes: u64, old: Option<&Entry>) ->
     let Ok(file) = SourceFile::from_bytes(relative, &bytes) else {
         return Read::Special;
     };
-    let sha256: [u8; 32] = hex::decode(&file.sha256)
-        .ok()
-        .and_then(|v| v.try_into().ok())
-        .unwrap_or([0; 32]);
+    let sha256 = file.sha256_bytes().unwrap_or([0; 32]);
     // The same content: its postings are kept (the words are looked up again by the caller).
     if let Some(Entry {
         sha256: old_sha,

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use super::format::{framed, unframed};
 use super::threads::map_on_cores;
 use crate::text::leb128::{Reader, put, put_bytes};
-use crate::workspace::store::Stamp;
+use crate::workspace::store::{Stamp, nanos};
 
 const MAGIC: &[u8; 8] = b"CANDORLS";
 /// Bumped whenever the body's layout or meaning changes; another version is not read.
@@ -43,8 +43,8 @@ impl DirStamp {
     pub fn of(meta: &std::fs::Metadata) -> DirStamp {
         use std::os::unix::fs::MetadataExt;
         DirStamp {
-            mtime_ns: i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()),
-            ctime_ns: i128::from(meta.ctime()) * 1_000_000_000 + i128::from(meta.ctime_nsec()),
+            mtime_ns: nanos(meta.mtime(), meta.mtime_nsec()),
+            ctime_ns: nanos(meta.ctime(), meta.ctime_nsec()),
             inode: meta.ino(),
         }
     }
@@ -52,8 +52,8 @@ impl DirStamp {
     /// [`DirStamp::of`] from what `fstatat` gave (the same fields as the metadata's).
     fn of_stat(stat: &rustix::fs::Stat) -> DirStamp {
         DirStamp {
-            mtime_ns: i128::from(stat.st_mtime) * 1_000_000_000 + i128::from(stat.st_mtime_nsec),
-            ctime_ns: i128::from(stat.st_ctime) * 1_000_000_000 + i128::from(stat.st_ctime_nsec),
+            mtime_ns: nanos(stat.st_mtime, stat.st_mtime_nsec as i64),
+            ctime_ns: nanos(stat.st_ctime, stat.st_ctime_nsec as i64),
             inode: stat.st_ino,
         }
     }

@@ -424,7 +424,7 @@ impl FactsDir {
         for (name, stat) in self.listed() {
             if is_temp(&name) {
                 let mtime =
-                    i128::from(stat.st_mtime) * 1_000_000_000 + i128::from(stat.st_mtime_nsec);
+                    crate::workspace::store::nanos(stat.st_mtime, stat.st_mtime_nsec as i64);
                 if tidy && now - mtime > TEMP_AGE_NS {
                     let _ = self.dir.remove_file(&name);
                 }
