@@ -332,28 +332,45 @@ fn a_rust_method_of_no_trait_is_renamed_by_a_new_engine_without_parsing_the_file
 }
 
 /// The anonymous mappings of a process that are advised as huge pages (`THPeligible: 1` under
-/// the system's `madvise` setting), each as its `/proc/PID/smaps` header line.
-fn huge_page_mappings(pid: u32) -> Vec<String> {
+/// the system's `madvise` setting), each as its `/proc/PID/smaps` header line and how much of it
+/// is mapped as huge pages already (`AnonHugePages`, in KiB).
+fn huge_page_mappings(pid: u32) -> Vec<(String, u64)> {
     let smaps = std::fs::read_to_string(format!("/proc/{pid}/smaps")).unwrap_or_default();
     let mut found = Vec::new();
     let mut header = "";
+    let mut huge_kib = 0;
     for line in smaps.lines() {
-        let first = line.split_whitespace().next().unwrap_or("");
+        let mut words = line.split_whitespace();
+        let first = words.next().unwrap_or("");
         if first.contains('-') && !first.ends_with(':') {
             header = line;
+        } else if first == "AnonHugePages:" {
+            huge_kib = words.next().and_then(|n| n.parse().ok()).unwrap_or(0);
         } else if line.split_whitespace().eq(["THPeligible:", "1"]) {
             let anonymous = header.split_whitespace().count() == 5 || header.ends_with("[heap]");
             if anonymous {
-                found.push(header.to_string());
+                found.push((header.to_string(), huge_kib));
             }
         }
     }
     found
 }
 
+/// Whether this kernel collapses a range into huge pages on request (`MADV_COLLAPSE`, 6.1).
+fn kernel_collapses() -> bool {
+    let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+    let mut numbers = release.split(|c: char| !c.is_ascii_digit());
+    let major: u32 = numbers.next().and_then(|n| n.parse().ok()).unwrap_or(0);
+    let minor: u32 = numbers.next().and_then(|n| n.parse().ok()).unwrap_or(0);
+    (major, minor) >= (6, 1)
+}
+
 /// The process's memory set-up (`process_memory`, issue 22): a running candor has its main heap
 /// (the break's area, `[heap]`) and its workers' heap advised as huge pages, where the system
-/// gives them only on advice; with `CANDOR_HUGE_PAGES=0`, none.
+/// gives them only on advice; with `CANDOR_HUGE_PAGES=0`, none. Where the kernel collapses a
+/// range on request, the main heap's first advised range, written before the advice, is a huge
+/// page already before any request (else each of its pages would be a fault of its own), and so
+/// is the workers' heap's first range, which holds the heap's header.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[test]
 fn a_running_candor_has_both_heaps_advised_as_huge_pages() {
@@ -393,13 +410,31 @@ fn a_running_candor_has_both_heaps_advised_as_huge_pages() {
         found
     };
     let advised = mappings(false);
-    assert!(
-        advised.iter().any(|m| m.ends_with("[heap]")),
-        "{advised:#?}"
-    );
-    assert!(
-        advised.iter().any(|m| !m.ends_with("[heap]")),
-        "{advised:#?}"
-    );
-    assert_eq!(mappings(true), Vec::<String>::new());
+    let main_heap: Vec<u64> = (advised.iter())
+        .filter(|(m, _)| m.ends_with("[heap]"))
+        .map(|(_, huge)| *huge)
+        .collect();
+    assert!(!main_heap.is_empty(), "{advised:#?}");
+    // The workers' heap is advised whole, from its start (glibc aligns a thread's heap on its
+    // largest size, 64 MiB), the arena's own header included.
+    let start = |m: &str| {
+        let first = m.split('-').next().unwrap_or("");
+        u64::from_str_radix(first, 16).unwrap_or(1)
+    };
+    let workers_heap: Vec<u64> = (advised.iter())
+        .filter(|(m, _)| !m.ends_with("[heap]") && start(m) % (64 << 20) == 0)
+        .map(|(_, huge)| *huge)
+        .collect();
+    assert!(!workers_heap.is_empty(), "{advised:#?}");
+    if kernel_collapses() {
+        assert!(
+            main_heap.iter().any(|huge| *huge >= 2048),
+            "the main heap's first advised range is not a huge page: {advised:#?}"
+        );
+        assert!(
+            workers_heap.iter().any(|huge| *huge >= 2048),
+            "the workers' heap's first range is not a huge page: {advised:#?}"
+        );
+    }
+    assert_eq!(mappings(true), Vec::<(String, u64)>::new());
 }
