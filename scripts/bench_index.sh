@@ -53,6 +53,31 @@ settle() { sleep 2.5; }
 row() { # name ms rg_ms
   printf '%-58s %7s ms  %6s× rg   (load %s)\n' "$1" "$2" "$(python3 -c "print(f'{$2/max($3,1):.2f}')")" "$(load)"
 }
+# RUNS pairs, each the text search REF (one string) and then "$@": the median wall time of each
+# and the median of the pairs' ratios, as "ms rg_ms ratio". A machine whose speed drifts during
+# the bench (a VM's neighbours) slows both runs of a pair alike: the pairs' ratio holds where two
+# medians taken minutes apart straddle a target by a third.
+paired() { # REF CMD...
+python3 - "$RUNS" "$@" <<'PY'
+import shlex, statistics, subprocess, sys, time
+runs, ref, cmd = int(sys.argv[1]), shlex.split(sys.argv[2]), sys.argv[3:]
+def wall(argv):
+    start = time.perf_counter()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return (time.perf_counter() - start) * 1000
+pairs = [(wall(ref), wall(cmd)) for _ in range(runs)]
+ours = statistics.median(p[1] for p in pairs)
+rg = statistics.median(p[0] for p in pairs)
+ratio = statistics.median(p[1] / max(p[0], 0.001) for p in pairs)
+print(f"{ours:.0f} {rg:.0f} {ratio:.2f}")
+PY
+}
+row_paired() { # name REF CMD...
+  local name=$1 ours rg ratio
+  shift
+  read -r ours rg ratio < <(paired "$@")
+  printf '%-58s %7s ms  %6s× rg   (paired: rg %s ms; load %s)\n' "$name" "$ours" "$ratio" "$rg" "$(load)"
+}
 
 DEDENT='{"file_path":"textwrap.py","function_name":"dedent","new_parameters":[{"name":"text"},{"name":"strip","default":"False"}],"dry_run":true}'
 echo "Lib: $(find "$LIB" -name '*.py' | wc -l) .py files, $(find "$LIB" -name '*.py' -print0 | du -cb --files0-from=- | tail -1 | cut -f1) bytes; rust tree: $(find "$RS" -name '*.rs' | wc -l) .rs files"
@@ -60,17 +85,19 @@ echo "Lib: $(find "$LIB" -name '*.py' | wc -l) .py files, $(find "$LIB" -name '*
 rg_dedent=$(ms rg -w dedent -t py "$LIB")
 row "rg -w dedent (Lib)" "$rg_dedent" "$rg_dedent"
 rm -rf "$LIB/.candor"
-cold=$(ms "$BIN" call refactor_change_signature "$DEDENT" --root "$LIB")
-row "change signature dedent, dry run, no index" "$cold" "$rg_dedent"
+RG_DEDENT="rg -w dedent -t py $LIB"
+row_paired "change signature dedent, dry run, no index" "$RG_DEDENT" \
+  "$BIN" call refactor_change_signature "$DEDENT" --root "$LIB"
 "$BIN" index --root "$LIB" >/dev/null 2>&1
 settle
 # The first call after the index is built computes the per-file facts and keeps them beside the
 # index (.candor/index/facts/); the next ones read them.
 first_facts=$(RUNS=1 ms "$BIN" call refactor_change_signature "$DEDENT" --root "$LIB")
 row "change signature dedent, warm index, facts not kept yet" "$first_facts" "$rg_dedent"
-warm=$(ms "$BIN" call refactor_change_signature "$DEDENT" --root "$LIB")
-row "change signature dedent, dry run, warm index" "$warm" "$rg_dedent"
-row "same, heaps not advised as huge pages (CANDOR_HUGE_PAGES=0)" "$(CANDOR_HUGE_PAGES=0 ms "$BIN" call refactor_change_signature "$DEDENT" --root "$LIB")" "$rg_dedent"
+row_paired "change signature dedent, dry run, warm index" "$RG_DEDENT" \
+  "$BIN" call refactor_change_signature "$DEDENT" --root "$LIB"
+row_paired "same, heaps not advised as huge pages (CANDOR_HUGE_PAGES=0)" "$RG_DEDENT" \
+  env CANDOR_HUGE_PAGES=0 "$BIN" call refactor_change_signature "$DEDENT" --root "$LIB"
 
 # One `candor mcp` session, the same call 1 + 10 times: the wall time of the first and the
 # median of the next ten, as the client sees them. Twice: with no facts on disk (the first call
@@ -115,18 +142,23 @@ echo "  next / first = $(python3 -c "print(f'{$second/max($first,1):.2f}')")"
 for name in len isinstance; do
   rg_ms=$(ms rg -w "$name" -t py "$LIB")
   row "rg -w $name (Lib)" "$rg_ms" "$rg_ms"
-  row "candor calls $name, warm index" "$(ms "$BIN" calls "$name" --lang python --root "$LIB")" "$rg_ms"
+  row_paired "candor calls $name, warm index" "rg -w $name -t py $LIB" \
+    "$BIN" calls "$name" --lang python --root "$LIB"
 done
 
 RENAME='{"file_path":"syn-2.0.119/src/punctuated.rs","symbol_name":"is_empty","new_name":"is_void","dry_run":true}'
 rg_rs=$(ms rg -w is_empty -t rust "$RS")
 row "rg -w is_empty (syn+serde+regex-syntax)" "$rg_rs" "$rg_rs"
 rm -rf "$RS/.candor"
-row "rename is_empty, dry run, no index" "$(ms "$BIN" call refactor_rename_symbol "$RENAME" --root "$RS")" "$rg_rs"
+RG_RS="rg -w is_empty -t rust $RS"
+row_paired "rename is_empty, dry run, no index" "$RG_RS" \
+  "$BIN" call refactor_rename_symbol "$RENAME" --root "$RS"
 "$BIN" index --root "$RS" >/dev/null 2>&1
 settle
-row "rename is_empty, dry run, warm index" "$(ms "$BIN" call refactor_rename_symbol "$RENAME" --root "$RS")" "$rg_rs"
-row "same, heaps not advised as huge pages (CANDOR_HUGE_PAGES=0)" "$(CANDOR_HUGE_PAGES=0 ms "$BIN" call refactor_rename_symbol "$RENAME" --root "$RS")" "$rg_rs"
+row_paired "rename is_empty, dry run, warm index" "$RG_RS" \
+  "$BIN" call refactor_rename_symbol "$RENAME" --root "$RS"
+row_paired "same, heaps not advised as huge pages (CANDOR_HUGE_PAGES=0)" "$RG_RS" \
+  env CANDOR_HUGE_PAGES=0 "$BIN" call refactor_rename_symbol "$RENAME" --root "$RS"
 read -r first second < <(mcp_session "$RS" refactor_rename_symbol "$RENAME")
 row "rename is_empty, mcp session, first call" "$first" "$rg_rs"
 row "rename is_empty, mcp session, next calls (median of 10)" "$second" "$rg_rs"
