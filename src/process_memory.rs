@@ -15,7 +15,7 @@
 //! page at every later fault (its page table exists). Making and advising a heap writes such
 //! pages (the heap's own header, the block that made it grow, the chunk after that block):
 //! those ranges are collapsed into huge pages at once (`MADV_COLLAPSE`, Linux 6.1; refused
-//! harmlessly before), and the workers' heap is made with a small block, whose neighbours all
+//! harmlessly before; not asked where the system turned huge pages off, which it overrides), and the workers' heap is made with a small block, whose neighbours all
 //! lie in the heap's first range. Without this, the first 4 MiB of each heap faulted page by
 //! page: about 1,500 faults of a warm request's 2,200.
 
@@ -109,6 +109,14 @@ mod glibc {
     /// # Safety
     /// As [`advise`]: the contents stay as they are.
     unsafe fn collapse(start: usize) {
-        unsafe { libc::madvise(start as *mut libc::c_void, HUGE_PAGE, libc::MADV_COLLAPSE) };
+        // A collapse on request overrides the system's setting: where huge pages are off, none.
+        static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        let off = OFF.get_or_init(|| {
+            std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled")
+                .map_or(true, |setting| setting.contains("[never]"))
+        });
+        if !*off {
+            unsafe { libc::madvise(start as *mut libc::c_void, HUGE_PAGE, libc::MADV_COLLAPSE) };
+        }
     }
 }
