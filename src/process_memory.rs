@@ -12,12 +12,13 @@
 //! as the system set it.
 //!
 //! A 2 MiB range that already holds a written page when the advice comes is mapped page by
-//! page at every later fault (its page table exists). Making and advising a heap writes such
-//! pages (the heap's own header, the block that made it grow, the chunk after that block):
-//! those ranges are collapsed into huge pages at once (`MADV_COLLAPSE`, Linux 6.1; refused
-//! harmlessly before; not asked where the system turned huge pages off, which it overrides), and the workers' heap is made with a small block, whose neighbours all
-//! lie in the heap's first range. Without this, the first 4 MiB of each heap faulted page by
-//! page: about 1,500 faults of a warm request's 2,200.
+//! page at every later fault (its page table exists). Making and advising the heaps writes two
+//! such pages: the workers' heap's own header, and the chunk glibc writes after the block that
+//! makes the main heap grow. Those two ranges are collapsed into huge pages at once
+//! (`MADV_COLLAPSE`, Linux 6.1; refused harmlessly before; not asked where the system turned
+//! huge pages off, which it would override), and the workers' heap is made with a small block,
+//! whose neighbours all lie in that first range. Before, the first 4 MiB of each heap faulted
+//! page by page: about 1,500 of a warm request's 2,200 faults.
 
 /// Sets the allocator up as the module says. Call it first in `main`, before any other thread
 /// starts; calling it again does nothing more.
