@@ -384,6 +384,32 @@ fn a_running_candor_has_both_heaps_advised_as_huge_pages() {
         return;
     }
     let dir = project();
+    // The workers' heap is advised whole, from its start (glibc aligns a thread's heap on its
+    // largest size, 64 MiB), the arena's own header included.
+    let start = |m: &str| {
+        let first = m.split('-').next().unwrap_or("");
+        u64::from_str_radix(first, 16).unwrap_or(1)
+    };
+    let main_heap = |found: &[(String, u64)]| -> Vec<u64> {
+        (found.iter())
+            .filter(|(m, _)| m.ends_with("[heap]"))
+            .map(|(_, huge)| *huge)
+            .collect()
+    };
+    let workers_heap = |found: &[(String, u64)]| -> Vec<u64> {
+        (found.iter())
+            .filter(|(m, _)| !m.ends_with("[heap]") && start(m) % (64 << 20) == 0)
+            .map(|(_, huge)| *huge)
+            .collect()
+    };
+    let collapses = kernel_collapses();
+    let holds_a_huge_page = |heap: Vec<u64>| match collapses {
+        true => heap.iter().any(|huge| *huge >= 2048),
+        false => !heap.is_empty(),
+    };
+    let set_up = |found: &[(String, u64)]| {
+        holds_a_huge_page(main_heap(found)) && holds_a_huge_page(workers_heap(found))
+    };
     let mappings = |off: bool| {
         let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_candor"));
         command.args(["mcp", "--root"]).arg(dir.path());
@@ -397,11 +423,12 @@ fn a_running_candor_has_both_heaps_advised_as_huge_pages() {
             .spawn()
             .unwrap();
         let mut found = Vec::new();
-        // Until both are seen (at most 2 s); with the set-up off, 300 ms of nothing.
+        // Until both heaps are seen as set up (at most 2 s); with the set-up off, 300 ms of
+        // nothing.
         for _ in 0..if off { 15 } else { 100 } {
             std::thread::sleep(std::time::Duration::from_millis(20));
             found = huge_page_mappings(server.id());
-            if found.len() >= 2 {
+            if set_up(&found) {
                 break;
             }
         }
@@ -410,29 +437,15 @@ fn a_running_candor_has_both_heaps_advised_as_huge_pages() {
         found
     };
     let advised = mappings(false);
-    let main_heap: Vec<u64> = (advised.iter())
-        .filter(|(m, _)| m.ends_with("[heap]"))
-        .map(|(_, huge)| *huge)
-        .collect();
-    assert!(!main_heap.is_empty(), "{advised:#?}");
-    // The workers' heap is advised whole, from its start (glibc aligns a thread's heap on its
-    // largest size, 64 MiB), the arena's own header included.
-    let start = |m: &str| {
-        let first = m.split('-').next().unwrap_or("");
-        u64::from_str_radix(first, 16).unwrap_or(1)
-    };
-    let workers_heap: Vec<u64> = (advised.iter())
-        .filter(|(m, _)| !m.ends_with("[heap]") && start(m) % (64 << 20) == 0)
-        .map(|(_, huge)| *huge)
-        .collect();
-    assert!(!workers_heap.is_empty(), "{advised:#?}");
-    if kernel_collapses() {
+    assert!(!main_heap(&advised).is_empty(), "{advised:#?}");
+    assert!(!workers_heap(&advised).is_empty(), "{advised:#?}");
+    if collapses {
         assert!(
-            main_heap.iter().any(|huge| *huge >= 2048),
+            holds_a_huge_page(main_heap(&advised)),
             "the main heap's first advised range is not a huge page: {advised:#?}"
         );
         assert!(
-            workers_heap.iter().any(|huge| *huge >= 2048),
+            holds_a_huge_page(workers_heap(&advised)),
             "the workers' heap's first range is not a huge page: {advised:#?}"
         );
     }
