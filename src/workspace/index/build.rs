@@ -283,8 +283,8 @@ pub fn refresh_from(
 }
 
 /// Whether the scan found the files the index holds, in its order, each as its entry has it
-/// ([`stands`]): then the refresh has nothing to read or change. What a long-lived session finds at most of
-/// its requests, answered without a lookup.
+/// ([`stands`]): then the refresh has nothing to read or change. What a long-lived session
+/// finds at most of its requests, answered without a lookup.
 fn stands_as_indexed(index: &Index, seen: &[Seen]) -> bool {
     index.files.len() == seen.len()
         && (index.files.iter().zip(seen))
