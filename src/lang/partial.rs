@@ -19,6 +19,7 @@ use std::ops::Range;
 use tree_sitter::{Parser, Tree};
 
 use super::Language;
+use super::calls::ReferenceKind;
 use super::lex::Lexed;
 
 /// The byte ranges a partial parse of `text` must include for `places` (sorted by nothing in
@@ -269,6 +270,57 @@ impl<'t> PythonLines<'t> {
         None
     }
 
+    /// Marks the lines of `work` and the lines each needs to parse as in the file (the headers
+    /// of its blocks, a definition's decorators, the clauses before an `else`) in `included`;
+    /// the lines it marks are pushed on `added`.
+    fn include(&self, mut work: Vec<usize>, included: &mut [bool], added: &mut Vec<usize>) {
+        while let Some(i) = work.pop() {
+            if i == NONE || included[i] {
+                continue;
+            }
+            included[i] = true;
+            added.push(i);
+            if self.blank[i] {
+                continue;
+            }
+            work.push(self.parent[i]);
+            match self.first_word(i) {
+                "def" | "class" | "async" => {
+                    // Its decorators make it a decorated definition.
+                    let mut before = self.previous[i];
+                    while before != NONE && self.first_word(before) == "@" {
+                        work.push(before);
+                        before = self.previous[before];
+                    }
+                }
+                "@" => {
+                    // A decorator needs the definition it decorates.
+                    let mut after = self.next[i];
+                    while after != NONE && self.first_word(after) == "@" {
+                        work.push(after);
+                        after = self.next[after];
+                    }
+                    work.push(after);
+                }
+                "elif" | "else" | "except" | "finally" => {
+                    // The clauses back to the statement that opens them.
+                    let mut before = self.previous[i];
+                    while before != NONE {
+                        work.push(before);
+                        if !matches!(
+                            self.first_word(before),
+                            "elif" | "else" | "except" | "finally"
+                        ) {
+                            break;
+                        }
+                        before = self.previous[before];
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
     /// The first word of a code line (`def`, `elif`, a name, or `@` for a decorator).
     fn first_word(&self, i: usize) -> &str {
         let code = self.text[self.range(i)].trim_start_matches([' ', '\t', '\x0c']);
@@ -282,57 +334,120 @@ impl<'t> PythonLines<'t> {
     }
 }
 
+/// Python: the places that are the keyword `import` (outside strings and comments), and the
+/// names the references judge reads at the other places, when imports can be chosen by them.
+/// The judge reads, at each place, the bindings of its name and of the first name of the dotted
+/// chain it ends (`m` of `m.f`, `a` of `a.b.f`), and the `*` imports; an import binds only names
+/// it spells, or everything with `*`. `None` (every import kept) when only imports, or no
+/// import, are asked, or when a place is in a string: `getattr(m, "f")` and a doctest read
+/// bindings the text around the place does not show.
+fn imports_and_read_names<'t>(
+    text: &'t str,
+    lexed: &Lexed,
+    places: &[Range<usize>],
+) -> Option<(Vec<Range<usize>>, Vec<&'t str>)> {
+    let (imports, others): (Vec<Range<usize>>, Vec<Range<usize>>) =
+        places.iter().cloned().partition(|p| {
+            text.get(p.clone()) == Some(import_keyword(Language::Python))
+                && lexed.span_at(p.start).is_none()
+        });
+    let in_string = |p: &Range<usize>| {
+        (lexed.span_at(p.start)).is_some_and(|(_, kind)| *kind == ReferenceKind::InString)
+    };
+    if imports.is_empty() || others.is_empty() || others.iter().any(in_string) {
+        return None;
+    }
+    let mut names: Vec<&str> = Vec::with_capacity(others.len() * 2);
+    for place in &others {
+        names.push(&text[place.clone()]);
+        names.extend(dotted_head(text, lexed, place.start));
+    }
+    names.sort_unstable();
+    names.dedup();
+    Some((imports, names))
+}
+
+/// The first name of the chain of names and dots that ends with the name at `at` (`a` of
+/// `a.b.name`, across blanks, line continuations and comments); `None` when no `.` comes before
+/// the name, or the chain starts with something other than a name (a call, a subscript, a
+/// literal, parentheses), whose first name is never looked up by its binding.
+fn dotted_head<'t>(text: &'t str, lexed: &Lexed, at: usize) -> Option<&'t str> {
+    let b = text.as_bytes();
+    // Back over blanks, `\` line continuations and comments.
+    let skip_back = |mut i: usize| loop {
+        match i.checked_sub(1).map(|j| b[j]) {
+            Some(b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'\\') => i -= 1,
+            Some(_) => match lexed.span_at(i - 1) {
+                Some((span, ReferenceKind::InComment)) => i = span.start,
+                _ => return i,
+            },
+            None => return i,
+        }
+    };
+    let mut head = None;
+    let mut start = at;
+    loop {
+        let dot = skip_back(start);
+        if dot == 0 || b[dot - 1] != b'.' {
+            return head;
+        }
+        let end = skip_back(dot - 1);
+        let mut first = end;
+        while first > 0 && super::lex::is_ident_byte(b[first - 1]) {
+            first -= 1;
+        }
+        if first == end || b[first].is_ascii_digit() || !text.is_char_boundary(first) {
+            return None;
+        }
+        head = Some(&text[first..end]);
+        start = first;
+    }
+}
+
+/// Python: the logical lines around `places`, each with the lines that make it parse as in the
+/// file (the headers of its blocks, a definition's decorators, the clauses before an `else`).
+/// Of the places that are the keyword `import` (the references judge's context), only those are
+/// kept whose lines spell a name the judge reads at the other places, or whose statement is a
+/// `*` import ([`imports_and_read_names`]): every line that spells such a name is included as
+/// when every import is (a header an import alone brings included too), the rest of the imports
+/// are not parsed. Every import of the files that mention `dedent` in CPython's `Lib` was a third
+/// of what the references engine parsed there.
 fn python_ranges(text: &str, lexed: &Lexed, places: &[Range<usize>]) -> Vec<Range<usize>> {
     let lines = PythonLines::new(text, lexed);
     let mut included = vec![false; lines.starts.len()];
     let line_of = |at: usize| lines.starts.partition_point(|s| *s <= at).saturating_sub(1);
     // Every logical line a place touches.
-    let mut work: Vec<usize> = places
-        .iter()
-        .flat_map(|p| line_of(p.start)..=line_of(p.end.saturating_sub(1).max(p.start)))
-        .collect();
-    while let Some(i) = work.pop() {
-        if i == NONE || included[i] {
-            continue;
+    let touched =
+        |p: &Range<usize>| line_of(p.start)..=line_of(p.end.saturating_sub(1).max(p.start));
+    let mut added = Vec::new();
+    match imports_and_read_names(text, lexed, places) {
+        None => {
+            let work = places.iter().flat_map(touched).collect();
+            lines.include(work, &mut included, &mut added);
         }
-        included[i] = true;
-        if lines.blank[i] {
-            continue;
-        }
-        work.push(lines.parent[i]);
-        match lines.first_word(i) {
-            "def" | "class" | "async" => {
-                // Its decorators make it a decorated definition.
-                let mut before = lines.previous[i];
-                while before != NONE && lines.first_word(before) == "@" {
-                    work.push(before);
-                    before = lines.previous[before];
-                }
-            }
-            "@" => {
-                // A decorator needs the definition it decorates.
-                let mut after = lines.next[i];
-                while after != NONE && lines.first_word(after) == "@" {
-                    work.push(after);
-                    after = lines.next[after];
-                }
-                work.push(after);
-            }
-            "elif" | "else" | "except" | "finally" => {
-                // The clauses back to the statement that opens them.
-                let mut before = lines.previous[i];
-                while before != NONE {
-                    work.push(before);
-                    if !matches!(
-                        lines.first_word(before),
-                        "elif" | "else" | "except" | "finally"
-                    ) {
-                        break;
+        Some((imports, names)) => {
+            let others = places.iter().filter(|p| !imports.contains(p));
+            lines.include(
+                others.flat_map(touched).collect(),
+                &mut included,
+                &mut added,
+            );
+            let spells_a_name = |i: usize| {
+                let line = &text[lines.range(i)];
+                (names.iter()).any(|name| !super::calls::word_matches(line, name).is_empty())
+            };
+            for import in &imports {
+                added.clear();
+                let own = line_of(import.start);
+                lines.include(vec![own], &mut included, &mut added);
+                let binds =
+                    text[lines.range(own)].contains('*') || added.iter().any(|&i| spells_a_name(i));
+                if !binds {
+                    for &i in &added {
+                        included[i] = false;
                     }
-                    before = lines.previous[before];
                 }
             }
-            _ => {}
         }
     }
     included
@@ -901,6 +1016,43 @@ mod tests {
     }
 
     #[test]
+    fn python_keeps_only_the_imports_that_bind_a_name_read_at_the_places() {
+        let kept = |text: &str| -> String {
+            let (tree, partial) = parse_around_words(Language::Python, text, &["dedent", "import"]);
+            assert!(partial, "{text}");
+            tree.included_ranges()
+                .iter()
+                .map(|r| &text[r.start_byte..r.end_byte])
+                .collect()
+        };
+        // The name, the first name of each dotted chain ending in it (across a line continuation
+        // and a comment), and `*` imports; not a call's name (`g().dedent` looks `g` up nowhere).
+        let text = "import os, sys\nimport textwrap as tw\nfrom a import (\n    b,\n    c,\n)\nfrom d import *\nimport p.q\nfrom m import g\nfrom n import dedent\n\n\ndef f():\n    import json\n    x = tw.dedent(1)\n    y = c.dedent(2)\n    z = p.q . \\\n        dedent(3)\n    w = g().dedent\n    return (b  # a comment\n            .e.dedent(4)) + dedent\n";
+        let got = kept(text);
+        for present in [
+            "import textwrap as tw",
+            "from a import (\n    b,\n    c,\n)",
+            "from d import *",
+            "import p.q",
+            "from n import dedent",
+            "w = g().dedent",
+        ] {
+            assert!(got.contains(present), "{present} in {got}");
+        }
+        for absent in ["import os", "import json", "from m import g"] {
+            assert!(!got.contains(absent), "{absent} in {got}");
+        }
+        // A place in a string may be read through any binding (`getattr(os, "dedent")`): every
+        // import is kept.
+        let text = "import os\nimport json\n\n\ndef f():\n    return getattr(os, \"dedent\")\n";
+        let got = kept(text);
+        assert!(
+            got.contains("import os") && got.contains("import json"),
+            "{got}"
+        );
+    }
+
+    #[test]
     fn an_import_keyword_in_a_string_or_comment_brings_nothing() {
         let kept = |lang: Language, text: &str, words: &[&str]| -> String {
             let (tree, partial) = parse_around_words(lang, text, words);
@@ -910,14 +1062,14 @@ mod tests {
                 .map(|r| &text[r.start_byte..r.end_byte])
                 .collect()
         };
-        let python = "import os\n\n\ndef f():\n    \"\"\"How to import it.\"\"\"\n    x = 1\n    return dedent(x)\n\n\n# import nothing\nclass A:\n    y = 'import'\n";
+        let python = "import textwrap\n\n\ndef f():\n    \"\"\"How to import it.\"\"\"\n    x = 1\n    return textwrap.dedent(x)\n\n\n# import nothing\nclass A:\n    y = 'import'\n";
         let rust = "use a::b;\n\n/// use it\nfn g() {}\n\nfn f() -> u8 {\n    let s = \"use\";\n    target()\n}\n";
         let cases: [(Language, &str, [&str; 2], [&str; 2], [&str; 3]); 2] = [
             (
                 Language::Python,
                 python,
                 ["dedent", "import"],
-                ["import os", "return dedent(x)"],
+                ["import textwrap", "return textwrap.dedent(x)"],
                 ["How to import", "# import nothing", "y = 'import'"],
             ),
             (
