@@ -99,45 +99,55 @@ row_paired "change signature dedent, dry run, warm index" "$RG_DEDENT" \
 row_paired "same, heaps not advised as huge pages (CANDOR_HUGE_PAGES=0)" "$RG_DEDENT" \
   env CANDOR_HUGE_PAGES=0 "$BIN" call refactor_change_signature "$DEDENT" --root "$LIB"
 
-# One `candor mcp` session, the same call 1 + 10 times: the wall time of the first and the
-# median of the next ten, as the client sees them. Twice: with no facts on disk (the first call
-# is cold: it judges every candidate), then with the facts that session left (the first call of
-# a session is then warm itself, and the ratio means less).
-mcp_session() { # ROOT TOOL ARGS
-python3 - "$BIN" "$1" "$2" "$3" <<'PY'
-import json, subprocess, sys, time
+# `candor mcp` sessions, each the same call 1 + 10 times: the wall time of the first and the
+# median of the next ten, as the client sees them, and their ratio; the medians over SESSIONS
+# sessions (default 5: one session's first call is a single sample). Twice: with no facts on disk
+# before each session (the first call is cold: it judges every candidate), then with the facts
+# the sessions left (the first call of a session is then warm itself, and the ratio means less).
+SESSIONS=${SESSIONS:-5}
+mcp_session() { # ROOT TOOL ARGS [FRESH: remove the facts before each session]
+python3 - "$BIN" "$1" "$2" "$3" "$SESSIONS" "${4:-0}" <<'PY'
+import json, shutil, statistics, subprocess, sys, time
 bin, root, tool, args = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
-p = subprocess.Popen([bin, "mcp", "--root", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-def send(msg):
-    p.stdin.write(json.dumps(msg) + "\n"); p.stdin.flush()
-def answer():
-    while True:
-        msg = json.loads(p.stdout.readline())
-        if "id" in msg:
-            return msg
-send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}}})
-answer()
-send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-times = []
-for i in range(1, 12):
-    start = time.perf_counter()
-    send({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": tool, "arguments": args}})
-    reply = answer()
-    assert "result" in reply and not reply["result"].get("isError"), str(reply)[:300]
-    times.append(int((time.perf_counter() - start) * 1000))
-p.stdin.close(); p.wait()
-print(times[0], sorted(times[1:])[5])
+sessions, fresh = int(sys.argv[5]), sys.argv[6] == "1"
+def session():
+  if fresh:
+    shutil.rmtree(root + "/.candor/index/facts", ignore_errors=True)
+  p = subprocess.Popen([bin, "mcp", "--root", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+  def send(msg):
+      p.stdin.write(json.dumps(msg) + "\n"); p.stdin.flush()
+  def answer():
+      while True:
+          msg = json.loads(p.stdout.readline())
+          if "id" in msg:
+              return msg
+  send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}}})
+  answer()
+  send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+  times = []
+  for i in range(1, 12):
+      start = time.perf_counter()
+      send({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": tool, "arguments": args}})
+      reply = answer()
+      assert "result" in reply and not reply["result"].get("isError"), str(reply)[:300]
+      times.append((time.perf_counter() - start) * 1000)
+  p.stdin.close(); p.wait()
+  return times[0], sorted(times[1:])[5]
+runs = [session() for _ in range(sessions)]
+first = statistics.median(r[0] for r in runs)
+second = statistics.median(r[1] for r in runs)
+ratio = statistics.median(r[1] / max(r[0], 1) for r in runs)
+print(f"{first:.1f} {second:.1f} {ratio:.2f}")
 PY
 }
-rm -rf "$LIB/.candor/index/facts"
-read -r first second < <(mcp_session "$LIB" refactor_change_signature "$DEDENT")
+read -r first second ratio < <(mcp_session "$LIB" refactor_change_signature "$DEDENT" 1)
 row "mcp session, first call (warm index, no facts on disk)" "$first" "$rg_dedent"
 row "mcp session, next calls (median of 10)" "$second" "$rg_dedent"
-echo "  next / first = $(python3 -c "print(f'{$second/max($first,1):.2f}')")"
-read -r first second < <(mcp_session "$LIB" refactor_change_signature "$DEDENT")
+echo "  next / first = $ratio (median over $SESSIONS sessions)"
+read -r first second ratio < <(mcp_session "$LIB" refactor_change_signature "$DEDENT")
 row "mcp session, first call (facts on disk)" "$first" "$rg_dedent"
 row "mcp session, next calls (median of 10)" "$second" "$rg_dedent"
-echo "  next / first = $(python3 -c "print(f'{$second/max($first,1):.2f}')")"
+echo "  next / first = $ratio (median over $SESSIONS sessions)"
 
 for name in len isinstance; do
   rg_ms=$(ms rg -w "$name" -t py "$LIB")
@@ -159,7 +169,7 @@ row_paired "rename is_empty, dry run, warm index" "$RG_RS" \
   "$BIN" call refactor_rename_symbol "$RENAME" --root "$RS"
 row_paired "same, heaps not advised as huge pages (CANDOR_HUGE_PAGES=0)" "$RG_RS" \
   env CANDOR_HUGE_PAGES=0 "$BIN" call refactor_rename_symbol "$RENAME" --root "$RS"
-read -r first second < <(mcp_session "$RS" refactor_rename_symbol "$RENAME")
+read -r first second ratio < <(mcp_session "$RS" refactor_rename_symbol "$RENAME")
 row "rename is_empty, mcp session, first call" "$first" "$rg_rs"
 row "rename is_empty, mcp session, next calls (median of 10)" "$second" "$rg_rs"
 
