@@ -426,7 +426,12 @@ fn python_ranges(text: &str, lexed: &Lexed, places: &[Range<usize>]) -> Vec<Rang
             lines.include(work, &mut included, &mut added);
         }
         Some((imports, names)) => {
-            let others = places.iter().filter(|p| !imports.contains(p));
+            // `imports` keeps the places' order (sorted by start).
+            let is_import = |p: &&Range<usize>| {
+                (imports.binary_search_by_key(&p.start, |i| i.start))
+                    .is_ok_and(|k| imports[k] == **p)
+            };
+            let others = places.iter().filter(|p| !is_import(p));
             lines.include(
                 others.flat_map(touched).collect(),
                 &mut included,
