@@ -334,18 +334,28 @@ impl<'t> PythonLines<'t> {
     }
 }
 
-/// Python: the places that are the keyword `import` (outside strings and comments), and the
-/// names the references judge reads at the other places, when imports can be chosen by them.
-/// The judge reads, at each place, the bindings of its name and of the first name of the dotted
-/// chain it ends (`m` of `m.f`, `a` of `a.b.f`), and the `*` imports; an import binds only names
-/// it spells, or everything with `*`. `None` (every import kept) when only imports, or no
-/// import, are asked, or when a place is in a string: `getattr(m, "f")` and a doctest read
-/// bindings the text around the place does not show.
+/// Python places split for [`python_ranges`] when imports can be chosen by the names read at
+/// the other places.
+struct ChosenImports<'t> {
+    /// The places that are the keyword `import` (outside strings and comments).
+    imports: Vec<Range<usize>>,
+    /// The other places.
+    others: Vec<Range<usize>>,
+    /// The names the references judge reads at `others`, sorted.
+    names: Vec<&'t str>,
+}
+
+/// Python: `places` split into the keyword `import` and the rest, with the names the references
+/// judge reads at the rest. The judge reads, at each place, the bindings of its name and of the
+/// first name of the dotted chain it ends (`m` of `m.f`, `a` of `a.b.f`), and the `*` imports;
+/// an import binds only names it spells, or everything with `*`. `None` (every import kept) when
+/// only imports, or no import, are asked, or when a place is in a string: `getattr(m, "f")` and
+/// a doctest read bindings the text around the place does not show.
 fn imports_and_read_names<'t>(
     text: &'t str,
     lexed: &Lexed,
     places: &[Range<usize>],
-) -> Option<(Vec<Range<usize>>, Vec<&'t str>)> {
+) -> Option<ChosenImports<'t>> {
     let (imports, others): (Vec<Range<usize>>, Vec<Range<usize>>) =
         places.iter().cloned().partition(|p| {
             text.get(p.clone()) == Some(import_keyword(Language::Python))
@@ -364,7 +374,11 @@ fn imports_and_read_names<'t>(
     }
     names.sort_unstable();
     names.dedup();
-    Some((imports, names))
+    Some(ChosenImports {
+        imports,
+        others,
+        names,
+    })
 }
 
 /// The first name of the chain of names and dots that ends with the name at `at` (`a` of
@@ -425,18 +439,13 @@ fn python_ranges(text: &str, lexed: &Lexed, places: &[Range<usize>]) -> Vec<Rang
             let work = places.iter().flat_map(touched).collect();
             lines.include(work, &mut included, &mut added);
         }
-        Some((imports, names)) => {
-            // `imports` keeps the places' order (sorted by start).
-            let is_import = |p: &&Range<usize>| {
-                (imports.binary_search_by_key(&p.start, |i| i.start))
-                    .is_ok_and(|k| imports[k] == **p)
-            };
-            let others = places.iter().filter(|p| !is_import(p));
-            lines.include(
-                others.flat_map(touched).collect(),
-                &mut included,
-                &mut added,
-            );
+        Some(ChosenImports {
+            imports,
+            others,
+            names,
+        }) => {
+            let work = others.iter().flat_map(touched).collect();
+            lines.include(work, &mut included, &mut added);
             let spells_a_name = |i: usize| {
                 let line = &text[lines.range(i)];
                 (names.iter()).any(|name| !super::calls::word_matches(line, name).is_empty())
