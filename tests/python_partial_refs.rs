@@ -6,14 +6,14 @@
 //! `FullTrees` (a full parse of every file).
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+mod partial_refs_common;
 
 use candor::lang::Language;
 use candor::lang::calls::word_matches;
 use candor::lang::partial::parse_around_words;
-use candor::lang::symbols::SymbolQuery;
-use candor::refactor::references::{ReferencesRequest, find};
-use candor::refactor::{FullTrees, MemorySources};
+use partial_refs_common::*;
 
 /// Packages of the standard library, each searched as a project of its own.
 const PACKAGES: &[&str] = &[
@@ -51,25 +51,6 @@ fn stdlib() -> PathBuf {
     path
 }
 
-fn python_files(dir: &Path, root: &Path, out: &mut BTreeMap<String, String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            if path.file_name().is_some_and(|n| n != "__pycache__") {
-                python_files(&path, root, out);
-            }
-        } else if path.extension().is_some_and(|e| e == "py")
-            && let Ok(text) = std::fs::read_to_string(&path)
-        {
-            let relative = path.strip_prefix(root).unwrap();
-            out.insert(relative.to_string_lossy().into_owned(), text);
-        }
-    }
-}
-
 /// `(file, name, 1-based line)` of the module-level `def`s and `class`es, by a plain scan.
 fn definitions(files: &BTreeMap<String, String>) -> Vec<(String, String, usize)> {
     let mut out = Vec::new();
@@ -100,56 +81,19 @@ fn the_python_judge_answers_on_partial_trees_as_on_full_trees_over_the_standard_
     let (mut compared, mut with_references, mut imports_left_out) = (0usize, 0usize, 0usize);
     for package in PACKAGES {
         let mut files = BTreeMap::new();
-        python_files(&root.join(package), &root, &mut files);
+        source_files(&root.join(package), &root, "py", &mut files);
         if files.is_empty() {
             continue;
         }
-        let mut sources = MemorySources::new();
-        for (path, text) in &files {
-            sources = sources.with(path, text);
-        }
+        let sources = memory_sources(&files);
         let defined = definitions(&files);
-        let mentions = |name: &str| {
-            (files.values())
-                .filter(|t| !word_matches(t, name).is_empty())
-                .count()
-        };
-        let mut chosen: Vec<(usize, &(String, String, usize))> =
-            defined.iter().map(|d| (mentions(&d.1), d)).collect();
-        chosen.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
-        for (_, (path, name, line)) in chosen.into_iter().take(NAMES_PER_PACKAGE) {
-            let request = ReferencesRequest {
-                file: path.clone(),
-                symbol: SymbolQuery {
-                    name: name.clone(),
-                    line: Some(*line),
-                    column: None,
-                },
+        for (path, name, line) in most_mentioned(&files, &defined, NAMES_PER_PACKAGE) {
+            let request = request(path, name, *line);
+            let Some(partial) =
+                same_on_partial_and_full_trees(&sources, &request, Language::Python, package)
+            else {
+                continue;
             };
-            let partial = find(&sources, &request, Language::Python, None);
-            let full = find(&FullTrees(&sources), &request, Language::Python, None);
-            let (partial, full) = match (partial, full) {
-                (Ok(p), Ok(f)) => (p, f),
-                (Err(p), Err(f)) => {
-                    assert_eq!(p.to_string(), f.to_string(), "{path}:{line} {name}");
-                    continue;
-                }
-                (p, f) => panic!("{path}:{line} {name}: partial {p:?}, full {f:?}"),
-            };
-            let only = |a: &[candor::refactor::references::Reference],
-                        b: &[candor::refactor::references::Reference]| {
-                (a.iter())
-                    .filter(|r| !b.contains(r))
-                    .map(|r| format!("{r:?}"))
-                    .collect::<Vec<_>>()
-            };
-            assert!(
-                partial.references == full.references,
-                "{package}: {path}:{line} `{name}` judged differently on partial trees:\n partial only {:#?}\n full only {:#?}",
-                only(&partial.references, &full.references),
-                only(&full.references, &partial.references),
-            );
-            assert_eq!(partial.findings, full.findings, "{path}:{line} {name}");
             compared += 1;
             if partial.references.iter().any(|r| r.path != *path) {
                 with_references += 1;

@@ -7,12 +7,14 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+mod partial_refs_common;
+
 use candor::lang::Language;
 use candor::lang::calls::word_matches;
 use candor::lang::partial::{WHOLE_FUNCTIONS, parse_around_words};
 use candor::lang::symbols::SymbolQuery;
-use candor::refactor::references::{ReferencesRequest, find};
-use candor::refactor::{FullTrees, MemorySources};
+use candor::refactor::FullTrees;
+use partial_refs_common::*;
 
 /// Crates of the registry (candor's own dependencies, and the sweep crates where present).
 const CRATES: &[&str] = &[
@@ -56,27 +58,6 @@ fn present_registry_crates() -> Vec<PathBuf> {
     found
 }
 
-fn rust_files(dir: &Path, root: &Path, out: &mut BTreeMap<String, String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            rust_files(&path, root, out);
-        } else if path.extension().is_some_and(|e| e == "rs")
-            && let Ok(text) = std::fs::read_to_string(&path)
-        {
-            let relative = path
-                .strip_prefix(root)
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
-            out.insert(relative, text);
-        }
-    }
-}
-
 /// `(file, name, 1-based line)` of the definitions (`fn`, `struct`, `enum`, `trait`, `const`,
 /// `type`) of the crate's `src/`, by a plain scan of the text.
 fn definitions(files: &BTreeMap<String, String>) -> Vec<(String, String, usize)> {
@@ -103,81 +84,24 @@ fn definitions(files: &BTreeMap<String, String>) -> Vec<(String, String, usize)>
     out
 }
 
-/// A crate's files as the engine's in-memory sources.
-fn memory_sources(files: &BTreeMap<String, String>) -> MemorySources {
-    let mut sources = MemorySources::new();
-    for (path, text) in files {
-        sources = sources.with(path, text);
-    }
-    sources
-}
-
-/// The first `NAMES_PER_CRATE` definitions whose name the most files mention: the searches that
-/// read the most.
-fn most_mentioned<'a>(
-    files: &BTreeMap<String, String>,
-    defined: &'a [(String, String, usize)],
-) -> Vec<&'a (String, String, usize)> {
-    let mut mentions: BTreeMap<&str, usize> = BTreeMap::new();
-    for (_, name, _) in defined {
-        let count = files
-            .values()
-            .filter(|t| !word_matches(t, name).is_empty())
-            .count();
-        mentions.insert(name, count);
-    }
-    let mut chosen: Vec<&(String, String, usize)> = defined.iter().collect();
-    chosen.sort_by_key(|(path, name, line)| {
-        (usize::MAX - mentions[name.as_str()], path.clone(), *line)
-    });
-    chosen.truncate(NAMES_PER_CRATE);
-    chosen
-}
-
 #[test]
 fn the_rust_judge_answers_on_partial_trees_as_on_full_trees_over_real_crates() {
     let crates = registry_crates();
     let (mut compared, mut partial_trees, mut with_references) = (0usize, 0usize, 0usize);
     for dir in &crates {
         let mut files = BTreeMap::new();
-        rust_files(&dir.join("src"), dir, &mut files);
+        source_files(&dir.join("src"), dir, "rs", &mut files);
         let sources = memory_sources(&files);
         let defined = definitions(&files);
-        let chosen = most_mentioned(&files, &defined);
+        let chosen = most_mentioned(&files, &defined, NAMES_PER_CRATE);
         for (path, name, line) in chosen {
-            let request = ReferencesRequest {
-                file: path.clone(),
-                symbol: SymbolQuery {
-                    name: name.clone(),
-                    line: Some(*line),
-                    column: None,
-                },
+            let request = request(path, name, *line);
+            let project = dir.display().to_string();
+            let Some(partial) =
+                same_on_partial_and_full_trees(&sources, &request, Language::Rust, &project)
+            else {
+                continue;
             };
-            let partial = find(&sources, &request, Language::Rust, None);
-            let full = find(&FullTrees(&sources), &request, Language::Rust, None);
-            let (partial, full) = match (partial, full) {
-                (Ok(p), Ok(f)) => (p, f),
-                (Err(p), Err(f)) => {
-                    assert_eq!(p.to_string(), f.to_string(), "{path}:{line} {name}");
-                    continue;
-                }
-                (p, f) => panic!("{path}:{line} {name}: partial {p:?}, full {f:?}"),
-            };
-            let only = |a: &[candor::refactor::references::Reference],
-                        b: &[candor::refactor::references::Reference]| {
-                a.iter()
-                    .filter(|r| !b.contains(r))
-                    .map(|r| format!("{r:?}"))
-                    .collect::<Vec<_>>()
-            };
-            assert!(
-                partial.references == full.references,
-                "{}: {path}:{line} `{name}` judged differently on partial trees:\n partial only {:#?}\n full only {:#?}",
-                dir.display(),
-                only(&partial.references, &full.references),
-                only(&full.references, &partial.references),
-            );
-            assert_eq!(partial.findings, full.findings, "{path}:{line} {name}");
             compared += 1;
             if partial.references.iter().any(|r| r.path != *path) {
                 with_references += 1;
@@ -215,7 +139,7 @@ fn member_sites_on_trees_around_the_names_are_those_of_full_trees_over_real_crat
     let (mut partial_trees, mut sites) = (0usize, 0usize);
     for dir in &crates {
         let mut files = BTreeMap::new();
-        rust_files(&dir.join("src"), dir, &mut files);
+        source_files(&dir.join("src"), dir, "rs", &mut files);
         let defined = definitions(&files);
         let names: BTreeSet<&str> = defined.iter().map(|(_, n, _)| n.as_str()).collect();
         let names: Vec<&str> = names.into_iter().collect();
@@ -297,10 +221,10 @@ fn the_checks_of_patterns_and_imports_read_around_the_edits_as_the_whole_files_o
         (0usize, 0, 0, 0, 0);
     for dir in &crates {
         let mut files = BTreeMap::new();
-        rust_files(&dir.join("src"), dir, &mut files);
+        source_files(&dir.join("src"), dir, "rs", &mut files);
         let sources = memory_sources(&files);
         let defined = definitions(&files);
-        let chosen = most_mentioned(&files, &defined);
+        let chosen = most_mentioned(&files, &defined, NAMES_PER_CRATE);
         // Each name renamed to a fresh name, and the first ones to the next chosen name too (a
         // new name bound where the rename writes it: refused, by what binds it, on either tree).
         let renames_of = chosen
